@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# build.sh: compiles c/ to web/build/posenc.wasm (WASM SIMD) and web/build/posenc-scalar.wasm,
+# and copies Chart.js into web/vendor/. Both are generated: git ignores them.
+# Installs Debian's emscripten when emcc is missing and we are root; else says what to install.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+if ! command -v emcc >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "build.sh: emcc not found; installing Debian's emscripten" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emscripten) >&2
+  else
+    echo "build.sh: emcc not found. Install it with: sudo apt-get install emscripten" >&2
+    exit 1
+  fi
+fi
+# Debian's emscripten tools find acorn and friends only through NODE_PATH.
+export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
+
+out=web/build
+mkdir -p "$out"
+exports=$(sed -e 's/^/_/' c/exports.txt | paste -sd, -)
+sources=(c/*.c)
+# STANDALONE_WASM + --no-entry: a pure-C module with no imports, loaded by web/posenc.js.
+# -fno-math-errno keeps libm calls free of errno stores; file-prefix-map keeps paths out.
+common=(-O3 -std=c11 -Wall -Wextra -Werror -fno-math-errno -ffile-prefix-map="$PWD"=.
+  -sSTANDALONE_WASM=1 --no-entry -sEXPORTED_FUNCTIONS="$exports"
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=4194304 -sMAXIMUM_MEMORY=2147483648
+  -sTOTAL_STACK=1048576 -sFILESYSTEM=0)
+
+build() { # name, extra flags...
+  local name=$1; shift
+  local tmp="$out/.$name.tmp.wasm"
+  emcc "${common[@]}" "$@" "${sources[@]}" -o "$tmp"
+  mv "$tmp" "$out/$name.wasm"
+}
+# Rebuild only when a source is newer than the output.
+stale() { [ ! -f "$1" ] || [ -n "$(find c build.sh -newer "$1" -print -quit)" ]; }
+
+if stale "$out/posenc.wasm" || stale "$out/posenc-scalar.wasm"; then
+  build posenc -msimd128
+  build posenc-scalar -fno-vectorize -fno-slp-vectorize
+  echo "build.sh: built $out/posenc.wasm ($(wc -c <"$out/posenc.wasm") B) and posenc-scalar.wasm ($(wc -c <"$out/posenc-scalar.wasm") B)" >&2
+fi
+
+# npm packages (Chart.js for the page, playwright-core for the browser tests).
+if [ ! -f node_modules/chart.js/package.json ] || [ ! -f node_modules/playwright-core/package.json ]; then
+  npm install --no-audit --no-fund >&2
+fi
+
+# Chart.js comes from npm and is served from the project: never a CDN.
+mkdir -p web/vendor
+cp -p node_modules/chart.js/dist/chart.umd.js web/vendor/chart.umd.js

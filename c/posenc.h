@@ -1,0 +1,122 @@
+/* posenc.h: the whole C API of posenc's kernels.
+ *
+ * Conventions (every function below follows them):
+ * - Tensors are float32, row-major. Angles (position x frequency) are formed and
+ *   range-reduced in float64, so position 1e6 is as exact as position 1.
+ * - Sinusoidal layouts: POSENC_LAYOUT_INTERLEAVED puts sin(p*w_i) at 2i and cos(p*w_i)
+ *   at 2i+1 (the "Attention Is All You Need" paper and the seeds); POSENC_LAYOUT_CONCAT
+ *   puts [sin_0..sin_{d/2-1}, cos_0..cos_{d/2-1}] with the same w_i = base^(-2i/d)
+ *   (GPT-NeoX's table).
+ * - RoPE pair styles: POSENC_STYLE_INTERLEAVED rotates pairs (2i, 2i+1) (RoFormer paper,
+ *   GPT-J, Meta LLaMA, ggml NORMAL); POSENC_STYLE_HALF rotates pairs (i, i + rotary_dim/2)
+ *   (HF rotate_half, GPT-NeoX, ggml NEOX). Pair i turns by angle p*theta_i with the
+ *   paper's sign: (x0, x1) -> (x0 cos - x1 sin, x0 sin + x1 cos). Dims at or past
+ *   rotary_dim pass through unchanged.
+ * - x for RoPE and attention is laid out [seq][heads][head_dim]; one position per seq row.
+ * - Every function checks its arguments first and returns a negative posenc_status
+ *   without writing anything when one is bad. Sizes are checked for overflow.
+ */
+#ifndef POSENC_H
+#define POSENC_H
+
+#include <stdint.h>
+
+typedef enum {
+  POSENC_OK = 0,
+  POSENC_E_NULL = -1,      /* a required pointer is NULL */
+  POSENC_E_SIZE = -2,      /* a count is zero, negative or too large (overflow) */
+  POSENC_E_ODD = -3,       /* a dimension that must be even is odd */
+  POSENC_E_ROTARY = -4,    /* rotary_dim is odd, zero or greater than head_dim */
+  POSENC_E_BASE = -5,      /* base is not finite or is below 1 */
+  POSENC_E_POSITION = -6,  /* a position or distance is NaN, infinite or negative */
+  POSENC_E_STYLE = -7,     /* unknown RoPE style */
+  POSENC_E_LAYOUT = -8,    /* unknown sinusoidal layout */
+  POSENC_E_VALUE = -9,     /* another value is NaN, infinite or out of range */
+  POSENC_E_KIND = -10      /* unknown mode or kind */
+} posenc_status;
+
+enum { POSENC_LAYOUT_INTERLEAVED = 0, POSENC_LAYOUT_CONCAT = 1 };
+enum { POSENC_STYLE_INTERLEAVED = 0, POSENC_STYLE_HALF = 1 };
+enum { POSENC_ENC_NONE = 0, POSENC_ENC_SINUSOIDAL = 1, POSENC_ENC_ROPE = 2 };
+
+/* Largest element count any single output may have (2^28 floats = 1 GiB). */
+#define POSENC_MAX_ELEMS (1u << 28)
+
+/* Which build this is: 1 when the kernels use WASM SIMD (or another vector ISA). */
+int posenc_simd(void);
+
+/* 1. Sinusoidal table, out[length][dim]; w_i = base^(-2i/dim); row r is position start + r. */
+int posenc_sinusoidal(float *out, int32_t length, int32_t dim, double base, double start,
+                      int32_t layout);
+
+/* 1b. Seed 002's relative-position map: out = R(k) . in for rows of sinusoidal vectors, where
+ * R(k) turns each (sin a, cos a) pair into (sin(a + k w_i), cos(a + k w_i)); k may be negative. */
+int posenc_sinusoidal_shift(float *out, const float *in, int32_t rows, int32_t dim, double base,
+                            double k, int32_t layout);
+
+/* 2. Binary position codes, out[length][bits]; column j holds bit j of the position (LSB first). */
+int posenc_binary(float *out, int32_t length, int32_t bits);
+
+/* 3. RoPE inverse frequencies theta_i = base^(-2i/rotary_dim), i < rotary_dim/2. */
+int posenc_rope_inv_freq(double *out, int32_t rotary_dim, double base);
+
+/* 4. cos/sin cache: cos_out[n][half], sin_out[n][half] with half = len(inv_freq), both
+ * multiplied by attn (the attention factor of scaled variants; 1 for plain RoPE). */
+int posenc_rope_cache(float *cos_out, float *sin_out, const double *positions, int32_t n,
+                      const double *inv_freq, int32_t half, double attn);
+
+/* 5a. RoPE with a given cos/sin table (row r of the table serves seq row r).
+ * out may equal x (in place); otherwise the two must not overlap. */
+int posenc_rope_apply_table(float *out, const float *x, int32_t seq, int32_t heads,
+                            int32_t head_dim, int32_t rotary_dim, int32_t style,
+                            const float *cos_t, const float *sin_t);
+
+/* 5b. RoPE fused: cos/sin formed on the fly from positions[seq] and inv_freq[rotary_dim/2]. */
+int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, int32_t head_dim,
+                      int32_t rotary_dim, int32_t style, const double *positions,
+                      const double *inv_freq, double attn);
+
+/* 6. Attention of q [seq_q][heads][head_dim] over k, v [seq_k][heads][head_dim]:
+ * weights[heads][seq_q][seq_k] = softmax(q.k / sqrt(head_dim)), out = weights.v.
+ * The query rows are the last seq_q of the seq_k positions (a KV cache when seq_q < seq_k),
+ * so with causal set, query row i sees keys j <= i + seq_k - seq_q. */
+int posenc_attention(float *out, float *weights, const float *q, const float *k, const float *v,
+                     int32_t seq_q, int32_t seq_k, int32_t heads, int32_t head_dim, int32_t causal);
+
+/* out[n][m] = a[n][dim] . b[m][dim]^T, accumulated in float64. */
+int posenc_gram(double *out, const float *a, int32_t n, const float *b, int32_t m, int32_t dim);
+/* out[i] = cosine of the angle between rows a[i] and b[i] (0 when either row is zero). */
+int posenc_row_cosines(double *out, const float *a, const float *b, int32_t n, int32_t dim);
+
+/* 6b. Building blocks of seed 001's experiment. */
+int posenc_embed(float *out, const int32_t *tokens, int32_t n, const float *table, int32_t vocab,
+                 int32_t dim);
+/* y[n][out_dim] = x[n][in_dim] . W^T with W[out_dim][in_dim] (torch.nn.Linear, no bias). */
+int posenc_linear(float *y, const float *x, int32_t n, int32_t in_dim, const float *w,
+                  int32_t out_dim);
+/* The whole experiment: tokens -> embedding (vocab x dim, seed) -> [+ sinusoidal PE] ->
+ * Q/K/V projections (seeded) -> [RoPE on q, k, interleaved pairs per head] -> attention.
+ * Positions are 0..n-1. out[n][dim], weights[heads][n][n]. */
+int posenc_order_demo(float *out, float *weights, const int32_t *tokens, int32_t n, int32_t vocab,
+                      int32_t dim, int32_t heads, double seed, int32_t encoding, int32_t causal,
+                      double base);
+
+/* 7. Decay curves over distances[n]; out[n] in float64; half = len(inv_freq). */
+/* g(x) = 2 * sum_i cos(x theta_i): q = k = all ones. */
+int posenc_rope_decay_ones(double *out, const double *distances, int32_t n,
+                           const double *inv_freq, int32_t half);
+/* RoFormer bound: (1/half) * sum_{j=1..half} | sum_{k<j} e^{i x theta_k} |. */
+int posenc_rope_decay_bound(double *out, const double *distances, int32_t n,
+                            const double *inv_freq, int32_t half);
+/* q . R(x) k for q, k of length 2*half, pairs as in style. */
+int posenc_rope_decay_vectors(double *out, const double *distances, int32_t n,
+                              const double *inv_freq, int32_t half, const float *q, const float *k,
+                              int32_t style);
+/* (q + PE(0)) . (k + PE(x)) with interleaved PE of width dim; q = k = NULL gives PE(0).PE(x). */
+int posenc_sinusoidal_decay(double *out, const double *distances, int32_t n, int32_t dim,
+                            double base, const float *q, const float *k);
+
+/* 8. Seeded standard normal samples (splitmix64 + Box-Muller, all in float64). */
+int posenc_random_normal(float *out, int32_t n, double seed);
+
+#endif

@@ -1,0 +1,44 @@
+// browser.js: serves web/ on 127.0.0.1 and drives Debian's Chromium with playwright-core.
+// Every page opened here records console errors/warnings, failed requests and any request
+// that leaves localhost, so tests can assert there were none.
+import { chromium } from 'playwright-core';
+import { serve } from '../web/serve.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--disable-quic', '--no-first-run', '--disable-dev-shm-usage'];
+
+/** Starts the server and the browser; returns { url, browser, open(path), close() }. */
+export async function startBrowser() {
+  const server = await serve({ port: 0 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const open = async (path = '', { viewport = { width: 1200, height: 900 } } = {}) => {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const problems = { console: [], failed: [], external: [], pageErrors: [] };
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.console.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
+    page.on('requestfailed', (r) => problems.failed.push(`${r.url()} ${r.failure()?.errorText}`));
+    await page.route('**/*', (route) => {
+      const u = new URL(route.request().url());
+      if (u.protocol === 'data:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost') return route.continue();
+      problems.external.push(u.href);
+      return route.abort();
+    });
+    await page.goto(server.url + path);
+    return { page, context, problems };
+  };
+  const close = async () => {
+    await browser.close();
+    await server.close();
+  };
+  return { url: server.url, browser, open, close };
+}
+
+/** Waits until main.js has mounted every chart. */
+export async function pageReady(page) {
+  await page.waitForFunction(() => window.posencPage?.ready);
+  await page.evaluate(() => window.posencPage.ready);
+}

@@ -1,0 +1,25 @@
+// screenshots.js: `node tests/screenshots.js [sectionId ...] [--width=360]` saves a PNG of
+// each section (default: all) to tests/artifacts/, for looking at what the page shows.
+import { mkdirSync } from 'node:fs';
+import { startBrowser, pageReady } from './browser.js';
+
+const args = process.argv.slice(2);
+const width = Number(args.find((a) => a.startsWith('--width='))?.slice(8) ?? 1200);
+const ids = args.filter((a) => !a.startsWith('--'));
+const dir = new URL('./artifacts/', import.meta.url);
+mkdirSync(dir, { recursive: true });
+
+const b = await startBrowser();
+try {
+  const { page, problems } = await b.open('', { viewport: { width, height: 900 } });
+  await pageReady(page);
+  const sections = ids.length ? ids : await page.$$eval('main > section', (s) => s.map((x) => x.id));
+  for (const id of sections) {
+    const file = new URL(`${id}-${width}.png`, dir);
+    await page.locator(`#${id}`).screenshot({ path: file.pathname });
+    console.log(file.pathname);
+  }
+  console.log(JSON.stringify(problems, null, 1));
+} finally {
+  await b.close();
+}

@@ -1,0 +1,8 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPosenc } from '../web/posenc.js';
+
+test('both builds load and report which they are', async () => {
+  assert.equal((await loadPosenc({ simd: true })).simd, true);
+  assert.equal((await loadPosenc({ simd: false })).simd, false);
+});

@@ -1,0 +1,87 @@
+// args.js: argument checks for the public API. Each throws a TypeError (wrong kind of
+// value) or RangeError (right kind, bad value) naming the parameter and the value it got,
+// before anything touches the wasm heap.
+
+/** Largest element count of any one array a call may create or accept (256 MiB of float32). */
+export const MAX_ELEMENTS = 2 ** 26;
+
+export function show(v) {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
+  if (typeof v === 'bigint') return `${v}n`;
+  if (ArrayBuffer.isView(v)) return `${v.constructor.name}(${v.length})`;
+  if (Array.isArray(v)) return `Array(${v.length})`;
+  if (v === null || typeof v !== 'object') return String(v);
+  return Object.prototype.toString.call(v);
+}
+
+export function int(name, v, min, max = MAX_ELEMENTS) {
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new TypeError(`${name} must be an integer, got ${show(v)}`);
+  }
+  if (v < min || v > max) throw new RangeError(`${name} must be in [${min}, ${max}], got ${v}`);
+  return v;
+}
+
+export function evenInt(name, v, min, max) {
+  int(name, v, min, max);
+  if (v % 2 !== 0) throw new RangeError(`${name} must be even, got ${v}`);
+  return v;
+}
+
+export function num(name, v, min = -Infinity, max = Infinity) {
+  if (typeof v !== 'number') throw new TypeError(`${name} must be a number, got ${show(v)}`);
+  if (!Number.isFinite(v)) throw new RangeError(`${name} must be finite, got ${v}`);
+  if (v < min || v > max) throw new RangeError(`${name} must be in [${min}, ${max}], got ${v}`);
+  return v;
+}
+
+export function bool(name, v) {
+  if (typeof v !== 'boolean') throw new TypeError(`${name} must be true or false, got ${show(v)}`);
+  return v;
+}
+
+export function oneOf(name, v, allowed) {
+  if (!allowed.includes(v)) {
+    const list = allowed.map((a) => JSON.stringify(a)).join(', ');
+    throw new (typeof v === 'string' ? RangeError : TypeError)(`${name} must be one of ${list}, got ${show(v)}`);
+  }
+  return v;
+}
+
+export function options(name, v) {
+  if (v === undefined) return {};
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw new TypeError(`${name} must be an options object, got ${show(v)}`);
+  }
+  return v;
+}
+
+/** An array or typed array of numbers, copied into a new `Type`; each value checked by `each`. */
+export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity, minLength = 1 } = {}) {
+  if (!(Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView)))) {
+    throw new TypeError(`${name} must be an array or typed array of numbers, got ${show(v)}`);
+  }
+  if (length !== undefined && v.length !== length) {
+    throw new RangeError(`${name} must have length ${length}, got ${v.length}`);
+  }
+  if (v.length < minLength || v.length > MAX_ELEMENTS) {
+    throw new RangeError(`${name} length must be in [${minLength}, ${MAX_ELEMENTS}], got ${v.length}`);
+  }
+  const out = new Type(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== 'number') throw new TypeError(`${name}[${i}] must be a number, got ${show(x)}`);
+    if (!(x >= min && x <= max)) throw new RangeError(`${name}[${i}] must be finite and in [${min}, ${max}], got ${x}`);
+    out[i] = x;
+  }
+  return out;
+}
+
+/** The product of sizes as an element count, capped at MAX_ELEMENTS. */
+export function elements(what, ...sizes) {
+  const n = sizes.reduce((a, b) => a * b, 1);
+  if (n > MAX_ELEMENTS) {
+    throw new RangeError(`${what} would have ${n} elements; the limit is ${MAX_ELEMENTS} (${sizes.join(' × ')})`);
+  }
+  return n;
+}

@@ -1,0 +1,97 @@
+// heap.js: instantiates a posenc .wasm and owns every byte of its heap. Callers hand it
+// typed arrays and get typed arrays back; nothing else in posenc touches wasm memory.
+
+const STATUS = {
+  [-1]: 'a required pointer is NULL',
+  [-2]: 'a size is zero or too large',
+  [-3]: 'a dimension must be even',
+  [-4]: 'rotaryDim must be even, >= 2 and <= headDim',
+  [-5]: 'base must be finite and >= 1',
+  [-6]: 'a position or distance is negative or not finite',
+  [-7]: 'unknown RoPE style',
+  [-8]: 'unknown sinusoidal layout',
+  [-9]: 'a value is not finite or out of range',
+  [-10]: 'unknown kind',
+};
+
+// A module whose only function returns i8x16.splat(0): valid exactly where WASM SIMD is.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
+]);
+
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+async function readBytes(url) {
+  if (url.protocol === 'file:' && typeof process === 'object' && process.versions?.node) {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`posenc: cannot load ${url.href}: HTTP ${res.status}`);
+  return res.arrayBuffer();
+}
+
+/** Compiles `source` (bytes, a WebAssembly.Module, or a URL) into a Heap. */
+export async function instantiate(source) {
+  let module = source;
+  if (!(source instanceof WebAssembly.Module)) {
+    const bytes = source instanceof URL || typeof source === 'string' ? await readBytes(new URL(source)) : source;
+    module = await WebAssembly.compile(bytes);
+  }
+  let heap;
+  const imports = { env: { emscripten_notify_memory_growth: () => heap?.grown() } };
+  const instance = await WebAssembly.instantiate(module, imports);
+  instance.exports._initialize?.();
+  heap = new Heap(instance.exports);
+  return heap;
+}
+
+export class Heap {
+  constructor(exports) {
+    this.fn = exports;
+    this.memory = exports.memory;
+    this.growths = 0;
+  }
+
+  grown() {
+    this.growths++;
+  }
+
+  /** Runs body(scope) and frees whatever scope allocated, even when body throws. */
+  scoped(body) {
+    const ptrs = [];
+    const scope = {
+      alloc: (Type, n) => {
+        const ptr = this.fn.malloc(Math.max(1, n) * Type.BYTES_PER_ELEMENT);
+        if (!ptr) throw new RangeError(`posenc: out of wasm memory allocating ${n} × ${Type.name}`);
+        ptrs.push(ptr);
+        return ptr;
+      },
+      copyIn: (arr) => {
+        const ptr = scope.alloc(arr.constructor, arr.length);
+        new arr.constructor(this.memory.buffer, ptr, arr.length).set(arr);
+        return ptr;
+      },
+      // A view is only valid until the next allocation (memory growth detaches it): copy out.
+      copyOut: (Type, ptr, n) => new Type(this.memory.buffer, ptr, n).slice(),
+    };
+    try {
+      return body(scope);
+    } finally {
+      for (const p of ptrs) this.fn.free(p);
+    }
+  }
+
+  /** Calls export `name`; a negative status becomes a RangeError naming the call. */
+  call(name, ...args) {
+    const rc = this.fn[name](...args);
+    if (rc < 0) throw new RangeError(`posenc: ${name} rejected its arguments: ${STATUS[rc] ?? `status ${rc}`}`);
+    return rc;
+  }
+}

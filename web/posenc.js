@@ -1,0 +1,302 @@
+// posenc.js: the JS API over posenc's C kernels, for Node >= 20 and browsers.
+//
+//   import { loadPosenc } from './web/posenc.js';
+//   const pe = await loadPosenc();
+//   const table = pe.sinusoidal(100, 512);            // Float32Array(100 * 512)
+//
+// Every method validates its arguments (TypeError / RangeError naming the parameter),
+// copies inputs into the wasm heap, runs the kernel, copies the result out and frees
+// everything, so callers never see wasm memory. Conventions: see README.md.
+import { instantiate, simdSupported } from './heap.js';
+import * as A from './args.js';
+
+export { MAX_ELEMENTS } from './args.js';
+export { simdSupported };
+
+const LAYOUTS = { interleaved: 0, concat: 1 };
+const STYLES = { interleaved: 0, half: 1 };
+const ENCODINGS = { none: 0, sinusoidal: 1, rope: 2 };
+const DECAY_KINDS = ['ones', 'bound', 'vectors'];
+const MAX_POSITION = 2 ** 53;
+const MAX_DIM = 65536;
+
+const BUILDS = {
+  simd: new URL('./build/posenc.wasm', import.meta.url),
+  scalar: new URL('./build/posenc-scalar.wasm', import.meta.url),
+};
+
+/**
+ * Loads the kernels. options.simd: 'auto' (default: SIMD where the engine validates it),
+ * true (SIMD or throw) or false (the scalar build). options.source: the .wasm as bytes, a
+ * WebAssembly.Module or a URL, for hosts that serve it elsewhere.
+ */
+export async function loadPosenc(opts) {
+  const o = A.options('options', opts);
+  const simd = A.oneOf('options.simd', o.simd ?? 'auto', ['auto', true, false]);
+  const useSimd = simd === 'auto' ? simdSupported() : simd;
+  if (useSimd && !simdSupported()) throw new Error('posenc: this engine has no WebAssembly SIMD; use { simd: false }');
+  const heap = await instantiate(o.source ?? (useSimd ? BUILDS.simd : BUILDS.scalar));
+  return new Posenc(heap);
+}
+
+class Posenc {
+  #heap;
+
+  constructor(heap) {
+    this.#heap = heap;
+    /** true when the loaded module is the WASM SIMD build */
+    this.simd = heap.fn.posenc_simd() === 1;
+    Object.freeze(this);
+  }
+
+  /** Sinusoidal table [length][dim]: layout 'interleaved' (sin at 2i, cos at 2i+1) or 'concat'. */
+  sinusoidal(length, dim, opts) {
+    const o = A.options('options', opts);
+    A.int('length', length, 1);
+    A.evenInt('dim', dim, 2, MAX_DIM);
+    const base = A.num('base', o.base ?? 10000, 1);
+    const layout = LAYOUTS[A.oneOf('layout', o.layout ?? 'interleaved', Object.keys(LAYOUTS))];
+    const n = A.elements('sinusoidal table', length, dim);
+    const start = A.num('start', o.start ?? 0, 0, MAX_POSITION - length);
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float32Array, n);
+      this.#heap.call('posenc_sinusoidal', out, length, dim, base, start, layout);
+      return h.copyOut(Float32Array, out, n);
+    });
+  }
+
+  /** Binary codes [length][bits]; column j is bit j of the position, least significant first. */
+  binary(length, bits) {
+    A.int('length', length, 1);
+    A.int('bits', bits, 1, 31);
+    const n = A.elements('binary table', length, bits);
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float32Array, n);
+      this.#heap.call('posenc_binary', out, length, bits);
+      return h.copyOut(Float32Array, out, n);
+    });
+  }
+
+  /** theta_i = base^(-2i/rotaryDim) for i < rotaryDim/2, in float64. */
+  ropeInvFreq(rotaryDim, opts) {
+    const o = A.options('options', opts);
+    A.evenInt('rotaryDim', rotaryDim, 2, MAX_DIM);
+    const base = A.num('base', o.base ?? 10000, 1);
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float64Array, rotaryDim / 2);
+      this.#heap.call('posenc_rope_inv_freq', out, rotaryDim, base);
+      return h.copyOut(Float64Array, out, rotaryDim / 2);
+    });
+  }
+
+  /** cos/sin of position x theta_i: { cos, sin }, each Float32Array(positions.length * rotaryDim/2). */
+  ropeCache(positions, rotaryDim, opts) {
+    const o = A.options('options', opts);
+    const pos = A.numbers('positions', positions, Float64Array, { min: 0, max: MAX_POSITION });
+    const inv = this.ropeInvFreq(rotaryDim, { base: o.base ?? 10000 });
+    const n = A.elements('rope cache', pos.length, inv.length);
+    return this.#heap.scoped((h) => {
+      const cos = h.alloc(Float32Array, n), sin = h.alloc(Float32Array, n);
+      this.#heap.call('posenc_rope_cache', cos, sin, h.copyIn(pos), pos.length, h.copyIn(inv), inv.length, 1);
+      return { cos: h.copyOut(Float32Array, cos, n), sin: h.copyOut(Float32Array, sin, n) };
+    });
+  }
+
+  /**
+   * Rotates x [seq][heads][headDim] (seq = positions.length) and returns a new Float32Array.
+   * style is required: 'interleaved' pairs (2i, 2i+1) or 'half' pairs (i, i + rotaryDim/2).
+   */
+  applyRope(x, opts) {
+    const o = A.options('options', opts);
+    const heads = A.int('heads', o.heads, 1);
+    const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
+    if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
+    const style = STYLES[A.oneOf('style', o.style, Object.keys(STYLES))];
+    const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
+    const pos = A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
+    const n = A.elements('x', pos.length, heads, headDim);
+    const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
+    const inv = this.ropeInvFreq(rotaryDim, { base: o.base ?? 10000 });
+    return this.#heap.scoped((h) => {
+      const px = h.copyIn(xs);
+      this.#heap.call('posenc_rope_apply', px, px, pos.length, heads, headDim, rotaryDim, style,
+        h.copyIn(pos), h.copyIn(inv), 1);
+      return h.copyOut(Float32Array, px, n);
+    });
+  }
+
+  /**
+   * Multi-head attention: q [seqQ][heads][headDim] over k, v [seqK][heads][headDim], seqQ <= seqK.
+   * Query rows are the last seqQ positions (a KV cache when seqQ < seqK): with causal, query
+   * row i sees keys j <= i + seqK - seqQ. Returns { output, weights[heads][seqQ][seqK] }.
+   */
+  attention(q, k, v, opts) {
+    const o = A.options('options', opts);
+    const heads = A.int('heads', o.heads, 1);
+    const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
+    const causal = A.bool('causal', o.causal ?? false);
+    const row = heads * headDim;
+    const rows = (name, t) => {
+      const len = t?.length;
+      if (!Number.isInteger(len) || len === 0 || len % row !== 0) {
+        throw new RangeError(`${name}.length must be a positive multiple of heads × headDim = ${row}, got ${A.show(len)}`);
+      }
+      return len / row;
+    };
+    const seqQ = rows('q', q), seqK = rows('k', k);
+    if (seqQ > seqK) throw new RangeError(`q has ${seqQ} rows but k only ${seqK}; q may not have more rows than k`);
+    A.elements('attention weights', heads, seqQ, seqK);
+    const qs = A.numbers('q', q, Float32Array);
+    const ks = A.numbers('k', k, Float32Array);
+    const vs = A.numbers('v', v, Float32Array, { length: ks.length });
+    const nw = heads * seqQ * seqK;
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float32Array, qs.length), w = h.alloc(Float32Array, nw);
+      this.#heap.call('posenc_attention', out, w, h.copyIn(qs), h.copyIn(ks), h.copyIn(vs), seqQ, seqK, heads, headDim, causal ? 1 : 0);
+      return { output: h.copyOut(Float32Array, out, qs.length), weights: h.copyOut(Float32Array, w, nw) };
+    });
+  }
+
+  /** Dot products of every row of a [n][dim] with every row of b [m][dim]: Float64Array(n*m). */
+  gram(a, b, dim) {
+    A.int('dim', dim, 1, MAX_DIM);
+    const as = A.numbers('a', a, Float32Array), bs = A.numbers('b', b, Float32Array);
+    if (as.length % dim) throw new RangeError(`a.length must be a multiple of dim = ${dim}, got ${as.length}`);
+    if (bs.length % dim) throw new RangeError(`b.length must be a multiple of dim = ${dim}, got ${bs.length}`);
+    const n = as.length / dim, m = bs.length / dim, nm = A.elements('gram matrix', n, m);
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float64Array, nm);
+      this.#heap.call('posenc_gram', out, h.copyIn(as), n, h.copyIn(bs), m, dim);
+      return h.copyOut(Float64Array, out, nm);
+    });
+  }
+
+  /** Cosine of the angle between row i of a and row i of b (both [n][dim]): Float64Array(n). */
+  rowCosines(a, b, dim) {
+    A.int('dim', dim, 1, MAX_DIM);
+    const as = A.numbers('a', a, Float32Array);
+    const bs = A.numbers('b', b, Float32Array, { length: as.length });
+    if (as.length % dim) throw new RangeError(`a.length must be a multiple of dim = ${dim}, got ${as.length}`);
+    const n = as.length / dim;
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float64Array, n);
+      this.#heap.call('posenc_row_cosines', out, h.copyIn(as), h.copyIn(bs), n, dim);
+      return h.copyOut(Float64Array, out, n);
+    });
+  }
+
+  /**
+   * Seed 002's linear map R(k) on sinusoidal vectors (rows of width dim, given layout):
+   * each (sin a, cos a) pair becomes (sin(a + k w_i), cos(a + k w_i)), so R(k) PE(pos) = PE(pos + k).
+   */
+  shiftSinusoidal(vectors, k, opts) {
+    const o = A.options('options', opts);
+    const dim = A.evenInt('dim', o.dim, 2, MAX_DIM);
+    const base = A.num('base', o.base ?? 10000, 1);
+    const layout = LAYOUTS[A.oneOf('layout', o.layout ?? 'interleaved', Object.keys(LAYOUTS))];
+    A.num('k', k, -MAX_POSITION, MAX_POSITION);
+    const xs = A.numbers('vectors', vectors, Float32Array);
+    if (xs.length % dim) throw new RangeError(`vectors.length must be a multiple of dim = ${dim}, got ${xs.length}`);
+    return this.#heap.scoped((h) => {
+      const p = h.copyIn(xs), out = h.alloc(Float32Array, xs.length);
+      this.#heap.call('posenc_sinusoidal_shift', out, p, xs.length / dim, dim, base, k, layout);
+      return h.copyOut(Float32Array, out, xs.length);
+    });
+  }
+
+  /**
+   * Seed 001's experiment, end to end in C: token ids -> seeded embedding -> optional
+   * sinusoidal PE -> seeded Q/K/V projections -> optional RoPE (interleaved) -> attention.
+   * Returns { output: Float32Array(n*dim), weights: Float32Array(heads*n*n) }.
+   */
+  orderDemo(tokens, opts) {
+    const o = A.options('options', opts);
+    const vocab = A.int('vocab', o.vocab ?? 5, 1, 4096);
+    const dim = A.int('dim', o.dim ?? 10, 2, 4096);
+    const heads = A.int('heads', o.heads ?? 2, 1, dim);
+    if (dim % heads !== 0) throw new RangeError(`dim (${dim}) must be a multiple of heads (${heads})`);
+    const encoding = ENCODINGS[A.oneOf('encoding', o.encoding ?? 'none', Object.keys(ENCODINGS))];
+    if (encoding === ENCODINGS.sinusoidal && dim % 2) throw new RangeError(`dim must be even for sinusoidal encoding, got ${dim}`);
+    if (encoding === ENCODINGS.rope && dim / heads < 2) throw new RangeError(`dim / heads must be >= 2 for RoPE, got ${dim / heads}`);
+    const causal = A.bool('causal', o.causal ?? false);
+    const seed = A.int('seed', o.seed ?? 0, 0, Number.MAX_SAFE_INTEGER - 3);
+    const base = A.num('base', o.base ?? 10000, 1);
+    const toks = A.numbers('tokens', tokens, Int32Array, { min: 0, max: vocab - 1 });
+    if (toks.length > 4096) throw new RangeError(`tokens length must be <= 4096, got ${toks.length}`);
+    toks.forEach((t, i) => {
+      if (!Number.isInteger(tokens[i])) throw new TypeError(`tokens[${i}] must be an integer, got ${tokens[i]}`);
+    });
+    const n = toks.length;
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float32Array, n * dim), w = h.alloc(Float32Array, heads * n * n);
+      this.#heap.call('posenc_order_demo', out, w, h.copyIn(toks), n, vocab, dim, heads, seed, encoding, causal ? 1 : 0, base);
+      return { output: h.copyOut(Float32Array, out, n * dim), weights: h.copyOut(Float32Array, w, heads * n * n) };
+    });
+  }
+
+  /**
+   * RoPE score against distance x, Float64Array(distances.length):
+   * kind 'ones': g(x) = 2 sum_i cos(x theta_i) (q = k = all ones); 'bound': the RoFormer paper's
+   * (1/(d/2)) sum_j |sum_{k<j} e^{i x theta_k}|; 'vectors': q . R(x) k with the given q, k and
+   * pair style (default 'interleaved'). theta_i = base^(-2i/dim) unless invFreq is given.
+   */
+  ropeDecay(distances, opts) {
+    const o = A.options('options', opts);
+    const kind = A.oneOf('kind', o.kind ?? 'ones', DECAY_KINDS);
+    const dist = A.numbers('distances', distances, Float64Array, { min: 0, max: MAX_POSITION });
+    let inv;
+    if (o.invFreq !== undefined) {
+      inv = A.numbers('invFreq', o.invFreq, Float64Array, { min: 0, max: 1e6 });
+      if (o.dim !== undefined && A.evenInt('dim', o.dim, 2, MAX_DIM) !== 2 * inv.length) {
+        throw new RangeError(`invFreq must have dim/2 = ${o.dim / 2} entries, got ${inv.length}`);
+      }
+    } else {
+      inv = this.ropeInvFreq(A.evenInt('dim', o.dim, 2, MAX_DIM), { base: o.base ?? 10000 });
+    }
+    const half = inv.length;
+    A.elements('decay work', dist.length, half);
+    let q, k, style;
+    if (kind === 'vectors') {
+      q = A.numbers('q', o.q, Float32Array, { length: 2 * half });
+      k = A.numbers('k', o.k, Float32Array, { length: 2 * half });
+      style = STYLES[A.oneOf('style', o.style ?? 'interleaved', Object.keys(STYLES))];
+    }
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float64Array, dist.length);
+      const pd = h.copyIn(dist), pw = h.copyIn(inv);
+      if (kind === 'ones') this.#heap.call('posenc_rope_decay_ones', out, pd, dist.length, pw, half);
+      else if (kind === 'bound') this.#heap.call('posenc_rope_decay_bound', out, pd, dist.length, pw, half);
+      else this.#heap.call('posenc_rope_decay_vectors', out, pd, dist.length, pw, half, h.copyIn(q), h.copyIn(k), style);
+      return h.copyOut(Float64Array, out, dist.length);
+    });
+  }
+
+  /** (q + PE(0)) . (k + PE(x)) over distances x, or PE(0) . PE(x) without q and k. */
+  sinusoidalDecay(distances, opts) {
+    const o = A.options('options', opts);
+    const dim = A.evenInt('dim', o.dim, 2, MAX_DIM);
+    const base = A.num('base', o.base ?? 10000, 1);
+    const dist = A.numbers('distances', distances, Float64Array, { min: 0, max: MAX_POSITION });
+    A.elements('decay work', dist.length, dim / 2);
+    if ((o.q === undefined) !== (o.k === undefined)) throw new TypeError('q and k must be given together');
+    const q = o.q === undefined ? null : A.numbers('q', o.q, Float32Array, { length: dim });
+    const k = o.k === undefined ? null : A.numbers('k', o.k, Float32Array, { length: dim });
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float64Array, dist.length);
+      this.#heap.call('posenc_sinusoidal_decay', out, h.copyIn(dist), dist.length, dim, base,
+        q ? h.copyIn(q) : 0, k ? h.copyIn(k) : 0);
+      return h.copyOut(Float64Array, out, dist.length);
+    });
+  }
+
+  /** n samples of N(0, 1) from an integer seed; the same numbers in every engine. */
+  randomNormal(n, seed) {
+    A.int('n', n, 1);
+    A.int('seed', seed, 0, Number.MAX_SAFE_INTEGER);
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float32Array, n);
+      this.#heap.call('posenc_random_normal', out, n, seed);
+      return h.copyOut(Float32Array, out, n);
+    });
+  }
+}

@@ -1,0 +1,68 @@
+// serve.js: a zero-dependency static server for web/ on 127.0.0.1.
+// `node web/serve.js` (npm start) prints the URL; tests import serve() and use port 0.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+async function handle(root, req, res) {
+  const url = new URL(req.url, 'http://localhost');
+  let path;
+  try {
+    path = normalize(join(root, decodeURIComponent(url.pathname)));
+  } catch {
+    path = null;
+  }
+  if (!path || (path !== root.replace(/[\\/]$/, '') && !path.startsWith(root.endsWith(sep) ? root : root + sep))) {
+    res.writeHead(403).end('forbidden');
+    return;
+  }
+  try {
+    if ((await stat(path)).isDirectory()) path = join(path, 'index.html');
+    const body = await readFile(path);
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch {
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+  }
+}
+
+/** Starts the server; resolves to { url, close }. */
+export function serve({ port = 0, root = ROOT } = {}) {
+  const server = createServer((req, res) => {
+    handle(root, req, res).catch(() => res.writeHead(500).end());
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const { port: p } = server.address();
+      resolve({ url: `http://127.0.0.1:${p}/`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const wanted = Number(process.env.PORT ?? 8080);
+  const { url } = await serve({ port: wanted }).catch((e) => {
+    if (e.code !== 'EADDRINUSE') throw e;
+    console.error(`port ${wanted} is busy; using a free one`);
+    return serve({ port: 0 });
+  });
+  console.log(`posenc is serving web/ at ${url}  (Ctrl+C to stop)`);
+}
