@@ -42,12 +42,19 @@ enum { POSENC_ENC_NONE = 0, POSENC_ENC_SINUSOIDAL = 1, POSENC_ENC_ROPE = 2 };
 /* Largest element count any single output may have (2^28 floats = 1 GiB). */
 #define POSENC_MAX_ELEMS (1u << 28)
 
+/* Bytes the allocator has handed out and not had back (malloc's own accounting). */
+int32_t posenc_heap_in_use(void);
+
 /* Which build this is: 1 when the kernels use WASM SIMD (or another vector ISA). */
 int posenc_simd(void);
 
 /* 1. Sinusoidal table, out[length][dim]; w_i = base^(-2i/dim); row r is position start + r. */
 int posenc_sinusoidal(float *out, int32_t length, int32_t dim, double base, double start,
                       int32_t layout);
+
+/* 1a. The same table in float64, for exact printed values (scalar; not a hot path). */
+int posenc_sinusoidal_f64(double *out, int32_t length, int32_t dim, double base, double start,
+                          int32_t layout);
 
 /* 1b. Seed 002's relative-position map: out = R(k) . in for rows of sinusoidal vectors, where
  * R(k) turns each (sin a, cos a) pair into (sin(a + k w_i), cos(a + k w_i)); k may be negative. */

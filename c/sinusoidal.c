@@ -45,7 +45,9 @@ static void chunk_simd(float *out, int32_t length, int32_t dim, const double *w,
   int32_t half = dim / 2;
   double s[CHUNK], c[CHUNK], ws[CHUNK], wc[CHUNK];
   int32_t nv = np & ~1; /* pairs done two at a time; an odd last pair goes scalar */
-  for (int32_t j = 0; j < np; j++) ps_sincos(w[j], &ws[j], &wc[j]);
+  /* The step rotation comes from libm (1 ulp), not the polynomial: any error in it is
+   * multiplied by the number of steps since the last anchor. */
+  for (int32_t j = 0; j < np; j++) ws[j] = sin(w[j]), wc[j] = cos(w[j]);
   for (int32_t r0 = 0; r0 < length; r0 += BLOCK_ROWS) {
     int32_t nr = length - r0 < BLOCK_ROWS ? length - r0 : BLOCK_ROWS;
     for (int32_t j = 0; j < nv; j += 2) {
@@ -81,15 +83,22 @@ static void chunk_simd(float *out, int32_t length, int32_t dim, const double *w,
 }
 #endif
 
-int posenc_sinusoidal(float *out, int32_t length, int32_t dim, double base, double start,
-                      int32_t layout) {
+static int check_table(const void *out, int32_t length, int32_t dim, double base, double start,
+                       int32_t layout) {
   CHECK(out, POSENC_E_NULL);
   CHECK(elems3(length, dim, 1), POSENC_E_SIZE);
   CHECK(dim % 2 == 0, POSENC_E_ODD);
   CHECK_BASE(base);
-  /* start + length must stay an exact integer-spaced float64 sequence */
+  /* start + length must stay an exactly representable run of float64 positions */
   CHECK(start >= 0.0 && start <= 9007199254740992.0 - length, POSENC_E_POSITION);
   CHECK(layout == POSENC_LAYOUT_INTERLEAVED || layout == POSENC_LAYOUT_CONCAT, POSENC_E_LAYOUT);
+  return POSENC_OK;
+}
+
+int posenc_sinusoidal(float *out, int32_t length, int32_t dim, double base, double start,
+                      int32_t layout) {
+  int rc = check_table(out, length, dim, base, start, layout);
+  if (rc) return rc;
   int32_t half = dim / 2;
   double w[CHUNK];
   for (int32_t p0 = 0; p0 < half; p0 += CHUNK) {
@@ -100,6 +109,20 @@ int posenc_sinusoidal(float *out, int32_t length, int32_t dim, double base, doub
 #else
     chunk_scalar(out, length, dim, w, p0, np, start, layout);
 #endif
+  }
+  return POSENC_OK;
+}
+
+int posenc_sinusoidal_f64(double *out, int32_t length, int32_t dim, double base, double start,
+                          int32_t layout) {
+  int rc = check_table(out, length, dim, base, start, layout);
+  if (rc) return rc;
+  int32_t half = dim / 2;
+  for (int32_t i = 0; i < half; i++) {
+    double w = pow(base, -(2.0 * i) / dim);
+    int32_t a = layout == POSENC_LAYOUT_INTERLEAVED ? 2 * i : i;
+    int32_t b = layout == POSENC_LAYOUT_INTERLEAVED ? 2 * i + 1 : i + half;
+    for (int32_t r = 0; r < length; r++) ps_sincos((start + r) * w, &out[(size_t)r * dim + a], &out[(size_t)r * dim + b]);
   }
   return POSENC_OK;
 }

@@ -49,19 +49,30 @@ class Posenc {
     Object.freeze(this);
   }
 
-  /** Sinusoidal table [length][dim]: layout 'interleaved' (sin at 2i, cos at 2i+1) or 'concat'. */
+  /** Wasm heap use: { inUse: bytes malloc has handed out, total: bytes of wasm memory }. */
+  heapBytes() {
+    return { inUse: this.#heap.fn.posenc_heap_in_use(), total: this.#heap.memory.buffer.byteLength };
+  }
+
+  /**
+   * Sinusoidal table [length][dim]: layout 'interleaved' (sin at 2i, cos at 2i+1) or 'concat'
+   * ([sin_0..sin_{d/2-1}, cos_0..]); row r is position start + r. precision 'f32' (default)
+   * gives a Float32Array, 'f64' a Float64Array of the same values before rounding.
+   */
   sinusoidal(length, dim, opts) {
     const o = A.options('options', opts);
     A.int('length', length, 1);
     A.evenInt('dim', dim, 2, MAX_DIM);
     const base = A.num('base', o.base ?? 10000, 1);
     const layout = LAYOUTS[A.oneOf('layout', o.layout ?? 'interleaved', Object.keys(LAYOUTS))];
+    const f64 = A.oneOf('precision', o.precision ?? 'f32', ['f32', 'f64']) === 'f64';
     const n = A.elements('sinusoidal table', length, dim);
     const start = A.num('start', o.start ?? 0, 0, MAX_POSITION - length);
+    const Type = f64 ? Float64Array : Float32Array;
     return this.#heap.scoped((h) => {
-      const out = h.alloc(Float32Array, n);
-      this.#heap.call('posenc_sinusoidal', out, length, dim, base, start, layout);
-      return h.copyOut(Float32Array, out, n);
+      const out = h.alloc(Type, n);
+      this.#heap.call(f64 ? 'posenc_sinusoidal_f64' : 'posenc_sinusoidal', out, length, dim, base, start, layout);
+      return h.copyOut(Type, out, n);
     });
   }
 

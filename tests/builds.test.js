@@ -1,0 +1,55 @@
+// The SIMD and scalar builds run different code (explicit wasm_simd128.h forms against the
+// scalar reference forms); they must agree element for element.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builds, ulp32, randomFloats } from './reference.js';
+
+const [[, simd], [, scalar]] = await builds;
+
+/** Largest |a - b| in units of `tol(i)`; must stay <= 1. */
+function worst(a, b, tol) {
+  assert.equal(a.length, b.length);
+  let w = 0;
+  for (let i = 0; i < a.length; i++) w = Math.max(w, Math.abs(a[i] - b[i]) / tol(i));
+  return w;
+}
+const twoUlp = (a, b) => (i) => 2 * ulp32(Math.max(Math.abs(a[i]), Math.abs(b[i])));
+
+test('sinusoidal tables agree within 2 ulp (plus the float64 rounding of the angle itself)', () => {
+  for (const [L, D, start] of [[2048, 512, 0], [1000, 256, 999_000], [67, 130, 5], [1, 2, 0]]) {
+    for (const layout of ['interleaved', 'concat']) {
+      const a = simd.sinusoidal(L, D, { start, layout }), b = scalar.sinusoidal(L, D, { start, layout });
+      // both round the angle (start + r) * w_i to float64: up to 2^-52 of it apart, which
+      // matters only for values near zero at large positions
+      const angle = (start + L) * 2 ** -51;
+      const u = twoUlp(a, b);
+      assert.ok(worst(a, b, (i) => u(i) + angle) <= 1, `L=${L} D=${D} start=${start} ${layout}`);
+    }
+  }
+});
+
+test('RoPE, caches and decay curves agree within 2 ulp (they run the same float64 sin/cos)', () => {
+  const positions = Array.from({ length: 130 }, (_, i) => i * 7777.7);
+  for (const rot of [256, 126, 6, 2]) {
+    const ca = simd.ropeCache(positions, rot), cb = scalar.ropeCache(positions, rot);
+    assert.ok(worst(ca.cos, cb.cos, twoUlp(ca.cos, cb.cos)) <= 1, `cos rot=${rot}`);
+    assert.ok(worst(ca.sin, cb.sin, twoUlp(ca.sin, cb.sin)) <= 1, `sin rot=${rot}`);
+  }
+  // head sizes around the vector width: 1..9 pairs hit every SIMD tail
+  for (const headDim of [2, 4, 6, 8, 10, 14, 18, 130]) {
+    const x = randomFloats(positions.length * 3 * headDim, headDim);
+    for (const style of ['interleaved', 'half']) {
+      const o = { heads: 3, headDim, positions, style };
+      const a = simd.applyRope(x, o), b = scalar.applyRope(x, o);
+      assert.ok(worst(a, b, twoUlp(a, b)) <= 1, `rope ${style} headDim=${headDim}`);
+    }
+  }
+  const d = Array.from({ length: 301 }, (_, i) => i * 331.7);
+  for (const kind of ['ones', 'bound']) {
+    const a = simd.ropeDecay(d, { dim: 256, kind }), b = scalar.ropeDecay(d, { dim: 256, kind });
+    assert.ok(worst(a, b, (i) => 1e-12 * Math.max(1, Math.abs(b[i]))) <= 1, kind);
+  }
+  const q = randomFloats(64, 1), k = randomFloats(64, 2);
+  const va = simd.ropeDecay(d, { dim: 64, kind: 'vectors', q, k }), vb = scalar.ropeDecay(d, { dim: 64, kind: 'vectors', q, k });
+  assert.ok(worst(va, vb, (i) => 1e-12 * Math.max(1, Math.abs(vb[i]))) <= 1, 'vectors');
+});
