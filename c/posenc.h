@@ -123,6 +123,48 @@ int posenc_rope_decay_vectors(double *out, const double *distances, int32_t n,
 int posenc_sinusoidal_decay(double *out, const double *distances, int32_t n, int32_t dim,
                             double base, const float *q, const float *k);
 
+/* 9. RoPE scaling variants (Hugging Face modeling_rope_utils.py semantics; formulas in README).
+ * Every field is a float64 so that JS can write the struct as one Float64Array, in this order.
+ * attention_factor NaN = derive it; mscale / mscale_all_dim 0 = unset. */
+enum {
+  POSENC_SCALING_NONE = 0, POSENC_SCALING_LINEAR = 1, POSENC_SCALING_NTK = 2,
+  POSENC_SCALING_DYNAMIC = 3, POSENC_SCALING_YARN = 4, POSENC_SCALING_LLAMA3 = 5,
+  POSENC_SCALING_LONGROPE = 6
+};
+typedef struct {
+  double type;             /* POSENC_SCALING_* */
+  double factor;           /* s */
+  double original_max_pos; /* L0: yarn, llama3, longrope */
+  double max_pos;          /* dynamic, longrope */
+  double seq_len;          /* dynamic, longrope */
+  double beta_fast, beta_slow, attention_factor, mscale, mscale_all_dim, truncate; /* yarn */
+  double low_freq_factor, high_freq_factor;                                         /* llama3 */
+} posenc_rope_scaling;
+
+/* inv_out[rotary_dim/2] = the variant's theta_i, *attn_out = its attention factor.
+ * short_factor/long_factor (rotary_dim/2 each) are read for longrope only. */
+int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_dim, double base,
+                            const posenc_rope_scaling *scaling, const double *short_factor,
+                            const double *long_factor);
+
+/* 10. Precision lab: cos/sin as an implementation working in narrower types computes them.
+ * The position, the inverse frequency, their product and the final cos/sin (times attn) are
+ * each rounded to nearest-even into their POSENC_F* type; cos/sin of the rounded angle are
+ * taken in float64. A value that would overflow its type is refused (POSENC_E_POSITION/VALUE). */
+enum { POSENC_F64 = 0, POSENC_F32 = 1, POSENC_BF16 = 2, POSENC_F16 = 3 };
+int posenc_rope_cache_emulated(double *cos_out, double *sin_out, const double *positions, int32_t n,
+                               const double *inv_freq, int32_t half, double attn,
+                               int32_t position_type, int32_t inv_type, int32_t angle_type,
+                               int32_t out_type);
+
+/* 11. ALiBi: per-head slopes (the paper's rule, interleaved for non-powers of two), and the
+ * bias out[heads][seq][seq] = -(i - j) m_h for j <= i, 0 above the diagonal. */
+int posenc_alibi_slopes(double *out, int32_t heads);
+int posenc_alibi_bias(float *out, int32_t heads, int32_t seq);
+
+/* 12. tensor2tensor / fairseq sinusoidal layout: [sin | cos] with w_i = base^(-i/(d/2 - 1)). */
+int posenc_sinusoidal_t2t(float *out, int32_t length, int32_t dim, double base, double start);
+
 /* 8. Seeded standard normal samples (splitmix64 + Box-Muller, all in float64). */
 int posenc_random_normal(float *out, int32_t n, double seed);
 

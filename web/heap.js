@@ -95,3 +95,52 @@ export class Heap {
     return rc;
   }
 }
+
+/**
+ * An allocation in the wasm heap that outlives one call: the zero-copy path. `array` is a
+ * typed-array view over it, re-taken whenever wasm memory has grown (growth detaches the old
+ * buffer, and a view over it then reads as length 0). free() returns the bytes; after it
+ * `array` and `pointer` throw. Freeing twice is harmless.
+ */
+export class HeapArray {
+  #heap;
+  #ptr;
+  #view = null;
+
+  constructor(heap, Type, length) {
+    const ptr = heap.fn.malloc(Math.max(1, length) * Type.BYTES_PER_ELEMENT);
+    if (!ptr) throw new RangeError(`posenc: out of wasm memory allocating ${length} × ${Type.name}`);
+    this.#heap = heap;
+    this.#ptr = ptr;
+    this.Type = Type;
+    this.length = length;
+  }
+
+  get freed() {
+    return this.#ptr === 0;
+  }
+
+  /** Whether this allocation lives in `heap`. */
+  in(heap) {
+    return this.#heap === heap;
+  }
+
+  /** The byte address in the heap, for kernel calls. */
+  get pointer() {
+    if (!this.#ptr) throw new TypeError('posenc: this tensor was freed');
+    return this.#ptr;
+  }
+
+  get array() {
+    const buffer = this.#heap.memory.buffer;
+    if (this.#view?.buffer !== buffer) this.#view = new this.Type(buffer, this.pointer, this.length);
+    return this.#view;
+  }
+
+  free() {
+    if (!this.#ptr) return;
+    this.#heap.fn.free(this.#ptr);
+    this.#ptr = 0;
+    this.#view = null;
+  }
+}

@@ -7,14 +7,16 @@
 // Every method validates its arguments (TypeError / RangeError naming the parameter),
 // copies inputs into the wasm heap, runs the kernel, copies the result out and frees
 // everything, so callers never see wasm memory. Conventions: see README.md.
-import { instantiate, simdSupported } from './heap.js';
+import { instantiate, simdSupported, HeapArray } from './heap.js';
 import * as A from './args.js';
+import { scalingStruct, ropeScaling } from './scaling.js';
 
 export { MAX_ELEMENTS } from './args.js';
-export { simdSupported };
+export { simdSupported, ropeScaling };
 
-const LAYOUTS = { interleaved: 0, concat: 1 };
+const LAYOUTS = { interleaved: 0, concat: 1, tensor2tensor: 2 };
 const STYLES = { interleaved: 0, half: 1 };
+const PRECISIONS = { f64: 0, f32: 1, bf16: 2, f16: 3 };
 const ENCODINGS = { none: 0, sinusoidal: 1, rope: 2 };
 const DECAY_KINDS = ['ones', 'bound', 'vectors'];
 const MAX_POSITION = 2 ** 53;
@@ -69,9 +71,11 @@ class Posenc {
     const n = A.elements('sinusoidal table', length, dim);
     const start = A.num('start', o.start ?? 0, 0, MAX_POSITION - length);
     const Type = f64 ? Float64Array : Float32Array;
+    if (layout === LAYOUTS.tensor2tensor && f64) throw new RangeError(`precision 'f64' is not available for layout 'tensor2tensor'`);
     return this.#heap.scoped((h) => {
       const out = h.alloc(Type, n);
-      this.#heap.call(f64 ? 'posenc_sinusoidal_f64' : 'posenc_sinusoidal', out, length, dim, base, start, layout);
+      if (layout === LAYOUTS.tensor2tensor) this.#heap.call('posenc_sinusoidal_t2t', out, length, dim, base, start);
+      else this.#heap.call(f64 ? 'posenc_sinusoidal_f64' : 'posenc_sinusoidal', out, length, dim, base, start, layout);
       return h.copyOut(Type, out, n);
     });
   }
@@ -88,27 +92,68 @@ class Posenc {
     });
   }
 
-  /** theta_i = base^(-2i/rotaryDim) for i < rotaryDim/2, in float64. */
+  /**
+   * theta_i for i < rotaryDim/2, in float64: base^(-2i/rotaryDim), or a scaling variant's
+   * frequencies with options.scaling (see README: linear, ntk, dynamic, yarn, llama3, longrope).
+   */
   ropeInvFreq(rotaryDim, opts) {
-    const o = A.options('options', opts);
+    return this.#freq(rotaryDim, A.options('options', opts)).inv;
+  }
+
+  /** The factor a scaling variant multiplies cos and sin by (1 without scaling). */
+  ropeAttentionFactor(rotaryDim, opts) {
+    return this.#freq(rotaryDim, A.options('options', opts)).attn;
+  }
+
+  /** Reads a model's config.json (or its rope_scaling block): { base, rotaryDim, scaling }. */
+  ropeScaling(config) {
+    return ropeScaling(config);
+  }
+
+  /** { inv: Float64Array(rotaryDim/2), attn } from options { base, scaling }. */
+  #freq(rotaryDim, o) {
     A.evenInt('rotaryDim', rotaryDim, 2, MAX_DIM);
     const base = A.num('base', o.base ?? 10000, 1);
+    const half = rotaryDim / 2;
+    const sc = scalingStruct(o.scaling, half);
     return this.#heap.scoped((h) => {
-      const out = h.alloc(Float64Array, rotaryDim / 2);
-      this.#heap.call('posenc_rope_inv_freq', out, rotaryDim, base);
-      return h.copyOut(Float64Array, out, rotaryDim / 2);
+      const out = h.alloc(Float64Array, half);
+      if (!sc) {
+        this.#heap.call('posenc_rope_inv_freq', out, rotaryDim, base);
+        return { inv: h.copyOut(Float64Array, out, half), attn: 1 };
+      }
+      const attn = h.alloc(Float64Array, 1);
+      this.#heap.call('posenc_rope_scaled_freq', out, attn, rotaryDim, base, h.copyIn(sc.struct),
+        sc.shortFactor ? h.copyIn(sc.shortFactor) : 0, sc.longFactor ? h.copyIn(sc.longFactor) : 0);
+      return { inv: h.copyOut(Float64Array, out, half), attn: h.copyOut(Float64Array, attn, 1)[0] };
     });
   }
 
-  /** cos/sin of position x theta_i: { cos, sin }, each Float32Array(positions.length * rotaryDim/2). */
+  /**
+   * cos/sin of position × theta_i (times the scaling's attention factor): { cos, sin }, each
+   * Float32Array(positions.length * rotaryDim/2), angles in float64. With options.precision
+   * ('f64' | 'f32' | 'bf16' | 'f16', or { position, invFreq, angle, output } naming a type per
+   * step) the result is a Float64Array holding what an implementation working in those types
+   * computes: each step rounded to nearest-even into its type.
+   */
   ropeCache(positions, rotaryDim, opts) {
     const o = A.options('options', opts);
     const pos = A.numbers('positions', positions, Float64Array, { min: 0, max: MAX_POSITION });
-    const inv = this.ropeInvFreq(rotaryDim, { base: o.base ?? 10000 });
+    const { inv, attn } = this.#freq(rotaryDim, o);
     const n = A.elements('rope cache', pos.length, inv.length);
+    if (o.precision !== undefined) {
+      const names = ['position', 'invFreq', 'angle', 'output'];
+      const p = typeof o.precision === 'string' ? Object.fromEntries(names.map((k) => [k, o.precision])) : A.options('precision', o.precision);
+      const types = names.map((k) => PRECISIONS[A.oneOf(`precision.${k}`, p[k] ?? 'f64', Object.keys(PRECISIONS))]);
+      return this.#heap.scoped((h) => {
+        const cos = h.alloc(Float64Array, n), sin = h.alloc(Float64Array, n);
+        this.#heap.call('posenc_rope_cache_emulated', cos, sin, h.copyIn(pos), pos.length, h.copyIn(inv), inv.length, attn, ...types);
+        return { cos: h.copyOut(Float64Array, cos, n), sin: h.copyOut(Float64Array, sin, n) };
+      });
+    }
     return this.#heap.scoped((h) => {
       const cos = h.alloc(Float32Array, n), sin = h.alloc(Float32Array, n);
-      this.#heap.call('posenc_rope_cache', cos, sin, h.copyIn(pos), pos.length, h.copyIn(inv), inv.length, 1);
+      this.#heap.call('posenc_rope_cache', cos, sin, h.copyIn(pos), pos.length, h.copyIn(inv), inv.length, attn);
       return { cos: h.copyOut(Float32Array, cos, n), sin: h.copyOut(Float32Array, sin, n) };
     });
   }
@@ -127,13 +172,82 @@ class Posenc {
     const pos = A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
     const n = A.elements('x', pos.length, heads, headDim);
     const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
-    const inv = this.ropeInvFreq(rotaryDim, { base: o.base ?? 10000 });
+    const { inv, attn } = this.#freq(rotaryDim, o);
     return this.#heap.scoped((h) => {
       const px = h.copyIn(xs);
       this.#heap.call('posenc_rope_apply', px, px, pos.length, heads, headDim, rotaryDim, style,
-        h.copyIn(pos), h.copyIn(inv), 1);
+        h.copyIn(pos), h.copyIn(inv), attn);
       return h.copyOut(Float32Array, px, n);
     });
+  }
+
+  /**
+   * Zero-copy path: a Float32Array that lives in the wasm heap, for callers who run kernels
+   * on the same data many times. tensor(length) is zero-filled; tensor(array) starts as a copy.
+   * Returns { length, array, freed, free() }: `array` is a view of the heap, so writes to it
+   * are what the kernels read. Any posenc call may grow wasm memory, which detaches every
+   * view taken before it (it then reads as length 0): read `t.array` again after each call
+   * instead of keeping the view. free() when done; a freed tensor throws on use.
+   */
+  tensor(lengthOrData) {
+    let data = null;
+    if (typeof lengthOrData === 'number') A.int('length', lengthOrData, 1);
+    else data = A.numbers('data', lengthOrData, Float32Array);
+    const t = new HeapArray(this.#heap, Float32Array, data ? data.length : lengthOrData);
+    if (data) t.array.set(data);
+    else t.array.fill(0);
+    return t;
+  }
+
+  /**
+   * RoPE in place on a tensor from pe.tensor(): x [seq][heads][headDim] with seq =
+   * x.length / (heads × headDim). Either positions (seq of them: cos/sin formed on the fly,
+   * as applyRope) or cos and sin tensors [seq][rotaryDim/2] (e.g. pe.tensor(pe.ropeCache(...).cos)),
+   * which skips the trigonometry. Nothing is copied; returns x. Tensor contents are not
+   * scanned for NaN (that would cost a pass over the data): NaN in gives NaN out.
+   */
+  applyRopeInPlace(x, opts) {
+    const t = this.#tensorArg('x', x);
+    const o = A.options('options', opts);
+    const heads = A.int('heads', o.heads, 1);
+    const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
+    if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
+    const style = STYLES[A.oneOf('style', o.style, Object.keys(STYLES))];
+    const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
+    const row = heads * headDim;
+    if (t.length % row !== 0) {
+      throw new RangeError(`x.length must be a multiple of heads × headDim = ${row}, got ${t.length}`);
+    }
+    const seq = t.length / row;
+    if (o.cos !== undefined || o.sin !== undefined) {
+      if (o.positions !== undefined) throw new TypeError('give either positions or cos and sin, not both');
+      if (o.base !== undefined) throw new TypeError('base has no effect with cos and sin tables; leave it out');
+      const cos = this.#tensorArg('cos', o.cos), sin = this.#tensorArg('sin', o.sin);
+      const n = seq * (rotaryDim / 2);
+      for (const [name, c] of [['cos', cos], ['sin', sin]]) {
+        if (c.length !== n) throw new RangeError(`${name}.length must be seq × rotaryDim/2 = ${n}, got ${c.length}`);
+      }
+      this.#heap.call('posenc_rope_apply_table', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style,
+        cos.pointer, sin.pointer);
+      return x;
+    }
+    const pos = A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });
+    const { inv, attn } = this.#freq(rotaryDim, o);
+    this.#heap.scoped((h) => {
+      this.#heap.call('posenc_rope_apply', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style,
+        h.copyIn(pos), h.copyIn(inv), attn);
+    });
+    return x;
+  }
+
+  /** A live tensor of this instance, or a TypeError naming the parameter. */
+  #tensorArg(name, t) {
+    if (!(t instanceof HeapArray) || t.Type !== Float32Array) {
+      throw new TypeError(`${name} must be a tensor from pe.tensor(), got ${A.show(t)}`);
+    }
+    if (!t.in(this.#heap)) throw new TypeError(`${name} is a tensor of another posenc instance`);
+    if (t.freed) throw new TypeError(`${name} was freed`);
+    return t;
   }
 
   /**
@@ -257,12 +371,15 @@ class Posenc {
     const dist = A.numbers('distances', distances, Float64Array, { min: 0, max: MAX_POSITION });
     let inv;
     if (o.invFreq !== undefined) {
+      if (o.scaling !== undefined) throw new TypeError('give either invFreq or scaling, not both');
       inv = A.numbers('invFreq', o.invFreq, Float64Array, { min: 0, max: 1e6 });
       if (o.dim !== undefined && A.evenInt('dim', o.dim, 2, MAX_DIM) !== 2 * inv.length) {
         throw new RangeError(`invFreq must have dim/2 = ${o.dim / 2} entries, got ${inv.length}`);
       }
     } else {
-      inv = this.ropeInvFreq(A.evenInt('dim', o.dim, 2, MAX_DIM), { base: o.base ?? 10000 });
+      // a scaling variant changes the frequencies; its attention factor (a constant scale of
+      // every score by its square) is left out so the curves compare by shape
+      inv = this.ropeInvFreq(A.evenInt('dim', o.dim, 2, MAX_DIM), { base: o.base, scaling: o.scaling });
     }
     const half = inv.length;
     A.elements('decay work', dist.length, half);
@@ -297,6 +414,28 @@ class Posenc {
       this.#heap.call('posenc_sinusoidal_decay', out, h.copyIn(dist), dist.length, dim, base,
         q ? h.copyIn(q) : 0, k ? h.copyIn(k) : 0);
       return h.copyOut(Float64Array, out, dist.length);
+    });
+  }
+
+  /** ALiBi slopes m_h for each head: 2^(-8h/n) for n a power of two, interleaved otherwise. */
+  alibiSlopes(heads) {
+    A.int('heads', heads, 1, 1024);
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float64Array, heads);
+      this.#heap.call('posenc_alibi_slopes', out, heads);
+      return h.copyOut(Float64Array, out, heads);
+    });
+  }
+
+  /** ALiBi bias [heads][seq][seq]: -(i - j) m_h for j <= i, 0 above the diagonal (mask separately). */
+  alibiBias(heads, seq) {
+    A.int('heads', heads, 1, 1024);
+    A.int('seq', seq, 1);
+    const n = A.elements('alibi bias', heads, seq, seq);
+    return this.#heap.scoped((h) => {
+      const out = h.alloc(Float32Array, n);
+      this.#heap.call('posenc_alibi_bias', out, heads, seq);
+      return h.copyOut(Float32Array, out, n);
     });
   }
 

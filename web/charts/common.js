@@ -37,3 +37,215 @@ export function lineChart(el, Chart, { x, y, xType = 'linear', yType = 'linear',
     },
   });
 }
+
+// ---- helpers for sections 8-15 (appended; the exports above are unchanged) ----
+
+/** Dash patterns, so curves differ by more than colour (index i pairs with palette[i]). */
+export const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3], [1, 2], [14, 4]];
+
+/**
+ * Legend options that draw each entry as a short line in its dataset's colour and dash (bars as
+ * a box); datasets labelled '' are left out. Chart.js's own point-style legend drops the dash.
+ */
+export const lineLegend = {
+  display: true,
+  labels: {
+    usePointStyle: true,
+    pointStyleWidth: 34,
+    boxHeight: 8,
+    generateLabels(chart) {
+      const items = chart.constructor.defaults.plugins.legend.labels.generateLabels(chart);
+      return items.filter((it) => it.text !== '').map((it) => {
+        const ds = chart.data.datasets[it.datasetIndex];
+        const bar = (ds.type ?? chart.config.type) === 'bar';
+        return {
+          ...it,
+          pointStyle: bar ? 'rect' : 'line',
+          lineDash: bar ? [] : ds.borderDash ?? [],
+          lineWidth: bar ? 1 : Math.max(2, ds.borderWidth ?? 1.5),
+          strokeStyle: ds.borderColor,
+          fillStyle: bar ? ds.backgroundColor : ds.borderColor,
+        };
+      });
+    },
+  },
+};
+
+/** Legend options for point-only datasets: each entry shows its dataset's marker. */
+export const pointLegend = { display: true, labels: { usePointStyle: true } };
+
+/**
+ * Tick labels for a log axis (a Chart.js ticks.callback): 1, 2 and 5 times a power of ten,
+ * only the powers when the axis spans more than four decades, others left blank.
+ */
+export function logTick(v, index, ticks) {
+  const m = v / 10 ** Math.floor(Math.log10(v) + 1e-9);
+  const span = ticks?.length ? Math.log10(ticks[ticks.length - 1].value / ticks[0].value) : 0;
+  const keep = span > 4 ? [1] : [1, 2, 5];
+  return keep.some((d) => Math.abs(m - d) < 1e-6) ? String(Number(v.toPrecision(3))) : '';
+}
+
+/** Options for a log axis: logTick labels, and grid lines only where there is a label. */
+export const logAxis = {
+  ticks: { callback: logTick, autoSkip: false },
+  grid: { color: (c) => (c.tick?.label ? 'rgba(0, 0, 0, 0.1)' : 'transparent') },
+};
+
+/** x to `digits` significant digits; exponent form only for very small or very large values. */
+export function sig(x, digits = 4) {
+  if (x === 0 || !Number.isFinite(x)) return String(x);
+  const a = Math.abs(x);
+  if (a < 1e-3 || a >= 1e7) return x.toExponential(Math.max(0, digits - 1)).replace('e+', 'e');
+  return String(Number(x.toPrecision(digits)));
+}
+
+/** Largest |a[i] - b[i]|: how far two results of the kernels are apart. */
+export function maxAbsDiff(a, b) {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
+
+/**
+ * About n integer distances from lo to hi, evenly spaced ('linear') or evenly spaced in
+ * log(x) ('log', lo >= 1); rounding merges the dense low end, so every integer there appears once.
+ */
+export function intGrid(lo, hi, n, scale = 'linear') {
+  const out = [];
+  const a = scale === 'log' ? Math.log(Math.max(lo, 1)) : lo;
+  const b = scale === 'log' ? Math.log(hi) : hi;
+  for (let j = 0; j < n; j++) {
+    const t = a + ((b - a) * j) / (n - 1);
+    const x = Math.round(scale === 'log' ? Math.exp(t) : t);
+    if (!out.length || x > out[out.length - 1]) out.push(x);
+  }
+  return out;
+}
+
+/** A canvas for hand-drawn diagrams: draw(ctx, width, height) runs in CSS pixels. */
+export function plainCanvas(el, aspect, label) {
+  const canvas = canvasIn(el, aspect);
+  canvas.setAttribute('aria-label', label);
+  const ctx = canvas.getContext('2d');
+  let last = null;
+  const paint = (draw) => {
+    last = draw;
+    const w = canvas.clientWidth, h = canvas.clientHeight, r = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(w * r) || canvas.height !== Math.round(h * r)) {
+      canvas.width = Math.round(w * r);
+      canvas.height = Math.round(h * r);
+    }
+    ctx.setTransform(r, 0, 0, r, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    draw(ctx, w, h);
+  };
+  const ro = new ResizeObserver(() => last && paint(last));
+  ro.observe(canvas);
+  return { canvas, paint, destroy: () => ro.disconnect() };
+}
+
+// ---- helpers for sections 1-7 (appended; the exports above are unchanged) ----
+
+// matplotlib's 'coolwarm' (Moreland's CoolWarmFloat33 anchors, as in matplotlib's _cm.py),
+// so the heatmap reads like the seed's figure. Rows: r, g, b in [0, 1] at t = k/32.
+const COOLWARM_33 = [
+  [0.2298057, 0.298717966, 0.753683153], [0.26623388, 0.353094838, 0.801466763],
+  [0.30386891, 0.406535296, 0.84495867], [0.342804478, 0.458757618, 0.883725899],
+  [0.38301334, 0.50941904, 0.917387822], [0.424369608, 0.558148092, 0.945619588],
+  [0.46666708, 0.604562568, 0.968154911], [0.509635204, 0.648280772, 0.98478814],
+  [0.552953156, 0.688929332, 0.995375608], [0.596262162, 0.726149107, 0.999836203],
+  [0.639176211, 0.759599947, 0.998151185], [0.681291281, 0.788964712, 0.990363227],
+  [0.722193294, 0.813952739, 0.976574709], [0.761464949, 0.834302879, 0.956945269],
+  [0.798691636, 0.849786142, 0.931688648], [0.833466556, 0.860207984, 0.901068838],
+  [0.865395197, 0.86541021, 0.865395561], [0.897787179, 0.848937047, 0.820880546],
+  [0.924127593, 0.827384882, 0.774508472], [0.944468518, 0.800927443, 0.726736146],
+  [0.958852946, 0.769767752, 0.678007945], [0.96732803, 0.734132809, 0.628751763],
+  [0.969954137, 0.694266682, 0.579375448], [0.966811177, 0.650421156, 0.530263762],
+  [0.958003065, 0.602842431, 0.481775914], [0.943660866, 0.551750968, 0.434243684],
+  [0.923944917, 0.49730856, 0.387970225], [0.89904617, 0.439559467, 0.343229596],
+  [0.869186849, 0.378313092, 0.300267182], [0.834620542, 0.312874446, 0.259301199],
+  [0.795631745, 0.24128379, 0.220525627], [0.752534934, 0.157246067, 0.184115123],
+  [0.705673158, 0.01555616, 0.150232812],
+];
+
+/** coolwarm as 256 RGB triples (Uint8ClampedArray(768)), sampled like matplotlib's N = 256 LUT. */
+export const coolwarm = (() => {
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let k = 0; k < 256; k++) {
+    const t = (k / 255) * 32, j = Math.min(31, Math.floor(t)), f = t - j;
+    for (let c = 0; c < 3; c++) lut[3 * k + c] = Math.round(255 * (COOLWARM_33[j][c] * (1 - f) + COOLWARM_33[j + 1][c] * f));
+  }
+  return lut;
+})();
+
+/** The coolwarm entry for v on [lo, hi] (matplotlib's rule: floor(t * 256), clipped). */
+export function coolwarmIndex(v, lo = -1, hi = 1) {
+  const k = Math.floor(((v - lo) / (hi - lo)) * 256);
+  return k < 0 ? 0 : k > 255 ? 255 : k;
+}
+
+/** CSS colour of v on [lo, hi] in coolwarm, mixed with white by `tint` so dark text stays legible on it. */
+export function coolwarmCss(v, lo = -1, hi = 1, tint = 0) {
+  const k = 3 * coolwarmIndex(v, lo, hi);
+  const mix = (c) => Math.round(c + (255 - c) * tint);
+  return `rgb(${mix(coolwarm[k])} ${mix(coolwarm[k + 1])} ${mix(coolwarm[k + 2])})`;
+}
+
+/** About `count` round tick values (steps of 1, 2 or 5 × 10^k, at least `minStep`) covering [lo, hi]. */
+export function niceTicks(lo, hi, count = 6, minStep = 1) {
+  const raw = Math.max(minStep, (hi - lo) / Math.max(1, count));
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9 * step; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+/**
+ * A Chart.js plugin that writes dataset.pointLabels[i] beside point i (scatter points and
+ * bars alike): above the point, or below a bar whose value is negative.
+ */
+export const pointLabels = {
+  id: 'posencPointLabels',
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    ctx.save();
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    chart.data.datasets.forEach((ds, i) => {
+      if (!ds.pointLabels || !chart.isDatasetVisible(i)) return;
+      const meta = chart.getDatasetMeta(i);
+      meta.data.forEach((el, j) => {
+        const text = ds.pointLabels[j];
+        if (!text) return;
+        const below = meta.type === 'bar' && ds.data[j] < 0;
+        ctx.fillStyle = ds.labelColor ?? '#1d2330';
+        ctx.textBaseline = below ? 'top' : 'bottom';
+        ctx.fillText(text, el.x + (ds.labelDx ?? 0), el.y + (below ? 4 : -(ds.labelDy ?? 6)));
+      });
+    });
+    ctx.restore();
+  },
+};
+
+/** A scatter chart on numeric axes (animation and parsing off) with pointLabels registered. */
+export function scatterChart(el, Chart, { x, y, aspect = 1, legend = false, label } = {}) {
+  const canvas = canvasIn(el, aspect);
+  canvas.setAttribute('aria-label', label ?? `${y} against ${x}`);
+  return new Chart(canvas, {
+    type: 'scatter',
+    data: { datasets: [] },
+    plugins: [pointLabels],
+    options: {
+      animation: false,
+      parsing: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: { legend: { display: legend } },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: x } },
+        y: { type: 'linear', title: { display: true, text: y } },
+      },
+    },
+  });
+}

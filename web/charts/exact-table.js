@@ -1,7 +1,22 @@
 // exact-table.js: seed 003 #2, the sinusoidal table printed as numbers (L = 2, D = 4 by default).
+// The seed prints numpy float64 values, so the table is computed in float64 and printed the way
+// numpy does (8 decimals, trailing zeros dropped, decimal points aligned); the float32 table the
+// charts draw is computed too, to state how far the two are apart.
+import { maxAbsDiff, sig } from './common.js';
+
+// numpy-like: 8 decimals without trailing zeros, padded so the decimal points line up.
+function numpyStrings(values) {
+  const parts = Array.from(values, (x) => {
+    const [int, frac = ''] = x.toFixed(8).replace(/\.?0+$/, '').split('.');
+    return [int === '-0' ? '0' : int, frac];
+  });
+  const wi = Math.max(...parts.map(([i]) => i.length)), wf = Math.max(...parts.map(([, f]) => f.length));
+  return parts.map(([i, f]) => i.padStart(wi) + (wf ? (f ? `.${f}` : ' ') + ''.padEnd(wf - f.length) : ''));
+}
+
 export default {
   kind: 'exact-table',
-  title: 'PE values, position × dimension',
+  title: 'PE values, position × dimension (float64)',
   params: [
     { name: 'length', label: 'positions L', type: 'int', min: 1, max: 16, value: 2 },
     { name: 'dim', label: 'dimension D', type: 'int', min: 2, max: 16, step: 2, value: 4 },
@@ -11,21 +26,26 @@ export default {
     const scroll = document.createElement('div');
     scroll.className = 'table-scroll';
     const table = document.createElement('table');
-    table.className = 'values mono';
+    table.className = 'values mono exact-values';
     scroll.append(table);
     el.append(scroll);
     const view = {
       update({ length, dim, base }) {
-        const pe_ = pe.sinusoidal(length, dim, { base });
+        const f64 = pe.sinusoidal(length, dim, { base, precision: 'f64' });
+        const f32 = pe.sinusoidal(length, dim, { base });
+        const text = numpyStrings(f64);
         const columns = ['pos', ...Array.from({ length: dim }, (_, j) => `${j % 2 ? 'cos' : 'sin'} d${j}`)];
-        const rows = Array.from({ length }, (_, p) => [p, ...pe_.slice(p * dim, (p + 1) * dim)]);
+        const rows = Array.from({ length }, (_, p) => [p, ...f64.subarray(p * dim, (p + 1) * dim)]);
         const head = `<thead><tr>${columns.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
         const body = rows
-          .map(([p, ...v]) => `<tr><th scope="row">${p}</th>${v.map((x) => `<td>${x.toFixed(8)}</td>`).join('')}</tr>`)
+          .map(([p], r) => `<tr><th scope="row">${p}</th>${text.slice(r * dim, (r + 1) * dim)
+            .map((t, j) => `<td title="float64 ${f64[r * dim + j]}; float32 ${f32[r * dim + j]}">${t}</td>`).join('')}</tr>`)
           .join('');
         table.innerHTML = head + `<tbody>${body}</tbody>`;
-        view.readout = `PE(1) = [${Array.from(pe_.slice(dim, 2 * dim).slice(0, 4), (x) => x.toFixed(8)).join(', ')}${dim > 4 ? ', …' : ''}]`;
-        if (length < 2) view.readout = `PE(0) = [${Array.from(pe_.slice(0, Math.min(dim, 4)), (x) => x.toFixed(8)).join(', ')}]`;
+        const gap = maxAbsDiff(f32, f64);
+        const last = length - 1;
+        view.readout = `PE(${last}) = [${text.slice(last * dim, last * dim + Math.min(dim, 4)).map((t) => t.trim()).join(', ')}${dim > 4 ? ', …' : ''}] in float64; ` +
+          `the float32 table the charts draw differs from it by at most ${gap === 0 ? '0' : sig(gap, 2)} here, agreement to about 7 significant digits.`;
         return { columns, rows };
       },
     };

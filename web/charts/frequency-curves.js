@@ -1,6 +1,7 @@
 // frequency-curves.js: seed 000 #5, chosen PE dimensions against position
 // (d_model = 64, 512 positions; dims 18, 19 oscillate fast, dims 54, 55 slowly).
-import { lineChart, palette } from './common.js';
+// Dims are chosen as pairs (2i, 2i+1), the seed's choice: sin and cos of one frequency.
+import { lineChart, palette, sig } from './common.js';
 
 export default {
   kind: 'frequency-curves',
@@ -8,17 +9,20 @@ export default {
   params: [
     { name: 'dim', label: 'd_model', type: 'int', min: 4, max: 1024, step: 2, value: 64 },
     { name: 'length', label: 'positions', type: 'int', min: 2, max: 4096, value: 512 },
-    { name: 'low', label: 'low dim pair', type: 'int', min: 0, max: 1022, step: 2, value: 18 },
-    { name: 'high', label: 'high dim pair', type: 'int', min: 0, max: 1022, step: 2, value: 54 },
+    { name: 'low', label: 'low dims (2i, 2i+1) from', type: 'int', min: 0, max: 1022, step: 2, value: 18 },
+    { name: 'high', label: 'high dims from', type: 'int', min: 0, max: 1022, step: 2, value: 54 },
     { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: 'position', y: 'PE value' });
+    const chart = lineChart(el, Chart, { x: 'position index', y: 'embedding value' });
+    Object.assign(chart.options.scales.y, { min: -1.05, max: 1.05 });
     const view = {
       update({ dim, length, low, high, base }) {
+        const clamped = low > dim - 2 || high > dim - 2;
         low = Math.min(low, dim - 2);
         high = Math.min(high, dim - 2);
         const table = pe.sinusoidal(length, dim, { base });
+        const w = pe.ropeInvFreq(dim, { base });
         const dims = [low, low + 1, high, high + 1];
         chart.data.datasets = dims.map((d, i) => ({
           label: `${i < 2 ? 'low' : 'high'} dim ${d} (${d % 2 ? 'cos' : 'sin'})`,
@@ -26,9 +30,14 @@ export default {
           borderColor: palette[i],
           borderDash: i < 2 ? [] : [6, 4],
         }));
+        chart.options.scales.x.max = length - 1;
+        chart.canvas.setAttribute('aria-label', `PE value against position 0 to ${length - 1} for dims ${dims.join(', ')} of d_model ${dim}`);
         chart.update();
-        const turns = (d) => ((length - 1) * base ** (-d / dim)) / (2 * Math.PI);
-        view.readout = `Over ${length} positions dim ${low} turns ${turns(low).toFixed(1)} times, dim ${high} ${turns(high).toFixed(2)} times.`;
+        // Turns over the plotted range: the largest angle (length − 1)·w_i over 2π.
+        const turns = (d) => ((length - 1) * w[d / 2]) / (2 * Math.PI);
+        view.readout = `Over ${length} positions dims ${low}, ${low + 1} (w = ${sig(w[low / 2], 3)}) turn ${sig(turns(low), 3)} times, ` +
+          `dims ${high}, ${high + 1} (w = ${sig(w[high / 2], 3)}) ${sig(turns(high), 3)} times` +
+          (clamped ? ` (a choice past d_model − 2 = ${dim - 2} was moved to it).` : '.');
         return {
           columns: ['position', ...dims.map((d) => `dim ${d}`)],
           rows: Array.from({ length }, (_, p) => [p, ...dims.map((d) => table[p * dim + d])]),

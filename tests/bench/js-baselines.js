@@ -1,0 +1,157 @@
+// js-baselines.js: what a demo author writes in plain JS (the speed baselines), and the
+// float64 references every benchmark output is checked against. Pairs follow posenc.h:
+// 'interleaved' rotates (2i, 2i+1), 'half' rotates (i, i + rotaryDim/2).
+
+/** theta_i = base^(-2i/dim) in float64, i < dim/2. */
+export function invFreq(dim, base = 10000) {
+  const w = new Float64Array(dim / 2);
+  for (let i = 0; i < w.length; i++) w[i] = Math.pow(base, (-2 * i) / dim);
+  return w;
+}
+
+/** cos/sin tables [seq][dim/2] as Float32Array, from float64 angles: the demo author's cache. */
+export function ropeTableJS(seq, dim, base = 10000) {
+  const w = invFreq(dim, base), half = dim / 2;
+  const cos = new Float32Array(seq * half), sin = new Float32Array(seq * half);
+  for (let p = 0; p < seq; p++) {
+    for (let i = 0; i < half; i++) {
+      cos[p * half + i] = Math.cos(p * w[i]);
+      sin[p * half + i] = Math.sin(p * w[i]);
+    }
+  }
+  return { cos, sin };
+}
+
+/** RoPE with a cos/sin table; out may be x (in place). x is [seq][heads][hd], rotary dim = hd. */
+export function ropeWithTableJS(out, x, seq, heads, hd, style, cos, sin) {
+  const half = hd / 2;
+  const stride = style === 'interleaved' ? 2 : 1, off = style === 'interleaved' ? 1 : half;
+  for (let s = 0; s < seq; s++) {
+    const t = s * half;
+    for (let h = 0; h < heads; h++) {
+      const row = (s * heads + h) * hd;
+      for (let i = 0; i < half; i++) {
+        const a = row + i * stride, b = a + off;
+        const x0 = x[a], x1 = x[b], c = cos[t + i], sn = sin[t + i];
+        out[a] = x0 * c - x1 * sn;
+        out[b] = x0 * sn + x1 * c;
+      }
+    }
+  }
+}
+
+/** RoPE calling Math.cos/Math.sin for every pair of every head (inv_freq precomputed). */
+export function ropeMathJS(out, x, seq, heads, hd, style, positions, w) {
+  const half = hd / 2;
+  const stride = style === 'interleaved' ? 2 : 1, off = style === 'interleaved' ? 1 : half;
+  for (let s = 0; s < seq; s++) {
+    const p = positions[s];
+    for (let h = 0; h < heads; h++) {
+      const row = (s * heads + h) * hd;
+      for (let i = 0; i < half; i++) {
+        const a = row + i * stride, b = a + off;
+        const c = Math.cos(p * w[i]), sn = Math.sin(p * w[i]);
+        const x0 = x[a], x1 = x[b];
+        out[a] = x0 * c - x1 * sn;
+        out[b] = x0 * sn + x1 * c;
+      }
+    }
+  }
+}
+
+/** Interleaved sinusoidal table [length][dim] with Math.sin/Math.cos per element. */
+export function sinusoidalJS(out, length, dim, base = 10000) {
+  const w = invFreq(dim, base), half = dim / 2;
+  for (let p = 0; p < length; p++) {
+    const row = p * dim;
+    for (let i = 0; i < half; i++) {
+      out[row + 2 * i] = Math.sin(p * w[i]);
+      out[row + 2 * i + 1] = Math.cos(p * w[i]);
+    }
+  }
+}
+
+/** RoPE decay with q = k = all ones: g(x) = 2 sum_i cos(x theta_i). */
+export function decayOnesJS(out, distances, w) {
+  for (let j = 0; j < distances.length; j++) {
+    const x = distances[j];
+    let acc = 0;
+    for (let i = 0; i < w.length; i++) acc += 2 * Math.cos(x * w[i]);
+    out[j] = acc;
+  }
+}
+
+// ---- float64 references: the largest absolute error of a result ----
+
+/** max |y - rope_f64(x)| with cos/sin of float64 angles pos * theta_i. */
+export function ropeError(y, x, seq, heads, hd, style, positions, base = 10000) {
+  const w = invFreq(hd, base), half = hd / 2;
+  const stride = style === 'interleaved' ? 2 : 1, off = style === 'interleaved' ? 1 : half;
+  const c = new Float64Array(half), sn = new Float64Array(half);
+  let err = 0;
+  for (let s = 0; s < seq; s++) {
+    for (let i = 0; i < half; i++) (c[i] = Math.cos(positions[s] * w[i])), (sn[i] = Math.sin(positions[s] * w[i]));
+    for (let h = 0; h < heads; h++) {
+      const row = (s * heads + h) * hd;
+      for (let i = 0; i < half; i++) {
+        const a = row + i * stride, b = a + off;
+        const e0 = Math.abs(y[a] - (x[a] * c[i] - x[b] * sn[i]));
+        const e1 = Math.abs(y[b] - (x[a] * sn[i] + x[b] * c[i]));
+        if (e0 > err) err = e0;
+        if (e1 > err) err = e1;
+      }
+    }
+  }
+  return err;
+}
+
+/** max error of cos/sin tables [n][half] at the given positions. */
+export function cacheError(cos, sin, positions, dim, base = 10000) {
+  const w = invFreq(dim, base), half = dim / 2;
+  let err = 0;
+  for (let r = 0; r < positions.length; r++) {
+    for (let i = 0; i < half; i++) {
+      const a = positions[r] * w[i];
+      err = Math.max(err, Math.abs(cos[r * half + i] - Math.cos(a)), Math.abs(sin[r * half + i] - Math.sin(a)));
+    }
+  }
+  return err;
+}
+
+/** max error of an interleaved sinusoidal table whose row r is position start + r. */
+export function sinusoidalError(pe, length, dim, start = 0, base = 10000) {
+  const w = invFreq(dim, base), half = dim / 2;
+  let err = 0;
+  for (let r = 0; r < length; r++) {
+    const p = start + r, row = r * dim;
+    for (let i = 0; i < half; i++) {
+      const e0 = Math.abs(pe[row + 2 * i] - Math.sin(p * w[i]));
+      const e1 = Math.abs(pe[row + 2 * i + 1] - Math.cos(p * w[i]));
+      if (e0 > err) err = e0;
+      if (e1 > err) err = e1;
+    }
+  }
+  return err;
+}
+
+/** max |y - 2 sum cos(x theta_i)|, the sum taken in float64 with Math.cos. */
+export function decayError(y, distances, w) {
+  const ref = new Float64Array(distances.length);
+  decayOnesJS(ref, distances, w);
+  let err = 0;
+  for (let j = 0; j < y.length; j++) err = Math.max(err, Math.abs(y[j] - ref[j]));
+  return err;
+}
+
+/** Largest distance in float32 ulps between two Float32Arrays (SIMD vs scalar agreement). */
+export function maxUlps(a, b) {
+  const ia = new Int32Array(a.buffer, a.byteOffset, a.length), ib = new Int32Array(b.buffer, b.byteOffset, b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) {
+    // map the sign-magnitude float bits onto a monotonic integer line
+    const x = ia[i] < 0 ? -2147483648 - ia[i] : ia[i], y = ib[i] < 0 ? -2147483648 - ib[i] : ib[i];
+    const d = Math.abs(x - y);
+    if (d > m) m = d;
+  }
+  return m;
+}

@@ -1,0 +1,425 @@
+// node-bench.js: `npm run bench`. One Node process times every case on the WASM SIMD build,
+// the scalar build, plain JS as a demo author writes it, and a memory copy of the same bytes
+// (the floor), then runs the same C compiled natively as a child process. Per case it prints
+// the median of the repetitions, the ratios, and the largest error against float64.
+//
+//   node tests/bench/node-bench.js [--reps=N] [--min-ms=MS] [--only=TEXT] [--no-native] [--smoke]
+// --smoke: one tiny case, one repetition, no native build (for tests/bench-smoke.test.js).
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { instantiate } from '../../web/heap.js';
+import { loadPosenc } from '../../web/posenc.js';
+import * as JS from './js-baselines.js';
+import { runNative } from './native.js';
+import { wasmCopy } from './wasm-copy.js';
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const opt = (name, def) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
+const SMOKE = flag('smoke');
+const REPS = Number(opt('reps', SMOKE ? 1 : 5));
+const MIN_MS = Number(opt('min-ms', SMOKE ? 0 : 40)); // each repetition runs calls for at least this long
+const ONLY = opt('only', '');
+const STYLE = { interleaved: 0, half: 1 };
+const BUILD = new URL('../../web/build/', import.meta.url);
+const log = (s) => process.stderr.write(s + '\n');
+
+// ---- timing ----
+
+/** Median over REPS of the time per call of fn, in ms; each repetition lasts >= MIN_MS. */
+function time(fn) {
+  fn(); // warm-up: JIT tiers, page faults
+  let t0 = performance.now();
+  fn();
+  const one = performance.now() - t0;
+  const calls = one >= MIN_MS ? 1 : Math.ceil(MIN_MS / Math.max(one, 1e-3));
+  const ts = [];
+  for (let r = 0; r < REPS; r++) {
+    t0 = performance.now();
+    for (let c = 0; c < calls; c++) fn();
+    ts.push((performance.now() - t0) / calls);
+  }
+  ts.sort((a, b) => a - b);
+  return ts[Math.floor(ts.length / 2)];
+}
+
+function ok(rc, what) {
+  if (rc !== 0) throw new Error(`${what} returned ${rc}`);
+}
+
+// ---- buffers in a wasm heap ----
+
+/** Allocates named typed arrays in `heap`; views are re-taken on each access (growth). */
+function arena(heap) {
+  const ptrs = [];
+  return {
+    alloc(Type, n) {
+      const p = heap.fn.malloc(n * Type.BYTES_PER_ELEMENT);
+      if (!p) throw new RangeError(`bench: out of wasm memory (${n} × ${Type.name})`);
+      ptrs.push(p);
+      return p;
+    },
+    view: (Type, p, n) => new Type(heap.memory.buffer, p, n),
+    free: () => ptrs.splice(0).forEach((p) => heap.fn.free(p)),
+  };
+}
+
+function inputX(n) {
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; i++) x[i] = ((Math.imul(i, 2654435761) >>> 0) % 2001) / 1000 - 1;
+  return x;
+}
+
+/** A RoPE kernel call set up in `heap`: { run, reset, output, free }. */
+function ropeKernel(heap, { seq, heads, hd, style, mode, place, x, positions }) {
+  const a = arena(heap), f = heap.fn, n = seq * heads * hd, half = hd / 2;
+  const px = a.alloc(Float32Array, n), py = place === 'in' ? px : a.alloc(Float32Array, n);
+  const pc = a.alloc(Float32Array, seq * half), ps = a.alloc(Float32Array, seq * half);
+  const ppos = a.alloc(Float64Array, seq), pw = a.alloc(Float64Array, half);
+  a.view(Float64Array, ppos, seq).set(positions);
+  ok(f.posenc_rope_inv_freq(pw, hd, 10000), 'posenc_rope_inv_freq');
+  ok(f.posenc_rope_cache(pc, ps, ppos, seq, pw, half, 1), 'posenc_rope_cache');
+  const reset = () => a.view(Float32Array, px, n).set(x);
+  reset();
+  if (place === 'out') a.view(Float32Array, py, n).fill(0);
+  const st = STYLE[style];
+  const run = mode === 'table'
+    ? () => f.posenc_rope_apply_table(py, px, seq, heads, hd, hd, st, pc, ps)
+    : () => f.posenc_rope_apply(py, px, seq, heads, hd, hd, st, ppos, pw, 1);
+  return { run, reset, output: () => a.view(Float32Array, py, n).slice(), free: a.free };
+}
+
+// ---- the cases ----
+
+const results = []; // { group, name, simd, scalar, jsTable, jsMath, floorJs, floorWasm, native, err, errScalar, ulps }
+const apiRows = [];
+const precision = [];
+
+function wanted(name) {
+  return !ONLY || name.includes(ONLY);
+}
+
+function ropeCases(heaps, shapes) {
+  for (const [seq, heads, hd] of shapes) {
+    const n = seq * heads * hd, x = inputX(n);
+    const positions = Float64Array.from({ length: seq }, (_, i) => i);
+    const shape = `${seq}×${heads}×${hd}`;
+    const names = [];
+    for (const style of ['interleaved', 'half']) for (const mode of ['table', 'fused']) for (const place of ['out', 'in']) {
+      names.push({ style, mode, place, name: `rope ${shape} ${style} ${mode} ${place === 'in' ? 'in place' : 'out of place'}` });
+    }
+    if (!names.some((c) => wanted(c.name))) continue;
+    log(`rope ${shape}`);
+    // floors: a copy of the same bytes, in JS and in the SIMD heap
+    const floor = {};
+    {
+      const src = x.slice(), dst = new Float32Array(n);
+      floor.js = time(() => dst.set(src));
+      const a = arena(heaps.simd), p0 = a.alloc(Float32Array, n), p1 = a.alloc(Float32Array, n);
+      a.view(Float32Array, p0, n).set(x);
+      const mc = wasmCopy(heaps.simd.memory);
+      floor.wasm = time(() => mc.copy(p1, p0, 4 * n));
+      a.free();
+    }
+    // JS baselines, per style and place
+    const js = new Map();
+    const tab = JS.ropeTableJS(seq, hd);
+    const w = JS.invFreq(hd);
+    for (const style of ['interleaved', 'half']) for (const place of ['out', 'in']) {
+      if (!names.some((c) => c.style === style && c.place === place && wanted(c.name))) continue;
+      const xs = x.slice(), out = place === 'in' ? xs : new Float32Array(n);
+      const jsTable = time(() => JS.ropeWithTableJS(out, xs, seq, heads, hd, style, tab.cos, tab.sin));
+      xs.set(x);
+      const jsMath = time(() => JS.ropeMathJS(out, xs, seq, heads, hd, style, positions, w));
+      js.set(`${style} ${place}`, { jsTable, jsMath });
+    }
+    for (const c of names) {
+      if (!wanted(c.name)) continue;
+      const row = { group: 'rope', name: c.name, ...js.get(`${c.style} ${c.place}`), floorJs: floor.js, floorWasm: floor.wasm,
+        floorKind: 'copy', native: `rope:${seq}:${heads}:${hd}:${c.style}:${c.mode}:${c.place}`, c };
+      const outs = {};
+      for (const build of ['simd', 'scalar']) {
+        const k = ropeKernel(heaps[build], { seq, heads, hd, ...c, x, positions });
+        ok(k.run(), c.name);
+        outs[build] = k.output();
+        row[build] = time(k.run);
+        k.free();
+      }
+      row.err = JS.ropeError(outs.simd, x, seq, heads, hd, c.style, positions);
+      row.errScalar = JS.ropeError(outs.scalar, x, seq, heads, hd, c.style, positions);
+      row.ulps = JS.maxUlps(outs.simd, outs.scalar);
+      results.push(row);
+    }
+  }
+}
+
+function cacheCase(heaps, seq, hd) {
+  const name = `rope cache ${seq}×${hd / 2} pairs`;
+  if (!wanted(name)) return;
+  log(name);
+  const half = hd / 2, positions = Float64Array.from({ length: seq }, (_, i) => i);
+  const row = { group: 'cache', name, jsMath: time(() => JS.ropeTableJS(seq, hd)) };
+  const outs = {};
+  for (const build of ['simd', 'scalar']) {
+    const a = arena(heaps[build]), f = heaps[build].fn;
+    const pc = a.alloc(Float32Array, seq * half), ps = a.alloc(Float32Array, seq * half);
+    const ppos = a.alloc(Float64Array, seq), pw = a.alloc(Float64Array, half);
+    a.view(Float64Array, ppos, seq).set(positions);
+    ok(f.posenc_rope_inv_freq(pw, hd, 10000), 'inv_freq');
+    const run = () => f.posenc_rope_cache(pc, ps, ppos, seq, pw, half, 1);
+    ok(run(), name);
+    outs[build] = [a.view(Float32Array, pc, seq * half).slice(), a.view(Float32Array, ps, seq * half).slice()];
+    row[build] = time(run);
+    a.free();
+  }
+  row.err = JS.cacheError(...outs.simd, positions, hd);
+  row.errScalar = JS.cacheError(...outs.scalar, positions, hd);
+  row.ulps = Math.max(JS.maxUlps(outs.simd[0], outs.scalar[0]), JS.maxUlps(outs.simd[1], outs.scalar[1]));
+  results.push(row);
+}
+
+function sinusoidalCase(heaps, length, dim) {
+  const name = `sinusoidal ${length}×${dim}`;
+  if (!wanted(name)) return;
+  log(name);
+  const n = length * dim;
+  const row = { group: 'sinusoidal', name, native: `sin:${length}:${dim}`, floorKind: 'fill' };
+  {
+    const out = new Float32Array(n);
+    row.jsMath = time(() => JS.sinusoidalJS(out, length, dim));
+    row.floorJs = time(() => out.fill(1));
+  }
+  const outs = {};
+  for (const build of ['simd', 'scalar']) {
+    const a = arena(heaps[build]), f = heaps[build].fn, p = a.alloc(Float32Array, n);
+    const run = () => f.posenc_sinusoidal(p, length, dim, 10000, 0, 0);
+    ok(run(), name);
+    outs[build] = a.view(Float32Array, p, n).slice();
+    row[build] = time(run);
+    if (build === 'simd') {
+      const mc = wasmCopy(heaps.simd.memory);
+      row.floorWasm = time(() => mc.fill(p, 0, 4 * n));
+    }
+    a.free();
+  }
+  row.err = JS.sinusoidalError(outs.simd, length, dim);
+  row.errScalar = JS.sinusoidalError(outs.scalar, length, dim);
+  row.ulps = JS.maxUlps(outs.simd, outs.scalar);
+  results.push(row);
+}
+
+function decayCase(heaps, n, dim, spacing) {
+  const name = `decay ${n} ${spacing === 'log' ? 'log-spaced ' : ''}distances d=${dim}`;
+  if (!wanted(name)) return;
+  log(name);
+  const half = dim / 2, w = JS.invFreq(dim);
+  const d = Float64Array.from({ length: n }, (_, i) => (spacing === 'log' ? 10 ** ((6 * i) / (n - 1)) : i));
+  const out = new Float64Array(n);
+  const row = { group: 'decay', name, native: `decay:${n}:${dim}:${spacing}`, jsMath: time(() => JS.decayOnesJS(out, d, w)) };
+  const outs = {};
+  for (const build of ['simd', 'scalar']) {
+    const a = arena(heaps[build]), f = heaps[build].fn;
+    const pd = a.alloc(Float64Array, n), pw = a.alloc(Float64Array, half), po = a.alloc(Float64Array, n);
+    a.view(Float64Array, pd, n).set(d);
+    ok(f.posenc_rope_inv_freq(pw, dim, 10000), 'inv_freq');
+    const run = () => f.posenc_rope_decay_ones(po, pd, n, pw, half);
+    ok(run(), name);
+    outs[build] = a.view(Float64Array, po, n).slice();
+    row[build] = time(run);
+    a.free();
+  }
+  row.err = JS.decayError(outs.simd, d, w);
+  row.errScalar = JS.decayError(outs.scalar, d, w);
+  results.push(row);
+}
+
+/** The public JS API: the copying applyRope against the zero-copy tensor path. */
+function apiCases(pe, shapes) {
+  for (const [seq, heads, hd] of shapes) {
+    const name = `api ${seq}×${heads}×${hd}`;
+    if (!wanted(name) && !wanted('api')) continue;
+    log(name);
+    const n = seq * heads * hd, x = inputX(n);
+    const positions = Array.from({ length: seq }, (_, i) => i);
+    const opts = { heads, headDim: hd, style: 'interleaved', positions };
+    const copying = time(() => pe.applyRope(x, opts));
+    const t = pe.tensor(x);
+    const fused = time(() => pe.applyRopeInPlace(t, opts));
+    const cache = pe.ropeCache(positions, hd);
+    const cos = pe.tensor(cache.cos), sin = pe.tensor(cache.sin);
+    const tableOpts = { heads, headDim: hd, style: 'interleaved', cos, sin };
+    const table = time(() => pe.applyRopeInPlace(t, tableOpts));
+    for (const v of [t, cos, sin]) v.free();
+    apiRows.push({ name: `${seq}×${heads}×${hd} interleaved`, copying, fused, table });
+  }
+}
+
+/** Accuracy where angles are large: positions 1e6.., every build. */
+function precisionCases(heaps) {
+  if (ONLY && !wanted('precision')) return;
+  log('precision at position 1e6');
+  const hd = 128, half = 64, seq = 64;
+  const positions = Float64Array.from({ length: seq }, (_, i) => 1e6 + i);
+  const x = inputX(seq * hd);
+  for (const build of ['simd', 'scalar']) {
+    const a = arena(heaps[build]), f = heaps[build].fn;
+    const pc = a.alloc(Float32Array, seq * half), ps = a.alloc(Float32Array, seq * half);
+    const ppos = a.alloc(Float64Array, seq), pw = a.alloc(Float64Array, half);
+    const pt = a.alloc(Float32Array, seq * 512), px = a.alloc(Float32Array, seq * hd);
+    a.view(Float64Array, ppos, seq).set(positions);
+    ok(f.posenc_rope_inv_freq(pw, hd, 10000), 'inv_freq');
+    ok(f.posenc_rope_cache(pc, ps, ppos, seq, pw, half, 1), 'cache');
+    ok(f.posenc_sinusoidal(pt, seq, 512, 10000, 1e6, 0), 'sinusoidal');
+    a.view(Float32Array, px, seq * hd).set(x);
+    ok(f.posenc_rope_apply(px, px, seq, 1, hd, hd, 0, ppos, pw, 1), 'rope');
+    precision.push({
+      build,
+      cache: JS.cacheError(a.view(Float32Array, pc, seq * half), a.view(Float32Array, ps, seq * half), positions, hd),
+      sinusoidal: JS.sinusoidalError(a.view(Float32Array, pt, seq * 512), seq, 512, 1e6),
+      rope: JS.ropeError(a.view(Float32Array, px, seq * hd), x, seq, 1, hd, 'interleaved', positions),
+    });
+    a.free();
+  }
+}
+
+// ---- printing ----
+
+const fmt = (ms) => (ms === undefined ? '–' : ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms >= 0.01 ? ms.toFixed(3) : ms.toFixed(4));
+const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`);
+const sci = (e) => (e === undefined ? '–' : e.toExponential(1));
+const pad = (s, w) => String(s).padStart(w);
+
+function printTable(nativeInfo) {
+  const head = ['case', 'SIMD', 'scalar', 'JS table', 'JS cos/sin', 'floor JS', 'floor wasm', 'native',
+    '| JS-table/SIMD', 'JS-cos/SIMD', 'scalar/SIMD', 'SIMD/floor', 'SIMD/native', '| err SIMD', 'err scalar', 'ulps'];
+  const widths = [44, 8, 8, 8, 10, 8, 10, 8, 15, 11, 11, 10, 11, 10, 10, 5];
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[0]) : pad(c, widths[i]))).join(' ');
+  console.log('\nTimes in ms per call (median of %d repetitions, each >= %d ms); ratios from this run.', REPS, MIN_MS);
+  console.log("floor = the same bytes copied (RoPE: Float32Array.set / wasm memory.copy) or written (sinusoidal: fill / memory.fill).");
+  console.log('ratio A/B > 1 means B is faster; SIMD/floor is how far the kernel is from the physical limit (1 = at it).');
+  console.log('err = max |result - float64 reference| (computed in JS); ulps = SIMD vs scalar build, float32 ulps.\n');
+  console.log(line(head));
+  let group = '';
+  for (const r of results) {
+    if (r.group !== group && group) console.log('');
+    group = r.group;
+    const nat = nativeInfo.ms?.get(r.native);
+    const floor = r.floorWasm;
+    console.log(line([r.name, fmt(r.simd), fmt(r.scalar), fmt(r.jsTable), fmt(r.jsMath), fmt(r.floorJs), fmt(r.floorWasm), fmt(nat),
+      `| ${ratio(r.jsTable, r.simd)}`, ratio(r.jsMath, r.simd), ratio(r.scalar, r.simd), ratio(r.simd, floor), ratio(r.simd, nat),
+      `| ${sci(r.err)}`, sci(r.errScalar), r.ulps ?? '–']));
+  }
+  if (apiRows.length) {
+    console.log('\nJS API (interleaved, ms per call): the copying applyRope against the zero-copy tensor path');
+    console.log(line(['shape', 'copying', 'zero-copy fused', 'zero-copy table', '', '', '', '', '| copying/fused', 'copying/table'].slice(0, 10)));
+    for (const r of apiRows) {
+      console.log(line([r.name, fmt(r.copying), fmt(r.fused), fmt(r.table), '', '', '', '', `| ${ratio(r.copying, r.fused)}`, ratio(r.copying, r.table)]));
+    }
+  }
+  if (precision.length) {
+    console.log('\nAccuracy at large positions (max |error| vs float64; target <= 2e-7):');
+    for (const p of precision) {
+      console.log(`  ${p.build.padEnd(6)}  cos/sin cache, positions 1e6..1e6+63, d=128: ${sci(p.cache)}   sinusoidal 64×512 from position 1e6: ${sci(p.sinusoidal)}   fused RoPE there: ${sci(p.rope)}`);
+    }
+  }
+}
+
+function printSizes() {
+  console.log('\n.wasm sizes:');
+  for (const f of ['posenc.wasm', 'posenc-scalar.wasm']) {
+    const bytes = readFileSync(new URL(f, BUILD));
+    const mod = new WebAssembly.Module(bytes);
+    const imports = WebAssembly.Module.imports(mod).map((i) => `${i.module}.${i.name}`);
+    console.log(`  ${f.padEnd(20)} ${pad(bytes.length, 7)} B, gzip -9 ${pad(gzipSync(bytes, { level: 9 }).length, 6)} B, imports: ${imports.join(', ') || 'none'}`);
+  }
+}
+
+function printTargets(nativeInfo) {
+  const get = (name) => results.find((r) => r.name === name);
+  const checks = [];
+  const check = (what, value, pass, want) => checks.push({ what, value, pass, want });
+  for (const style of ['interleaved', 'half']) {
+    const out = get(`rope 2048×32×128 ${style} table out of place`), inp = get(`rope 2048×32×128 ${style} table in place`);
+    if (!out) continue;
+    check(`RoPE 2048×32×128 ${style} table: JS-with-table / SIMD`, out.jsTable / out.simd, out.jsTable / out.simd >= 4, '>= 4×');
+    check(`RoPE 2048×32×128 ${style} table: SIMD / wasm memory.copy`, out.simd / out.floorWasm, out.simd / out.floorWasm <= 1.15, '<= 1.15×');
+    const nat = nativeInfo.ms?.get(out.native);
+    if (nat) check(`RoPE 2048×32×128 ${style} table: SIMD / native`, out.simd / nat, out.simd / nat <= 1.3, '<= 1.3×');
+    if (inp) check(`RoPE 2048×32×128 ${style} table: out of place / in place`, out.simd / inp.simd, out.simd / inp.simd >= 1.3, '>= 1.3×');
+  }
+  for (const place of ['out of place', 'in place']) {
+    const il = get(`rope 2048×32×128 interleaved table ${place}`), hf = get(`rope 2048×32×128 half table ${place}`);
+    if (il && hf) check(`RoPE 2048×32×128 table ${place}: interleaved / half`, il.simd / hf.simd, il.simd / hf.simd <= 1.2, '<= 1.2×');
+  }
+  for (const style of ['interleaved', 'half']) {
+    const t = get(`rope 512×1×64 ${style} table out of place`), f = get(`rope 512×1×64 ${style} fused out of place`);
+    if (t) check(`RoPE 512×1×64 ${style} table: JS-with-table / SIMD`, t.jsTable / t.simd, t.jsTable / t.simd >= 8, '>= 8×');
+    if (f) check(`RoPE 512×1×64 ${style} fused: JS Math.cos/sin / SIMD`, f.jsMath / f.simd, f.jsMath / f.simd >= 5, '>= 5×');
+  }
+  const s = get('sinusoidal 8192×4096');
+  if (s) {
+    check('sinusoidal 8192×4096: JS Math.sin/cos / SIMD', s.jsMath / s.simd, s.jsMath / s.simd >= 6, '>= 6×');
+    check('sinusoidal 8192×4096: SIMD / write floor (memory.fill)', s.simd / s.floorWasm, s.simd / s.floorWasm <= 4, '<= 4×');
+  }
+  const d = get('decay 2000 log-spaced distances d=4096');
+  if (d) check('decay 2000 log-spaced at d=4096: JS / SIMD', d.jsMath / d.simd, d.jsMath / d.simd >= 5, '>= 5×');
+  const errs = results.filter((r) => r.group !== 'decay' && r.err !== undefined);
+  if (errs.length) {
+    const worst = Math.max(...errs.map((r) => Math.max(r.err, r.errScalar)), ...precision.map((p) => Math.max(p.cache, p.sinusoidal)));
+    check('max error vs float64 (tables, caches, RoPE; positions up to 1e6)', worst, worst <= 2e-7, '<= 2e-7');
+    const ulps = Math.max(...errs.map((r) => r.ulps ?? 0));
+    check('SIMD vs scalar build agreement (float32 ulps)', ulps, ulps <= 2, '<= 2');
+  }
+  if (!checks.length) return;
+  console.log('\nTargets (issue 4):');
+  for (const c of checks) {
+    const v = c.want.includes('e-') ? sci(c.value) : c.want.endsWith('×') ? `${c.value.toFixed(2)}×` : String(c.value);
+    console.log(`  ${c.pass ? 'HOLDS' : 'MISSES'}  ${c.what.padEnd(66)} ${pad(v, 8)}  (target ${c.want})`);
+  }
+}
+
+// ---- main ----
+
+const started = performance.now();
+const heaps = {
+  simd: await instantiate(new URL('posenc.wasm', BUILD)),
+  scalar: await instantiate(new URL('posenc-scalar.wasm', BUILD)),
+};
+console.log(`posenc bench: Node ${process.version}, ${process.arch}; WASM SIMD build vs scalar build vs plain JS vs native.`);
+
+if (SMOKE) {
+  ropeCases(heaps, [[4, 2, 16]]);
+} else {
+  ropeCases(heaps, [[2048, 32, 128], [512, 1, 64], [1, 32, 128]]);
+  cacheCase(heaps, 8192, 128);
+  sinusoidalCase(heaps, 2048, 512);
+  sinusoidalCase(heaps, 8192, 4096);
+  decayCase(heaps, 8192, 128, 'lin');
+  decayCase(heaps, 2000, 4096, 'log');
+  apiCases(await loadPosenc(), [[2048, 32, 128], [512, 1, 64], [1, 32, 128]]);
+  precisionCases(heaps);
+}
+
+let nativeInfo = { skipped: 'not run (--no-native or --smoke)' };
+const specs = results.map((r) => r.native).filter(Boolean);
+if (!SMOKE && !flag('no-native') && specs.length) {
+  log('native build');
+  specs.push(...new Set(results.filter((r) => r.group === 'rope').map((r) => `copy:${4 * Number(r.native.split(':')[1]) * r.native.split(':')[2] * r.native.split(':')[3]}`)));
+  nativeInfo = runNative(specs, { reps: REPS, minMs: MIN_MS });
+}
+
+printTable(nativeInfo);
+console.log(nativeInfo.compiler ? `\nnative: ${nativeInfo.compiler}, -O3 -march=native, the same c/*.c (scalar forms, auto-vectorised), run as a child process.`
+  : `\nnative: skipped: ${nativeInfo.skipped}`);
+if (nativeInfo.ms) {
+  const copies = [...nativeInfo.ms].filter(([k]) => k.startsWith('copy:'));
+  console.log(`native memcpy of the same bytes: ${copies.map(([k, v]) => `${(Number(k.slice(5)) / 2 ** 20).toFixed(1)} MiB ${fmt(v)} ms`).join(', ')}`);
+}
+const big = results.find((r) => r.name.startsWith('rope 2048×32×128'));
+if (big) {
+  const bytes = 2 * 4 * 2048 * 32 * 128;
+  console.log(`Physical limit: out-of-place RoPE at 2048×32×128 must read and write 33.6 MB; a plain copy of them takes ${fmt(big.floorWasm)} ms in wasm (${(bytes / big.floorWasm / 1e6).toFixed(1)} GB/s read+write), ${fmt(big.floorJs)} ms with Float32Array.set. In place avoids the second buffer and can go below it.`);
+}
+printSizes();
+printTargets(nativeInfo);
+console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s`);

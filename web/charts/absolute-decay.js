@@ -1,0 +1,46 @@
+// absolute-decay.js: seed 000 #6, with absolute (added) PE the score of a query at position 0
+// against keys at positions i: (Q + PE[0])·(K + PE[i]) and PE[0]·PE[i] (pe.sinusoidalDecay).
+import { lineChart, palette, dashes, lineLegend, sig } from './common.js';
+
+export default {
+  kind: 'absolute-decay',
+  title: 'Score of the query at position 0 against a key at position i (absolute PE)',
+  params: [
+    { name: 'seed', label: 'seed for Q, K', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 2048, step: 2, value: 512 },
+    { name: 'length', label: 'positions', type: 'int', min: 2, max: 8192, value: 512 },
+    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+  ],
+  mount(el, { pe, Chart }) {
+    const chart = lineChart(el, Chart, { x: 'key position i', y: 'inner product' });
+    chart.options.plugins.legend = lineLegend;
+    chart.options.scales.x.ticks = { includeBounds: false };
+    const view = {
+      update({ seed, dim, length, base }) {
+        // One draw of 2d numbers: Q is the first half, K the second (seed 000: torch.randn twice).
+        const qk = pe.randomNormal(2 * dim, seed);
+        const q = qk.subarray(0, dim), k = qk.subarray(dim);
+        const dist = Array.from({ length }, (_, i) => i);
+        const withQK = pe.sinusoidalDecay(dist, { dim, base, q, k });
+        const peOnly = pe.sinusoidalDecay(dist, { dim, base });
+        chart.data.datasets = [
+          { label: '(Q + PE[0])·(K + PE[i])', data: Array.from(withQK, (y, x) => ({ x, y })), borderColor: palette[0], borderDash: dashes[0] },
+          { label: 'PE[0]·PE[i]', data: Array.from(peOnly, (y, x) => ({ x, y })), borderColor: palette[1], borderDash: dashes[1] },
+        ];
+        chart.options.scales.x.min = 0;
+        chart.options.scales.x.max = length - 1;
+        chart.update();
+        const tail = withQK.subarray(length >> 1);
+        const tailMean = tail.reduce((s, v) => s + v, 0) / tail.length;
+        view.readout = `(Q + PE[0])·(K + PE[i]) is ${sig(withQK[0], 4)} at i = 0 and averages ${sig(tailMean, 4)} over` +
+          ` i ≥ ${length >> 1}; PE[0]·PE[i] falls from ${sig(peOnly[0], 4)} (= d/2) to ${sig(peOnly[length - 1], 4)} at i = ${length - 1}.`;
+        return {
+          columns: ['i', '(Q+PE[0])·(K+PE[i])', 'PE[0]·PE[i]'],
+          rows: dist.map((i) => [i, withQK[i], peOnly[i]]),
+        };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};

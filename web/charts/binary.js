@@ -1,0 +1,100 @@
+// binary.js: seed 000 #2, positions written in binary and drawn as points: x = bit 0, y = bit 1
+// (the xy plane), and with a third bit z = bit 2 the xz plane, where the post separates
+// position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point as
+// (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
+import { scatterChart, palette } from './common.js';
+
+const PANELS = [
+  { plane: 'xy', a: 0, b: 1, x: 'x = bit 0', y: 'y = bit 1' },
+  { plane: 'xz', a: 0, b: 2, x: 'x = bit 0', y: 'z = bit 2' },
+];
+
+// Positions that share a code share a point; their numbers are listed together on it.
+function groups(codes, n, bits, a, b) {
+  const at = new Map();
+  for (let p = 0; p < n; p++) {
+    const x = codes[p * bits + a], y = b < bits ? codes[p * bits + b] : 0;
+    const key = `${x},${y}`;
+    if (!at.has(key)) at.set(key, { x, y, positions: [] });
+    at.get(key).positions.push(p);
+  }
+  return [...at.values()];
+}
+
+export default {
+  kind: 'binary',
+  title: 'Positions as binary codes, one point per code',
+  params: [
+    { name: 'bits', label: 'bits', type: 'int', min: 2, max: 3, value: 3 },
+    { name: 'length', label: 'positions', type: 'int', min: 1, max: 16, value: 5 },
+  ],
+  mount(el, { pe, Chart }) {
+    const wrap = document.createElement('div');
+    wrap.className = 'binary-panels';
+    el.append(wrap);
+    const charts = PANELS.map((panel) => {
+      const box = document.createElement('div');
+      box.className = 'binary-panel';
+      wrap.append(box);
+      const chart = scatterChart(box, Chart, { x: panel.x, y: panel.y, aspect: 1.1 });
+      for (const axis of ['x', 'y']) {
+        Object.assign(chart.options.scales[axis], { min: -0.45, max: 1.6, ticks: { stepSize: 1, callback: (v) => (v === 0 || v === 1 ? v : '') } });
+      }
+      chart.options.plugins.title = { display: true, text: `${panel.plane} plane` };
+      chart.options.plugins.tooltip = { callbacks: { label: (c) => c.dataset.pointLabels?.[c.dataIndex] ?? '' } };
+      return { panel, box, chart };
+    });
+
+    const view = {
+      update({ bits, length }) {
+        const codes = pe.binary(length, bits);
+        for (const { panel, box, chart } of charts) {
+          box.hidden = panel.b >= bits;
+          if (box.hidden) continue;
+          const pts = groups(codes, length, bits, panel.a, panel.b);
+          chart.data.datasets = [
+            {
+              // The order the positions come in: it jumps about, the codes are not continuous.
+              label: 'order of positions',
+              data: Array.from({ length }, (_, p) => ({ x: codes[p * bits + panel.a], y: codes[p * bits + panel.b] })),
+              showLine: true,
+              borderColor: '#9aa3b2',
+              borderDash: [4, 4],
+              borderWidth: 1,
+              pointRadius: 0,
+              pointHitRadius: 0,
+            },
+            {
+              label: 'positions',
+              data: pts.map(({ x, y }) => ({ x, y })),
+              pointLabels: pts.map((g) => `pos ${g.positions.join(', ')}`),
+              labelDy: 10,
+              pointRadius: pts.map((g) => (g.positions.length > 1 ? 9 : 6)),
+              backgroundColor: pts.map((g) => (g.positions.length > 1 ? palette[1] : palette[0])),
+              borderColor: '#ffffff',
+              borderWidth: 1.5,
+            },
+          ];
+          chart.canvas.setAttribute('aria-label', `${panel.plane} plane: ${pts.map((g) => `positions ${g.positions.join(' and ')} at (${g.x}, ${g.y})`).join('; ')}`);
+          chart.update();
+        }
+        const full = groups(codes, length, bits, 0, 1);
+        const shared = full.filter((g) => g.positions.length > 1);
+        const code = (p) => `(${Array.from(codes.subarray(p * bits, (p + 1) * bits)).join(', ')})`;
+        const unique = new Set(Array.from({ length }, (_, p) => code(p))).size;
+        const xy = shared.length
+          ? `in the xy plane ${shared.map((g) => `positions ${g.positions.join(' and ')} share (${g.x}, ${g.y})`).join(', ')}`
+          : 'every position has its own point in the xy plane';
+        view.readout = `${length} position${length > 1 ? 's' : ''} in ${bits} bits: ${xy}; ` +
+          (bits > 2 && length > 4 ? `bit 2 lifts position 4 to ${code(4)}, and ` : '') +
+          `${unique} of the ${length} full codes are distinct (${bits} bits hold at most ${2 ** bits} positions).`;
+        return {
+          columns: ['position', ...Array.from({ length: bits }, (_, j) => `bit ${j}`)],
+          rows: Array.from({ length }, (_, p) => [p, ...codes.subarray(p * bits, (p + 1) * bits)]),
+        };
+      },
+      destroy: () => charts.forEach((c) => c.chart.destroy()),
+    };
+    return view;
+  },
+};

@@ -1,0 +1,111 @@
+// helix.js: seed 000 #4's "spring": the unit-circle point of one pair carried along a position
+// axis, drawn in oblique projection of (sin a, cos a, position). Seen end-on it is the circle,
+// where positions land on each other; seen from the side no two positions ever meet.
+import { plainCanvas, palette, sig } from './common.js';
+import { pairTrack } from './unit-circle.js';
+
+const M = { left: 28, right: 28, top: 18, bottom: 46 };
+
+export default {
+  kind: 'helix',
+  title: 'The same pair along the position axis: a spring that never repeats',
+  params: [
+    { name: 'pair', label: 'pair i', type: 'int', min: 0, max: 511, value: 0 },
+    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
+    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'length', label: 'last position', type: 'int', min: 1, max: 200, value: 20 },
+  ],
+  mount(el, { pe }) {
+    const { canvas, paint, destroy } = plainCanvas(el, 2.6, 'Helix');
+    const view = {
+      update({ pair, dim, base, length }) {
+        pair = Math.min(pair, dim / 2 - 1);
+        const t = pairTrack(pe, { dim, base, pair, from: 0, to: length });
+        // The return nearest to position 0 on the circle, searched over 1..length.
+        let back = null;
+        for (let p = 1; p <= length; p++) {
+          const d = Math.max(Math.abs(t.sin[p] - t.sin[0]), Math.abs(t.cos[p] - t.cos[0]));
+          if (!back || d < back.d) back = { p, d };
+        }
+        paint((ctx, w, h) => {
+          // A side view turned about the vertical: sin a (the depth) shows as a sideways shift,
+          // so each turn draws as a loop of the coil instead of an edge-on wave.
+          const plotW = w - M.left - M.right, R = Math.min((h - M.top - M.bottom) / 2.3, plotW / 6);
+          const depth = { x: 0.6 * R, y: -0.12 * R };
+          const x0 = M.left + 0.6 * R, span = plotW - 1.2 * R, cy = M.top + 1.15 * R;
+          const P = (pos, s, c) => [x0 + (pos / length) * span + s * depth.x, cy - c * R + s * depth.y];
+
+          // The position axis through the centre of every circle, with its ticks.
+          ctx.strokeStyle = '#5b6475';
+          ctx.fillStyle = '#5b6475';
+          ctx.lineWidth = 1;
+          ctx.beginPath(); ctx.moveTo(x0, cy); ctx.lineTo(x0 + span + 14, cy); ctx.stroke();
+          ctx.beginPath(); ctx.moveTo(x0 + span + 20, cy); ctx.lineTo(x0 + span + 12, cy - 4); ctx.lineTo(x0 + span + 12, cy + 4); ctx.fill();
+          const every = Math.max(1, Math.ceil(length / Math.max(1, span / 28)));
+          const tickY = cy + 1.15 * R + 6;
+          ctx.font = '12px system-ui, sans-serif';
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'top';
+          for (let p = 0; p <= length; p += every) {
+            const x = x0 + (p / length) * span;
+            ctx.fillRect(Math.round(x), tickY - 5, 1, 5);
+            ctx.fillText(String(p), x, tickY + 1);
+          }
+          ctx.fillText('position →', x0 + span / 2, tickY + 17);
+
+          // Far half of each turn (sin a > 0, receding) thin and pale, near half on top of it.
+          const { x: px, sin: ps, cos: pc } = t.path;
+          for (const far of [true, false]) {
+            ctx.strokeStyle = palette[0];
+            ctx.globalAlpha = far ? 0.3 : 0.9;
+            ctx.lineWidth = far ? 1.2 : 2.2;
+            ctx.beginPath();
+            let open = false;
+            for (let j = 0; j < px.length; j++) {
+              if ((ps[j] > 0) !== far) { open = false; continue; }
+              const [x, y] = P(px[j], ps[j], pc[j]);
+              if (open) ctx.lineTo(x, y); else ctx.moveTo(x, y);
+              open = true;
+            }
+            ctx.stroke();
+          }
+          ctx.globalAlpha = 1;
+          for (let p = 0; p <= length; p++) {
+            const [x, y] = P(p, t.sin[p], t.cos[p]);
+            const mark = p === 0 || p === back?.p;
+            ctx.fillStyle = mark ? palette[1] : palette[0];
+            ctx.beginPath(); ctx.arc(x, y, mark ? 5 : 3, 0, 2 * Math.PI); ctx.fill();
+          }
+          if (back) {
+            const [ax, ay] = P(0, t.sin[0], t.cos[0]), [bx, by] = P(back.p, t.sin[back.p], t.cos[back.p]);
+            ctx.strokeStyle = palette[1];
+            ctx.lineWidth = 1.2;
+            ctx.setLineDash([4, 4]);
+            ctx.beginPath(); ctx.moveTo(ax, ay); ctx.lineTo(bx, by); ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.fillStyle = palette[1];
+            ctx.font = '600 12px system-ui, sans-serif';
+            ctx.textBaseline = 'bottom';
+            ctx.textAlign = 'center';
+            ctx.fillText('pos 0', ax, ay - 7);
+            ctx.fillText(`pos ${back.p}`, bx, by - 7);
+            const note = `nearly the same (sin a, cos a), ${back.p} positions apart`;
+            if (ctx.measureText(note).width < Math.abs(bx - ax) - 80) ctx.fillText(note, (ax + bx) / 2, Math.min(ay, by) - 7);
+          }
+        });
+        canvas.setAttribute('aria-label', `Helix of pair ${pair} over positions 0 to ${length}` +
+          (back ? `; position ${back.p} comes back within ${sig(back.d, 2)} of position 0 on the circle but lies ${back.p} positions further along` : ''));
+        view.readout = back
+          ? `Pair ${pair} (w = ${sig(t.w, 4)}): position ${back.p} comes back closest to position 0 on the circle (max |Δ| = ${sig(back.d, 2)}), ` +
+            `yet lies ${back.p} positions further along the axis: on the spring no two positions meet.`
+          : '';
+        return {
+          columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],
+          rows: Array.from({ length: length + 1 }, (_, p) => [p, t.sin[p], t.cos[p]]),
+        };
+      },
+      destroy,
+    };
+    return view;
+  },
+};

@@ -1,0 +1,94 @@
+// near-orthogonal.js: seed 002 #5, the angle between random "word" vectors and sinusoidal
+// PE vectors: in high dimension it clusters tightly around 90°, as BERT's trained ones do.
+import { canvasIn, palette, dashes, lineLegend, sig } from './common.js';
+
+// Seed 002 #5: BERT-base, words 100..1099 against all 512 position embeddings.
+const BERT = { cos: -0.009876, mean: 90.57, std: 2.03 };
+const NICE = [0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10];
+
+export default {
+  kind: 'near-orthogonal',
+  title: 'Angle between a random word vector and a PE vector',
+  params: [
+    { name: 'dim', label: 'dimension d', type: 'int', min: 2, max: 2048, step: 2, value: 768 },
+    { name: 'words', label: 'word vectors', type: 'int', min: 16, max: 4096, value: 512 },
+    { name: 'length', label: 'positions', type: 'int', min: 1, max: 2048, value: 512 },
+    { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
+  ],
+  mount(el, { pe, Chart }) {
+    const canvas = canvasIn(el, 2.2);
+    canvas.setAttribute('aria-label', 'Histogram of angles in degrees between random word vectors and PE vectors');
+    const chart = new Chart(canvas, {
+      type: 'bar',
+      data: { datasets: [] },
+      options: {
+        animation: false,
+        parsing: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        plugins: { legend: lineLegend, tooltip: { mode: 'nearest', intersect: false } },
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'angle between word vector and PE vector (degrees)' } },
+          y: { beginAtZero: true, title: { display: true, text: 'number of pairs' } },
+        },
+      },
+    });
+    let words = null, wordKey = '';
+    const view = {
+      update({ dim, words: n, length, seed }) {
+        // The random vectors dominate the cost; keep them while only the positions change.
+        const key = `${n},${dim},${seed}`;
+        if (key !== wordKey) (words = pe.randomNormal(n * dim, seed)), (wordKey = key);
+        // Word j meets position j mod length, so every position is used about equally.
+        const table = pe.sinusoidal(Math.min(length, n), dim);
+        const rows = Math.min(length, n);
+        const pos = new Float32Array(n * dim);
+        for (let j = 0; j < n; j++) pos.set(table.subarray((j % rows) * dim, (j % rows + 1) * dim), j * dim);
+        const cos = pe.rowCosines(words, pos, dim);
+        const deg = Array.from(cos, (c) => (Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI);
+        let sum = 0, sq = 0, sc = 0, lo = Infinity, hi = -Infinity;
+        for (let j = 0; j < n; j++) {
+          sum += deg[j];
+          sq += deg[j] * deg[j];
+          sc += cos[j];
+          lo = Math.min(lo, deg[j]);
+          hi = Math.max(hi, deg[j]);
+        }
+        const mean = sum / n, std = Math.sqrt(Math.max(0, sq / n - mean * mean)), meanCos = sc / n;
+        const width = NICE.find((w) => (hi - lo) / w <= 40) ?? 20;
+        const start = Math.floor(lo / width) * width;
+        const counts = new Array(Math.max(1, Math.ceil((hi - start) / width + 1e-9))).fill(0);
+        for (const a of deg) counts[Math.min(counts.length - 1, Math.floor((a - start) / width))]++;
+        const top = Math.max(...counts);
+        const vline = (x, label, i) => ({
+          type: 'line', label, data: [{ x, y: 0 }, { x, y: top }], borderColor: palette[i],
+          borderDash: dashes[i], borderWidth: 2, pointRadius: 0, backgroundColor: 'transparent', order: i - 3,
+        });
+        chart.data.datasets = [
+          {
+            label: `${n} (word, position) pairs, ${sig(width, 2)}° bins`,
+            data: counts.map((y, b) => ({ x: start + (b + 0.5) * width, y })),
+            backgroundColor: palette[5], borderColor: palette[0], borderWidth: 1,
+            barPercentage: 1, categoryPercentage: 1,
+          },
+          vline(mean, `mean here ${mean.toFixed(2)}°`, 1),
+          vline(BERT.mean, `BERT reported mean ${BERT.mean}°`, 2),
+        ];
+        // Axis ends on whole ticks, so no label crowds the last one.
+        const x0 = Math.min(start, BERT.mean - width), x1 = Math.max(start + counts.length * width, BERT.mean + width);
+        const tick = NICE.find((t) => (x1 - x0) / t <= 12) ?? 20;
+        Object.assign(chart.options.scales.x, { min: Math.floor(x0 / tick) * tick, max: Math.ceil(x1 / tick) * tick, ticks: { stepSize: tick } });
+        chart.update();
+        view.readout = `d = ${dim}: mean cosine ${sig(meanCos, 2)}, mean angle ${mean.toFixed(2)}°, std ${std.toFixed(2)}°` +
+          ` (range ${lo.toFixed(2)}°–${hi.toFixed(2)}°); BERT-base reported mean cosine ${BERT.cos.toFixed(4)},` +
+          ` mean angle ${BERT.mean}°, std ${BERT.std}°.`;
+        return {
+          columns: ['word', 'position', 'cosine', 'angle (deg)'],
+          rows: deg.map((a, j) => [j, j % rows, cos[j], a]),
+        };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};

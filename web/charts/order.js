@@ -1,0 +1,85 @@
+// order.js: seed 001 #1–2 (seed 000 #1): attention outputs for tokens [1, 2, 3] and [2, 1, 3]
+// side by side, and, per token, how far its output moved when the first two tokens swapped.
+import { coolwarmCss, maxAbsDiff, sig } from './common.js';
+
+const SEQS = [[1, 2, 3], [2, 1, 3]];
+const DIM = 10, HEADS = 2, VOCAB = 5; // seed 001's experiment
+
+// Below this a difference is float32 rounding in the softmax sums, not a change.
+const SAME = 1e-6;
+
+export default {
+  kind: 'order',
+  title: 'Attention output per token: [1, 2, 3] against [2, 1, 3] (dim 10, 2 heads)',
+  params: [
+    { name: 'encoding', label: 'position encoding', type: 'select', options: ['none', 'sinusoidal', 'rope'], value: 'none' },
+    { name: 'causal', label: 'causal mask', type: 'bool', value: false },
+    { name: 'seed', label: 'weights seed', type: 'int', min: 0, max: 999, value: 0 },
+  ],
+  mount(el, { pe }) {
+    const grid = document.createElement('div');
+    grid.className = 'order-grid';
+    const tables = SEQS.map((seq) => {
+      const box = document.createElement('div');
+      box.className = 'table-scroll';
+      const table = document.createElement('table');
+      table.className = 'values mono order-table';
+      const cap = document.createElement('caption');
+      cap.textContent = `tokens [${seq.join(', ')}]`;
+      table.append(cap, document.createElement('thead'), document.createElement('tbody'));
+      box.append(table);
+      grid.append(box);
+      return table;
+    });
+    el.append(grid);
+
+    // Transposed (dims down, positions across) so two tables fit side by side and a swap
+    // shows as two columns trading places.
+    const fill = (table, seq, out, scale, moved, shown) => {
+      table.tHead.innerHTML = `<tr><th scope="col">dim</th>${seq
+        .map((t, p) => `<th scope="col" class="${moved[t] ? 'order-moved' : ''}">pos ${p}<br>token ${t}<br>` +
+          `<span class="order-delta">max|Δ| ${shown(t)}</span></th>`)
+        .join('')}</tr>`;
+      let body = '';
+      for (let d = 0; d < DIM; d++) {
+        body += `<tr><th scope="row">${d}</th>`;
+        for (let p = 0; p < seq.length; p++) {
+          const v = out[p * DIM + d];
+          body += `<td style="background:${coolwarmCss(v, -scale, scale, 0.45)}" title="${v}">${v.toFixed(3)}</td>`;
+        }
+        body += '</tr>';
+      }
+      table.tBodies[0].innerHTML = body;
+    };
+
+    const view = {
+      update({ encoding, causal, seed }) {
+        const opts = { dim: DIM, heads: HEADS, vocab: VOCAB, encoding, causal, seed };
+        const outs = SEQS.map((seq) => pe.orderDemo(seq, opts).output);
+        const row = (s, token) => {
+          const p = SEQS[s].indexOf(token);
+          return outs[s].subarray(p * DIM, (p + 1) * DIM);
+        };
+        // Each token compared with itself across the two orders, wherever it sits.
+        const diff = Object.fromEntries([1, 2, 3].map((t) => [t, maxAbsDiff(row(0, t), row(1, t))]));
+        const moved = Object.fromEntries([1, 2, 3].map((t) => [t, diff[t] > SAME]));
+        let scale = 0;
+        for (const o of outs) for (const v of o) scale = Math.max(scale, Math.abs(v));
+        const show = (t) => (diff[t] === 0 ? '0' : sig(diff[t], 3));
+        SEQS.forEach((seq, s) => fill(tables[s], seq, outs[s], scale || 1, moved, show));
+
+        const verdict = (t, same) => (moved[t] ? 'changed' : same);
+        view.readout =
+          `Token 3's output: max |difference| = ${show(3)} (${verdict(3, 'identical')}); ` +
+          `token 1 in [1,2,3] vs token 1 in [2,1,3]: ${show(1)} (${verdict(1, 'just swapped')}); ` +
+          `token 2: ${show(2)} (${verdict(2, 'just swapped')}).`;
+        return {
+          columns: ['tokens', 'position', 'token', ...Array.from({ length: DIM }, (_, d) => `dim ${d}`)],
+          rows: SEQS.flatMap((seq, s) =>
+            seq.map((t, p) => [seq.join(' '), p, t, ...outs[s].subarray(p * DIM, (p + 1) * DIM)])),
+        };
+      },
+    };
+    return view;
+  },
+};

@@ -1,0 +1,168 @@
+// rope-2d.js: seed 000 #7 and seed 004 #1, RoPE in two dimensions: q at position m turns by
+// mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
+import { canvasIn, palette, dashes, lineLegend, sig } from './common.js';
+
+const Q = [1, 0];
+const K_LENGTH = 0.8; // shorter than q, so the two arrows stay apart when they point alike
+const TRAIL = 24; // earlier positions of q drawn at most
+
+// Arrowheads, position labels and the angle arc are drawn over Chart.js's line segments.
+const arrows = {
+  id: 'rope2dArrows',
+  beforeDatasetsDraw(chart) {
+    const { ctx, scales: { x, y } } = chart;
+    const cx = x.getPixelForValue(0), cy = y.getPixelForValue(0);
+    ctx.save();
+    ctx.strokeStyle = '#c9ced8';
+    ctx.beginPath();
+    ctx.arc(cx, cy, Math.abs(x.getPixelForValue(1) - cx), 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.restore();
+  },
+  afterDatasetsDraw(chart) {
+    const { ctx, scales: { x, y } } = chart;
+    const px = (p) => [x.getPixelForValue(p[0]), y.getPixelForValue(p[1])];
+    ctx.save();
+    for (const ds of chart.data.datasets) {
+      for (const a of ds.arrows ?? []) {
+        const [x0, y0] = px([0, 0]), [x1, y1] = px(a.tip);
+        const ang = Math.atan2(y1 - y0, x1 - x0), h = ds.head ?? 10;
+        ctx.fillStyle = ds.borderColor;
+        ctx.beginPath();
+        ctx.moveTo(x1, y1);
+        ctx.lineTo(x1 - h * Math.cos(ang - 0.4), y1 - h * Math.sin(ang - 0.4));
+        ctx.lineTo(x1 - h * Math.cos(ang + 0.4), y1 - h * Math.sin(ang + 0.4));
+        ctx.closePath();
+        ctx.fill();
+        if (a.text) {
+          // Labels sit past the tip, turned off the ray by `side` so k's label clears q's trail.
+          const t = ang + (ds.side ?? 0);
+          ctx.font = `${ds.bold ? '600 ' : ''}12px system-ui, sans-serif`;
+          ctx.textAlign = Math.cos(t) < -0.3 ? 'right' : Math.cos(t) > 0.3 ? 'left' : 'center';
+          ctx.textBaseline = Math.sin(t) < -0.3 ? 'bottom' : Math.sin(t) > 0.3 ? 'top' : 'middle';
+          ctx.fillText(a.text, x1 + 8 * Math.cos(t), y1 + 8 * Math.sin(t));
+        }
+      }
+    }
+    const arc = chart.options.plugins.rope2dArrows?.arc;
+    if (arc) {
+      const [cx, cy] = px([0, 0]), r = Math.abs(x.getPixelForValue(0.3) - cx);
+      ctx.strokeStyle = palette[6];
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      // Canvas y points down, so the angles flip sign.
+      ctx.arc(cx, cy, r, -arc.from, -arc.to, arc.to > arc.from);
+      ctx.stroke();
+      const mid = (arc.from + arc.to) / 2;
+      ctx.fillStyle = palette[6];
+      ctx.font = '12px system-ui, sans-serif';
+      ctx.textAlign = Math.cos(mid) < 0 ? 'right' : 'left';
+      ctx.textBaseline = 'middle';
+      const [tx, ty] = [cx + (r + 6) * Math.cos(mid), cy - (r + 6) * Math.sin(mid)];
+      // A white halo keeps the label readable where it crosses an arrow.
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 4;
+      ctx.strokeText(arc.text, tx, ty);
+      ctx.fillText(arc.text, tx, ty);
+    }
+    ctx.restore();
+  },
+};
+
+export default {
+  kind: 'rope-2d',
+  title: 'q at position m and k at position n, each rotated by its position times θ',
+  params: [
+    { name: 'm', label: 'query position m', type: 'int', min: 0, max: 20, value: 2 },
+    { name: 'n', label: 'key position n', type: 'int', min: 0, max: 20, value: 1 },
+    { name: 'shift', label: 'move both by s', type: 'int', min: 0, max: 100, value: 0 },
+    { name: 'theta', label: 'θ (degrees per position)', type: 'number', min: 0, max: 180, step: 'any', value: 30 },
+    { name: 'kAngle', label: 'k before rotation (degrees from q)', type: 'number', min: -180, max: 180, step: 'any', value: 0 },
+  ],
+  mount(el, { pe, Chart }) {
+    const canvas = canvasIn(el, 1);
+    canvas.parentElement.classList.add('square');
+    canvas.setAttribute('aria-label', 'Arrows of q and k in the plane after rotation by their positions');
+    const lim = 1.25;
+    const unitTicks = (axis) => (axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })));
+    const chart = new Chart(canvas, {
+      type: 'scatter',
+      data: { datasets: [] },
+      options: {
+        animation: false,
+        parsing: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        plugins: { legend: lineLegend, tooltip: { enabled: false }, rope2dArrows: {} },
+        scales: {
+          x: { min: -lim, max: lim, title: { display: true, text: 'dimension 0' }, afterBuildTicks: unitTicks },
+          y: { min: -lim, max: lim, title: { display: true, text: 'dimension 1' }, afterBuildTicks: unitTicks },
+        },
+      },
+      plugins: [arrows],
+    });
+    const rad = Math.PI / 180;
+    // In two dimensions RoPE has one pair with θ_0 = base^0 = 1 rad per position, so
+    // a position of p·θ (in radians) turns the pair by exactly p·θ.
+    const rotate = (v, positions) => pe.applyRope(positions.flatMap(() => v), {
+      heads: 1, headDim: 2, style: 'interleaved', positions: positions.map((p) => p * rad),
+    });
+    const view = {
+      update({ m, n, shift, theta, kAngle }) {
+        const k = [K_LENGTH * Math.cos(kAngle * rad), K_LENGTH * Math.sin(kAngle * rad)];
+        const mq = m + shift, nk = n + shift;
+        const trailFrom = Math.max(0, mq - TRAIL);
+        const trailPos = Array.from({ length: mq - trailFrom + 1 }, (_, j) => (trailFrom + j) * theta);
+        const qTrail = rotate(Q, trailPos);
+        const q = qTrail.subarray(2 * (mq - trailFrom));
+        const [kr, q0, k0] = [rotate(k, [nk * theta]), rotate(Q, [m * theta]), rotate(k, [n * theta])];
+        const score = pe.gram(q, kr, 2)[0], score0 = pe.gram(q0, k0, 2)[0];
+        const seg = (v) => [{ x: 0, y: 0 }, { x: v[0], y: v[1] }];
+        const ghosts = [];
+        for (let j = 0; j < mq - trailFrom; j++) ghosts.push(qTrail.subarray(2 * j, 2 * j + 2));
+        chart.data.datasets = [
+          ...ghosts.map((g, j) => ({
+            label: j === 0 ? 'q at earlier positions' : '', data: seg(g), showLine: true, pointRadius: 0,
+            borderColor: '#9aa3b2', borderDash: dashes[2], borderWidth: 1.5, head: 7,
+            arrows: [{ tip: g, text: ghosts.length <= 8 ? `q@${trailFrom + j}` : '' }],
+          })),
+          {
+            label: `k at n = ${nk}`, data: seg(kr), showLine: true, pointRadius: 0, borderColor: palette[1],
+            borderDash: dashes[1], borderWidth: 2.5, bold: true, side: 1.2, arrows: [{ tip: kr, text: `k@${nk}` }],
+          },
+          {
+            label: `q at m = ${mq}`, data: seg(q), showLine: true, pointRadius: 0, borderColor: palette[0],
+            borderWidth: 2.5, bold: true, arrows: [{ tip: q, text: `q@${mq}` }],
+          },
+        ];
+        const aq = Math.atan2(q[1], q[0]), ak = Math.atan2(kr[1], kr[0]);
+        let turn = ak - aq;
+        turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+        chart.options.plugins.rope2dArrows.arc = Math.abs(turn) > 1e-6
+          ? { from: aq, to: aq + turn, text: `∠(q, k) = ${(turn / rad).toFixed(1)}°` } : null;
+        // The same offset n − m started from position 0: the score must not change.
+        const [m0, n0] = mq >= nk ? [mq - nk, 0] : [0, nk - mq];
+        const ref = pe.gram(rotate(Q, [m0 * theta]), rotate(k, [n0 * theta]), 2)[0];
+        chart.update();
+        const same = [], seen = new Set([`${mq},${nk}`]);
+        for (const [a, b, v] of [[m, n, score0], [m0, n0, ref]]) {
+          if (!seen.has(`${a},${b}`)) seen.add(`${a},${b}`), same.push([a, b, v]);
+        }
+        view.readout = `q·k = ${score.toFixed(6)} with q at ${mq} and k at ${nk} (n − m = ${nk - mq})` +
+          (same.length ? `; at ${same.map(([a, b, v]) => `positions (${a}, ${b}) it is ${v.toFixed(6)}`).join(' and ')}` +
+            `, at most ${sig(Math.max(...same.map(([, , v]) => Math.abs(v - score))), 2)} apart.` : '.');
+        return {
+          columns: ['vector', 'position', 'x0', 'x1'],
+          rows: [
+            ...ghosts.map((g, j) => ['q', trailFrom + j, g[0], g[1]]),
+            ['q', mq, q[0], q[1]],
+            ['k', nk, kr[0], kr[1]],
+            ['q·k', '', score, ''],
+          ],
+        };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};

@@ -1,0 +1,42 @@
+// rope-decay-random.js: seed 000 #9, one random vector K as both query and key, the key
+// rotated Δk positions further: K·R(Δk)K against Δk (pe.ropeDecay, kind 'vectors').
+import { lineChart, palette, lineLegend, sig } from './common.js';
+
+export default {
+  kind: 'rope-decay-random',
+  title: 'RoPE score of a random vector with itself, Δk positions apart',
+  params: [
+    { name: 'seed', label: 'seed for K', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 4096, step: 2, value: 512 },
+    { name: 'length', label: 'largest distance + 1', type: 'int', min: 2, max: 16384, value: 1024 },
+    { name: 'base', label: 'base', type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+  ],
+  mount(el, { pe, Chart }) {
+    const chart = lineChart(el, Chart, { x: 'distance Δk', y: 'inner product' });
+    chart.options.plugins.legend = lineLegend;
+    chart.options.scales.x.ticks = { includeBounds: false };
+    const view = {
+      update({ seed, dim, length, base }) {
+        const K = pe.randomNormal(dim, seed);
+        const dist = Array.from({ length }, (_, i) => i);
+        const s = pe.ropeDecay(dist, { dim, base, kind: 'vectors', q: K, k: K, style: 'interleaved' });
+        chart.data.datasets = [{
+          label: `(R(0)K)·(R(Δk)K), K = randomNormal(${dim}, seed ${seed}), pairs (2i, 2i+1)`,
+          data: Array.from(s, (y, x) => ({ x, y })), borderColor: palette[0],
+        }];
+        chart.options.scales.x.min = 0;
+        chart.options.scales.x.max = length - 1;
+        chart.update();
+        const from = length >> 1;
+        let sum = 0, sq = 0;
+        for (let i = from; i < length; i++) (sum += s[i]), (sq += s[i] * s[i]);
+        const n = length - from, mean = sum / n, rms = Math.sqrt(sq / n);
+        view.readout = `At Δk = 0 the score is |K|² = ${sig(s[0], 5)}; at Δk = 1 it is ${sig(s[1], 5)}; ` +
+          `over Δk = ${from}…${length - 1} it averages ${sig(mean, 3)} (RMS ${sig(rms, 3)}).`;
+        return { columns: ['delta k', 'score'], rows: dist.map((i) => [i, s[i]]) };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};

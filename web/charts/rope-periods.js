@@ -1,0 +1,47 @@
+// rope-periods.js: seed 000 #8 and seed 004 #3, RoPE's θ_i = base^(−2i/d) per pair and its
+// period T_i = 2π/θ_i, with T_max/4 marked: below it the slowest pair's cosine still falls.
+import { lineChart, palette, dashes, lineLegend, sig, logAxis } from './common.js';
+
+const DIM_PRESETS = ['4', '256', '4096', 'free'];
+
+export default {
+  kind: 'rope-periods',
+  title: 'Frequency θ_i and period T_i = 2π/θ_i of each RoPE pair',
+  params: [
+    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256' },
+    { name: 'dim', label: 'free d', type: 'int', min: 2, max: 8192, step: 2, value: 128 },
+    { name: 'base', label: 'base', type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+  ],
+  mount(el, { pe, Chart }) {
+    const chart = lineChart(el, Chart, { x: 'pair i', y: 'θ_i (rad per position) and T_i (positions), log scale', yType: 'logarithmic' });
+    chart.options.plugins.legend = lineLegend;
+    Object.assign(chart.options.scales.y, logAxis);
+    chart.options.scales.x.ticks = { includeBounds: false };
+    const view = {
+      update({ preset, dim: free, base }) {
+        const dim = preset === 'free' ? free : Number(preset);
+        const theta = pe.ropeInvFreq(dim, { base });
+        const half = theta.length;
+        const period = Array.from(theta, (t) => (2 * Math.PI) / t);
+        const tmax = period[half - 1], quarter = tmax / 4;
+        const pts = half <= 64 ? 3 : 0;
+        chart.data.datasets = [
+          { label: 'T_i = 2π/θ_i', data: period.map((y, x) => ({ x, y })), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts },
+          { label: 'θ_i = base^(−2i/d)', data: Array.from(theta, (y, x) => ({ x, y })), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts, pointStyle: 'rect' },
+          { label: `T_max/4 = ${Math.round(quarter)}`, data: [{ x: 0, y: quarter }, { x: half - 1, y: quarter }], borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
+        ];
+        chart.options.scales.x.max = Math.max(1, half - 1);
+        chart.update();
+        view.readout = `d = ${dim}, base ${sig(base, 6)}: T_max = T_${half - 1} = ${sig(tmax, 6)} positions, ` +
+          `T_max/4 = ${sig(quarter, 6)}; θ runs from ${sig(theta[0], 4)} down to ${sig(theta[half - 1], 4)} rad per position.`;
+        return {
+          measured: { tmax, quarter },
+          columns: ['pair i', 'theta_i', 'T_i'],
+          rows: period.map((t, i) => [i, theta[i], t]),
+        };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};

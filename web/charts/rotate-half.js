@@ -1,0 +1,111 @@
+// rotate-half.js: seed 001 #3, which dimensions RoPE pairs up: 'interleaved' (2i, 2i+1) as
+// in RoFormer and Meta's LLaMA, 'half' (i, i + d/2) as in Hugging Face's rotate_half; the same
+// vector through both (pe.applyRope), and the permutation that makes them agree.
+import { plainCanvas, palette, sig, maxAbsDiff } from './common.js';
+
+const INPUTS = ['x_j = j', 'random (seed)'];
+
+function drawPairs(ctx, w, h, dim) {
+  const half = dim / 2;
+  const left = Math.min(112, w * 0.26), cell = (w - left - 4) / dim;
+  const boxH = 24, top = 18, upRise = 26;
+  const boxTop = top + upRise + 6, boxBottom = boxTop + boxH;
+  const downRise = Math.max(20, h - boxBottom - 22);
+  const cx = (j) => left + (j + 0.5) * cell;
+  const small = `${Math.max(9, Math.min(12, cell * 0.45))}px system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.font = small;
+  ctx.lineWidth = 1;
+  for (let j = 0; j < dim; j++) {
+    ctx.strokeStyle = '#5b6475';
+    ctx.strokeRect(left + j * cell + 1, boxTop, cell - 2, boxH);
+    ctx.fillStyle = '#1d2330';
+    ctx.fillText(String(j), cx(j), boxTop + boxH / 2);
+  }
+  // A cubic with both controls at depth c peaks at 0.75·c, hence the 4/3.
+  const arc = (a, b, y0, rise, i, dash) => {
+    const ty = y0 + (rise * 4) / 3;
+    ctx.strokeStyle = palette[i % palette.length];
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash(dash);
+    ctx.beginPath();
+    ctx.moveTo(cx(a), y0);
+    ctx.bezierCurveTo(cx(a), ty, cx(b), ty, cx(b), y0);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = '#1d2330';
+    ctx.font = small;
+    ctx.fillText(String(i), (cx(a) + cx(b)) / 2, y0 + rise + Math.sign(rise) * 8);
+  };
+  for (let i = 0; i < half; i++) arc(2 * i, 2 * i + 1, boxTop, -upRise, i, []);
+  for (let i = 0; i < half; i++) arc(i, i + half, boxBottom, downRise - 12, i, [5, 3]);
+  ctx.textAlign = 'left';
+  const label = (text, sub, y) => {
+    ctx.fillStyle = '#1d2330';
+    ctx.font = '600 12px system-ui, sans-serif';
+    ctx.fillText(text, 0, y - 7);
+    ctx.fillStyle = '#5b6475';
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillText(sub, 0, y + 8);
+  };
+  label('interleaved', 'pairs (2i, 2i+1)', top + 8);
+  label('dim', '', boxTop + boxH / 2 + 7);
+  label('half', 'pairs (i, i + d/2)', boxBottom + downRise * 0.6);
+}
+
+export default {
+  kind: 'rotate-half',
+  title: 'Which dimensions rotate together: interleaved pairs and rotate_half pairs',
+  params: [
+    { name: 'dim', label: 'head dim d', type: 'int', min: 2, max: 32, step: 2, value: 8 },
+    { name: 'position', label: 'position', type: 'int', min: 0, max: 4096, value: 1 },
+    { name: 'input', label: 'vector x', type: 'select', options: INPUTS, value: INPUTS[0] },
+    { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+  ],
+  mount(el, { pe }) {
+    const diagram = plainCanvas(el, 4, 'Diagram: arcs link the dimensions each RoPE style rotates together, pair index on each arc');
+    const scroll = document.createElement('div');
+    scroll.className = 'table-scroll';
+    const table = document.createElement('table');
+    table.className = 'values mono';
+    scroll.append(table);
+    el.append(scroll);
+    const view = {
+      update({ dim, position, input, seed, base }) {
+        const half = dim / 2;
+        const x = input === INPUTS[0] ? Float32Array.from({ length: dim }, (_, j) => j) : pe.randomNormal(dim, seed);
+        const opts = { heads: 1, headDim: dim, positions: [position], base };
+        const yHalf = pe.applyRope(x, { ...opts, style: 'half' });
+        const yInter = pe.applyRope(x, { ...opts, style: 'interleaved' });
+        // Moving dims (2i, 2i+1) to (i, i + d/2) turns one style into the other, which is why
+        // converted LLaMA checkpoints permute the rows of W_q and W_k.
+        const perm = Array.from({ length: dim }, (_, j) => (j < half ? 2 * j : 2 * (j - half) + 1));
+        const yPermHalf = pe.applyRope(perm.map((p) => x[p]), { ...opts, style: 'half' });
+        const permDiff = maxAbsDiff(yPermHalf, perm.map((p) => yInter[p]));
+        const [nx, nh, ni] = [x, yHalf, yInter].map((v) => Math.sqrt(pe.gram(v, v, dim)[0]));
+        diagram.paint((ctx, w, h) => drawPairs(ctx, w, h, dim));
+        const partnerHalf = (j) => (j < half ? j + half : j - half), partnerInter = (j) => j ^ 1;
+        const pairHalf = (j) => j % half, pairInter = (j) => j >> 1;
+        const rows = Array.from(x, (v, j) => [j, v, partnerHalf(j), pairHalf(j), yHalf[j], partnerInter(j), pairInter(j), yInter[j]]);
+        const columns = ['dim j', 'x_j', 'half: partner', 'half: pair i', 'half: output', 'interleaved: partner', 'interleaved: pair i', 'interleaved: output'];
+        const f = (v) => v.toFixed(6);
+        table.innerHTML = `<caption>x at position ${position} through both styles (θ_i = ${sig(base, 6)}^(−2i/${dim}))</caption>` +
+          '<thead><tr><th rowspan="2" scope="col">dim j</th><th rowspan="2" scope="col">x_j</th>' +
+          '<th colspan="3" scope="colgroup">half (rotate_half)</th><th colspan="3" scope="colgroup">interleaved</th></tr>' +
+          '<tr><th scope="col">partner</th><th scope="col">pair i</th><th scope="col">output</th>' +
+          '<th scope="col">partner</th><th scope="col">pair i</th><th scope="col">output</th></tr></thead><tbody>' +
+          rows.map(([j, v, ph, ih, oh, pi, ii, oi]) =>
+            `<tr><th scope="row">${j}</th><td>${f(v)}</td><td>${ph}</td><td>${ih}</td><td>${f(oh)}</td><td>${pi}</td><td>${ii}</td><td>${f(oi)}</td></tr>`).join('') +
+          '</tbody>';
+        view.readout = `At position ${position} the two styles give outputs up to ${sig(maxAbsDiff(yHalf, yInter), 4)} apart, ` +
+          `both keep the length (|x| = ${sig(nx, 7)}, ${sig(nh, 7)}, ${sig(ni, 7)}), and after moving dims (2i, 2i+1) to ` +
+          `(i, i + d/2) they agree to ${sig(permDiff, 2)}.`;
+        return { columns, rows };
+      },
+      destroy: () => diagram.destroy(),
+    };
+    return view;
+  },
+};

@@ -1,0 +1,182 @@
+// sin-heatmap.js: seed 003 #1, the whole sinusoidal table as an image: position down (row 0 at
+// the top, as matplotlib's imshow draws it), dimension across, matplotlib's coolwarm on [-1, 1].
+// One pixel per cell is painted into an offscreen canvas and scaled onto the visible one, so
+// 2048 × 1024 cells cost one putImageData, not two million chart elements.
+import { plainCanvas, coolwarm, coolwarmIndex, niceTicks, sig } from './common.js';
+
+const M = { left: 50, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar
+const BAR = 12; // colour bar width
+
+function describe(dim, layout, d) {
+  const half = dim / 2;
+  const [kind, pair] = layout === 'concat' ? [d < half ? 'sin' : 'cos', d % half] : [d % 2 ? 'cos' : 'sin', d >> 1];
+  return { kind, pair };
+}
+
+export default {
+  kind: 'sin-heatmap',
+  title: 'Sinusoidal PE table: position × dimension',
+  params: [
+    { name: 'length', label: 'positions', type: 'int', min: 1, max: 2048, value: 100 },
+    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
+    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'layout', label: 'layout', type: 'select', options: ['interleaved', 'concat'], value: 'interleaved' },
+  ],
+  mount(el, { pe }) {
+    const { canvas, paint, destroy } = plainCanvas(el, 1.9, 'Heatmap of the sinusoidal position encoding');
+    canvas.tabIndex = 0;
+    canvas.classList.add('heatmap-canvas');
+    const hover = document.createElement('p');
+    hover.className = 'heatmap-hover mono';
+    hover.setAttribute('aria-live', 'polite');
+    el.append(hover);
+    const image = document.createElement('canvas');
+    const ictx = image.getContext('2d');
+
+    let s = null; // the table drawn last and its parameters
+    let cursor = null; // { pos, dim } under the mouse or moved by the keys
+    let plot = null; // the plot rectangle of the last paint, in CSS pixels
+
+    const draw = (ctx, w, h) => {
+      if (!s) return;
+      const { length, dim } = s;
+      plot = { x: M.left, y: M.top, w: Math.max(10, w - M.left - M.right), h: Math.max(10, h - M.top - M.bottom) };
+      // Scaling down, average neighbouring cells; scaling up, keep cells as sharp blocks.
+      ctx.imageSmoothingEnabled = dim > plot.w || length > plot.h;
+      ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
+      ctx.strokeStyle = '#5b6475';
+      ctx.lineWidth = 1;
+      ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
+
+      ctx.fillStyle = '#1d2330';
+      ctx.font = '12px system-ui, sans-serif';
+      const cellX = plot.w / dim, cellY = plot.h / length;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'top';
+      for (const d of niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / 70)))) {
+        const x = plot.x + (d + 0.5) * cellX;
+        ctx.fillRect(Math.round(x), plot.y + plot.h, 1, 4);
+        ctx.fillText(String(d), x, plot.y + plot.h + 6);
+      }
+      ctx.fillText('embedding dimension', plot.x + plot.w / 2, plot.y + plot.h + 22);
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'middle';
+      for (const p of niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / 40)))) {
+        const y = plot.y + (p + 0.5) * cellY;
+        ctx.fillRect(plot.x - 4, Math.round(y), 4, 1);
+        ctx.fillText(String(p), plot.x - 6, y);
+      }
+      ctx.save();
+      ctx.translate(12, plot.y + plot.h / 2);
+      ctx.rotate(-Math.PI / 2);
+      ctx.textAlign = 'center';
+      ctx.fillText('position', 0, 0);
+      ctx.restore();
+
+      // Colour bar: +1 at the top, like matplotlib's colorbar.
+      const bx = plot.x + plot.w + 14;
+      for (let py = 0; py < plot.h; py++) {
+        const k = 3 * coolwarmIndex(1 - (2 * (py + 0.5)) / plot.h);
+        ctx.fillStyle = `rgb(${coolwarm[k]} ${coolwarm[k + 1]} ${coolwarm[k + 2]})`;
+        ctx.fillRect(bx, plot.y + py, BAR, 1);
+      }
+      ctx.strokeStyle = '#5b6475';
+      ctx.strokeRect(bx - 0.5, plot.y - 0.5, BAR + 1, plot.h + 1);
+      ctx.fillStyle = '#1d2330';
+      ctx.textAlign = 'left';
+      for (const v of [1, 0.5, 0, -0.5, -1]) {
+        const y = plot.y + ((1 - v) / 2) * plot.h;
+        ctx.fillRect(bx + BAR, Math.round(y), 4, 1);
+        ctx.fillText(v === 0 ? '0' : String(v).replace('-', '−'), bx + BAR + 6, y);
+      }
+
+      if (cursor) {
+        const x = plot.x + cursor.dim * cellX, y = plot.y + cursor.pos * cellY;
+        const cw = Math.max(cellX, 3), ch = Math.max(cellY, 3);
+        ctx.strokeStyle = '#000000';
+        ctx.lineWidth = 1.5;
+        ctx.strokeRect(x + (cellX - cw) / 2, y + (cellY - ch) / 2, cw, ch);
+      }
+    };
+
+    const showCursor = () => {
+      if (!s || !cursor) {
+        hover.textContent = 'Point at the map (or focus it and use the arrow keys) to read a value.';
+        return;
+      }
+      const { pos, dim: d } = cursor;
+      const { kind, pair } = describe(s.dim, s.layout, d);
+      hover.textContent = `(pos ${pos}, dim ${d}) = ${s.table[pos * s.dim + d].toFixed(6)}: ${kind}(${pos} · w_${pair}), w_${pair} = ${sig(s.w[pair], 4)}`;
+    };
+    const setCursor = (c) => {
+      cursor = c && { pos: Math.min(s.length - 1, Math.max(0, c.pos)), dim: Math.min(s.dim - 1, Math.max(0, c.dim)) };
+      showCursor();
+      paint(draw);
+    };
+    canvas.addEventListener('pointermove', (e) => {
+      if (!s || !plot) return;
+      const r = canvas.getBoundingClientRect();
+      const fx = (e.clientX - r.left - plot.x) / plot.w, fy = (e.clientY - r.top - plot.y) / plot.h;
+      if (fx < 0 || fx >= 1 || fy < 0 || fy >= 1) return;
+      setCursor({ pos: Math.floor(fy * s.length), dim: Math.floor(fx * s.dim) });
+    });
+    canvas.addEventListener('keydown', (e) => {
+      if (!s) return;
+      const step = e.shiftKey ? 10 : 1;
+      const c = cursor ?? { pos: 0, dim: 0 };
+      const moves = {
+        ArrowUp: { pos: c.pos - step, dim: c.dim }, ArrowDown: { pos: c.pos + step, dim: c.dim },
+        ArrowLeft: { pos: c.pos, dim: c.dim - step }, ArrowRight: { pos: c.pos, dim: c.dim + step },
+        Home: { pos: c.pos, dim: 0 }, End: { pos: c.pos, dim: s.dim - 1 },
+      };
+      if (!moves[e.key]) return;
+      e.preventDefault();
+      setCursor(moves[e.key]);
+    });
+
+    const view = {
+      update({ length, dim, base, layout }) {
+        const table = pe.sinusoidal(length, dim, { base, layout });
+        const w = pe.ropeInvFreq(dim, { base });
+        if (image.width !== dim || image.height !== length) {
+          image.width = dim;
+          image.height = length;
+        }
+        const img = ictx.createImageData(dim, length);
+        const px = img.data;
+        let lo = Infinity, hi = -Infinity;
+        for (let i = 0; i < table.length; i++) {
+          const v = table[i];
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+          const k = 3 * coolwarmIndex(v);
+          px[4 * i] = coolwarm[k];
+          px[4 * i + 1] = coolwarm[k + 1];
+          px[4 * i + 2] = coolwarm[k + 2];
+          px[4 * i + 3] = 255;
+        }
+        ictx.putImageData(img, 0, 0);
+        s = { table, w, length, dim, base, layout };
+        if (cursor) cursor = { pos: Math.min(cursor.pos, length - 1), dim: Math.min(cursor.dim, dim - 1) };
+        paint(draw);
+        showCursor();
+        canvas.setAttribute('aria-label', `Heatmap of the sinusoidal position encoding, ${length} positions by ${dim} dimensions, base ${base}, ${layout} layout; values from ${lo.toFixed(3)} to ${hi.toFixed(3)}. Focus it and use the arrow keys to read single values.`);
+        const half = dim / 2 - 1;
+        view.readout = `${length} × ${dim} values, all within [${lo.toFixed(3)}, ${hi.toFixed(3)}]: pair 0 turns once every ${sig(2 * Math.PI / w[0], 4)} positions, ` +
+          `pair ${half} once every ${sig(2 * Math.PI / w[half], 4)}, so the ${layout === 'concat' ? 'sin and cos halves each fade' : 'stripes fade'} from fast on the left to flat on the right.`;
+        // Building the rows is as costly as the image at 2048 × 1024; only a reader of the
+        // data (the CSV export, a test) pays for it, once.
+        let rows = null;
+        return {
+          columns: ['position', ...Array.from({ length: dim }, (_, d) => `dim ${d}`)],
+          get rows() {
+            rows ??= Array.from({ length }, (_, p) => [p, ...table.subarray(p * dim, (p + 1) * dim)]);
+            return rows;
+          },
+        };
+      },
+      destroy,
+    };
+    return view;
+  },
+};

@@ -1,0 +1,204 @@
+// unit-circle.js: seed 000 #4, one (sin a, cos a) pair of the PE table drawn as the post draws
+// it (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
+// clockwise, and lands near earlier positions again. Play / step buttons drive the position.
+import { plainCanvas, palette, sig } from './common.js';
+
+const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever this is
+
+/**
+ * Pair `pair` of the table for positions from..to: dots at whole positions from pe.sinusoidal,
+ * and a smooth path between them from pe.ropeCache (the same angles position · w_i, at
+ * fractional positions). Shared with helix.js.
+ */
+export function pairTrack(pe, { dim, base, pair, from, to }) {
+  const w = pe.ropeInvFreq(dim, { base });
+  const count = to - from + 1;
+  const table = pe.sinusoidal(count, dim, { base, start: from });
+  const sin = new Float64Array(count), cos = new Float64Array(count);
+  for (let r = 0; r < count; r++) {
+    sin[r] = table[r * dim + 2 * pair];
+    cos[r] = table[r * dim + 2 * pair + 1];
+  }
+  // Enough samples that one step turns at most ~6°, within the budget.
+  const perPos = Math.min(32, Math.max(1, Math.ceil(w[pair] / 0.1)));
+  const n = Math.min(MAX_PATH, (to - from) * perPos + 1);
+  const xs = Float64Array.from({ length: n }, (_, j) => (n === 1 ? from : from + ((to - from) * j) / (n - 1)));
+  const cache = pe.ropeCache(xs, dim, { base });
+  const half = dim / 2;
+  const path = { x: xs, sin: new Float64Array(n), cos: new Float64Array(n) };
+  for (let j = 0; j < n; j++) {
+    path.sin[j] = cache.sin[j * half + pair];
+    path.cos[j] = cache.cos[j * half + pair];
+  }
+  return { w: w[pair], from, sin, cos, path };
+}
+
+/** The earlier position whose point lies nearest the last one (largest |Δ| of sin, cos). */
+export function nearestEarlier(track, last) {
+  let best = null;
+  for (let p = track.from; p < last; p++) {
+    const r = p - track.from, l = last - track.from;
+    const d = Math.max(Math.abs(track.sin[r] - track.sin[l]), Math.abs(track.cos[r] - track.cos[l]));
+    if (!best || d < best.d) best = { p, d };
+  }
+  return best;
+}
+
+function arrow(ctx, x0, y0, x1, y1, color, width = 2) {
+  const a = Math.atan2(y1 - y0, x1 - x0), head = 9;
+  ctx.strokeStyle = ctx.fillStyle = color;
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1 - head * 0.6 * Math.cos(a), y1 - head * 0.6 * Math.sin(a));
+  ctx.stroke();
+  ctx.beginPath();
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x1 - head * Math.cos(a - 0.4), y1 - head * Math.sin(a - 0.4));
+  ctx.lineTo(x1 - head * Math.cos(a + 0.4), y1 - head * Math.sin(a + 0.4));
+  ctx.closePath();
+  ctx.fill();
+}
+
+export default {
+  kind: 'unit-circle',
+  title: 'One pair of PE as a point (sin a, cos a), a = position · w_i',
+  params: [
+    { name: 'pair', label: 'pair i', type: 'int', min: 0, max: 511, value: 0 },
+    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
+    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'position', label: 'position', type: 'int', min: 0, max: 1000, value: 7 },
+  ],
+  mount(el, { pe }) {
+    el.classList.add('circle-body');
+    const bar = document.createElement('div');
+    bar.className = 'circle-buttons';
+    const button = (text, label) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = text;
+      b.setAttribute('aria-label', label);
+      bar.append(b);
+      return b;
+    };
+    const back = button('◀ step', 'Step back one position');
+    const play = button('▶ play', 'Play: advance the position');
+    const fwd = button('step ▶', 'Step forward one position');
+    el.append(bar);
+    const { canvas, paint, destroy } = plainCanvas(el, 1, 'Unit circle');
+
+    // The position is the host's control: drive its range input so slider, box and chart agree.
+    const input = () => el.closest('.chart')?.querySelector('input[type="range"][name="position"]');
+    const move = (delta) => {
+      const r = input();
+      if (!r) return false;
+      const v = Math.min(Number(r.max), Math.max(Number(r.min), Number(r.value) + delta));
+      if (v === Number(r.value)) return false;
+      r.value = String(v);
+      r.dispatchEvent(new Event('input', { bubbles: true }));
+      return true;
+    };
+    let timer = 0;
+    const stop = () => {
+      clearInterval(timer);
+      timer = 0;
+      play.textContent = '▶ play';
+      play.setAttribute('aria-label', 'Play: advance the position');
+    };
+    play.addEventListener('click', () => {
+      if (timer) return stop();
+      play.textContent = '❚❚ pause';
+      play.setAttribute('aria-label', 'Pause');
+      timer = setInterval(() => move(1) || stop(), 350);
+    });
+    back.addEventListener('click', () => (stop(), move(-1)));
+    fwd.addEventListener('click', () => (stop(), move(1)));
+
+    const view = {
+      update({ pair, dim, base, position }) {
+        pair = Math.min(pair, dim / 2 - 1);
+        const t = pairTrack(pe, { dim, base, pair, from: 0, to: position });
+        const s = t.sin[position], c = t.cos[position];
+        paint((ctx, w, h) => {
+          const size = Math.min(w, h), R = size / 2 - 42, cx = w / 2, cy = h / 2;
+          const X = (v) => cx + v * R, Y = (v) => cy - v * R;
+          ctx.font = '12px system-ui, sans-serif';
+          ctx.lineWidth = 1;
+          ctx.setLineDash([3, 4]);
+          ctx.strokeStyle = '#d8dde6';
+          for (const g of [-1, -0.5, 0.5, 1]) {
+            ctx.beginPath(); ctx.moveTo(X(g), Y(-1.1)); ctx.lineTo(X(g), Y(1.1)); ctx.stroke();
+            ctx.beginPath(); ctx.moveTo(X(-1.1), Y(g)); ctx.lineTo(X(1.1), Y(g)); ctx.stroke();
+          }
+          ctx.setLineDash([]);
+          ctx.strokeStyle = '#5b6475';
+          ctx.beginPath(); ctx.moveTo(X(-1.1), cy); ctx.lineTo(X(1.1), cy); ctx.stroke();
+          ctx.beginPath(); ctx.moveTo(cx, Y(-1.1)); ctx.lineTo(cx, Y(1.1)); ctx.stroke();
+          ctx.fillStyle = '#5b6475';
+          ctx.textBaseline = 'top';
+          ctx.textAlign = 'left';
+          ctx.fillText('−1', X(-1) + 3, cy + 3);
+          ctx.textAlign = 'right';
+          ctx.fillText('1', X(1) - 3, cy + 3);
+          ctx.textAlign = 'left';
+          ctx.fillText('1', cx + 4, Y(1) + 3);
+          ctx.textBaseline = 'bottom';
+          ctx.fillText('−1', cx + 4, Y(-1) - 3);
+          // Axis names in the corner, where no point of the circle can land on them.
+          ctx.fillStyle = '#1d2330';
+          ctx.textAlign = 'left';
+          ctx.textBaseline = 'top';
+          ctx.fillText('x = sin a', cx - size / 2 + 4, cy - size / 2 + 4);
+          ctx.fillText('y = cos a', cx - size / 2 + 4, cy - size / 2 + 20);
+
+          // The circle every pair lives on, then the path this pair has run so far.
+          ctx.strokeStyle = '#b8c0cc';
+          ctx.beginPath(); ctx.arc(cx, cy, R, 0, 2 * Math.PI); ctx.stroke();
+          ctx.strokeStyle = palette[0];
+          ctx.globalAlpha = 0.45;
+          ctx.lineWidth = 2;
+          ctx.beginPath();
+          t.path.sin.forEach((v, j) => (j ? ctx.lineTo(X(v), Y(t.path.cos[j])) : ctx.moveTo(X(v), Y(t.path.cos[j]))));
+          ctx.stroke();
+          ctx.globalAlpha = 1;
+
+          const labelled = Math.max(0, position - 9);
+          for (let p = 0; p <= position; p++) {
+            const x = X(t.sin[p]), y = Y(t.cos[p]);
+            ctx.fillStyle = palette[0];
+            ctx.globalAlpha = p === position ? 1 : p >= labelled ? 0.85 : 0.35;
+            ctx.beginPath(); ctx.arc(x, y, 3.5, 0, 2 * Math.PI); ctx.fill();
+            if (p >= labelled && p < position) {
+              ctx.fillStyle = '#1d2330';
+              ctx.textAlign = 'center';
+              ctx.textBaseline = 'middle';
+              ctx.fillText(String(p), X(t.sin[p] * 1.17), Y(t.cos[p] * 1.17));
+            }
+          }
+          ctx.globalAlpha = 1;
+          // The current point: an arrow from the centre, and the way it is moving
+          // (d/da (sin a, cos a) = (cos a, −sin a): clockwise on this page).
+          arrow(ctx, cx, cy, X(s), Y(c), palette[1], 2.5);
+          arrow(ctx, X(s), Y(c), X(s) + c * 26, Y(c) + s * 26, palette[1], 1.5);
+          ctx.fillStyle = palette[1];
+          ctx.font = '600 12px system-ui, sans-serif';
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'middle';
+          ctx.fillText(`pos ${position}`, X(s * 1.22), Y(c * 1.22));
+        });
+        const near = nearestEarlier(t, position);
+        canvas.setAttribute('aria-label', `Unit circle, pair ${pair} of d_model ${dim}: position ${position} is at (sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)})` +
+          (near ? `, nearest to earlier position ${near.p}` : ''));
+        view.readout = `Position ${position}, pair ${pair} (dims ${2 * pair}, ${2 * pair + 1}; w = ${sig(t.w, 4)} rad per position): ` +
+          `(sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)}); ` +
+          (near ? `the nearest earlier point is position ${near.p}, max |Δ| = ${sig(near.d, 2)}.` : 'the start, (0, 1).');
+        return {
+          columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],
+          rows: Array.from({ length: position + 1 }, (_, p) => [p, t.sin[p], t.cos[p]]),
+        };
+      },
+      destroy: () => (stop(), destroy()),
+    };
+    return view;
+  },
+};

@@ -1,0 +1,49 @@
+// wavelengths.js: seed 002 #3, the wavelength 2π / w_i of every pair, w_i = base^(-2i/d): a
+// straight line on a log axis, from 2π for pair 0 up towards (never reaching) 2π·base.
+import { lineChart, palette, sig } from './common.js';
+
+const TAU = 2 * Math.PI;
+
+export default {
+  kind: 'wavelengths',
+  title: 'Wavelength of each (sin, cos) pair, in positions',
+  params: [
+    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
+    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+  ],
+  mount(el, { pe, Chart }) {
+    const chart = lineChart(el, Chart, { x: 'pair i (dims 2i, 2i+1)', y: 'wavelength 2π / w_i (positions)', yType: 'logarithmic', aspect: 2.2 });
+    chart.options.plugins.tooltip = { callbacks: { label: (c) => `${c.dataset.label}: ${sig(c.parsed.y, 5)}` } };
+    const view = {
+      update({ dim, base }) {
+        const w = pe.ropeInvFreq(dim, { base });
+        const waves = Array.from(w, (wi) => TAU / wi);
+        const last = w.length - 1;
+        const flat = (y, label, color) => ({
+          label, data: [{ x: 0, y }, { x: Math.max(last, 1), y }], borderColor: color, borderDash: [6, 4], borderWidth: 1, pointRadius: 0,
+        });
+        chart.options.scales.x.max = Math.max(last, 1);
+        chart.data.datasets = [
+          {
+            label: 'wavelength of pair i',
+            data: waves.map((y, x) => ({ x, y })),
+            borderColor: palette[0], backgroundColor: palette[0], borderWidth: 2,
+            pointRadius: w.length > 64 ? 0 : 3,
+          },
+          flat(TAU, '2π (pair 0)', palette[2]),
+          flat(TAU * base, '2π · base (the limit)', palette[1]),
+        ];
+        chart.canvas.setAttribute('aria-label', `Wavelength against pair on a log axis, from ${sig(waves[0], 4)} to ${sig(waves[last], 4)}`);
+        chart.update();
+        view.readout = `Pair 0 has the shortest wavelength, ${sig(waves[0], 4)} positions (2π); pair ${last} the longest, ` +
+          `${sig(waves[last], 4)} = 2π·base^((d−2)/d), just under 2π·base = ${sig(TAU * base, 4)}.`;
+        return {
+          columns: ['pair i', 'w_i', 'wavelength'],
+          rows: waves.map((y, i) => [i, w[i], y]),
+        };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};

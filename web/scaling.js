@@ -1,0 +1,124 @@
+// scaling.js: the `scaling` option of the RoPE methods, and ropeScaling(), which reads a
+// model's config.json block. Option objects use camelCase; config blocks use snake_case with
+// `rope_type` (or the older `type`), as Hugging Face transformers writes them.
+import * as A from './args.js';
+
+export const SCALING_TYPES = { linear: 1, ntk: 2, dynamic: 3, yarn: 4, llama3: 5, longrope: 6 };
+// Field order of posenc_rope_scaling in c/posenc.h: the struct is written as one Float64Array.
+const FIELDS = ['type', 'factor', 'originalMaxPositionEmbeddings', 'maxPositionEmbeddings', 'seqLen',
+  'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate', 'lowFreqFactor', 'highFreqFactor'];
+
+const pos = (name, v) => A.num(name, v, Number.MIN_VALUE);
+const atLeast1 = (name, v) => A.num(name, v, 1);
+
+/**
+ * Checks a scaling option object and returns { struct: Float64Array, shortFactor, longFactor }
+ * for the C call (null for no scaling).
+ */
+export function scalingStruct(scaling, half) {
+  if (scaling === undefined || scaling === null) return null;
+  const s = A.options('scaling', scaling);
+  const type = A.oneOf('scaling.type', s.type, Object.keys(SCALING_TYPES));
+  const v = { type: SCALING_TYPES[type], attentionFactor: NaN, mscale: 0, mscaleAllDim: 0, truncate: 1 };
+  if (s.attentionFactor !== undefined) v.attentionFactor = pos('scaling.attentionFactor', s.attentionFactor);
+  if (type !== 'longrope') v.factor = pos('scaling.factor', type === 'llama3' ? s.factor ?? 8 : s.factor);
+  else if (s.factor !== undefined) v.factor = pos('scaling.factor', s.factor);
+  let shortFactor = null, longFactor = null;
+  if (type === 'dynamic') {
+    v.maxPositionEmbeddings = atLeast1('scaling.maxPositionEmbeddings', s.maxPositionEmbeddings);
+    v.seqLen = A.num('scaling.seqLen', s.seqLen ?? v.maxPositionEmbeddings, 0);
+  } else if (type === 'yarn') {
+    v.originalMaxPositionEmbeddings = atLeast1('scaling.originalMaxPositionEmbeddings', s.originalMaxPositionEmbeddings);
+    v.betaFast = pos('scaling.betaFast', s.betaFast ?? 32);
+    v.betaSlow = pos('scaling.betaSlow', s.betaSlow ?? 1);
+    if (s.mscale !== undefined) v.mscale = A.num('scaling.mscale', s.mscale, 0);
+    if (s.mscaleAllDim !== undefined) v.mscaleAllDim = A.num('scaling.mscaleAllDim', s.mscaleAllDim, 0);
+    v.truncate = A.bool('scaling.truncate', s.truncate ?? true) ? 1 : 0;
+  } else if (type === 'llama3') {
+    v.originalMaxPositionEmbeddings = atLeast1('scaling.originalMaxPositionEmbeddings', s.originalMaxPositionEmbeddings ?? 8192);
+    v.lowFreqFactor = pos('scaling.lowFreqFactor', s.lowFreqFactor ?? 1);
+    v.highFreqFactor = pos('scaling.highFreqFactor', s.highFreqFactor ?? 4);
+    if (!(v.highFreqFactor > v.lowFreqFactor)) {
+      throw new RangeError(`scaling.highFreqFactor (${v.highFreqFactor}) must exceed scaling.lowFreqFactor (${v.lowFreqFactor})`);
+    }
+  } else if (type === 'longrope') {
+    shortFactor = A.numbers('scaling.shortFactor', s.shortFactor, Float64Array, { length: half, min: Number.MIN_VALUE, max: 1e6 });
+    longFactor = A.numbers('scaling.longFactor', s.longFactor, Float64Array, { length: half, min: Number.MIN_VALUE, max: 1e6 });
+    v.originalMaxPositionEmbeddings = atLeast1('scaling.originalMaxPositionEmbeddings', s.originalMaxPositionEmbeddings);
+    v.maxPositionEmbeddings = atLeast1('scaling.maxPositionEmbeddings', s.maxPositionEmbeddings ?? v.originalMaxPositionEmbeddings);
+    v.seqLen = A.num('scaling.seqLen', s.seqLen ?? 0, 0);
+  }
+  const unknown = Object.keys(s).filter((k) => !['type', 'factor', 'attentionFactor', 'maxPositionEmbeddings', 'seqLen',
+    'originalMaxPositionEmbeddings', 'betaFast', 'betaSlow', 'mscale', 'mscaleAllDim', 'truncate', 'lowFreqFactor',
+    'highFreqFactor', 'shortFactor', 'longFactor'].includes(k));
+  if (unknown.length) throw new TypeError(`scaling has unknown key ${JSON.stringify(unknown[0])}`);
+  return { struct: Float64Array.from(FIELDS, (f) => v[f] ?? 0), shortFactor, longFactor };
+}
+
+const CONFIG_KEYS = {
+  factor: 'factor', attention_factor: 'attentionFactor', beta_fast: 'betaFast', beta_slow: 'betaSlow',
+  mscale: 'mscale', mscale_all_dim: 'mscaleAllDim', truncate: 'truncate', low_freq_factor: 'lowFreqFactor',
+  high_freq_factor: 'highFreqFactor', original_max_position_embeddings: 'originalMaxPositionEmbeddings',
+  short_factor: 'shortFactor', long_factor: 'longFactor',
+};
+const REQUIRED = {
+  linear: ['factor'], ntk: ['factor'], dynamic: ['factor'], yarn: ['factor'],
+  llama3: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
+  longrope: ['short_factor', 'long_factor'],
+};
+
+/**
+ * A model's config.json → { base, rotaryDim?, scaling }. Accepts the whole config (with
+ * rope_theta, rope_scaling or rope_parameters, max_position_embeddings, head_dim or
+ * hidden_size/num_attention_heads, partial_rotary_factor) or just the rope_scaling block.
+ */
+export function ropeScaling(config) {
+  const c = A.options('config', config);
+  if (config === undefined) throw new TypeError('config must be a config.json object, got undefined');
+  const block = c.rope_scaling ?? c.rope_parameters ?? (('rope_type' in c || 'type' in c) ? c : null);
+  const out = {};
+  const theta = c.rope_theta ?? block?.rope_theta;
+  if (theta !== undefined) out.base = A.num('rope_theta', theta, 1);
+  const headDim = c.head_dim ?? (c.hidden_size && c.num_attention_heads ? c.hidden_size / c.num_attention_heads : undefined);
+  const partial = c.partial_rotary_factor ?? block?.partial_rotary_factor ?? (c.rotary_pct !== undefined ? c.rotary_pct : 1);
+  if (headDim !== undefined) {
+    A.int('head_dim', headDim, 2);
+    out.rotaryDim = Math.floor(headDim * A.num('partial_rotary_factor', partial, Number.MIN_VALUE, 1));
+  }
+  if (block === null) return { ...out, scaling: undefined };
+  A.options('rope_scaling', block);
+  const raw = block.rope_type ?? block.type;
+  if (raw === 'default' || raw === undefined && block.factor === undefined) return { ...out, scaling: undefined };
+  if (typeof raw !== 'string') throw new TypeError(`rope_scaling.rope_type must be a string, got ${A.show(raw)}`);
+  // transformers calls static NTK-aware scaling nothing at all; posenc accepts 'ntk' too
+  const type = raw === 'su' ? 'longrope' : raw;
+  if (!(type in SCALING_TYPES)) {
+    throw new RangeError(`rope_scaling.rope_type ${JSON.stringify(raw)} is unknown; posenc knows ${Object.keys(SCALING_TYPES).join(', ')}`);
+  }
+  for (const k of REQUIRED[type]) {
+    if (block[k] === undefined) throw new TypeError(`rope_scaling of type ${type} needs ${k}`);
+  }
+  const scaling = { type };
+  for (const [k, v] of Object.entries(block)) if (CONFIG_KEYS[k]) scaling[CONFIG_KEYS[k]] = v;
+  if (type === 'yarn' && scaling.originalMaxPositionEmbeddings === undefined) {
+    const l0 = c.original_max_position_embeddings ?? c.max_position_embeddings;
+    if (l0 === undefined) throw new TypeError('rope_scaling of type yarn needs original_max_position_embeddings (or max_position_embeddings)');
+    scaling.originalMaxPositionEmbeddings = l0;
+  }
+  if (type === 'dynamic') {
+    if (c.max_position_embeddings === undefined) throw new TypeError('dynamic scaling needs max_position_embeddings');
+    scaling.maxPositionEmbeddings = c.max_position_embeddings;
+  }
+  if (type === 'longrope') {
+    scaling.originalMaxPositionEmbeddings ??= c.original_max_position_embeddings;
+    if (scaling.originalMaxPositionEmbeddings === undefined) throw new TypeError('longrope needs original_max_position_embeddings');
+    scaling.maxPositionEmbeddings = c.max_position_embeddings ?? scaling.originalMaxPositionEmbeddings;
+    // transformers (Phi-3): a top-level original_max_position_embeddings makes the default
+    // attention factor use max_position_embeddings / original, not the block's factor
+    if (c.original_max_position_embeddings !== undefined) delete scaling.factor;
+  }
+  if (type !== 'llama3' && type !== 'longrope' && (typeof scaling.factor !== 'number' || !(scaling.factor >= 1))) {
+    throw new RangeError(`rope_scaling.factor must be a number >= 1 for ${type}, got ${A.show(scaling.factor)}`);
+  }
+  return { ...out, scaling };
+}
