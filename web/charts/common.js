@@ -75,19 +75,20 @@ export const lineLegend = {
 export const pointLegend = { display: true, labels: { usePointStyle: true } };
 
 /**
- * Tick labels for a log axis (a Chart.js ticks.callback): 1, 2 and 5 times a power of ten,
- * only the powers when the axis spans more than four decades, others left blank.
+ * Tick labels for a log axis (a Chart.js ticks.callback, `this` is the scale): 1, 2 and 5
+ * times a power of ten, or only the powers when a decade gets under 60 px; others blank.
  */
 export function logTick(v, index, ticks) {
   const m = v / 10 ** Math.floor(Math.log10(v) + 1e-9);
   const span = ticks?.length ? Math.log10(ticks[ticks.length - 1].value / ticks[0].value) : 0;
-  const keep = span > 4 ? [1] : [1, 2, 5];
+  const px = (this?.isHorizontal?.() ? this.width : this?.height) || 400;
+  const keep = px / Math.max(span, 1e-9) < 60 ? [1] : [1, 2, 5];
   return keep.some((d) => Math.abs(m - d) < 1e-6) ? String(Number(v.toPrecision(3))) : '';
 }
 
 /** Options for a log axis: logTick labels, and grid lines only where there is a label. */
 export const logAxis = {
-  ticks: { callback: logTick, autoSkip: false },
+  ticks: { callback: logTick, autoSkip: false, maxRotation: 0 },
   grid: { color: (c) => (c.tick?.label ? 'rgba(0, 0, 0, 0.1)' : 'transparent') },
 };
 
@@ -248,4 +249,151 @@ export function scatterChart(el, Chart, { x, y, aspect = 1, legend = false, labe
       },
     },
   });
+}
+
+// ---- helpers for sections 16-20 (appended; the exports above are unchanged) ----
+
+/**
+ * Asks the chart host to redraw the chart around `el`, as a change of one of its controls
+ * would: for inputs a chart builds in its own body (a textarea, a preset menu), which the host
+ * does not watch. The host then calls update() once per frame, keeps `data` and fires
+ * 'posenc:drawn', exactly as for its own controls.
+ */
+export function requestRedraw(el) {
+  el.closest('.chart')?.querySelector('.controls input, .controls select')?.dispatchEvent(new Event('input'));
+}
+
+// viridis, from its nine-colour sampling (R's viridisLite::viridis(9)), interpolated to 256
+// entries: a perceptually even, colour-blind-safe sequential map for magnitudes.
+const VIRIDIS_9 = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21908c', '#27ad81', '#5dc863', '#aadc32', '#fde725'];
+
+/** viridis as 256 RGB triples (Uint8ClampedArray(768)), dark purple (low) to yellow (high). */
+export const viridis = (() => {
+  const rgb = VIRIDIS_9.map((h) => [1, 3, 5].map((o) => parseInt(h.slice(o, o + 2), 16)));
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let k = 0; k < 256; k++) {
+    const t = (k / 255) * 8, j = Math.min(7, Math.floor(t)), f = t - j;
+    for (let c = 0; c < 3; c++) lut[3 * k + c] = Math.round(rgb[j][c] * (1 - f) + rgb[j + 1][c] * f);
+  }
+  return lut;
+})();
+
+/**
+ * Paints a cols × rows grid into `image` (an offscreen canvas, one pixel per cell):
+ * index(c, r) gives a LUT entry 0..255, or -1 for a cell without a value (drawn light grey).
+ */
+export function fillCells(image, cols, rows, lut, index) {
+  if (image.width !== cols || image.height !== rows) (image.width = cols), (image.height = rows);
+  const ctx = image.getContext('2d');
+  const img = ctx.createImageData(cols, rows);
+  const px = img.data;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const k = index(c, r), o = 4 * (r * cols + c);
+      if (k < 0) px.set([232, 234, 238, 255], o);
+      else (px[o] = lut[3 * k]), (px[o + 1] = lut[3 * k + 1]), (px[o + 2] = lut[3 * k + 2]), (px[o + 3] = 255);
+    }
+  }
+  ctx.putImageData(img, 0, 0);
+  return image;
+}
+
+/**
+ * Draws a cell image into the rectangle `plot` ({ x, y, w, h }, CSS pixels) with a frame, tick
+ * labels and axis titles: xTicks / yTicks are [fraction of the axis from the left / top, text].
+ * Cells stay sharp blocks when enlarged and are averaged when shrunk.
+ */
+export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', title = '' } = {}) {
+  ctx.imageSmoothingEnabled = image.width > plot.w || image.height > plot.h;
+  ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
+  ctx.strokeStyle = '#5b6475';
+  ctx.lineWidth = 1;
+  ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
+  ctx.fillStyle = '#1d2330';
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const [f, text] of xTicks) {
+    const x = plot.x + f * plot.w;
+    ctx.fillRect(Math.round(x), plot.y + plot.h, 1, 3);
+    ctx.fillText(text, x, plot.y + plot.h + 4);
+  }
+  if (xTitle) ctx.fillText(xTitle, plot.x + plot.w / 2, plot.y + plot.h + 18);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const [f, text] of yTicks) {
+    const y = plot.y + f * plot.h;
+    ctx.fillRect(plot.x - 3, Math.round(y), 3, 1);
+    ctx.fillText(text, plot.x - 5, y);
+  }
+  if (yTitle) {
+    ctx.save();
+    ctx.translate(plot.x - 34, plot.y + plot.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.fillText(yTitle, 0, 0);
+    ctx.restore();
+  }
+  if (title) {
+    ctx.font = '600 12px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(title, plot.x, plot.y - 4);
+  }
+}
+
+/** A vertical colour bar for `lut` in rect { x, y, w, h }, top = 255; labels are [fraction from the top, text]. */
+export function drawColourBar(ctx, lut, bar, labels) {
+  for (let py = 0; py < bar.h; py++) {
+    const k = 3 * Math.min(255, Math.max(0, Math.floor((1 - (py + 0.5) / bar.h) * 256)));
+    ctx.fillStyle = `rgb(${lut[k]} ${lut[k + 1]} ${lut[k + 2]})`;
+    ctx.fillRect(bar.x, bar.y + py, bar.w, 1);
+  }
+  ctx.strokeStyle = '#5b6475';
+  ctx.lineWidth = 1;
+  ctx.strokeRect(bar.x - 0.5, bar.y - 0.5, bar.w + 1, bar.h + 1);
+  ctx.fillStyle = '#1d2330';
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  for (const [f, text] of labels) {
+    const y = bar.y + f * bar.h;
+    ctx.fillRect(bar.x + bar.w, Math.round(y), 3, 1);
+    ctx.fillText(text, bar.x + bar.w + 5, y);
+  }
+}
+
+/**
+ * A Chart.js plugin that shades the plot area right of x = options.plugins.posencBeyond.x (a
+ * region such as "never seen in training") and writes its .label at the top of it.
+ */
+export const beyondShade = {
+  id: 'posencBeyond',
+  beforeDatasetsDraw(chart) {
+    const o = chart.options.plugins.posencBeyond;
+    if (!o || o.x === undefined || o.x === null) return;
+    const { ctx, chartArea: a, scales } = chart;
+    const x = Math.max(a.left, Math.min(a.right, scales.x.getPixelForValue(o.x)));
+    if (x >= a.right) return;
+    ctx.save();
+    ctx.fillStyle = o.color ?? 'rgba(91, 100, 117, 0.1)';
+    ctx.fillRect(x, a.top, a.right - x, a.bottom - a.top);
+    if (o.label) {
+      ctx.fillStyle = '#5b6475';
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(o.label, x + 4, a.top + 3);
+    }
+    ctx.restore();
+  },
+};
+
+/** lineChart(el, Chart, opts) with inline Chart.js plugins (beyondShade, pointLabels, ...). */
+export function lineChartWith(plugins, el, Chart, opts) {
+  // lineChart builds its config itself; a constructor that adds `plugins` to it reuses all of it.
+  function WithPlugins(canvas, config) {
+    return new Chart(canvas, { ...config, plugins });
+  }
+  return lineChart(el, WithPlugins, opts);
 }

@@ -15,7 +15,7 @@ export default {
     const chart = lineChart(el, Chart, { x: 'pair i', y: 'turns (L − 1)·θ_i / 2π, log scale', yType: 'logarithmic' });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
-    chart.options.scales.x.ticks = { includeBounds: false };
+    chart.options.scales.x.ticks = { includeBounds: false, precision: 0 };
     const view = {
       update({ length, dim, base }) {
         const theta = pe.ropeInvFreq(dim, { base });
@@ -31,7 +31,9 @@ export default {
           { label: '< 1 turn: never came full circle', data: part(split, half), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts + 1, pointStyle: 'triangle' },
           { label: 'one turn', data: [{ x: 0, y: 1 }, { x: half - 1, y: 1 }], borderColor: palette[6], borderDash: dashes[2], borderWidth: 1 },
         ];
-        chart.options.scales.x.max = Math.max(1, half - 1);
+        // Half a pair of margin keeps the end markers whole.
+        chart.options.scales.x.min = -0.5;
+        chart.options.scales.x.max = half - 0.5;
         chart.update();
         view.readout = `${short} of ${half} pairs never complete a turn within L = ${length} positions` +
           (short ? ` (pairs ${first}…${half - 1}; pair ${half - 1} turns ${sig(turns[half - 1], 3)} of a circle, ` +

@@ -16,13 +16,18 @@ export default {
     const chart = lineChart(el, Chart, { x: 'key position j', y: 'dot product' });
     chart.options.plugins.legend = lineLegend;
     chart.options.scales.x.ticks = { includeBounds: false };
+    // E, P and H change only with these four controls; moving the query reuses them.
+    let key = '', E, P, H;
     const view = {
       update({ query, length, dim, scale, seed }) {
         const i = Math.min(query, length - 1);
-        const E = pe.randomNormal(length * dim, seed);
-        for (let j = 0; j < E.length; j++) E[j] *= scale;
-        const P = pe.sinusoidal(length, dim);
-        const H = E.map((e, j) => e + P[j]);
+        if (key !== `${length},${dim},${scale},${seed}`) {
+          key = `${length},${dim},${scale},${seed}`;
+          E = pe.randomNormal(length * dim, seed);
+          for (let j = 0; j < E.length; j++) E[j] *= scale;
+          P = pe.sinusoidal(length, dim);
+          H = E.map((e, j) => e + P[j]);
+        }
         const row = (M) => M.subarray(i * dim, (i + 1) * dim);
         const terms = [
           ['E_i·E_j  meaning–meaning', pe.gram(row(E), E, dim)],

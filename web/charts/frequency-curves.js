@@ -15,7 +15,8 @@ export default {
   ],
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: 'position index', y: 'embedding value' });
-    Object.assign(chart.options.scales.y, { min: -1.05, max: 1.05 });
+    chart.canvas.parentElement.classList.add('phone-tall');
+    Object.assign(chart.options.scales.y, { min: -1.05, max: 1.05, afterBuildTicks: (axis) => { axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })); } });
     const view = {
       update({ dim, length, low, high, base }) {
         const clamped = low > dim - 2 || high > dim - 2;
@@ -35,8 +36,9 @@ export default {
         chart.update();
         // Turns over the plotted range: the largest angle (length − 1)·w_i over 2π.
         const turns = (d) => ((length - 1) * w[d / 2]) / (2 * Math.PI);
-        view.readout = `Over ${length} positions dims ${low}, ${low + 1} (w = ${sig(w[low / 2], 3)}) turn ${sig(turns(low), 3)} times, ` +
-          `dims ${high}, ${high + 1} (w = ${sig(w[high / 2], 3)}) ${sig(turns(high), 3)} times` +
+        const turnText = (d) => `${sig(turns(d), 3)} ${turns(d) >= 1 ? 'turns' : 'of a turn'}`;
+        view.readout = `Over ${length} positions dims ${low}, ${low + 1} (w = ${sig(w[low / 2], 3)}) make ${turnText(low)}, ` +
+          `dims ${high}, ${high + 1} (w = ${sig(w[high / 2], 3)}) ${turnText(high)}` +
           (clamped ? ` (a choice past d_model − 2 = ${dim - 2} was moved to it).` : '.');
         return {
           columns: ['position', ...dims.map((d) => `dim ${d}`)],

@@ -30,9 +30,10 @@ export default {
         paint((ctx, w, h) => {
           // A side view turned about the vertical: sin a (the depth) shows as a sideways shift,
           // so each turn draws as a loop of the coil instead of an edge-on wave.
-          const plotW = w - M.left - M.right, R = Math.min((h - M.top - M.bottom) / 2.3, plotW / 6);
+          const plotW = w - M.left - M.right, R = Math.min((h - M.top - M.bottom) / 2.3, plotW / 4.5);
           const depth = { x: 0.6 * R, y: -0.12 * R };
-          const x0 = M.left + 0.6 * R, span = plotW - 1.2 * R, cy = M.top + 1.15 * R;
+          const top = M.top + Math.max(0, (h - M.top - M.bottom - 2.3 * R) / 2); // centre it when width limits R
+          const x0 = M.left + 0.6 * R, span = plotW - 1.2 * R, cy = top + 1.15 * R;
           const P = (pos, s, c) => [x0 + (pos / length) * span + s * depth.x, cy - c * R + s * depth.y];
 
           // The position axis through the centre of every circle, with its ticks.

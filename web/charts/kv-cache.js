@@ -56,14 +56,14 @@ export default {
         const inc = pe.attention(qNew, keys, v, { heads: 1, headDim: hd, causal: true });
         const dw = maxAbsDiff(inc.weights, fullRow);
         const dout = maxAbsDiff(inc.output, full.output.subarray(P * hd));
-        chart.data.labels = positions.map((j) => (j < P ? `${j} (cached)` : `${j} (new)`));
+        chart.data.labels = positions.map((j) => [String(j), j < P ? 'cached' : 'new']);
         chart.data.datasets = [
           { label: 'full recomputation, last row', data: Array.from(fullRow), backgroundColor: palette[0], borderColor: palette[0], borderWidth: 1 },
           { label: 'KV cache: new query over cached + new keys', data: Array.from(inc.weights), backgroundColor: 'rgba(213, 94, 0, 0.15)', borderColor: palette[1], borderWidth: 2, borderDash: [4, 2] },
         ];
         chart.update();
         const shown = Math.min(hd, 4), f = (x) => x.toFixed(5);
-        const rows = positions.map((j) => [j, j < P ? 'cache (step 1)' : 'new (step 2)', ...Array.from(keys.subarray(j * hd, j * hd + shown)), fullRow[j], inc.weights[j]]);
+        const rows = positions.map((j) => [j, j < P ? 'cache' : 'new', ...Array.from(keys.subarray(j * hd, j * hd + shown)), fullRow[j], inc.weights[j]]);
         table.innerHTML = `<caption>Rotated keys (first ${shown} of ${hd} dims) and the new token's weight on each</caption><thead><tr>` +
           ['position', 'from', ...Array.from({ length: shown }, (_, d) => `k[${d}]`), 'full', 'cache'].map((c) => `<th scope="col">${c}</th>`).join('') +
           '</tr></thead><tbody>' +

@@ -11,7 +11,7 @@ export default {
   title: 'Angle between a random word vector and a PE vector',
   params: [
     { name: 'dim', label: 'dimension d', type: 'int', min: 2, max: 2048, step: 2, value: 768 },
-    { name: 'words', label: 'word vectors', type: 'int', min: 16, max: 4096, value: 512 },
+    { name: 'words', label: 'word vectors', type: 'int', min: 16, max: 4096, value: 256 },
     { name: 'length', label: 'positions', type: 'int', min: 1, max: 2048, value: 512 },
     { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
   ],

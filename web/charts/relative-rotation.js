@@ -14,7 +14,7 @@ export default {
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: 'dimension (even: sin, odd: cos)', y: 'value', aspect: 2.2 });
     chart.options.plugins.legend = pointLegend;
-    chart.options.scales.x.ticks = { stepSize: 1 };
+    chart.options.scales.x.ticks = { maxRotation: 0 };
     chart.options.scales.y.min = -1.15;
     chart.options.scales.y.max = 1.15;
     chart.options.scales.y.afterBuildTicks = (axis) => (axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })));
@@ -42,6 +42,8 @@ export default {
         ];
         chart.options.scales.x.min = -0.5;
         chart.options.scales.x.max = dim - 0.5;
+        // Half-cell margins keep the end markers whole; the ticks stay on the dimensions.
+        chart.options.scales.x.afterBuildTicks = (axis) => (axis.ticks = Array.from({ length: dim }, (_, value) => ({ value })));
         chart.update();
         view.readout = `max |PE(${pos + k}) − R(${k})·PE(${pos})| = ${sig(diff, 2)} over ${dim} dimensions` +
           ` (float32 keeps about 7 digits, so this is rounding: the rotation is exact).`;

@@ -1,6 +1,6 @@
 // rope-2d.js: seed 000 #7 and seed 004 #1, RoPE in two dimensions: q at position m turns by
 // mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
-import { canvasIn, palette, dashes, lineLegend, sig } from './common.js';
+import { canvasIn, palette, dashes, sig } from './common.js';
 
 const Q = [1, 0];
 const K_LENGTH = 0.8; // shorter than q, so the two arrows stay apart when they point alike
@@ -53,12 +53,13 @@ const arrows = {
       // Canvas y points down, so the angles flip sign.
       ctx.arc(cx, cy, r, -arc.from, -arc.to, arc.to > arc.from);
       ctx.stroke();
-      const mid = (arc.from + arc.to) / 2;
+      // The label goes opposite the wedge, where the arrows leave room for it.
+      const mid = (arc.from + arc.to) / 2 + Math.PI;
       ctx.fillStyle = palette[6];
       ctx.font = '12px system-ui, sans-serif';
-      ctx.textAlign = Math.cos(mid) < 0 ? 'right' : 'left';
-      ctx.textBaseline = 'middle';
-      const [tx, ty] = [cx + (r + 6) * Math.cos(mid), cy - (r + 6) * Math.sin(mid)];
+      ctx.textAlign = Math.cos(mid) < -0.3 ? 'right' : Math.cos(mid) > 0.3 ? 'left' : 'center';
+      ctx.textBaseline = Math.sin(mid) > 0.3 ? 'bottom' : Math.sin(mid) < -0.3 ? 'top' : 'middle';
+      const [tx, ty] = [cx + 10 * Math.cos(mid), cy - 10 * Math.sin(mid)];
       // A white halo keeps the label readable where it crosses an arrow.
       ctx.strokeStyle = '#ffffff';
       ctx.lineWidth = 4;
@@ -83,7 +84,9 @@ export default {
     const canvas = canvasIn(el, 1);
     canvas.parentElement.classList.add('square');
     canvas.setAttribute('aria-label', 'Arrows of q and k in the plane after rotation by their positions');
-    const lim = 1.25;
+    const lim = 1.35;
+    // Fixed axis sizes and no legend (the arrows carry labels) keep the plot area square.
+    const fit = (size) => (axis) => (axis.isHorizontal() ? (axis.height = size) : (axis.width = size));
     const unitTicks = (axis) => (axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })));
     const chart = new Chart(canvas, {
       type: 'scatter',
@@ -93,10 +96,11 @@ export default {
         parsing: false,
         responsive: true,
         maintainAspectRatio: false,
-        plugins: { legend: lineLegend, tooltip: { enabled: false }, rope2dArrows: {} },
+        layout: { padding: 12 },
+        plugins: { legend: { display: false }, tooltip: { enabled: false }, rope2dArrows: {} },
         scales: {
-          x: { min: -lim, max: lim, title: { display: true, text: 'dimension 0' }, afterBuildTicks: unitTicks },
-          y: { min: -lim, max: lim, title: { display: true, text: 'dimension 1' }, afterBuildTicks: unitTicks },
+          x: { min: -lim, max: lim, title: { display: true, text: 'dimension 0' }, afterBuildTicks: unitTicks, afterFit: fit(46) },
+          y: { min: -lim, max: lim, title: { display: true, text: 'dimension 1' }, afterBuildTicks: unitTicks, afterFit: fit(46) },
         },
       },
       plugins: [arrows],

@@ -4,7 +4,7 @@ import { lineChart, palette, lineLegend, sig } from './common.js';
 
 export default {
   kind: 'rope-decay-random',
-  title: 'RoPE score of a random vector with itself, Δk positions apart',
+  title: 'RoPE score of one random vector K with itself, Δk positions apart (pairs (2i, 2i+1))',
   params: [
     { name: 'seed', label: 'seed for K', type: 'int', min: 0, max: 1000, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 4096, step: 2, value: 512 },
@@ -21,7 +21,7 @@ export default {
         const dist = Array.from({ length }, (_, i) => i);
         const s = pe.ropeDecay(dist, { dim, base, kind: 'vectors', q: K, k: K, style: 'interleaved' });
         chart.data.datasets = [{
-          label: `(R(0)K)·(R(Δk)K), K = randomNormal(${dim}, seed ${seed}), pairs (2i, 2i+1)`,
+          label: '(R(0)K)·(R(Δk)K)',
           data: Array.from(s, (y, x) => ({ x, y })), borderColor: palette[0],
         }];
         chart.options.scales.x.min = 0;

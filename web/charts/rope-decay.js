@@ -12,7 +12,7 @@ export default {
   params: [
     { name: 'theta', label: 'θ', type: 'select', options: THETAS, value: THETAS[0] },
     { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256' },
-    { name: 'dim', label: 'free d', type: 'int', min: 2, max: 8192, step: 2, value: 128 },
+    { name: 'dim', label: 'd when "free"', type: 'int', min: 2, max: 8192, step: 2, value: 128 },
     { name: 'maxDist', label: 'largest distance', type: 'int', min: 10, max: 100000, value: 10000 },
     { name: 'scale', label: 'x axis', type: 'select', options: ['linear', 'log'], value: 'linear' },
     { name: 'bound', label: 'RoFormer bound', type: 'bool', value: true },

@@ -9,14 +9,14 @@ export default {
   title: 'Frequency θ_i and period T_i = 2π/θ_i of each RoPE pair',
   params: [
     { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256' },
-    { name: 'dim', label: 'free d', type: 'int', min: 2, max: 8192, step: 2, value: 128 },
+    { name: 'dim', label: 'd when "free"', type: 'int', min: 2, max: 8192, step: 2, value: 128 },
     { name: 'base', label: 'base', type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: 'pair i', y: 'θ_i (rad per position) and T_i (positions), log scale', yType: 'logarithmic' });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
-    chart.options.scales.x.ticks = { includeBounds: false };
+    chart.options.scales.x.ticks = { includeBounds: false, precision: 0 };
     const view = {
       update({ preset, dim: free, base }) {
         const dim = preset === 'free' ? free : Number(preset);
@@ -30,7 +30,9 @@ export default {
           { label: 'θ_i = base^(−2i/d)', data: Array.from(theta, (y, x) => ({ x, y })), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts, pointStyle: 'rect' },
           { label: `T_max/4 = ${Math.round(quarter)}`, data: [{ x: 0, y: quarter }, { x: half - 1, y: quarter }], borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
         ];
-        chart.options.scales.x.max = Math.max(1, half - 1);
+        // Half a pair of margin keeps the end markers whole.
+        chart.options.scales.x.min = -0.5;
+        chart.options.scales.x.max = half - 0.5;
         chart.update();
         view.readout = `d = ${dim}, base ${sig(base, 6)}: T_max = T_${half - 1} = ${sig(tmax, 6)} positions, ` +
           `T_max/4 = ${sig(quarter, 6)}; θ runs from ${sig(theta[0], 4)} down to ${sig(theta[half - 1], 4)} rad per position.`;

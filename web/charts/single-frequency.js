@@ -14,6 +14,7 @@ export default {
   ],
   mount(el, { pe, Chart }) {
     const chart = scatterChart(el, Chart, { x: 'position', y: 'sin(position)', aspect: 2.4, legend: true });
+    chart.canvas.parentElement.classList.add('phone-tall');
     // Room above ±1 for the labels, ticks only where they mean something.
     Object.assign(chart.options.scales.y, { min: -1.2, max: 1.3, afterBuildTicks: (axis) => { axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })); } });
     const view = {

@@ -29,6 +29,7 @@ export default {
         },
       },
     });
+    chart.canvas.parentElement.classList.add('phone-tall');
     const w = pe.ropeInvFreq(DIM, { base: BASE }); // 1, 0.1, 0.01
     chart.data.labels = Array.from(w, (wi, i) => (i === 0 ? 'sin(pos)' : `sin(pos/${sig(1 / wi, 3)})`));
 

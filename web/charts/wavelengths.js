@@ -13,7 +13,9 @@ export default {
   ],
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: 'pair i (dims 2i, 2i+1)', y: 'wavelength 2π / w_i (positions)', yType: 'logarithmic', aspect: 2.2 });
+    chart.canvas.parentElement.classList.add('phone-tall');
     chart.options.plugins.tooltip = { callbacks: { label: (c) => `${c.dataset.label}: ${sig(c.parsed.y, 5)}` } };
+    chart.options.scales.y.min = 1; // keeps the 2π line clear of the axis
     const view = {
       update({ dim, base }) {
         const w = pe.ropeInvFreq(dim, { base });

@@ -1,0 +1,131 @@
+// convention-lab.js: issue 6 §20, interleaved pairs (Meta's LLaMA, GPT-J) against rotate_half
+// pairs (Hugging Face, GPT-NeoX) on the same q and k: the row permutation Hugging Face's LLaMA
+// conversion applies to W_q and W_k, a measured check that it makes the scores agree, and the
+// attention pattern when the permutation is skipped. Every number is a kernel's (pe.applyRope,
+// pe.gram, pe.attention); this file only moves indices around.
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff } from './common.js';
+
+const INPUTS = ['previous-token head', 'random q, k'];
+const M = { left: 40, right: 44, top: 22, bottom: 34 };
+
+/** HF row j of W_q / W_k takes Meta row perm[j]: half dim i <- 2i, half dim i + d/2 <- 2i + 1. */
+export const hfFromMeta = (d) => Array.from({ length: d }, (_, j) => (j < d / 2 ? 2 * j : 2 * (j - d / 2) + 1));
+
+/** Rows [n][d] of x with their dims reordered: out[r][j] = x[r][perm[j]] (a layout move). */
+function permuteDims(x, d, perm) {
+  const out = new Float32Array(x.length);
+  for (let r = 0; r < x.length / d; r++) for (let j = 0; j < d; j++) out[r * d + j] = x[r * d + perm[j]];
+  return out;
+}
+
+function tile(v, n) {
+  const out = new Float32Array(n * v.length);
+  for (let r = 0; r < n; r++) out.set(v, r * v.length);
+  return out;
+}
+
+export default {
+  kind: 'convention-lab',
+  title: 'The same q, k through interleaved and rotate_half pairs: permuted, and not',
+  params: [
+    { name: 'dim', label: 'head dim d', type: 'int', min: 4, max: 64, step: 2, value: 32 },
+    { name: 'seq', label: 'tokens', type: 'int', min: 2, max: 48, value: 16 },
+    { name: 'input', label: 'q and k', type: 'select', options: INPUTS, value: INPUTS[0] },
+    { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'base', label: 'base', type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
+  ],
+  mount(el, { pe }) {
+    const scroll = document.createElement('div');
+    scroll.className = 'table-scroll';
+    const table = document.createElement('table');
+    table.className = 'values mono perm-table';
+    scroll.append(table);
+    el.append(scroll);
+    const grid = document.createElement('div');
+    grid.className = 'cell-panels';
+    el.append(grid);
+    const names = [
+      ['interleaved weights, interleaved RoPE', 'as trained'],
+      ['rows permuted, rotate_half', 'converted the way HF does'],
+      ['rows not permuted, rotate_half', 'the wrong pairing'],
+    ];
+    const panels = names.map(([title]) => {
+      const box = document.createElement('div');
+      grid.append(box);
+      const p = plainCanvas(box, 1.05, `Attention weights: ${title}`);
+      return { ...p, image: document.createElement('canvas') };
+    });
+
+    const paintPanel = (panel, [title, sub], seq) => panel.paint((ctx, w, h) => {
+      const side = Math.max(10, Math.min(w - M.left - M.right, h - M.top - M.bottom));
+      const plot = { x: M.left, y: M.top + 12, w: side, h: side - 12 };
+      const ticks = niceTicks(0, seq - 1, 4).map((v) => [(v + 0.5) / seq, String(v)]);
+      drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: 'key position', yTitle: 'query', title });
+      ctx.fillStyle = '#5b6475';
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'bottom';
+      ctx.fillText(sub, plot.x, plot.y - 18);
+      drawColourBar(ctx, viridis, { x: plot.x + plot.w + 8, y: plot.y, w: 8, h: plot.h }, [[0, '1'], [0.5, '.5'], [1, '0']]);
+    });
+
+    const view = {
+      update({ dim: d, seq, input, seed, base }) {
+        const perm = hfFromMeta(d);
+        const positions = Array.from({ length: seq }, (_, j) => j);
+        const one = { heads: 1, headDim: d, base };
+        let q, k;
+        if (input === INPUTS[0]) {
+          // A head that looks one token back, as a model trained with interleaved pairs would
+          // learn it: the key is the query's content rotated one position on (interleaved), so
+          // q_m · k_n peaks at n = m − 1.
+          const c = pe.randomNormal(d, seed);
+          q = tile(c, seq);
+          k = tile(pe.applyRope(c, { ...one, positions: [1], style: 'interleaved' }), seq);
+        } else {
+          const r = pe.randomNormal(2 * seq * d, seed);
+          (q = r.subarray(0, seq * d)), (k = r.subarray(seq * d));
+        }
+        const rot = (x, style) => pe.applyRope(x, { ...one, positions, style });
+        const cases = [
+          [rot(q, 'interleaved'), rot(k, 'interleaved')],
+          [rot(permuteDims(q, d, perm), 'half'), rot(permuteDims(k, d, perm), 'half')],
+          [rot(q, 'half'), rot(k, 'half')],
+        ];
+        const scores = cases.map(([qr, kr]) => pe.gram(qr, kr, d));
+        const weights = cases.map(([qr, kr]) => pe.attention(qr, kr, k, { heads: 1, headDim: d, causal: true }).weights);
+        const scoreDiff = maxAbsDiff(scores[0], scores[1]);
+        const wrongDiff = maxAbsDiff(weights[0], weights[2]);
+        const prev = (w) => {
+          let sum = 0;
+          for (let m = 1; m < seq; m++) sum += w[m * seq + m - 1];
+          return sum / (seq - 1);
+        };
+
+        panels.forEach((p, j) => {
+          fillCells(p.image, seq, seq, viridis, (c, r) => Math.min(255, Math.floor(weights[j][r * seq + c] * 256)));
+          paintPanel(p, names[j], seq);
+          p.canvas.setAttribute('aria-label', `Attention weights, ${names[j][0]} (${names[j][1]}): ${seq} queries down, ${seq} keys across, ` +
+            `causal; the previous token gets ${sig(100 * prev(weights[j]), 3)} % on average.`);
+        });
+
+        const th = (t) => `<th scope="col">${t}</th>`;
+        table.innerHTML = `<caption>The row permutation of W_q and W_k (and so of q, k): Hugging Face row j takes Meta row …</caption>` +
+          `<thead><tr><th scope="row">HF row j</th>${perm.map((_, j) => th(j)).join('')}</tr></thead>` +
+          `<tbody><tr><th scope="row">Meta row</th>${perm.map((p) => `<td>${p}</td>`).join('')}</tr>` +
+          `<tr><th scope="row">pair</th>${perm.map((p) => `<td>${p >> 1}</td>`).join('')}</tr></tbody>`;
+
+        view.readout = `After permuting the rows, rotate_half's scores match the interleaved ones to ${sig(scoreDiff, 2)} (largest |Δ| over ${seq}×${seq} scores); ` +
+          `without it the attention weights differ by up to ${sig(wrongDiff, 3)}, and the previous token gets ` +
+          `${sig(100 * prev(weights[0]), 3)} % of each query's attention as trained, ${sig(100 * prev(weights[1]), 3)} % converted, ${sig(100 * prev(weights[2]), 3)} % with the wrong pairing.`;
+        return {
+          measured: { permutedScoreDiff: scoreDiff, wrongWeightDiff: wrongDiff, previousToken: weights.map(prev) },
+          columns: ['query', 'key', 'score interleaved', 'score half permuted', 'score half unpermuted', 'weight interleaved', 'weight half permuted', 'weight half unpermuted'],
+          rows: Array.from({ length: seq * seq }, (_, j) => [Math.floor(j / seq), j % seq, ...scores.map((s) => s[j]), ...weights.map((w) => w[j])]),
+        };
+      },
+      destroy: () => panels.forEach((p) => p.destroy()),
+    };
+    return view;
+  },
+};

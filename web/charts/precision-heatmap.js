@@ -1,0 +1,152 @@
+// precision-heatmap.js: issue 6 §19, where in the table a narrow type goes wrong: the error of
+// every (position, pair) cell of an emulated cos/sin table (pe.ropeCache with `precision`)
+// against the float64 table (pe.sinusoidal, precision 'f64'), on a log colour scale.
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig } from './common.js';
+import { MODES, truth, lastFloat16 } from './precision-lab.js';
+
+const TYPES = { float32: 'f32', bfloat16: 'bf16', float16: 'f16', 'inv_freq bf16 early': 'early' };
+const LOG_LO = -9, LOG_HI = 0.5; // the colour scale, fixed so that the types compare: 1e-9 to about 3
+const M = { left: 52, right: 74, top: 8, bottom: 38 };
+
+const colourIndex = (e) => {
+  const t = e > 0 ? (Math.log10(e) - LOG_LO) / (LOG_HI - LOG_LO) : 0;
+  return Math.min(255, Math.max(0, Math.floor(t * 256)));
+};
+const posLabel = (v) => (v >= 1e4 ? `1e${Math.round(Math.log10(v))}` : String(v));
+
+export default {
+  kind: 'precision-heatmap',
+  title: 'Error of every table entry: position × pair',
+  params: [
+    { name: 'type', label: 'table type', type: 'select', options: Object.keys(TYPES), value: 'bfloat16' },
+    { name: 'dim', label: 'rotary dim d', type: 'int', min: 2, max: 256, step: 2, value: 64 },
+    { name: 'maxPos', label: 'largest position', type: 'int', min: 10, max: 1000000, value: 1000000 },
+    { name: 'columns', label: 'positions sampled', type: 'int', min: 8, max: 400, value: 120 },
+    { name: 'base', label: 'base', type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
+  ],
+  mount(el, { pe }) {
+    const { canvas, paint, destroy } = plainCanvas(el, 1.8, 'Heatmap of RoPE table errors');
+    canvas.tabIndex = 0;
+    canvas.classList.add('heatmap-canvas');
+    const hover = document.createElement('p');
+    hover.className = 'cell-hover mono';
+    hover.setAttribute('aria-live', 'polite');
+    el.append(hover);
+    const image = document.createElement('canvas');
+    let s = null, cursor = null, plot = null;
+
+    const draw = (ctx, w, h) => {
+      if (!s) return;
+      const { grid, half } = s;
+      plot = { x: M.left, y: M.top, w: Math.max(10, w - M.left - M.right), h: Math.max(10, h - M.top - M.bottom) };
+      const xTicks = [];
+      const at = s.scale === 'log' ? grid.filter((p) => Math.abs(Math.log10(p) % 1) < 1e-9) : niceTicks(1, grid[grid.length - 1], 5);
+      for (const v of at) {
+        const c = grid.findIndex((p) => p >= v);
+        if (c >= 0 && (!xTicks.length || c - xTicks[xTicks.length - 1][2] > grid.length / 12)) xTicks.push([(c + 0.5) / grid.length, posLabel(grid[c]), c]);
+      }
+      const yTicks = niceTicks(0, half - 1, Math.max(2, Math.floor(plot.h / 36))).map((i) => [(i + 0.5) / half, String(i)]);
+      drawCells(ctx, image, plot, { xTicks, yTicks, xTitle: `position${s.scale === 'log' ? ' (log scale)' : ''}`, yTitle: 'pair i' });
+      const bar = { x: plot.x + plot.w + 12, y: plot.y, w: 12, h: plot.h };
+      const f = (e) => 1 - (e - LOG_LO) / (LOG_HI - LOG_LO);
+      drawColourBar(ctx, viridis, bar, [[f(0), '1'], [f(-3), '1e-3'], [f(-6), '1e-6'], [f(-9), '≤1e-9']]);
+      if (s.f16Max !== null) {
+        const c = grid.findIndex((p) => p > s.f16Max);
+        if (c >= 0) {
+          ctx.fillStyle = '#1d2330';
+          ctx.font = '11px system-ui, sans-serif';
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'middle';
+          const x = plot.x + ((c + grid.length) / 2 / grid.length) * plot.w;
+          ctx.fillText('no float16', x, plot.y + plot.h / 2 - 8);
+          ctx.fillText(`above ${s.f16Max}`, x, plot.y + plot.h / 2 + 8);
+        }
+      }
+      if (cursor) {
+        const cw = plot.w / grid.length, ch = plot.h / half;
+        ctx.strokeStyle = '#ffffff';
+        ctx.lineWidth = 2;
+        ctx.strokeRect(plot.x + cursor.c * cw - 1, plot.y + cursor.r * ch - 1, Math.max(cw, 3) + 2, Math.max(ch, 3) + 2);
+      }
+    };
+    const showCursor = () => {
+      if (!s || !cursor) {
+        hover.textContent = 'Point at the map (or focus it and use the arrow keys) to read one entry.';
+        return;
+      }
+      const { c, r } = cursor, e = s.err[c * s.half + r];
+      hover.textContent = Number.isNaN(e) ? `position ${s.grid[c]}: not representable in float16`
+        : `position ${s.grid[c]}, pair ${r} (θ = ${sig(s.theta[r], 4)}): largest of |Δcos|, |Δsin| = ${sig(e, 3)}`;
+    };
+    const setCursor = (c) => {
+      cursor = c && { c: Math.min(s.grid.length - 1, Math.max(0, c.c)), r: Math.min(s.half - 1, Math.max(0, c.r)) };
+      showCursor();
+      paint(draw);
+    };
+    canvas.addEventListener('pointermove', (e) => {
+      if (!s || !plot) return;
+      const b = canvas.getBoundingClientRect();
+      const fx = (e.clientX - b.left - plot.x) / plot.w, fy = (e.clientY - b.top - plot.y) / plot.h;
+      if (fx >= 0 && fx < 1 && fy >= 0 && fy < 1) setCursor({ c: Math.floor(fx * s.grid.length), r: Math.floor(fy * s.half) });
+    });
+    canvas.addEventListener('keydown', (e) => {
+      const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      if (!s || !moves[e.key]) return;
+      e.preventDefault();
+      const step = e.shiftKey ? 10 : 1, c = cursor ?? { c: 0, r: 0 };
+      setCursor({ c: c.c + moves[e.key][0] * step, r: c.r + moves[e.key][1] * step });
+    });
+
+    const view = {
+      update({ type, dim, maxPos, columns, base }) {
+        const half = dim / 2;
+        const scale = maxPos >= 100 ? 'log' : 'linear';
+        // the powers of ten join the sampled positions so the axis ticks sit on real columns
+        const tens = Array.from({ length: Math.floor(Math.log10(maxPos) + 1e-9) + 1 }, (_, k) => 10 ** k);
+        const grid = [...new Set([...intGrid(1, maxPos, Math.min(columns, maxPos), scale), ...(scale === 'log' ? tens : [])])].sort((a, b) => a - b);
+        const mode = MODES.find((m) => m.key === TYPES[type]);
+        const f16Max = mode.key === 'f16' ? lastFloat16(pe, dim, base) : null;
+        const n = f16Max === null ? grid.length : grid.filter((p) => p <= f16Max).length;
+        const want = truth(pe, grid.slice(0, n), dim, base);
+        const got = n ? pe.ropeCache(grid.slice(0, n), dim, { base, precision: mode.precision }) : null;
+        // err[c * half + i]: position column c, pair i; NaN where the type cannot hold the position
+        const err = new Float64Array(grid.length * half).fill(NaN);
+        let worst = 0, worstAt = 0, big = 0;
+        for (let j = 0; j < n * half; j++) {
+          const e = Math.max(Math.abs(got.cos[j] - want.cos[j]), Math.abs(got.sin[j] - want.sin[j]));
+          err[j] = e;
+          if (e > worst) (worst = e), (worstAt = j);
+          if (e > 0.01) big++;
+        }
+        fillCells(image, grid.length, half, viridis, (c, r) => (Number.isNaN(err[c * half + r]) ? -1 : colourIndex(err[c * half + r])));
+        const theta = pe.ropeInvFreq(dim, { base });
+        s = { grid, half, err, theta, scale, f16Max };
+        if (cursor) cursor = { c: Math.min(cursor.c, grid.length - 1), r: Math.min(cursor.r, half - 1) };
+        paint(draw);
+        showCursor();
+        const pairMax = (i) => {
+          let m = 0;
+          for (let c = 0; c < n; c++) m = Math.max(m, err[c * half + i]);
+          return m;
+        };
+        canvas.setAttribute('aria-label', `Heatmap: error of a ${type} RoPE table against float64, ${grid.length} positions from 1 to ${maxPos} ` +
+          `across, ${half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Focus it and use the arrow keys to read entries.`);
+        view.readout = `${type}: the largest error, ${sig(worst, 3)}, is at position ${grid[Math.floor(worstAt / half)]}, pair ${worstAt % half}; ` +
+          `pair 0 (θ = 1) is off by up to ${sig(pairMax(0), 3)} and the slowest pair by up to ${sig(pairMax(half - 1), 3)}; ` +
+          `${big} of ${n * half} entries are off by more than 0.01` +
+          (f16Max !== null && n < grid.length ? `; positions above ${f16Max} are grey: float16 cannot hold them.` : '.');
+        let rows = null;
+        return {
+          measured: { worst, over001: big },
+          columns: ['position', ...Array.from({ length: half }, (_, i) => `pair ${i}`)],
+          get rows() {
+            rows ??= grid.map((p, c) => [p, ...Array.from(err.subarray(c * half, (c + 1) * half), (e) => (Number.isNaN(e) ? null : e))]);
+            return rows;
+          },
+        };
+      },
+      destroy,
+    };
+    return view;
+  },
+};

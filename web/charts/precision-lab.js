@@ -1,0 +1,221 @@
+// precision-lab.js: issue 6 §19, how far a RoPE cos/sin table built in a narrow type is from
+// float64, position 1 to 10^6. pe.ropeCache({ precision }) emulates each type step by step
+// (position, inverse frequency, angle, output, each rounded to nearest-even); the float64
+// truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
+// (a different code path from the emulation's libm), so even the float64 curve is a comparison.
+import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels } from './common.js';
+
+const MAX_POS = 1e6;
+const SAMPLES = 160;
+const FLOOR = 1e-17; // an error of exactly 0 has no place on a log axis: drawn here
+const F16_MAX = 65504;
+
+export const MODES = [
+  { key: 'f32', label: 'float32 table', precision: 'f32', color: palette[0], dash: [] },
+  { key: 'bf16', label: 'bfloat16 table', precision: 'bf16', color: palette[1], dash: [6, 3] },
+  { key: 'f16', label: 'float16 table', precision: 'f16', color: palette[2], dash: [2, 2] },
+  { key: 'early', label: 'inv_freq cast to bfloat16, then float32', precision: { position: 'f32', invFreq: 'bf16', angle: 'f32', output: 'f32' }, color: palette[3], dash: [10, 3, 2, 3] },
+  { key: 'f64', label: 'float64', precision: 'f64', color: palette[6], dash: [1, 3] },
+];
+
+// Reported cases (mission anchors (c)): the type, the position, and where it was reported.
+const CASES = [
+  { mode: 'f16', position: 1857, text: 'f16, 1857 (GPT-NeoX #1003)' },
+  { mode: 'bf16', position: 15962, text: 'bf16, 15962 (candle #3520)' },
+  { mode: 'early', position: 4095, text: 'bf16 inv_freq, 4095 (sglang-jax #1472)' },
+];
+// lineLegend, except that marker-only datasets show their marker rather than a line.
+const markerLegend = {
+  ...lineLegend,
+  labels: {
+    ...lineLegend.labels,
+    generateLabels(chart) {
+      return lineLegend.labels.generateLabels(chart).map((it) => {
+        const ds = chart.data.datasets[it.datasetIndex];
+        return ds.showLine === false ? { ...it, pointStyle: 'rectRot', lineDash: [], lineWidth: 1.5, fillStyle: '#ffffff', strokeStyle: '#1d2330' } : it;
+      });
+    },
+  },
+};
+const MEASURES = ['cos/sin table', 'score q·k/√d, k one position back'];
+
+/**
+ * The largest integer position in [1, F16_MAX] that pe.ropeCache accepts in float16: past it
+ * the position or its angle would not fit the type and the API throws a RangeError, so the
+ * float16 curve has to stop there. 0 if none fits.
+ */
+export function lastFloat16(pe, dim, base) {
+  const fits = (p) => {
+    try {
+      pe.ropeCache([p], dim, { base, precision: 'f16' });
+      return true;
+    } catch (err) {
+      if (err instanceof RangeError) return false;
+      throw err;
+    }
+  };
+  if (fits(F16_MAX)) return F16_MAX;
+  let lo = 0, hi = F16_MAX; // fits(lo) (or lo = 0), !fits(hi)
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Tick labels for a log axis: powers of ten only, as 1e4 / 1e-5 once they get long. */
+export const decades = {
+  ticks: {
+    autoSkip: false, maxRotation: 0,
+    callback(v) {
+      const k = Math.round(Math.log10(v));
+      if (Math.abs(v / 10 ** k - 1) > 1e-9) return '';
+      return k >= 4 || k <= -3 ? `1e${k}` : String(Number(v.toPrecision(1)));
+    },
+  },
+  grid: { color: (c) => (c.tick?.label ? 'rgba(0, 0, 0, 0.1)' : 'transparent') },
+};
+
+/** The float64 truth, position by position: { sin(p), cos(p) } rows of [half]. */
+export function truth(pe, positions, dim, base) {
+  const half = dim / 2, cos = new Float64Array(positions.length * half), sin = new Float64Array(positions.length * half);
+  positions.forEach((p, r) => {
+    const row = pe.sinusoidal(1, dim, { base, start: p, precision: 'f64' }); // interleaved: sin at 2i, cos at 2i + 1
+    for (let i = 0; i < half; i++) (sin[r * half + i] = row[2 * i]), (cos[r * half + i] = row[2 * i + 1]);
+  });
+  return { cos, sin };
+}
+
+/** Largest |a − b| over the pairs of each row, for cos and sin together. */
+export function rowMaxErr(got, want, rows, half) {
+  const out = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let m = 0;
+    for (let i = r * half; i < (r + 1) * half; i++) m = Math.max(m, Math.abs(got.cos[i] - want.cos[i]), Math.abs(got.sin[i] - want.sin[i]));
+    out[r] = m;
+  }
+  return out;
+}
+
+export default {
+  kind: 'precision-lab',
+  title: 'Error of a RoPE cos/sin table built in each type, against float64',
+  params: [
+    { name: 'dim', label: 'rotary dim d', type: 'int', min: 2, max: 256, step: 2, value: 32 },
+    { name: 'base', label: 'base', type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
+    { name: 'measure', label: 'error of', type: 'select', options: MEASURES, value: MEASURES[0] },
+    { name: 'seed', label: 'seed for q, k', type: 'int', min: 0, max: 1000, value: 0 },
+  ],
+  mount(el, { pe, Chart }) {
+    const canvas = canvasIn(el, 1.8);
+    const chart = new Chart(canvas, {
+      type: 'line',
+      data: { datasets: [] },
+      plugins: [pointLabels],
+      options: {
+        animation: false, parsing: false, normalized: true, responsive: true, maintainAspectRatio: false,
+        interaction: { mode: 'nearest', intersect: false },
+        elements: { point: { radius: 0 }, line: { borderWidth: 1.5 } },
+        plugins: { legend: markerLegend },
+        scales: {
+          x: { type: 'logarithmic', min: 1, max: MAX_POS, title: { display: true, text: 'position (log scale)' }, ...decades },
+          y: { type: 'logarithmic', title: { display: true, text: 'largest error over pairs (log scale)' }, ...decades },
+        },
+      },
+    });
+
+    const view = {
+      update({ dim, base, measure, seed }) {
+        const half = dim / 2;
+        const f16Max = lastFloat16(pe, dim, base);
+        const grid = [...new Set([...intGrid(1, MAX_POS, SAMPLES, 'log'), ...CASES.map((c) => c.position), ...(f16Max >= 1 ? [f16Max] : [])])].sort((a, b) => a - b);
+        const f16Count = grid.filter((p) => p <= f16Max).length; // float16 evaluates this prefix of grid
+        const scoreMode = measure === MEASURES[1];
+        let err; // key -> Float64Array over the accepted prefix of grid
+        const accepted = {};
+        if (!scoreMode) {
+          const want = truth(pe, grid, dim, base);
+          err = {};
+          for (const m of MODES) {
+            const n = m.key === 'f16' ? f16Count : grid.length;
+            accepted[m.key] = n;
+            err[m.key] = rowMaxErr(pe.ropeCache(grid.slice(0, n), dim, { base, precision: m.precision }), want, n, half);
+          }
+        } else {
+          // q at position p, k at p − 1: rotate both with the emulated table (pe.applyRopeInPlace
+          // with cos/sin tensors, float32 arithmetic), score them, and compare with pe.applyRope.
+          const qk = pe.randomNormal(2 * dim, seed), q = qk.subarray(0, dim), k = qk.subarray(dim);
+          const tile = (v, n) => {
+            const out = new Float32Array(n * dim);
+            for (let r = 0; r < n; r++) out.set(v, r * dim);
+            return out;
+          };
+          const diag = (g, n) => Float64Array.from({ length: n }, (_, r) => g[r * n + r]);
+          const shape = { heads: 1, headDim: dim, style: 'half' };
+          const N = grid.length, back = grid.map((p) => p - 1);
+          const ref = diag(pe.gram(pe.applyRope(tile(q, N), { ...shape, base, positions: grid }), pe.applyRope(tile(k, N), { ...shape, base, positions: back }), dim), N);
+          const scale = Math.sqrt(dim); // q·k/√d: the logit the softmax sees
+          err = {};
+          for (const m of MODES) {
+            const n = m.key === 'f16' ? f16Count : N;
+            accepted[m.key] = n;
+            const tab = pe.ropeCache([...grid.slice(0, n), ...back.slice(0, n)], dim, { base, precision: m.precision });
+            const both = new Float32Array(2 * n * dim);
+            both.set(tile(q, n));
+            both.set(tile(k, n), n * dim);
+            const x = pe.tensor(both), c = pe.tensor(tab.cos), s = pe.tensor(tab.sin);
+            try {
+              pe.applyRopeInPlace(x, { ...shape, cos: c, sin: s });
+              const rot = x.array.slice();
+              const got = diag(pe.gram(rot.subarray(0, n * dim), rot.subarray(n * dim), dim), n);
+              err[m.key] = Float64Array.from(got, (v, r) => Math.abs(v - ref[r]) / scale);
+            } finally {
+              x.free(), c.free(), s.free();
+            }
+          }
+        }
+
+        const at = (key, p) => {
+          const r = grid.indexOf(p);
+          return r >= 0 && r < accepted[key] ? err[key][r] : null;
+        };
+        chart.data.datasets = MODES.map((m) => ({
+          label: m.key === 'f16' && accepted.f16 < grid.length ? `${m.label} (stops at ${f16Max})` : m.label,
+          data: Array.from({ length: accepted[m.key] }, (_, r) => ({ x: grid[r], y: Math.max(FLOOR, err[m.key][r]) })),
+          borderColor: m.color, backgroundColor: m.color, borderDash: m.dash, borderWidth: m.key === 'f64' ? 2 : 1.5,
+        }));
+        const cases = CASES.map((c) => ({ ...c, error: at(c.mode, c.position) }));
+        // One dataset per case so each label can sit above or below its marker without colliding.
+        cases.forEach((c, j) => chart.data.datasets.push({
+          label: j === 0 ? 'reported cases, at their positions' : '', data: c.error === null ? [] : [{ x: c.position, y: Math.max(FLOOR, c.error) }],
+          showLine: false, pointRadius: 6, pointHoverRadius: 7, pointStyle: 'rectRot', borderColor: '#1d2330', borderWidth: 1.5,
+          backgroundColor: MODES.find((m) => m.key === c.mode).color, pointLabels: [String(c.position)], labelDy: c.position === 4095 ? 10 : -24,
+        }));
+        if (accepted.f16 < grid.length) {
+          chart.data.datasets.push({ label: '', data: [{ x: f16Max, y: FLOOR }, { x: f16Max, y: 100 }], borderColor: palette[2], borderDash: [2, 2], borderWidth: 1 });
+        }
+        chart.options.scales.y.min = FLOOR;
+        chart.options.scales.y.max = 100; // headroom above the 16-bit curves for the case labels
+        chart.options.scales.y.title.text = scoreMode ? 'largest |Δ(q·k)|/√d, the logit error (log scale)' : 'largest |Δcos|, |Δsin| over pairs (log scale)';
+        canvas.setAttribute('aria-label', `Log-log chart: ${measure} error against position 1 to 10^6 for float32, bfloat16, float16, ` +
+          'an early bfloat16 inverse frequency and float64, with the reported cases marked');
+        chart.update();
+
+        const last = grid.length - 1;
+        const what = scoreMode ? 'the logit q·k/√d is off by' : 'the table is off by';
+        view.readout = `With d = ${dim}, ${what} ${sig(cases[0].error, 3)} in float16 at position 1857, ${sig(cases[1].error, 3)} in bfloat16 at 15962 ` +
+          `and ${sig(cases[2].error, 3)} at 4095 with the inverse frequency cast to bfloat16 early; at 10^6 float32 is off by ${sig(err.f32[last], 3)} ` +
+          `and float64 by ${sig(err.f64[last], 3)}; float16 stops at position ${f16Max}: the API refuses a position whose value or angle ` +
+          `would not fit a float16 (largest ${F16_MAX}).`;
+        return {
+          measured: { cases: Object.fromEntries(cases.map((c) => [`${c.mode}@${c.position}`, c.error])), f64At1e6: err.f64[last], f32At1e6: err.f32[last], f16Last: f16Max },
+          columns: ['position', ...MODES.map((m) => `error ${m.key}`)],
+          rows: grid.map((p, r) => [p, ...MODES.map((m) => (r < accepted[m.key] ? err[m.key][r] : null))]),
+        };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};

@@ -1,0 +1,196 @@
+// scaling-variants.js: issue 6 §16, what each RoPE scaling variant does to every pair: the
+// wavelength 2π/θ_i against the original training length L0, and how much each pair was
+// stretched (λ'_i/λ_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
+// pasted below goes through pe.ropeScaling and is drawn over them.
+import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw } from './common.js';
+
+const TAU = 2 * Math.PI;
+// Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
+const shortLog = { ...logAxis, ticks: { ...logAxis.ticks, callback: (v, i, t) => (logTick(v, i, t) && v >= 1e5 ? v.toExponential(0).replace('e+', 'e') : logTick(v, i, t)) } };
+
+// Trimmed copies of real config.json files: only the keys pe.ropeScaling reads.
+const PRESETS = {
+  'Llama 3.1 8B (llama3)': {
+    hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000.0,
+    rope_scaling: { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+  },
+  'Qwen2.5-7B with YaRN ×4 (as its model card suggests)': {
+    hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 32768, rope_theta: 1000000.0,
+    rope_scaling: { factor: 4.0, original_max_position_embeddings: 32768, type: 'yarn' },
+  },
+  'LongChat-7B-16K (linear ×8)': {
+    hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 16384, rope_theta: 10000.0,
+    rope_scaling: { factor: 8.0, type: 'linear' },
+  },
+};
+
+// Colour, dash and width per curve; the legend repeats dash and colour.
+const STYLE = {
+  original: { color: palette[6], dash: [], width: 1.5 },
+  linear: { color: palette[0], dash: [6, 4], width: 1.5 },
+  ntk: { color: palette[1], dash: [2, 3], width: 2 },
+  dynamic: { color: palette[3], dash: [10, 3, 2, 3], width: 1.5 },
+  yarn: { color: palette[2], dash: [], width: 2.5 },
+  llama3: { color: palette[5], dash: [14, 4], width: 2.5 },
+  config: { color: palette[4], dash: [1, 3], width: 3 },
+  l0: { color: '#5b6475', dash: [3, 6], width: 1 },
+};
+
+function dataset(label, pts, key, extra = {}) {
+  const s = STYLE[key];
+  return { label, data: pts, borderColor: s.color, backgroundColor: s.color, borderDash: s.dash, borderWidth: s.width, ...extra };
+}
+
+export default {
+  kind: 'scaling-variants',
+  title: 'Wavelength of every RoPE pair under each scaling variant, against the training length L0',
+  params: [
+    { name: 'dim', label: 'head dim d', type: 'int', min: 4, max: 512, step: 2, value: 128 },
+    { name: 'base', label: 'base', type: 'number', min: 2, max: 100000000, step: 'any', value: 500000 },
+    { name: 'factor', label: 'factor s', type: 'number', min: 1, max: 128, step: 'any', value: 8 },
+    { name: 'l0', label: 'training length L0', type: 'int', min: 16, max: 1048576, value: 8192 },
+    { name: 'low', label: 'llama3 low_freq_factor', type: 'number', min: 0.125, max: 64, step: 'any', value: 1 },
+    { name: 'high', label: 'llama3 high_freq_factor', type: 'number', min: 0.125, max: 64, step: 'any', value: 4 },
+    { name: 'betaFast', label: 'YaRN β_fast', type: 'number', min: 0.125, max: 256, step: 'any', value: 32 },
+    { name: 'betaSlow', label: 'YaRN β_slow', type: 'number', min: 0.125, max: 256, step: 'any', value: 1 },
+    { name: 'seqLen', label: 'current length (dynamic NTK)', type: 'int', min: 1, max: 4194304, value: 65536 },
+  ],
+  mount(el, { pe, Chart }) {
+    const wave = lineChart(el, Chart, { x: 'pair i', y: 'wavelength 2π/θ_i (positions, log scale)', yType: 'logarithmic', aspect: 1.8 });
+    wave.options.plugins.legend = lineLegend;
+    Object.assign(wave.options.scales.y, shortLog);
+    const stretch = lineChart(el, Chart, { x: 'pair i', y: "stretch λ'_i / λ_i (log scale)", yType: 'logarithmic', aspect: 2.6, legend: false });
+    Object.assign(stretch.options.scales.y, logAxis);
+    for (const c of [wave, stretch]) c.options.scales.x.ticks = { includeBounds: false };
+    const note = document.createElement('p');
+    note.className = 'chart-note';
+    note.textContent = 'Below: how far each variant stretched each pair (1 = untouched), in the colours and dashes of the legend above.';
+    stretch.canvas.parentElement.before(note);
+
+    // "Paste your config.json": a menu of real configs, the text, and what pe.ropeScaling made of it.
+    const panel = document.createElement('div');
+    panel.className = 'config-panel';
+    const id = `scaling-config-${Math.random().toString(36).slice(2, 8)}`;
+    panel.innerHTML = `<div class="config-row"><label for="${id}-preset">Start from</label> <select id="${id}-preset"></select></div>` +
+      `<label for="${id}" class="config-label">Paste a model's config.json (or just its <code>rope_scaling</code> block); ` +
+      'it is drawn as the thick dotted orange curve</label>' +
+      `<textarea id="${id}" class="config-text mono" rows="12" spellcheck="false"></textarea>` +
+      '<p class="config-message" role="status" aria-live="polite"></p>';
+    el.append(panel);
+    const preset = panel.querySelector('select'), text = panel.querySelector('textarea'), message = panel.querySelector('.config-message');
+    for (const name of Object.keys(PRESETS)) preset.append(new Option(name, name));
+    const load = () => {
+      text.value = JSON.stringify(PRESETS[preset.value], null, 2);
+      text.rows = text.value.split('\n').length + 1;
+    };
+    load();
+    preset.addEventListener('input', () => (load(), requestRedraw(el)));
+    text.addEventListener('input', () => requestRedraw(el));
+
+    /** The pasted config, read with pe.ropeScaling and run through the kernels, or { error }. */
+    const readConfig = ({ dim, base, seqLen }) => {
+      let json;
+      try {
+        json = JSON.parse(text.value);
+      } catch (err) {
+        return { error: `Not valid JSON: ${err.message}` };
+      }
+      try {
+        const r = pe.ropeScaling(json);
+        const rotaryDim = r.rotaryDim ?? dim;
+        const b = r.base ?? base;
+        let scaling = r.scaling;
+        // The length-dependent variants need the current length; the config cannot know it.
+        if (scaling && (scaling.type === 'dynamic' || scaling.type === 'longrope') && scaling.seqLen === undefined) scaling = { ...scaling, seqLen };
+        const inv = pe.ropeInvFreq(rotaryDim, { base: b, scaling });
+        const plain = pe.ropeInvFreq(rotaryDim, { base: b });
+        const attn = pe.ropeAttentionFactor(rotaryDim, { base: b, scaling });
+        return { r, rotaryDim, base: b, scaling, inv, plain, attn, usedDim: r.rotaryDim === undefined, usedBase: r.base === undefined };
+      } catch (err) {
+        return { error: `${err.name}: ${err.message}` };
+      }
+    };
+
+    const view = {
+      update(p) {
+        const { dim, base, factor, l0, low, high, betaFast, betaSlow, seqLen } = p;
+        const half = dim / 2;
+        const variants = [
+          ['original', 'original θ_i', undefined],
+          ['linear', `linear (PI): θ_i / ${sig(factor, 4)}`, { type: 'linear', factor }],
+          ['ntk', 'NTK-aware: larger base', { type: 'ntk', factor }],
+          ['dynamic', `dynamic NTK at length ${seqLen}`, { type: 'dynamic', factor, maxPositionEmbeddings: l0, seqLen }],
+          ['yarn', 'YaRN', { type: 'yarn', factor, originalMaxPositionEmbeddings: l0, betaFast, betaSlow }],
+          ['llama3', 'llama3', { type: 'llama3', factor, lowFreqFactor: low, highFreqFactor: high, originalMaxPositionEmbeddings: l0 }],
+        ];
+        const skipped = [];
+        const out = [];
+        for (const [key, label, scaling] of variants) {
+          try {
+            const inv = pe.ropeInvFreq(dim, { base, scaling });
+            out.push({ key, label, inv, attn: pe.ropeAttentionFactor(dim, { base, scaling }) });
+          } catch (err) {
+            // e.g. llama3 with high_freq_factor <= low_freq_factor: say so, draw the others
+            skipped.push(`${key}: ${err.message}`);
+          }
+        }
+        const orig = out[0].inv;
+        const wl = (inv) => Array.from(inv, (t) => TAU / t);
+        const cfg = readConfig(p);
+
+        wave.data.datasets = out.map(({ key, label, inv }) => dataset(label, wl(inv).map((y, x) => ({ x, y })), key));
+        stretch.data.datasets = out.map(({ key, label, inv }) => dataset(label, Array.from(inv, (t, x) => ({ x, y: orig[x] / t })), key));
+        if (!cfg.error) {
+          const name = `your config (${cfg.scaling?.type ?? 'no scaling'}, d = ${cfg.rotaryDim})`;
+          const marks = { pointRadius: cfg.rotaryDim <= 160 ? 2.5 : 0, pointStyle: 'circle' };
+          wave.data.datasets.push(dataset(name, wl(cfg.inv).map((y, x) => ({ x, y })), 'config', marks));
+          stretch.data.datasets.push(dataset(name, Array.from(cfg.inv, (t, x) => ({ x, y: cfg.plain[x] / t })), 'config', marks));
+        }
+        const last = Math.max(half, cfg.rotaryDim ? cfg.rotaryDim / 2 : 0) - 1;
+        wave.data.datasets.push(dataset(`L0 = ${l0}: the longest distance seen in training`, [{ x: 0, y: l0 }, { x: last, y: l0 }], 'l0'));
+        for (const c of [wave, stretch]) (c.options.scales.x.min = 0), (c.options.scales.x.max = Math.max(1, last));
+        wave.update();
+        stretch.update();
+
+        const byKey = Object.fromEntries(out.map((v) => [v.key, v]));
+        const moved0 = out.slice(1).filter((v) => v.inv[0] !== orig[0]).map((v) => v.key);
+        const tail = (key) => (byKey[key] ? sig(orig[half - 1] / byKey[key].inv[half - 1], 3) : '–');
+        if (cfg.error) {
+          message.textContent = cfg.error;
+          message.classList.add('error');
+        } else {
+          const c = cfg.rotaryDim / 2 - 1;
+          message.classList.remove('error');
+          message.textContent = `Read as ${cfg.scaling ? `${cfg.scaling.type}${cfg.scaling.factor !== undefined ? ` ×${sig(cfg.scaling.factor, 4)}` : ''}` : 'no scaling'}, ` +
+            `rotary dim ${cfg.rotaryDim}${cfg.usedDim ? ' (from the head dim control: the config names none)' : ''}, ` +
+            `base ${sig(cfg.base, 6)}${cfg.usedBase ? ' (from the base control: the config has no rope_theta)' : ''}; ` +
+            `attention factor ${sig(cfg.attn, 6)}; the slowest pair's wavelength goes from ${sig(TAU / cfg.plain[c], 4)} to ` +
+            `${sig(TAU / cfg.inv[c], 4)} (×${sig(cfg.plain[c] / cfg.inv[c], 4)}), the fastest from ${sig(TAU / cfg.plain[0], 4)} to ${sig(TAU / cfg.inv[0], 4)}.`;
+        }
+        const attn = out.slice(1).map((v) => `${v.key} ${sig(v.attn, 4)}`).join(', ');
+        view.readout = `Attention factor (multiplies cos and sin): ${attn}. The slowest pair (i = ${half - 1}, λ = ${sig(TAU / orig[half - 1], 4)}) ` +
+          `is stretched ×${tail('linear')} by linear, ×${tail('ntk')} by NTK, ×${tail('dynamic')} by dynamic NTK at length ${seqLen}, ` +
+          `×${tail('yarn')} by YaRN and ×${tail('llama3')} by llama3; pair 0 (λ = ${sig(TAU / orig[0], 4)}) ` +
+          (moved0.length ? `changes only under ${moved0.join(', ')}` : 'is left alone by all') +
+          (skipped.length ? `; not drawn: ${skipped.join('; ')}.` : '.');
+
+        const keys = out.map((v) => v.key);
+        const n = Math.max(half, cfg.inv?.length ?? 0);
+        return {
+          measured: {
+            attention: Object.fromEntries(out.map((v) => [v.key, v.attn])),
+            config: cfg.error ? { error: cfg.error } : {
+              type: cfg.scaling?.type ?? null, rotaryDim: cfg.rotaryDim, base: cfg.base, attentionFactor: cfg.attn,
+              slowestStretch: cfg.plain[cfg.plain.length - 1] / cfg.inv[cfg.inv.length - 1],
+            },
+          },
+          columns: ['pair i', ...keys.map((k) => `wavelength ${k}`), 'wavelength config'],
+          rows: Array.from({ length: n }, (_, i) => [i, ...out.map((v) => (i < half ? TAU / v.inv[i] : null)),
+            cfg.inv && i < cfg.inv.length ? TAU / cfg.inv[i] : null]),
+        };
+      },
+      destroy: () => (wave.destroy(), stretch.destroy()),
+    };
+    return view;
+  },
+};
