@@ -3,7 +3,7 @@
 // conversion applies to W_q and W_k, a measured check that it makes the scores agree, and the
 // attention pattern when the permutation is skipped. Every number is a kernel's (pe.applyRope,
 // pe.gram, pe.attention); this file only moves indices around.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink } from './common.js';
 
 const INPUTS = ['previous-token head', 'random q, k'];
 const M = { left: 40, right: 44, top: 22, bottom: 34 };
@@ -31,6 +31,7 @@ export default {
     { name: 'dim', label: 'head dim d', type: 'int', min: 4, max: 64, step: 2, value: 32 },
     { name: 'seq', label: 'tokens', type: 'int', min: 2, max: 48, value: 16 },
     { name: 'input', label: 'q and k', type: 'select', options: INPUTS, value: INPUTS[0] },
+    { name: 'norm', label: 'length of q, k (× a unit normal)', type: 'number', min: 0.25, max: 8, step: 'any', value: 3 },
     { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
     { name: 'base', label: 'base', type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
   ],
@@ -61,7 +62,7 @@ export default {
       const plot = { x: M.left, y: M.top + 12, w: side, h: side - 12 };
       const ticks = niceTicks(0, seq - 1, 4).map((v) => [(v + 0.5) / seq, String(v)]);
       drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: 'key position', yTitle: 'query', title });
-      ctx.fillStyle = '#5b6475';
+      ctx.fillStyle = ink().muted;
       ctx.font = '11px system-ui, sans-serif';
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
@@ -70,7 +71,7 @@ export default {
     });
 
     const view = {
-      update({ dim: d, seq, input, seed, base }) {
+      update({ dim: d, seq, input, norm, seed, base }) {
         const perm = hfFromMeta(d);
         const positions = Array.from({ length: seq }, (_, j) => j);
         const one = { heads: 1, headDim: d, base };
@@ -79,11 +80,12 @@ export default {
           // A head that looks one token back, as a model trained with interleaved pairs would
           // learn it: the key is the query's content rotated one position on (interleaved), so
           // q_m · k_n peaks at n = m − 1.
-          const c = pe.randomNormal(d, seed);
+          // Trained heads have long q and k; `norm` stands for that and sets how sharp the softmax is.
+          const c = pe.randomNormal(d, seed).map((v) => v * norm);
           q = tile(c, seq);
           k = tile(pe.applyRope(c, { ...one, positions: [1], style: 'interleaved' }), seq);
         } else {
-          const r = pe.randomNormal(2 * seq * d, seed);
+          const r = pe.randomNormal(2 * seq * d, seed).map((v) => v * norm);
           (q = r.subarray(0, seq * d)), (k = r.subarray(seq * d));
         }
         const rot = (x, style) => pe.applyRope(x, { ...one, positions, style });
@@ -96,11 +98,13 @@ export default {
         const weights = cases.map(([qr, kr]) => pe.attention(qr, kr, k, { heads: 1, headDim: d, causal: true }).weights);
         const scoreDiff = maxAbsDiff(scores[0], scores[1]);
         const wrongDiff = maxAbsDiff(weights[0], weights[2]);
-        const prev = (w) => {
+        // mean weight a query (from position 1 on) gives the key `back` positions behind it
+        const mean = (w, back) => {
           let sum = 0;
-          for (let m = 1; m < seq; m++) sum += w[m * seq + m - 1];
+          for (let m = 1; m < seq; m++) sum += w[m * seq + m - back];
           return sum / (seq - 1);
         };
+        const prev = (w) => mean(w, 1), self = (w) => mean(w, 0);
 
         panels.forEach((p, j) => {
           fillCells(p.image, seq, seq, viridis, (c, r) => Math.min(255, Math.floor(weights[j][r * seq + c] * 256)));
@@ -117,9 +121,11 @@ export default {
 
         view.readout = `After permuting the rows, rotate_half's scores match the interleaved ones to ${sig(scoreDiff, 2)} (largest |Δ| over ${seq}×${seq} scores); ` +
           `without it the attention weights differ by up to ${sig(wrongDiff, 3)}, and the previous token gets ` +
-          `${sig(100 * prev(weights[0]), 3)} % of each query's attention as trained, ${sig(100 * prev(weights[1]), 3)} % converted, ${sig(100 * prev(weights[2]), 3)} % with the wrong pairing.`;
+          `${sig(100 * prev(weights[0]), 3)} % of each query's attention as trained, ${sig(100 * prev(weights[1]), 3)} % converted and ` +
+          `${sig(100 * prev(weights[2]), 3)} % with the wrong pairing, which gives the token itself ${sig(100 * self(weights[2]), 3)} % ` +
+          `(${sig(100 * self(weights[0]), 3)} % as trained).`;
         return {
-          measured: { permutedScoreDiff: scoreDiff, wrongWeightDiff: wrongDiff, previousToken: weights.map(prev) },
+          measured: { permutedScoreDiff: scoreDiff, wrongWeightDiff: wrongDiff, previousToken: weights.map(prev), self: weights.map(self) },
           columns: ['query', 'key', 'score interleaved', 'score half permuted', 'score half unpermuted', 'weight interleaved', 'weight half permuted', 'weight half unpermuted'],
           rows: Array.from({ length: seq * seq }, (_, j) => [Math.floor(j / seq), j % seq, ...scores.map((s) => s[j]), ...weights.map((w) => w[j])]),
         };

@@ -53,12 +53,12 @@ export default {
       if (s.f16Max !== null) {
         const c = grid.findIndex((p) => p > s.f16Max);
         if (c >= 0) {
-          ctx.fillStyle = '#1d2330';
+          ctx.fillStyle = '#1d2330'; // dark on the light grey of refused cells, in either theme
           ctx.font = '11px system-ui, sans-serif';
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
           const x = plot.x + ((c + grid.length) / 2 / grid.length) * plot.w;
-          ctx.fillText('no float16', x, plot.y + plot.h / 2 - 8);
+          ctx.fillText('float16 refused', x, plot.y + plot.h / 2 - 8);
           ctx.fillText(`above ${s.f16Max}`, x, plot.y + plot.h / 2 + 8);
         }
       }
@@ -134,7 +134,7 @@ export default {
         view.readout = `${type}: the largest error, ${sig(worst, 3)}, is at position ${grid[Math.floor(worstAt / half)]}, pair ${worstAt % half}; ` +
           `pair 0 (θ = 1) is off by up to ${sig(pairMax(0), 3)} and the slowest pair by up to ${sig(pairMax(half - 1), 3)}; ` +
           `${big} of ${n * half} entries are off by more than 0.01` +
-          (f16Max !== null && n < grid.length ? `; positions above ${f16Max} are grey: float16 cannot hold them.` : '.');
+          (f16Max !== null && n < grid.length ? `; positions above ${f16Max} are grey: the API refuses them in float16, whose largest value is 65504.` : '.');
         let rows = null;
         return {
           measured: { worst, over001: big },

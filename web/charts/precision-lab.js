@@ -3,11 +3,13 @@
 // (position, inverse frequency, angle, output, each rounded to nearest-even); the float64
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
-import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels } from './common.js';
+import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink } from './common.js';
 
 const MAX_POS = 1e6;
 const SAMPLES = 160;
-const FLOOR = 1e-17; // an error of exactly 0 has no place on a log axis: drawn here
+// An error of exactly 0 has no place on a log axis: it is drawn at the floor, 1e-17 for tables
+// (float64's own differences are ~1e-15) and 1e-10 for scores (float32 arithmetic, ~1e-7).
+const FLOORS = { table: 1e-17, score: 1e-10 };
 const F16_MAX = 65504;
 
 export const MODES = [
@@ -32,7 +34,7 @@ const markerLegend = {
     generateLabels(chart) {
       return lineLegend.labels.generateLabels(chart).map((it) => {
         const ds = chart.data.datasets[it.datasetIndex];
-        return ds.showLine === false ? { ...it, pointStyle: 'rectRot', lineDash: [], lineWidth: 1.5, fillStyle: '#ffffff', strokeStyle: '#1d2330' } : it;
+        return ds.showLine === false ? { ...it, pointStyle: 'rectRot', lineDash: [], lineWidth: 1.5, fillStyle: ink().bg, strokeStyle: ink().fg } : it;
       });
     },
   },
@@ -109,6 +111,7 @@ export default {
   ],
   mount(el, { pe, Chart }) {
     const canvas = canvasIn(el, 1.8);
+    canvas.parentElement.classList.add('phone-legend');
     const chart = new Chart(canvas, {
       type: 'line',
       data: { datasets: [] },
@@ -132,6 +135,7 @@ export default {
         const grid = [...new Set([...intGrid(1, MAX_POS, SAMPLES, 'log'), ...CASES.map((c) => c.position), ...(f16Max >= 1 ? [f16Max] : [])])].sort((a, b) => a - b);
         const f16Count = grid.filter((p) => p <= f16Max).length; // float16 evaluates this prefix of grid
         const scoreMode = measure === MEASURES[1];
+        const FLOOR = scoreMode ? FLOORS.score : FLOORS.table;
         let err; // key -> Float64Array over the accepted prefix of grid
         const accepted = {};
         if (!scoreMode) {
@@ -181,7 +185,8 @@ export default {
           return r >= 0 && r < accepted[key] ? err[key][r] : null;
         };
         chart.data.datasets = MODES.map((m) => ({
-          label: m.key === 'f16' && accepted.f16 < grid.length ? `${m.label} (stops at ${f16Max})` : m.label,
+          label: m.key === 'f16' && accepted.f16 < grid.length ? `${m.label} (stops at ${f16Max})`
+            : err[m.key].some((e) => e < FLOOR) ? `${m.label} (under 1e${Math.round(Math.log10(FLOOR))} drawn at the bottom)` : m.label,
           data: Array.from({ length: accepted[m.key] }, (_, r) => ({ x: grid[r], y: Math.max(FLOOR, err[m.key][r]) })),
           borderColor: m.color, backgroundColor: m.color, borderDash: m.dash, borderWidth: m.key === 'f64' ? 2 : 1.5,
         }));
@@ -189,7 +194,7 @@ export default {
         // One dataset per case so each label can sit above or below its marker without colliding.
         cases.forEach((c, j) => chart.data.datasets.push({
           label: j === 0 ? 'reported cases, at their positions' : '', data: c.error === null ? [] : [{ x: c.position, y: Math.max(FLOOR, c.error) }],
-          showLine: false, pointRadius: 6, pointHoverRadius: 7, pointStyle: 'rectRot', borderColor: '#1d2330', borderWidth: 1.5,
+          showLine: false, pointRadius: 6, pointHoverRadius: 7, pointStyle: 'rectRot', borderColor: ink().fg, borderWidth: 1.5,
           backgroundColor: MODES.find((m) => m.key === c.mode).color, pointLabels: [String(c.position)], labelDy: c.position === 4095 ? 10 : -24,
         }));
         if (accepted.f16 < grid.length) {
@@ -197,19 +202,36 @@ export default {
         }
         chart.options.scales.y.min = FLOOR;
         chart.options.scales.y.max = 100; // headroom above the 16-bit curves for the case labels
-        chart.options.scales.y.title.text = scoreMode ? 'largest |Δ(q·k)|/√d, the logit error (log scale)' : 'largest |Δcos|, |Δsin| over pairs (log scale)';
+        chart.options.scales.y.title.text = scoreMode ? '|Δ(q·k)|/√d, the logit error (log scale)' : 'largest |Δcos|, |Δsin| over pairs (log scale)';
         canvas.setAttribute('aria-label', `Log-log chart: ${measure} error against position 1 to 10^6 for float32, bfloat16, float16, ` +
           'an early bfloat16 inverse frequency and float64, with the reported cases marked');
         chart.update();
 
         const last = grid.length - 1;
-        const what = scoreMode ? 'the logit q·k/√d is off by' : 'the table is off by';
-        view.readout = `With d = ${dim}, ${what} ${sig(cases[0].error, 3)} in float16 at position 1857, ${sig(cases[1].error, 3)} in bfloat16 at 15962 ` +
-          `and ${sig(cases[2].error, 3)} at 4095 with the inverse frequency cast to bfloat16 early; at 10^6 float32 is off by ${sig(err.f32[last], 3)} ` +
-          `and float64 by ${sig(err.f64[last], 3)}; float16 stops at position ${f16Max}: the API refuses a position whose value or angle ` +
-          `would not fit a float16 (largest ${F16_MAX}).`;
+        const stop = `float16 stops at position ${f16Max}: the API refuses a position whose value or angle would not fit a float16 (largest ${F16_MAX})`;
+        /** Largest error of `key` at positions from `from` on (within what the type accepted). */
+        const worstFrom = (key, from) => {
+          let m = 0;
+          for (let r = 0; r < accepted[key]; r++) if (grid[r] >= from) m = Math.max(m, err[key][r]);
+          return m;
+        };
+        const spread = () => {
+          let lo = Infinity, hi = 0;
+          for (const e of err.early) (lo = Math.min(lo, e)), (hi = Math.max(hi, e));
+          return lo === hi ? sig(lo, 2) : `${sig(lo, 2)} to ${sig(hi, 2)}`;
+        };
+        view.readout = scoreMode
+          // A score sees only the angle difference of q and k: a frequency error shared by both
+          // costs distance·Δθ (here one position's worth), a rounded position or angle does not cancel.
+          ? `With d = ${dim} and k one position behind q, the logit q·k/√d is off by up to ${sig(worstFrom('f16', 2048), 3)} in float16 past ` +
+            `position 2048 and ${sig(worstFrom('bf16', 256), 3)} in bfloat16 past 256, where neighbouring positions start to round together, ` +
+            `but only by ${spread()} with the inverse frequency cast early: q and k share the wrong θ_i, and a score sees only their ` +
+            `one-position difference; at 10^6 float32 is off by ${sig(err.f32[last], 3)}, float64 tables by ${sig(err.f64[last], 3)}; ${stop}.`
+          : `With d = ${dim}, the table is off by ${sig(cases[0].error, 3)} in float16 at position 1857, ${sig(cases[1].error, 3)} in bfloat16 ` +
+            `at 15962 and ${sig(cases[2].error, 3)} at 4095 with the inverse frequency cast to bfloat16 early; at 10^6 float32 is off by ` +
+            `${sig(err.f32[last], 3)} and float64 by ${sig(err.f64[last], 3)}; ${stop}.`;
         return {
-          measured: { cases: Object.fromEntries(cases.map((c) => [`${c.mode}@${c.position}`, c.error])), f64At1e6: err.f64[last], f32At1e6: err.f32[last], f16Last: f16Max },
+          measured: { worstF16Past2048: worstFrom('f16', 2048), worstEarly: Math.max(...err.early), cases: Object.fromEntries(cases.map((c) => [`${c.mode}@${c.position}`, c.error])), f64At1e6: err.f64[last], f32At1e6: err.f32[last], f16Last: f16Max },
           columns: ['position', ...MODES.map((m) => `error ${m.key}`)],
           rows: grid.map((p, r) => [p, ...MODES.map((m) => (r < accepted[m.key] ? err[m.key][r] : null))]),
         };

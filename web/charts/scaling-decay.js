@@ -1,11 +1,11 @@
 // scaling-decay.js: issue 6 §17, the decay curves of section 13 out to 4·L0, before and after a
 // scaling variant: g(x) = 2·Σ cos(x·θ_i) (pe.ropeDecay kind 'ones') and q·R(x)q for one random
 // q (kind 'vectors'). Distances past L0 are shaded: the model never saw them in training.
-import { lineChartWith, palette, lineLegend, sig, intGrid, logAxis, beyondShade } from './common.js';
+import { lineChartWith, palette, lineLegend, sig, intGrid, logAxis, beyondShade, ink } from './common.js';
 
 const VARIANTS = ['linear (PI)', 'NTK-aware', 'dynamic NTK', 'YaRN', 'llama3'];
 const REACH = 4; // the brief's "out to 4× the training length"
-const SAMPLES = 1200;
+const SAMPLES = 1000;
 
 function scalingFor(variant, factor, l0) {
   switch (variant) {
@@ -53,6 +53,8 @@ export default {
     const ones = lineChartWith([beyondShade], el, Chart, { x: 'relative distance x', y: 'g(x) = 2·Σ cos(x·θ_i)', aspect: 2.2 });
     const vec = lineChartWith([beyondShade], el, Chart, { x: 'relative distance x', y: 'q·R(x)q, random q', aspect: 2.2, legend: false });
     ones.options.plugins.legend = lineLegend;
+    ones.canvas.parentElement.classList.add('phone-tall');
+    vec.canvas.parentElement.classList.add('phone-tall');
     const note = document.createElement('p');
     note.className = 'chart-note';
     note.textContent = 'The same for one random vector q as query and key (colours and dashes as above).';
@@ -79,8 +81,8 @@ export default {
           chart.data.datasets = [
             { label: 'no scaling', data: xy(before), borderColor: palette[0], borderDash: [], borderWidth: 1.25 },
             { label: `${variant}, factor ${sig(factor, 4)}`, data: xy(after), borderColor: palette[1], borderDash: [6, 3], borderWidth: 1.5 },
-            { label: `range within L0 without scaling`, data: [{ x: dist[0], y: lo }, { x: max, y: lo }], borderColor: '#5b6475', borderDash: [2, 4], borderWidth: 1 },
-            { label: '', data: [{ x: dist[0], y: hi }, { x: max, y: hi }], borderColor: '#5b6475', borderDash: [2, 4], borderWidth: 1 },
+            { label: `range within L0 without scaling`, data: [{ x: dist[0], y: lo }, { x: max, y: lo }], borderColor: ink().muted, borderDash: [2, 4], borderWidth: 1 },
+            { label: '', data: [{ x: dist[0], y: hi }, { x: max, y: hi }], borderColor: ink().muted, borderDash: [2, 4], borderWidth: 1 },
           ];
           chart.options.plugins.posencBeyond = { x: l0, label: `beyond L0 = ${l0}` };
           Object.assign(chart.options.scales.x, scale === 'log' ? { type: 'logarithmic', ...logAxis }

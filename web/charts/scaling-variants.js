@@ -2,7 +2,7 @@
 // wavelength 2π/θ_i against the original training length L0, and how much each pair was
 // stretched (λ'_i/λ_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
-import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw } from './common.js';
+import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw, ink } from './common.js';
 
 const TAU = 2 * Math.PI;
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
@@ -30,10 +30,10 @@ const STYLE = {
   linear: { color: palette[0], dash: [6, 4], width: 1.5 },
   ntk: { color: palette[1], dash: [2, 3], width: 2 },
   dynamic: { color: palette[3], dash: [10, 3, 2, 3], width: 1.5 },
-  yarn: { color: palette[2], dash: [], width: 2.5 },
+  yarn: { color: palette[2], dash: [8, 2, 2, 2, 2, 2], width: 2.5 },
   llama3: { color: palette[5], dash: [14, 4], width: 2.5 },
   config: { color: palette[4], dash: [1, 3], width: 3 },
-  l0: { color: '#5b6475', dash: [3, 6], width: 1 },
+  l0: { get color() { return ink().muted; }, dash: [3, 6], width: 1 }, // read at each draw: follows the theme
 };
 
 function dataset(label, pts, key, extra = {}) {
@@ -62,6 +62,8 @@ export default {
     const stretch = lineChart(el, Chart, { x: 'pair i', y: "stretch λ'_i / λ_i (log scale)", yType: 'logarithmic', aspect: 2.6, legend: false });
     Object.assign(stretch.options.scales.y, logAxis);
     for (const c of [wave, stretch]) c.options.scales.x.ticks = { includeBounds: false };
+    wave.canvas.parentElement.classList.add('phone-legend');
+    stretch.canvas.parentElement.classList.add('phone-tall');
     const note = document.createElement('p');
     note.className = 'chart-note';
     note.textContent = 'Below: how far each variant stretched each pair (1 = untouched), in the colours and dashes of the legend above.';
@@ -74,7 +76,7 @@ export default {
     panel.innerHTML = `<div class="config-row"><label for="${id}-preset">Start from</label> <select id="${id}-preset"></select></div>` +
       `<label for="${id}" class="config-label">Paste a model's config.json (or just its <code>rope_scaling</code> block); ` +
       'it is drawn as the thick dotted orange curve</label>' +
-      `<textarea id="${id}" class="config-text mono" rows="12" spellcheck="false"></textarea>` +
+      `<textarea id="${id}" class="config-text mono" rows="12" spellcheck="false" wrap="off"></textarea>` +
       '<p class="config-message" role="status" aria-live="polite"></p>';
     el.append(panel);
     const preset = panel.querySelector('select'), text = panel.querySelector('textarea'), message = panel.querySelector('.config-message');

@@ -34,6 +34,7 @@ export default {
     el.append(note);
     const chart = lineChart(el, Chart, { x: 'distance x', y: 'PE(0)·PE(x)', aspect: 2.6 });
     chart.options.plugins.legend = lineLegend;
+    chart.canvas.parentElement.classList.add('phone-tall');
     chart.options.scales.x.ticks = { includeBounds: false };
 
     const view = {
@@ -63,7 +64,7 @@ export default {
         const same = maxAbsDiff(grams[0], grams[1]), other = maxAbsDiff(grams[0], grams[2]);
         const w = pe.ropeInvFreq(dim, { base });
         view.readout = `Over all ${length}×${length} pairs of rows, the interleaved and concat dot products differ by at most ${sig(same, 2)} ` +
-          `(float32 rounding), the tensor2tensor ones by up to ${sig(other, 3)}: its slowest frequency is exactly 1/base, ` +
+          `(the order of the sums), the tensor2tensor ones by up to ${sig(other, 3)}: its slowest frequency is exactly 1/base, ` +
           `while base^(−2i/d) stops one step short of it, at ${sig(w[w.length - 1], 3)}.`;
         return {
           measured: { interleavedVsConcat: same, interleavedVsT2t: other },
