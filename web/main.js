@@ -1,39 +1,120 @@
 // main.js: loads the kernels, then mounts every <div data-chart="kind"> with its module
-// web/charts/<kind>.js. A chart that fails shows its own error and leaves the rest working.
-import { loadPosenc } from './posenc.js';
-import { mountChart } from './chart-host.js';
+// web/charts/<kind>.js, each with Link, Embed, PNG and CSV buttons. A chart that fails shows
+// its own message and leaves the rest working; without WebAssembly every chart says so.
+//
+// A link to one chart's state: index.html?chart=<kind>&<param>=<value>...#<section id>
+// (see README "Links"): that chart starts from those values (checked by parseParams: unknown
+// or malformed ones are named in a note and keep their defaults) and is scrolled into view.
+import { kernels, chartJs, assetUrls } from './runtime.js';
+import {
+  KINDS, STRINGS, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
+} from './chart-host.js';
 
 const status = document.getElementById('status');
 const charts = new Map();
-window.posencPage = { charts, ready: null };
+window.posencPage = { charts, ready: null, notes: [] };
+
+/** The page's query: { target: kind or null, entries, notes } (never throws). */
+function readQuery() {
+  let q;
+  try {
+    q = new URLSearchParams(location.search);
+  } catch {
+    q = new URLSearchParams();
+  }
+  const notes = [];
+  const named = q.getAll('chart');
+  let target = null;
+  if (named.length > 1) notes.push(STRINGS.repeated('chart'));
+  else if (named.length === 1) {
+    if (KINDS.includes(named[0]) && document.querySelector(`[data-chart="${named[0]}"]`)) target = named[0];
+    else notes.push(STRINGS.chartNotOnPage(show(named[0])));
+  }
+  const entries = [...q];
+  if (!named.length && entries.some(([k]) => !RESERVED.includes(k))) notes.push(STRINGS.paramsWithoutChart);
+  return { target, entries, notes };
+}
+
+/** Query values the language and theme switches own, carried over into links when sane. */
+function carried() {
+  const out = {};
+  try {
+    const q = new URLSearchParams(location.search);
+    for (const k of ['lang', 'theme']) if (/^[A-Za-z-]{1,16}$/.test(q.get(k) ?? '')) out[k] = q.get(k);
+  } catch {
+    // no query: nothing to carry
+  }
+  return out;
+}
+
+function linkFor(chart, el, values) {
+  const url = new URL(location.href);
+  url.search = `?${stateQuery(chart.kind, chart.params, values, carried())}`;
+  url.hash = el.closest('section[id]')?.id ?? '';
+  return url.href;
+}
+
+function showPageNotes(notes) {
+  window.posencPage.notes = notes;
+  const box = noteBox(notes);
+  if (box) {
+    box.id = 'page-notes';
+    status.after(box);
+  }
+}
 
 async function mountAll() {
-  let pe;
+  const { target, entries, notes } = readQuery();
+  showPageNotes(notes);
+  const els = [...document.querySelectorAll('[data-chart]')];
+  let pe, Chart;
   try {
-    pe = await loadPosenc();
+    [pe, Chart] = await Promise.all([kernels(), chartJs()]);
   } catch (err) {
-    status.textContent = `The kernels could not load (${err.message}). The charts need WebAssembly.`;
+    status.textContent = STRINGS.noWasm(err?.message ?? String(err));
     status.classList.add('error');
+    for (const el of els) showMessage(el, STRINGS.noWasm(err?.message ?? String(err)));
     return;
   }
-  document.getElementById('build-kind').textContent = pe.simd ? 'SIMD' : 'scalar';
-  const { Chart } = window;
-  for (const el of document.querySelectorAll('[data-chart]')) {
-    const kind = el.dataset.chart;
+  const kind = document.getElementById('build-kind');
+  if (kind) kind.textContent = pe.simd ? 'SIMD' : 'scalar';
+
+  // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
+  // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
+  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
+  if (targetEl) els.splice(els.indexOf(targetEl), 1), els.unshift(targetEl);
+  let moved = false;
+  const onMove = () => (moved = true);
+  for (const ev of ['wheel', 'touchstart', 'keydown']) addEventListener(ev, onMove, { once: true, passive: true });
+
+  for (const el of els) {
+    const k = el.dataset.chart;
     try {
-      const { default: chart } = await import(`./charts/${kind}.js`);
-      charts.set(kind, mountChart(el, chart, { pe, Chart }));
+      const chart = await loadChart(k);
+      const { values, notes: chartNotes } = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
+      const { scriptUrl, embedUrl } = assetUrls();
+      charts.set(k, mountChart(el, chart, {
+        pe, Chart, values, notes: chartNotes,
+        toolbar: {
+          link: (v) => linkFor(chart, el, v),
+          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, embedUrl, height }),
+          png: true,
+          csv: true,
+        },
+      }));
+      if (el === targetEl) el.scrollIntoView({ block: 'start' });
     } catch (err) {
-      el.textContent = `This chart could not be drawn: ${err.message}`;
+      showMessage(el, STRINGS.drawFailed(err?.message ?? String(err)));
       el.classList.add('error');
-      console.error(`chart ${kind}:`, err);
+      console.error(`chart ${k}:`, err);
     }
   }
+  if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });
   status.textContent = '';
 }
 
 window.posencPage.ready = new Promise((resolve) => {
-  const go = () => mountAll().then(resolve);
+  const go = () => mountAll().catch((err) => console.error(err)).then(resolve);
   // Chart.js is a deferred classic script; module scripts run after it.
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', go);
   else go();

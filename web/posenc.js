@@ -11,7 +11,7 @@ import { instantiate, simdSupported, HeapArray } from './heap.js';
 import * as A from './args.js';
 import { scalingStruct, ropeScaling } from './scaling.js';
 
-export { MAX_ELEMENTS } from './args.js';
+export { MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 export { simdSupported, ropeScaling };
 
 const LAYOUTS = { interleaved: 0, concat: 1, tensor2tensor: 2 };
@@ -30,14 +30,19 @@ const BUILDS = {
 /**
  * Loads the kernels. options.simd: 'auto' (default: SIMD where the engine validates it),
  * true (SIMD or throw) or false (the scalar build). options.source: the .wasm as bytes, a
- * WebAssembly.Module or a URL, for hosts that serve it elsewhere.
+ * WebAssembly.Module or a URL, for hosts that serve it elsewhere. options.maxCallBytes and
+ * options.maxHeapBytes lower the memory limits (MAX_CALL_BYTES per call, MAX_HEAP_BYTES live
+ * in the heap); they cannot raise them.
  */
 export async function loadPosenc(opts) {
   const o = A.options('options', opts);
   const simd = A.oneOf('options.simd', o.simd ?? 'auto', ['auto', true, false]);
+  const callBytes = A.int('options.maxCallBytes', o.maxCallBytes ?? A.MAX_CALL_BYTES, 1, A.MAX_CALL_BYTES);
+  const heapBytes = A.int('options.maxHeapBytes', o.maxHeapBytes ?? A.MAX_HEAP_BYTES, 1, A.MAX_HEAP_BYTES);
   const useSimd = simd === 'auto' ? simdSupported() : simd;
   if (useSimd && !simdSupported()) throw new Error('posenc: this engine has no WebAssembly SIMD; use { simd: false }');
   const heap = await instantiate(o.source ?? (useSimd ? BUILDS.simd : BUILDS.scalar));
+  heap.limits = { callBytes, heapBytes };
   return new Posenc(heap);
 }
 
@@ -48,6 +53,8 @@ class Posenc {
     this.#heap = heap;
     /** true when the loaded module is the WASM SIMD build */
     this.simd = heap.fn.posenc_simd() === 1;
+    /** { callBytes, heapBytes }: the memory limits this instance enforces (see loadPosenc) */
+    this.limits = Object.freeze({ ...heap.limits });
     Object.freeze(this);
   }
 
@@ -262,7 +269,10 @@ class Posenc {
     const causal = A.bool('causal', o.causal ?? false);
     const row = heads * headDim;
     const rows = (name, t) => {
-      const len = t?.length;
+      if (!(Array.isArray(t) || (ArrayBuffer.isView(t) && !(t instanceof DataView)))) {
+        throw new TypeError(`${name} must be an array or typed array of numbers, got ${A.show(t)}`);
+      }
+      const len = t.length;
       if (!Number.isInteger(len) || len === 0 || len % row !== 0) {
         throw new RangeError(`${name}.length must be a positive multiple of heads × headDim = ${row}, got ${A.show(len)}`);
       }
@@ -352,7 +362,10 @@ class Posenc {
       if (!Number.isInteger(tokens[i])) throw new TypeError(`tokens[${i}] must be an integer, got ${tokens[i]}`);
     });
     const n = toks.length;
+    A.elements('orderDemo weights', heads, n, n);
     return this.#heap.scoped((h) => {
+      // the kernel's own buffers (embedding table, projections, activations) count too
+      h.reserve(4 * (vocab * dim + 3 * dim * dim + 6 * n * dim) + 8 * (n + (dim / heads) + 1));
       const out = h.alloc(Float32Array, n * dim), w = h.alloc(Float32Array, heads * n * n);
       this.#heap.call('posenc_order_demo', out, w, h.copyIn(toks), n, vocab, dim, heads, seed, encoding, causal ? 1 : 0, base);
       return { output: h.copyOut(Float32Array, out, n * dim), weights: h.copyOut(Float32Array, w, heads * n * n) };

@@ -2,7 +2,7 @@
 // `node web/serve.js` (npm start) prints the URL; tests import serve() and use port 0.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { basename, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -32,11 +32,15 @@ async function handle(root, req, res) {
   try {
     if ((await stat(path)).isDirectory()) path = join(path, 'index.html');
     const body = await readFile(path);
-    res.writeHead(200, {
+    const headers = {
       'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
-    });
+    };
+    // embed.html is made to be framed by any page; a <meta> policy cannot say so, a header can.
+    // (Its script, style and connect rules are in its own <meta> policy, as on index.html.)
+    if (basename(path) === 'embed.html') headers['Content-Security-Policy'] = 'frame-ancestors *';
+    res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch {
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');

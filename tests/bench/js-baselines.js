@@ -143,15 +143,18 @@ export function decayError(y, distances, w) {
   return err;
 }
 
-/** Largest distance in float32 ulps between two Float32Arrays (SIMD vs scalar agreement). */
-export function maxUlps(a, b) {
-  const ia = new Int32Array(a.buffer, a.byteOffset, a.length), ib = new Int32Array(b.buffer, b.byteOffset, b.length);
+/**
+ * Largest distance between two Float32Arrays in float32 ulps (of the larger magnitude), after
+ * allowing `slack` absolute (e.g. the float64 rounding of an angle both builds form).
+ */
+export function maxUlps(a, b, slack = 0) {
   let m = 0;
   for (let i = 0; i < a.length; i++) {
-    // map the sign-magnitude float bits onto a monotonic integer line
-    const x = ia[i] < 0 ? -2147483648 - ia[i] : ia[i], y = ib[i] < 0 ? -2147483648 - ib[i] : ib[i];
-    const d = Math.abs(x - y);
-    if (d > m) m = d;
+    const d = Math.abs(a[i] - b[i]) - slack;
+    if (d <= 0) continue;
+    const mag = Math.max(Math.abs(a[i]), Math.abs(b[i]));
+    const ulp = mag < 2 ** -126 ? 2 ** -149 : 2 ** (Math.floor(Math.log2(mag)) - 23);
+    if (d / ulp > m) m = d / ulp;
   }
-  return m;
+  return Math.ceil(m - 1e-9);
 }

@@ -1,18 +1,19 @@
 // absolute-decay.js: seed 000 #6, with absolute (added) PE the score of a query at position 0
 // against keys at positions i: (Q + PE[0])·(K + PE[i]) and PE[0]·PE[i] (pe.sinusoidalDecay).
 import { lineChart, palette, dashes, lineLegend, sig } from './common.js';
+import { L, tr } from '../i18n.js';
 
 export default {
   kind: 'absolute-decay',
-  title: 'Score of the query at position 0 against a key at position i (absolute PE)',
+  title: L('Score of the query at position 0 against a key at position i (absolute PE)', '位置 0 的 query 与位置 i 的 key 的得分（绝对位置编码）'),
   params: [
-    { name: 'seed', label: 'seed for Q, K', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'seed', label: L('seed for Q, K', 'Q、K 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 2048, step: 2, value: 512 },
-    { name: 'length', label: 'positions', type: 'int', min: 2, max: 8192, value: 512 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 2, max: 8192, value: 512 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: 'key position i', y: 'inner product' });
+    const chart = lineChart(el, Chart, { x: L('key position i', 'key 位置 i'), y: L('inner product', '内积') });
     chart.options.plugins.legend = lineLegend;
     chart.options.scales.x.ticks = { includeBounds: false };
     const view = {
@@ -32,8 +33,10 @@ export default {
         chart.update();
         const tail = withQK.subarray(length >> 1);
         const tailMean = tail.reduce((s, v) => s + v, 0) / tail.length;
-        view.readout = `(Q + PE[0])·(K + PE[i]) is ${sig(withQK[0], 4)} at i = 0 and averages ${sig(tailMean, 4)} over` +
-          ` i ≥ ${length >> 1}; PE[0]·PE[i] falls from ${sig(peOnly[0], 4)} (= d/2) to ${sig(peOnly[length - 1], 4)} at i = ${length - 1}.`;
+        view.readout = tr(`(Q + PE[0])·(K + PE[i]) is ${sig(withQK[0], 4)} at i = 0 and averages ${sig(tailMean, 4)} over` +
+          ` i ≥ ${length >> 1}; PE[0]·PE[i] falls from ${sig(peOnly[0], 4)} (= d/2) to ${sig(peOnly[length - 1], 4)} at i = ${length - 1}.`,
+          `(Q + PE[0])·(K + PE[i]) 在 i = 0 处为 ${sig(withQK[0], 4)}，在 i ≥ ${length >> 1} 上平均为 ${sig(tailMean, 4)}；` +
+          `PE[0]·PE[i] 从 ${sig(peOnly[0], 4)}(= d/2)降到 i = ${length - 1} 处的 ${sig(peOnly[length - 1], 4)}。`);
         return {
           columns: ['i', '(Q+PE[0])·(K+PE[i])', 'PE[0]·PE[i]'],
           rows: dist.map((i) => [i, withQK[i], peOnly[i]]),

@@ -2,11 +2,12 @@
 // (the xy plane), and with a third bit z = bit 2 the xz plane, where the post separates
 // position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point as
 // (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
-import { scatterChart, palette } from './common.js';
+import { scatterChart, palette, ink } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const PANELS = [
-  { plane: 'xy', a: 0, b: 1, x: 'x = bit 0', y: 'y = bit 1' },
-  { plane: 'xz', a: 0, b: 2, x: 'x = bit 0', y: 'z = bit 2' },
+  { plane: 'xy', a: 0, b: 1, x: L('x = bit 0', 'x = 第 0 位'), y: L('y = bit 1', 'y = 第 1 位') },
+  { plane: 'xz', a: 0, b: 2, x: L('x = bit 0', 'x = 第 0 位'), y: L('z = bit 2', 'z = 第 2 位') },
 ];
 
 // Positions that share a code share a point; their numbers are listed together on it.
@@ -23,10 +24,10 @@ function groups(codes, n, bits, a, b) {
 
 export default {
   kind: 'binary',
-  title: 'Positions as binary codes, one point per code',
+  title: L('Positions as binary codes, one point per code', '把位置写成二进制编码，每个编码一个点'),
   params: [
-    { name: 'bits', label: 'bits', type: 'int', min: 2, max: 3, value: 3 },
-    { name: 'length', label: 'positions', type: 'int', min: 1, max: 16, value: 5 },
+    { name: 'bits', label: L('bits', '比特数'), type: 'int', min: 2, max: 3, value: 3 },
+    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 1, max: 16, value: 5 },
   ],
   mount(el, { pe, Chart }) {
     const wrap = document.createElement('div');
@@ -40,7 +41,7 @@ export default {
       for (const axis of ['x', 'y']) {
         Object.assign(chart.options.scales[axis], { min: -0.45, max: 1.6, ticks: { stepSize: 1, callback: (v) => (v === 0 || v === 1 ? v : '') } });
       }
-      chart.options.plugins.title = { display: true, text: `${panel.plane} plane` };
+      chart.options.plugins.title = { display: true, text: () => tr(`${panel.plane} plane`, `${panel.plane} 平面`) };
       chart.options.plugins.tooltip = { callbacks: { label: (c) => c.dataset.pointLabels?.[c.dataIndex] ?? '' } };
       return { panel, box, chart };
     });
@@ -55,7 +56,7 @@ export default {
           chart.data.datasets = [
             {
               // The order the positions come in: it jumps about, the codes are not continuous.
-              label: 'order of positions',
+              label: tr('order of positions', '位置的先后顺序'),
               data: Array.from({ length }, (_, p) => ({ x: codes[p * bits + panel.a], y: codes[p * bits + panel.b] })),
               showLine: true,
               borderColor: '#9aa3b2',
@@ -65,17 +66,19 @@ export default {
               pointHitRadius: 0,
             },
             {
-              label: 'positions',
+              label: tr('positions', '位置'),
               data: pts.map(({ x, y }) => ({ x, y })),
-              pointLabels: pts.map((g) => `pos ${g.positions.join(', ')}`),
+              pointLabels: pts.map((g) => tr(`pos ${g.positions.join(', ')}`, `位置 ${g.positions.join(', ')}`)),
               labelDy: 10,
               pointRadius: pts.map((g) => (g.positions.length > 1 ? 9 : 6)),
               backgroundColor: pts.map((g) => (g.positions.length > 1 ? palette[1] : palette[0])),
-              borderColor: '#ffffff',
+              borderColor: ink().bg,
               borderWidth: 1.5,
             },
           ];
-          chart.canvas.setAttribute('aria-label', `${panel.plane} plane: ${pts.map((g) => `positions ${g.positions.join(' and ')} at (${g.x}, ${g.y})`).join('; ')}`);
+          chart.canvas.setAttribute('aria-label', tr(
+            `${panel.plane} plane: ${pts.map((g) => `positions ${g.positions.join(' and ')} at (${g.x}, ${g.y})`).join('; ')}`,
+            `${panel.plane} 平面：${pts.map((g) => `位置 ${g.positions.join(' 和 ')} 在 (${g.x}, ${g.y})`).join('；')}`));
           chart.update();
         }
         const full = groups(codes, length, bits, 0, 1);
@@ -83,11 +86,15 @@ export default {
         const code = (p) => `(${Array.from(codes.subarray(p * bits, (p + 1) * bits)).join(', ')})`;
         const unique = new Set(Array.from({ length }, (_, p) => code(p))).size;
         const xy = shared.length
-          ? `in the xy plane ${shared.map((g) => `positions ${g.positions.join(' and ')} share (${g.x}, ${g.y})`).join(', ')}`
-          : 'every position has its own point in the xy plane';
-        view.readout = `${length} position${length > 1 ? 's' : ''} in ${bits} bits: ${xy}; ` +
+          ? tr(`in the xy plane ${shared.map((g) => `positions ${g.positions.join(' and ')} share (${g.x}, ${g.y})`).join(', ')}`,
+            `在 xy 平面上${shared.map((g) => `位置 ${g.positions.join(' 和 ')} 共用点 (${g.x}, ${g.y})`).join('，')}`)
+          : tr('every position has its own point in the xy plane', '在 xy 平面上每个位置都有自己的点');
+        view.readout = tr(`${length} position${length > 1 ? 's' : ''} in ${bits} bits: ${xy}; ` +
           (bits > 2 && length > 4 ? `bit 2 lifts position 4 to ${code(4)}, and ` : '') +
-          `${unique} of the ${length} full codes are distinct (${bits} bits hold at most ${2 ** bits} positions).`;
+          `${unique} of the ${length} full codes are distinct (${bits} bits hold at most ${2 ** bits} positions).`,
+          `${length} 个位置，${bits} 个比特：${xy}；` +
+          (bits > 2 && length > 4 ? `第 2 位把位置 4 抬到 ${code(4)}，` : '') +
+          `${length} 个完整编码中有 ${unique} 个互不相同（${bits} 个比特最多表示 ${2 ** bits} 个位置）。`);
         return {
           columns: ['position', ...Array.from({ length: bits }, (_, j) => `bit ${j}`)],
           rows: Array.from({ length }, (_, p) => [p, ...codes.subarray(p * bits, (p + 1) * bits)]),

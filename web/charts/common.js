@@ -1,6 +1,41 @@
 // common.js: what every Chart.js chart of posenc shares: a canvas sized to its container,
 // fast options for long line data, and a colour-blind-safe palette (Okabe-Ito).
+import { t, tr } from '../i18n.js';
+
 export const palette = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+
+/** True when the page shows its dark theme (web/theme.js sets <html data-theme>; else the system's). */
+export function isDark() {
+  if (typeof document === 'undefined') return false;
+  const set = document.documentElement.dataset.theme;
+  if (set === 'dark' || set === 'light') return set === 'dark';
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
+// Okabe-Ito's black would vanish on the dark theme: palette[6] is read when a chart draws, so
+// it is near-white there (every chart redraws on a theme change).
+Object.defineProperty(palette, 6, { get: () => (isDark() ? '#e8e8e8' : '#000000'), enumerable: true });
+
+/**
+ * The page's text and line colours now (CSS variables of style.css, light values when the
+ * stylesheet is absent): for text and axes painted on a canvas by hand, so they follow the theme.
+ */
+export function ink() {
+  const css = typeof document !== 'undefined' ? getComputedStyle(document.documentElement) : null;
+  const v = (name, fallback) => css?.getPropertyValue(name).trim() || fallback;
+  return {
+    fg: v('--fg', '#1d2330'), muted: v('--muted', '#5b6475'), bg: v('--bg', '#ffffff'),
+    line: v('--line', '#d8dde6'), grid: v('--grid', 'rgba(0, 0, 0, 0.1)'),
+  };
+}
+
+/**
+ * A canvas's accessible name that follows the language: `label` is a string, an L() pair or a
+ * function returning either. Set now; call again (or let lineChart's hook do it) to refresh.
+ */
+export function ariaLabel(canvas, label) {
+  canvas.setAttribute('aria-label', t(typeof label === 'function' ? label() : label));
+}
 
 /** A responsive canvas in `el`; `aspect` is width / height. */
 export function canvasIn(el, aspect = 2) {
@@ -14,13 +49,29 @@ export function canvasIn(el, aspect = 2) {
   return canvas;
 }
 
-/** A line chart on numeric x/y axes with animation and parsing off (they cost the most). */
+// The default accessible name of a chart on axes, in the language of the moment; refreshed on
+// every chart.update() unless a chart module has set a name of its own since.
+const axisName = (x, y) => tr(`Chart of ${t(y)} against ${t(x)}`, `${t(y)}随${t(x)}变化的图`);
+const defaultLabel = (x, y) => ({
+  id: 'posencDefaultLabel',
+  beforeUpdate(chart) {
+    const c = chart.canvas, now = c.getAttribute('aria-label');
+    if (now !== null && now !== c.dataset.autoLabel) return;
+    c.dataset.autoLabel = axisName(x, y);
+    c.setAttribute('aria-label', c.dataset.autoLabel);
+  },
+});
+
+/**
+ * A line chart on numeric x/y axes with animation and parsing off (they cost the most).
+ * Axis titles x and y are strings or L() pairs, resolved in the current language at each update.
+ */
 export function lineChart(el, Chart, { x, y, xType = 'linear', yType = 'linear', aspect = 2, legend = true } = {}) {
   const canvas = canvasIn(el, aspect);
-  canvas.setAttribute('aria-label', `${y} against ${x}`);
   return new Chart(canvas, {
     type: 'line',
     data: { datasets: [] },
+    plugins: [defaultLabel(x, y)],
     options: {
       animation: false,
       parsing: false,
@@ -31,8 +82,8 @@ export function lineChart(el, Chart, { x, y, xType = 'linear', yType = 'linear',
       elements: { point: { radius: 0 }, line: { borderWidth: 1.5 } },
       plugins: { legend: { display: legend }, decimation: { enabled: true, algorithm: 'min-max' } },
       scales: {
-        x: { type: xType, title: { display: true, text: x } },
-        y: { type: yType, title: { display: true, text: y } },
+        x: { type: xType, title: { display: true, text: () => t(x) } },
+        y: { type: yType, title: { display: true, text: () => t(y) } },
       },
     },
   });
@@ -89,7 +140,7 @@ export function logTick(v, index, ticks) {
 /** Options for a log axis: logTick labels, and grid lines only where there is a label. */
 export const logAxis = {
   ticks: { callback: logTick, autoSkip: false, maxRotation: 0 },
-  grid: { color: (c) => (c.tick?.label ? 'rgba(0, 0, 0, 0.1)' : 'transparent') },
+  grid: { color: (c) => (c.tick?.label ? ink().grid : 'transparent') },
 };
 
 /** x to `digits` significant digits; exponent form only for very small or very large values. */
@@ -126,7 +177,7 @@ export function intGrid(lo, hi, n, scale = 'linear') {
 /** A canvas for hand-drawn diagrams: draw(ctx, width, height) runs in CSS pixels. */
 export function plainCanvas(el, aspect, label) {
   const canvas = canvasIn(el, aspect);
-  canvas.setAttribute('aria-label', label);
+  ariaLabel(canvas, label);
   const ctx = canvas.getContext('2d');
   let last = null;
   const paint = (draw) => {
@@ -220,7 +271,7 @@ export const pointLabels = {
         const text = ds.pointLabels[j];
         if (!text) return;
         const below = meta.type === 'bar' && ds.data[j] < 0;
-        ctx.fillStyle = ds.labelColor ?? '#1d2330';
+        ctx.fillStyle = ds.labelColor ?? ink().fg;
         ctx.textBaseline = below ? 'top' : 'bottom';
         ctx.fillText(text, el.x + (ds.labelDx ?? 0), el.y + (below ? 4 : -(ds.labelDy ?? 6)));
       });
@@ -232,11 +283,11 @@ export const pointLabels = {
 /** A scatter chart on numeric axes (animation and parsing off) with pointLabels registered. */
 export function scatterChart(el, Chart, { x, y, aspect = 1, legend = false, label } = {}) {
   const canvas = canvasIn(el, aspect);
-  canvas.setAttribute('aria-label', label ?? `${y} against ${x}`);
+  if (label) ariaLabel(canvas, label);
   return new Chart(canvas, {
     type: 'scatter',
     data: { datasets: [] },
-    plugins: [pointLabels],
+    plugins: [pointLabels, ...(label ? [] : [defaultLabel(x, y)])],
     options: {
       animation: false,
       parsing: false,
@@ -244,8 +295,8 @@ export function scatterChart(el, Chart, { x, y, aspect = 1, legend = false, labe
       maintainAspectRatio: false,
       plugins: { legend: { display: legend } },
       scales: {
-        x: { type: 'linear', title: { display: true, text: x } },
-        y: { type: 'linear', title: { display: true, text: y } },
+        x: { type: 'linear', title: { display: true, text: () => t(x) } },
+        y: { type: 'linear', title: { display: true, text: () => t(y) } },
       },
     },
   });
@@ -306,10 +357,11 @@ export function fillCells(image, cols, rows, lut, index) {
 export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', title = '' } = {}) {
   ctx.imageSmoothingEnabled = image.width > plot.w || image.height > plot.h;
   ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
-  ctx.strokeStyle = '#5b6475';
+  const colour = ink();
+  ctx.strokeStyle = colour.muted;
   ctx.lineWidth = 1;
   ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
-  ctx.fillStyle = '#1d2330';
+  ctx.fillStyle = colour.fg;
   ctx.font = '11px system-ui, sans-serif';
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
@@ -349,10 +401,11 @@ export function drawColourBar(ctx, lut, bar, labels) {
     ctx.fillStyle = `rgb(${lut[k]} ${lut[k + 1]} ${lut[k + 2]})`;
     ctx.fillRect(bar.x, bar.y + py, bar.w, 1);
   }
-  ctx.strokeStyle = '#5b6475';
+  const colour = ink();
+  ctx.strokeStyle = colour.muted;
   ctx.lineWidth = 1;
   ctx.strokeRect(bar.x - 0.5, bar.y - 0.5, bar.w + 1, bar.h + 1);
-  ctx.fillStyle = '#1d2330';
+  ctx.fillStyle = colour.fg;
   ctx.font = '11px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
@@ -379,11 +432,11 @@ export const beyondShade = {
     ctx.fillStyle = o.color ?? 'rgba(91, 100, 117, 0.1)';
     ctx.fillRect(x, a.top, a.right - x, a.bottom - a.top);
     if (o.label) {
-      ctx.fillStyle = '#5b6475';
+      ctx.fillStyle = ink().muted;
       ctx.font = '11px system-ui, sans-serif';
       ctx.textAlign = 'left';
       ctx.textBaseline = 'top';
-      ctx.fillText(o.label, x + 4, a.top + 3);
+      ctx.fillText(t(o.label), x + 4, a.top + 3);
     }
     ctx.restore();
   },
@@ -393,7 +446,7 @@ export const beyondShade = {
 export function lineChartWith(plugins, el, Chart, opts) {
   // lineChart builds its config itself; a constructor that adds `plugins` to it reuses all of it.
   function WithPlugins(canvas, config) {
-    return new Chart(canvas, { ...config, plugins });
+    return new Chart(canvas, { ...config, plugins: [...(config.plugins ?? []), ...plugins] });
   }
   return lineChart(el, WithPlugins, opts);
 }

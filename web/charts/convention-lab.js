@@ -4,6 +4,7 @@
 // attention pattern when the permutation is skipped. Every number is a kernel's (pe.applyRope,
 // pe.gram, pe.attention); this file only moves indices around.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const INPUTS = ['previous-token head', 'random q, k'];
 const M = { left: 40, right: 44, top: 22, bottom: 34 };
@@ -26,14 +27,15 @@ function tile(v, n) {
 
 export default {
   kind: 'convention-lab',
-  title: 'The same q, k through interleaved and rotate_half pairs: permuted, and not',
+  title: L('The same q, k through interleaved and rotate_half pairs: permuted, and not', '同样的 q、k 分别经过交错配对和 rotate_half 配对：置换与不置换'),
   params: [
-    { name: 'dim', label: 'head dim d', type: 'int', min: 4, max: 64, step: 2, value: 32 },
-    { name: 'seq', label: 'tokens', type: 'int', min: 2, max: 48, value: 16 },
-    { name: 'input', label: 'q and k', type: 'select', options: INPUTS, value: INPUTS[0] },
-    { name: 'norm', label: 'length of q, k (× a unit normal)', type: 'number', min: 0.25, max: 8, step: 'any', value: 3 },
-    { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
-    { name: 'base', label: 'base', type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
+    { name: 'dim', label: L('head dim d', '头维度 d'), type: 'int', min: 4, max: 64, step: 2, value: 32 },
+    { name: 'seq', label: L('tokens', 'token 数'), type: 'int', min: 2, max: 48, value: 16 },
+    { name: 'input', label: L('q and k', 'q 和 k'), type: 'select', options: INPUTS, value: INPUTS[0],
+      optionLabels: { [INPUTS[0]]: L('previous-token head', '关注前一个 token 的头'), [INPUTS[1]]: L('random q, k', '随机的 q、k') } },
+    { name: 'norm', label: L('length of q, k (× a unit normal)', 'q、k 的长度（× 单位正态）'), type: 'number', min: 0.25, max: 8, step: 'any', value: 3 },
+    { name: 'seed', label: L('seed', '种子'), type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe }) {
     const scroll = document.createElement('div');
@@ -45,15 +47,16 @@ export default {
     const grid = document.createElement('div');
     grid.className = 'cell-panels';
     el.append(grid);
-    const names = [
-      ['interleaved weights, interleaved RoPE', 'as trained'],
-      ['rows permuted, rotate_half', 'converted the way HF does'],
-      ['rows not permuted, rotate_half', 'the wrong pairing'],
+    // Panel titles and subtitles, read in the current language at each draw.
+    const NAMES = [
+      [L('interleaved weights, interleaved RoPE', '交错的权重，交错的 RoPE'), L('as trained', '与训练时相同')],
+      [L('rows permuted, rotate_half', '行已置换，rotate_half'), L('converted the way HF does', '按 HF 的方式转换')],
+      [L('rows not permuted, rotate_half', '行未置换，rotate_half'), L('the wrong pairing', '错误的配对')],
     ];
-    const panels = names.map(([title]) => {
+    const panels = NAMES.map(([title]) => {
       const box = document.createElement('div');
       grid.append(box);
-      const p = plainCanvas(box, 1.05, `Attention weights: ${title}`);
+      const p = plainCanvas(box, 1.05, () => tr(`Attention weights: ${title}`, `注意力权重：${title}`));
       return { ...p, image: document.createElement('canvas') };
     });
 
@@ -61,7 +64,7 @@ export default {
       const side = Math.max(10, Math.min(w - M.left - M.right, h - M.top - M.bottom));
       const plot = { x: M.left, y: M.top + 12, w: side, h: side - 12 };
       const ticks = niceTicks(0, seq - 1, 4).map((v) => [(v + 0.5) / seq, String(v)]);
-      drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: 'key position', yTitle: 'query', title });
+      drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: tr('key position', 'key 位置'), yTitle: 'query', title });
       ctx.fillStyle = ink().muted;
       ctx.font = '11px system-ui, sans-serif';
       ctx.textAlign = 'left';
@@ -108,22 +111,31 @@ export default {
 
         panels.forEach((p, j) => {
           fillCells(p.image, seq, seq, viridis, (c, r) => Math.min(255, Math.floor(weights[j][r * seq + c] * 256)));
-          paintPanel(p, names[j], seq);
-          p.canvas.setAttribute('aria-label', `Attention weights, ${names[j][0]} (${names[j][1]}): ${seq} queries down, ${seq} keys across, ` +
-            `causal; the previous token gets ${sig(100 * prev(weights[j]), 3)} % on average.`);
+          const names = NAMES[j].map(String);
+          paintPanel(p, names, seq);
+          p.canvas.setAttribute('aria-label', tr(`Attention weights, ${names[0]} (${names[1]}): ${seq} queries down, ${seq} keys across, ` +
+            `causal; the previous token gets ${sig(100 * prev(weights[j]), 3)} % on average.`,
+            `注意力权重，${names[0]}(${names[1]})：纵向 ${seq} 个 query，横向 ${seq} 个 key,` +
+            `因果掩码；前一个 token 平均得到 ${sig(100 * prev(weights[j]), 3)} %。`));
         });
 
         const th = (t) => `<th scope="col">${t}</th>`;
-        table.innerHTML = `<caption>The row permutation of W_q and W_k (and so of q, k): Hugging Face row j takes Meta row …</caption>` +
-          `<thead><tr><th scope="row">HF row j</th>${perm.map((_, j) => th(j)).join('')}</tr></thead>` +
-          `<tbody><tr><th scope="row">Meta row</th>${perm.map((p) => `<td>${p}</td>`).join('')}</tr>` +
-          `<tr><th scope="row">pair</th>${perm.map((p) => `<td>${p >> 1}</td>`).join('')}</tr></tbody>`;
+        table.innerHTML = `<caption>${tr('The row permutation of W_q and W_k (and so of q, k): Hugging Face row j takes Meta row …',
+          'W_q 和 W_k 的行置换（因而也是 q、k 的）：Hugging Face 的第 j 行取自 Meta 的第 … 行')}</caption>` +
+          `<thead><tr><th scope="row">${tr('HF row j', 'HF 第 j 行')}</th>${perm.map((_, j) => th(j)).join('')}</tr></thead>` +
+          `<tbody><tr><th scope="row">${tr('Meta row', 'Meta 的行')}</th>${perm.map((p) => `<td>${p}</td>`).join('')}</tr>` +
+          `<tr><th scope="row">${tr('pair', '对')}</th>${perm.map((p) => `<td>${p >> 1}</td>`).join('')}</tr></tbody>`;
 
-        view.readout = `After permuting the rows, rotate_half's scores match the interleaved ones to ${sig(scoreDiff, 2)} (largest |Δ| over ${seq}×${seq} scores); ` +
+        view.readout = tr(`After permuting the rows, rotate_half's scores match the interleaved ones to ${sig(scoreDiff, 2)} (largest |Δ| over ${seq}×${seq} scores); ` +
           `without it the attention weights differ by up to ${sig(wrongDiff, 3)}, and the previous token gets ` +
           `${sig(100 * prev(weights[0]), 3)} % of each query's attention as trained, ${sig(100 * prev(weights[1]), 3)} % converted and ` +
           `${sig(100 * prev(weights[2]), 3)} % with the wrong pairing, which gives the token itself ${sig(100 * self(weights[2]), 3)} % ` +
-          `(${sig(100 * self(weights[0]), 3)} % as trained).`;
+          `(${sig(100 * self(weights[0]), 3)} % as trained).`,
+          `置换行之后，rotate_half 的得分与交错方式的得分相差不超过 ${sig(scoreDiff, 2)}（${seq}×${seq} 个得分中最大的 |Δ|）;` +
+          `不置换时注意力权重最多相差 ${sig(wrongDiff, 3)}。前一个 token 得到每个 query 注意力的比例：与训练时相同为 ` +
+          `${sig(100 * prev(weights[0]), 3)} %，转换后为 ${sig(100 * prev(weights[1]), 3)} %,` +
+          `错误配对时为 ${sig(100 * prev(weights[2]), 3)} %，此时 token 自身得到 ${sig(100 * self(weights[2]), 3)} %` +
+          `（训练时为 ${sig(100 * self(weights[0]), 3)} %）。`);
         return {
           measured: { permutedScoreDiff: scoreDiff, wrongWeightDiff: wrongDiff, previousToken: weights.map(prev), self: weights.map(self) },
           columns: ['query', 'key', 'score interleaved', 'score half permuted', 'score half unpermuted', 'weight interleaved', 'weight half permuted', 'weight half unpermuted'],

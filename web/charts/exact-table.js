@@ -3,6 +3,7 @@
 // numpy does (8 decimals, trailing zeros dropped, decimal points aligned); the float32 table the
 // charts draw is computed too, to state how far the two are apart.
 import { maxAbsDiff, sig } from './common.js';
+import { L, tr } from '../i18n.js';
 
 // numpy-like: 8 decimals without trailing zeros, padded so the decimal points line up.
 function numpyStrings(values) {
@@ -16,11 +17,11 @@ function numpyStrings(values) {
 
 export default {
   kind: 'exact-table',
-  title: 'PE values, position × dimension (float64)',
+  title: L('PE values, position × dimension (float64)', '位置编码的数值，位置 × 维度（float64）'),
   params: [
-    { name: 'length', label: 'positions L', type: 'int', min: 1, max: 16, value: 2 },
-    { name: 'dim', label: 'dimension D', type: 'int', min: 2, max: 16, step: 2, value: 4 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 100000, step: 'any', value: 10000 },
+    { name: 'length', label: L('positions L', '位置数 L'), type: 'int', min: 1, max: 16, value: 2 },
+    { name: 'dim', label: L('dimension D', '维度 D'), type: 'int', min: 2, max: 16, step: 2, value: 4 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 100000, step: 'any', value: 10000 },
   ],
   mount(el, { pe }) {
     const scroll = document.createElement('div');
@@ -44,8 +45,10 @@ export default {
         table.innerHTML = head + `<tbody>${body}</tbody>`;
         const gap = maxAbsDiff(f32, f64);
         const last = length - 1;
-        view.readout = `PE(${last}) = [${text.slice(last * dim, last * dim + Math.min(dim, 4)).map((t) => t.trim()).join(', ')}${dim > 4 ? ', …' : ''}] in float64; ` +
-          `the float32 table the charts draw differs from it by at most ${gap === 0 ? '0' : sig(gap, 2)} here, agreement to about 7 significant digits.`;
+        const row = `PE(${last}) = [${text.slice(last * dim, last * dim + Math.min(dim, 4)).map((t) => t.trim()).join(', ')}${dim > 4 ? ', …' : ''}]`;
+        view.readout = tr(`${row} in float64; ` +
+          `the float32 table the charts draw differs from it by at most ${gap === 0 ? '0' : sig(gap, 2)} here, agreement to about 7 significant digits.`,
+          `${row}(float64)；图表所用的 float32 表与它在这里最多相差 ${gap === 0 ? '0' : sig(gap, 2)}，约有 7 位有效数字一致。`);
         return { columns, rows };
       },
     };

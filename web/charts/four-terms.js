@@ -1,19 +1,20 @@
 // four-terms.js: seed 002 #6, q·k for H = E + P splits into E·E + P·P + E·P + P·E;
 // each term (pe.gram) for one query position against every key position.
 import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff } from './common.js';
+import { L, tr } from '../i18n.js';
 
 export default {
   kind: 'four-terms',
-  title: 'The four terms of H_i·H_j with H = E + P, for one query position i',
+  title: L('The four terms of H_i·H_j with H = E + P, for one query position i', 'H = E + P 时 H_i·H_j 的四项（固定一个 query 位置 i）'),
   params: [
-    { name: 'query', label: 'query position i', type: 'int', min: 0, max: 511, value: 16 },
-    { name: 'length', label: 'key positions', type: 'int', min: 2, max: 512, value: 64 },
-    { name: 'dim', label: 'dimension d', type: 'int', min: 2, max: 2048, step: 2, value: 512 },
-    { name: 'scale', label: 'E scale s (E = s·N(0,1))', type: 'number', min: 0, max: 4, step: 'any', value: 0.7071 },
-    { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'query', label: L('query position i', 'query 位置 i'), type: 'int', min: 0, max: 511, value: 16 },
+    { name: 'length', label: L('key positions', 'key 位置数'), type: 'int', min: 2, max: 512, value: 64 },
+    { name: 'dim', label: L('dimension d', '维度 d'), type: 'int', min: 2, max: 2048, step: 2, value: 512 },
+    { name: 'scale', label: L('E scale s (E = s·N(0,1))', 'E 的缩放 s(E = s·N(0,1))'), type: 'number', min: 0, max: 4, step: 'any', value: 0.7071 },
+    { name: 'seed', label: L('seed', '种子'), type: 'int', min: 0, max: 1000, value: 0 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: 'key position j', y: 'dot product' });
+    const chart = lineChart(el, Chart, { x: L('key position j', 'key 位置 j'), y: L('dot product', '内积') });
     chart.options.plugins.legend = lineLegend;
     chart.options.scales.x.ticks = { includeBounds: false };
     // E, P and H change only with these four controls; moving the query reuses them.
@@ -30,10 +31,10 @@ export default {
         }
         const row = (M) => M.subarray(i * dim, (i + 1) * dim);
         const terms = [
-          ['E_i·E_j  meaning–meaning', pe.gram(row(E), E, dim)],
-          ['P_i·P_j  position–position', pe.gram(row(P), P, dim)],
-          ['E_i·P_j  meaning–position', pe.gram(row(E), P, dim)],
-          ['P_i·E_j  position–meaning', pe.gram(row(P), E, dim)],
+          [tr('E_i·E_j  meaning–meaning', 'E_i·E_j  语义-语义'), pe.gram(row(E), E, dim)],
+          [tr('P_i·P_j  position–position', 'P_i·P_j  位置-位置'), pe.gram(row(P), P, dim)],
+          [tr('E_i·P_j  meaning–position', 'E_i·P_j  语义-位置'), pe.gram(row(E), P, dim)],
+          [tr('P_i·E_j  position–meaning', 'P_i·E_j  位置-语义'), pe.gram(row(P), E, dim)],
         ];
         const total = pe.gram(row(H), H, dim);
         const sum = total.map((_, j) => terms.reduce((s, [, t]) => s + t[j], 0));
@@ -45,7 +46,7 @@ export default {
             backgroundColor: palette[n], borderDash: dashes[n], pointRadius: pts,
           })),
           {
-            label: 'H_i·H_j  (their sum)', data: Array.from(total, (y, x) => ({ x, y })), borderColor: palette[6],
+            label: tr('H_i·H_j  (their sum)', 'H_i·H_j（四项之和）'), data: Array.from(total, (y, x) => ({ x, y })), borderColor: palette[6],
             backgroundColor: palette[6], borderDash: dashes[4], borderWidth: 1, pointRadius: 0,
           },
         ];
@@ -54,9 +55,12 @@ export default {
         chart.update();
         // Typical size of each term away from the query itself, where E·E and P·P peak.
         const away = terms.map(([, t]) => Math.sqrt(t.reduce((s, v, j) => s + (j === i ? 0 : v * v), 0) / (length - 1)));
-        view.readout = `At j = i = ${i}: E·E = ${sig(terms[0][1][i], 4)}, P·P = ${sig(terms[1][1][i], 4)}; ` +
+        view.readout = tr(`At j = i = ${i}: E·E = ${sig(terms[0][1][i], 4)}, P·P = ${sig(terms[1][1][i], 4)}; ` +
           `RMS over j ≠ i: E·E ${sig(away[0], 3)}, P·P ${sig(away[1], 3)}, E·P ${sig(away[2], 3)}, P·E ${sig(away[3], 3)}; ` +
-          `the four terms add up to H_i·H_j within ${sig(gap, 2)}.`;
+          `the four terms add up to H_i·H_j within ${sig(gap, 2)}.`,
+          `在 j = i = ${i} 处：E·E = ${sig(terms[0][1][i], 4)}，P·P = ${sig(terms[1][1][i], 4)}；` +
+          `j ≠ i 时的均方根：E·E ${sig(away[0], 3)}，P·P ${sig(away[1], 3)}，E·P ${sig(away[2], 3)}，P·E ${sig(away[3], 3)}；` +
+          `四项之和与 H_i·H_j 相差不超过 ${sig(gap, 2)}。`);
         return {
           columns: ['key position j', 'E_i·E_j', 'P_i·P_j', 'E_i·P_j', 'P_i·E_j', 'H_i·H_j'],
           rows: Array.from(total, (h, j) => [j, ...terms.map(([, t]) => t[j]), h]),

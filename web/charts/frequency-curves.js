@@ -2,19 +2,20 @@
 // (d_model = 64, 512 positions; dims 18, 19 oscillate fast, dims 54, 55 slowly).
 // Dims are chosen as pairs (2i, 2i+1), the seed's choice: sin and cos of one frequency.
 import { lineChart, palette, sig } from './common.js';
+import { L, tr } from '../i18n.js';
 
 export default {
   kind: 'frequency-curves',
-  title: 'PE value against position for chosen dimensions',
+  title: L('PE value against position for chosen dimensions', '所选维度的位置编码值随位置的变化'),
   params: [
     { name: 'dim', label: 'd_model', type: 'int', min: 4, max: 1024, step: 2, value: 64 },
-    { name: 'length', label: 'positions', type: 'int', min: 2, max: 4096, value: 512 },
-    { name: 'low', label: 'low dims (2i, 2i+1) from', type: 'int', min: 0, max: 1022, step: 2, value: 18 },
-    { name: 'high', label: 'high dims from', type: 'int', min: 0, max: 1022, step: 2, value: 54 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 2, max: 4096, value: 512 },
+    { name: 'low', label: L('low dims (2i, 2i+1) from', '低维度 (2i, 2i+1) 起始于'), type: 'int', min: 0, max: 1022, step: 2, value: 18 },
+    { name: 'high', label: L('high dims from', '高维度起始于'), type: 'int', min: 0, max: 1022, step: 2, value: 54 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: 'position index', y: 'embedding value' });
+    const chart = lineChart(el, Chart, { x: L('position index', '位置索引'), y: L('embedding value', '编码值') });
     chart.canvas.parentElement.classList.add('phone-tall');
     Object.assign(chart.options.scales.y, { min: -1.05, max: 1.05, afterBuildTicks: (axis) => { axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })); } });
     const view = {
@@ -26,20 +27,24 @@ export default {
         const w = pe.ropeInvFreq(dim, { base });
         const dims = [low, low + 1, high, high + 1];
         chart.data.datasets = dims.map((d, i) => ({
-          label: `${i < 2 ? 'low' : 'high'} dim ${d} (${d % 2 ? 'cos' : 'sin'})`,
+          label: tr(`${i < 2 ? 'low' : 'high'} dim ${d} (${d % 2 ? 'cos' : 'sin'})`, `${i < 2 ? '低' : '高'}维度 ${d}(${d % 2 ? 'cos' : 'sin'})`),
           data: Array.from({ length }, (_, p) => ({ x: p, y: table[p * dim + d] })),
           borderColor: palette[i],
           borderDash: i < 2 ? [] : [6, 4],
         }));
         chart.options.scales.x.max = length - 1;
-        chart.canvas.setAttribute('aria-label', `PE value against position 0 to ${length - 1} for dims ${dims.join(', ')} of d_model ${dim}`);
+        chart.canvas.setAttribute('aria-label', tr(`PE value against position 0 to ${length - 1} for dims ${dims.join(', ')} of d_model ${dim}`,
+          `d_model = ${dim} 时维度 ${dims.join(', ')} 的位置编码值，位置 0 到 ${length - 1}`));
         chart.update();
         // Turns over the plotted range: the largest angle (length − 1)·w_i over 2π.
         const turns = (d) => ((length - 1) * w[d / 2]) / (2 * Math.PI);
         const turnText = (d) => `${sig(turns(d), 3)} ${turns(d) >= 1 ? 'turns' : 'of a turn'}`;
-        view.readout = `Over ${length} positions dims ${low}, ${low + 1} (w = ${sig(w[low / 2], 3)}) make ${turnText(low)}, ` +
+        view.readout = tr(`Over ${length} positions dims ${low}, ${low + 1} (w = ${sig(w[low / 2], 3)}) make ${turnText(low)}, ` +
           `dims ${high}, ${high + 1} (w = ${sig(w[high / 2], 3)}) ${turnText(high)}` +
-          (clamped ? ` (a choice past d_model − 2 = ${dim - 2} was moved to it).` : '.');
+          (clamped ? ` (a choice past d_model − 2 = ${dim - 2} was moved to it).` : '.'),
+          `在 ${length} 个位置上，维度 ${low}、${low + 1}(w = ${sig(w[low / 2], 3)})转了 ${sig(turns(low), 3)} 圈，` +
+          `维度 ${high}、${high + 1}(w = ${sig(w[high / 2], 3)})转了 ${sig(turns(high), 3)} 圈` +
+          (clamped ? `（超过 d_model − 2 = ${dim - 2} 的选择已改为该值）。` : '。'));
         return {
           columns: ['position', ...dims.map((d) => `dim ${d}`)],
           rows: Array.from({ length }, (_, p) => [p, ...dims.map((d) => table[p * dim + d])]),

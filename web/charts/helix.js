@@ -1,22 +1,23 @@
 // helix.js: seed 000 #4's "spring": the unit-circle point of one pair carried along a position
 // axis, drawn in oblique projection of (sin a, cos a, position). Seen end-on it is the circle,
 // where positions land on each other; seen from the side no two positions ever meet.
-import { plainCanvas, palette, sig } from './common.js';
+import { plainCanvas, palette, sig, ink } from './common.js';
 import { pairTrack } from './unit-circle.js';
+import { L, tr } from '../i18n.js';
 
 const M = { left: 28, right: 28, top: 18, bottom: 46 };
 
 export default {
   kind: 'helix',
-  title: 'The same pair along the position axis: a spring that never repeats',
+  title: L('The same pair along the position axis: a spring that never repeats', '同一对维度沿位置轴展开：永不重复的弹簧'),
   params: [
-    { name: 'pair', label: 'pair i', type: 'int', min: 0, max: 511, value: 0 },
+    { name: 'pair', label: L('pair i', '第 i 对'), type: 'int', min: 0, max: 511, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
-    { name: 'length', label: 'last position', type: 'int', min: 1, max: 200, value: 20 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'length', label: L('last position', '最后的位置'), type: 'int', min: 1, max: 200, value: 20 },
   ],
   mount(el, { pe }) {
-    const { canvas, paint, destroy } = plainCanvas(el, 2.6, 'Helix');
+    const { canvas, paint, destroy } = plainCanvas(el, 2.6, L('Helix', '螺旋'));
     const view = {
       update({ pair, dim, base, length }) {
         pair = Math.min(pair, dim / 2 - 1);
@@ -37,8 +38,8 @@ export default {
           const P = (pos, s, c) => [x0 + (pos / length) * span + s * depth.x, cy - c * R + s * depth.y];
 
           // The position axis through the centre of every circle, with its ticks.
-          ctx.strokeStyle = '#5b6475';
-          ctx.fillStyle = '#5b6475';
+          ctx.strokeStyle = ink().muted;
+          ctx.fillStyle = ink().muted;
           ctx.lineWidth = 1;
           ctx.beginPath(); ctx.moveTo(x0, cy); ctx.lineTo(x0 + span + 14, cy); ctx.stroke();
           ctx.beginPath(); ctx.moveTo(x0 + span + 20, cy); ctx.lineTo(x0 + span + 12, cy - 4); ctx.lineTo(x0 + span + 12, cy + 4); ctx.fill();
@@ -52,7 +53,7 @@ export default {
             ctx.fillRect(Math.round(x), tickY - 5, 1, 5);
             ctx.fillText(String(p), x, tickY + 1);
           }
-          ctx.fillText('position →', x0 + span / 2, tickY + 17);
+          ctx.fillText(tr('position →', '位置 →'), x0 + span / 2, tickY + 17);
 
           // Far half of each turn (sin a > 0, receding) thin and pale, near half on top of it.
           const { x: px, sin: ps, cos: pc } = t.path;
@@ -88,17 +89,21 @@ export default {
             ctx.font = '600 12px system-ui, sans-serif';
             ctx.textBaseline = 'bottom';
             ctx.textAlign = 'center';
-            ctx.fillText('pos 0', ax, ay - 7);
-            ctx.fillText(`pos ${back.p}`, bx, by - 7);
-            const note = `nearly the same (sin a, cos a), ${back.p} positions apart`;
+            ctx.fillText(`${tr('pos', '位置')} 0`, ax, ay - 7);
+            ctx.fillText(`${tr('pos', '位置')} ${back.p}`, bx, by - 7);
+            const note = tr(`nearly the same (sin a, cos a), ${back.p} positions apart`, `(sin a, cos a) 几乎相同，相隔 ${back.p} 个位置`);
             if (ctx.measureText(note).width < Math.abs(bx - ax) - 80) ctx.fillText(note, (ax + bx) / 2, Math.min(ay, by) - 7);
           }
         });
-        canvas.setAttribute('aria-label', `Helix of pair ${pair} over positions 0 to ${length}` +
-          (back ? `; position ${back.p} comes back within ${sig(back.d, 2)} of position 0 on the circle but lies ${back.p} positions further along` : ''));
+        canvas.setAttribute('aria-label', tr(`Helix of pair ${pair} over positions 0 to ${length}` +
+          (back ? `; position ${back.p} comes back within ${sig(back.d, 2)} of position 0 on the circle but lies ${back.p} positions further along` : ''),
+          `第 ${pair} 对在位置 0 到 ${length} 上的螺旋` +
+          (back ? `；位置 ${back.p} 在圆上回到离位置 0 不到 ${sig(back.d, 2)} 的地方，但沿轴向前移了 ${back.p} 个位置` : '')));
         view.readout = back
-          ? `Pair ${pair} (w = ${sig(t.w, 4)}): position ${back.p} comes back closest to position 0 on the circle (max |Δ| = ${sig(back.d, 2)}), ` +
-            `yet lies ${back.p} positions further along the axis: on the spring no two positions meet.`
+          ? tr(`Pair ${pair} (w = ${sig(t.w, 4)}): position ${back.p} comes back closest to position 0 on the circle (max |Δ| = ${sig(back.d, 2)}), ` +
+            `yet lies ${back.p} positions further along the axis: on the spring no two positions meet.`,
+            `第 ${pair} 对（w = ${sig(t.w, 4)}）：位置 ${back.p} 在圆上最接近位置 0(max |Δ| = ${sig(back.d, 2)}),` +
+            `但沿轴向前移了 ${back.p} 个位置：在弹簧上任意两个位置都不会相遇。`)
           : '';
         return {
           columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],

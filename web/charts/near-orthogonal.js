@@ -1,6 +1,7 @@
 // near-orthogonal.js: seed 002 #5, the angle between random "word" vectors and sinusoidal
 // PE vectors: in high dimension it clusters tightly around 90°, as BERT's trained ones do.
 import { canvasIn, palette, dashes, lineLegend, sig } from './common.js';
+import { L, tr } from '../i18n.js';
 
 // Seed 002 #5: BERT-base, words 100..1099 against all 512 position embeddings.
 const BERT = { cos: -0.009876, mean: 90.57, std: 2.03 };
@@ -8,16 +9,15 @@ const NICE = [0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10];
 
 export default {
   kind: 'near-orthogonal',
-  title: 'Angle between a random word vector and a PE vector',
+  title: L('Angle between a random word vector and a PE vector', '随机词向量与位置编码向量之间的夹角'),
   params: [
-    { name: 'dim', label: 'dimension d', type: 'int', min: 2, max: 2048, step: 2, value: 768 },
-    { name: 'words', label: 'word vectors', type: 'int', min: 16, max: 4096, value: 256 },
-    { name: 'length', label: 'positions', type: 'int', min: 1, max: 2048, value: 512 },
-    { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'dim', label: L('dimension d', '维度 d'), type: 'int', min: 2, max: 2048, step: 2, value: 768 },
+    { name: 'words', label: L('word vectors', '词向量个数'), type: 'int', min: 16, max: 4096, value: 256 },
+    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 1, max: 2048, value: 512 },
+    { name: 'seed', label: L('seed', '种子'), type: 'int', min: 0, max: 1000, value: 0 },
   ],
   mount(el, { pe, Chart }) {
     const canvas = canvasIn(el, 2.2);
-    canvas.setAttribute('aria-label', 'Histogram of angles in degrees between random word vectors and PE vectors');
     const chart = new Chart(canvas, {
       type: 'bar',
       data: { datasets: [] },
@@ -28,8 +28,8 @@ export default {
         maintainAspectRatio: false,
         plugins: { legend: lineLegend, tooltip: { mode: 'nearest', intersect: false } },
         scales: {
-          x: { type: 'linear', title: { display: true, text: 'angle between word vector and PE vector (degrees)' } },
-          y: { beginAtZero: true, title: { display: true, text: 'number of pairs' } },
+          x: { type: 'linear', title: { display: true, text: () => tr('angle between word vector and PE vector (degrees)', '词向量与位置编码向量的夹角（度）') } },
+          y: { beginAtZero: true, title: { display: true, text: () => tr('number of pairs', '对数') } },
         },
       },
     });
@@ -66,22 +66,27 @@ export default {
         });
         chart.data.datasets = [
           {
-            label: `${n} (word, position) pairs, ${sig(width, 2)}° bins`,
+            label: tr(`${n} (word, position) pairs, ${sig(width, 2)}° bins`, `${n} 个（词，位置）对，每格 ${sig(width, 2)}°`),
             data: counts.map((y, b) => ({ x: start + (b + 0.5) * width, y })),
             backgroundColor: palette[5], borderColor: palette[0], borderWidth: 1,
             barPercentage: 1, categoryPercentage: 1,
           },
-          vline(mean, `mean here ${mean.toFixed(2)}°`, 1),
-          vline(BERT.mean, `BERT reported mean ${BERT.mean}°`, 2),
+          vline(mean, tr(`mean here ${mean.toFixed(2)}°`, `此处的平均值 ${mean.toFixed(2)}°`), 1),
+          vline(BERT.mean, tr(`BERT reported mean ${BERT.mean}°`, `BERT 报告的平均值 ${BERT.mean}°`), 2),
         ];
         // Axis ends on whole ticks, so no label crowds the last one.
         const x0 = Math.min(start, BERT.mean - width), x1 = Math.max(start + counts.length * width, BERT.mean + width);
         const tick = NICE.find((t) => (x1 - x0) / t <= 12) ?? 20;
         Object.assign(chart.options.scales.x, { min: Math.floor(x0 / tick) * tick, max: Math.ceil(x1 / tick) * tick, ticks: { stepSize: tick } });
+        canvas.setAttribute('aria-label', tr(`Histogram of the angles in degrees between ${n} random word vectors and PE vectors, d = ${dim}`,
+          `${n} 个随机词向量与位置编码向量夹角（度）的直方图，d = ${dim}`));
         chart.update();
-        view.readout = `d = ${dim}: mean cosine ${sig(meanCos, 2)}, mean angle ${mean.toFixed(2)}°, std ${std.toFixed(2)}°` +
+        view.readout = tr(`d = ${dim}: mean cosine ${sig(meanCos, 2)}, mean angle ${mean.toFixed(2)}°, std ${std.toFixed(2)}°` +
           ` (range ${lo.toFixed(2)}°–${hi.toFixed(2)}°); BERT-base reported mean cosine ${BERT.cos.toFixed(4)},` +
-          ` mean angle ${BERT.mean}°, std ${BERT.std}°.`;
+          ` mean angle ${BERT.mean}°, std ${BERT.std}°.`,
+          `d = ${dim}：平均余弦 ${sig(meanCos, 2)}，平均夹角 ${mean.toFixed(2)}°，标准差 ${std.toFixed(2)}°` +
+          `（范围 ${lo.toFixed(2)}°–${hi.toFixed(2)}°）；BERT-base 报告的平均余弦为 ${BERT.cos.toFixed(4)}，` +
+          `平均夹角 ${BERT.mean}°，标准差 ${BERT.std}°。`);
         return {
           columns: ['word', 'position', 'cosine', 'angle (deg)'],
           rows: deg.map((a, j) => [j, j % rows, cos[j], a]),

@@ -1,6 +1,7 @@
 // order.js: seed 001 #1–2 (seed 000 #1): attention outputs for tokens [1, 2, 3] and [2, 1, 3]
 // side by side, and, per token, how far its output moved when the first two tokens swapped.
 import { coolwarmCss, maxAbsDiff, sig } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const SEQS = [[1, 2, 3], [2, 1, 3]];
 const DIM = 10, HEADS = 2, VOCAB = 5; // seed 001's experiment
@@ -10,11 +11,13 @@ const SAME = 1e-6;
 
 export default {
   kind: 'order',
-  title: 'Attention output per token: [1, 2, 3] against [2, 1, 3] (dim 10, 2 heads)',
+  title: L('Attention output per token: [1, 2, 3] against [2, 1, 3] (dim 10, 2 heads)',
+    '每个 token 的注意力输出：[1, 2, 3] 与 [2, 1, 3] 对比（维度 10,2 个头）'),
   params: [
-    { name: 'encoding', label: 'position encoding', type: 'select', options: ['none', 'sinusoidal', 'rope'], value: 'none' },
-    { name: 'causal', label: 'causal mask', type: 'bool', value: false },
-    { name: 'seed', label: 'weights seed', type: 'int', min: 0, max: 999, value: 0 },
+    { name: 'encoding', label: L('position encoding', '位置编码'), type: 'select', options: ['none', 'sinusoidal', 'rope'], value: 'none',
+      optionLabels: { none: L('none', '无'), sinusoidal: L('sinusoidal', '正弦位置编码'), rope: L('RoPE', 'RoPE 旋转位置编码') } },
+    { name: 'causal', label: L('causal mask', '因果掩码'), type: 'bool', value: false },
+    { name: 'seed', label: L('weights seed', '权重种子'), type: 'int', min: 0, max: 999, value: 0 },
   ],
   mount(el, { pe }) {
     const grid = document.createElement('div');
@@ -25,7 +28,6 @@ export default {
       const table = document.createElement('table');
       table.className = 'values mono order-table';
       const cap = document.createElement('caption');
-      cap.textContent = `tokens [${seq.join(', ')}]`;
       table.append(cap, document.createElement('thead'), document.createElement('tbody'));
       box.append(table);
       grid.append(box);
@@ -36,20 +38,31 @@ export default {
     // Transposed (dims down, positions across) so two tables fit side by side and a swap
     // shows as two columns trading places.
     const fill = (table, seq, out, scale, moved, shown) => {
-      table.tHead.innerHTML = `<tr><th scope="col">dim</th>${seq
-        .map((t, p) => `<th scope="col" class="${moved[t] ? 'order-moved' : ''}">pos ${p}<br>token ${t}<br>` +
+      table.caption.textContent = tr(`tokens [${seq.join(', ')}]`, `token 序列 [${seq.join(', ')}]`);
+      table.tHead.innerHTML = `<tr><th scope="col">${tr('dim', '维度')}</th>${seq
+        .map((t, p) => `<th scope="col" class="${moved[t] ? 'order-moved' : ''}">${tr('pos', '位置')} ${p}<br>token ${t}<br>` +
           `<span class="order-delta">max|Δ| ${shown(t)}</span></th>`)
         .join('')}</tr>`;
-      let body = '';
+      // Cells built as elements: a style="" attribute in HTML text is blocked by the page's
+      // Content-Security-Policy (style-src 'self'); a style set through the DOM is not.
+      const rows = [];
       for (let d = 0; d < DIM; d++) {
-        body += `<tr><th scope="row">${d}</th>`;
+        const row = document.createElement('tr');
+        const th = document.createElement('th');
+        th.scope = 'row';
+        th.textContent = String(d);
+        row.append(th);
         for (let p = 0; p < seq.length; p++) {
           const v = out[p * DIM + d];
-          body += `<td style="background:${coolwarmCss(v, -scale, scale, 0.45)}" title="${v}">${v.toFixed(3)}</td>`;
+          const td = document.createElement('td');
+          td.style.background = coolwarmCss(v, -scale, scale, 0.45);
+          td.title = String(v);
+          td.textContent = v.toFixed(3);
+          row.append(td);
         }
-        body += '</tr>';
+        rows.push(row);
       }
-      table.tBodies[0].innerHTML = body;
+      table.tBodies[0].replaceChildren(...rows);
     };
 
     const view = {
@@ -68,11 +81,14 @@ export default {
         const show = (t) => (diff[t] === 0 ? '0' : sig(diff[t], 3));
         SEQS.forEach((seq, s) => fill(tables[s], seq, outs[s], scale || 1, moved, show));
 
-        const verdict = (t, same) => (moved[t] ? 'changed' : same);
-        view.readout =
+        const verdict = (t, same) => (moved[t] ? tr('changed', '有变化') : same);
+        view.readout = tr(
           `Token 3's output: max |difference| = ${show(3)} (${verdict(3, 'identical')}); ` +
           `token 1 in [1,2,3] vs token 1 in [2,1,3]: ${show(1)} (${verdict(1, 'just swapped')}); ` +
-          `token 2: ${show(2)} (${verdict(2, 'just swapped')}).`;
+          `token 2: ${show(2)} (${verdict(2, 'just swapped')}).`,
+          `token 3 的输出：最大 |差值| = ${show(3)}(${verdict(3, '完全相同')});` +
+          `token 1 在 [1,2,3] 与 [2,1,3] 中相比：${show(1)}(${verdict(1, '只是交换了位置')});` +
+          `token 2:${show(2)}(${verdict(2, '只是交换了位置')})。`);
         return {
           columns: ['tokens', 'position', 'token', ...Array.from({ length: DIM }, (_, d) => `dim ${d}`)],
           rows: SEQS.flatMap((seq, s) =>

@@ -3,6 +3,7 @@
 // against the float64 table (pe.sinusoidal, precision 'f64'), on a log colour scale.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig } from './common.js';
 import { MODES, truth, lastFloat16 } from './precision-lab.js';
+import { L, tr } from '../i18n.js';
 
 const TYPES = { float32: 'f32', bfloat16: 'bf16', float16: 'f16', 'inv_freq bf16 early': 'early' };
 const LOG_LO = -9, LOG_HI = 0.5; // the colour scale, fixed so that the types compare: 1e-9 to about 3
@@ -16,16 +17,17 @@ const posLabel = (v) => (v >= 1e4 ? `1e${Math.round(Math.log10(v))}` : String(v)
 
 export default {
   kind: 'precision-heatmap',
-  title: 'Error of every table entry: position × pair',
+  title: L('Error of every table entry: position × pair', '表中每个元素的误差：位置 × 对'),
   params: [
-    { name: 'type', label: 'table type', type: 'select', options: Object.keys(TYPES), value: 'bfloat16' },
-    { name: 'dim', label: 'rotary dim d', type: 'int', min: 2, max: 256, step: 2, value: 64 },
-    { name: 'maxPos', label: 'largest position', type: 'int', min: 10, max: 1000000, value: 1000000 },
-    { name: 'columns', label: 'positions sampled', type: 'int', min: 8, max: 400, value: 120 },
-    { name: 'base', label: 'base', type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
+    { name: 'type', label: L('table type', '表的类型'), type: 'select', options: Object.keys(TYPES), value: 'bfloat16',
+      optionLabels: { 'inv_freq bf16 early': L('inv_freq bf16 early', 'inv_freq 过早转为 bf16') } },
+    { name: 'dim', label: L('rotary dim d', '旋转维度 d'), type: 'int', min: 2, max: 256, step: 2, value: 64 },
+    { name: 'maxPos', label: L('largest position', '最大位置'), type: 'int', min: 10, max: 1000000, value: 1000000 },
+    { name: 'columns', label: L('positions sampled', '采样的位置数'), type: 'int', min: 8, max: 400, value: 120 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe }) {
-    const { canvas, paint, destroy } = plainCanvas(el, 1.8, 'Heatmap of RoPE table errors');
+    const { canvas, paint, destroy } = plainCanvas(el, 1.8, L('Heatmap of RoPE table errors', 'RoPE 表误差的热力图'));
     canvas.tabIndex = 0;
     canvas.classList.add('heatmap-canvas');
     const hover = document.createElement('p');
@@ -46,7 +48,7 @@ export default {
         if (c >= 0 && (!xTicks.length || c - xTicks[xTicks.length - 1][2] > grid.length / 12)) xTicks.push([(c + 0.5) / grid.length, posLabel(grid[c]), c]);
       }
       const yTicks = niceTicks(0, half - 1, Math.max(2, Math.floor(plot.h / 36))).map((i) => [(i + 0.5) / half, String(i)]);
-      drawCells(ctx, image, plot, { xTicks, yTicks, xTitle: `position${s.scale === 'log' ? ' (log scale)' : ''}`, yTitle: 'pair i' });
+      drawCells(ctx, image, plot, { xTicks, yTicks, xTitle: s.scale === 'log' ? tr('position (log scale)', '位置（对数坐标）') : tr('position', '位置'), yTitle: tr('pair i', '第 i 对') });
       const bar = { x: plot.x + plot.w + 12, y: plot.y, w: 12, h: plot.h };
       const f = (e) => 1 - (e - LOG_LO) / (LOG_HI - LOG_LO);
       drawColourBar(ctx, viridis, bar, [[f(0), '1'], [f(-3), '1e-3'], [f(-6), '1e-6'], [f(-9), '≤1e-9']]);
@@ -58,8 +60,8 @@ export default {
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
           const x = plot.x + ((c + grid.length) / 2 / grid.length) * plot.w;
-          ctx.fillText('float16 refused', x, plot.y + plot.h / 2 - 8);
-          ctx.fillText(`above ${s.f16Max}`, x, plot.y + plot.h / 2 + 8);
+          ctx.fillText(tr('float16 refused', 'float16 拒绝'), x, plot.y + plot.h / 2 - 8);
+          ctx.fillText(tr(`above ${s.f16Max}`, `高于 ${s.f16Max}`), x, plot.y + plot.h / 2 + 8);
         }
       }
       if (cursor) {
@@ -71,12 +73,14 @@ export default {
     };
     const showCursor = () => {
       if (!s || !cursor) {
-        hover.textContent = 'Point at the map (or focus it and use the arrow keys) to read one entry.';
+        hover.textContent = tr('Point at the map (or focus it and use the arrow keys) to read one entry.',
+          '把指针移到图上（或让图获得焦点后使用方向键）即可读出一个元素。');
         return;
       }
       const { c, r } = cursor, e = s.err[c * s.half + r];
-      hover.textContent = Number.isNaN(e) ? `position ${s.grid[c]}: not representable in float16`
-        : `position ${s.grid[c]}, pair ${r} (θ = ${sig(s.theta[r], 4)}): largest of |Δcos|, |Δsin| = ${sig(e, 3)}`;
+      hover.textContent = Number.isNaN(e) ? tr(`position ${s.grid[c]}: not representable in float16`, `位置 ${s.grid[c]}:float16 无法表示`)
+        : tr(`position ${s.grid[c]}, pair ${r} (θ = ${sig(s.theta[r], 4)}): largest of |Δcos|, |Δsin| = ${sig(e, 3)}`,
+          `位置 ${s.grid[c]}，第 ${r} 对（θ = ${sig(s.theta[r], 4)}）：|Δcos|、|Δsin| 中较大者 = ${sig(e, 3)}`);
     };
     const setCursor = (c) => {
       cursor = c && { c: Math.min(s.grid.length - 1, Math.max(0, c.c)), r: Math.min(s.half - 1, Math.max(0, c.r)) };
@@ -129,12 +133,19 @@ export default {
           for (let c = 0; c < n; c++) m = Math.max(m, err[c * half + i]);
           return m;
         };
-        canvas.setAttribute('aria-label', `Heatmap: error of a ${type} RoPE table against float64, ${grid.length} positions from 1 to ${maxPos} ` +
-          `across, ${half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Focus it and use the arrow keys to read entries.`);
-        view.readout = `${type}: the largest error, ${sig(worst, 3)}, is at position ${grid[Math.floor(worstAt / half)]}, pair ${worstAt % half}; ` +
+        const typeName = type === 'inv_freq bf16 early' ? tr(type, 'inv_freq 过早转为 bf16') : type;
+        canvas.setAttribute('aria-label', tr(`Heatmap: error of a ${type} RoPE table against float64, ${grid.length} positions from 1 to ${maxPos} ` +
+          `across, ${half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Focus it and use the arrow keys to read entries.`,
+          `热力图：${typeName} RoPE 表相对 float64 的误差，横向为从 1 到 ${maxPos} 的 ${grid.length} 个位置，纵向为 ${half} 对，` +
+          `颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。让它获得焦点后用方向键可读出各个元素。`));
+        view.readout = tr(`${type}: the largest error, ${sig(worst, 3)}, is at position ${grid[Math.floor(worstAt / half)]}, pair ${worstAt % half}; ` +
           `pair 0 (θ = 1) is off by up to ${sig(pairMax(0), 3)} and the slowest pair by up to ${sig(pairMax(half - 1), 3)}; ` +
           `${big} of ${n * half} entries are off by more than 0.01` +
-          (f16Max !== null && n < grid.length ? `; positions above ${f16Max} are grey: the API refuses them in float16, whose largest value is 65504.` : '.');
+          (f16Max !== null && n < grid.length ? `; positions above ${f16Max} are grey: the API refuses them in float16, whose largest value is 65504.` : '.'),
+          `${typeName}：最大误差 ${sig(worst, 3)} 出现在位置 ${grid[Math.floor(worstAt / half)]}、第 ${worstAt % half} 对；` +
+          `第 0 对（θ = 1）最多偏差 ${sig(pairMax(0), 3)}，最慢的一对最多偏差 ${sig(pairMax(half - 1), 3)}；` +
+          `${n * half} 个元素中有 ${big} 个偏差超过 0.01` +
+          (f16Max !== null && n < grid.length ? `；高于 ${f16Max} 的位置是灰色的：float16 的最大值是 65504，API 拒绝在 float16 中处理这些位置。` : '。'));
         let rows = null;
         return {
           measured: { worst, over001: big },

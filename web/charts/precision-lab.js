@@ -4,6 +4,7 @@
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
 import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const MAX_POS = 1e6;
 const SAMPLES = 160;
@@ -13,11 +14,12 @@ const FLOORS = { table: 1e-17, score: 1e-10 };
 const F16_MAX = 65504;
 
 export const MODES = [
-  { key: 'f32', label: 'float32 table', precision: 'f32', color: palette[0], dash: [] },
-  { key: 'bf16', label: 'bfloat16 table', precision: 'bf16', color: palette[1], dash: [6, 3] },
-  { key: 'f16', label: 'float16 table', precision: 'f16', color: palette[2], dash: [2, 2] },
-  { key: 'early', label: 'inv_freq cast to bfloat16, then float32', precision: { position: 'f32', invFreq: 'bf16', angle: 'f32', output: 'f32' }, color: palette[3], dash: [10, 3, 2, 3] },
-  { key: 'f64', label: 'float64', precision: 'f64', color: palette[6], dash: [1, 3] },
+  { key: 'f32', label: L('float32 table', 'float32 表'), precision: 'f32', color: palette[0], dash: [] },
+  { key: 'bf16', label: L('bfloat16 table', 'bfloat16 表'), precision: 'bf16', color: palette[1], dash: [6, 3] },
+  { key: 'f16', label: L('float16 table', 'float16 表'), precision: 'f16', color: palette[2], dash: [2, 2] },
+  { key: 'early', label: L('inv_freq cast to bfloat16, then float32', 'inv_freq 先转为 bfloat16，再用 float32'), precision: { position: 'f32', invFreq: 'bf16', angle: 'f32', output: 'f32' }, color: palette[3], dash: [10, 3, 2, 3] },
+  // palette[6] is read at each draw: black, or near-white on the dark theme
+  { key: 'f64', label: 'float64', precision: 'f64', get color() { return palette[6]; }, dash: [1, 3] },
 ];
 
 // Reported cases (mission anchors (c)): the type, the position, and where it was reported.
@@ -40,6 +42,7 @@ const markerLegend = {
   },
 };
 const MEASURES = ['cos/sin table', 'score q·k/√d, k one position back'];
+const MEASURE_NAMES = { [MEASURES[0]]: L('cos/sin table', 'cos/sin 表'), [MEASURES[1]]: L('score q·k/√d, k one position back', '得分 q·k/√d，k 落后一个位置') };
 
 /**
  * The largest integer position in [1, F16_MAX] that pe.ropeCache accepts in float16: past it
@@ -76,7 +79,7 @@ export const decades = {
       return k >= 4 || k <= -3 ? `1e${k}` : String(Number(v.toPrecision(1)));
     },
   },
-  grid: { color: (c) => (c.tick?.label ? 'rgba(0, 0, 0, 0.1)' : 'transparent') },
+  grid: { color: (c) => (c.tick?.label ? ink().grid : 'transparent') },
 };
 
 /** The float64 truth, position by position: { sin(p), cos(p) } rows of [half]. */
@@ -102,12 +105,12 @@ export function rowMaxErr(got, want, rows, half) {
 
 export default {
   kind: 'precision-lab',
-  title: 'Error of a RoPE cos/sin table built in each type, against float64',
+  title: L('Error of a RoPE cos/sin table built in each type, against float64', '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差'),
   params: [
-    { name: 'dim', label: 'rotary dim d', type: 'int', min: 2, max: 256, step: 2, value: 32 },
-    { name: 'base', label: 'base', type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
-    { name: 'measure', label: 'error of', type: 'select', options: MEASURES, value: MEASURES[0] },
-    { name: 'seed', label: 'seed for q, k', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'dim', label: L('rotary dim d', '旋转维度 d'), type: 'int', min: 2, max: 256, step: 2, value: 32 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
+    { name: 'measure', label: L('error of', '误差对象'), type: 'select', options: MEASURES, value: MEASURES[0], optionLabels: MEASURE_NAMES },
+    { name: 'seed', label: L('seed for q, k', 'q、k 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
   ],
   mount(el, { pe, Chart }) {
     const canvas = canvasIn(el, 1.8);
@@ -122,7 +125,7 @@ export default {
         elements: { point: { radius: 0 }, line: { borderWidth: 1.5 } },
         plugins: { legend: markerLegend },
         scales: {
-          x: { type: 'logarithmic', min: 1, max: MAX_POS, title: { display: true, text: 'position (log scale)' }, ...decades },
+          x: { type: 'logarithmic', min: 1, max: MAX_POS, title: { display: true, text: () => tr('position (log scale)', '位置（对数坐标）') }, ...decades },
           y: { type: 'logarithmic', title: { display: true, text: 'largest error over pairs (log scale)' }, ...decades },
         },
       },
@@ -185,15 +188,16 @@ export default {
           return r >= 0 && r < accepted[key] ? err[key][r] : null;
         };
         chart.data.datasets = MODES.map((m) => ({
-          label: m.key === 'f16' && accepted.f16 < grid.length ? `${m.label} (stops at ${f16Max})`
-            : err[m.key].some((e) => e < FLOOR) ? `${m.label} (under 1e${Math.round(Math.log10(FLOOR))} drawn at the bottom)` : m.label,
+          label: m.key === 'f16' && accepted.f16 < grid.length ? tr(`${m.label} (stops at ${f16Max})`, `${m.label}（止于 ${f16Max}）`)
+            : err[m.key].some((e) => e < FLOOR) ? tr(`${m.label} (under 1e${Math.round(Math.log10(FLOOR))} drawn at the bottom)`,
+              `${m.label}（低于 1e${Math.round(Math.log10(FLOOR))} 的画在底部）`) : String(m.label),
           data: Array.from({ length: accepted[m.key] }, (_, r) => ({ x: grid[r], y: Math.max(FLOOR, err[m.key][r]) })),
           borderColor: m.color, backgroundColor: m.color, borderDash: m.dash, borderWidth: m.key === 'f64' ? 2 : 1.5,
         }));
         const cases = CASES.map((c) => ({ ...c, error: at(c.mode, c.position) }));
         // One dataset per case so each label can sit above or below its marker without colliding.
         cases.forEach((c, j) => chart.data.datasets.push({
-          label: j === 0 ? 'reported cases, at their positions' : '', data: c.error === null ? [] : [{ x: c.position, y: Math.max(FLOOR, c.error) }],
+          label: j === 0 ? tr('reported cases, at their positions', '已报告的案例，标在各自的位置上') : '', data: c.error === null ? [] : [{ x: c.position, y: Math.max(FLOOR, c.error) }],
           showLine: false, pointRadius: 6, pointHoverRadius: 7, pointStyle: 'rectRot', borderColor: ink().fg, borderWidth: 1.5,
           backgroundColor: MODES.find((m) => m.key === c.mode).color, pointLabels: [String(c.position)], labelDy: c.position === 4095 ? 10 : -24,
         }));
@@ -202,13 +206,17 @@ export default {
         }
         chart.options.scales.y.min = FLOOR;
         chart.options.scales.y.max = 100; // headroom above the 16-bit curves for the case labels
-        chart.options.scales.y.title.text = scoreMode ? '|Δ(q·k)|/√d, the logit error (log scale)' : 'largest |Δcos|, |Δsin| over pairs (log scale)';
-        canvas.setAttribute('aria-label', `Log-log chart: ${measure} error against position 1 to 10^6 for float32, bfloat16, float16, ` +
-          'an early bfloat16 inverse frequency and float64, with the reported cases marked');
+        chart.options.scales.y.title.text = scoreMode ? tr('|Δ(q·k)|/√d, the logit error (log scale)', '|Δ(q·k)|/√d，即 logit 的误差（对数坐标）')
+          : tr('largest |Δcos|, |Δsin| over pairs (log scale)', '各对中最大的 |Δcos|、|Δsin|（对数坐标）');
+        canvas.setAttribute('aria-label', tr(`Log-log chart: ${measure} error against position 1 to 10^6 for float32, bfloat16, float16, ` +
+          'an early bfloat16 inverse frequency and float64, with the reported cases marked',
+          `双对数坐标图：${MEASURE_NAMES[measure]}的误差随位置 1 到 10^6 的变化，包括 float32、bfloat16、float16、` +
+          '过早转为 bfloat16 的逆频率以及 float64，并标出已报告的案例'));
         chart.update();
 
         const last = grid.length - 1;
-        const stop = `float16 stops at position ${f16Max}: the API refuses a position whose value or angle would not fit a float16 (largest ${F16_MAX})`;
+        const stop = tr(`float16 stops at position ${f16Max}: the API refuses a position whose value or angle would not fit a float16 (largest ${F16_MAX})`,
+          `float16 止于位置 ${f16Max}：位置本身或其角度放不进 float16（最大 ${F16_MAX}）时，API 会拒绝`);
         /** Largest error of `key` at positions from `from` on (within what the type accepted). */
         const worstFrom = (key, from) => {
           let m = 0;
@@ -218,18 +226,25 @@ export default {
         const spread = () => {
           let lo = Infinity, hi = 0;
           for (const e of err.early) (lo = Math.min(lo, e)), (hi = Math.max(hi, e));
-          return lo === hi ? sig(lo, 2) : `${sig(lo, 2)} to ${sig(hi, 2)}`;
+          return lo === hi ? sig(lo, 2) : tr(`${sig(lo, 2)} to ${sig(hi, 2)}`, `${sig(lo, 2)} 到 ${sig(hi, 2)}`);
         };
         view.readout = scoreMode
           // A score sees only the angle difference of q and k: a frequency error shared by both
           // costs distance·Δθ (here one position's worth), a rounded position or angle does not cancel.
-          ? `With d = ${dim} and k one position behind q, the logit q·k/√d is off by up to ${sig(worstFrom('f16', 2048), 3)} in float16 past ` +
+          ? tr(`With d = ${dim} and k one position behind q, the logit q·k/√d is off by up to ${sig(worstFrom('f16', 2048), 3)} in float16 past ` +
             `position 2048 and ${sig(worstFrom('bf16', 256), 3)} in bfloat16 past 256, where neighbouring positions start to round together, ` +
             `but only by ${spread()} with the inverse frequency cast early: q and k share the wrong θ_i, and a score sees only their ` +
-            `one-position difference; at 10^6 float32 is off by ${sig(err.f32[last], 3)}, float64 tables by ${sig(err.f64[last], 3)}; ${stop}.`
-          : `With d = ${dim}, the table is off by ${sig(cases[0].error, 3)} in float16 at position 1857, ${sig(cases[1].error, 3)} in bfloat16 ` +
+            `one-position difference; at 10^6 float32 is off by ${sig(err.f32[last], 3)}, float64 tables by ${sig(err.f64[last], 3)}; ${stop}.`,
+            `d = ${dim}，k 比 q 落后一个位置：在位置 2048 之后 float16 的 logit q·k/√d 最多偏差 ${sig(worstFrom('f16', 2048), 3)}，` +
+            `在 256 之后 bfloat16 最多偏差 ${sig(worstFrom('bf16', 256), 3)}，因为从那里开始相邻位置会被舍入成同一个数；` +
+            `而逆频率过早转换时只偏差 ${spread()}:q 和 k 共用同一个有误差的 θ_i，而得分只看到它们相差一个位置的部分；` +
+            `在 10^6 处 float32 偏差 ${sig(err.f32[last], 3)}，float64 表偏差 ${sig(err.f64[last], 3)}；${stop}。`)
+          : tr(`With d = ${dim}, the table is off by ${sig(cases[0].error, 3)} in float16 at position 1857, ${sig(cases[1].error, 3)} in bfloat16 ` +
             `at 15962 and ${sig(cases[2].error, 3)} at 4095 with the inverse frequency cast to bfloat16 early; at 10^6 float32 is off by ` +
-            `${sig(err.f32[last], 3)} and float64 by ${sig(err.f64[last], 3)}; ${stop}.`;
+            `${sig(err.f32[last], 3)} and float64 by ${sig(err.f64[last], 3)}; ${stop}.`,
+            `d = ${dim} 时，float16 表在位置 1857 偏差 ${sig(cases[0].error, 3)}，bfloat16 表在 15962 偏差 ${sig(cases[1].error, 3)}，` +
+            `逆频率过早转为 bfloat16 时在 4095 偏差 ${sig(cases[2].error, 3)}；在 10^6 处 float32 偏差 ` +
+            `${sig(err.f32[last], 3)}，float64 偏差 ${sig(err.f64[last], 3)}；${stop}。`);
         return {
           measured: { worstF16Past2048: worstFrom('f16', 2048), worstEarly: Math.max(...err.early), cases: Object.fromEntries(cases.map((c) => [`${c.mode}@${c.position}`, c.error])), f64At1e6: err.f64[last], f32At1e6: err.f32[last], f16Last: f16Max },
           columns: ['position', ...MODES.map((m) => `error ${m.key}`)],

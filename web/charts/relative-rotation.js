@@ -1,18 +1,19 @@
 // relative-rotation.js: seed 002 #4, PE(pos + k) = R(k)·PE(pos): the table row at pos + k
 // beside the row at pos turned pair by pair by k·w_i (pe.shiftSinusoidal), and how far apart.
 import { lineChart, palette, pointLegend, sig, maxAbsDiff } from './common.js';
+import { L, tr } from '../i18n.js';
 
 export default {
   kind: 'relative-rotation',
-  title: 'PE(pos + k) and R(k)·PE(pos), dimension by dimension',
+  title: L('PE(pos + k) and R(k)·PE(pos), dimension by dimension', '逐个维度比较 PE(pos + k) 与 R(k)·PE(pos)'),
   params: [
-    { name: 'pos', label: 'position pos', type: 'int', min: 0, max: 1000, value: 2 },
-    { name: 'k', label: 'offset k', type: 'int', min: 0, max: 1000, value: 6 },
+    { name: 'pos', label: L('position pos', '位置 pos'), type: 'int', min: 0, max: 1000, value: 2 },
+    { name: 'k', label: L('offset k', '偏移 k'), type: 'int', min: 0, max: 1000, value: 6 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 64, step: 2, value: 16 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: 'dimension (even: sin, odd: cos)', y: 'value', aspect: 2.2 });
+    const chart = lineChart(el, Chart, { x: L('dimension (even: sin, odd: cos)', '维度（偶数：sin，奇数：cos）'), y: L('value', '取值'), aspect: 2.2 });
     chart.options.plugins.legend = pointLegend;
     chart.options.scales.x.ticks = { maxRotation: 0 };
     chart.options.scales.y.min = -1.15;
@@ -36,17 +37,19 @@ export default {
         const rotated = pe.shiftSinusoidal(before, k, { dim, base });
         const diff = maxAbsDiff(target, rotated);
         chart.data.datasets = [
-          { ...series(`PE(${pos}), before the rotation`, before, 5, 'rectRot'), pointRadius: 3, backgroundColor: 'transparent' },
-          { ...series(`PE(${pos + k}) from the table`, target, 0, 'circle'), backgroundColor: 'transparent' },
-          series(`R(${k})·PE(${pos}): each pair turned by ${k}·w_i`, rotated, 1, 'crossRot'),
+          { ...series(tr(`PE(${pos}), before the rotation`, `PE(${pos})，旋转前`), before, 5, 'rectRot'), pointRadius: 3, backgroundColor: 'transparent' },
+          { ...series(tr(`PE(${pos + k}) from the table`, `表中的 PE(${pos + k})`), target, 0, 'circle'), backgroundColor: 'transparent' },
+          series(tr(`R(${k})·PE(${pos}): each pair turned by ${k}·w_i`, `R(${k})·PE(${pos})：每一对转过 ${k}·w_i`), rotated, 1, 'crossRot'),
         ];
         chart.options.scales.x.min = -0.5;
         chart.options.scales.x.max = dim - 0.5;
         // Half-cell margins keep the end markers whole; the ticks stay on the dimensions.
         chart.options.scales.x.afterBuildTicks = (axis) => (axis.ticks = Array.from({ length: dim }, (_, value) => ({ value })));
         chart.update();
-        view.readout = `max |PE(${pos + k}) − R(${k})·PE(${pos})| = ${sig(diff, 2)} over ${dim} dimensions` +
-          ` (float32 keeps about 7 digits, so this is rounding: the rotation is exact).`;
+        view.readout = tr(`max |PE(${pos + k}) − R(${k})·PE(${pos})| = ${sig(diff, 2)} over ${dim} dimensions` +
+          ` (float32 keeps about 7 digits, so this is rounding: the rotation is exact).`,
+          `在 ${dim} 个维度上 max |PE(${pos + k}) − R(${k})·PE(${pos})| = ${sig(diff, 2)}` +
+          `（float32 约保留 7 位有效数字，所以这只是舍入误差：旋转本身是精确的）。`);
         return {
           measured: { maxDiff: diff },
           columns: ['dim', `PE(${pos})`, `PE(${pos + k})`, `R(${k})PE(${pos})`, 'difference'],

@@ -1,6 +1,7 @@
 // rope-2d.js: seed 000 #7 and seed 004 #1, RoPE in two dimensions: q at position m turns by
 // mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
-import { canvasIn, palette, dashes, sig } from './common.js';
+import { canvasIn, palette, dashes, sig, ink } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const Q = [1, 0];
 const K_LENGTH = 0.8; // shorter than q, so the two arrows stay apart when they point alike
@@ -61,7 +62,7 @@ const arrows = {
       ctx.textBaseline = Math.sin(mid) > 0.3 ? 'bottom' : Math.sin(mid) < -0.3 ? 'top' : 'middle';
       const [tx, ty] = [cx + 10 * Math.cos(mid), cy - 10 * Math.sin(mid)];
       // A white halo keeps the label readable where it crosses an arrow.
-      ctx.strokeStyle = '#ffffff';
+      ctx.strokeStyle = ink().bg;
       ctx.lineWidth = 4;
       ctx.strokeText(arc.text, tx, ty);
       ctx.fillText(arc.text, tx, ty);
@@ -72,18 +73,17 @@ const arrows = {
 
 export default {
   kind: 'rope-2d',
-  title: 'q at position m and k at position n, each rotated by its position times θ',
+  title: L('q at position m and k at position n, each rotated by its position times θ', '位置 m 的 q 与位置 n 的 k，各自旋转“位置 × θ”'),
   params: [
-    { name: 'm', label: 'query position m', type: 'int', min: 0, max: 20, value: 2 },
-    { name: 'n', label: 'key position n', type: 'int', min: 0, max: 20, value: 1 },
-    { name: 'shift', label: 'move both by s', type: 'int', min: 0, max: 100, value: 0 },
-    { name: 'theta', label: 'θ (degrees per position)', type: 'number', min: 0, max: 180, step: 'any', value: 30 },
-    { name: 'kAngle', label: 'k before rotation (degrees from q)', type: 'number', min: -180, max: 180, step: 'any', value: 0 },
+    { name: 'm', label: L('query position m', 'query 位置 m'), type: 'int', min: 0, max: 20, value: 2 },
+    { name: 'n', label: L('key position n', 'key 位置 n'), type: 'int', min: 0, max: 20, value: 1 },
+    { name: 'shift', label: L('move both by s', '两者同时平移 s'), type: 'int', min: 0, max: 100, value: 0 },
+    { name: 'theta', label: L('θ (degrees per position)', 'θ（每个位置的度数）'), type: 'number', min: 0, max: 180, step: 'any', value: 30 },
+    { name: 'kAngle', label: L('k before rotation (degrees from q)', '旋转前的 k（与 q 的夹角，度）'), type: 'number', min: -180, max: 180, step: 'any', value: 0 },
   ],
   mount(el, { pe, Chart }) {
     const canvas = canvasIn(el, 1);
     canvas.parentElement.classList.add('square');
-    canvas.setAttribute('aria-label', 'Arrows of q and k in the plane after rotation by their positions');
     const lim = 1.35;
     // Fixed axis sizes and no legend (the arrows carry labels) keep the plot area square.
     const fit = (size) => (axis) => (axis.isHorizontal() ? (axis.height = size) : (axis.width = size));
@@ -99,8 +99,8 @@ export default {
         layout: { padding: 12 },
         plugins: { legend: { display: false }, tooltip: { enabled: false }, rope2dArrows: {} },
         scales: {
-          x: { min: -lim, max: lim, title: { display: true, text: 'dimension 0' }, afterBuildTicks: unitTicks, afterFit: fit(46) },
-          y: { min: -lim, max: lim, title: { display: true, text: 'dimension 1' }, afterBuildTicks: unitTicks, afterFit: fit(46) },
+          x: { min: -lim, max: lim, title: { display: true, text: () => tr('dimension 0', '维度 0') }, afterBuildTicks: unitTicks, afterFit: fit(46) },
+          y: { min: -lim, max: lim, title: { display: true, text: () => tr('dimension 1', '维度 1') }, afterBuildTicks: unitTicks, afterFit: fit(46) },
         },
       },
       plugins: [arrows],
@@ -126,16 +126,16 @@ export default {
         for (let j = 0; j < mq - trailFrom; j++) ghosts.push(qTrail.subarray(2 * j, 2 * j + 2));
         chart.data.datasets = [
           ...ghosts.map((g, j) => ({
-            label: j === 0 ? 'q at earlier positions' : '', data: seg(g), showLine: true, pointRadius: 0,
+            label: j === 0 ? tr('q at earlier positions', '先前位置上的 q') : '', data: seg(g), showLine: true, pointRadius: 0,
             borderColor: '#9aa3b2', borderDash: dashes[2], borderWidth: 1.5, head: 7,
             arrows: [{ tip: g, text: ghosts.length <= 8 ? `q@${trailFrom + j}` : '' }],
           })),
           {
-            label: `k at n = ${nk}`, data: seg(kr), showLine: true, pointRadius: 0, borderColor: palette[1],
+            label: tr(`k at n = ${nk}`, `n = ${nk} 处的 k`), data: seg(kr), showLine: true, pointRadius: 0, borderColor: palette[1],
             borderDash: dashes[1], borderWidth: 2.5, bold: true, side: 1.2, arrows: [{ tip: kr, text: `k@${nk}` }],
           },
           {
-            label: `q at m = ${mq}`, data: seg(q), showLine: true, pointRadius: 0, borderColor: palette[0],
+            label: tr(`q at m = ${mq}`, `m = ${mq} 处的 q`), data: seg(q), showLine: true, pointRadius: 0, borderColor: palette[0],
             borderWidth: 2.5, bold: true, arrows: [{ tip: q, text: `q@${mq}` }],
           },
         ];
@@ -152,9 +152,15 @@ export default {
         for (const [a, b, v] of [[m, n, score0], [m0, n0, ref]]) {
           if (!seen.has(`${a},${b}`)) seen.add(`${a},${b}`), same.push([a, b, v]);
         }
-        view.readout = `q·k = ${score.toFixed(6)} with q at ${mq} and k at ${nk} (n − m = ${nk - mq})` +
+        const apart = same.length ? sig(Math.max(...same.map(([, , v]) => Math.abs(v - score))), 2) : '';
+        canvas.setAttribute('aria-label', tr(`Arrows of q at position ${mq} and k at position ${nk} in the plane, each rotated by its position times θ = ${theta}°; q·k = ${score.toFixed(4)}`,
+          `平面上位置 ${mq} 的 q 与位置 ${nk} 的 k 的箭头，各自旋转“位置 × θ”，θ = ${theta}°；q·k = ${score.toFixed(4)}`));
+        view.readout = tr(`q·k = ${score.toFixed(6)} with q at ${mq} and k at ${nk} (n − m = ${nk - mq})` +
           (same.length ? `; at ${same.map(([a, b, v]) => `positions (${a}, ${b}) it is ${v.toFixed(6)}`).join(' and ')}` +
-            `, at most ${sig(Math.max(...same.map(([, , v]) => Math.abs(v - score))), 2)} apart.` : '.');
+            `, at most ${apart} apart.` : '.'),
+          `q 在 ${mq}、k 在 ${nk} 时 q·k = ${score.toFixed(6)}(n − m = ${nk - mq})` +
+          (same.length ? `；${same.map(([a, b, v]) => `在位置 (${a}, ${b}) 上为 ${v.toFixed(6)}`).join('，')}` +
+            `，最多相差 ${apart}。` : '。'));
         return {
           columns: ['vector', 'position', 'x0', 'x1'],
           rows: [

@@ -1,18 +1,20 @@
 // rope-decay-random.js: seed 000 #9, one random vector K as both query and key, the key
 // rotated Δk positions further: K·R(Δk)K against Δk (pe.ropeDecay, kind 'vectors').
 import { lineChart, palette, lineLegend, sig } from './common.js';
+import { L, tr } from '../i18n.js';
 
 export default {
   kind: 'rope-decay-random',
-  title: 'RoPE score of one random vector K with itself, Δk positions apart (pairs (2i, 2i+1))',
+  title: L('RoPE score of one random vector K with itself, Δk positions apart (pairs (2i, 2i+1))',
+    '一个随机向量 K 与相隔 Δk 个位置的自身的 RoPE 得分（配对 (2i, 2i+1)）'),
   params: [
-    { name: 'seed', label: 'seed for K', type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'seed', label: L('seed for K', 'K 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 4096, step: 2, value: 512 },
-    { name: 'length', label: 'largest distance + 1', type: 'int', min: 2, max: 16384, value: 1024 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+    { name: 'length', label: L('largest distance + 1', '最大距离 + 1'), type: 'int', min: 2, max: 16384, value: 1024 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: 'distance Δk', y: 'inner product' });
+    const chart = lineChart(el, Chart, { x: L('distance Δk', '距离 Δk'), y: L('inner product', '内积') });
     chart.options.plugins.legend = lineLegend;
     chart.options.scales.x.ticks = { includeBounds: false };
     const view = {
@@ -31,8 +33,10 @@ export default {
         let sum = 0, sq = 0;
         for (let i = from; i < length; i++) (sum += s[i]), (sq += s[i] * s[i]);
         const n = length - from, mean = sum / n, rms = Math.sqrt(sq / n);
-        view.readout = `At Δk = 0 the score is |K|² = ${sig(s[0], 5)}; at Δk = 1 it is ${sig(s[1], 5)}; ` +
-          `over Δk = ${from}…${length - 1} it averages ${sig(mean, 3)} (RMS ${sig(rms, 3)}).`;
+        view.readout = tr(`At Δk = 0 the score is |K|² = ${sig(s[0], 5)}; at Δk = 1 it is ${sig(s[1], 5)}; ` +
+          `over Δk = ${from}…${length - 1} it averages ${sig(mean, 3)} (RMS ${sig(rms, 3)}).`,
+          `Δk = 0 时得分为 |K|² = ${sig(s[0], 5)}；Δk = 1 时为 ${sig(s[1], 5)}；` +
+          `在 Δk = ${from}…${length - 1} 上平均为 ${sig(mean, 3)}（均方根 ${sig(rms, 3)}）。`);
         return { columns: ['delta k', 'score'], rows: dist.map((i) => [i, s[i]]) };
       },
       destroy: () => chart.destroy(),

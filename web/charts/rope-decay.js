@@ -1,6 +1,7 @@
 // rope-decay.js: seed 004 #2-3, g(x) = 2·Σ cos(x·θ_i), the RoPE score of all-ones q = k at
 // distance x (pe.ropeDecay), for three choices of θ_i, beside the RoFormer paper's bound.
 import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
 const THETAS = ['θ_i = base^(−2i/d)', 'θ_i = 1', 'θ_i = 0'];
@@ -8,18 +9,19 @@ const SAMPLES = 2000;
 
 export default {
   kind: 'rope-decay',
-  title: 'RoPE score of q = k = all ones against relative distance x',
+  title: L('RoPE score of q = k = all ones against relative distance x', 'q = k = 全 1 向量时 RoPE 得分随相对距离 x 的变化'),
   params: [
     { name: 'theta', label: 'θ', type: 'select', options: THETAS, value: THETAS[0] },
-    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256' },
-    { name: 'dim', label: 'd when "free"', type: 'int', min: 2, max: 8192, step: 2, value: 128 },
-    { name: 'maxDist', label: 'largest distance', type: 'int', min: 10, max: 100000, value: 10000 },
-    { name: 'scale', label: 'x axis', type: 'select', options: ['linear', 'log'], value: 'linear' },
-    { name: 'bound', label: 'RoFormer bound', type: 'bool', value: true },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: L('free', '自定义') } },
+    { name: 'dim', label: L('d when "free"', '自定义时的 d'), type: 'int', min: 2, max: 8192, step: 2, value: 128 },
+    { name: 'maxDist', label: L('largest distance', '最大距离'), type: 'int', min: 10, max: 100000, value: 10000 },
+    { name: 'scale', label: L('x axis', 'x 轴'), type: 'select', options: ['linear', 'log'], value: 'linear',
+      optionLabels: { linear: L('linear', '线性'), log: L('log', '对数') } },
+    { name: 'bound', label: L('RoFormer bound', 'RoFormer 上界'), type: 'bool', value: true },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: 'relative distance x', y: 'score' });
+    const chart = lineChart(el, Chart, { x: L('relative distance x', '相对距离 x'), y: L('score', '得分') });
     chart.options.plugins.legend = lineLegend;
     const view = {
       update({ theta, preset, dim: free, maxDist, scale, bound, base }) {
@@ -38,7 +40,7 @@ export default {
         ];
         if (b) {
           chart.data.datasets.push({
-            label: 'bound (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|', data: xy(b), borderColor: palette[1], borderDash: dashes[1],
+            label: tr('bound (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|', '上界 (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|'), data: xy(b), borderColor: palette[1], borderDash: dashes[1],
           });
         }
         // Where the slowest pair stops falling (seed 004 #3); only meaningful for the geometric θ_i.
@@ -65,10 +67,14 @@ export default {
           if (g[j] > g[hi]) hi = j;
         }
         const last = dist.length - 1;
-        view.readout = `d = ${dim}: g(${dist[0]}) = ${sig(g[0], 6)}, g(${dist[last]}) = ${sig(g[last], 4)}; ` +
+        view.readout = tr(`d = ${dim}: g(${dist[0]}) = ${sig(g[0], 6)}, g(${dist[last]}) = ${sig(g[last], 4)}; ` +
           `over the ${dist.length} sampled distances g runs from ${sig(g[lo], 4)} (x = ${dist[lo]}) to ${sig(g[hi], 6)} (x = ${dist[hi]})` +
           (b ? `; the bound goes from ${sig(b[0], 4)} to ${sig(b[last], 4)}` : '') +
-          (quarter ? `; T_max/4 = ${Math.round(quarter)}.` : '.');
+          (quarter ? `; T_max/4 = ${Math.round(quarter)}.` : '.'),
+          `d = ${dim}:g(${dist[0]}) = ${sig(g[0], 6)},g(${dist[last]}) = ${sig(g[last], 4)};` +
+          `在 ${dist.length} 个采样距离上，g 从 ${sig(g[lo], 4)}(x = ${dist[lo]})到 ${sig(g[hi], 6)}(x = ${dist[hi]})` +
+          (b ? `；上界从 ${sig(b[0], 4)} 变到 ${sig(b[last], 4)}` : '') +
+          (quarter ? `;T_max/4 = ${Math.round(quarter)}。` : '。'));
         return {
           columns: ['x', 'g(x)', ...(b ? ['bound'] : [])],
           rows: dist.map((x, j) => [x, g[j], ...(b ? [b[j]] : [])]),

@@ -1,19 +1,20 @@
 // rope-periods.js: seed 000 #8 and seed 004 #3, RoPE's θ_i = base^(−2i/d) per pair and its
 // period T_i = 2π/θ_i, with T_max/4 marked: below it the slowest pair's cosine still falls.
 import { lineChart, palette, dashes, lineLegend, sig, logAxis } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
 
 export default {
   kind: 'rope-periods',
-  title: 'Frequency θ_i and period T_i = 2π/θ_i of each RoPE pair',
+  title: L('Frequency θ_i and period T_i = 2π/θ_i of each RoPE pair', 'RoPE 每一对的频率 θ_i 与周期 T_i = 2π/θ_i'),
   params: [
-    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256' },
-    { name: 'dim', label: 'd when "free"', type: 'int', min: 2, max: 8192, step: 2, value: 128 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: L('free', '自定义') } },
+    { name: 'dim', label: L('d when "free"', '自定义时的 d'), type: 'int', min: 2, max: 8192, step: 2, value: 128 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: 'pair i', y: 'θ_i (rad per position) and T_i (positions), log scale', yType: 'logarithmic' });
+    const chart = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L('θ_i (rad per position) and T_i (positions), log scale', 'θ_i（弧度/位置）与 T_i（位置数），对数坐标'), yType: 'logarithmic' });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
     chart.options.scales.x.ticks = { includeBounds: false, precision: 0 };
@@ -34,8 +35,10 @@ export default {
         chart.options.scales.x.min = -0.5;
         chart.options.scales.x.max = half - 0.5;
         chart.update();
-        view.readout = `d = ${dim}, base ${sig(base, 6)}: T_max = T_${half - 1} = ${sig(tmax, 6)} positions, ` +
-          `T_max/4 = ${sig(quarter, 6)}; θ runs from ${sig(theta[0], 4)} down to ${sig(theta[half - 1], 4)} rad per position.`;
+        view.readout = tr(`d = ${dim}, base ${sig(base, 6)}: T_max = T_${half - 1} = ${sig(tmax, 6)} positions, ` +
+          `T_max/4 = ${sig(quarter, 6)}; θ runs from ${sig(theta[0], 4)} down to ${sig(theta[half - 1], 4)} rad per position.`,
+          `d = ${dim}，底数 ${sig(base, 6)}:T_max = T_${half - 1} = ${sig(tmax, 6)} 个位置，` +
+          `T_max/4 = ${sig(quarter, 6)}；θ 从每个位置 ${sig(theta[0], 4)} 弧度降到 ${sig(theta[half - 1], 4)} 弧度。`);
         return {
           measured: { tmax, quarter },
           columns: ['pair i', 'theta_i', 'T_i'],

@@ -1,7 +1,8 @@
 // rotate-half.js: seed 001 #3, which dimensions RoPE pairs up: 'interleaved' (2i, 2i+1) as
 // in RoFormer and Meta's LLaMA, 'half' (i, i + d/2) as in Hugging Face's rotate_half; the same
 // vector through both (pe.applyRope), and the permutation that makes them agree.
-import { plainCanvas, palette, sig, maxAbsDiff } from './common.js';
+import { plainCanvas, palette, sig, maxAbsDiff, ink } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const INPUTS = ['x_j = j', 'random (seed)'];
 
@@ -13,14 +14,15 @@ function drawPairs(ctx, w, h, dim) {
   const downRise = Math.max(20, h - boxBottom - 22);
   const cx = (j) => left + (j + 0.5) * cell;
   const small = `${Math.max(9, Math.min(12, cell * 0.45))}px system-ui, sans-serif`;
+  const colour = ink();
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.font = small;
   ctx.lineWidth = 1;
   for (let j = 0; j < dim; j++) {
-    ctx.strokeStyle = '#5b6475';
+    ctx.strokeStyle = colour.muted;
     ctx.strokeRect(left + j * cell + 1, boxTop, cell - 2, boxH);
-    ctx.fillStyle = '#1d2330';
+    ctx.fillStyle = colour.fg;
     ctx.fillText(String(j), cx(j), boxTop + boxH / 2);
   }
   // A cubic with both controls at depth c peaks at 0.75·c, hence the 4/3.
@@ -34,7 +36,7 @@ function drawPairs(ctx, w, h, dim) {
     ctx.bezierCurveTo(cx(a), ty, cx(b), ty, cx(b), y0);
     ctx.stroke();
     ctx.setLineDash([]);
-    ctx.fillStyle = '#1d2330';
+    ctx.fillStyle = colour.fg;
     ctx.font = small;
     ctx.fillText(String(i), (cx(a) + cx(b)) / 2, y0 + rise + Math.sign(rise) * 8);
   };
@@ -42,30 +44,32 @@ function drawPairs(ctx, w, h, dim) {
   for (let i = 0; i < half; i++) arc(i, i + half, boxBottom, downRise - 12, i, [5, 3]);
   ctx.textAlign = 'left';
   const label = (text, sub, y) => {
-    ctx.fillStyle = '#1d2330';
+    ctx.fillStyle = colour.fg;
     ctx.font = '600 12px system-ui, sans-serif';
     ctx.fillText(text, 0, y - 7);
-    ctx.fillStyle = '#5b6475';
+    ctx.fillStyle = colour.muted;
     ctx.font = '11px system-ui, sans-serif';
     ctx.fillText(sub, 0, y + 8);
   };
-  label('interleaved', 'pairs (2i, 2i+1)', top + 8);
-  label('dim', '', boxTop + boxH / 2 + 7);
-  label('half', 'pairs (i, i + d/2)', boxBottom + downRise * 0.6);
+  label(tr('interleaved', '交错'), tr('pairs (2i, 2i+1)', '配对 (2i, 2i+1)'), top + 8);
+  label(tr('dim', '维度'), '', boxTop + boxH / 2 + 7);
+  label(tr('half', '前后两半'), tr('pairs (i, i + d/2)', '配对 (i, i + d/2)'), boxBottom + downRise * 0.6);
 }
 
 export default {
   kind: 'rotate-half',
-  title: 'Which dimensions rotate together: interleaved pairs and rotate_half pairs',
+  title: L('Which dimensions rotate together: interleaved pairs and rotate_half pairs', '哪些维度一起旋转：交错配对与 rotate_half 配对'),
   params: [
-    { name: 'dim', label: 'head dim d', type: 'int', min: 2, max: 32, step: 2, value: 8 },
-    { name: 'position', label: 'position', type: 'int', min: 0, max: 4096, value: 1 },
-    { name: 'input', label: 'vector x', type: 'select', options: INPUTS, value: INPUTS[0] },
-    { name: 'seed', label: 'seed', type: 'int', min: 0, max: 1000, value: 0 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'dim', label: L('head dim d', '头维度 d'), type: 'int', min: 2, max: 32, step: 2, value: 8 },
+    { name: 'position', label: L('position', '位置'), type: 'int', min: 0, max: 4096, value: 1 },
+    { name: 'input', label: L('vector x', '向量 x'), type: 'select', options: INPUTS, value: INPUTS[0],
+      optionLabels: { [INPUTS[1]]: L('random (seed)', '随机（种子）') } },
+    { name: 'seed', label: L('seed', '种子'), type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe }) {
-    const diagram = plainCanvas(el, 4, 'Diagram: arcs link the dimensions each RoPE style rotates together, pair index on each arc');
+    const diagram = plainCanvas(el, 4, L('Diagram: arcs link the dimensions each RoPE style rotates together, pair index on each arc',
+      '示意图：弧线连接每种 RoPE 方式一起旋转的维度，弧上标出对的序号'));
     const scroll = document.createElement('div');
     scroll.className = 'table-scroll';
     const table = document.createElement('table');
@@ -91,17 +95,20 @@ export default {
         const rows = Array.from(x, (v, j) => [j, v, partnerHalf(j), pairHalf(j), yHalf[j], partnerInter(j), pairInter(j), yInter[j]]);
         const columns = ['dim j', 'x_j', 'half: partner', 'half: pair i', 'half: output', 'interleaved: partner', 'interleaved: pair i', 'interleaved: output'];
         const f = (v) => v.toFixed(6);
-        table.innerHTML = `<caption>x at position ${position} through both styles (θ_i = ${sig(base, 6)}^(−2i/${dim}))</caption>` +
-          '<thead><tr><th rowspan="2" scope="col">dim j</th><th rowspan="2" scope="col">x_j</th>' +
-          '<th colspan="3" scope="colgroup">half (rotate_half)</th><th colspan="3" scope="colgroup">interleaved</th></tr>' +
-          '<tr><th scope="col">partner</th><th scope="col">pair i</th><th scope="col">output</th>' +
-          '<th scope="col">partner</th><th scope="col">pair i</th><th scope="col">output</th></tr></thead><tbody>' +
+        const sub = `<th scope="col">${tr('partner', '配对维度')}</th><th scope="col">${tr('pair i', '第 i 对')}</th><th scope="col">${tr('output', '输出')}</th>`;
+        table.innerHTML = `<caption>${tr(`x at position ${position} through both styles`, `位置 ${position} 的 x 分别经过两种方式`)} (θ_i = ${sig(base, 6)}^(−2i/${dim}))</caption>` +
+          `<thead><tr><th rowspan="2" scope="col">${tr('dim j', '维度 j')}</th><th rowspan="2" scope="col">x_j</th>` +
+          `<th colspan="3" scope="colgroup">${tr('half (rotate_half)', '前后两半（rotate_half）')}</th><th colspan="3" scope="colgroup">${tr('interleaved', '交错')}</th></tr>` +
+          `<tr>${sub}${sub}</tr></thead><tbody>` +
           rows.map(([j, v, ph, ih, oh, pi, ii, oi]) =>
             `<tr><th scope="row">${j}</th><td>${f(v)}</td><td>${ph}</td><td>${ih}</td><td>${f(oh)}</td><td>${pi}</td><td>${ii}</td><td>${f(oi)}</td></tr>`).join('') +
           '</tbody>';
-        view.readout = `At position ${position} the two styles give outputs up to ${sig(maxAbsDiff(yHalf, yInter), 4)} apart, ` +
+        view.readout = tr(`At position ${position} the two styles give outputs up to ${sig(maxAbsDiff(yHalf, yInter), 4)} apart, ` +
           `both keep the length (|x| = ${sig(nx, 7)}, ${sig(nh, 7)}, ${sig(ni, 7)}), and after moving dims (2i, 2i+1) to ` +
-          `(i, i + d/2) they agree to ${sig(permDiff, 2)}.`;
+          `(i, i + d/2) they agree to ${sig(permDiff, 2)}.`,
+          `在位置 ${position}，两种方式的输出最多相差 ${sig(maxAbsDiff(yHalf, yInter), 4)}，` +
+          `两者都保持长度不变（|x| = ${sig(nx, 7)}, ${sig(nh, 7)}, ${sig(ni, 7)}）；把维度 (2i, 2i+1) 移到 ` +
+          `(i, i + d/2) 之后，两者的差不超过 ${sig(permDiff, 2)}。`);
         return { columns, rows };
       },
       destroy: () => diagram.destroy(),

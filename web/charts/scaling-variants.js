@@ -3,6 +3,7 @@
 // stretched (λ'_i/λ_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
 import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw, ink } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const TAU = 2 * Math.PI;
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
@@ -26,7 +27,7 @@ const PRESETS = {
 
 // Colour, dash and width per curve; the legend repeats dash and colour.
 const STYLE = {
-  original: { color: palette[6], dash: [], width: 1.5 },
+  original: { get color() { return palette[6]; }, dash: [], width: 1.5 }, // black, or white on the dark theme
   linear: { color: palette[0], dash: [6, 4], width: 1.5 },
   ntk: { color: palette[1], dash: [2, 3], width: 2 },
   dynamic: { color: palette[3], dash: [10, 3, 2, 3], width: 1.5 },
@@ -43,44 +44,55 @@ function dataset(label, pts, key, extra = {}) {
 
 export default {
   kind: 'scaling-variants',
-  title: 'Wavelength of every RoPE pair under each scaling variant, against the training length L0',
+  title: L('Wavelength of every RoPE pair under each scaling variant, against the training length L0',
+    '各种缩放变体下 RoPE 每一对的波长，与训练长度 L0 对比'),
   params: [
-    { name: 'dim', label: 'head dim d', type: 'int', min: 4, max: 512, step: 2, value: 128 },
-    { name: 'base', label: 'base', type: 'number', min: 2, max: 100000000, step: 'any', value: 500000 },
-    { name: 'factor', label: 'factor s', type: 'number', min: 1, max: 128, step: 'any', value: 8 },
-    { name: 'l0', label: 'training length L0', type: 'int', min: 16, max: 1048576, value: 8192 },
+    { name: 'dim', label: L('head dim d', '头维度 d'), type: 'int', min: 4, max: 512, step: 2, value: 128 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 100000000, step: 'any', value: 500000 },
+    { name: 'factor', label: L('factor s', '缩放因子 s'), type: 'number', min: 1, max: 128, step: 'any', value: 8 },
+    { name: 'l0', label: L('training length L0', '训练长度 L0'), type: 'int', min: 16, max: 1048576, value: 8192 },
     { name: 'low', label: 'llama3 low_freq_factor', type: 'number', min: 0.125, max: 64, step: 'any', value: 1 },
     { name: 'high', label: 'llama3 high_freq_factor', type: 'number', min: 0.125, max: 64, step: 'any', value: 4 },
     { name: 'betaFast', label: 'YaRN β_fast', type: 'number', min: 0.125, max: 256, step: 'any', value: 32 },
     { name: 'betaSlow', label: 'YaRN β_slow', type: 'number', min: 0.125, max: 256, step: 'any', value: 1 },
-    { name: 'seqLen', label: 'current length (dynamic NTK)', type: 'int', min: 1, max: 4194304, value: 65536 },
+    { name: 'seqLen', label: L('current length (dynamic NTK)', '当前长度（动态 NTK）'), type: 'int', min: 1, max: 4194304, value: 65536 },
   ],
   mount(el, { pe, Chart }) {
-    const wave = lineChart(el, Chart, { x: 'pair i', y: 'wavelength 2π/θ_i (positions, log scale)', yType: 'logarithmic', aspect: 1.8 });
+    const wave = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L('wavelength 2π/θ_i (positions, log scale)', '波长 2π/θ_i（位置数，对数坐标）'), yType: 'logarithmic', aspect: 1.8 });
     wave.options.plugins.legend = lineLegend;
     Object.assign(wave.options.scales.y, shortLog);
-    const stretch = lineChart(el, Chart, { x: 'pair i', y: "stretch λ'_i / λ_i (log scale)", yType: 'logarithmic', aspect: 2.6, legend: false });
+    const stretch = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L("stretch λ'_i / λ_i (log scale)", "拉伸倍数 λ'_i / λ_i（对数坐标）"), yType: 'logarithmic', aspect: 2.6, legend: false });
     Object.assign(stretch.options.scales.y, logAxis);
     for (const c of [wave, stretch]) c.options.scales.x.ticks = { includeBounds: false };
     wave.canvas.parentElement.classList.add('phone-legend');
     stretch.canvas.parentElement.classList.add('phone-tall');
     const note = document.createElement('p');
     note.className = 'chart-note';
-    note.textContent = 'Below: how far each variant stretched each pair (1 = untouched), in the colours and dashes of the legend above.';
     stretch.canvas.parentElement.before(note);
 
     // "Paste your config.json": a menu of real configs, the text, and what pe.ropeScaling made of it.
     const panel = document.createElement('div');
     panel.className = 'config-panel';
     const id = `scaling-config-${Math.random().toString(36).slice(2, 8)}`;
-    panel.innerHTML = `<div class="config-row"><label for="${id}-preset">Start from</label> <select id="${id}-preset"></select></div>` +
-      `<label for="${id}" class="config-label">Paste a model's config.json (or just its <code>rope_scaling</code> block); ` +
-      'it is drawn as the thick dotted orange curve</label>' +
+    panel.innerHTML = `<div class="config-row"><label for="${id}-preset"></label> <select id="${id}-preset"></select></div>` +
+      `<label for="${id}" class="config-label"></label>` +
       `<textarea id="${id}" class="config-text mono" rows="12" spellcheck="false" wrap="off"></textarea>` +
       '<p class="config-message" role="status" aria-live="polite"></p>';
     el.append(panel);
     const preset = panel.querySelector('select'), text = panel.querySelector('textarea'), message = panel.querySelector('.config-message');
     for (const name of Object.keys(PRESETS)) preset.append(new Option(name, name));
+    // Texts in the current language; run again by update() after a language switch.
+    const label = () => {
+      note.textContent = tr('Below: how far each variant stretched each pair (1 = untouched), in the colours and dashes of the legend above.',
+        '下图：每种变体把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。');
+      panel.querySelector('.config-row label').textContent = tr('Start from', '从这里开始');
+      panel.querySelector('.config-label').innerHTML = tr(
+        "Paste a model's config.json (or just its <code>rope_scaling</code> block); it is drawn as the thick dotted orange curve",
+        '粘贴一个模型的 config.json（或者只粘贴其中的 <code>rope_scaling</code> 部分）；它会画成粗的橙色点线');
+      const names = { 'Qwen2.5-7B with YaRN ×4 (as its model card suggests)': 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
+        'LongChat-7B-16K (linear ×8)': 'LongChat-7B-16K（线性 ×8）' };
+      for (const o of preset.options) o.textContent = tr(o.value, names[o.value] ?? o.value);
+    };
     const load = () => {
       text.value = JSON.stringify(PRESETS[preset.value], null, 2);
       text.rows = text.value.split('\n').length + 1;
@@ -95,7 +107,7 @@ export default {
       try {
         json = JSON.parse(text.value);
       } catch (err) {
-        return { error: `Not valid JSON: ${err.message}` };
+        return { error: tr(`Not valid JSON: ${err.message}`, `不是有效的 JSON:${err.message}`) };
       }
       try {
         const r = pe.ropeScaling(json);
@@ -115,13 +127,14 @@ export default {
 
     const view = {
       update(p) {
+        label();
         const { dim, base, factor, l0, low, high, betaFast, betaSlow, seqLen } = p;
         const half = dim / 2;
         const variants = [
-          ['original', 'original θ_i', undefined],
-          ['linear', `linear (PI): θ_i / ${sig(factor, 4)}`, { type: 'linear', factor }],
-          ['ntk', 'NTK-aware: larger base', { type: 'ntk', factor }],
-          ['dynamic', `dynamic NTK at length ${seqLen}`, { type: 'dynamic', factor, maxPositionEmbeddings: l0, seqLen }],
+          ['original', tr('original θ_i', '原始 θ_i'), undefined],
+          ['linear', tr(`linear (PI): θ_i / ${sig(factor, 4)}`, `线性插值（PI）：θ_i / ${sig(factor, 4)}`), { type: 'linear', factor }],
+          ['ntk', tr('NTK-aware: larger base', 'NTK-aware：更大的底数'), { type: 'ntk', factor }],
+          ['dynamic', tr(`dynamic NTK at length ${seqLen}`, `动态 NTK，长度 ${seqLen}`), { type: 'dynamic', factor, maxPositionEmbeddings: l0, seqLen }],
           ['yarn', 'YaRN', { type: 'yarn', factor, originalMaxPositionEmbeddings: l0, betaFast, betaSlow }],
           ['llama3', 'llama3', { type: 'llama3', factor, lowFreqFactor: low, highFreqFactor: high, originalMaxPositionEmbeddings: l0 }],
         ];
@@ -143,13 +156,13 @@ export default {
         wave.data.datasets = out.map(({ key, label, inv }) => dataset(label, wl(inv).map((y, x) => ({ x, y })), key));
         stretch.data.datasets = out.map(({ key, label, inv }) => dataset(label, Array.from(inv, (t, x) => ({ x, y: orig[x] / t })), key));
         if (!cfg.error) {
-          const name = `your config (${cfg.scaling?.type ?? 'no scaling'}, d = ${cfg.rotaryDim})`;
+          const name = tr(`your config (${cfg.scaling?.type ?? 'no scaling'}, d = ${cfg.rotaryDim})`, `你的配置（${cfg.scaling?.type ?? '无缩放'}，d = ${cfg.rotaryDim}）`);
           const marks = { pointRadius: cfg.rotaryDim <= 160 ? 2.5 : 0, pointStyle: 'circle' };
           wave.data.datasets.push(dataset(name, wl(cfg.inv).map((y, x) => ({ x, y })), 'config', marks));
           stretch.data.datasets.push(dataset(name, Array.from(cfg.inv, (t, x) => ({ x, y: cfg.plain[x] / t })), 'config', marks));
         }
         const last = Math.max(half, cfg.rotaryDim ? cfg.rotaryDim / 2 : 0) - 1;
-        wave.data.datasets.push(dataset(`L0 = ${l0}: the longest distance seen in training`, [{ x: 0, y: l0 }, { x: last, y: l0 }], 'l0'));
+        wave.data.datasets.push(dataset(tr(`L0 = ${l0}: the longest distance seen in training`, `L0 = ${l0}：训练中见过的最长距离`), [{ x: 0, y: l0 }, { x: last, y: l0 }], 'l0'));
         for (const c of [wave, stretch]) (c.options.scales.x.min = 0), (c.options.scales.x.max = Math.max(1, last));
         wave.update();
         stretch.update();
@@ -163,18 +176,31 @@ export default {
         } else {
           const c = cfg.rotaryDim / 2 - 1;
           message.classList.remove('error');
-          message.textContent = `Read as ${cfg.scaling ? `${cfg.scaling.type}${cfg.scaling.factor !== undefined ? ` ×${sig(cfg.scaling.factor, 4)}` : ''}` : 'no scaling'}, ` +
+          const kind = cfg.scaling ? `${cfg.scaling.type}${cfg.scaling.factor !== undefined ? ` ×${sig(cfg.scaling.factor, 4)}` : ''}` : null;
+          message.textContent = tr(`Read as ${kind ?? 'no scaling'}, ` +
             `rotary dim ${cfg.rotaryDim}${cfg.usedDim ? ' (from the head dim control: the config names none)' : ''}, ` +
             `base ${sig(cfg.base, 6)}${cfg.usedBase ? ' (from the base control: the config has no rope_theta)' : ''}; ` +
             `attention factor ${sig(cfg.attn, 6)}; the slowest pair's wavelength goes from ${sig(TAU / cfg.plain[c], 4)} to ` +
-            `${sig(TAU / cfg.inv[c], 4)} (×${sig(cfg.plain[c] / cfg.inv[c], 4)}), the fastest from ${sig(TAU / cfg.plain[0], 4)} to ${sig(TAU / cfg.inv[0], 4)}.`;
+            `${sig(TAU / cfg.inv[c], 4)} (×${sig(cfg.plain[c] / cfg.inv[c], 4)}), the fastest from ${sig(TAU / cfg.plain[0], 4)} to ${sig(TAU / cfg.inv[0], 4)}.`,
+            `读作 ${kind ?? '无缩放'}，` +
+            `旋转维度 ${cfg.rotaryDim}${cfg.usedDim ? '（取自头维度控件：配置中没有给出）' : ''}，` +
+            `底数 ${sig(cfg.base, 6)}${cfg.usedBase ? '（取自底数控件：配置中没有 rope_theta）' : ''}；` +
+            `注意力因子 ${sig(cfg.attn, 6)}；最慢一对的波长从 ${sig(TAU / cfg.plain[c], 4)} 变为 ` +
+            `${sig(TAU / cfg.inv[c], 4)}(×${sig(cfg.plain[c] / cfg.inv[c], 4)})，最快一对从 ${sig(TAU / cfg.plain[0], 4)} 变为 ${sig(TAU / cfg.inv[0], 4)}。`);
         }
-        const attn = out.slice(1).map((v) => `${v.key} ${sig(v.attn, 4)}`).join(', ');
-        view.readout = `Attention factor (multiplies cos and sin): ${attn}. The slowest pair (i = ${half - 1}, λ = ${sig(TAU / orig[half - 1], 4)}) ` +
+        const ZH_NAMES = { linear: '线性插值', ntk: 'NTK', dynamic: '动态 NTK', yarn: 'YaRN', llama3: 'llama3' };
+        const vname = (k) => tr(k, ZH_NAMES[k] ?? k);
+        const attn = out.slice(1).map((v) => `${vname(v.key)} ${sig(v.attn, 4)}`).join(tr(', ', ','));
+        view.readout = tr(`Attention factor (multiplies cos and sin): ${attn}. The slowest pair (i = ${half - 1}, λ = ${sig(TAU / orig[half - 1], 4)}) ` +
           `is stretched ×${tail('linear')} by linear, ×${tail('ntk')} by NTK, ×${tail('dynamic')} by dynamic NTK at length ${seqLen}, ` +
           `×${tail('yarn')} by YaRN and ×${tail('llama3')} by llama3; pair 0 (λ = ${sig(TAU / orig[0], 4)}) ` +
           (moved0.length ? `changes only under ${moved0.join(', ')}` : 'is left alone by all') +
-          (skipped.length ? `; not drawn: ${skipped.join('; ')}.` : '.');
+          (skipped.length ? `; not drawn: ${skipped.join('; ')}.` : '.'),
+          `注意力因子（乘在 cos 和 sin 上）：${attn}。最慢的一对（i = ${half - 1}，λ = ${sig(TAU / orig[half - 1], 4)}）` +
+          `被线性插值拉伸 ×${tail('linear')}，被 NTK 拉伸 ×${tail('ntk')}，被长度 ${seqLen} 时的动态 NTK 拉伸 ×${tail('dynamic')}，` +
+          `被 YaRN 拉伸 ×${tail('yarn')}，被 llama3 拉伸 ×${tail('llama3')}；第 0 对（λ = ${sig(TAU / orig[0], 4)}）` +
+          (moved0.length ? `只在 ${moved0.map(vname).join('、')} 下改变` : '在所有变体下都保持不变') +
+          (skipped.length ? `；未绘制：${skipped.join('；')}。` : '。'));
 
         const keys = out.map((v) => v.key);
         const n = Math.max(half, cfg.inv?.length ?? 0);

@@ -2,7 +2,8 @@
 // the top, as matplotlib's imshow draws it), dimension across, matplotlib's coolwarm on [-1, 1].
 // One pixel per cell is painted into an offscreen canvas and scaled onto the visible one, so
 // 2048 × 1024 cells cost one putImageData, not two million chart elements.
-import { plainCanvas, coolwarm, coolwarmIndex, niceTicks, sig } from './common.js';
+import { plainCanvas, coolwarm, coolwarmIndex, niceTicks, sig, ink } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const M = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar
 const BAR = 12; // colour bar width
@@ -22,15 +23,16 @@ function describe(dim, layout, d) {
 
 export default {
   kind: 'sin-heatmap',
-  title: 'Sinusoidal PE table: position × dimension',
+  title: L('Sinusoidal PE table: position × dimension', '正弦位置编码表：位置 × 维度'),
   params: [
-    { name: 'length', label: 'positions', type: 'int', min: 1, max: 2048, value: 100 },
+    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 1, max: 2048, value: 100 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
-    { name: 'layout', label: 'layout', type: 'select', options: ['interleaved', 'concat'], value: 'interleaved' },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'layout', label: L('layout', '布局'), type: 'select', options: ['interleaved', 'concat'], value: 'interleaved',
+      optionLabels: { interleaved: L('interleaved (2i, 2i+1)', '交错 (2i, 2i+1)'), concat: L('concat [sin | cos]', '拼接 [sin | cos]') } },
   ],
   mount(el, { pe }) {
-    const { canvas, paint, destroy } = plainCanvas(el, 1.9, 'Heatmap of the sinusoidal position encoding');
+    const { canvas, paint, destroy } = plainCanvas(el, 1.9, L('Heatmap of the sinusoidal position encoding', '正弦位置编码热力图'));
     canvas.tabIndex = 0;
     canvas.classList.add('heatmap-canvas');
     canvas.parentElement.classList.add('phone-tall');
@@ -53,11 +55,12 @@ export default {
       // Scaling down, average neighbouring cells; scaling up, keep cells as sharp blocks.
       ctx.imageSmoothingEnabled = dim > plot.w || length > plot.h;
       ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
-      ctx.strokeStyle = '#5b6475';
+      const colour = ink();
+      ctx.strokeStyle = colour.muted;
       ctx.lineWidth = 1;
       ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
 
-      ctx.fillStyle = '#1d2330';
+      ctx.fillStyle = colour.fg;
       ctx.font = '12px system-ui, sans-serif';
       const cellX = plot.w / dim, cellY = plot.h / length;
       ctx.textAlign = 'center';
@@ -67,7 +70,7 @@ export default {
         ctx.fillRect(Math.round(x), plot.y + plot.h, 1, 4);
         ctx.fillText(String(d), x, plot.y + plot.h + 6);
       }
-      ctx.fillText('embedding dimension', plot.x + plot.w / 2, plot.y + plot.h + 22);
+      ctx.fillText(tr('embedding dimension', '嵌入维度'), plot.x + plot.w / 2, plot.y + plot.h + 22);
       ctx.textAlign = 'right';
       ctx.textBaseline = 'middle';
       for (const p of niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / 40)))) {
@@ -79,7 +82,7 @@ export default {
       ctx.translate(10, plot.y + plot.h / 2);
       ctx.rotate(-Math.PI / 2);
       ctx.textAlign = 'center';
-      ctx.fillText('position', 0, 0);
+      ctx.fillText(tr('position', '位置'), 0, 0);
       ctx.restore();
 
       // Colour bar: +1 at the top, like matplotlib's colorbar.
@@ -89,9 +92,9 @@ export default {
         ctx.fillStyle = `rgb(${coolwarm[k]} ${coolwarm[k + 1]} ${coolwarm[k + 2]})`;
         ctx.fillRect(bx, plot.y + py, BAR, 1);
       }
-      ctx.strokeStyle = '#5b6475';
+      ctx.strokeStyle = colour.muted;
       ctx.strokeRect(bx - 0.5, plot.y - 0.5, BAR + 1, plot.h + 1);
-      ctx.fillStyle = '#1d2330';
+      ctx.fillStyle = colour.fg;
       ctx.textAlign = 'left';
       for (const v of [1, 0.5, 0, -0.5, -1]) {
         const y = plot.y + ((1 - v) / 2) * plot.h;
@@ -110,12 +113,14 @@ export default {
 
     const showCursor = () => {
       if (!s || !cursor) {
-        hover.textContent = 'Point at the map (or focus it and use the arrow keys) to read a value.';
+        hover.textContent = tr('Point at the map (or focus it and use the arrow keys) to read a value.',
+          '把指针移到图上（或让图获得焦点后使用方向键）即可读出单个数值。');
         return;
       }
       const { pos, dim: d } = cursor;
       const { kind, pair } = describe(s.dim, s.layout, d);
-      hover.textContent = `(pos ${pos}, dim ${d}) = ${s.table[pos * s.dim + d].toFixed(6)}: ${kind}(${pos} · w_${pair}), w_${pair} = ${sig(s.w[pair], 4)}`;
+      hover.textContent = tr(`(pos ${pos}, dim ${d})`, `（位置 ${pos}，维度 ${d}）`) +
+        ` = ${s.table[pos * s.dim + d].toFixed(6)}: ${kind}(${pos} · w_${pair}), w_${pair} = ${sig(s.w[pair], 4)}`;
     };
     const setCursor = (c) => {
       cursor = c && { pos: Math.min(s.length - 1, Math.max(0, c.pos)), dim: Math.min(s.dim - 1, Math.max(0, c.dim)) };
@@ -167,10 +172,13 @@ export default {
         if (cursor) cursor = { pos: Math.min(cursor.pos, length - 1), dim: Math.min(cursor.dim, dim - 1) };
         paint(draw);
         showCursor();
-        canvas.setAttribute('aria-label', `Heatmap of the sinusoidal position encoding, ${length} positions by ${dim} dimensions, base ${base}, ${layout} layout; values from ${lo.toFixed(3)} to ${hi.toFixed(3)}. Focus it and use the arrow keys to read single values.`);
+        canvas.setAttribute('aria-label', tr(`Heatmap of the sinusoidal position encoding, ${length} positions by ${dim} dimensions, base ${base}, ${layout} layout; values from ${lo.toFixed(3)} to ${hi.toFixed(3)}. Focus it and use the arrow keys to read single values.`,
+          `正弦位置编码热力图，${length} 个位置 × ${dim} 个维度，底数 ${base}，${layout === 'concat' ? '拼接' : '交错'}布局；取值从 ${lo.toFixed(3)} 到 ${hi.toFixed(3)}。让它获得焦点后用方向键可读出单个数值。`));
         const half = dim / 2 - 1;
-        view.readout = `${length} × ${dim} values, all within [${lo.toFixed(3)}, ${hi.toFixed(3)}]: pair 0 turns once every ${sig(2 * Math.PI / w[0], 4)} positions, ` +
-          `pair ${half} once every ${sig(2 * Math.PI / w[half], 4)}, so the ${layout === 'concat' ? 'sin and cos halves each fade' : 'stripes fade'} from fast on the left to flat on the right.`;
+        view.readout = tr(`${length} × ${dim} values, all within [${lo.toFixed(3)}, ${hi.toFixed(3)}]: pair 0 turns once every ${sig(2 * Math.PI / w[0], 4)} positions, ` +
+          `pair ${half} once every ${sig(2 * Math.PI / w[half], 4)}, so the ${layout === 'concat' ? 'sin and cos halves each fade' : 'stripes fade'} from fast on the left to flat on the right.`,
+          `${length} × ${dim} 个值，全部在 [${lo.toFixed(3)}, ${hi.toFixed(3)}] 之内：第 0 对每 ${sig(2 * Math.PI / w[0], 4)} 个位置转一圈，` +
+          `第 ${half} 对每 ${sig(2 * Math.PI / w[half], 4)} 个位置转一圈，所以${layout === 'concat' ? ' sin 和 cos 两半各自' : '条纹'}从左边的快速变化逐渐变为右边的平坦。`);
         // Building the rows is as costly as the image at 2048 × 1024; only a reader of the
         // data (the CSV export, a test) pays for it, once.
         let rows = null;

@@ -3,42 +3,45 @@
 // interleaved and concat hold the same numbers in another column order, so every dot product
 // agrees; tensor2tensor's frequencies base^(−i/(d/2−1)) are others, and so are its products.
 import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, lineChart, lineLegend, palette, sig, maxAbsDiff } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const LAYOUTS = [
-  ['interleaved', 'interleaved [sin, cos, sin, cos, …]'],
-  ['concat', 'concat [sin … | cos …]'],
-  ['tensor2tensor', 'tensor2tensor [sin … | cos …]'],
+  ['interleaved', L('interleaved [sin, cos, sin, cos, …]', '交错 [sin, cos, sin, cos, …]'), L('interleaved', '交错')],
+  ['concat', L('concat [sin … | cos …]', '拼接 [sin … | cos …]'), L('concat', '拼接')],
+  ['tensor2tensor', 'tensor2tensor [sin … | cos …]', 'tensor2tensor'],
 ];
 const M = { left: 40, right: 8, top: 20, bottom: 34 };
 
 export default {
   kind: 'sinusoidal-layouts',
-  title: 'Three sinusoidal layouts, and the dot products PE(0)·PE(x) they give',
+  title: L('Three sinusoidal layouts, and the dot products PE(0)·PE(x) they give', '三种正弦位置编码布局，以及它们给出的内积 PE(0)·PE(x)'),
   params: [
-    { name: 'length', label: 'positions', type: 'int', min: 2, max: 256, value: 64 },
+    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 2, max: 256, value: 64 },
     { name: 'dim', label: 'd_model', type: 'int', min: 4, max: 256, step: 2, value: 64 },
-    { name: 'base', label: 'base', type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
     const grid = document.createElement('div');
     grid.className = 'cell-panels';
     el.append(grid);
-    const panels = LAYOUTS.map(([layout]) => {
+    const panels = LAYOUTS.map(([, , name]) => {
       const box = document.createElement('div');
       grid.append(box);
-      return { ...plainCanvas(box, 1.15, `Heatmap of the ${layout} sinusoidal table`), image: document.createElement('canvas') };
+      const label = () => tr(`Heatmap of the ${name} sinusoidal table`, `${name}布局的正弦位置编码表热力图`);
+      return { ...plainCanvas(box, 1.15, label), image: document.createElement('canvas'), label };
     });
     const note = document.createElement('p');
     note.className = 'chart-note';
-    note.textContent = 'Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row x.';
     el.append(note);
-    const chart = lineChart(el, Chart, { x: 'distance x', y: 'PE(0)·PE(x)', aspect: 2.6 });
+    const chart = lineChart(el, Chart, { x: L('distance x', '距离 x'), y: 'PE(0)·PE(x)', aspect: 2.6 });
     chart.options.plugins.legend = lineLegend;
     chart.canvas.parentElement.classList.add('phone-tall');
     chart.options.scales.x.ticks = { includeBounds: false };
 
     const view = {
       update({ length, dim, base }) {
+        note.textContent = tr('Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row x.',
+          '颜色：从 −1（蓝）经 0（灰）到 1（红），纵向为位置，横向为维度。下图：每张表的第 0 行与第 x 行的内积。');
         const tables = LAYOUTS.map(([layout]) => pe.sinusoidal(length, dim, { base, layout }));
         const grams = tables.map((t) => pe.gram(t, t, dim));
         panels.forEach((p, j) => {
@@ -49,13 +52,14 @@ export default {
             drawCells(ctx, p.image, plot, {
               xTicks: niceTicks(0, dim - 1, 3).map((v) => [(v + 0.5) / dim, String(v)]),
               yTicks: niceTicks(0, length - 1, 4).map((v) => [(v + 0.5) / length, String(v)]),
-              xTitle: 'dimension', yTitle: 'position', title: LAYOUTS[j][1],
+              xTitle: tr('dimension', '维度'), yTitle: tr('position', '位置'), title: String(LAYOUTS[j][1]),
             });
           });
         });
+        panels.forEach((p) => p.canvas.setAttribute('aria-label', p.label()));
         const xs = Array.from({ length }, (_, x) => x);
-        chart.data.datasets = LAYOUTS.map(([layout], j) => ({
-          label: layout, data: xs.map((x) => ({ x, y: grams[j][x] })),
+        chart.data.datasets = LAYOUTS.map(([, , name], j) => ({
+          label: String(name), data: xs.map((x) => ({ x, y: grams[j][x] })),
           borderColor: palette[j], borderDash: [[], [6, 4], [2, 3]][j], borderWidth: [3, 1.5, 2][j],
         }));
         chart.options.scales.x.min = 0;
@@ -63,9 +67,12 @@ export default {
         chart.update();
         const same = maxAbsDiff(grams[0], grams[1]), other = maxAbsDiff(grams[0], grams[2]);
         const w = pe.ropeInvFreq(dim, { base });
-        view.readout = `Over all ${length}×${length} pairs of rows, the interleaved and concat dot products differ by at most ${sig(same, 2)} ` +
+        view.readout = tr(`Over all ${length}×${length} pairs of rows, the interleaved and concat dot products differ by at most ${sig(same, 2)} ` +
           `(the order of the sums), the tensor2tensor ones by up to ${sig(other, 3)}: its slowest frequency is exactly 1/base, ` +
-          `while base^(−2i/d) stops one step short of it, at ${sig(w[w.length - 1], 3)}.`;
+          `while base^(−2i/d) stops one step short of it, at ${sig(w[w.length - 1], 3)}.`,
+          `在全部 ${length}×${length} 对行上，交错与拼接布局的内积最多相差 ${sig(same, 2)}（只是求和顺序不同）,` +
+          `tensor2tensor 的则最多相差 ${sig(other, 3)}：它最慢的频率恰好是 1/base,` +
+          `而 base^(−2i/d) 差一步才到，停在 ${sig(w[w.length - 1], 3)}。`);
         return {
           measured: { interleavedVsConcat: same, interleavedVsT2t: other },
           columns: ['x', ...LAYOUTS.map(([l]) => `PE(0).PE(x) ${l}`)],

@@ -1,7 +1,8 @@
 // unit-circle.js: seed 000 #4, one (sin a, cos a) pair of the PE table drawn as the post draws
 // it (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
 // clockwise, and lands near earlier positions again. Play / step buttons drive the position.
-import { plainCanvas, palette, sig } from './common.js';
+import { plainCanvas, palette, sig, ink } from './common.js';
+import { L, tr } from '../i18n.js';
 
 const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever this is
 
@@ -62,30 +63,34 @@ function arrow(ctx, x0, y0, x1, y1, color, width = 2) {
 
 export default {
   kind: 'unit-circle',
-  title: 'One pair of PE as a point (sin a, cos a), a = position · w_i',
+  title: L('One pair of PE as a point (sin a, cos a), a = position · w_i', '位置编码的一对维度画成点 (sin a, cos a)，a = 位置 · w_i'),
   params: [
-    { name: 'pair', label: 'pair i', type: 'int', min: 0, max: 511, value: 0 },
+    { name: 'pair', label: L('pair i', '第 i 对'), type: 'int', min: 0, max: 511, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
-    { name: 'base', label: 'base', type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
-    { name: 'position', label: 'position', type: 'int', min: 0, max: 1000, value: 7 },
+    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'position', label: L('position', '位置'), type: 'int', min: 0, max: 1000, value: 7 },
   ],
   mount(el, { pe }) {
     el.classList.add('circle-body');
     const bar = document.createElement('div');
     bar.className = 'circle-buttons';
-    const button = (text, label) => {
+    const button = () => {
       const b = document.createElement('button');
       b.type = 'button';
-      b.textContent = text;
-      b.setAttribute('aria-label', label);
       bar.append(b);
       return b;
     };
-    const back = button('◀ step', 'Step back one position');
-    const play = button('▶ play', 'Play: advance the position');
-    const fwd = button('step ▶', 'Step forward one position');
+    const back = button(), play = button(), fwd = button();
+    // Texts in the current language; run again by update() after a language switch.
+    const labelButtons = () => {
+      const set = (b, text, label) => ((b.textContent = text), b.setAttribute('aria-label', label));
+      set(back, tr('◀ step', '◀ 后退'), tr('Step back one position', '后退一个位置'));
+      set(fwd, tr('step ▶', '前进 ▶'), tr('Step forward one position', '前进一个位置'));
+      if (timer) set(play, tr('❚❚ pause', '❚❚ 暂停'), tr('Pause', '暂停'));
+      else set(play, tr('▶ play', '▶ 播放'), tr('Play: advance the position', '播放：位置逐个增加'));
+    };
     el.append(bar);
-    const { canvas, paint, destroy } = plainCanvas(el, 1, 'Unit circle');
+    const { canvas, paint, destroy } = plainCanvas(el, 1, L('Unit circle', '单位圆'));
 
     // The position is the host's control: drive its range input so slider, box and chart agree.
     const input = () => el.closest('.chart')?.querySelector('input[type="range"][name="position"]');
@@ -98,43 +103,45 @@ export default {
       r.dispatchEvent(new Event('input', { bubbles: true }));
       return true;
     };
+    // Nothing moves until the reader presses play (no autoplay, whatever the motion setting).
     let timer = 0;
     const stop = () => {
       clearInterval(timer);
       timer = 0;
-      play.textContent = '▶ play';
-      play.setAttribute('aria-label', 'Play: advance the position');
+      labelButtons();
     };
     play.addEventListener('click', () => {
       if (timer) return stop();
-      play.textContent = '❚❚ pause';
-      play.setAttribute('aria-label', 'Pause');
       timer = setInterval(() => move(1) || stop(), 350);
+      labelButtons();
     });
+    labelButtons();
     back.addEventListener('click', () => (stop(), move(-1)));
     fwd.addEventListener('click', () => (stop(), move(1)));
 
     const view = {
       update({ pair, dim, base, position }) {
+        labelButtons();
         pair = Math.min(pair, dim / 2 - 1);
         const t = pairTrack(pe, { dim, base, pair, from: 0, to: position });
         const s = t.sin[position], c = t.cos[position];
         paint((ctx, w, h) => {
-          const size = Math.min(w, h), R = size / 2 - 42, cx = w / 2, cy = h / 2;
+          const size = Math.min(w, h), R = Math.max(1, size / 2 - 42), cx = w / 2, cy = h / 2; // R > 0 even while the box is tiny
           const X = (v) => cx + v * R, Y = (v) => cy - v * R;
+          const colour = ink();
           ctx.font = '12px system-ui, sans-serif';
           ctx.lineWidth = 1;
           ctx.setLineDash([3, 4]);
-          ctx.strokeStyle = '#d8dde6';
+          ctx.strokeStyle = colour.line;
           for (const g of [-1, -0.5, 0.5, 1]) {
             ctx.beginPath(); ctx.moveTo(X(g), Y(-1.1)); ctx.lineTo(X(g), Y(1.1)); ctx.stroke();
             ctx.beginPath(); ctx.moveTo(X(-1.1), Y(g)); ctx.lineTo(X(1.1), Y(g)); ctx.stroke();
           }
           ctx.setLineDash([]);
-          ctx.strokeStyle = '#5b6475';
+          ctx.strokeStyle = colour.muted;
           ctx.beginPath(); ctx.moveTo(X(-1.1), cy); ctx.lineTo(X(1.1), cy); ctx.stroke();
           ctx.beginPath(); ctx.moveTo(cx, Y(-1.1)); ctx.lineTo(cx, Y(1.1)); ctx.stroke();
-          ctx.fillStyle = '#5b6475';
+          ctx.fillStyle = colour.muted;
           ctx.textBaseline = 'top';
           ctx.textAlign = 'left';
           ctx.fillText('−1', X(-1) + 3, cy + 3);
@@ -145,7 +152,7 @@ export default {
           ctx.textBaseline = 'bottom';
           ctx.fillText('−1', cx + 4, Y(-1) - 3);
           // Axis names in the corner, where no point of the circle can land on them.
-          ctx.fillStyle = '#1d2330';
+          ctx.fillStyle = colour.fg;
           ctx.textAlign = 'left';
           ctx.textBaseline = 'top';
           ctx.fillText('x = sin a', cx - size / 2 + 4, cy - size / 2 + 4);
@@ -169,7 +176,7 @@ export default {
             ctx.globalAlpha = p === position ? 1 : p >= labelled ? 0.85 : 0.35;
             ctx.beginPath(); ctx.arc(x, y, 3.5, 0, 2 * Math.PI); ctx.fill();
             if (p >= labelled && p < position) {
-              ctx.fillStyle = '#1d2330';
+              ctx.fillStyle = colour.fg;
               ctx.textAlign = 'center';
               ctx.textBaseline = 'middle';
               ctx.fillText(String(p), X(t.sin[p] * 1.17), Y(t.cos[p] * 1.17));
@@ -184,14 +191,19 @@ export default {
           ctx.font = '600 12px system-ui, sans-serif';
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
-          ctx.fillText(`pos ${position}`, X(s * 1.22), Y(c * 1.22));
+          ctx.fillText(`${tr('pos', '位置')} ${position}`, X(s * 1.22), Y(c * 1.22));
         });
         const near = nearestEarlier(t, position);
-        canvas.setAttribute('aria-label', `Unit circle, pair ${pair} of d_model ${dim}: position ${position} is at (sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)})` +
-          (near ? `, nearest to earlier position ${near.p}` : ''));
-        view.readout = `Position ${position}, pair ${pair} (dims ${2 * pair}, ${2 * pair + 1}; w = ${sig(t.w, 4)} rad per position): ` +
+        canvas.setAttribute('aria-label', tr(`Unit circle, pair ${pair} of d_model ${dim}: position ${position} is at (sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)})` +
+          (near ? `, nearest to earlier position ${near.p}` : ''),
+          `单位圆，d_model = ${dim} 的第 ${pair} 对：位置 ${position} 在 (sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)})` +
+          (near ? `，最接近先前的位置 ${near.p}` : '')));
+        view.readout = tr(`Position ${position}, pair ${pair} (dims ${2 * pair}, ${2 * pair + 1}; w = ${sig(t.w, 4)} rad per position): ` +
           `(sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)}); ` +
-          (near ? `the nearest earlier point is position ${near.p}, max |Δ| = ${sig(near.d, 2)}.` : 'the start, (0, 1).');
+          (near ? `the nearest earlier point is position ${near.p}, max |Δ| = ${sig(near.d, 2)}.` : 'the start, (0, 1).'),
+          `位置 ${position}，第 ${pair} 对（维度 ${2 * pair}、${2 * pair + 1}；w = ${sig(t.w, 4)} 弧度/位置）：` +
+          `(sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)});` +
+          (near ? `先前最近的点是位置 ${near.p}，max |Δ| = ${sig(near.d, 2)}。` : '这是起点 (0, 1)。'));
         return {
           columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],
           rows: Array.from({ length: position + 1 }, (_, p) => [p, t.sin[p], t.cos[p]]),

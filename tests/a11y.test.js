@@ -1,0 +1,191 @@
+// a11y.test.js: themes and accessibility of the page in real Chromium: an axe-core audit finds
+// no serious or critical violation in either language and either theme (and on embed.html);
+// the theme switch and ?theme= change the colours, Chart.js's included; every chart canvas has
+// a name and a description; the data table, the keyboard and reduced motion work.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { startBrowser, pageReady } from './browser.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const EMBED = new URL('../web/embed.html', import.meta.url);
+
+let b;
+before(async () => (b = await startBrowser()));
+after(() => b?.close());
+
+/** A page of our server with the page's CSP bypassed, so axe can be injected; local requests only. */
+async function open(path, options = {}) {
+  const context = await b.browser.newContext({ bypassCSP: true, viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.route('**/*', (r) => (new URL(r.request().url()).hostname === '127.0.0.1' ? r.continue() : r.abort()));
+  await page.goto(b.url + path);
+  return { page, context, errors };
+}
+
+async function ready(page) {
+  await pageReady(page);
+  await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+}
+
+/** Serious and critical axe violations on the page as it is now, one line each. */
+async function audit(page) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+const background = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+
+test('axe: no serious or critical violation, English light and Chinese dark (both languages, both themes)', async () => {
+  const { page, context, errors } = await open('?lang=en&theme=light');
+  await ready(page);
+  const found = {};
+  found['en light'] = await audit(page);
+  const click = (attr, value) => page.locator(`button[data-set-${attr}="${value}"]`).click();
+  await click('lang', 'zh');
+  await click('theme', 'dark');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && document.documentElement.lang === 'zh-CN');
+  found['zh dark'] = await audit(page);
+  // (colours do not depend on the language, nor names on the theme: these two cover all four)
+  assert.deepEqual(found, { 'en light': [], 'zh dark': [] });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('axe on embed.html, in both languages and both themes', { skip: !existsSync(EMBED) && 'web/embed.html does not exist yet' }, async () => {
+  const found = {};
+  await Promise.all([['en', 'light'], ['zh', 'dark']].map(async ([lang, theme]) => {
+    const { page, context, errors } = await open(`embed.html?chart=rope-decay&lang=${lang}&theme=${theme}`, { viewport: { width: 640, height: 600 } });
+    await page.waitForFunction(() => document.querySelector('#chart canvas, .readout'));
+    await page.waitForFunction(() => document.querySelector('.readout')?.textContent.length > 10);
+    found[`${lang} ${theme}`] = await audit(page);
+    assert.deepEqual(errors, [], `${lang} ${theme}`);
+    await context.close();
+  }));
+  assert.deepEqual(found, { 'en light': [], 'zh dark': [] });
+});
+
+test('themes: ?theme= and the switch change the page and Chart.js colours; auto follows the system', async () => {
+  const { page, context } = await open('?theme=dark');
+  await ready(page);
+  const dark = await background(page);
+  const chartDark = await page.evaluate(() => window.Chart.defaults.color);
+  assert.equal(await page.evaluate(() => document.querySelector('.theme-switch [aria-pressed="true"]').dataset.setTheme), 'dark');
+  await page.getByRole('button', { name: 'light', exact: true }).click();
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  const light = await background(page);
+  const chartLight = await page.evaluate(() => window.Chart.defaults.color);
+  assert.notEqual(dark, light);
+  assert.equal(light, 'rgb(255, 255, 255)');
+  assert.notEqual(chartDark, chartLight, 'Chart.js text colour follows the theme');
+  // Canvas-painted text follows too: the heatmap's axis labels are drawn in the theme's --fg.
+  const inkOf = () => page.evaluate(() => {
+    const c = document.querySelector('[data-chart="sin-heatmap"] canvas');
+    const ctx = c.getContext('2d');
+    // the y-axis title "position" sits left of the plot: its darkest or lightest pixel there
+    const { data } = ctx.getImageData(0, 0, Math.round(14 * devicePixelRatio), c.height);
+    let sum = 0, n = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 200) (sum += data[i] + data[i + 1] + data[i + 2]), n++;
+    return n ? sum / n / 3 : null;
+  });
+  const lightInk = await inkOf();
+  await page.getByRole('button', { name: 'dark', exact: true }).click();
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await page.waitForTimeout(100);
+  const darkInk = await inkOf();
+  assert.ok(lightInk !== null && darkInk !== null && darkInk > lightInk + 100, `heatmap text ${lightInk} → ${darkInk}`);
+  await page.getByRole('button', { name: 'auto', exact: true }).click();
+  assert.equal(await background(page), light, 'auto in a light system is light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => getComputedStyle(document.documentElement).backgroundColor !== 'rgb(255, 255, 255)');
+  assert.equal(await background(page), dark, 'auto in a dark system is dark');
+  await context.close();
+});
+
+test('every chart canvas is an image with a name and the readout as its description; the table view; the keyboard', async () => {
+  const { page, context } = await open('');
+  await ready(page);
+  const bad = await page.evaluate(() => [...document.querySelectorAll('main canvas')].filter((c) => c.checkVisibility()).map((c) => {
+    const kind = c.closest('[data-chart]').dataset.chart;
+    const desc = document.getElementById(c.getAttribute('aria-describedby') ?? '');
+    const problems = [];
+    if (c.getAttribute('role') !== 'img') problems.push('role');
+    if ((c.getAttribute('aria-label') ?? '').length < 10) problems.push('aria-label');
+    if (!desc || desc.textContent.length < 20 || !desc.classList.contains('readout')) problems.push('aria-describedby');
+    return problems.length ? `${kind}: ${problems.join(', ')}` : null;
+  }).filter(Boolean));
+  assert.deepEqual(bad, []);
+
+  // Table: a real button, aria-expanded, a captioned table of host.data, capped at 100 rows.
+  const toggle = page.locator('[data-chart="rope-decay"] .data-table-toggle');
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+  const table = await page.evaluate(() => {
+    const box = document.querySelector('[data-chart="rope-decay"]');
+    const t = box.querySelector('.data-table table');
+    const data = window.posencPage.charts.get('rope-decay').data;
+    return {
+      rows: t.tBodies[0].rows.length, dataRows: data.rows.length, caption: t.caption.textContent,
+      head: [...t.tHead.rows[0].cells].map((c) => c.textContent), columns: data.columns,
+      first: [...t.tBodies[0].rows[1].cells].map((c) => Number(c.textContent)), data1: data.rows[1],
+    };
+  });
+  assert.equal(table.rows, Math.min(100, table.dataRows));
+  assert.deepEqual(table.head, table.columns);
+  table.first.forEach((v, j) => assert.ok(Math.abs(v - table.data1[j]) <= 1e-5 * Math.max(1, Math.abs(table.data1[j])), `cell ${j}`));
+  assert.match(table.caption, /first 100 of \d+ rows/);
+  // it follows a redraw
+  await page.evaluate(() => {
+    const box = document.querySelector('[data-chart="rope-decay"] .controls [name="maxDist"][type="number"]');
+    box.value = '50';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.querySelector('[data-chart="rope-decay"] .data-table tbody').rows.length === 51);
+
+  // keyboard: every control is reachable, a range moves with the arrow keys and the chart redraws
+  const unreachable = await page.evaluate(() => [...document.querySelectorAll('main input, main select, main button, main textarea, header button, header a')]
+    .filter((e) => e.checkVisibility() && (e.tabIndex < 0 || e.disabled))
+    .map((e) => `${e.closest('[data-chart]')?.dataset.chart ?? 'page'}: ${e.tagName} ${e.name ?? ''}`));
+  assert.deepEqual(unreachable, []);
+  // Tab from the language switch reaches the theme switch, then on into the page.
+  await page.getByRole('button', { name: 'English' }).focus();
+  const order = [];
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    order.push(await page.evaluate(() => document.activeElement.dataset.setTheme ?? document.activeElement.tagName));
+  }
+  assert.ok(order.includes('dark'), `tab order: ${order.join(', ')}`);
+  const readout = () => page.locator('[data-chart="extrapolation"] .readout').textContent();
+  const before = await readout();
+  await page.locator('[data-chart="extrapolation"] input[type="range"][name="dim"]').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((b) => document.querySelector('[data-chart="extrapolation"] .readout').textContent !== b, before);
+  assert.match(await readout(), /of 65 pairs/);
+  await context.close();
+});
+
+test('reduced motion: nothing animates by itself, play waits for the reader', async () => {
+  const { page, context } = await open('', { reducedMotion: 'reduce' });
+  await ready(page);
+  const state = () => page.evaluate(() => ({
+    animation: window.Chart.defaults.animation,
+    position: document.querySelector('[data-chart="unit-circle"] input[type="range"][name="position"]').value,
+    play: document.querySelector('[data-chart="unit-circle"] .circle-buttons button:nth-child(2)').getAttribute('aria-label'),
+  }));
+  const s0 = await state();
+  await page.waitForTimeout(800);
+  const s1 = await state();
+  assert.equal(s0.animation, false);
+  assert.equal(s1.position, s0.position, 'the unit circle does not play by itself');
+  assert.match(s1.play, /^Play/);
+  await context.close();
+});

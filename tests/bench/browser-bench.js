@@ -1,0 +1,181 @@
+// browser-bench.js: `npm run bench:browser`. Drives the page in Debian's Chromium
+// (playwright-core) and prints, per chart, how long a redraw takes while a control moves:
+// every control is swept across its range at the chart's defaults and again with every
+// integer parameter at its maximum (the largest allowed size). Also page load to the first
+// chart drawn. Works for whatever charts window.posencPage has mounted.
+//
+//   node tests/bench/browser-bench.js [--steps=N] [--loads=N] [--only=KIND] [--budget-ms=MS] [--smoke]
+// A chart whose sweep passes --budget-ms (8 s) in one mode stops there: the steps column says how many ran.
+//
+// Per step: input event -> 'posenc:drawn' on the chart's container. chart-host.js redraws in
+// the next animation frame, so "input->drawn" includes the wait for that frame (up to one
+// frame, 16.7 ms at 60 Hz); "redraw" is the frame's start to drawn: the work the chart does.
+import { startBrowser, pageReady } from '../browser.js';
+
+const argv = process.argv.slice(2);
+const opt = (name, def) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
+const SMOKE = argv.includes('--smoke');
+const STEPS = Number(opt('steps', SMOKE ? 2 : 8)); // values per control sweep
+const LOADS = Number(opt('loads', SMOKE ? 1 : 5));
+const ONLY = opt('only', null);
+const STEP_TIMEOUT_MS = 10000;
+const CHART_BUDGET_MS = Number(opt('budget-ms', 8000)); // per chart and mode: a sweep stops past it
+
+const pct = (xs, p) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
+
+/** Page load: navigation start to the first 'posenc:drawn', and to every chart mounted. */
+async function measureLoads(b) {
+  const first = [], all = [];
+  for (let i = 0; i < LOADS; i++) {
+    const context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    await context.addInitScript(() => {
+      // capture phase: sees the event on every container although it does not bubble
+      document.addEventListener('posenc:drawn', () => (window.__firstDrawn ??= performance.now()), true);
+    });
+    const page = await context.newPage();
+    await page.route('**/*', (route) => {
+      const u = new URL(route.request().url());
+      return u.hostname === '127.0.0.1' || u.protocol === 'data:' ? route.continue() : route.abort();
+    });
+    await page.goto(b.url);
+    await pageReady(page);
+    const [f, a] = await page.evaluate(() => [window.__firstDrawn, performance.now()]);
+    first.push(f);
+    all.push(a);
+    await context.close();
+  }
+  return { first, all };
+}
+
+/** Runs in the page: sweeps every control of chart `kind`; returns { defaults, largest } timings. */
+async function sweepChart(page, kind, steps, timeoutMs, budgetMs) {
+  return page.evaluate(async ({ kind, steps, timeoutMs, budgetMs }) => {
+    const host = window.posencPage.charts.get(kind);
+    const container = document.querySelector(`[data-kind="${kind}"]`);
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+
+    /** Sets input to value, fires 'input', resolves with { total, work } when the chart has drawn. */
+    const step = (input, set) =>
+      new Promise((resolve) => {
+        let t0 = 0, frameStart = 0, error = null;
+        const timer = setTimeout(() => resolve({ timeout: true }), timeoutMs);
+        const onError = (e) => (error = String(e.message ?? e));
+        window.addEventListener('error', onError, { once: true });
+        // registered before the input, so it runs first in the frame that redraws
+        requestAnimationFrame(() => (frameStart = performance.now()));
+        container.addEventListener('posenc:drawn', () => {
+          const t1 = performance.now();
+          clearTimeout(timer);
+          window.removeEventListener('error', onError);
+          resolve({ total: t1 - t0, work: t1 - frameStart, error });
+        }, { once: true });
+        set(input);
+        t0 = performance.now();
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+
+    /** The values a sweep visits for one control. */
+    const values = (p) => {
+      if (p.type === 'int' || p.type === 'number') {
+        return Array.from({ length: steps }, (_, i) => p.min + ((p.max - p.min) * (i + 1)) / steps);
+      }
+      if (p.type === 'select') return Array.from({ length: steps }, (_, i) => p.options[(i + 1) % p.options.length]);
+      return Array.from({ length: steps }, (_, i) => i % 2 === 0); // bool
+    };
+    const setter = (p, v) => (el) => {
+      if (p.type === 'bool') el.checked = v !== el.checked ? v : !v;
+      else el.value = String(v);
+    };
+
+    const sweep = async () => {
+      const out = [], t0 = performance.now();
+      for (const c of host.controls) {
+        const input = c.inputs[0];
+        const start = c.param.type === 'bool' ? input.checked : input.value;
+        for (const v of values(c.param)) {
+          if (performance.now() - t0 > budgetMs) break;
+          await frame();
+          const r = await step(input, setter(c.param, v));
+          // the value the control took (a range input snaps to its step)
+          out.push({ control: c.param.name, value: c.param.type === 'bool' ? input.checked : input.value, ...r });
+          if (r.timeout) break;
+        }
+        await step(input, (el) => (c.param.type === 'bool' ? (el.checked = start) : (el.value = start)));
+      }
+      return out;
+    };
+    const setAll = async (pick) => {
+      for (const c of host.controls) {
+        const v = pick(c.param);
+        if (v === undefined) continue;
+        await frame();
+        await step(c.inputs[0], (el) => (el.value = String(v)));
+      }
+    };
+
+    const defaults = await sweep();
+    await setAll((p) => (p.type === 'int' ? p.max : undefined));
+    const largest = await sweep();
+    await setAll((p) => (p.type === 'int' ? p.value : undefined));
+    return { defaults, largest, controls: host.controls.map((c) => c.param.name) };
+  }, { kind, steps, timeoutMs, budgetMs });
+}
+
+function summary(rows) {
+  const ok = rows.filter((r) => !r.timeout);
+  const total = ok.map((r) => r.total), work = ok.map((r) => r.work);
+  const worst = ok.reduce((w, r) => (r.work > (w?.work ?? -1) ? r : w), null);
+  return { n: ok.length, timeouts: rows.length - ok.length, errors: ok.filter((r) => r.error).length,
+    t50: pct(total, 50), t95: pct(total, 95), w50: pct(work, 50), w95: pct(work, 95), worst };
+}
+
+const b = await startBrowser();
+try {
+  const loads = await measureLoads(b);
+  const context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(String(e)));
+  await page.goto(b.url);
+  await pageReady(page);
+  const info = await page.evaluate(() => ({
+    kinds: [...window.posencPage.charts.keys()],
+    build: document.getElementById('build-kind')?.textContent,
+    ua: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0],
+  }));
+  let kinds = info.kinds;
+  if (ONLY) kinds = kinds.filter((k) => k.includes(ONLY));
+  if (SMOKE) kinds = kinds.slice(0, 1);
+
+  console.log(`posenc browser bench: ${info.ua ?? 'Chromium'} headless, ${info.build ?? '?'} kernels, ${kinds.length} charts, ${STEPS} values per control sweep.`);
+  console.log(`Page load (${LOADS} loads, ms from navigation): first chart drawn p50 ${f1(pct(loads.first, 50))} p95 ${f1(pct(loads.first, 95))}; every chart mounted p50 ${f1(pct(loads.all, 50))} p95 ${f1(pct(loads.all, 95))}.`);
+  console.log('input->drawn includes the wait for the next animation frame (chart-host.js redraws once per frame);');
+  console.log('redraw = that frame\'s start to the chart drawn (the chart\'s own work). Times in ms.\n');
+  const head = ['chart', 'steps', 'defaults: input->drawn p50', 'p95', 'redraw p50', 'p95', '| largest: input->drawn p50', 'p95', 'redraw p50', 'p95', '| slowest step (largest)'];
+  const w = [22, 6, 27, 6, 11, 6, 27, 6, 11, 6, 0];
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[0]) : i === cells.length - 1 ? ` ${c}` : String(c).padStart(w[i]))).join(' ');
+  console.log(line(head));
+  const results = [];
+  for (const kind of kinds) {
+    const r = await sweepChart(page, kind, STEPS, STEP_TIMEOUT_MS, CHART_BUDGET_MS);
+    const d = summary(r.defaults), l = summary(r.largest);
+    results.push({ kind, d, l });
+    const worst = l.worst ? `${l.worst.control}=${l.worst.value}: ${f1(l.worst.work)}` : '–';
+    const note = [d.timeouts + l.timeouts ? `${d.timeouts + l.timeouts} timed out` : '', d.errors + l.errors ? `${d.errors + l.errors} with errors` : ''].filter(Boolean).join(', ');
+    console.log(line([kind, d.n + l.n, f1(d.t50), f1(d.t95), f1(d.w50), f1(d.w95), `| ${f1(l.t50)}`, f1(l.t95), f1(l.w50), f1(l.w95), `| ${worst}${note ? ` (${note})` : ''}`]));
+  }
+  console.log('\nTargets (issue 4):');
+  const slow = results.filter((r) => !(r.d.w95 <= 16));
+  console.log(`  ${slow.length ? 'MISSES' : 'HOLDS '}  every chart redraws within 16 ms (p95 of redraw over the sweeps at its defaults)${slow.length ? `: over it: ${slow.map((r) => `${r.kind} ${f1(r.d.w95)}`).join(', ')}` : ''}`);
+  const fp95 = pct(loads.first, 95);
+  console.log(`  ${fp95 <= 1000 ? 'HOLDS ' : 'MISSES'}  first chart drawn within 1 s of navigation on localhost (p95 ${f1(fp95)} ms)`);
+  if (problems.length) console.log(`\npage errors during the sweeps: ${problems.slice(0, 5).join(' | ')}`);
+  await context.close();
+} finally {
+  await b.close();
+}

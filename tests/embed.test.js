@@ -1,0 +1,447 @@
+// embed.test.js: posenc outside its own page, in real Chromium. <posenc-chart> on a plain blog
+// page over http (dist/posenc.js from another origin, and web/element.js as a module),
+// dist/standalone.html and dist/posenc.js from file:// with every other request blocked,
+// embed.html in iframes (exactly the URL's parameters, height posted), the Link round trip,
+// the Embed snippets, CSV and PNG downloads, and what `npm pack` puts in the package.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, copyFileSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startBrowser, pageReady } from './browser.js';
+import { serve } from '../web/serve.js';
+import { trackedPage, inkOf } from './fixtures/track.js';
+import { KINDS } from '../web/chart-host.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const FIXTURES = join(ROOT, 'tests', 'fixtures');
+const DIST_JS = join(ROOT, 'dist', 'posenc.js');
+const STANDALONE = join(ROOT, 'dist', 'standalone.html');
+const clean = { console: [], pageErrors: [], dialogs: [], failed: [], external: [] };
+
+let b, fixtures;
+before(async () => {
+  if (!existsSync(DIST_JS) || !existsSync(STANDALONE)) execFileSync('node', ['web/bundle.js'], { cwd: ROOT, stdio: 'inherit' });
+  b = await startBrowser();
+  fixtures = await serve({ port: 0, root: FIXTURES });
+});
+after(async () => {
+  await b?.close();
+  await fixtures?.close();
+});
+
+const ink = (selector) => `(${inkOf})(${selector})`;
+
+/** Sets controls of a page chart by name and waits for the redraw. */
+function setControls(page, kind, values) {
+  return page.evaluate(({ kind, values }) => new Promise((resolve) => {
+    const el = document.querySelector(`[data-chart="${kind}"]`);
+    const host = window.posencPage.charts.get(kind);
+    el.addEventListener('posenc:drawn', () => resolve(host.params()), { once: true });
+    for (const [name, v] of Object.entries(values)) {
+      const c = host.controls.find((x) => x.param.name === name);
+      const input = c.inputs[c.inputs.length - 1];
+      if (input.type === 'checkbox') input.checked = v;
+      else input.value = String(v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  }), { kind, values });
+}
+
+test('KINDS lists every chart module', () => {
+  const files = readdirSync(join(ROOT, 'web', 'charts')).filter((f) => f.endsWith('.js') && f !== 'common.js').map((f) => f.slice(0, -3));
+  assert.deepEqual([...KINDS].sort(), files.sort());
+});
+
+test('README documents every kind and every attribute of <posenc-chart>', async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const { paramAttribute } = await import('../web/chart-host.js');
+  for (const kind of KINDS) {
+    const row = readme.split('\n').find((l) => l.startsWith(`| \`${kind}\` |`));
+    assert.ok(row, `README's attribute table has a row for ${kind}`);
+    const { default: chart } = await import(`../web/charts/${kind}.js`);
+    for (const p of chart.params) assert.ok(row.includes(`\`${paramAttribute(p)}\`=`), `README names ${kind}'s attribute ${paramAttribute(p)}`);
+  }
+});
+
+test('<posenc-chart> on a plain blog page over http: one script tag from another origin, lazy, attributes = params', async () => {
+  const { page, context, problems, csp } = await trackedPage(b.browser);
+  await page.route('**/posenc.js', (r) => r.fulfill({ path: DIST_JS, contentType: 'text/javascript' }));
+  await page.goto(`${fixtures.url}blog.html`);
+  const first = await page.evaluate(async () => {
+    const el = document.getElementById('first');
+    const host = await el.ready;
+    const root = el.shadowRoot;
+    return {
+      params: host.params(), rows: el.data.rows.length,
+      fallbackShown: !!root.querySelector('slot'),
+      controlsHidden: root.querySelector('form.controls').hidden,
+      width: Math.round(el.getBoundingClientRect().width),
+      article: Math.round(document.querySelector('article').getBoundingClientRect().width - 32),
+      canvasWidth: Math.round(root.querySelector('canvas').getBoundingClientRect().width),
+    };
+  });
+  assert.deepEqual(first.params, { theta: 'θ_i = base^(−2i/d)', preset: 'free', dim: 256, maxDist: 2000, scale: 'linear', bound: true, base: 10000 });
+  assert.equal(first.fallbackShown, false, 'fallback content gone once drawn');
+  assert.equal(first.controlsHidden, true, 'controls="0" hides the controls');
+  assert.equal(first.width, first.article, 'the element fills its container');
+  assert.ok(first.canvasWidth >= first.width - 2, `canvas ${first.canvasWidth} px fills the element (${first.width} px)`);
+  assert.ok(await page.evaluate(ink("document.getElementById('first').shadowRoot.querySelector('canvas')")) > 1000, 'pixels drawn');
+
+  // The kernels behind the element give the numbers it drew (window.posenc.load()).
+  const same = await page.evaluate(async () => {
+    const pe = await window.posenc.load();
+    const { rows } = document.getElementById('first').data;
+    const g = pe.ropeDecay(rows.map((r) => r[0]), { dim: 256, base: 10000, kind: 'ones' });
+    return rows.every((r, i) => r[1] === g[i]);
+  });
+  assert.ok(same, 'element data equals pe.ropeDecay');
+
+  // Lazy: the second chart, 3000 px down, has not started; scrolled near, it draws.
+  const lazy = () => page.evaluate(() => {
+    const root = document.getElementById('lazy').shadowRoot;
+    return { slot: !!root.querySelector('slot'), canvas: !!root.querySelector('canvas') };
+  });
+  assert.deepEqual(await lazy(), { slot: true, canvas: false }, 'below the fold: still the fallback');
+  await page.evaluate(() => document.getElementById('lazy').scrollIntoView());
+  await page.waitForFunction(() => document.getElementById('lazy').shadowRoot.querySelector('canvas'));
+  await page.evaluate(() => document.getElementById('lazy').ready);
+  assert.deepEqual(await lazy(), { slot: false, canvas: true });
+
+  // Attributes and properties: reflected both ways, checked like URL values.
+  const changed = await page.evaluate(async () => {
+    const el = document.getElementById('first');
+    const drawn = () => new Promise((r) => el.addEventListener('posenc:drawn', r, { once: true }));
+    let d = drawn();
+    el.maxDist = 3000;
+    await d;
+    const attr = el.getAttribute('max-dist');
+    d = drawn();
+    el.setAttribute('dim', '128');
+    await d;
+    const afterAttr = { dim: el.dim, maxDist: el.maxDist };
+    d = drawn();
+    el.setAttribute('base', '<img src=x onerror=alert(1)>');
+    await d;
+    const note = el.shadowRoot.querySelector('.posenc-note')?.textContent ?? '';
+    return { attr, afterAttr, base: el.base, note, imgs: el.shadowRoot.querySelectorAll('img').length };
+  });
+  assert.equal(changed.attr, '3000', 'property writes the attribute');
+  assert.deepEqual(changed.afterAttr, { dim: 128, maxDist: 3000 });
+  assert.equal(changed.base, 10000, 'a malformed attribute keeps the value');
+  assert.match(changed.note, /base = “<img src=x onerror=alert\(1\)>” is not a valid value/);
+  assert.equal(changed.imgs, 0);
+
+  assert.deepEqual(problems, clean);
+  assert.deepEqual(await csp(), [], 'no CSP violation under the blog\'s strict policy');
+  await page.screenshot({ path: join(ROOT, 'tests', 'artifacts', 'embed-blog.png') }).catch(() => {});
+  await context.close();
+});
+
+test('<posenc-chart> as a module from the site\'s own files (web/element.js)', async () => {
+  const { page, context, problems, csp } = await trackedPage(b.browser);
+  await page.route(`${b.url}fixture-element.html`, (r) => r.fulfill({ path: join(FIXTURES, 'element-module.html'), contentType: 'text/html' }));
+  await page.goto(`${b.url}fixture-element.html`);
+  const r = await page.evaluate(async () => {
+    const el = document.getElementById('kv');
+    const host = await el.ready;
+    return {
+      params: host.params(), style: el.paramStyle, prompt: el.prompt,
+      buttons: [...el.shadowRoot.querySelectorAll('.posenc-toolbar button')].map((x) => x.dataset.action),
+    };
+  });
+  assert.equal(r.params.style, 'interleaved', 'param-style sets the param "style"');
+  assert.equal(r.style, 'interleaved');
+  assert.equal(r.prompt, 6);
+  assert.deepEqual(r.buttons, ['png', 'csv'], 'toolbar: PNG and CSV');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#kv button[data-action="csv"]').click()]);
+  const csv = readFileSync(await download.path(), 'utf8');
+  assert.match(csv, /^# posenc chart "kv-cache"/);
+  assert.match(csv, /\r\n# style = interleaved\r\n/);
+  assert.ok(await page.evaluate(ink("document.getElementById('kv').shadowRoot.querySelector('canvas')")) > 500);
+  assert.deepEqual(problems, clean);
+  assert.deepEqual(await csp(), []);
+  await context.close();
+});
+
+test('dist/standalone.html and dist/posenc.js work from file:// with every other request blocked', async () => {
+  const { page, context, problems } = await trackedPage(b.browser);
+  const blocked = [];
+  await page.route('**/*', (r) => (r.request().url().startsWith('file:') ? r.fallback() : (blocked.push(r.request().url()), r.abort())));
+  await page.goto(pathToFileURL(STANDALONE).href);
+  await pageReady(page);
+  const res = await page.evaluate(`(() => {
+    const ink = ${inkOf};
+    const kinds = [...document.querySelectorAll('[data-chart]')].map((e) => e.dataset.chart);
+    const charts = window.posencPage.charts;
+    return {
+      kinds, mounted: [...charts.keys()],
+      empty: kinds.filter((k) => !charts.get(k)?.data?.rows?.length),
+      blank: [...document.querySelectorAll('main canvas')].filter((c) => c.getClientRects().length && ink(c) === 0)
+        .map((c) => c.closest('[data-chart]')?.dataset.chart),
+    };
+  })()`);
+  assert.ok(res.kinds.length >= 20);
+  assert.deepEqual(res.mounted.sort(), [...res.kinds].sort());
+  assert.deepEqual(res.empty, []);
+  assert.deepEqual(res.blank, []);
+  assert.deepEqual(blocked, [], 'the standalone page asked for nothing');
+
+  // A page of one's own beside dist/posenc.js, double-clicked.
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-file-'));
+  try {
+    copyFileSync(DIST_JS, join(dir, 'posenc.js'));
+    writeFileSync(join(dir, 'post.html'), '<!doctype html><meta charset="utf-8"><title>post</title><script src="posenc.js"></script>' +
+      '<p>Before.</p><posenc-chart kind="wavelengths" dim="64">loading</posenc-chart>');
+    await page.goto(pathToFileURL(join(dir, 'post.html')).href);
+    const n = await page.evaluate(async () => {
+      const el = document.querySelector('posenc-chart');
+      await el.ready;
+      return el.data.rows.length;
+    });
+    assert.equal(n, 32, 'wavelengths for dim 64: 32 pairs');
+    assert.ok(await page.evaluate(ink("document.querySelector('posenc-chart').shadowRoot.querySelector('canvas')")) > 500);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(blocked, []);
+  assert.deepEqual(problems, clean);
+  await context.close();
+});
+
+test('embed.html renders exactly its URL\'s parameters and posts its height to the host page', async () => {
+  const { page, context, problems, csp } = await trackedPage(b.browser);
+  const a = `${b.url}embed.html?chart=rope-decay&preset=free&dim=64&maxDist=500&scale=log&bound=0&base=500&theta=${encodeURIComponent('θ_i = base^(−2i/d)')}`;
+  const c = `${b.url}embed.html?chart=sin-heatmap&length=40&dim=32&layout=concat&controls=0`;
+  await page.goto(`${fixtures.url}iframe-host.html#${encodeURIComponent(a)}|${encodeURIComponent(c)}`);
+  await page.waitForFunction(() => window.heights.filter((h) => h.type === 'posenc:height').length >= 2);
+  const frames = page.frames().filter((f) => f.parentFrame());
+  assert.equal(frames.length, 2);
+  const info = [];
+  for (const f of frames) {
+    info.push(await f.evaluate(async () => {
+      await window.posencEmbed.ready;
+      return {
+        params: window.posencEmbed.host.params(),
+        controlsHidden: document.querySelector('form.controls').hidden,
+        notes: window.posencEmbed.notes,
+        height: Math.ceil(document.getElementById('embed').getBoundingClientRect().height),
+      };
+    }));
+  }
+  const [ia, ic] = frames[0].url() === a ? info : info.reverse();
+  assert.deepEqual(ia.params, { theta: 'θ_i = base^(−2i/d)', preset: 'free', dim: 64, maxDist: 500, scale: 'log', bound: false, base: 500 });
+  assert.deepEqual(ia.notes, []);
+  assert.equal(ia.controlsHidden, false);
+  assert.deepEqual(ic.params, { length: 40, dim: 32, base: 10000, layout: 'concat' });
+  assert.equal(ic.controlsHidden, true, 'controls=0');
+  // the last message of each frame carries its height, and the README snippet applied it
+  await page.waitForFunction((hs) => {
+    const frames = [...document.querySelectorAll('iframe')];
+    return hs.every((h) => frames.some((f) => Math.round(f.getBoundingClientRect().height) === h));
+  }, [ia.height, ic.height]);
+  const msgs = await page.evaluate(() => window.heights);
+  for (const m of msgs) {
+    assert.deepEqual(Object.keys(m).sort(), ['chart', 'frame', 'height', 'type']);
+    assert.ok(Number.isInteger(m.height) && m.height > 0);
+  }
+  const last = (kind) => msgs.filter((m) => m.chart === kind).at(-1).height;
+  assert.equal(last('rope-decay'), ia.height);
+  assert.equal(last('sin-heatmap'), ic.height);
+  assert.deepEqual(problems, clean);
+  assert.deepEqual(await csp(), []);
+  await context.close();
+  // framing: allowed for embed.html by the server (a <meta> policy cannot say it), for it alone
+  assert.equal((await fetch(`${b.url}embed.html?chart=order`)).headers.get('content-security-policy'), 'frame-ancestors *');
+  assert.equal((await fetch(`${b.url}index.html`)).headers.get('content-security-policy'), null);
+});
+
+test('Link, Embed, CSV and PNG on the page', async (t) => {
+  const { page, context, problems } = await b.open('index.html');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.url.replace(/\/$/, '') });
+  await pageReady(page);
+  const set = await setControls(page, 'rope-decay', { preset: 'free', dim: 96, scale: 'log', bound: false, maxDist: 5000 });
+  assert.equal(set.dim, 96);
+  const hostData = () => page.evaluate(() => JSON.stringify(window.posencPage.charts.get('rope-decay').data));
+  const data = await hostData();
+  const btn = (action) => page.locator(`[data-chart="rope-decay"] .posenc-toolbar button[data-action="${action}"]`);
+
+  await t.test('Link: copies a URL of the whole state; opening it restores the chart and scrolls to it', async () => {
+    await btn('link').focus();
+    await page.keyboard.press('Enter'); // keyboard operable
+    await page.waitForFunction(() => document.querySelector('[data-chart="rope-decay"] .posenc-share-status')?.textContent);
+    const { field, status, clip } = await page.evaluate(async () => {
+      const box = document.querySelector('[data-chart="rope-decay"]');
+      return {
+        field: box.querySelector('.posenc-share textarea').value,
+        status: box.querySelector('.posenc-share-status').textContent,
+        clip: await navigator.clipboard.readText(),
+      };
+    });
+    assert.equal(status, 'Copied to the clipboard.');
+    assert.equal(clip, field);
+    const url = new URL(field);
+    assert.equal(url.hash, '#decay');
+    assert.equal(url.searchParams.get('chart'), 'rope-decay');
+    assert.equal(url.searchParams.get('dim'), '96');
+    const other = await b.open(field.slice(b.url.length));
+    await pageReady(other.page);
+    const back = await other.page.evaluate(() => {
+      const el = document.querySelector('[data-chart="rope-decay"]');
+      const r = el.getBoundingClientRect();
+      return { data: JSON.stringify(window.posencPage.charts.get('rope-decay').data), top: r.top, inView: r.top >= -2 && r.top < innerHeight / 2, notes: el.querySelector('.posenc-note') };
+    });
+    assert.ok(back.data === data, 'same chart data');
+    assert.ok(back.inView, `the linked chart is scrolled into view (top at ${back.top})`);
+    assert.equal(back.notes, null);
+    assert.deepEqual(other.problems, { console: [], failed: [], external: [], pageErrors: [] });
+    await other.context.close();
+  });
+
+  await t.test('Embed: an iframe snippet and an element snippet that show the same state', async () => {
+    await btn('embed').click();
+    const text = await page.evaluate(() => document.querySelector('[data-chart="rope-decay"] .posenc-share textarea').value);
+    const src = text.match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+    assert.ok(src.startsWith(`${b.url}embed.html?chart=rope-decay&`), src);
+    assert.match(text, new RegExp(`<script src="${b.url}build/posenc.js"></script>`));
+    assert.match(text, /<posenc-chart kind="rope-decay" theta="θ_i = base\^\(−2i\/d\)" preset="free" dim="96" max-dist="5000" scale="log" bound="0" base="10000">/);
+    // the iframe's page draws the same numbers
+    const emb = await b.open(src.slice(b.url.length));
+    const embData = await emb.page.evaluate(async () => (await window.posencEmbed.ready, JSON.stringify(window.posencEmbed.host.data)));
+    assert.ok(embData === data, `the iframe draws the same data (${embData?.slice(0, 80)})`);
+    await emb.context.close();
+    // the element snippet pasted into a plain page of another origin draws them too
+    // (served by a real server: Chromium does not let a page of unknown address reach 127.0.0.1)
+    const dir = mkdtempSync(join(tmpdir(), 'posenc-paste-'));
+    writeFileSync(join(dir, 'pasted.html'), `<!doctype html><meta charset="utf-8"><title>pasted</title>\n${text}\n`);
+    const other = await serve({ port: 0, root: dir });
+    const blog = await trackedPage(b.browser);
+    try {
+      await blog.page.goto(`${other.url}pasted.html`);
+      const elData = await blog.page.evaluate(async () => {
+        const el = document.querySelector('posenc-chart');
+        await el.ready;
+        return JSON.stringify(el.data);
+      });
+      assert.ok(elData === data, `the pasted element draws the same data (${elData?.slice(0, 80)})`);
+      assert.deepEqual(blog.problems, clean);
+    } finally {
+      await blog.context.close();
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  await t.test('without the Clipboard API the text is shown, focused and selected', async () => {
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true }));
+    await btn('link').click();
+    const r = await page.evaluate(() => {
+      const box = document.querySelector('[data-chart="rope-decay"]');
+      const field = box.querySelector('.posenc-share textarea');
+      return {
+        status: box.querySelector('.posenc-share-status').textContent,
+        focused: document.activeElement === field,
+        selected: field.selectionEnd - field.selectionStart === field.value.length && field.value.length > 20,
+        visible: field.getClientRects().length > 0,
+      };
+    });
+    assert.deepEqual(r, { status: 'Select the text and copy it (Ctrl+C, or ⌘C on a Mac).', focused: true, selected: true, visible: true });
+  });
+
+  await t.test('CSV: a header naming the parameters, then exactly the kernel\'s numbers', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), btn('csv').click()]);
+    assert.equal(download.suggestedFilename(), 'posenc-rope-decay.csv');
+    const csv = readFileSync(await download.path(), 'utf8');
+    const lines = csv.trimEnd().split('\r\n');
+    const comments = lines.filter((l) => l.startsWith('#'));
+    for (const p of ['theta = θ_i = base^(−2i/d)', 'preset = free', 'dim = 96', 'maxDist = 5000', 'scale = log', 'bound = 0', 'base = 10000']) {
+      assert.ok(comments.includes(`# ${p}`), `header names ${p}`);
+    }
+    const table = lines.filter((l) => !l.startsWith('#'));
+    assert.equal(table[0], 'x,g(x)');
+    const rows = table.slice(1).map((l) => l.split(',').map(Number));
+    const g = await page.evaluate(async (xs) => {
+      // the page's own kernels (runtime.js is one module instance per page)
+      const { kernels } = await import('./runtime.js');
+      const pe = await kernels();
+      return Array.from(pe.ropeDecay(xs, { dim: 96, base: 10000, kind: 'ones' }));
+    }, rows.map((r) => r[0]));
+    assert.ok(rows.length > 500, `${rows.length} rows`);
+    assert.deepEqual(rows.map((r) => r[1]), g, 'CSV values are the kernel\'s, to the last bit');
+  });
+
+  await t.test('PNG: a valid PNG of the chart at twice its CSS width', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), btn('png').click()]);
+    assert.equal(download.suggestedFilename(), 'posenc-rope-decay.png');
+    const png = readFileSync(await download.path());
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+    const width = png.readUInt32BE(16), height = png.readUInt32BE(20);
+    const css = await page.evaluate(() => {
+      const c = document.querySelector('[data-chart="rope-decay"] canvas');
+      const r = c.getBoundingClientRect();
+      return { w: r.width, h: r.height, backing: c.width };
+    });
+    assert.equal(width, Math.round(2 * css.w));
+    assert.equal(height, Math.round(2 * css.h));
+    assert.equal(css.backing, Math.round(css.w), 'the chart on the page is back at 1× after the export');
+    const pngInk = await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+      const img = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const c = new OffscreenCanvas(img.width, img.height);
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const d = ctx.getImageData(0, 0, img.width, img.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) n++;
+      return n;
+    }, png.toString('base64'));
+    assert.ok(pngInk > 5000, `the PNG shows the chart (${pngInk} dark pixels)`);
+    assert.ok(await hostData() === data, 'the export left the chart\'s data as it was');
+  });
+
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  await context.close();
+});
+
+test('web/posenc.d.ts declares every export and every method of web/posenc.js', async () => {
+  const dts = readFileSync(join(ROOT, 'web', 'posenc.d.ts'), 'utf8');
+  const api = await import('../web/posenc.js');
+  for (const name of Object.keys(api)) assert.match(dts, new RegExp(`export declare (const|function) ${name}\\b`), `export ${name}`);
+  const pe = await api.loadPosenc();
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(pe)).filter((m) => m !== 'constructor');
+  assert.ok(methods.length > 15);
+  for (const m of methods) assert.match(dts, new RegExp(`\\n  ${m}\\(`), `method ${m}`);
+  for (const k of Object.keys(pe)) assert.match(dts, new RegExp(`readonly ${k}:`), `property ${k}`);
+});
+
+test('npm pack: the exports map, types and files an author installs', async () => {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const files = new Set(JSON.parse(out)[0].files.map((f) => f.path));
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const targets = [];
+  const walk = (v) => (typeof v === 'string' ? targets.push(v) : Object.values(v).forEach(walk));
+  walk(pkg.exports);
+  targets.splice(0, targets.length, ...targets.filter((t) => !t.includes('*')).map((t) => t.replace(/^\.\//, '')));
+  for (const f of [...targets, 'web/posenc.d.ts', 'web/element.d.ts', 'web/build/posenc.wasm', 'web/build/posenc-scalar.wasm',
+    'web/embed.html', 'web/embed.js', 'web/element.js', 'web/vendor/chart.umd.js', 'web/charts/rope-decay.js', 'README.md']) {
+    assert.ok(files.has(f), `the package holds ${f}`);
+  }
+  for (const f of files) assert.ok(!/^(tests|c|node_modules)\//.test(f), `the package leaves out ${f}`);
+
+  // Installed as a dependency (unpacked into node_modules), `import 'posenc'` computes.
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
+  try {
+    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, stdio: 'ignore' });
+    const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+    mkdirSync(join(dir, 'node_modules', 'posenc'), { recursive: true });
+    execFileSync('tar', ['-xzf', join(dir, tgz), '-C', join(dir, 'node_modules', 'posenc'), '--strip-components=1']);
+    writeFileSync(join(dir, 'use.mjs'), "import { loadPosenc } from 'posenc';\nconst pe = await loadPosenc();\n" +
+      'console.log(JSON.stringify(Array.from(pe.sinusoidal(2, 4, { precision: "f64" }))));\n');
+    const table = JSON.parse(execFileSync('node', ['use.mjs'], { cwd: dir, encoding: 'utf8' }));
+    assert.deepEqual(table.map((x) => Number(x.toFixed(8))), [0, 1, 0, 1, 0.84147098, 0.54030231, 0.00999983, 0.99995]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

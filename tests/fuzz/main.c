@@ -1,0 +1,49 @@
+/* main.c: one libFuzzer binary for every harness; POSENC_FUZZ_TARGET names the entry point
+ * to fuzz (each keeps its own corpus directory under tests/fuzz/corpus/). */
+#include "fuzz.h"
+
+#define HARNESSES(X)                                                                           \
+  X(posenc_info) X(posenc_sinusoidal) X(posenc_sinusoidal_f64) X(posenc_sinusoidal_shift)      \
+  X(posenc_binary) X(posenc_rope_inv_freq) X(posenc_rope_cache) X(posenc_rope_apply_table)     \
+  X(posenc_rope_apply) X(posenc_attention) X(posenc_gram) X(posenc_row_cosines) X(posenc_embed) \
+  X(posenc_linear) X(posenc_order_demo) X(posenc_rope_decay_ones) X(posenc_rope_decay_bound)    \
+  X(posenc_rope_decay_vectors) X(posenc_sinusoidal_decay) X(posenc_random_normal)              \
+  X(posenc_rope_scaled_freq) X(posenc_rope_cache_emulated) X(posenc_alibi_slopes)               \
+  X(posenc_alibi_bias) X(posenc_sinusoidal_t2t)
+
+#define DECLARE(name) FZ_HARNESS(name);
+HARNESSES(DECLARE)
+
+static const struct {
+  const char *name;
+  int (*fn)(fz *);
+} targets[] = {
+#define ENTRY(name) {#name, fuzz_##name},
+    HARNESSES(ENTRY)
+};
+
+static int (*target)(fz *);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  const char *want = getenv("POSENC_FUZZ_TARGET");
+  size_t count = sizeof targets / sizeof *targets;
+  if (want && !strcmp(want, "list")) {
+    for (size_t i = 0; i < count; i++) puts(targets[i].name);
+    exit(0);
+  }
+  for (size_t i = 0; want && i < count; i++)
+    if (!strcmp(want, targets[i].name)) target = targets[i].fn;
+  if (!target) {
+    fprintf(stderr, "posenc fuzz: set POSENC_FUZZ_TARGET to one of (or to \"list\"):");
+    for (size_t i = 0; i < count; i++) fprintf(stderr, " %s", targets[i].name);
+    fputc('\n', stderr);
+    exit(2);
+  }
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fz in = {data, size};
+  return target(&in);
+}

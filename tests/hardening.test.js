@@ -1,0 +1,667 @@
+// Hardening of the JS API, on both builds:
+// 1. every parameter of every method, given the wrong type, NaN, ±Infinity, a negative, zero,
+//    an odd value where even is required, too large a value or a mismatched length, throws the
+//    named error (TypeError / RangeError whose message names the parameter), and a correct
+//    call right after still gives exactly the right answer. The cases are generated from a
+//    per-method parameter spec (SPEC below) rather than written out one by one;
+// 2. the memory limits: MAX_CALL_BYTES per call, MAX_HEAP_BYTES live, RangeError at once;
+// 3. no leak: a million mixed calls, failing ones included, leave malloc's in-use bytes and
+//    the wasm memory size where they started;
+// 4. a trap makes the instance refuse further calls instead of running on a suspect heap;
+// 5. an engine without WebAssembly SIMD gets the scalar build from loadPosenc().
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { builds } from './reference.js';
+import { loadPosenc, MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from '../web/posenc.js';
+import { instantiate } from '../web/heap.js';
+
+const MAX_DIM = 65536;
+const MAX_POSITION = 2 ** 53;
+
+// ---- parameter kinds: each gives [what, bad value, error class] cases ----
+
+const int = (o = {}) => ({ kind: 'int', min: 1, max: MAX_ELEMENTS, ...o });
+const num = (o = {}) => ({ kind: 'num', min: -Infinity, max: Infinity, ...o });
+const arr = (o = {}) => ({ kind: 'arr', min: -Infinity, max: Infinity, ...o });
+const oneOf = (values, o = {}) => ({ kind: 'enum', values, ...o });
+const bool = (o = {}) => ({ kind: 'bool', ...o });
+const opts = (o = {}) => ({ kind: 'opts', name: 'options', optional: true, ...o });
+
+/** `good` with element 0 replaced. */
+const with0 = (good, x) => [x, ...Array.from(good).slice(1)];
+
+const KINDS = {
+  int: ({ min, max, even, optional }) => [
+    ['a string', String(min), TypeError],
+    ['a boolean', true, TypeError],
+    ['a bigint', BigInt(Math.max(min, 0)), TypeError],
+    ['an object', {}, TypeError],
+    ...(optional ? [] : [['null', null, TypeError], ['missing', undefined, TypeError]]),
+    ['NaN', NaN, TypeError],
+    ['Infinity', Infinity, TypeError],
+    ['-Infinity', -Infinity, TypeError],
+    ['a fraction', min + 0.5, TypeError],
+    ...(min >= 0 ? [['negative', even ? -2 : -1, RangeError]] : []),
+    ...(min > 0 ? [['zero', 0, RangeError]] : []),
+    ...(even ? [['odd', min + 1, RangeError]] : []),
+    ['too large', max + (even ? 2 : 1), RangeError],
+    ['2^53', 2 ** 53, RangeError],
+  ],
+  num: ({ min, max, optional }) => [
+    ['a string', '1', TypeError],
+    ['a boolean', true, TypeError],
+    ['a bigint', 1n, TypeError],
+    ...(optional ? [] : [['null', null, TypeError], ['missing', undefined, TypeError]]),
+    ['NaN', NaN, RangeError],
+    ['Infinity', Infinity, RangeError],
+    ['-Infinity', -Infinity, RangeError],
+    ...(min >= 0 ? [['negative', -1, RangeError]] : []),
+    ...(min > 0 ? [['zero', 0, RangeError], ['below the minimum', min / 2, RangeError]] : []),
+    ...(max < Infinity ? [['too large', max * 2 + 1, RangeError]] : []),
+  ],
+  arr: ({ min, max, fixedLength, ints, optional }, good) => [
+    ['a string', '0,1', TypeError],
+    ['a number', 42, TypeError],
+    ['an array-like object', { length: 1, 0: 1 }, TypeError],
+    ['a DataView', new DataView(new ArrayBuffer(8)), TypeError],
+    ...(optional ? [] : [['null', null, TypeError], ['missing', undefined, TypeError]]),
+    ['empty', [], RangeError],
+    ['holding NaN', with0(good, NaN), RangeError],
+    ['holding Infinity', with0(good, Infinity), RangeError],
+    ['holding -Infinity', with0(good, -Infinity), RangeError],
+    ['a Float64Array holding NaN', Float64Array.from(with0(good, NaN)), RangeError],
+    ['a Float64Array holding Infinity', Float64Array.from(with0(good, Infinity)), RangeError],
+    ['holding a string', with0(good, '1'), TypeError],
+    ['holding null', with0(good, null), TypeError],
+    ...(min >= 0 ? [['holding a negative', with0(good, -1), RangeError]] : []),
+    ...(max < Infinity ? [['holding a too large value', with0(good, max * 2 + 1), RangeError]] : []),
+    ...(ints ? [['holding a fraction', with0(good, 0.5), TypeError],
+      ['a Float64Array holding 2^32 + 1 (wraps to 1 as int32)', Float64Array.from(with0(good, 2 ** 32 + 1)), RangeError]] : []),
+    ...(fixedLength ? [['one element too many', [...good, good[0]], RangeError], ['one element short', Array.from(good).slice(1), RangeError]] : []),
+    ['longer than MAX_ELEMENTS (a sparse array: refused before any copy)', new Array(MAX_ELEMENTS + 1), RangeError],
+  ],
+  enum: ({ values, optional }) => [
+    ['an unknown name', 'bogus', RangeError],
+    ['upper case', values[0].toUpperCase(), RangeError],
+    ['a number', 0, TypeError],
+    ...(optional ? [] : [['missing', undefined, TypeError], ['null', null, TypeError]]),
+  ],
+  bool: () => [['a number', 1, TypeError], ['a string', 'true', TypeError]],
+  opts: ({ optional }) => [
+    ['a string', 'x', TypeError],
+    ['a number', 3, TypeError],
+    ['an array', [], TypeError],
+    ...(optional ? [['null', null, TypeError]] : []),
+  ],
+};
+
+// ---- the API: for each method, a correct call, its parameters, and cases across parameters ----
+// args: the arguments of the good call by name; `call` makes the call from them. Parameters are
+// addressed by path ('opts.base'); `name` is what the error message must contain.
+
+const x8 = Float32Array.from({ length: 8 }, (_, i) => (i - 3.5) / 4);
+const ropeArgs = { x: x8, opts: { heads: 1, headDim: 8, positions: [3], style: 'half', rotaryDim: 8, base: 10000 } };
+
+const SPEC = {
+  sinusoidal: {
+    call: (pe, a) => pe.sinusoidal(a.length, a.dim, a.opts),
+    args: { length: 3, dim: 8, opts: { base: 10000, layout: 'interleaved', precision: 'f32', start: 5 } },
+    params: {
+      length: int(),
+      dim: int({ min: 2, max: MAX_DIM, even: true }),
+      opts: opts(),
+      'opts.base': num({ min: 1, optional: true }),
+      'opts.layout': oneOf(['interleaved', 'concat', 'tensor2tensor'], { optional: true }),
+      'opts.precision': oneOf(['f32', 'f64'], { optional: true }),
+      'opts.start': num({ min: 0, max: MAX_POSITION - 3, optional: true }),
+    },
+    cross: [
+      ['length × dim past MAX_ELEMENTS', { length: 2 ** 16, dim: 2 ** 11 }, RangeError, 'sinusoidal table'],
+      ['sinusoidal(1e9, 4096): refused at once', { length: 1e9, dim: 4096 }, RangeError, 'length'],
+      ['start + length past 2^53', { 'opts.start': MAX_POSITION - 2 }, RangeError, 'start'],
+      ['tensor2tensor layout in f64', { 'opts.layout': 'tensor2tensor', 'opts.precision': 'f64' }, RangeError, 'precision'],
+    ],
+  },
+  binary: {
+    call: (pe, a) => pe.binary(a.length, a.bits),
+    args: { length: 5, bits: 3 },
+    params: { length: int(), bits: int({ max: 31 }) },
+    cross: [['length × bits past MAX_ELEMENTS', { length: 2 ** 22, bits: 31 }, RangeError, 'binary table']],
+  },
+  ropeInvFreq: {
+    call: (pe, a) => pe.ropeInvFreq(a.rot, a.opts),
+    args: { rot: 8, opts: { base: 500000 } },
+    params: {
+      rot: int({ min: 2, max: MAX_DIM, even: true, name: 'rotaryDim' }),
+      opts: opts(),
+      'opts.base': num({ min: 1, optional: true }),
+      'opts.scaling': opts({ name: 'scaling', optional: false }),
+    },
+    cross: [
+      ['scaling.type unknown', { 'opts.scaling': { type: 'alibi', factor: 2 } }, RangeError, 'scaling.type'],
+      ['scaling.type missing', { 'opts.scaling': { factor: 2 } }, TypeError, 'scaling.type'],
+      ['scaling.factor zero', { 'opts.scaling': { type: 'linear', factor: 0 } }, RangeError, 'scaling.factor'],
+      ['scaling.factor NaN', { 'opts.scaling': { type: 'linear', factor: NaN } }, RangeError, 'scaling.factor'],
+      ['scaling.factor a string', { 'opts.scaling': { type: 'linear', factor: '2' } }, TypeError, 'scaling.factor'],
+      ['scaling with an unknown key', { 'opts.scaling': { type: 'linear', factor: 2, fator: 3 } }, TypeError, 'fator'],
+      ['llama3 high <= low', { 'opts.scaling': { type: 'llama3', factor: 8, lowFreqFactor: 4, highFreqFactor: 4 } }, RangeError, 'highFreqFactor'],
+      ['yarn betaFast negative', { 'opts.scaling': { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, betaFast: -1 } }, RangeError, 'betaFast'],
+      ['yarn truncate not boolean', { 'opts.scaling': { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, truncate: 1 } }, TypeError, 'truncate'],
+      ['longrope shortFactor of the wrong length', { 'opts.scaling': { type: 'longrope', shortFactor: [1, 1], longFactor: [1, 1, 1, 1], originalMaxPositionEmbeddings: 4096 } }, RangeError, 'shortFactor'],
+      ['longrope longFactor holding NaN', { 'opts.scaling': { type: 'longrope', shortFactor: [1, 1, 1, 1], longFactor: [1, NaN, 1, 1], originalMaxPositionEmbeddings: 4096 } }, RangeError, 'longFactor[1]'],
+      // the kernel's own refusals (fuzzing found these: Inf or NaN came out as a frequency)
+      ['a factor whose reciprocal overflows', { 'opts.scaling': { type: 'linear', factor: Number.MIN_VALUE } }, RangeError, 'posenc_rope_scaled_freq'],
+      ['yarn with a denormal betaFast', { 'opts.scaling': { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, betaFast: 1e-310 } }, RangeError, 'posenc_rope_scaled_freq'],
+    ],
+  },
+  ropeAttentionFactor: {
+    call: (pe, a) => pe.ropeAttentionFactor(a.rot, a.opts),
+    args: { rot: 64, opts: { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 } } },
+    params: { rot: int({ min: 2, max: MAX_DIM, even: true, name: 'rotaryDim' }), opts: opts() },
+    cross: [
+      // Inf / Inf: refused instead of returning NaN
+      ['yarn mscales so large the factor overflows', { 'opts.scaling': { type: 'yarn', factor: 1e300, originalMaxPositionEmbeddings: 4096, mscale: 1e308, mscaleAllDim: 1e308 } }, RangeError, 'posenc_rope_scaled_freq'],
+      ['longrope with L0 = 1 (divides by ln 1)', { rot: 4, 'opts.scaling': { type: 'longrope', shortFactor: [1, 1], longFactor: [1, 1], originalMaxPositionEmbeddings: 1, factor: 4 } }, RangeError, 'posenc_rope_scaled_freq'],
+    ],
+  },
+  ropeCache: {
+    call: (pe, a) => pe.ropeCache(a.positions, a.rot, a.opts),
+    args: { positions: [0, 1, 7.5, 1e6], rot: 8, opts: { base: 10000 } },
+    params: {
+      positions: arr({ min: 0, max: MAX_POSITION }),
+      rot: int({ min: 2, max: MAX_DIM, even: true, name: 'rotaryDim' }),
+      opts: opts(),
+      'opts.base': num({ min: 1, optional: true }),
+    },
+    cross: [
+      ['precision unknown', { 'opts.precision': 'f8' }, RangeError, 'precision'],
+      ['precision.angle unknown', { 'opts.precision': { angle: 'f128' } }, RangeError, 'precision.angle'],
+      ['precision not a string or object', { 'opts.precision': 16 }, TypeError, 'precision'],
+      ['an f16 position past 65504', { positions: [70000], 'opts.precision': 'f16' }, RangeError, 'posenc_rope_cache_emulated'],
+      // fuzzing found this: bf16 rounds 65450 up to 65536, past f16, and NaN came out
+      ['a bf16 position rounding the f16 angle past its range', { positions: [65450], rot: 2, 'opts.precision': { position: 'bf16', angle: 'f16' } }, RangeError, 'posenc_rope_cache_emulated'],
+    ],
+  },
+  applyRope: {
+    call: (pe, a) => pe.applyRope(a.x, a.opts),
+    args: ropeArgs,
+    params: {
+      x: arr({ fixedLength: true }),
+      opts: opts({ optional: false }),
+      'opts.heads': int(),
+      'opts.headDim': int({ max: MAX_DIM }),
+      'opts.style': oneOf(['interleaved', 'half']),
+      'opts.rotaryDim': int({ min: 2, max: 8, even: true, optional: true, name: 'rotaryDim' }),
+      'opts.positions': arr({ min: 0, max: MAX_POSITION, fixedLength: false, name: 'positions' }),
+      'opts.base': num({ min: 1, optional: true }),
+    },
+    cross: [
+      ['x shorter than positions × heads × headDim', { 'opts.positions': [1, 2] }, RangeError, 'x must have length 16'],
+      ['rotaryDim past headDim', { 'opts.rotaryDim': 10 }, RangeError, 'rotaryDim'],
+      ['positions × heads × headDim past MAX_ELEMENTS', { 'opts.heads': 2 ** 20, 'opts.headDim': 2 ** 7 }, RangeError, 'x would have'],
+    ],
+  },
+  attention: {
+    call: (pe, a) => pe.attention(a.q, a.k, a.v, a.opts),
+    args: { q: [1, 0.5, -1, 2], k: [0.5, 1, 2, -1, 0, 1], v: [1, 2, 3, 4, 5, 6], opts: { heads: 1, headDim: 2, causal: true } },
+    params: {
+      q: arr({ name: 'q' }),
+      k: arr({ name: 'k' }),
+      v: arr({ fixedLength: true, name: 'v' }),
+      opts: opts({ optional: false }),
+      'opts.heads': int(),
+      'opts.headDim': int({ max: MAX_DIM }),
+      'opts.causal': bool(),
+    },
+    cross: [
+      ['q not a multiple of heads × headDim', { q: [1, 2, 3] }, RangeError, 'q.length'],
+      ['k not a multiple of heads × headDim', { k: [1, 2, 3] }, RangeError, 'k.length'],
+      ['q longer than k', { q: [1, 2, 3, 4, 5, 6, 7, 8] }, RangeError, 'q has 4 rows'],
+      ['weights past MAX_ELEMENTS', { q: new Float32Array(8193), k: new Float32Array(8193), v: new Float32Array(8193), 'opts.headDim': 1 }, RangeError, 'attention weights'],
+    ],
+  },
+  gram: {
+    call: (pe, a) => pe.gram(a.a, a.b, a.dim),
+    args: { a: [1, 2, 3, 4], b: [0.5, -1, 2, 2, 1, 0], dim: 2 },
+    params: { a: arr({ name: 'a' }), b: arr({ name: 'b' }), dim: int({ max: MAX_DIM }) },
+    cross: [
+      ['a not a multiple of dim', { a: [1, 2, 3] }, RangeError, 'a.length'],
+      ['b not a multiple of dim', { b: [1, 2, 3] }, RangeError, 'b.length'],
+      ['n × m past MAX_ELEMENTS', { a: new Float32Array(8193), b: new Float32Array(8193), dim: 1 }, RangeError, 'gram matrix'],
+    ],
+  },
+  rowCosines: {
+    call: (pe, a) => pe.rowCosines(a.a, a.b, a.dim),
+    args: { a: [1, 2, 3, 4], b: [0.5, -1, 2, 2], dim: 2 },
+    params: { a: arr({ name: 'a' }), b: arr({ fixedLength: true, name: 'b' }), dim: int({ max: MAX_DIM }) },
+    cross: [['a not a multiple of dim', { a: [1, 2, 3], b: [1, 2, 3], dim: 2 }, RangeError, 'a.length']],
+  },
+  shiftSinusoidal: {
+    call: (pe, a) => pe.shiftSinusoidal(a.vectors, a.k, a.opts),
+    args: { vectors: [0, 1, 0.5, 0.5, 0.8, 0.6, 0, 1], k: 3, opts: { dim: 4, base: 100, layout: 'concat' } },
+    params: {
+      vectors: arr({ name: 'vectors' }),
+      k: num({ min: -MAX_POSITION, max: MAX_POSITION }),
+      opts: opts({ optional: false }),
+      'opts.dim': int({ min: 2, max: MAX_DIM, even: true }),
+      'opts.base': num({ min: 1, optional: true }),
+      'opts.layout': oneOf(['interleaved', 'concat', 'tensor2tensor'], { optional: true }),
+    },
+    cross: [['vectors not a multiple of dim', { vectors: [0, 1, 0.5] }, RangeError, 'vectors.length']],
+  },
+  orderDemo: {
+    call: (pe, a) => pe.orderDemo(a.tokens, a.opts),
+    args: { tokens: [1, 2, 3], opts: { vocab: 5, dim: 10, heads: 2, encoding: 'rope', causal: false, seed: 7, base: 10000 } },
+    params: {
+      tokens: arr({ min: 0, max: 4, ints: true }),
+      opts: opts(),
+      'opts.vocab': int({ max: 4096, optional: true }),
+      'opts.dim': int({ min: 2, max: 4096, optional: true }),
+      'opts.heads': int({ max: 10, optional: true }),
+      'opts.encoding': oneOf(['none', 'sinusoidal', 'rope'], { optional: true }),
+      'opts.causal': bool(),
+      'opts.seed': int({ min: 0, max: Number.MAX_SAFE_INTEGER - 3, optional: true }),
+      'opts.base': num({ min: 1, optional: true }),
+    },
+    cross: [
+      ['dim not a multiple of heads', { 'opts.heads': 3 }, RangeError, 'heads'],
+      ['a token past vocab', { tokens: [1, 5] }, RangeError, 'tokens[1]'],
+      ['more than 4096 tokens', { tokens: new Array(4097).fill(0) }, RangeError, 'tokens'],
+      ['sinusoidal with odd dim', { 'opts.dim': 9, 'opts.heads': 1, 'opts.encoding': 'sinusoidal' }, RangeError, 'dim'],
+      ['rope with one dim per head', { 'opts.heads': 10 }, RangeError, 'dim / heads'],
+      ['heads × n × n past MAX_ELEMENTS (was a wrapped i32 malloc)', { tokens: new Array(4096).fill(0), 'opts.dim': 4096, 'opts.heads': 4096, 'opts.encoding': 'none' }, RangeError, 'orderDemo weights'],
+      ['kernel scratch past MAX_CALL_BYTES', { tokens: new Array(4096).fill(0), 'opts.vocab': 4096, 'opts.dim': 4096, 'opts.heads': 1 }, RangeError, 'limit per call'],
+    ],
+  },
+  ropeDecay: {
+    call: (pe, a) => pe.ropeDecay(a.distances, a.opts),
+    args: { distances: [0, 1, 10, 1000], opts: { kind: 'vectors', dim: 4, base: 10000, q: [1, 0, 0.5, 2], k: [0, 1, 1, 1], style: 'half' } },
+    params: {
+      distances: arr({ min: 0, max: MAX_POSITION }),
+      opts: opts(),
+      'opts.kind': oneOf(['ones', 'bound', 'vectors'], { optional: true }),
+      'opts.dim': int({ min: 2, max: MAX_DIM, even: true }),
+      'opts.base': num({ min: 1, optional: true }),
+      'opts.q': arr({ fixedLength: true, name: 'q' }),
+      'opts.k': arr({ fixedLength: true, name: 'k' }),
+      'opts.style': oneOf(['interleaved', 'half'], { optional: true }),
+    },
+    cross: [
+      ['invFreq and scaling together', { 'opts.invFreq': [1, 0.1], 'opts.scaling': { type: 'linear', factor: 2 } }, TypeError, 'invFreq or scaling'],
+      ['invFreq not dim/2 long', { 'opts.invFreq': [1, 0.1, 0.01] }, RangeError, 'invFreq'],
+      ['invFreq holding NaN', { 'opts.invFreq': [1, NaN] }, RangeError, 'invFreq[1]'],
+      ['invFreq past its maximum', { 'opts.invFreq': [1, 2e6] }, RangeError, 'invFreq[1]'],
+    ],
+  },
+  sinusoidalDecay: {
+    call: (pe, a) => pe.sinusoidalDecay(a.distances, a.opts),
+    args: { distances: [0, 1, 10, 1000], opts: { dim: 4, base: 10000, q: [1, 0, 0.5, 2], k: [0, 1, 1, 1] } },
+    params: {
+      distances: arr({ min: 0, max: MAX_POSITION }),
+      opts: opts({ optional: false }),
+      'opts.dim': int({ min: 2, max: MAX_DIM, even: true }),
+      'opts.base': num({ min: 1, optional: true }),
+      'opts.q': arr({ fixedLength: true, name: 'q', optional: true }),
+      'opts.k': arr({ fixedLength: true, name: 'k', optional: true }),
+    },
+    cross: [
+      ['q without k', { 'opts.k': undefined }, TypeError, 'q and k'],
+      ['k without q', { 'opts.q': undefined }, TypeError, 'q and k'],
+    ],
+  },
+  ropeScaling: {
+    call: (pe, a) => pe.ropeScaling(a.config),
+    args: { config: { rope_theta: 500000, head_dim: 128, rope_scaling: { rope_type: 'linear', factor: 2 } } },
+    params: { config: opts({ name: 'config', optional: false }) },
+    cross: [
+      ['rope_type unknown', { 'config.rope_scaling': { rope_type: 'alibi', factor: 2 } }, RangeError, 'rope_type'],
+      ['rope_type not a string', { 'config.rope_scaling': { rope_type: 1, factor: 2 } }, TypeError, 'rope_type'],
+      ['rope_theta NaN', { 'config.rope_theta': NaN }, RangeError, 'rope_theta'],
+      ['head_dim odd', { 'config.head_dim': 1.5 }, TypeError, 'head_dim'],
+      ['a factor missing', { 'config.rope_scaling': { rope_type: 'linear' } }, TypeError, 'factor'],
+    ],
+  },
+  alibiSlopes: {
+    call: (pe, a) => pe.alibiSlopes(a.heads),
+    args: { heads: 12 },
+    params: { heads: int({ max: 1024 }) },
+  },
+  alibiBias: {
+    call: (pe, a) => pe.alibiBias(a.heads, a.seq),
+    args: { heads: 3, seq: 4 },
+    params: { heads: int({ max: 1024 }), seq: int() },
+    cross: [['heads × seq × seq past MAX_ELEMENTS', { heads: 1024, seq: 300 }, RangeError, 'alibi bias']],
+  },
+  randomNormal: {
+    call: (pe, a) => pe.randomNormal(a.n, a.seed),
+    args: { n: 5, seed: 42 },
+    params: { n: int(), seed: int({ min: 0, max: Number.MAX_SAFE_INTEGER }) },
+  },
+  tensor: {
+    call: (pe, a) => {
+      const t = pe.tensor(a.data);
+      try {
+        return t.array.slice();
+      } finally {
+        t.free();
+      }
+    },
+    args: { data: [1, 2.5, -3] },
+    params: { data: arr({ name: 'data', skip: ['a number'] }) }, // a number is a length
+    cross: [
+      ['a length of 0', { data: 0 }, RangeError, 'length'],
+      ['a fractional length', { data: 2.5 }, TypeError, 'length'],
+      ['a length past MAX_ELEMENTS', { data: MAX_ELEMENTS + 1 }, RangeError, 'length'],
+    ],
+  },
+  applyRopeInPlace: {
+    // x is given as data and made into a fresh tensor, or passed as is when it is not an array
+    call: (pe, a) => {
+      const t = Array.isArray(a.x) ? pe.tensor(a.x) : a.x;
+      try {
+        pe.applyRopeInPlace(t, a.opts);
+        return t.array.slice();
+      } finally {
+        if (Array.isArray(a.x)) t.free();
+      }
+    },
+    args: { x: Array.from(x8), opts: { heads: 1, headDim: 8, positions: [3], style: 'half' } },
+    params: {
+      opts: opts({ optional: false }),
+      'opts.heads': int(),
+      'opts.headDim': int({ max: MAX_DIM }),
+      'opts.style': oneOf(['interleaved', 'half']),
+      'opts.positions': arr({ min: 0, max: MAX_POSITION, fixedLength: true, name: 'positions' }),
+    },
+    cross: [
+      ['x a plain array', { x: new Float32Array(8) }, TypeError, 'x must be a tensor'],
+      ['x a freed tensor', { x: 'freed' }, TypeError, 'x was freed'],
+      ['x not a multiple of heads × headDim', { 'opts.headDim': 3 }, RangeError, 'x.length'],
+      ['positions and cos together', { 'opts.cos': 'tensor' }, TypeError, 'either positions or cos'],
+    ],
+  },
+};
+
+// ---- running the spec ----
+
+function setPath(args, path, value) {
+  const out = structuredClone(args);
+  const keys = path.split('.');
+  let o = out;
+  for (const k of keys.slice(0, -1)) o = o[k];
+  o[keys.at(-1)] = value;
+  return out;
+}
+
+function valueAt(args, path) {
+  return path.split('.').reduce((o, k) => o?.[k], args);
+}
+
+/** Every [what, args, error class, text] case of one method. */
+function casesOf(method, spec, pe) {
+  const cases = [];
+  for (const [path, p] of Object.entries(spec.params)) {
+    const name = p.name ?? path.split('.').at(-1);
+    for (const [what, value, Err] of KINDS[p.kind](p, valueAt(spec.args, path))) {
+      if (p.skip?.includes(what)) continue;
+      cases.push([`${path}: ${what}`, setPath(spec.args, path, value), Err, name]);
+    }
+  }
+  for (const [what, changes, Err, text] of spec.cross ?? []) {
+    let args = spec.args;
+    for (const [path, value] of Object.entries(changes)) {
+      let v = value; // 'freed' and 'tensor' stand for tensors made here (runCase frees them)
+      if (v === 'freed') {
+        v = pe.tensor(8);
+        v.free();
+      } else if (v === 'tensor') {
+        v = pe.tensor(4);
+      }
+      args = setPath(args, path, v);
+    }
+    cases.push([what, args, Err, text]);
+  }
+  return cases;
+}
+
+function runCase(pe, spec, [what, args, Err, text], expected) {
+  let err;
+  try {
+    spec.call(pe, args);
+  } catch (e) {
+    err = e;
+  } finally {
+    // tensors a case made for itself
+    for (const v of Object.values(args.opts ?? {})) if (v?.free && !v.freed) v.free();
+    if (args.x?.free && !args.x.freed) args.x.free();
+  }
+  assert.ok(err, `${what}: no error thrown`);
+  assert.ok(err instanceof Err, `${what}: expected ${Err.name}, got ${err.constructor.name}: ${err.message}`);
+  assert.ok(err.message.includes(text), `${what}: the message should name ${text}: ${err.message}`);
+  // the instance is still usable and exactly right
+  assert.deepEqual(spec.call(pe, spec.args), expected, `${what}: the correct call after it changed`);
+}
+
+for (const [name, pe] of await builds) {
+  describe(`every parameter, every wrong value (${name})`, () => {
+    for (const [method, spec] of Object.entries(SPEC)) {
+      test(method, (t) => {
+        const before = pe.heapBytes().inUse;
+        const expected = spec.call(pe, spec.args);
+        const cases = casesOf(method, spec, pe);
+        assert.ok(cases.length >= 5, `${method}: too few cases`);
+        for (const c of cases) runCase(pe, spec, c, expected);
+        t.diagnostic(`${cases.length} cases`);
+        assert.equal(pe.heapBytes().inUse, before, `${method}: a failing call left bytes in use`);
+      });
+    }
+  });
+}
+
+test('the spec covers every method of the API', async () => {
+  const pe = await loadPosenc();
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(pe)).filter((m) => m !== 'constructor' && typeof pe[m] === 'function');
+  const untested = methods.filter((m) => !(m in SPEC) && m !== 'heapBytes');
+  assert.deepEqual(untested, [], `methods without a parameter spec: ${untested.join(', ')}`);
+});
+
+// ---- memory limits ----
+
+describe('memory limits', () => {
+  test('sizes past the limits throw RangeError at once, before any allocation', async () => {
+    const pe = await loadPosenc();
+    const before = pe.heapBytes();
+    // "at once": measured in this process's CPU time, which other load on the machine cannot inflate
+    for (const call of [
+      () => pe.sinusoidal(1e9, 4096),
+      () => pe.sinusoidal(2 ** 26, 2),
+      () => pe.binary(2 ** 26, 31),
+      () => pe.alibiBias(1024, 4096),
+      () => pe.tensor(2 ** 27),
+      () => pe.orderDemo(new Array(4096).fill(0), { dim: 4096, heads: 4096 }),
+    ]) {
+      const t0 = process.cpuUsage();
+      assert.throws(call, RangeError);
+      const { user, system } = process.cpuUsage(t0);
+      assert.ok(user + system < 100_000, `${call}: took ${(user + system) / 1000} ms of CPU to refuse`);
+    }
+    assert.deepEqual(pe.heapBytes(), before, 'a refused call allocated');
+    assert.equal(pe.limits.callBytes, MAX_CALL_BYTES);
+    assert.equal(pe.limits.heapBytes, MAX_HEAP_BYTES);
+    assert.ok(MAX_CALL_BYTES <= MAX_HEAP_BYTES && MAX_HEAP_BYTES < 2 ** 31);
+  });
+
+  test('loadPosenc can lower the limits, not raise them', async () => {
+    await assert.rejects(loadPosenc({ maxCallBytes: MAX_CALL_BYTES + 1 }), RangeError);
+    await assert.rejects(loadPosenc({ maxHeapBytes: 2 ** 31 }), RangeError);
+    await assert.rejects(loadPosenc({ maxCallBytes: 0 }), RangeError);
+    await assert.rejects(loadPosenc({ maxCallBytes: '1024' }), TypeError);
+    await assert.rejects(loadPosenc({ maxHeapBytes: NaN }), TypeError);
+    const pe = await loadPosenc({ maxCallBytes: 2 ** 20, maxHeapBytes: 2 ** 22 });
+    assert.deepEqual({ ...pe.limits }, { callBytes: 2 ** 20, heapBytes: 2 ** 22 });
+    assert.ok(Object.isFrozen(pe.limits));
+  });
+
+  for (const simd of [true, false]) {
+    test(`the per-call budget counts every allocation of a call, and a refusal frees what it took (${simd ? 'simd' : 'scalar'})`, async () => {
+      const pe = await loadPosenc({ simd, maxCallBytes: 2 ** 16 });
+      const ref = await loadPosenc({ simd });
+      const before = pe.heapBytes();
+      assert.throws(() => pe.sinusoidal(65, 256), /limit per call is 65536/); // 66560 B of output
+      assert.equal(pe.sinusoidal(64, 256).length, 64 * 256); // exactly 65536 B: allowed
+      // out (512 B) is allocated before weights (64 KiB) is refused: out must be freed
+      const q = new Float32Array(128).fill(0.25);
+      assert.throws(() => pe.attention(q, q, q, { heads: 1, headDim: 1 }), RangeError);
+      // inputs copied in, then the output refused
+      assert.throws(() => pe.shiftSinusoidal(new Float32Array(9000), 1, { dim: 2 }), RangeError);
+      assert.deepEqual(pe.heapBytes(), before, 'a refused call left bytes in use or grew memory');
+      assert.deepEqual(pe.sinusoidal(7, 6, { start: 3 }), ref.sinusoidal(7, 6, { start: 3 }));
+      assert.deepEqual(pe.attention(q.subarray(0, 8), q.subarray(0, 8), q.subarray(0, 8), { heads: 1, headDim: 1 }),
+        ref.attention(q.subarray(0, 8), q.subarray(0, 8), q.subarray(0, 8), { heads: 1, headDim: 1 }));
+    });
+
+    test(`live tensors count against the heap limit (${simd ? 'simd' : 'scalar'})`, async () => {
+      const heapBytes = 16 * 2 ** 20;
+      const pe = await loadPosenc({ simd, maxHeapBytes: heapBytes });
+      const before = pe.heapBytes().inUse;
+      const live = [];
+      let refused = null;
+      for (let i = 0; i < 64 && !refused; i++) {
+        try {
+          live.push(pe.tensor(2 ** 18)); // 1 MiB each
+        } catch (e) {
+          refused = e;
+        }
+      }
+      assert.ok(refused instanceof RangeError, 'no refusal before 64 MiB of tensors');
+      assert.match(refused.message, /free tensors/);
+      assert.ok(live.length >= 14 && live.length <= 16, `${live.length} tensors of 1 MiB under a 16 MiB limit`);
+      assert.ok(pe.heapBytes().inUse <= heapBytes);
+      assert.throws(() => pe.sinusoidal(512, 1024), /wasm heap would hold/); // 2 MiB more: no room
+      for (const t of live) t.free();
+      assert.equal(pe.heapBytes().inUse, before);
+      assert.equal(pe.sinusoidal(512, 1024).length, 512 * 1024); // room again
+      // memory itself grows in steps past what is live, but stays near the limit
+      assert.ok(pe.heapBytes().total <= 1.5 * heapBytes, `memory grew to ${pe.heapBytes().total}`);
+    });
+  }
+});
+
+// ---- no leak across a million mixed calls ----
+
+test('a million mixed calls, failing ones included, leave the heap exactly where it started', async (t) => {
+  const t0 = process.cpuUsage();
+  for (const simd of [true, false]) {
+    // a small per-call limit, so that some calls fail after part of their allocations
+    const pe = await loadPosenc({ simd, maxCallBytes: 2 ** 16 });
+    const x = new Float32Array(2 * 2 * 8).fill(0.5);
+    const q = new Float32Array(128).fill(0.25);
+    const ropeOpts = { heads: 2, headDim: 8, positions: [0, 7], style: 'interleaved' };
+    const fails = (f) => () => {
+      try {
+        f();
+      } catch {
+        return;
+      }
+      throw new Error(`expected a failure: ${f}`);
+    };
+    const calls = [
+      () => pe.sinusoidal(4, 8),
+      () => pe.sinusoidal(2, 4, { layout: 'tensor2tensor', start: 9 }),
+      () => pe.binary(5, 3),
+      () => pe.ropeInvFreq(16, { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 } }),
+      () => pe.ropeCache([1, 2], 4, { precision: 'bf16' }),
+      () => pe.applyRope(x, ropeOpts),
+      () => pe.attention(q.subarray(0, 4), q.subarray(0, 8), q.subarray(0, 8), { heads: 1, headDim: 2, causal: true }),
+      () => pe.gram([1, 2, 3, 4], [5, 6], 2),
+      () => pe.ropeDecay([0, 5, 50], { dim: 8, kind: 'bound' }),
+      () => pe.sinusoidalDecay([1, 2], { dim: 4 }),
+      () => pe.alibiBias(2, 3),
+      () => pe.randomNormal(3, 9),
+      () => {
+        const t = pe.tensor(x);
+        pe.applyRopeInPlace(t, ropeOpts);
+        t.free();
+      },
+      fails(() => pe.sinusoidal(4, 5)), // refused by the argument checks
+      fails(() => pe.applyRope(x, { ...ropeOpts, positions: [0, -1] })),
+      fails(() => pe.ropeCache([65450], 2, { precision: { position: 'bf16', angle: 'f16' } })), // by the kernel, after allocation
+      fails(() => pe.attention(q, q, q, { heads: 1, headDim: 1 })), // by the budget, after one allocation
+    ];
+    const cycle = () => {
+      for (const c of calls) c();
+    };
+    for (let i = 0; i < 50; i++) cycle(); // warm up: the allocator's first chunks, the JIT
+    const before = pe.heapBytes();
+    const rounds = Math.ceil(1e6 / calls.length);
+    for (let i = 0; i < rounds; i++) cycle();
+    const after = pe.heapBytes();
+    assert.equal(after.inUse, before.inUse, `${simd ? 'simd' : 'scalar'}: malloc reports bytes still in use`);
+    assert.equal(after.total, before.total, `${simd ? 'simd' : 'scalar'}: wasm memory grew`);
+  }
+  const { user, system } = process.cpuUsage(t0);
+  t.diagnostic(`2 × 1e6 calls: ${((user + system) / 1e6).toFixed(1)} s of CPU`);
+});
+
+// ---- a trap fails closed ----
+
+test('after a WebAssembly trap the instance refuses every call', async () => {
+  const heap = await instantiate(new URL('../web/build/posenc-scalar.wasm', import.meta.url));
+  // a pointer past the end of memory: the kernel's first store traps
+  const past = heap.memory.buffer.byteLength - 8;
+  assert.throws(() => heap.call('posenc_sinusoidal', past, 4, 8, 10000, 0, 0), WebAssembly.RuntimeError);
+  assert.throws(() => heap.call('posenc_binary', 16, 1, 1), /stopped after a WebAssembly trap/);
+  assert.throws(() => heap.scoped(() => 0), /stopped after a WebAssembly trap/);
+});
+
+// ---- an engine without WebAssembly SIMD ----
+
+/** Whether a module's type section uses v128 (0x7b), as a SIMD-less validator would reject. */
+function typesUseV128(bytes) {
+  const b = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+  let i = 8;
+  const leb = () => {
+    let v = 0, shift = 0, byte;
+    do {
+      byte = b[i++];
+      v |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return v >>> 0;
+  };
+  while (i < b.length) {
+    const id = b[i++], size = leb(), end = i + size;
+    if (id === 1 && b.subarray(i, end).includes(0x7b)) return true;
+    i = end;
+  }
+  return false;
+}
+
+test('an engine without SIMD: loadPosenc() picks the scalar build, which works', async () => {
+  const simdBytes = readFileSync(new URL('../web/build/posenc.wasm', import.meta.url));
+  const isSimd = (bytes) => {
+    const b = ArrayBuffer.isView(bytes) ? bytes : new Uint8Array(bytes);
+    return typesUseV128(b) || (b.byteLength === simdBytes.byteLength && Buffer.compare(Buffer.from(b.buffer, b.byteOffset, b.byteLength), simdBytes) === 0);
+  };
+  const { validate, compile } = WebAssembly;
+  WebAssembly.validate = (bytes) => !isSimd(bytes) && validate.call(WebAssembly, bytes);
+  WebAssembly.compile = async (bytes) => {
+    if (isSimd(bytes)) throw new WebAssembly.CompileError('invalid value type 0x7b (SIMD is not supported)');
+    return compile.call(WebAssembly, bytes);
+  };
+  try {
+    const pe = await loadPosenc({ simd: 'auto' });
+    assert.equal(pe.simd, false, 'auto chose the SIMD build on an engine without SIMD');
+    await assert.rejects(loadPosenc({ simd: true }), /no WebAssembly SIMD/);
+    const t = pe.sinusoidal(2, 4);
+    assert.ok(Math.abs(t[4] - Math.sin(1)) < 1e-7 && Math.abs(t[5] - Math.cos(1)) < 1e-7);
+    const r = pe.applyRope([1, 0], { heads: 1, headDim: 2, positions: [1], style: 'half' });
+    assert.ok(Math.abs(r[0] - Math.cos(1)) < 1e-7 && Math.abs(r[1] - Math.sin(1)) < 1e-7);
+    assert.throws(() => pe.sinusoidal(4, 5), RangeError);
+    assert.equal(pe.sinusoidal(3, 4).length, 12);
+  } finally {
+    WebAssembly.validate = validate;
+    WebAssembly.compile = compile;
+  }
+});

@@ -1,0 +1,201 @@
+// i18n.test.js: the page in English and in Chinese, in real Chromium. ?lang=zh gives a page with
+// no English left outside code, formulas, numbers and proper names (checked on visible text,
+// accessible names and what Chart.js paints); the switch changes every kind of text without a
+// reload and back; the browser's language is the default.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBrowser, pageReady } from './browser.js';
+
+let b;
+before(async () => (b = await startBrowser()));
+after(() => b?.close());
+
+/** Waits for the page and for page-ui.js (switches, table toggles). */
+async function ready(page) {
+  await pageReady(page);
+  await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+}
+
+/**
+ * Runs in the page: every piece of text a reader meets (visible text nodes outside code and
+ * .mono, accessible names and descriptions, control texts, what Chart.js draws), each as
+ * { where, text }.
+ */
+function collectTexts() {
+  const out = [];
+  const skip = (el) => el.closest('code, .mono, pre, textarea, script, style, .lang-switch, [aria-hidden="true"]');
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    const text = n.textContent.trim();
+    if (!text || !el || skip(el)) continue;
+    if (el.closest('option') ? !el.closest('select')?.checkVisibility() : !el.checkVisibility()) continue;
+    out.push({ where: el.closest('[data-chart], section[id], header, footer')?.dataset?.chart ?? el.closest('section[id]')?.id ?? el.tagName, text });
+  }
+  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    if (skip(el) || !el.checkVisibility()) continue;
+    for (const a of ['aria-label', 'title', 'placeholder']) {
+      const v = el.getAttribute(a);
+      if (v) out.push({ where: `${el.closest('[data-chart]')?.dataset.chart ?? el.tagName} @${a}`, text: v });
+    }
+  }
+  for (const chart of Object.values(window.Chart?.instances ?? {})) {
+    const where = `${chart.canvas.closest('[data-chart]')?.dataset.chart} (canvas)`;
+    if (!chart.canvas.checkVisibility()) continue;
+    for (const s of Object.values(chart.scales)) if (s.options.title?.display) out.push({ where, text: String(s.options.title.text) });
+    const title = chart.options.plugins?.title;
+    if (title?.display) out.push({ where, text: String(title.text) });
+    if (chart.options.plugins?.legend?.display !== false) for (const ds of chart.data.datasets) if (ds.label) out.push({ where, text: ds.label });
+    for (const l of chart.data.labels ?? []) out.push({ where, text: [l].flat().join(' ') });
+  }
+  return out;
+}
+
+// Names and terms that stay as they are in the Chinese text (the posts write them so too).
+const ALLOW = ['Hugging Face', 'WebAssembly SIMD', 'BERT-base', 'GPT-NeoX', 'Llama 3.1 8B', 'Qwen2.5-7B', 'LongChat-7B-16K',
+  'NTK-aware', 'sglang-jax', 'config.json', 'README.md', 'max|Δ|', 'max |Δ|', 'cos/sin', 'sin/cos'];
+// Common English words: one of these alone in a Chinese sentence is untranslated text.
+const STOP = new Set(('the and of to in is at for with from by on as are this that it its each every one two all not no than ' +
+  'then when where which position positions pair pairs dimension dimensions distance score turns turn mean angle layout encoding ' +
+  'none step play pause table changed identical chart loading kernels number numbers length training scaling factor wavelength ' +
+  'rotation between against over under only both per before after new cached full half interleaved random free linear bound ' +
+  'hide show data rows columns copy download share export light dark auto theme language sections seed value values link embed ' +
+  'close original dynamic rounded error errors heatmap unit circle spring decay order binary precision convention prompt ' +
+  'from cache weight weights bits plane component dot product inner relative key query mask causal stretch shade shaded').split(' '));
+STOP.delete('key'); // "key" and "query" name q and k in the Chinese text too, as in the posts
+STOP.delete('query');
+STOP.delete('prompt');
+STOP.delete('value'); // v, the value vector, like k and q
+
+/** The English a text still holds: runs of two or more words, and common English words. */
+function english(text) {
+  let s = text;
+  for (const a of ALLOW) s = s.split(a).join(' ');
+  const found = [];
+  // Identifiers (d_model, w_i, float32, rotate_half) and single letters are formula, not English.
+  const words = [...s.matchAll(/[A-Za-z][A-Za-z0-9_]*(?:['’][a-z]+)?/g)].map((m) => ({ w: m[0], at: m.index }));
+  const plain = (w) => /^[A-Za-z]{2,}(?:['’][a-z]+)?$/.test(w);
+  for (let i = 0; i < words.length; i++) {
+    const { w, at } = words[i];
+    if (!plain(w)) continue;
+    const next = words[i + 1];
+    if (next && plain(next.w) && /^[\s-]+$/.test(s.slice(at + w.length, next.at))) found.push(`${w} ${next.w}`);
+    else if (STOP.has(w.toLowerCase())) found.push(w);
+  }
+  return found;
+}
+
+test('the word check itself: English prose is caught, formulas and names are not', () => {
+  assert.deepEqual(english('位置 7,第 0 对(维度 0、1;w = 1 弧度/位置):(sin a, cos a) = (0.657, 0.754)'), []);
+  assert.deepEqual(english('Hugging Face 的 modeling_llama.py 与 GPT-NeoX 一样,d_model = 512,BERT-base'), []);
+  assert.deepEqual(english('g(x) = 2·Σ_i cos(x·θ_i),T_max/4 = 14617,float32'), []);
+  assert.ok(english('the score at distance x').length > 0);
+  assert.ok(english('位置 pos 0').length === 0);
+  assert.ok(english('mean 平均值').length > 0);
+});
+
+test('?lang=zh: Chinese page, no English left outside code, formulas, numbers and names', async () => {
+  const { page, context, problems } = await b.open('?lang=zh');
+  await ready(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  const texts = await page.evaluate(collectTexts);
+  assert.ok(texts.length > 300, `only ${texts.length} texts collected`);
+  const left = texts.map((t) => ({ ...t, english: english(t.text) })).filter((t) => t.english.length);
+  assert.deepEqual(left.slice(0, 25).map((t) => `${t.where}: ${t.english.join(', ')} ← “${t.text.slice(0, 120)}”`), []);
+  const cjk = texts.filter((t) => /[\u4e00-\u9fff]/.test(t.text)).length;
+  assert.ok(cjk > texts.length / 3, `only ${cjk} of ${texts.length} texts hold Chinese`);
+  // Every section of prose exists in both languages, the hidden one not rendered.
+  const prose = await page.evaluate(() => [...document.querySelectorAll('main section')].map((s) => ({
+    id: s.id,
+    zh: s.querySelectorAll(':scope > [lang="zh-CN"]').length,
+    en: s.querySelectorAll(':scope > [lang="en"]').length,
+    enShown: [...s.querySelectorAll('[lang="en"]')].some((e) => e.checkVisibility()),
+  })));
+  for (const s of prose) {
+    assert.ok(s.zh > 0 && s.zh === s.en, `section ${s.id}: ${s.zh} Chinese and ${s.en} English blocks`);
+    assert.ok(!s.enShown, `section ${s.id} shows English`);
+  }
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  await context.close();
+});
+
+test('the language switch changes every kind of text without a reload, and back', async () => {
+  const { page, context, problems } = await b.open('?lang=en');
+  await ready(page);
+  const snapshot = () => page.evaluate(() => {
+    const box = (k) => document.querySelector(`[data-chart="${k}"]`);
+    const chart = (k) => Object.values(window.Chart.instances).find((c) => box(k).contains(c.canvas));
+    return {
+      lang: document.documentElement.lang,
+      title: document.title,
+      h2: document.querySelector('#order h2').innerText,
+      caption: box('frequency-curves').querySelector('figcaption').textContent,
+      control: box('frequency-curves').querySelectorAll('.control > span')[1].textContent,
+      option: box('sin-heatmap').querySelector('select').selectedOptions[0].textContent,
+      readout: box('extrapolation').querySelector('.readout').textContent,
+      axis: chart('frequency-curves').scales.x.options.title.text,
+      legend: chart('extrapolation').data.datasets[0].label,
+      aria: box('unit-circle').querySelector('canvas').getAttribute('aria-label'),
+      canvasText: box('sin-heatmap').querySelector('.heatmap-hover').textContent,
+      button: box('unit-circle').querySelector('.circle-buttons button').textContent,
+      toolbar: box('order').querySelector('button')?.textContent,
+      table: box('order').querySelector('.data-table-toggle').textContent,
+      data: JSON.stringify(window.posencPage.charts.get('extrapolation').data.rows),
+      marker: window.__noReload,
+    };
+  });
+  await page.evaluate(() => (window.__noReload = 1));
+  const en = await snapshot();
+  assert.equal(en.lang, 'en');
+  assert.match(en.h2, /Why order matters/);
+  assert.match(en.readout, /^18 of 64 pairs never complete a turn within L = 4096/);
+
+  const t0 = Date.now();
+  await page.getByRole('button', { name: '中文' }).click();
+  await page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('[data-chart="extrapolation"] .readout').textContent));
+  const switchMs = Date.now() - t0;
+  const zh = await snapshot();
+  assert.equal(zh.marker, 1, 'the page did not reload');
+  assert.equal(zh.lang, 'zh-CN');
+  assert.match(new URL(page.url()).search, /lang=zh/);
+  for (const k of ['title', 'h2', 'caption', 'control', 'option', 'readout', 'axis', 'legend', 'aria', 'canvasText', 'button', 'table']) {
+    assert.notEqual(zh[k], en[k], `${k} did not change`);
+    assert.match(String(zh[k]), /[\u4e00-\u9fff]/, `${k} is not Chinese: ${zh[k]}`);
+  }
+  assert.match(zh.readout, /64 对中有 18 对从未转满一圈/);
+  assert.equal(zh.data, en.data, 'the numbers stay the same');
+  assert.ok(switchMs < 3000, `switching took ${switchMs} ms`);
+
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  await page.waitForFunction(() => !/[\u4e00-\u9fff]/.test(document.querySelector('[data-chart="extrapolation"] .readout').textContent));
+  const back = await snapshot();
+  for (const k of Object.keys(en)) if (k !== 'marker') assert.equal(back[k], en[k], `${k} after switching back`);
+  // the switch is a pair of real buttons: reachable and operable from the keyboard
+  await page.getByRole('button', { name: '中文' }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  await context.close();
+});
+
+test('the browser language is the default: zh-CN gives Chinese, en-US English', async () => {
+  await Promise.all([['zh-CN', 'zh-CN'], ['zh-TW', 'zh-CN'], ['en-US', 'en']].map(async ([locale, want]) => {
+    const context = await b.browser.newContext({ locale });
+    const page = await context.newPage();
+    await page.route('**/*', (r) => (new URL(r.request().url()).hostname === '127.0.0.1' ? r.continue() : r.abort()));
+    await page.goto(b.url);
+    await page.waitForFunction(() => document.querySelector('.lang-switch [aria-pressed="true"]'));
+    const got = await page.evaluate(async () => ({
+      lang: document.documentElement.lang,
+      module: (await import('./i18n.js')).lang(),
+      pressed: document.querySelector('.lang-switch [aria-pressed="true"]').dataset.setLang,
+      h2: document.querySelector('#decay h2').innerText,
+    }));
+    assert.equal(got.lang, want, locale);
+    assert.equal(got.module, want === 'en' ? 'en' : 'zh', locale);
+    assert.equal(got.pressed, got.module, locale);
+    assert.equal(/[\u4e00-\u9fff]/.test(got.h2), want !== 'en', `${locale}: ${got.h2}`);
+    await context.close();
+  }));
+});

@@ -1,0 +1,143 @@
+// bundle.js: the single-file builds, made with esbuild (`node web/bundle.js`, run by build.sh
+// after the wasm is built):
+//   dist/posenc.js         a classic script: both wasm builds inlined as base64, Chart.js, the
+//                          stylesheet and every chart module. It registers <posenc-chart> and
+//                          sets window.posenc = { load(), kinds, version }. Works from file://.
+//   web/build/posenc.js    the same file, served beside the page: its Embed snippets load it.
+//   dist/standalone.html   index.html with the stylesheet and a bundle of main.js inlined: the
+//                          whole page in one file, with a hash-based Content-Security-Policy.
+// Nothing here is fetched at run time; nothing leaves the machine at build time.
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile, copyFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const WEB = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(WEB);
+const DIST = join(ROOT, 'dist');
+const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+
+/** Sets up runtime.js with everything inlined; `urls` is source for configure()'s URL options. */
+const assets = (urls) => `
+import { configure } from './runtime.js';
+import { loadPosenc, simdSupported } from './posenc.js';
+import simd from './build/posenc.wasm';
+import scalar from './build/posenc-scalar.wasm';
+import css from './style.css';
+import { Chart, registerables } from 'chart.js';
+Chart.register(...registerables);
+configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() ? simd : scalar }), ${urls} });
+`;
+
+const ENTRIES = {
+  element: `
+import 'posenc:assets';
+import './element.js';
+import { kernels } from './runtime.js';
+import { KINDS } from './chart-host.js';
+export const load = kernels;
+export const kinds = KINDS;
+export const version = ${JSON.stringify(pkg.version)};
+`,
+  standalone: null, // made from index.html's module scripts
+};
+
+// Virtual modules: the entries, the assets set-up, the script's own URL (for import.meta.url,
+// which a classic script lacks) and an empty node:fs (heap.js reads files only under Node).
+function virtual(name, urls) {
+  const modules = {
+    'posenc:entry': ENTRIES[name],
+    'posenc:assets': assets(urls),
+    'posenc:base': 'export const posencBaseUrl = (typeof document === "object" && document.currentScript && document.currentScript.src) || (typeof location === "object" ? location.href : "file:///");',
+    'node:fs/promises': 'export function readFile() { throw new Error("no file system in the browser"); }',
+  };
+  return {
+    name: 'posenc-virtual',
+    setup(b) {
+      b.onResolve({ filter: /^(posenc:|node:fs\/promises$)/ }, (a) => ({ path: a.path, namespace: 'posenc' }));
+      b.onLoad({ filter: /.*/, namespace: 'posenc' }, (a) => ({ contents: modules[a.path], resolveDir: WEB, loader: 'js' }));
+    },
+  };
+}
+
+async function bundle(name, urls, extra = {}) {
+  const result = await build({
+    entryPoints: ['posenc:entry'],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2022'],
+    minify: true,
+    legalComments: 'eof',
+    charset: 'utf8',
+    loader: { '.wasm': 'binary', '.css': 'text' },
+    inject: ['posenc:base'],
+    define: { 'import.meta.url': 'posencBaseUrl' },
+    plugins: [virtual(name, urls)],
+    logLevel: 'warning',
+    ...extra,
+  });
+  return result.outputFiles[0].text;
+}
+
+/** Makes JavaScript safe to put between <script> and </script>. */
+function scriptSafe(js) {
+  const out = js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  if (/<\/script|<!--/i.test(out)) throw new Error('bundle.js: cannot inline the script safely');
+  return out;
+}
+
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+function replaceOnce(html, pattern, by, what) {
+  let n = 0;
+  const out = html.replace(pattern, () => (n++, typeof by === 'function' ? by() : by));
+  if (n !== 1) throw new Error(`bundle.js: index.html should have exactly one ${what}, found ${n}`);
+  return out;
+}
+
+async function standalone() {
+  let html = await readFile(join(WEB, 'index.html'), 'utf8');
+  // Every module script of the page, in order, becomes one import of the bundle's entry.
+  const modules = [];
+  html = html.replace(/[ \t]*<script type="module" src="([\w./-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(src), ''));
+  if (!modules.includes('main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="main.js">');
+  ENTRIES.standalone = `import 'posenc:assets';\n${modules.map((m) => `import './${m}';`).join('\n')}\n`;
+  const js = scriptSafe(await bundle('standalone', 'scriptUrl: "posenc.js", embedUrl: null'));
+  const css = (await readFile(join(WEB, 'style.css'), 'utf8')).replace(/<\/style/gi, '<\\/style');
+  html = replaceOnce(html, /<link rel="stylesheet" href="style\.css">/i, '', 'stylesheet link');
+  html = replaceOnce(html, /[ \t]*<script src="vendor\/chart\.umd\.js"[^>]*><\/script>\n?/i, '', 'Chart.js script');
+  // Other classic scripts (run before the first paint, say) are inlined where they stand.
+  const classic = [];
+  html = html.replace(/<script src="([\w-]+\.js)"><\/script>/gi, (_, src) => (classic.push(src), `<script>\u0000${classic.length - 1}</script>`));
+  const classicText = await Promise.all(classic.map(async (src) => scriptSafe(await readFile(join(WEB, src), 'utf8'))));
+  html = html.replace(/<script>\u0000(\d+)<\/script>/g, (_, i) => `<script>${classicText[Number(i)]}</script>`);
+  const left = html.match(/<script[^>]*\ssrc=[^>]*>|<link[^>]*rel="stylesheet"[^>]*>/i);
+  if (left) throw new Error(`bundle.js: index.html loads something the standalone build does not inline: ${left[0]}`);
+  // Functions as replacements: the inlined text may contain "$&" and friends.
+  // The stylesheet in the head; the script at the end of the body, where the page is parsed
+  // (as it is when deferred module scripts run on the served page).
+  html = html.replace(/<\/head>/i, () => `<style>${css}</style>\n</head>`);
+  html = replaceOnce(html, /<\/body>/i, () => `<script>${js}</script>\n</body>`, '</body>');
+  // The served page's policy allows 'self'; here everything is inline, so it names the hashes
+  // of every inline script (the page's own ones too) and of the stylesheet.
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/gi)].map((m) => sha256(m[1]));
+  const csp = `default-src 'none'; script-src ${scripts.join(' ')} 'wasm-unsafe-eval'; style-src ${sha256(css)}; ` +
+    "img-src data: blob:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+  html = replaceOnce(html, /<meta http-equiv="Content-Security-Policy"[^>]*>/i,
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`, 'Content-Security-Policy meta');
+  return html;
+}
+
+await mkdir(DIST, { recursive: true });
+const element = await bundle('element', 'scriptUrl: null, embedUrl: null', { globalName: 'posenc' });
+const banner = `/*! posenc ${pkg.version} (${pkg.license}): <posenc-chart> with its kernels, Chart.js and charts in one classic script. */\n`;
+await writeFile(join(DIST, 'posenc.js'), banner + element);
+await mkdir(join(WEB, 'build'), { recursive: true });
+await copyFile(join(DIST, 'posenc.js'), join(WEB, 'build', 'posenc.js'));
+await writeFile(join(DIST, 'standalone.html'), await standalone());
+const size = async (f) => `${((await readFile(f)).length / 1024).toFixed(0)} KiB`;
+console.error(`bundle.js: wrote dist/posenc.js (${await size(join(DIST, 'posenc.js'))}), web/build/posenc.js, ` +
+  `dist/standalone.html (${await size(join(DIST, 'standalone.html'))})`);

@@ -1,0 +1,261 @@
+// element.js: <posenc-chart>, one live chart anywhere, registered when this module runs.
+//
+//   <posenc-chart kind="rope-decay" dim="256" base="10000">fallback content</posenc-chart>
+//
+// kind names the chart (web/charts/<kind>.js); every param of that chart is an attribute,
+// named in kebab-case (maxDist -> max-dist; "param-" first for a name HTML itself uses, such
+// as style -> param-style) and reflected to a property of the param's own name (el.maxDist;
+// el.paramStyle for those). Values are checked like URL values (parseParams): out-of-range
+// ones are clamped, malformed ones keep the default, and both are named in a note on the chart.
+// controls="0" hides the controls; toolbar adds PNG and CSV buttons.
+//
+// The chart renders when it nears the viewport, fills the element's width, shows the element's
+// children until it is ready, and shows a message instead if WebAssembly cannot load. It lives
+// in a shadow root with posenc's stylesheet, so the host page's CSS neither breaks it nor is
+// touched by it. el.ready resolves to the chart host ({ params(), update(), data, ... }); the
+// element fires 'posenc:drawn' after each redraw and 'posenc:error' if it cannot draw.
+import { kernels, chartJs, stylesheetText } from './runtime.js';
+import {
+  KINDS, DEFAULT_KIND, STRINGS, GLOBAL_ATTRIBUTES, loadChart, mountChart, parseParams, parseValue, paramAttribute,
+  formatValue, normName, showMessage, show,
+} from './chart-host.js';
+
+const TAG = 'posenc-chart';
+const OWN = ['kind', 'controls', 'toolbar'];
+// Extra rules for the shadow root: the page's :root variables and font apply to the element.
+const HOST_CSS = ':host { display: block; width: 100%; max-width: 100%; } :host([hidden]) { display: none; }';
+
+let sheetPromise = null;
+function sheet() {
+  sheetPromise ??= stylesheetText().then((text) => {
+    const s = new CSSStyleSheet();
+    s.replaceSync(`${text.replace(/:root(?=\s*[,{])/g, ':host')}\n${HOST_CSS}`);
+    return s;
+  });
+  return sheetPromise;
+}
+
+function isOwnOrGlobal(name) {
+  return OWN.includes(name) || GLOBAL_ATTRIBUTES.has(name) || /^(data-|aria-|on)/.test(name) || name === 'xmlns';
+}
+
+/** The property name of a param on the element: its name, or "param" + Name where the element already has one. */
+function propertyName(p) {
+  return p.name in HTMLElement.prototype || OWN.includes(p.name) || ['ready', 'data', 'params', 'update', 'host'].includes(p.name)
+    ? `param${p.name[0].toUpperCase()}${p.name.slice(1)}` : p.name;
+}
+
+export class PosencChartElement extends HTMLElement {
+  #root;
+  #frame;
+  #started = false;
+  #io = null;
+  #mo = null;
+  #host = null;
+  #chart = null;
+  #generation = 0;
+  #ready;
+  #resolve;
+  #props = [];
+  #soon = false;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+    const fallback = document.createElement('slot');
+    this.#frame = document.createElement('div');
+    this.#frame.className = 'posenc-element';
+    this.#root.append(fallback, this.#frame);
+    this.#newReady();
+  }
+
+  #newReady() {
+    this.#ready = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  /** The chart kind (attribute kind). */
+  get kind() {
+    return this.getAttribute('kind') ?? DEFAULT_KIND;
+  }
+
+  set kind(v) {
+    this.setAttribute('kind', String(v));
+  }
+
+  /** Whether the controls show (attribute controls, default true; controls="0" hides them). */
+  get controls() {
+    return flag(this.getAttribute('controls'), true);
+  }
+
+  set controls(v) {
+    this.setAttribute('controls', v ? '1' : '0');
+  }
+
+  /** Whether PNG and CSV buttons show (attribute toolbar, default false). */
+  get toolbar() {
+    return flag(this.getAttribute('toolbar'), false);
+  }
+
+  set toolbar(v) {
+    if (v) this.setAttribute('toolbar', '');
+    else this.removeAttribute('toolbar');
+  }
+
+  /** Resolves to the chart host once the chart has drawn (asking starts rendering, even off screen). */
+  get ready() {
+    if (this.isConnected) this.#start();
+    else this.#soon = true;
+    return this.#ready;
+  }
+
+  /** The numbers behind the chart as last drawn ({ columns, rows }), or null before. */
+  get data() {
+    return this.#host?.data ?? null;
+  }
+
+  /** The values the chart is drawn with now, by param name. */
+  params() {
+    return this.#host?.params() ?? {};
+  }
+
+  /** Redraws now (after a language or theme switch, say). */
+  update() {
+    return this.#host?.update() ?? null;
+  }
+
+  connectedCallback() {
+    // a property set before this element was upgraded shadows the accessor: move it over
+    for (const k of OWN) {
+      if (Object.hasOwn(this, k)) {
+        const v = this[k];
+        delete this[k];
+        this[k] = v;
+      }
+    }
+    if (this.#started) return;
+    if (this.#soon || typeof IntersectionObserver !== 'function') return void this.#start();
+    this.#io ??= new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) this.#start();
+    }, { rootMargin: '300px 0px' });
+    this.#io.observe(this);
+  }
+
+  disconnectedCallback() {
+    this.#io?.disconnect();
+    this.#io = null;
+  }
+
+  #start() {
+    if (this.#started) return;
+    this.#started = true;
+    this.#io?.disconnect();
+    this.#io = null;
+    this.#mo = new MutationObserver((records) => this.#changed(records));
+    this.#mo.observe(this, { attributes: true });
+    this.#render().catch((err) => this.#fail(STRINGS.drawFailed(err?.message ?? String(err)), err));
+  }
+
+  #fail(text, err) {
+    showMessage(this.#frame, text);
+    this.#root.querySelector('slot')?.remove();
+    this.dispatchEvent(new CustomEvent('posenc:error', { detail: err }));
+  }
+
+  async #render() {
+    const generation = ++this.#generation;
+    try {
+      this.#root.adoptedStyleSheets = [await sheet()];
+    } catch {
+      // unstyled is still readable
+    }
+    if (generation !== this.#generation) return;
+    let pe, Chart;
+    try {
+      [pe, Chart] = await Promise.all([kernels(), chartJs()]);
+    } catch (err) {
+      if (generation === this.#generation) this.#fail(STRINGS.noWasm(err?.message ?? String(err)), err);
+      return;
+    }
+    const notes = [];
+    const raw = this.getAttribute('kind');
+    let kind = DEFAULT_KIND;
+    if (raw === null) notes.push(STRINGS.noChart(DEFAULT_KIND));
+    else if (KINDS.includes(raw.trim())) kind = raw.trim();
+    else notes.push(STRINGS.unknownChart(show(raw), DEFAULT_KIND));
+    const chart = await loadChart(kind);
+    if (generation !== this.#generation) return;
+    for (const n of ['controls', 'toolbar']) {
+      const v = this.getAttribute(n);
+      const r = v === null ? {} : parseValue({ name: n, type: 'bool', value: n === 'controls' }, v);
+      if (r.note) notes.push(r.note);
+    }
+    const attrs = [...this.attributes].filter((a) => !isOwnOrGlobal(a.name)).map((a) => [a.name, a.value]);
+    const parsed = parseParams(chart.params, attrs, { ignore: [] });
+    this.#host?.destroy();
+    this.#chart = chart;
+    const container = document.createElement('div');
+    this.#frame.replaceChildren(container);
+    container.addEventListener('posenc:drawn', (e) => this.dispatchEvent(new CustomEvent('posenc:drawn', { detail: e.detail })));
+    container.addEventListener('posenc:error', (e) => this.dispatchEvent(new CustomEvent('posenc:error', { detail: e.detail })));
+    this.#host = mountChart(container, chart, {
+      pe, Chart, values: parsed.values, notes: [...notes, ...parsed.notes], controls: this.controls,
+      toolbar: this.toolbar ? { png: true, csv: true } : null,
+    });
+    this.#root.querySelector('slot')?.remove();
+    this.#defineProperties(chart);
+    this.#resolve(this.#host);
+  }
+
+  /** Param properties: reading gives the value drawn now, writing sets the attribute. */
+  #defineProperties(chart) {
+    for (const name of this.#props) delete this[name];
+    this.#props = [];
+    for (const p of chart.params) {
+      const prop = propertyName(p), attr = paramAttribute(p);
+      const pending = Object.hasOwn(this, prop) ? this[prop] : undefined;
+      Object.defineProperty(this, prop, {
+        configurable: true,
+        enumerable: true,
+        get: () => this.#host?.params()[p.name],
+        set: (v) => this.setAttribute(attr, formatValue(p, v)),
+      });
+      this.#props.push(prop);
+      if (pending !== undefined) this[prop] = pending;
+    }
+  }
+
+  #changed(records) {
+    const names = new Set(records.map((r) => r.attributeName));
+    if (names.has('kind') || !this.#host) {
+      if (names.has('kind')) {
+        this.#newReady();
+        this.#render().catch((err) => this.#fail(STRINGS.drawFailed(err?.message ?? String(err)), err));
+      }
+      return;
+    }
+    if (names.has('controls')) this.#frame.querySelector('form.controls')?.toggleAttribute('hidden', !this.controls);
+    const chart = this.#chart;
+    const byName = new Map(chart.params.map((p) => [normName(p.name), p]));
+    const values = {};
+    const entries = [];
+    for (const name of names) {
+      if (isOwnOrGlobal(name)) continue;
+      const p = byName.get(normName(name));
+      const v = this.getAttribute(name);
+      if (p && v === null) values[p.name] = p.value; // removed: back to the default
+      else if (v !== null) entries.push([name, v]);
+    }
+    const parsed = parseParams(chart.params, entries, { ignore: [] });
+    Object.assign(values, parsed.values);
+    this.#host.setNotes(parsed.notes);
+    this.#host.set(values);
+  }
+}
+
+function flag(v, fallback) {
+  if (v === null) return fallback;
+  const r = parseValue({ name: 'flag', type: 'bool', value: fallback }, v);
+  return r.value ?? fallback;
+}
+
+if (typeof customElements === 'object' && !customElements.get(TAG)) customElements.define(TAG, PosencChartElement);

@@ -1,0 +1,87 @@
+// embed.js: the script of embed.html, one chart for an iframe. Its URL holds the whole state:
+//   embed.html?chart=<kind>&<param>=<value>...[&controls=0][&toolbar=1]
+// Values are checked like the page's (parseParams: unknown or malformed ones are named in a
+// note and keep their defaults). Whenever the page's height changes it posts
+//   { type: 'posenc:height', chart: <kind>, height: <CSS px, integer> }
+// to the parent window, so the host page can size the iframe (README "Use in your blog").
+import { kernels, chartJs } from './runtime.js';
+import {
+  KINDS, DEFAULT_KIND, STRINGS, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
+} from './chart-host.js';
+
+const main = document.getElementById('embed');
+const status = document.getElementById('status');
+const box = document.getElementById('chart');
+window.posencEmbed = { host: null, kind: null, ready: null, notes: [] };
+
+function flag(q, name, fallback, notes) {
+  const all = q.getAll(name);
+  if (!all.length) return fallback;
+  if (all.length > 1) return notes.push(STRINGS.repeated(name)), fallback;
+  const r = parseValue({ name, type: 'bool', value: fallback }, all[0]);
+  if (r.note) notes.push(r.note);
+  return r.value ?? fallback;
+}
+
+let lastHeight = -1;
+function postHeight() {
+  const height = Math.ceil(main.getBoundingClientRect().height);
+  if (height === lastHeight || window.parent === window) return;
+  lastHeight = height;
+  window.parent.postMessage({ type: 'posenc:height', chart: window.posencEmbed.kind, height }, '*');
+}
+
+async function run() {
+  let q;
+  try {
+    q = new URLSearchParams(location.search);
+  } catch {
+    q = new URLSearchParams();
+  }
+  const notes = [];
+  const named = q.getAll('chart');
+  let kind = DEFAULT_KIND;
+  if (named.length > 1) notes.push(STRINGS.repeated('chart'));
+  else if (named.length === 0) notes.push(STRINGS.noChart(DEFAULT_KIND));
+  else if (KINDS.includes(named[0])) kind = named[0];
+  else notes.push(STRINGS.unknownChart(show(named[0]), DEFAULT_KIND));
+  window.posencEmbed.kind = kind;
+  const controls = flag(q, 'controls', true, notes);
+  const toolbar = flag(q, 'toolbar', false, notes);
+  new ResizeObserver(postHeight).observe(main);
+
+  let pe, Chart;
+  try {
+    [pe, Chart] = await Promise.all([kernels(), chartJs()]);
+  } catch (err) {
+    status.textContent = '';
+    showMessage(box, STRINGS.noWasm(err?.message ?? String(err)));
+    return;
+  }
+  try {
+    const chart = await loadChart(kind);
+    // ignore only the names embed.js reads itself; a chart= that was wrong is already noted
+    const entries = [...q].filter(([k]) => !['chart', 'controls', 'toolbar', 'lang', 'theme'].includes(k));
+    const parsed = parseParams(chart.params, named.length === 1 && kind === named[0] ? entries : []);
+    notes.push(...parsed.notes);
+    window.posencEmbed.notes = notes;
+    window.posencEmbed.host = mountChart(box, chart, {
+      pe, Chart, values: parsed.values, notes, controls, toolbar: toolbar ? { png: true, csv: true } : null,
+    });
+    document.title = `posenc: ${chart.title}`;
+    status.textContent = '';
+  } catch (err) {
+    status.textContent = '';
+    const note = noteBox(notes);
+    showMessage(box, STRINGS.drawFailed(err?.message ?? String(err)));
+    if (note) box.prepend(note);
+    console.error(err);
+  }
+  postHeight();
+}
+
+window.posencEmbed.ready = new Promise((resolve) => {
+  const go = () => run().catch((err) => console.error(err)).then(resolve);
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', go);
+  else go();
+});

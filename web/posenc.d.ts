@@ -1,0 +1,232 @@
+// posenc.d.ts: hand-written types for web/posenc.js, the JS API over posenc's C kernels
+// (package entry "posenc"). Every method checks its arguments and throws a TypeError (wrong
+// kind of value) or RangeError (right kind, bad value) naming the parameter. Conventions
+// (layouts, pair styles, positions) are described in README.md.
+
+/** Anything posenc reads as a list of numbers: an array or a typed array (not a DataView). */
+export type Numbers = readonly number[] | Float32Array | Float64Array | Int32Array | Uint32Array | Int16Array |
+  Uint16Array | Int8Array | Uint8Array | Uint8ClampedArray;
+
+/** Largest element count of any one array a call may create or accept (2^26). */
+export declare const MAX_ELEMENTS: number;
+/** Most bytes of wasm heap one call may use (its inputs, outputs and work buffers together). */
+export declare const MAX_CALL_BYTES: number;
+/** Most bytes the wasm heap may hold live at once (tensors included). */
+export declare const MAX_HEAP_BYTES: number;
+
+/** Whether this engine validates WebAssembly SIMD (then loadPosenc() picks the SIMD build). */
+export declare function simdSupported(): boolean;
+
+export interface LoadOptions {
+  /** 'auto' (default): SIMD where the engine has it; true: SIMD or throw; false: the scalar build. */
+  simd?: 'auto' | boolean;
+  /** The .wasm as bytes, a compiled module or a URL, for hosts that serve it elsewhere. */
+  source?: BufferSource | WebAssembly.Module | URL | string;
+  /** lower the per-call memory limit (default and maximum MAX_CALL_BYTES) */
+  maxCallBytes?: number;
+  /** lower the live-heap limit (default and maximum MAX_HEAP_BYTES) */
+  maxHeapBytes?: number;
+}
+
+/** Loads the kernels; resolves to an instance whose methods are synchronous. */
+export declare function loadPosenc(options?: LoadOptions): Promise<Posenc>;
+
+/** Sinusoidal layouts: sin at 2i and cos at 2i+1; all sines then all cosines; tensor2tensor's [sin | cos] with base^(-i/(d/2-1)). */
+export type Layout = 'interleaved' | 'concat' | 'tensor2tensor';
+/** RoPE pairings: (2i, 2i+1) as in RoFormer and Meta's LLaMA; (i, i + d/2) as Hugging Face's rotate_half. */
+export type RopeStyle = 'interleaved' | 'half';
+export type Precision = 'f64' | 'f32' | 'bf16' | 'f16';
+
+/** A RoPE scaling variant (Hugging Face transformers' definitions; see README "Long context"). */
+export type Scaling =
+  | { type: 'linear'; factor: number; attentionFactor?: number }
+  | { type: 'ntk'; factor: number; attentionFactor?: number }
+  | { type: 'dynamic'; factor: number; maxPositionEmbeddings: number; seqLen?: number; attentionFactor?: number }
+  | {
+    type: 'yarn'; factor: number; originalMaxPositionEmbeddings: number; betaFast?: number; betaSlow?: number;
+    mscale?: number; mscaleAllDim?: number; truncate?: boolean; attentionFactor?: number;
+  }
+  | {
+    type: 'llama3'; factor?: number; lowFreqFactor?: number; highFreqFactor?: number;
+    originalMaxPositionEmbeddings?: number; attentionFactor?: number;
+  }
+  | {
+    type: 'longrope'; shortFactor: Numbers; longFactor: Numbers; originalMaxPositionEmbeddings: number;
+    maxPositionEmbeddings?: number; seqLen?: number; factor?: number; attentionFactor?: number;
+  };
+
+/** What ropeScaling() reads from a model's config.json. */
+export interface RopeConfig {
+  /** rope_theta, if the config has one */
+  base?: number;
+  /** head_dim (or hidden_size / num_attention_heads) × partial_rotary_factor, if known */
+  rotaryDim?: number;
+  /** undefined when the config has no scaling */
+  scaling?: Scaling;
+}
+
+/** Reads a model's config.json object (or just its rope_scaling block). */
+export declare function ropeScaling(config: object): RopeConfig;
+
+export interface FrequencyOptions {
+  /** default 10000 (>= 1) */
+  base?: number;
+  scaling?: Scaling;
+}
+
+export interface SinusoidalOptions {
+  /** default 10000 (>= 1) */
+  base?: number;
+  /** default 'interleaved' */
+  layout?: Layout;
+  /** 'f32' (default): Float32Array; 'f64': Float64Array of the values before rounding (not for tensor2tensor) */
+  precision?: 'f32' | 'f64';
+  /** the first row's position, default 0 */
+  start?: number;
+}
+
+/** Per-step types for ropeCache's emulation: each step rounded to nearest-even into its type. */
+export interface PrecisionSteps {
+  position?: Precision;
+  invFreq?: Precision;
+  angle?: Precision;
+  output?: Precision;
+}
+
+export interface RopeCacheOptions extends FrequencyOptions {
+  /** emulate an implementation working in these types; the result is then Float64Array */
+  precision?: Precision | PrecisionSteps;
+}
+
+export interface RopeOptions extends FrequencyOptions {
+  heads: number;
+  headDim: number;
+  /** required: which dims form a pair */
+  style: RopeStyle;
+  /** even, <= headDim; default headDim rounded down to even (the rest of each head is left as is) */
+  rotaryDim?: number;
+  /** one position per row of x (x.length = positions.length × heads × headDim) */
+  positions: Numbers;
+}
+
+export interface RopeInPlaceOptions extends FrequencyOptions {
+  heads: number;
+  headDim: number;
+  style: RopeStyle;
+  rotaryDim?: number;
+  /** seq positions; or give cos and sin instead */
+  positions?: Numbers;
+  /** tensors [seq][rotaryDim/2] (e.g. pe.tensor(pe.ropeCache(...).cos)); skip the trigonometry */
+  cos?: Tensor;
+  sin?: Tensor;
+}
+
+export interface AttentionOptions {
+  heads: number;
+  headDim: number;
+  /** default false; query row i sees keys j <= i + seqK - seqQ */
+  causal?: boolean;
+}
+
+export interface ShiftOptions {
+  dim: number;
+  base?: number;
+  layout?: Layout;
+}
+
+export interface OrderDemoOptions {
+  /** default 5 (1..4096) */
+  vocab?: number;
+  /** default 10 (2..4096) */
+  dim?: number;
+  /** default 2; divides dim */
+  heads?: number;
+  /** default 'none' */
+  encoding?: 'none' | 'sinusoidal' | 'rope';
+  causal?: boolean;
+  /** default 0 */
+  seed?: number;
+  base?: number;
+}
+
+export interface RopeDecayOptions {
+  /** 'ones' (default): g(x) = 2 Σ cos(x θ_i); 'bound': RoFormer's relative upper bound; 'vectors': q · R(x) k */
+  kind?: 'ones' | 'bound' | 'vectors';
+  /** even; required unless invFreq is given */
+  dim?: number;
+  base?: number;
+  scaling?: Scaling;
+  /** θ_i given outright (dim/2 of them), instead of base and scaling */
+  invFreq?: Numbers;
+  /** kind 'vectors': q and k of length dim, and their pair style (default 'interleaved') */
+  q?: Numbers;
+  k?: Numbers;
+  style?: RopeStyle;
+}
+
+export interface SinusoidalDecayOptions {
+  dim: number;
+  base?: number;
+  /** give both or neither: (q + PE(0)) · (k + PE(x)) instead of PE(0) · PE(x) */
+  q?: Numbers;
+  k?: Numbers;
+}
+
+/** A Float32Array that lives in the wasm heap (pe.tensor()): the zero-copy path. */
+export interface Tensor {
+  readonly length: number;
+  /** a view of the heap; re-read it after any posenc call (memory growth detaches old views) */
+  readonly array: Float32Array;
+  readonly freed: boolean;
+  /** returns the memory; a freed tensor throws on use; freeing twice is harmless */
+  free(): void;
+}
+
+export interface Posenc {
+  /** true when the loaded module is the WASM SIMD build */
+  readonly simd: boolean;
+  /** the memory limits this instance enforces (see LoadOptions) */
+  readonly limits: { readonly callBytes: number; readonly heapBytes: number };
+  /** wasm heap use: bytes malloc has handed out, and bytes of wasm memory */
+  heapBytes(): { inUse: number; total: number };
+  /** the sinusoidal table [length][dim], row r is position start + r */
+  sinusoidal(length: number, dim: number, options?: SinusoidalOptions & { precision?: 'f32' }): Float32Array;
+  sinusoidal(length: number, dim: number, options: SinusoidalOptions & { precision: 'f64' }): Float64Array;
+  /** binary codes [length][bits], column j is bit j (least significant first); bits 1..31 */
+  binary(length: number, bits: number): Float32Array;
+  /** θ_i for i < rotaryDim/2 (float64): base^(-2i/rotaryDim), or a scaling variant's */
+  ropeInvFreq(rotaryDim: number, options?: FrequencyOptions): Float64Array;
+  /** the factor a scaling variant multiplies cos and sin by (1 without scaling) */
+  ropeAttentionFactor(rotaryDim: number, options?: FrequencyOptions): number;
+  /** reads a model's config.json (same as the top-level ropeScaling) */
+  ropeScaling(config: object): RopeConfig;
+  /** cos and sin of position × θ_i, each [positions.length][rotaryDim/2] */
+  ropeCache(positions: Numbers, rotaryDim: number, options?: FrequencyOptions): { cos: Float32Array; sin: Float32Array };
+  ropeCache(positions: Numbers, rotaryDim: number, options: RopeCacheOptions & { precision: Precision | PrecisionSteps }): { cos: Float64Array; sin: Float64Array };
+  /** rotates x [seq][heads][headDim]; returns a new array */
+  applyRope(x: Numbers, options: RopeOptions): Float32Array;
+  /** a heap tensor: zero-filled of this length, or a copy of data */
+  tensor(lengthOrData: number | Numbers): Tensor;
+  /** RoPE in place on a heap tensor; returns x */
+  applyRopeInPlace(x: Tensor, options: RopeInPlaceOptions): Tensor;
+  /** attention of q [seqQ][heads][headDim] over k, v [seqK][heads][headDim] (seqQ <= seqK) */
+  attention(q: Numbers, k: Numbers, v: Numbers, options: AttentionOptions): { output: Float32Array; weights: Float32Array };
+  /** dot products of every row of a [n][dim] with every row of b [m][dim]: Float64Array(n × m) */
+  gram(a: Numbers, b: Numbers, dim: number): Float64Array;
+  /** cosine between row i of a and row i of b (both [n][dim]) */
+  rowCosines(a: Numbers, b: Numbers, dim: number): Float64Array;
+  /** R(k) on sinusoidal vectors: R(k) PE(pos) = PE(pos + k) */
+  shiftSinusoidal(vectors: Numbers, k: number, options: ShiftOptions): Float32Array;
+  /** token ids -> embedding -> optional PE -> Q/K/V -> optional RoPE -> attention, seeded */
+  orderDemo(tokens: Numbers, options?: OrderDemoOptions): { output: Float32Array; weights: Float32Array };
+  /** the RoPE score against distance x */
+  ropeDecay(distances: Numbers, options: RopeDecayOptions): Float64Array;
+  /** (q + PE(0)) · (k + PE(x)), or PE(0) · PE(x) without q and k */
+  sinusoidalDecay(distances: Numbers, options: SinusoidalDecayOptions): Float64Array;
+  /** ALiBi slopes m_h for each head (1..1024 heads) */
+  alibiSlopes(heads: number): Float64Array;
+  /** ALiBi bias [heads][seq][seq]: -(i - j) m_h for j <= i, 0 above the diagonal */
+  alibiBias(heads: number, seq: number): Float32Array;
+  /** n samples of N(0, 1) from an integer seed; the same numbers in every engine */
+  randomNormal(n: number, seed: number): Float32Array;
+}

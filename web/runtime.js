@@ -1,0 +1,78 @@
+// runtime.js: where the page, embed.html and <posenc-chart> get what every chart needs: the
+// kernels (one shared instance), Chart.js and the stylesheet, and the URLs the Embed snippets
+// point at. Served as files, these come from web/ (build/*.wasm, vendor/chart.umd.js,
+// style.css); the single-file builds (web/bundle.js) call configure() with everything inlined.
+import { loadPosenc } from './posenc.js';
+
+const config = {
+  /** () => Promise<Posenc> */
+  loadKernels: () => loadPosenc(),
+  /** the Chart.js constructor, or null to use window.Chart (loading vendor/chart.umd.js if needed) */
+  Chart: null,
+  /** the stylesheet's text, or null to fetch style.css */
+  css: null,
+  /** the single-file script the Embed snippet's element loads (null: no element snippet) */
+  scriptUrl: () => new URL('./build/posenc.js', import.meta.url).href,
+  /** embed.html (null: no iframe snippet) */
+  embedUrl: () => new URL('./embed.html', import.meta.url).href,
+};
+
+/** Replaces any of the above (the single-file builds do, before anything else runs). */
+export function configure(options) {
+  Object.assign(config, options);
+}
+
+let kernelsPromise = null;
+/** The kernels, loaded once; rejects with an Error saying why when WebAssembly cannot load. */
+export function kernels() {
+  kernelsPromise ??= (async () => {
+    if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
+      throw new Error('this browser has no WebAssembly');
+    }
+    return config.loadKernels();
+  })();
+  return kernelsPromise;
+}
+
+let chartPromise = null;
+/** Chart.js: the configured constructor, window.Chart, or vendor/chart.umd.js loaded once. */
+export function chartJs() {
+  chartPromise ??= (async () => {
+    if (config.Chart) return config.Chart;
+    if (globalThis.Chart) return globalThis.Chart;
+    await new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = new URL('./vendor/chart.umd.js', import.meta.url).href;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error('Chart.js could not be loaded'));
+      document.head.append(s);
+    });
+    if (!globalThis.Chart) throw new Error('Chart.js could not be loaded');
+    return globalThis.Chart;
+  })();
+  return chartPromise;
+}
+
+let cssPromise = null;
+/** The text of style.css. */
+export function stylesheetText() {
+  cssPromise ??= (async () => {
+    if (config.css !== null) return config.css;
+    const res = await fetch(new URL('./style.css', import.meta.url));
+    if (!res.ok) throw new Error(`style.css: HTTP ${res.status}`);
+    return res.text();
+  })();
+  return cssPromise;
+}
+
+/** { scriptUrl, embedUrl } for the Embed snippets (either may be null). */
+export function assetUrls() {
+  const get = (f) => {
+    try {
+      return typeof f === 'function' ? f() : f ?? null;
+    } catch {
+      return null;
+    }
+  };
+  return { scriptUrl: get(config.scriptUrl), embedUrl: get(config.embedUrl) };
+}

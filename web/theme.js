@@ -1,0 +1,108 @@
+// theme.js: light and dark. The colours are CSS variables in style.css (light in :root, dark
+// under prefers-color-scheme: dark and under <html data-theme="dark">); this module picks the
+// theme, keeps Chart.js's defaults in step with the variables, and tells the page.
+//
+// The setting is 'auto' (follow prefers-color-scheme), 'light' or 'dark': `?theme=light|dark`
+// in the URL, else <html data-theme> if the page set one, else 'auto'. setTheme() changes it
+// and dispatches document 'posenc:theme' (CustomEvent, detail: { theme, setting }) whenever
+// the theme in effect changes (also when the system's scheme flips under 'auto'); views then
+// redraw (the chart host re-runs update(): canvas-painted charts read their text and line
+// colours from the variables through common.js's ink()).
+
+const SETTINGS = ['auto', 'light', 'dark'];
+const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+const reduced = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
+
+function detect() {
+  if (typeof document === 'undefined') return 'auto';
+  const fromUrl = new URLSearchParams(location.search).get('theme');
+  if (SETTINGS.includes(fromUrl)) return fromUrl;
+  const attr = document.documentElement.dataset.theme;
+  return SETTINGS.includes(attr) ? attr : 'auto';
+}
+
+let setting = detect();
+let effective = null;
+
+/** 'auto', 'light' or 'dark': what the reader chose. */
+export function themeSetting() {
+  return setting;
+}
+
+/** 'light' or 'dark': the theme in effect. */
+export function theme() {
+  return setting === 'auto' ? (media?.matches ? 'dark' : 'light') : setting;
+}
+
+/** True when the reader asked for reduced motion. */
+export function reducedMotion() {
+  return !!reduced?.matches;
+}
+
+/** The page's colours, read from the CSS variables of style.css. */
+export function colours() {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    fg: v('--fg', '#1d2330'), muted: v('--muted', '#5b6475'), bg: v('--bg', '#ffffff'),
+    panel: v('--panel', '#f5f7fa'), line: v('--line', '#d8dde6'), grid: v('--grid', 'rgba(0, 0, 0, 0.1)'),
+  };
+}
+
+/** Sets Chart.js's default text, border and grid colours (and font) from the variables. */
+export function applyChartTheme(Chart = globalThis.Chart) {
+  if (!Chart?.defaults) return;
+  const c = colours();
+  Chart.defaults.color = c.muted;
+  Chart.defaults.borderColor = c.grid;
+  Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily || Chart.defaults.font.family;
+  if (reducedMotion()) Chart.defaults.animation = false;
+}
+
+/** Redraws every Chart.js chart with the current defaults. */
+function redrawCharts(Chart = globalThis.Chart) {
+  if (!Chart?.instances) return;
+  for (const chart of Object.values(Chart.instances)) chart.update('none');
+}
+
+function apply() {
+  const root = document.documentElement;
+  if (setting === 'auto') delete root.dataset.theme;
+  else root.dataset.theme = setting;
+  root.style.colorScheme = theme();
+  const now = theme();
+  applyChartTheme();
+  if (now !== effective) {
+    const first = effective === null;
+    effective = now;
+    if (!first) {
+      redrawCharts();
+      document.dispatchEvent(new CustomEvent('posenc:theme', { detail: { theme: now, setting } }));
+    }
+  }
+}
+
+/** 'auto', 'light' or 'dark'; with { url: true } the page URL's ?theme= follows. */
+export function setTheme(s, { url = false } = {}) {
+  if (!SETTINGS.includes(s)) throw new RangeError(`setTheme: unknown theme ${s}`);
+  setting = s;
+  if (url) {
+    const u = new URL(location.href);
+    if (s === 'auto') u.searchParams.delete('theme');
+    else u.searchParams.set('theme', s);
+    history.replaceState(history.state, '', u);
+  }
+  apply();
+}
+
+/** Calls fn(theme) after every change of the theme in effect; returns a function that stops it. */
+export function onTheme(fn) {
+  const h = (e) => fn(e.detail.theme);
+  document.addEventListener('posenc:theme', h);
+  return () => document.removeEventListener('posenc:theme', h);
+}
+
+if (typeof document !== 'undefined') {
+  apply();
+  media?.addEventListener('change', () => setting === 'auto' && apply());
+}
