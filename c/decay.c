@@ -88,18 +88,36 @@ static inline __attribute__((always_inline)) void linear_simd(v128_t x, v128_t x
   *out2 = acc2;
 }
 
-static v128_t bound_simd(v128_t x, const double *w, int32_t half) {
+/* Two vectors of distances a step (independent chains); check as in linear_simd. */
+static inline __attribute__((always_inline)) void bound_simd(v128_t x, v128_t x2, const double *w,
+                                                             int32_t half, int check,
+                                                             v128_t *out, v128_t *out2) {
   const ps_consts_t *K = ps_consts();
-  v128_t re = wasm_f64x2_splat(0.0), im = re, acc = re;
+  v128_t re = wasm_f64x2_splat(0.0), im = re, acc = re, re2 = re, im2 = re, acc2 = re;
   for (int32_t i = 0; i < half; i++) {
-    v128_t s, c;
-    ps_sincos2(K, wasm_f64x2_mul(x, wasm_f64x2_splat(w[i])), 1, &s, &c);
+    v128_t wi = wasm_v128_load64_splat(w + i), s, c, s2, c2;
+    ps_sincos2(K, wasm_f64x2_mul(x, wi), check, &s, &c);
+    ps_sincos2(K, wasm_f64x2_mul(x2, wi), check, &s2, &c2);
     re = wasm_f64x2_add(re, c);
     im = wasm_f64x2_add(im, s);
+    re2 = wasm_f64x2_add(re2, c2);
+    im2 = wasm_f64x2_add(im2, s2);
     acc = wasm_f64x2_add(acc, wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(re, re),
                                                              wasm_f64x2_mul(im, im))));
+    acc2 = wasm_f64x2_add(acc2, wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(re2, re2),
+                                                               wasm_f64x2_mul(im2, im2))));
   }
-  return wasm_f64x2_div(acc, wasm_f64x2_splat((double)half));
+  v128_t h = wasm_f64x2_splat((double)half);
+  *out = wasm_f64x2_div(acc, h);
+  *out2 = wasm_f64x2_div(acc2, h);
+}
+
+/* Every angle d_j w_i below the reduction's range: the SIMD forms skip their range test. */
+static int in_range(const double *d, int32_t n, const double *w, int32_t half) {
+  double dmax = 0.0, wmax = 0.0;
+  for (int32_t i = 0; i < n; i++) dmax = d[i] > dmax ? d[i] : dmax;
+  for (int32_t i = 0; i < half; i++) wmax = w[i] > wmax ? w[i] : wmax;
+  return dmax * wmax < PS_REDUCE_MAX;
 }
 #endif
 
@@ -109,11 +127,7 @@ static void linear_curve(double *out, const double *d, int32_t n, const double *
   int32_t j = 0, cos_only = 1;
   for (int32_t i = 0; i < half; i++) cos_only &= B[i] == 0.0;
 #ifdef __wasm_simd128__
-  /* every angle below the reduction's range: the kernels skip the per-vector test */
-  double dmax = 0.0, wmax = 0.0;
-  for (int32_t i = 0; i < n; i++) dmax = d[i] > dmax ? d[i] : dmax;
-  for (int32_t i = 0; i < half; i++) wmax = w[i] > wmax ? w[i] : wmax;
-  int check = !(dmax * wmax < PS_REDUCE_MAX);
+  int check = !in_range(d, n, w, half);
   v128_t c = wasm_f64x2_splat(c0), s, s2;
 #define LINEAR4(cos_only, check)                                                                \
   for (; j + 4 <= n; j += 4) {                                                                  \
@@ -163,8 +177,23 @@ int posenc_rope_decay_bound(double *out, const double *distances, int32_t n,
   if (rc) return rc;
   int32_t j = 0;
 #ifdef __wasm_simd128__
-  for (; j + 2 <= n; j += 2)
-    wasm_v128_store(out + j, bound_simd(wasm_v128_load(distances + j), inv_freq, half));
+  v128_t a, b;
+#define BOUND4(check)                                                                          \
+  for (; j + 4 <= n; j += 4) {                                                                 \
+    bound_simd(wasm_v128_load(distances + j), wasm_v128_load(distances + j + 2), inv_freq, half, \
+               check, &a, &b);                                                                 \
+    wasm_v128_store(out + j, a);                                                               \
+    wasm_v128_store(out + j + 2, b);                                                           \
+  }
+  if (in_range(distances, n, inv_freq, half)) BOUND4(0)
+  else BOUND4(1)
+#undef BOUND4
+  if (j + 2 <= n) {
+    v128_t x = wasm_v128_load(distances + j);
+    bound_simd(x, x, inv_freq, half, 1, &a, &b);
+    wasm_v128_store(out + j, a);
+    j += 2;
+  }
 #endif
   for (; j < n; j++) out[j] = bound_scalar(distances[j], inv_freq, half);
   return POSENC_OK;

@@ -484,7 +484,8 @@ describe('memory limits', () => {
       const t0 = process.cpuUsage();
       assert.throws(call, RangeError);
       const { user, system } = process.cpuUsage(t0);
-      assert.ok(user + system < 100_000, `${call}: took ${(user + system) / 1000} ms of CPU to refuse`);
+      // (a generous bound: a stray GC may land here; allocating what was asked would take seconds)
+      assert.ok(user + system < 500_000, `${call}: took ${(user + system) / 1000} ms of CPU to refuse`);
     }
     assert.deepEqual(pe.heapBytes(), before, 'a refused call allocated');
     assert.equal(pe.limits.callBytes, MAX_CALL_BYTES);

@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from '../web/posenc.js';
-import { builds, randomFloats } from './reference.js';
+import { builds, randomFloats, rope } from './reference.js';
 
 for (const [name, pe] of await builds) {
   describe(`tensors (${name})`, () => {
@@ -25,6 +25,7 @@ for (const [name, pe] of await builds) {
     // shapes around the vector widths: 1..9 pairs, many heads (the expanded interleaved path), partial rotary
     const shapes = [
       [3, 1, 2, 2], [5, 2, 8, 8], [4, 3, 10, 6], [2, 8, 18, 18], [6, 5, 130, 128], [3, 32, 128, 128], [2, 4, 16, 14],
+      [2, 4, 1100, 1100], [1, 4, 2100, 2098], // past 256 pairs (expansion chunks) and 1024 (fused chunks)
     ];
     for (const style of ['interleaved', 'half']) {
       test(`applyRopeInPlace matches applyRope bit for bit, fused and table given (${style})`, () => {
@@ -37,6 +38,12 @@ for (const [name, pe] of await builds) {
           const t = pe.tensor(x);
           assert.equal(pe.applyRopeInPlace(t, { ...o, positions }), t);
           assert.deepEqual(t.array, want, `fused ${seq}×${heads}×${headDim} rot ${rotaryDim}`);
+
+          // and against float64 (many heads take the SIMD build's expanded interleaved path)
+          const ref = rope(x, { heads, headDim, rotaryDim, positions, style, base: 500000 });
+          let err = 0;
+          for (let i = 0; i < ref.length; i++) err = Math.max(err, Math.abs(want[i] - ref[i]));
+          assert.ok(err <= 1e-6, `${seq}×${heads}×${headDim} rot ${rotaryDim}: ${err}`);
 
           const cache = pe.ropeCache(positions, rotaryDim, { base: 500000 });
           const cos = pe.tensor(cache.cos), sin = pe.tensor(cache.sin);

@@ -6,7 +6,9 @@
 //
 // Every method validates its arguments (TypeError / RangeError naming the parameter),
 // copies inputs into the wasm heap, runs the kernel, copies the result out and frees
-// everything, so callers never see wasm memory. Conventions: see README.md.
+// everything, so callers never see wasm memory. Conventions: see README.md. The one
+// exception is the zero-copy path for speed: pe.tensor() owns heap memory until free(),
+// and pe.applyRopeInPlace() rotates it where it lies (see tensor()).
 import { instantiate, simdSupported, HeapArray } from './heap.js';
 import * as A from './args.js';
 import { scalingStruct, ropeScaling } from './scaling.js';

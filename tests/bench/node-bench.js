@@ -17,8 +17,8 @@ const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
 const opt = (name, def) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const SMOKE = flag('smoke');
-const REPS = Number(opt('reps', SMOKE ? 1 : 5));
-const MIN_MS = Number(opt('min-ms', SMOKE ? 0 : 40)); // each repetition runs calls for at least this long
+const REPS = Number(opt('reps', SMOKE ? 1 : 7));
+const MIN_MS = Number(opt('min-ms', SMOKE ? 0 : 30)); // each repetition runs calls for at least this long
 const ONLY = opt('only', '');
 const STYLE = { interleaved: 0, half: 1 };
 const BUILD = new URL('../../web/build/', import.meta.url);

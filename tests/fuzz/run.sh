@@ -3,7 +3,8 @@
 #
 #   run.sh smoke [target...]  replays the committed seed corpus and regressions of every
 #                             harness, then a fixed number of deterministic mutations
-#                             (POSENC_FUZZ_RUNS, default 1000): part of `npm test`
+#                             (POSENC_FUZZ_RUNS, default 200): what `npm test` runs, through
+#                             tests/fuzz.test.js
 #   run.sh fuzz [target...]   fuzzes every harness for a share of POSENC_FUZZ_SECONDS
 #                             (default 240 s in all): `npm run fuzz`
 #   run.sh merge [target...]  adds to the committed seed corpus (tests/fuzz/corpus/) the inputs
@@ -19,6 +20,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 mode=${1:-smoke}
 shift || true
+case "$mode" in
+  smoke | fuzz | merge | list) ;;
+  *) echo "run.sh: unknown mode \"$mode\"; use smoke, fuzz, merge or list" >&2; exit 2 ;;
+esac
 
 rc=0
 bash tests/fuzz/build.sh || rc=$?
@@ -39,7 +44,7 @@ targets=("$@")
 # Common libFuzzer flags: inputs up to 1 KiB (sizes come from a few bytes; longer inputs
 # only fill arrays), 10 s per input at most, 2 GiB RSS.
 common=(-max_len=1024 -timeout=10 -rss_limit_mb=2048 -print_final_stats=0)
-runs=${POSENC_FUZZ_RUNS:-1000}
+runs=${POSENC_FUZZ_RUNS:-200}
 total=${POSENC_FUZZ_SECONDS:-240}
 count=$(( ${#targets[@]} * ${#variants[@]} ))
 each=$(( total / count )); [ "$each" -ge 1 ] || each=1
