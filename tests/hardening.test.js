@@ -151,7 +151,7 @@ const SPEC = {
       ['longrope shortFactor of the wrong length', { 'opts.scaling': { type: 'longrope', shortFactor: [1, 1], longFactor: [1, 1, 1, 1], originalMaxPositionEmbeddings: 4096 } }, RangeError, 'shortFactor'],
       ['longrope longFactor holding NaN', { 'opts.scaling': { type: 'longrope', shortFactor: [1, 1, 1, 1], longFactor: [1, NaN, 1, 1], originalMaxPositionEmbeddings: 4096 } }, RangeError, 'longFactor[1]'],
       // the kernel's own refusals (fuzzing found these: Inf or NaN came out as a frequency)
-      ['a factor whose reciprocal overflows', { 'opts.scaling': { type: 'linear', factor: Number.MIN_VALUE } }, RangeError, 'posenc_rope_scaled_freq'],
+      ['a factor whose reciprocal overflows', { 'opts.scaling': { type: 'linear', factor: Number.MIN_VALUE } }, RangeError, 'scaling.factor'],
       ['yarn with a denormal betaFast', { 'opts.scaling': { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, betaFast: 1e-310 } }, RangeError, 'posenc_rope_scaled_freq'],
     ],
   },
@@ -161,7 +161,7 @@ const SPEC = {
     params: { rot: int({ min: 2, max: MAX_DIM, even: true, name: 'rotaryDim' }), opts: opts() },
     cross: [
       // Inf / Inf: refused instead of returning NaN
-      ['yarn mscales so large the factor overflows', { 'opts.scaling': { type: 'yarn', factor: 1e300, originalMaxPositionEmbeddings: 4096, mscale: 1e308, mscaleAllDim: 1e308 } }, RangeError, 'posenc_rope_scaled_freq'],
+      ['yarn mscales so large the factor overflows', { 'opts.scaling': { type: 'yarn', factor: 1e6, originalMaxPositionEmbeddings: 4096, mscale: 1.7e308, mscaleAllDim: 1.7e308 } }, RangeError, 'posenc_rope_scaled_freq'],
       ['longrope with L0 = 1 (divides by ln 1)', { rot: 4, 'opts.scaling': { type: 'longrope', shortFactor: [1, 1], longFactor: [1, 1], originalMaxPositionEmbeddings: 1, factor: 4 } }, RangeError, 'posenc_rope_scaled_freq'],
     ],
   },

@@ -29,9 +29,22 @@
 // `data` is { columns: [names], rows: [[values]] } (a table of the numbers behind the chart).
 //
 // The host mountChart() returns: { params(), set(values), update(), relabel(), destroy(),
-// setNotes(list), data, view, controls, chart, toolbar (the buttons' element, or absent) }.
-// update() redraws now (an i18n or theme switch calls it after changing what the chart module
-// reads); relabel() re-applies STRINGS to the buttons.
+// setNotes(list), data, view, controls, chart, toolbar (the buttons' element, or absent), i18n }.
+// update() redraws now; relabel() re-applies STRINGS to the buttons.
+//
+// Languages and themes (web/i18n.js, web/theme.js) are the host's business, wherever it runs
+// (the page, embed.html, <posenc-chart>): the caption, control labels and option texts are in
+// the language of the moment (t() of the module's L() pairs), and on 'posenc:lang' the host
+// puts STRINGS in the new language (host-strings.js), relabels and redraws; on 'posenc:theme'
+// it redraws. (host.i18n = true says so, for code that used to do this from outside.)
+//
+// Accessibility, also the host's: the readout (the chart's one-sentence summary) has an id that
+// describes every role="img" canvas of the chart (aria-describedby); a "Table" toggle under the
+// chart shows host.data as an HTML table; a table box that scrolls is a focusable region.
+
+import { t, tr, onLang } from './i18n.js';
+import { onTheme, applyChartTheme, colours } from './theme.js';
+import { localizeHost } from './host-strings.js';
 
 /**
  * Every UI string the host shows (buttons, notes, messages), in one place so that the
@@ -72,7 +85,16 @@ export const STRINGS = {
     'The rest of the page still works; a current browser with WebAssembly enabled shows the chart.',
   drawFailed: (message) => `This chart could not be drawn: ${message}`,
   loading: 'Loading the chart…',
+  table: 'Table',
+  hideTable: 'Hide table',
+  tableEmpty: 'This chart has no data to show.',
+  tableCaption: (title) => `The numbers behind “${title}”`,
+  tablePart: (nr, rows, nc, cols) => ` (the first ${nr} of ${rows} rows and ${nc} of ${cols} columns; the CSV has them all)`,
+  scrolls: (name) => `${name} (scrolls)`,
 };
+
+// In the reader's language from the start (everything that imports the host gets it so).
+localizeHost(STRINGS);
 
 /** Every chart kind (a module web/charts/<kind>.js). A test keeps this in step with the folder. */
 export const KINDS = Object.freeze([
@@ -313,22 +335,12 @@ function withPixelRatio(r, fn) {
   }
 }
 
-/** The first opaque background colour at or above el, for the PNG's backdrop. */
-function backdrop(el) {
-  for (let e = el; e; e = e.parentElement ?? e.getRootNode?.().host) {
-    const c = getComputedStyle(e).backgroundColor;
-    if (c && c !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(c)) return c;
-  }
-  return '#ffffff';
-}
-
 const NUMERIC = new Set(['int', 'number']);
 
 function control(p, onInput) {
   const wrap = document.createElement('label');
   wrap.className = 'control';
   const name = document.createElement('span');
-  name.textContent = p.label ?? p.name;
   wrap.append(name);
   const inputs = [];
   if (NUMERIC.has(p.type)) {
@@ -344,8 +356,6 @@ function control(p, onInput) {
       el.name = p.name;
       inputs.push(el);
     }
-    range.setAttribute('aria-label', p.label ?? p.name);
-    box.setAttribute('aria-label', `${p.label ?? p.name} (number)`);
     range.addEventListener('input', () => ((box.value = range.value), onInput()));
     box.addEventListener('input', () => {
       if (box.value !== '' && box.checkValidity()) (range.value = box.value), onInput();
@@ -356,7 +366,7 @@ function control(p, onInput) {
     sel.name = p.name;
     for (const opt of p.options) {
       const o = document.createElement('option');
-      o.value = o.textContent = opt;
+      o.value = opt;
       sel.append(o);
     }
     sel.value = p.value;
@@ -378,7 +388,18 @@ function control(p, onInput) {
     if (p.type === 'bool') inputs[0].checked = !!v;
     else for (const el of inputs) el.value = String(v);
   };
-  return { wrap, read: () => read(p, inputs[inputs.length - 1]), write, inputs };
+  /** The label, the inputs' names and the option texts, in the current language. */
+  const relabel = () => {
+    const label = t(p.label ?? p.name);
+    name.textContent = label;
+    for (const el of inputs) {
+      if (el.type === 'range') el.setAttribute('aria-label', label);
+      else if (el.type === 'number') el.setAttribute('aria-label', `${label} ${tr('(number)', '(数值)')}`);
+      else if (el.tagName === 'SELECT') for (const o of el.options) o.textContent = t(p.optionLabels?.[o.value] ?? o.value);
+    }
+  };
+  relabel();
+  return { wrap, read: () => read(p, inputs[inputs.length - 1]), write, inputs, relabel };
 }
 
 function read(p, input) {
@@ -418,6 +439,10 @@ export function showMessage(el, text) {
   return p;
 }
 
+let uid = 0;
+/** An id no other element of posenc's has: prefix-kind-n. */
+const newId = (prefix, kind) => `${prefix}-${kind}-${++uid}`;
+
 /**
  * Mounts `chart` into `container`. Options: pe, Chart (Chart.js), values (starting values by
  * param name, already checked: use parseParams for outside input), notes (shown above the
@@ -427,9 +452,9 @@ export function showMessage(el, text) {
 export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, toolbar = null } = {}) {
   container.classList.add('chart');
   container.dataset.kind = chart.kind;
+  applyChartTheme(Chart); // (a bundled Chart.js is not the global one theme.js keeps in step)
   const figure = document.createElement('figure');
   const caption = document.createElement('figcaption');
-  caption.textContent = chart.title;
   const form = document.createElement('form');
   form.className = 'controls';
   form.hidden = !controls;
@@ -438,6 +463,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   body.className = 'chart-body';
   const readout = document.createElement('p');
   readout.className = 'readout';
+  readout.id = newId('readout', chart.kind);
   readout.setAttribute('aria-live', 'polite');
   figure.append(caption, body, readout);
   const notesAt = document.createElement('div');
@@ -445,7 +471,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   container.replaceChildren(notesAt, form, figure);
 
   let pending = 0;
-  const host = { chart, data: null, view: null, controls: [] };
+  const host = { chart, data: null, view: null, controls: [], i18n: true };
   const schedule = () => {
     if (!pending) pending = requestAnimationFrame(() => ((pending = 0), host.update()));
   };
@@ -467,7 +493,17 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     allNotes.splice(0, allNotes.length, ...list);
     showNotes();
   };
+  /** The caption and the controls' texts in the current language. */
+  const labels = () => {
+    caption.textContent = t(chart.title);
+    for (const c of host.controls) c.relabel();
+  };
+  labels();
   host.view = chart.mount(body, { pe, Chart });
+  /** Every chart image is described by the readout. */
+  const describe = () => {
+    for (const canvas of body.querySelectorAll('canvas[role="img"]')) canvas.setAttribute('aria-describedby', readout.id);
+  };
   /** Redraws now with the controls' values; returns the data, or null if the chart threw (shown in the readout). */
   host.update = () => {
     let data;
@@ -482,13 +518,9 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     host.data = data;
     readout.classList.remove('posenc-error');
     readout.textContent = host.view.readout ?? '';
+    describe();
     container.dispatchEvent(new CustomEvent('posenc:drawn', { detail: host.data }));
     return host.data;
-  };
-  host.destroy = () => {
-    if (pending) cancelAnimationFrame(pending);
-    host.view.destroy?.();
-    container.replaceChildren();
   };
 
   // Outside values that the chart cannot draw (a combination its module rejects) fall back to
@@ -502,7 +534,136 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
 
   if (toolbar) addToolbar(container, figure, host, toolbar, Chart);
   else host.relabel = () => {};
+  const table = tableView(container, host);
+  const relabel = host.relabel;
+  host.relabel = () => (relabel(), table.relabel());
+
+  const stop = [
+    onLang(() => {
+      localizeHost(STRINGS);
+      labels();
+      host.relabel();
+      host.update();
+    }),
+    onTheme(() => {
+      applyChartTheme(Chart);
+      host.update();
+    }),
+  ];
+  host.destroy = () => {
+    for (const f of stop) f();
+    table.destroy();
+    if (pending) cancelAnimationFrame(pending);
+    host.view.destroy?.();
+    container.replaceChildren();
+  };
   return host;
+}
+
+const MAX_TABLE_ROWS = 100;
+const MAX_TABLE_COLUMNS = 24;
+
+function tableCell(v) {
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? String(Number(v.toPrecision(6))) : String(v);
+  if (v === null || v === undefined) return '';
+  return String(v);
+}
+
+/**
+ * A table wider (or taller) than its scroll box can only be read by scrolling, so a keyboard
+ * must be able to reach the box: in `container`, scrolling ones get tabindex 0, role region and a name.
+ */
+function scrollables(container) {
+  for (const box of container.querySelectorAll('.table-scroll')) {
+    if (box.hidden) continue;
+    const scrolls = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    if (scrolls) {
+      box.tabIndex = 0;
+      box.setAttribute('role', 'region');
+      const name = box.querySelector('caption')?.textContent || container.querySelector('figcaption')?.textContent || '';
+      box.setAttribute('aria-label', STRINGS.scrolls(name));
+    } else if (box.hasAttribute('tabindex')) {
+      box.removeAttribute('tabindex');
+      box.removeAttribute('role');
+      box.removeAttribute('aria-label');
+    }
+  }
+}
+
+/**
+ * The "Table" toggle under a chart: host.data as an HTML table of at most MAX_TABLE_ROWS ×
+ * MAX_TABLE_COLUMNS (the CSV has everything), redrawn with the chart while it is open.
+ */
+function tableView(container, host) {
+  const box = document.createElement('div');
+  box.className = 'data-table';
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'data-table-toggle';
+  button.setAttribute('aria-expanded', 'false');
+  const region = document.createElement('div');
+  region.className = 'table-scroll';
+  region.id = newId('data-table', host.chart.kind);
+  region.hidden = true;
+  button.setAttribute('aria-controls', region.id);
+  box.append(button, region);
+  container.append(box);
+  const relabel = () => (button.textContent = region.hidden ? STRINGS.table : STRINGS.hideTable);
+  const render = () => {
+    if (region.hidden) return;
+    const data = host.data;
+    if (!data?.columns) {
+      region.textContent = STRINGS.tableEmpty;
+      return;
+    }
+    const cols = data.columns.length, rows = data.rows?.length ?? 0;
+    const nc = Math.min(cols, MAX_TABLE_COLUMNS), nr = Math.min(rows, MAX_TABLE_ROWS);
+    const table = document.createElement('table');
+    table.className = 'values mono data-values';
+    table.createCaption().textContent = STRINGS.tableCaption(container.querySelector('figcaption')?.textContent ?? host.chart.kind) +
+      (nr < rows || nc < cols ? STRINGS.tablePart(nr, rows, nc, cols) : '');
+    const head = table.createTHead().insertRow();
+    for (let c = 0; c < nc; c++) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = String(data.columns[c]);
+      head.append(th);
+    }
+    const tbody = table.createTBody();
+    for (let r = 0; r < nr; r++) {
+      const tr = tbody.insertRow();
+      const row = data.rows[r];
+      for (let c = 0; c < nc; c++) {
+        const td = document.createElement(c === 0 ? 'th' : 'td');
+        if (c === 0) td.scope = 'row';
+        td.textContent = tableCell(row[c]);
+        tr.append(td);
+      }
+    }
+    region.replaceChildren(table);
+  };
+  button.addEventListener('click', () => {
+    region.hidden = !region.hidden;
+    button.setAttribute('aria-expanded', String(!region.hidden));
+    relabel();
+    render();
+    scrollables(container);
+  });
+  const drawn = () => (render(), scrollables(container));
+  container.addEventListener('posenc:drawn', drawn);
+  // a resize can make a table box start or stop scrolling
+  let frame = 0;
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => scrollables(container));
+  }) : null;
+  ro?.observe(container);
+  relabel();
+  scrollables(container);
+  return {
+    relabel: () => (relabel(), render(), scrollables(container)),
+    destroy: () => (ro?.disconnect(), cancelAnimationFrame(frame), container.removeEventListener('posenc:drawn', drawn)),
+  };
 }
 
 function addToolbar(container, figure, host, opts, Chart) {
@@ -597,7 +758,7 @@ function addToolbar(container, figure, host, opts, Chart) {
     }
   };
   host.relabel();
-  host.toolbar = bar; // other page tools (a data-table toggle, say) may add their buttons here
+  host.toolbar = bar; // other page tools may add their buttons here
   figure.after(bar, panel);
 }
 
@@ -616,7 +777,8 @@ async function exportPNG(host, figure, canvases, Chart) {
     out.width = Math.round((right - left) * scale);
     out.height = Math.round((bottom - top) * scale);
     const ctx = out.getContext('2d');
-    ctx.fillStyle = backdrop(figure);
+    // canvases are transparent: the theme's background behind them (its text is light in dark)
+    ctx.fillStyle = colours().bg;
     ctx.fillRect(0, 0, out.width, out.height);
     list.forEach((c, i) => {
       const r = rects[i];

@@ -9,6 +9,11 @@
 // ones are clamped, malformed ones keep the default, and both are named in a note on the chart.
 // controls="0" hides the controls; toolbar adds PNG and CSV buttons.
 //
+// lang="en|zh" and theme="auto|light|dark" set the language and the theme, which are one per
+// page (chart modules read them when they draw): the attribute of any element changes every
+// posenc chart on the page, and the page's <html> itself is left alone. Without them the
+// language is the page's (<html lang>, else the browser's) and the theme follows the system.
+//
 // The chart renders when it nears the viewport, fills the element's width, shows the element's
 // children until it is ready, and shows a message instead if WebAssembly cannot load. It lives
 // in a shadow root with posenc's stylesheet, so the host page's CSS neither breaks it nor is
@@ -19,20 +24,41 @@ import {
   KINDS, DEFAULT_KIND, STRINGS, GLOBAL_ATTRIBUTES, loadChart, mountChart, parseParams, parseValue, paramAttribute,
   formatValue, normName, showMessage, show,
 } from './chart-host.js';
+import { normalize, setLang } from './i18n.js';
+import { theme, setTheme, onTheme } from './theme.js';
 
 const TAG = 'posenc-chart';
-const OWN = ['kind', 'controls', 'toolbar'];
-// Extra rules for the shadow root: the page's :root variables and font apply to the element.
+const OWN = ['kind', 'controls', 'toolbar', 'theme'];
+const THEME = { name: 'theme', type: 'select', options: ['auto', 'light', 'dark'], value: 'auto' };
 const HOST_CSS = ':host { display: block; width: 100%; max-width: 100%; } :host([hidden]) { display: none; }';
 
 let sheetPromise = null;
+/**
+ * posenc's stylesheet for a shadow root: what style.css says of :root (the variables, the font,
+ * the dark theme under <html data-theme="dark">) applies to the element's frame, whose
+ * data-theme follows the theme in effect.
+ */
 function sheet() {
   sheetPromise ??= stylesheetText().then((text) => {
     const s = new CSSStyleSheet();
-    s.replaceSync(`${text.replace(/:root(?=\s*[,{])/g, ':host')}\n${HOST_CSS}`);
+    s.replaceSync(`${text.replace(/:root\b/g, '.posenc-element')}\n${HOST_CSS}`);
     return s;
   });
   return sheetPromise;
+}
+
+/** Applies a lang attribute (en or zh; anything else leaves the page's language). */
+function applyLang(value) {
+  const l = normalize(value);
+  if (l) setLang(l);
+}
+
+/** Applies a theme attribute; returns a note when the value is not a theme. */
+function applyTheme(value) {
+  if (value === null) return null;
+  const r = parseValue(THEME, value);
+  if ('value' in r) setTheme(r.value);
+  return r.note ?? null;
 }
 
 function isOwnOrGlobal(name) {
@@ -58,6 +84,7 @@ export class PosencChartElement extends HTMLElement {
   #resolve;
   #props = [];
   #soon = false;
+  #offTheme = null;
 
   constructor() {
     super();
@@ -65,6 +92,7 @@ export class PosencChartElement extends HTMLElement {
     const fallback = document.createElement('slot');
     this.#frame = document.createElement('div');
     this.#frame.className = 'posenc-element';
+    this.#frame.dataset.theme = theme();
     this.#root.append(fallback, this.#frame);
     this.#newReady();
   }
@@ -101,6 +129,15 @@ export class PosencChartElement extends HTMLElement {
     else this.removeAttribute('toolbar');
   }
 
+  /** The theme asked for (attribute theme: 'auto', 'light' or 'dark'; one per page, see above). */
+  get theme() {
+    return this.getAttribute('theme') ?? 'auto';
+  }
+
+  set theme(v) {
+    this.setAttribute('theme', String(v));
+  }
+
   /** Resolves to the chart host once the chart has drawn (asking starts rendering, even off screen). */
   get ready() {
     if (this.isConnected) this.#start();
@@ -132,6 +169,8 @@ export class PosencChartElement extends HTMLElement {
         this[k] = v;
       }
     }
+    this.#offTheme ??= onTheme((now) => (this.#frame.dataset.theme = now));
+    this.#frame.dataset.theme = theme();
     if (this.#started) return;
     if (this.#soon || typeof IntersectionObserver !== 'function') return void this.#start();
     this.#io ??= new IntersectionObserver((entries) => {
@@ -143,6 +182,8 @@ export class PosencChartElement extends HTMLElement {
   disconnectedCallback() {
     this.#io?.disconnect();
     this.#io = null;
+    this.#offTheme?.();
+    this.#offTheme = null;
   }
 
   #start() {
@@ -176,7 +217,9 @@ export class PosencChartElement extends HTMLElement {
       if (generation === this.#generation) this.#fail(STRINGS.noWasm(err?.message ?? String(err)), err);
       return;
     }
-    const notes = [];
+    // the page-wide language and theme first, so the chart draws in them from the start
+    applyLang(this.getAttribute('lang'));
+    const notes = [applyTheme(this.getAttribute('theme'))].filter(Boolean);
     const raw = this.getAttribute('kind');
     let kind = DEFAULT_KIND;
     if (raw === null) notes.push(STRINGS.noChart(DEFAULT_KIND));
@@ -234,6 +277,8 @@ export class PosencChartElement extends HTMLElement {
       return;
     }
     if (names.has('controls')) this.#frame.querySelector('form.controls')?.toggleAttribute('hidden', !this.controls);
+    if (names.has('lang')) applyLang(this.getAttribute('lang'));
+    const themeNote = names.has('theme') ? applyTheme(this.getAttribute('theme')) : null;
     const chart = this.#chart;
     const byName = new Map(chart.params.map((p) => [normName(p.name), p]));
     const values = {};
@@ -247,7 +292,7 @@ export class PosencChartElement extends HTMLElement {
     }
     const parsed = parseParams(chart.params, entries, { ignore: [] });
     Object.assign(values, parsed.values);
-    this.#host.setNotes(parsed.notes);
+    this.#host.setNotes([themeNote, ...parsed.notes].filter(Boolean));
     this.#host.set(values);
   }
 }

@@ -4,10 +4,14 @@
 // note and keep their defaults). Whenever the page's height changes it posts
 //   { type: 'posenc:height', chart: <kind>, height: <CSS px, integer> }
 // to the parent window, so the host page can size the iframe (README "Use in your blog").
+// `lang=en|zh` and `theme=auto|light|dark` are read by i18n.js and theme.js themselves (and by
+// early.js before the first paint); the chart host follows them.
 import { kernels, chartJs } from './runtime.js';
 import {
-  KINDS, DEFAULT_KIND, STRINGS, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
+  KINDS, DEFAULT_KIND, STRINGS, RESERVED, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
 } from './chart-host.js';
+import { t, onLang } from './i18n.js';
+import './theme.js';
 
 const main = document.getElementById('embed');
 const status = document.getElementById('status');
@@ -61,14 +65,16 @@ async function run() {
   try {
     const chart = await loadChart(kind);
     // ignore only the names embed.js reads itself; a chart= that was wrong is already noted
-    const entries = [...q].filter(([k]) => !['chart', 'controls', 'toolbar', 'lang', 'theme'].includes(k));
+    const entries = [...q].filter(([k]) => !RESERVED.includes(k));
     const parsed = parseParams(chart.params, named.length === 1 && kind === named[0] ? entries : []);
     notes.push(...parsed.notes);
     window.posencEmbed.notes = notes;
     window.posencEmbed.host = mountChart(box, chart, {
       pe, Chart, values: parsed.values, notes, controls, toolbar: toolbar ? { png: true, csv: true } : null,
     });
-    document.title = `posenc: ${chart.title}`;
+    const title = () => (document.title = `posenc: ${t(chart.title)}`);
+    title();
+    onLang(title);
     status.textContent = '';
   } catch (err) {
     status.textContent = '';

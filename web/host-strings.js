@@ -38,6 +38,12 @@ export const HOST_ZH = {
     '页面的其余部分仍然可用；启用了 WebAssembly 的新版浏览器可以显示此图表。',
   drawFailed: (message) => `此图表无法绘制：${message}`,
   loading: '正在加载图表…',
+  table: '数据表',
+  hideTable: '隐藏数据表',
+  tableEmpty: '此图没有可显示的数据。',
+  tableCaption: (title) => `“${title}”背后的数字`,
+  tablePart: (nr, rows, nc, cols) => `(显示 ${rows} 行中的前 ${nr} 行、${cols} 列中的前 ${nc} 列；CSV 中有全部数据)`,
+  scrolls: (name) => `${name}（可滚动）`,
 };
 
 const english = new WeakMap();

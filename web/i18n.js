@@ -4,10 +4,16 @@
 // the inactive one hidden by style.css).
 //
 // The language is, in order: `?lang=en|zh` in the URL; the lang attribute of <html> unless the
-// page marks it as a mere default (data-lang-default, as index.html does); navigator.language
-// (zh… → zh); else en. setLang() changes it, sets <html lang>, and dispatches
+// page marks it as a mere default (data-lang-default, as index.html and embed.html do);
+// navigator.language (zh… → zh); else en. setLang() changes it and dispatches
 //   document 'posenc:lang'  (CustomEvent, detail: { lang })
-// after which every view redraws its text (the chart host re-runs update()).
+// after which every chart host relabels and redraws (chart-host.js).
+//
+// There is one language per document: chart modules read it when they draw. posenc's own pages
+// (<html data-lang-default>: index.html, embed.html, the standalone build) are posenc's to set,
+// so <html lang> follows the language there (style.css shows the prose of that language, and
+// early.js sets it before the first paint). On any other page, such as a blog post with
+// <posenc-chart>, posenc leaves <html> alone.
 //
 // Strings in chart modules:
 //   L('dimension d', '维度 d')   a lazy pair { en, zh } for static definitions (chart titles,
@@ -41,8 +47,13 @@ function detect() {
   return normalize(nav) === 'zh' ? 'zh' : 'en';
 }
 
+/** True on posenc's own pages, whose <html lang> (and data-theme: theme.js) posenc sets. */
+export function ownPage() {
+  return typeof document !== 'undefined' && document.documentElement.hasAttribute('data-lang-default');
+}
+
 let current = detect();
-if (typeof document !== 'undefined') document.documentElement.lang = HTML_LANG[current];
+if (ownPage()) document.documentElement.lang = HTML_LANG[current];
 
 /** The current language: 'en' or 'zh'. */
 export function lang() {
@@ -50,15 +61,15 @@ export function lang() {
 }
 
 /**
- * Switches the language: sets <html lang> and, when it changed, dispatches 'posenc:lang' on
- * document. With { url: true } the page URL's ?lang= follows (history.replaceState), so a
- * reload or a copied address keeps the choice.
+ * Switches the language: sets <html lang> on posenc's own pages and, when it changed,
+ * dispatches 'posenc:lang' on document. With { url: true } the page URL's ?lang= follows
+ * (history.replaceState), so a reload or a copied address keeps the choice.
  */
 export function setLang(l, { url = false } = {}) {
   const next = normalize(l);
   if (!next) throw new RangeError(`setLang: unknown language ${l}`);
   if (typeof document !== 'undefined') {
-    document.documentElement.lang = HTML_LANG[next];
+    if (ownPage()) document.documentElement.lang = HTML_LANG[next];
     if (url) {
       const u = new URL(location.href);
       u.searchParams.set('lang', next);

@@ -330,7 +330,7 @@ class Posenc {
     const o = A.options('options', opts);
     const dim = A.evenInt('dim', o.dim, 2, MAX_DIM);
     const base = A.num('base', o.base ?? 10000, 1);
-    const layout = LAYOUTS[A.oneOf('layout', o.layout ?? 'interleaved', Object.keys(LAYOUTS))];
+    const layout = LAYOUTS[A.oneOf('layout', o.layout ?? 'interleaved', ['interleaved', 'concat'])];
     A.num('k', k, -MAX_POSITION, MAX_POSITION);
     const xs = A.numbers('vectors', vectors, Float32Array);
     if (xs.length % dim) throw new RangeError(`vectors.length must be a multiple of dim = ${dim}, got ${xs.length}`);

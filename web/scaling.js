@@ -9,6 +9,8 @@ const FIELDS = ['type', 'factor', 'originalMaxPositionEmbeddings', 'maxPositionE
   'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate', 'lowFreqFactor', 'highFreqFactor'];
 
 const pos = (name, v) => A.num(name, v, Number.MIN_VALUE);
+// A factor divides or multiplies frequencies: bounded so that neither can overflow.
+const factor = (name, v) => A.num(name, v, 1e-6, 1e6);
 const atLeast1 = (name, v) => A.num(name, v, 1);
 
 /**
@@ -21,8 +23,8 @@ export function scalingStruct(scaling, half) {
   const type = A.oneOf('scaling.type', s.type, Object.keys(SCALING_TYPES));
   const v = { type: SCALING_TYPES[type], attentionFactor: NaN, mscale: 0, mscaleAllDim: 0, truncate: 1 };
   if (s.attentionFactor !== undefined) v.attentionFactor = pos('scaling.attentionFactor', s.attentionFactor);
-  if (type !== 'longrope') v.factor = pos('scaling.factor', type === 'llama3' ? s.factor ?? 8 : s.factor);
-  else if (s.factor !== undefined) v.factor = pos('scaling.factor', s.factor);
+  if (type !== 'longrope') v.factor = factor('scaling.factor', type === 'llama3' ? s.factor ?? 8 : s.factor);
+  else if (s.factor !== undefined) v.factor = factor('scaling.factor', s.factor);
   let shortFactor = null, longFactor = null;
   if (type === 'dynamic') {
     v.maxPositionEmbeddings = atLeast1('scaling.maxPositionEmbeddings', s.maxPositionEmbeddings);

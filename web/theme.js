@@ -5,19 +5,31 @@
 // The setting is 'auto' (follow prefers-color-scheme), 'light' or 'dark': `?theme=light|dark`
 // in the URL, else <html data-theme> if the page set one, else 'auto'. setTheme() changes it
 // and dispatches document 'posenc:theme' (CustomEvent, detail: { theme, setting }) whenever
-// the theme in effect changes (also when the system's scheme flips under 'auto'); views then
-// redraw (the chart host re-runs update(): canvas-painted charts read their text and line
-// colours from the variables through common.js's ink()).
+// the theme in effect changes (also when the system's scheme flips under 'auto'); every chart
+// host then redraws (canvas-painted charts read their text and line colours through colours(),
+// which common.js's ink() returns).
+//
+// Like the language, the theme is one per document. On posenc's own pages (i18n.js ownPage())
+// it sets <html data-theme> and color-scheme; on another page (a blog with <posenc-chart>) it
+// leaves <html> alone: the element's shadow root follows the theme by itself (element.js), and
+// colours() falls back to the values below, since that page has none of posenc's variables.
+import { ownPage } from './i18n.js';
 
 const SETTINGS = ['auto', 'light', 'dark'];
 const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 const reduced = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
+/** style.css's colours of each theme, for pages that do not load style.css at their root. */
+const PALETTES = {
+  light: { fg: '#1d2330', muted: '#5b6475', bg: '#ffffff', panel: '#f5f7fa', line: '#d8dde6', grid: 'rgba(0, 0, 0, 0.1)' },
+  dark: { fg: '#e4e8ef', muted: '#a9b2c1', bg: '#14171d', panel: '#1d222b', line: '#3a414e', grid: 'rgba(255, 255, 255, 0.13)' },
+};
+
 function detect() {
   if (typeof document === 'undefined') return 'auto';
   const fromUrl = new URLSearchParams(location.search).get('theme');
   if (SETTINGS.includes(fromUrl)) return fromUrl;
-  const attr = document.documentElement.dataset.theme;
+  const attr = ownPage() ? document.documentElement.dataset.theme : undefined;
   return SETTINGS.includes(attr) ? attr : 'auto';
 }
 
@@ -39,14 +51,18 @@ export function reducedMotion() {
   return !!reduced?.matches;
 }
 
-/** The page's colours, read from the CSS variables of style.css. */
+/**
+ * The theme's colours now: style.css's variables on posenc's own pages, else the same values
+ * from PALETTES.
+ */
 export function colours() {
+  const fallback = PALETTES[theme()];
+  // (another page's variables, a blog's --fg say, are not posenc's)
+  if (!ownPage()) return { ...fallback };
   const css = getComputedStyle(document.documentElement);
-  const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
-  return {
-    fg: v('--fg', '#1d2330'), muted: v('--muted', '#5b6475'), bg: v('--bg', '#ffffff'),
-    panel: v('--panel', '#f5f7fa'), line: v('--line', '#d8dde6'), grid: v('--grid', 'rgba(0, 0, 0, 0.1)'),
-  };
+  const out = {};
+  for (const [name, value] of Object.entries(fallback)) out[name] = css.getPropertyValue(`--${name}`).trim() || value;
+  return out;
 }
 
 /** Sets Chart.js's default text, border and grid colours (and font) from the variables. */
@@ -59,26 +75,19 @@ export function applyChartTheme(Chart = globalThis.Chart) {
   if (reducedMotion()) Chart.defaults.animation = false;
 }
 
-/** Redraws every Chart.js chart with the current defaults. */
-function redrawCharts(Chart = globalThis.Chart) {
-  if (!Chart?.instances) return;
-  for (const chart of Object.values(Chart.instances)) chart.update('none');
-}
-
 function apply() {
-  const root = document.documentElement;
-  if (setting === 'auto') delete root.dataset.theme;
-  else root.dataset.theme = setting;
-  root.style.colorScheme = theme();
+  if (ownPage()) {
+    const root = document.documentElement;
+    if (setting === 'auto') delete root.dataset.theme;
+    else root.dataset.theme = setting;
+    root.style.colorScheme = theme();
+  }
   const now = theme();
   applyChartTheme();
   if (now !== effective) {
     const first = effective === null;
     effective = now;
-    if (!first) {
-      redrawCharts();
-      document.dispatchEvent(new CustomEvent('posenc:theme', { detail: { theme: now, setting } }));
-    }
+    if (!first) document.dispatchEvent(new CustomEvent('posenc:theme', { detail: { theme: now, setting } }));
   }
 }
 

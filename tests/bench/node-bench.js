@@ -7,6 +7,7 @@
 // --smoke: one tiny case, one repetition, no native build (for tests/bench-smoke.test.js).
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { cpus, loadavg } from 'node:os';
 import { instantiate } from '../../web/heap.js';
 import { loadPosenc } from '../../web/posenc.js';
 import * as JS from './js-baselines.js';
@@ -385,7 +386,8 @@ const heaps = {
   simd: await instantiate(new URL('posenc.wasm', BUILD)),
   scalar: await instantiate(new URL('posenc-scalar.wasm', BUILD)),
 };
-console.log(`posenc bench: Node ${process.version}, ${process.arch}; WASM SIMD build vs scalar build vs plain JS vs native.`);
+console.log(`posenc bench: Node ${process.version}, ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; WASM SIMD build vs scalar build vs plain JS vs native.`);
+const loadAtStart = loadavg()[0];
 
 if (SMOKE) {
   ropeCases(heaps, [[4, 2, 16]]);
@@ -422,4 +424,4 @@ if (big) {
 }
 printSizes();
 printTargets(nativeInfo);
-console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other jobs on this machine make the times noisy; compare ratios within one run).`);

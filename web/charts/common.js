@@ -1,15 +1,13 @@
 // common.js: what every Chart.js chart of posenc shares: a canvas sized to its container,
 // fast options for long line data, and a colour-blind-safe palette (Okabe-Ito).
 import { t, tr } from '../i18n.js';
+import { theme, colours } from '../theme.js';
 
 export const palette = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 
-/** True when the page shows its dark theme (web/theme.js sets <html data-theme>; else the system's). */
+/** True when the dark theme is in effect (web/theme.js). */
 export function isDark() {
-  if (typeof document === 'undefined') return false;
-  const set = document.documentElement.dataset.theme;
-  if (set === 'dark' || set === 'light') return set === 'dark';
-  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+  return theme() === 'dark';
 }
 
 // Okabe-Ito's black would vanish on the dark theme: palette[6] is read when a chart draws, so
@@ -17,16 +15,12 @@ export function isDark() {
 Object.defineProperty(palette, 6, { get: () => (isDark() ? '#e8e8e8' : '#000000'), enumerable: true });
 
 /**
- * The page's text and line colours now (CSS variables of style.css, light values when the
- * stylesheet is absent): for text and axes painted on a canvas by hand, so they follow the theme.
+ * The theme's text and line colours now (web/theme.js colours(): style.css's variables, or the
+ * same values where the page lacks them): for text and axes painted on a canvas by hand.
  */
 export function ink() {
-  const css = typeof document !== 'undefined' ? getComputedStyle(document.documentElement) : null;
-  const v = (name, fallback) => css?.getPropertyValue(name).trim() || fallback;
-  return {
-    fg: v('--fg', '#1d2330'), muted: v('--muted', '#5b6475'), bg: v('--bg', '#ffffff'),
-    line: v('--line', '#d8dde6'), grid: v('--grid', 'rgba(0, 0, 0, 0.1)'),
-  };
+  const { fg, muted, bg, line, grid } = colours();
+  return { fg, muted, bg, line, grid };
 }
 
 /**
