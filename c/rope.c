@@ -9,7 +9,7 @@
  * clang's auto-vectoriser handles the stride-2 pairing worse than scalar code. The
  * duplicated cos and signed sin are built once per row and chunk, then serve every head:
  * the per-head loop is loads, one swap, two multiplies and an add per vector, which keeps
- * in-place interleaved RoPE at the memory's speed (2.5 -> 1.9 ms at 2048x32x128). Both
+ * in-place interleaved RoPE within 1.05x of half (2.30 -> 2.07 ms at 2048x32x128). Both
  * loops take 8 pairs per step. cos/sin are float32 results, so the cache and the fused
  * kernel use ps_sincos_f32 (see sincos.h), four pairs per step.
  */
@@ -133,12 +133,15 @@ static inline __attribute__((always_inline)) void rotate_half_simd(float *o, con
   if (j < np) rotate_scalar(o, x, rot, POSENC_STYLE_HALF, p0 + j, np - j, cs + j, sn + j);
 }
 
-/* [a0 b0 a1 b1] -> x*[c0 c0 c1 c1] + [b0 a0 b1 a1]*[-s0 s0 -s1 s1], ce/se already duplicated */
-#define IL_STEP(j)                                                                      \
+/* [a0 b0 a1 b1] -> x*[c0 c0 c1 c1] + [b0 a0 b1 a1]*[-s0 s0 -s1 s1], ce/se already duplicated.
+ * This loop bumps pointers and addresses with constant offsets, which V8 folds into each
+ * instruction, instead of an index it must add per access (clang's form for x[j + k]): 9%
+ * faster in place at 2048x32x128. (The half loop keeps the index: six pointers spill.) */
+#define IL_AT(k)                                                                        \
   do {                                                                                  \
-    v128_t v = wasm_v128_load(xi + 2 * (j)), w = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);  \
-    wasm_v128_store(oi + 2 * (j), wasm_f32x4_add(wasm_f32x4_mul(v, wasm_v128_load(ce + 2 * (j))), \
-                                                wasm_f32x4_mul(w, wasm_v128_load(se + 2 * (j))))); \
+    v128_t v = wasm_v128_load(xp + (k)), w = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);      \
+    wasm_v128_store(op + (k), wasm_f32x4_add(wasm_f32x4_mul(v, wasm_v128_load(ce + (k))), \
+                                             wasm_f32x4_mul(w, wasm_v128_load(se + (k))))); \
   } while (0)
 
 /* Duplicates cos and signs sin for pairs [0, n4), n4 a multiple of 4. */
@@ -156,18 +159,17 @@ static void expand_simd(float *ce, float *se, const float *cs, const float *sn, 
 /* One head, pairs [p0, p0+n4) from expanded ce/se (n4 a multiple of 4). */
 static void rotate_il_simd(float *o, const float *x, int32_t p0, int32_t n4, const float *ce,
                            const float *se) {
-  const float *xi = x + 2 * p0;
-  float *oi = o + 2 * p0;
-  int32_t j = 0;
-  for (; j + 8 <= n4; j += 8) {
-    IL_STEP(j);
-    IL_STEP(j + 2);
-    IL_STEP(j + 4);
-    IL_STEP(j + 6);
+  const float *xp = x + 2 * p0, *end = xp + 2 * n4;
+  float *op = o + 2 * p0;
+  for (; end - xp >= 16; xp += 16, op += 16, ce += 16, se += 16) {
+    IL_AT(0);
+    IL_AT(4);
+    IL_AT(8);
+    IL_AT(12);
   }
-  if (j < n4) {
-    IL_STEP(j);
-    IL_STEP(j + 2);
+  if (xp < end) {
+    IL_AT(0);
+    IL_AT(4);
   }
 }
 

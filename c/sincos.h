@@ -18,8 +18,8 @@
  * cache and fused RoPE): the reduction without its third part (k * P3 < 2.2e-15), then the
  * same kind of polynomials to r^7 (sin: error 9.7e-9) and r^8 (cos: 7.6e-10). With float32's
  * rounding (<= 3e-8 for values below 1) the error against float64 stays below 4e-8 at every
- * position up to 1e6 (bound 2e-7; the bench measures 3.9e-8): five fewer multiply-adds than
- * the full form.
+ * position up to 1e6 (bound 2e-7; the bench measures 3.9e-8): four fewer multiply-adds and
+ * one reduction step less than the full form.
  *
  * ps_cos / ps_cos2 (decay curves that need only cosines): a = m pi + r, |r| <= pi/2, by the
  * first two parts doubled (m has at most 19 bits below 1.5e6 rad, so the products stay

@@ -21,6 +21,6 @@ test('node bench: one tiny case, one repetition, prints times, ratios, errors an
 test('browser bench: one chart, two values per control, one page load', () => {
   const out = run('./bench/browser-bench.js', ['--smoke']);
   assert.match(out, /first chart drawn p50 [\d.]+ p95 [\d.]+/, out);
-  assert.match(out, /^\S+ +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+ +\| [\d.]+/m, 'a chart row with p50/p95 columns');
+  assert.match(out, /^\S+ +\d+(?: +[\d.]+){5} +\| [\d.]+/m, 'a chart row with p50/p95 columns');
   assert.match(out, /redraws within 16 ms/);
 });

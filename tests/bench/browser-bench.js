@@ -56,23 +56,43 @@ async function measureLoads(b) {
 async function sweepChart(page, kind, steps, timeoutMs, budgetMs) {
   return page.evaluate(async ({ kind, steps, timeoutMs, budgetMs }) => {
     const host = window.posencPage.charts.get(kind);
+    // Time spent inside posenc's API (kernels plus their argument checks and copies): wrap the
+    // methods of the class once; the page's instance shares the prototype (same module URL).
+    if (!window.__posencTime) {
+      const { loadPosenc } = await import('./posenc.js');
+      const proto = Object.getPrototypeOf(await loadPosenc());
+      const clock = (window.__posencTime = { ms: 0, depth: 0 });
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const fn = Object.getOwnPropertyDescriptor(proto, name).value;
+        if (name === 'constructor' || typeof fn !== 'function') continue;
+        proto[name] = function (...args) {
+          const t0 = clock.depth++ ? 0 : performance.now();
+          try {
+            return fn.apply(this, args);
+          } finally {
+            if (--clock.depth === 0) clock.ms += performance.now() - t0;
+          }
+        };
+      }
+    }
+    const clock = window.__posencTime;
     const container = document.querySelector(`[data-kind="${kind}"]`);
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
 
     /** Sets input to value, fires 'input', resolves with { total, work } when the chart has drawn. */
     const step = (input, set) =>
       new Promise((resolve) => {
-        let t0 = 0, frameStart = 0, error = null;
+        let t0 = 0, frameStart = 0, api0 = 0, error = null;
         const timer = setTimeout(() => resolve({ timeout: true }), timeoutMs);
         const onError = (e) => (error = String(e.message ?? e));
         window.addEventListener('error', onError, { once: true });
         // registered before the input, so it runs first in the frame that redraws
-        requestAnimationFrame(() => (frameStart = performance.now()));
+        requestAnimationFrame(() => ((frameStart = performance.now()), (api0 = clock.ms)));
         container.addEventListener('posenc:drawn', () => {
           const t1 = performance.now();
           clearTimeout(timer);
           window.removeEventListener('error', onError);
-          resolve({ total: t1 - t0, work: t1 - frameStart, error });
+          resolve({ total: t1 - t0, work: t1 - frameStart, api: clock.ms - api0, error });
         }, { once: true });
         set(input);
         t0 = performance.now();
@@ -128,10 +148,10 @@ async function sweepChart(page, kind, steps, timeoutMs, budgetMs) {
 
 function summary(rows) {
   const ok = rows.filter((r) => !r.timeout);
-  const total = ok.map((r) => r.total), work = ok.map((r) => r.work);
+  const total = ok.map((r) => r.total), work = ok.map((r) => r.work), api = ok.map((r) => r.api);
   const worst = ok.reduce((w, r) => (r.work > (w?.work ?? -1) ? r : w), null);
   return { n: ok.length, timeouts: rows.length - ok.length, errors: ok.filter((r) => r.error).length,
-    t50: pct(total, 50), t95: pct(total, 95), w50: pct(work, 50), w95: pct(work, 95), worst };
+    t50: pct(total, 50), t95: pct(total, 95), w50: pct(work, 50), w95: pct(work, 95), a50: pct(api, 50), a95: pct(api, 95), worst };
 }
 
 const b = await startBrowser();
@@ -155,9 +175,10 @@ try {
   console.log(`posenc browser bench: ${info.ua ?? 'Chromium'} headless, ${info.build ?? '?'} kernels, ${kinds.length} charts, ${STEPS} values per control sweep.`);
   console.log(`Page load (${LOADS} loads, ms from navigation): first chart drawn p50 ${f1(pct(loads.first, 50))} p95 ${f1(pct(loads.first, 95))}; every chart mounted p50 ${f1(pct(loads.all, 50))} p95 ${f1(pct(loads.all, 95))}.`);
   console.log('input->drawn includes the wait for the next animation frame (chart-host.js redraws once per frame);');
-  console.log('redraw = that frame\'s start to the chart drawn (the chart\'s own work). Times in ms.\n');
-  const head = ['chart', 'steps', 'defaults: input->drawn p50', 'p95', 'redraw p50', 'p95', '| largest: input->drawn p50', 'p95', 'redraw p50', 'p95', '| slowest step (largest)'];
-  const w = [22, 6, 27, 6, 11, 6, 27, 6, 11, 6, 0];
+  console.log('redraw = that frame\'s start to the chart drawn (the chart\'s own work); posenc = the part of it spent in');
+  console.log('posenc\'s API (kernels with their argument checks and copies); the rest is the chart\'s JS and Chart.js. Times in ms.\n');
+  const head = ['chart', 'steps', 'defaults: input->drawn p50', 'p95', 'redraw p50', 'p95', 'posenc p95', '| largest: input->drawn p50', 'p95', 'redraw p50', 'p95', 'posenc p95', '| slowest step (largest)'];
+  const w = [22, 6, 27, 6, 11, 6, 11, 27, 6, 11, 6, 11, 0];
   const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[0]) : i === cells.length - 1 ? ` ${c}` : String(c).padStart(w[i]))).join(' ');
   console.log(line(head));
   const results = [];
@@ -165,9 +186,9 @@ try {
     const r = await sweepChart(page, kind, STEPS, STEP_TIMEOUT_MS, CHART_BUDGET_MS);
     const d = summary(r.defaults), l = summary(r.largest);
     results.push({ kind, d, l });
-    const worst = l.worst ? `${l.worst.control}=${l.worst.value}: ${f1(l.worst.work)}` : '–';
+    const worst = l.worst ? `${l.worst.control}=${l.worst.value}: ${f1(l.worst.work)} (posenc ${f1(l.worst.api)})` : '–';
     const note = [d.timeouts + l.timeouts ? `${d.timeouts + l.timeouts} timed out` : '', d.errors + l.errors ? `${d.errors + l.errors} with errors` : ''].filter(Boolean).join(', ');
-    console.log(line([kind, d.n + l.n, f1(d.t50), f1(d.t95), f1(d.w50), f1(d.w95), `| ${f1(l.t50)}`, f1(l.t95), f1(l.w50), f1(l.w95), `| ${worst}${note ? ` (${note})` : ''}`]));
+    console.log(line([kind, d.n + l.n, f1(d.t50), f1(d.t95), f1(d.w50), f1(d.w95), f1(d.a95), `| ${f1(l.t50)}`, f1(l.t95), f1(l.w50), f1(l.w95), f1(l.a95), `| ${worst}${note ? ` (${note})` : ''}`]));
   }
   console.log('\nTargets (issue 4):');
   const slow = results.filter((r) => !(r.d.w95 <= 16));
