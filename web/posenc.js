@@ -24,6 +24,16 @@ const DECAY_KINDS = ['ones', 'bound', 'vectors'];
 const MAX_POSITION = 2 ** 53;
 const MAX_DIM = 65536;
 
+/** The layout options every RoPE call shares; style has no default (the classic silent bug). */
+function ropeShape(o) {
+  const heads = A.int('heads', o.heads, 1);
+  const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
+  if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
+  const style = STYLES[A.oneOf('style', o.style, Object.keys(STYLES))];
+  const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
+  return { heads, headDim, style, rotaryDim };
+}
+
 const BUILDS = {
   simd: new URL('./build/posenc.wasm', import.meta.url),
   scalar: new URL('./build/posenc-scalar.wasm', import.meta.url),
@@ -173,11 +183,7 @@ class Posenc {
    */
   applyRope(x, opts) {
     const o = A.options('options', opts);
-    const heads = A.int('heads', o.heads, 1);
-    const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
-    if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
-    const style = STYLES[A.oneOf('style', o.style, Object.keys(STYLES))];
-    const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
+    const { heads, headDim, style, rotaryDim } = ropeShape(o);
     const pos = A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
     const n = A.elements('x', pos.length, heads, headDim);
     const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
@@ -218,11 +224,7 @@ class Posenc {
   applyRopeInPlace(x, opts) {
     const t = this.#tensorArg('x', x);
     const o = A.options('options', opts);
-    const heads = A.int('heads', o.heads, 1);
-    const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
-    if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
-    const style = STYLES[A.oneOf('style', o.style, Object.keys(STYLES))];
-    const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
+    const { heads, headDim, style, rotaryDim } = ropeShape(o);
     const row = heads * headDim;
     if (t.length % row !== 0) {
       throw new RangeError(`x.length must be a multiple of heads × headDim = ${row}, got ${t.length}`);
