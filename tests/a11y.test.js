@@ -5,14 +5,20 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { startBrowser, pageReady } from './browser.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const EMBED = new URL('../web/embed.html', import.meta.url);
 
-let b;
-before(async () => (b = await startBrowser()));
+// One page of the index serves the tests of it that need no context of their own: each test
+// leaves it in English, light, with the system light (the state the next one starts from).
+let b, shared;
+before(async () => {
+  b = await startBrowser();
+  shared = await open('?theme=dark');
+  await ready(shared.page);
+});
 after(() => b?.close());
 
 /** A page of our server with the page's CSP bypassed, so axe can be injected; local requests only. */
@@ -43,38 +49,8 @@ async function audit(page) {
 
 const background = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 
-test('axe: no serious or critical violation, English light and Chinese dark (both languages, both themes)', async () => {
-  const { page, context, errors } = await open('?lang=en&theme=light');
-  await ready(page);
-  const found = {};
-  found['en light'] = await audit(page);
-  const click = (attr, value) => page.locator(`button[data-set-${attr}="${value}"]`).click();
-  await click('lang', 'zh');
-  await click('theme', 'dark');
-  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && document.documentElement.lang === 'zh-CN');
-  found['zh dark'] = await audit(page);
-  // (colours do not depend on the language, nor names on the theme: these two cover all four)
-  assert.deepEqual(found, { 'en light': [], 'zh dark': [] });
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
-test('axe on embed.html, in both languages and both themes', { skip: !existsSync(EMBED) && 'web/embed.html does not exist yet' }, async () => {
-  const found = {};
-  await Promise.all([['en', 'light'], ['zh', 'dark']].map(async ([lang, theme]) => {
-    const { page, context, errors } = await open(`embed.html?chart=rope-decay&lang=${lang}&theme=${theme}`, { viewport: { width: 640, height: 600 } });
-    await page.waitForFunction(() => document.querySelector('#chart canvas, .readout'));
-    await page.waitForFunction(() => document.querySelector('.readout')?.textContent.length > 10);
-    found[`${lang} ${theme}`] = await audit(page);
-    assert.deepEqual(errors, [], `${lang} ${theme}`);
-    await context.close();
-  }));
-  assert.deepEqual(found, { 'en light': [], 'zh dark': [] });
-});
-
 test('themes: ?theme= and the switch change the page and Chart.js colours; auto follows the system', async () => {
-  const { page, context } = await open('?theme=dark');
-  await ready(page);
+  const { page } = shared; // opened with ?theme=dark
   const dark = await background(page);
   const chartDark = await page.evaluate(() => window.Chart.defaults.color);
   assert.equal(await page.evaluate(() => document.querySelector('.theme-switch [aria-pressed="true"]').dataset.setTheme), 'dark');
@@ -98,20 +74,70 @@ test('themes: ?theme= and the switch change the page and Chart.js colours; auto 
   const lightInk = await inkOf();
   await page.getByRole('button', { name: 'dark', exact: true }).click();
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-  await page.waitForTimeout(100);
   const darkInk = await inkOf();
   assert.ok(lightInk !== null && darkInk !== null && darkInk > lightInk + 100, `heatmap text ${lightInk} → ${darkInk}`);
+  // the PNG export has the theme's background behind its (transparent) canvas: light text stays legible
+  const [download] = await Promise.all([page.waitForEvent('download'),
+    page.locator('[data-chart="wavelengths"] .posenc-toolbar button[data-action="png"]').click()]);
+  const corner = await page.evaluate(async (b64) => {
+    const img = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], { type: 'image/png' }));
+    const ctx = new OffscreenCanvas(img.width, img.height).getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    return [...ctx.getImageData(0, 0, 1, 1).data];
+  }, readFileSync(await download.path()).toString('base64'));
+  assert.deepEqual(corner, [20, 23, 29, 255], 'the dark theme\'s --bg behind the chart');
   await page.getByRole('button', { name: 'auto', exact: true }).click();
   assert.equal(await background(page), light, 'auto in a light system is light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.waitForFunction(() => getComputedStyle(document.documentElement).backgroundColor !== 'rgb(255, 255, 255)');
   assert.equal(await background(page), dark, 'auto in a dark system is dark');
-  await context.close();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('button', { name: 'light', exact: true }).click();
+  assert.deepEqual(shared.errors, []);
+});
+
+test('axe: no serious or critical violation, English light and Chinese dark (both languages, both themes)', async () => {
+  const { page, errors } = shared; // English, light
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'en');
+  const found = {};
+  found['en light'] = await audit(page);
+  const click = (attr, value) => page.locator(`button[data-set-${attr}="${value}"]`).click();
+  await click('lang', 'zh');
+  await click('theme', 'dark');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && document.documentElement.lang === 'zh-CN');
+  found['zh dark'] = await audit(page);
+  // (colours do not depend on the language, nor names on the theme: these two cover all four)
+  assert.deepEqual(found, { 'en light': [], 'zh dark': [] });
+  assert.deepEqual(errors, []);
+  await click('lang', 'en');
+  await click('theme', 'light');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'en');
+});
+
+test('axe on embed.html, in both languages and both themes', { skip: !existsSync(EMBED) && 'web/embed.html does not exist yet' }, async () => {
+  const found = {};
+  await Promise.all([['en', 'light'], ['zh', 'dark']].map(async ([lang, theme]) => {
+    const { page, context, errors } = await open(`embed.html?chart=rope-decay&lang=${lang}&theme=${theme}`, { viewport: { width: 640, height: 600 } });
+    await page.waitForFunction(() => document.querySelector('#chart canvas, .readout'));
+    await page.waitForFunction(() => document.querySelector('.readout')?.textContent.length > 10);
+    // ?lang= and ?theme= reach the page, its chart text and Chart.js's colours
+    const state = await page.evaluate(() => ({
+      lang: document.documentElement.lang, theme: document.documentElement.dataset.theme,
+      background: getComputedStyle(document.documentElement).backgroundColor, chartText: window.Chart.defaults.color,
+      chinese: /[\u4e00-\u9fff]/.test(document.querySelector('figcaption').textContent + document.querySelector('.readout').textContent),
+    }));
+    assert.deepEqual(state, lang === 'zh'
+      ? { lang: 'zh-CN', theme: 'dark', background: 'rgb(20, 23, 29)', chartText: '#a9b2c1', chinese: true }
+      : { lang: 'en', theme: 'light', background: 'rgb(255, 255, 255)', chartText: '#5b6475', chinese: false });
+    found[`${lang} ${theme}`] = await audit(page);
+    assert.deepEqual(errors, [], `${lang} ${theme}`);
+    await context.close();
+  }));
+  assert.deepEqual(found, { 'en light': [], 'zh dark': [] });
 });
 
 test('every chart canvas is an image with a name and the readout as its description; the table view; the keyboard', async () => {
-  const { page, context } = await open('');
-  await ready(page);
+  const { page } = shared; // English, light
   const bad = await page.evaluate(() => [...document.querySelectorAll('main canvas')].filter((c) => c.checkVisibility()).map((c) => {
     const kind = c.closest('[data-chart]').dataset.chart;
     const desc = document.getElementById(c.getAttribute('aria-describedby') ?? '');
@@ -170,19 +196,19 @@ test('every chart canvas is an image with a name and the readout as its descript
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((b) => document.querySelector('[data-chart="extrapolation"] .readout').textContent !== b, before);
   assert.match(await readout(), /of 65 pairs/);
-  await context.close();
 });
 
 test('reduced motion: nothing animates by itself, play waits for the reader', async () => {
-  const { page, context } = await open('', { reducedMotion: 'reduce' });
-  await ready(page);
+  // embed.html runs the same theme.js and unit-circle module as the page, in a page of one chart
+  const { page, context } = await open('embed.html?chart=unit-circle', { reducedMotion: 'reduce' });
+  await page.evaluate(() => window.posencEmbed.ready);
   const state = () => page.evaluate(() => ({
     animation: window.Chart.defaults.animation,
-    position: document.querySelector('[data-chart="unit-circle"] input[type="range"][name="position"]').value,
-    play: document.querySelector('[data-chart="unit-circle"] .circle-buttons button:nth-child(2)').getAttribute('aria-label'),
+    position: document.querySelector('.chart[data-kind="unit-circle"] input[type="range"][name="position"]').value,
+    play: document.querySelector('.chart[data-kind="unit-circle"] .circle-buttons button:nth-child(2)').getAttribute('aria-label'),
   }));
   const s0 = await state();
-  await page.waitForTimeout(800);
+  await page.waitForTimeout(500); // longer than one step of play (350 ms)
   const s1 = await state();
   assert.equal(s0.animation, false);
   assert.equal(s1.position, s0.position, 'the unit circle does not play by itself');

@@ -166,6 +166,58 @@ test('<posenc-chart> as a module from the site\'s own files (web/element.js)', a
   await context.close();
 });
 
+test('<posenc-chart lang theme>: the page\'s one language and theme, applied inside the elements; the host page\'s <html> untouched', async () => {
+  const { page, context, problems, csp } = await trackedPage(b.browser);
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title>' +
+    '<meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'self\' \'wasm-unsafe-eval\'; style-src \'self\'; img-src \'self\' data: blob:; connect-src \'self\'; object-src \'none\'">' +
+    '<link rel="icon" href="data:,"><script type="module" src="/element.js"></script></head><body>' +
+    '<posenc-chart id="a" kind="wavelengths" lang="zh" theme="dark"></posenc-chart><posenc-chart id="b" kind="binary"></posenc-chart></body></html>';
+  await page.route(`${b.url}fixture-lang.html`, (r) => r.fulfill({ body: html, contentType: 'text/html' }));
+  await page.goto(`${b.url}fixture-lang.html`);
+  const state = () => page.evaluate(async () => {
+    const one = async (id) => {
+      const el = document.getElementById(id);
+      await el.ready;
+      const root = el.shadowRoot;
+      return {
+        caption: root.querySelector('figcaption').textContent,
+        background: getComputedStyle(root.querySelector('.posenc-element')).backgroundColor,
+        text: getComputedStyle(root.querySelector('.readout')).color,
+      };
+    };
+    const h = document.documentElement;
+    return { a: await one('a'), b: await one('b'), html: [h.lang, h.dataset.theme ?? null, h.style.colorScheme], chartText: window.Chart.defaults.color };
+  });
+  const zhDark = await state();
+  for (const id of ['a', 'b']) {
+    assert.match(zhDark[id].caption, /[\u4e00-\u9fff]/, `${id}: Chinese (one language per page)`);
+    assert.equal(zhDark[id].background, 'rgb(20, 23, 29)', `${id}: dark`);
+  }
+  assert.equal(zhDark.chartText, '#a9b2c1', 'Chart.js text in the dark theme\'s colour');
+  assert.deepEqual(zhDark.html, ['en', null, ''], 'the host page\'s <html> is left alone');
+  const drawn = page.evaluate(() => new Promise((r) => document.getElementById('a').addEventListener('posenc:drawn', r, { once: true })));
+  await page.evaluate(() => {
+    const a = document.getElementById('a');
+    a.setAttribute('lang', 'en');
+    a.theme = 'light';
+  });
+  await drawn;
+  const enLight = await state();
+  for (const id of ['a', 'b']) {
+    assert.doesNotMatch(enLight[id].caption, /[\u4e00-\u9fff]/, id);
+    assert.equal(enLight[id].background, 'rgb(255, 255, 255)', id);
+    assert.notEqual(enLight[id].text, zhDark[id].text, `${id}: the text colour follows`);
+  }
+  assert.deepEqual(enLight.html, ['en', null, '']);
+  // a theme that is not one: a note, and the theme stays
+  await page.evaluate(() => document.getElementById('b').setAttribute('theme', 'purple'));
+  await page.waitForFunction(() => document.getElementById('b').shadowRoot.querySelector('.posenc-note'));
+  assert.match(await page.evaluate(() => document.getElementById('b').shadowRoot.querySelector('.posenc-note').textContent), /theme = “purple” is not one of the choices/);
+  assert.deepEqual(problems, clean);
+  assert.deepEqual(await csp(), []);
+  await context.close();
+});
+
 test('dist/standalone.html and dist/posenc.js work from file:// with every other request blocked', async () => {
   const { page, context, problems } = await trackedPage(b.browser);
   const blocked = [];

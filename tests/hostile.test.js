@@ -2,7 +2,8 @@
 // script and HTML injection in every parameter, javascript: URLs, huge numbers, repeated and
 // missing parameters. Nothing runs (a dialog trap, a window flag), nothing is logged, no
 // Content-Security-Policy violation is reported, the defaults are drawn and a note names what
-// was not used. The largest sizes a URL can ask for redraw without freezing the tab. Missing,
+// was not used. The largest sizes a URL can ask for redraw within a frame budget (50 ms on an
+// idle machine; the test allows 250 ms, for a loaded CI box), so no link freezes the tab. Missing,
 // corrupt or absent WebAssembly: a message on every chart, no uncaught exception, a live page.
 // First, the parser itself in Node.
 import { test, before, after } from 'node:test';
@@ -198,7 +199,7 @@ test('hostile URLs against embed.html: injection in every parameter, bad chart n
   await context.close();
 });
 
-test('under the Content-Security-Policy: the page and its buttons, embed.html; and the largest sizes redraw without freezing', async (t) => {
+test('under the Content-Security-Policy: the page and its buttons, embed.html; and every chart redraws within a frame budget at its largest sizes', async (t) => {
   const { page, context, problems, csp } = await hostilePage();
   await page.goto(`${b.url}index.html`);
   await pageReady(page);
@@ -210,17 +211,41 @@ test('under the Content-Security-Policy: the page and its buttons, embed.html; a
       else await btn.click();
     }
   }
-  // Every chart at the largest values its params allow (what a URL can ask for at most).
-  const times = await page.evaluate(() => [...window.posencPage.charts].map(([kind, host]) => {
-    // the controls straight to their max (host.set would also queue a redraw for the next frame)
-    for (const c of host.controls) if (c.param.type === 'int' || c.param.type === 'number') c.write(c.param.max);
-    const t0 = performance.now();
-    const ok = host.update() !== null;
-    return { kind, ms: performance.now() - t0, ok };
-  }));
-  for (const { kind, ms, ok } of times) {
-    t.diagnostic(`${kind} at its largest sizes: ${ms.toFixed(0)} ms${ok ? '' : ' (could not draw: message shown)'}`);
-    assert.ok(ms < 4000, `${kind} redraws at its largest sizes in ${ms.toFixed(0)} ms`);
+  // Every chart at the largest values its params allow (what a URL can ask for at most), with
+  // each of its choices: one redraw each, after a frame (so one chart's leftovers, layout or
+  // garbage, are not counted against the next). The aim is a frame budget of 50 ms on an idle
+  // machine; 250 ms leaves room for a loaded two-core CI box.
+  const times = await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+    const out = [];
+    for (const [kind, host] of window.posencPage.charts) {
+      const choices = host.controls.filter((c) => c.param.type === 'select' || c.param.type === 'bool');
+      const cases = [{}, ...choices.flatMap((c) => (c.param.type === 'bool' ? [true, false] : c.param.options)
+        .filter((v) => v !== c.param.value).map((v) => ({ [c.param.name]: v })))];
+      let worst = { ms: -1 }, failed = 0;
+      for (const values of cases) {
+        // the controls straight to their max (host.set would also queue a redraw for the next frame)
+        for (const c of host.controls) {
+          if (c.param.type === 'int' || c.param.type === 'number') c.write(c.param.max);
+          else c.write(c.param.name in values ? values[c.param.name] : c.param.value);
+        }
+        await frame();
+        const t0 = performance.now();
+        const ok = host.update() !== null;
+        const ms = performance.now() - t0;
+        if (!ok) failed++;
+        if (ms > worst.ms) worst = { ms, values };
+      }
+      for (const c of host.controls) c.write(c.param.value);
+      host.update();
+      out.push({ kind, ms: worst.ms, with: JSON.stringify(worst.values), cases: cases.length, failed });
+    }
+    return out;
+  });
+  for (const { kind, ms, with: values, cases, failed } of times) {
+    t.diagnostic(`${kind} at its largest sizes: ${ms.toFixed(0)} ms (slowest of ${cases}${values === '{}' ? '' : `, with ${values}`})` +
+      `${failed ? ` (${failed} could not draw: message shown)` : ''}`);
+    assert.ok(ms <= 250, `${kind} redraws at its largest sizes in ${ms.toFixed(0)} ms (${values})`);
   }
   await page.goto(`${b.url}embed.html?chart=sin-heatmap&toolbar=1`);
   await page.evaluate(() => window.posencEmbed.ready);

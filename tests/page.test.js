@@ -1,18 +1,94 @@
-// The page as a reader gets it, in Debian's Chromium: every chart mounts and draws, nothing
-// is logged, nothing fails to load, nothing leaves localhost; the API gives in the browser
-// exactly what it gives in Node.
+// page.test.js: the page as a reader gets it, in Debian's Chromium, one page shared by every
+// test that reads it (each sets the controls it needs): every chart mounts and draws, nothing is
+// logged, nothing fails to load, nothing leaves localhost; then the charts section by section
+// (1-7: each draws, a control changes its data, the seed's numbers are on the page, the order
+// experiment's claims hold; 8-15: T_max/4, the KV cache, R(k); 16-20: config.json, the precision
+// and convention labs, dynamic NTK), a 360 px phone, and the API in the browser against Node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
 import { loadPosenc } from '../web/posenc.js';
 
-let b;
-before(async () => (b = await startBrowser()));
+// sections 1-7
+const KINDS_1_7 = ['order', 'binary', 'single-frequency', 'three-frequencies', 'wavelengths', 'sin-heatmap',
+  'exact-table', 'frequency-curves', 'unit-circle', 'helix'];
+const CANVAS_KINDS_1_7 = KINDS_1_7.filter((k) => k !== 'order' && k !== 'exact-table');
+
+// sections 8-15
+// kind -> a control to move and the value to move it to
+const KINDS_8_15 = {
+  'relative-rotation': ['k', 7],
+  'near-orthogonal': ['seed', 1],
+  'four-terms': ['query', 20],
+  'absolute-decay': ['seed', 1],
+  'rope-2d': ['m', 3],
+  'rope-periods': ['preset', '4'],
+  'rope-decay': ['preset', '4'],
+  'rope-decay-random': ['seed', 1],
+  'rotate-half': ['position', 5],
+  'kv-cache': ['seed', 1],
+  'extrapolation': ['length', 8192],
+};
+
+// sections 16-20
+const KINDS_16_20 = ['scaling-variants', 'scaling-decay', 'dynamic-kv-cache', 'precision-lab', 'precision-heatmap', 'convention-lab', 'sinusoidal-layouts'];
+// One control per chart to change, and its new value.
+const CHANGE_16_20 = {
+  'scaling-variants': ['factor', '4'],
+  'scaling-decay': ['variant', 'linear (PI)'],
+  'dynamic-kv-cache': ['length', '100'],
+  'precision-lab': ['base', '500000'],
+  'precision-heatmap': ['type', 'float16'],
+  'convention-lab': ['input', 'random q, k'],
+  'sinusoidal-layouts': ['dim', '32'],
+};
+const LLAMA31 = {
+  hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000.0,
+  rope_scaling: { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+};
+
+let b, page, problems;
+before(async () => {
+  b = await startBrowser();
+  ({ page, problems } = await b.open());
+  await pageReady(page);
+});
 after(async () => b?.close());
 
+/** Sets control `name` of chart `kind` and resolves with { changed, data } once it redrew. */
+function setControl(kind, name, value) {
+  return page.evaluate(async ({ kind, name, value }) => {
+    const box = document.querySelector(`[data-chart="${kind}"]`);
+    const host = window.posencPage.charts.get(kind);
+    const before = JSON.stringify(host.data);
+    const inputs = box.querySelectorAll(`.controls [name="${name}"]`);
+    const input = inputs[inputs.length - 1]; // the number box of a range + number pair
+    const drawn = new Promise((resolve) => box.addEventListener('posenc:drawn', resolve, { once: true }));
+    if (input.type === 'checkbox') input.checked = value;
+    else input.value = String(value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await drawn;
+    return { changed: JSON.stringify(host.data) !== before, data: host.data, readout: box.querySelector('.readout').textContent };
+  }, { kind, name, value });
+}
+
+/** Replaces the config.json text, fires 'input', waits for the redraw; returns the message shown. */
+function setConfig(text) {
+  return page.evaluate(async (text) => {
+    const el = document.querySelector('[data-chart="scaling-variants"]');
+    const box = el.querySelector('textarea');
+    const drawn = new Promise((r) => el.addEventListener('posenc:drawn', r, { once: true }));
+    box.value = text;
+    box.dispatchEvent(new Event('input'));
+    await drawn;
+    const msg = el.querySelector('.config-message');
+    return { text: msg.textContent, error: msg.classList.contains('error'), visible: msg.getBoundingClientRect().height > 0 && getComputedStyle(msg).visibility === 'visible' };
+  }, text);
+}
+
+const data = (kind) => page.evaluate((kind) => JSON.parse(JSON.stringify(window.posencPage.charts.get(kind).data)), kind);
+
 test('every chart mounts and draws; no console message, failed or external request', async () => {
-  const { page, problems, context } = await b.open();
-  await pageReady(page);
   const { kinds, mounted, empty } = await page.evaluate(() => {
     const kinds = [...document.querySelectorAll('[data-chart]')].map((e) => e.dataset.chart);
     const charts = window.posencPage.charts;
@@ -35,11 +111,352 @@ test('every chart mounts and draws; no console message, failed or external reque
   );
   assert.deepEqual(blank, [], 'blank canvases');
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
-  await context.close();
+});
+
+// ---- sections 1-7 ----
+
+test('every chart of sections 1-7 mounted, with its data and a readout', async () => {
+  const info = await page.evaluate((kinds) => kinds.map((k) => {
+    const host = window.posencPage.charts.get(k);
+    const box = document.querySelector(`[data-chart="${k}"]`);
+    return { k, mounted: !!host, rows: host?.data?.rows?.length ?? 0, readout: box.querySelector('.readout')?.textContent ?? '' };
+  }), KINDS_1_7);
+  for (const { k, mounted, rows, readout } of info) {
+    assert.ok(mounted, `${k} mounted`);
+    assert.ok(rows > 0, `${k} returned data rows`);
+    assert.ok(readout.length > 20, `${k} has a readout`);
+  }
+});
+
+test('every canvas drew something besides background, and says what it shows', async () => {
+  const res = await page.evaluate((kinds) => kinds.map((k) => {
+    const canvases = [...document.querySelectorAll(`[data-chart="${k}"] canvas`)].filter((c) => c.offsetParent);
+    return {
+      k,
+      canvases: canvases.map((c) => {
+        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        let ink = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235)) ink++;
+        return { ink, area: c.width * c.height, role: c.getAttribute('role'), label: c.getAttribute('aria-label') ?? '' };
+      }),
+    };
+  }), CANVAS_KINDS_1_7);
+  for (const { k, canvases } of res) {
+    assert.ok(canvases.length > 0, `${k} has a visible canvas`);
+    for (const c of canvases) {
+      assert.ok(c.ink > c.area * 0.005, `${k}: ${c.ink} inked pixels of ${c.area}`);
+      assert.equal(c.role, 'img', `${k} canvas role`);
+      assert.ok(c.label.length > 10, `${k} canvas aria-label`);
+    }
+  }
+});
+
+test('the heatmap is the seed figure: 100 x 512 values in [-1, 1], with a hover read-out', async () => {
+  const d = await page.evaluate(() => {
+    const { data } = window.posencPage.charts.get('sin-heatmap');
+    return { rows: data.rows.length, cols: data.columns.length, r1: data.rows[1].slice(0, 3) };
+  });
+  assert.deepEqual([d.rows, d.cols], [100, 513]);
+  assert.ok(Math.abs(d.r1[1] - Math.sin(1)) < 1e-6 && Math.abs(d.r1[2] - Math.cos(1)) < 1e-6);
+  const canvas = page.locator('[data-chart="sin-heatmap"] canvas');
+  const box = await canvas.boundingBox();
+  await canvas.hover({ position: { x: box.width * 0.3, y: box.height * 0.5 } });
+  const hover = await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent();
+  assert.match(hover, /^\(pos \d+, dim \d+\) = -?\d\.\d{6}/);
+  await canvas.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowUp');
+  assert.match(await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent(), /, dim 0\) = /);
+});
+
+test('the exact table shows the seed values in float64', async () => {
+  const text = await page.locator('[data-chart="exact-table"] table').textContent();
+  for (const v of ['0.84147098', '0.54030231', '0.00999983', '0.99995']) assert.ok(text.includes(v), v);
+  const row0 = await page.locator('[data-chart="exact-table"] tbody tr').first().locator('td').allTextContents();
+  assert.deepEqual(row0.map((t) => t.trim()), ['0', '1', '0', '1']);
+});
+
+test('section 3 numbers match seed 002', async () => {
+  const three = await page.evaluate(() => window.posencPage.charts.get('three-frequencies').data.rows);
+  assert.deepEqual(three.map((r) => r[2].toFixed(3)), ['0.909', '0.199', '0.020']);
+  assert.deepEqual(three.map((r) => r[3].toFixed(3)), ['0.989', '0.717', '0.080']);
+  const one = await page.evaluate(() => window.posencPage.charts.get('single-frequency').data.rows);
+  assert.equal(one[2][1].toFixed(3), '0.909');
+  assert.equal(one[8][1].toFixed(3), '0.989');
+});
+
+test('order: the readout claims hold in the numbers drawn', async () => {
+  // rows: [tokens, position, token, ...10 outputs]; the same token compared across the two orders.
+  const gaps = (rows) => Object.fromEntries([1, 2, 3].map((t) => {
+    const [a, b] = [rows.find((r) => r[0] === '1 2 3' && r[2] === t), rows.find((r) => r[0] === '2 1 3' && r[2] === t)];
+    return [t, Math.max(...a.slice(3).map((v, i) => Math.abs(v - b[3 + i])))];
+  }));
+  const none = gaps(await page.evaluate(() => window.posencPage.charts.get('order').data.rows));
+  assert.deepEqual(none, { 1: 0, 2: 0, 3: 0 }, 'no encoding: token 3 identical, tokens 1 and 2 just swapped');
+  let r = await setControl('order', 'causal', true);
+  let g = gaps(r.data.rows);
+  assert.equal(g[3], 0, 'causal: token 3 still identical');
+  assert.ok(g[1] > 0.1 && g[2] > 0.1, 'causal: tokens 1 and 2 no longer a swap');
+  assert.match(r.readout, /Token 3's output: max \|difference\| = 0 \(identical\)/);
+  await setControl('order', 'causal', false);
+  for (const encoding of ['sinusoidal', 'rope']) {
+    r = await setControl('order', 'encoding', encoding);
+    g = gaps(r.data.rows);
+    assert.ok(g[3] > 0.01, `${encoding}: token 3 changed (${g[3]})`);
+    assert.match(r.readout, /Token 3's output: max \|difference\| = [\d.]+ \(changed\)/);
+  }
+  r = await setControl('order', 'encoding', 'none');
+  assert.match(r.readout, /= 0 \(identical\).*: 0 \(just swapped\).*: 0 \(just swapped\)/);
+});
+
+test('one control of each chart changes its data', async () => {
+  const moves = [
+    ['binary', 'bits', 2], ['single-frequency', 'a', 3], ['three-frequencies', 'b', 9],
+    ['wavelengths', 'dim', 64], ['sin-heatmap', 'dim', 64], ['exact-table', 'length', 3],
+    ['frequency-curves', 'low', 20], ['unit-circle', 'pair', 1], ['helix', 'length', 30], ['order', 'seed', 1],
+  ];
+  for (const [kind, name, value] of moves) {
+    const { changed } = await setControl(kind, name, value);
+    assert.ok(changed, `${kind}: ${name} = ${value} changed the data`);
+  }
+});
+
+test('the unit circle step buttons move the position control', async () => {
+  const chart = page.locator('[data-chart="unit-circle"]');
+  const before = await chart.locator('.controls input[type="number"][name="position"]').inputValue();
+  const drawn = page.evaluate(() => new Promise((r) => document.querySelector('[data-chart="unit-circle"]')
+    .addEventListener('posenc:drawn', r, { once: true })));
+  await chart.getByRole('button', { name: 'Step forward one position' }).click();
+  await drawn;
+  assert.equal(await chart.locator('.controls input[type="number"][name="position"]').inputValue(), String(Number(before) + 1));
+  const rows = await page.evaluate(() => window.posencPage.charts.get('unit-circle').data.rows.length);
+  assert.equal(rows, Number(before) + 2);
+});
+
+// ---- sections 8-15 ----
+
+test('every chart of sections 8-15 mounts, draws coloured pixels and redraws in time', async (t) => {
+  const info = await page.evaluate((kinds) => kinds.map((kind) => {
+    const host = window.posencPage.charts.get(kind);
+    if (!host) return { kind, mounted: false };
+    const canvas = document.querySelector(`[data-chart="${kind}"] canvas`);
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    // Grid, ticks and text are grey; the data is drawn in saturated palette colours.
+    let coloured = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, bl, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+      if (a > 128 && Math.max(r, g, bl) - Math.min(r, g, bl) > 60) coloured++;
+    }
+    // Median of three redraws after a warm-up one, so JIT tiering does not count.
+    host.update();
+    const times = [0, 1, 2].map(() => {
+      const t0 = performance.now();
+      host.update();
+      return performance.now() - t0;
+    }).sort((x, y) => x - y);
+    const ms = times[1];
+    return {
+      kind, mounted: true, coloured, ms,
+      label: canvas.getAttribute('aria-label'), role: canvas.getAttribute('role'),
+      readout: host.view.readout, rows: host.data?.rows?.length, columns: host.data?.columns?.length,
+    };
+  }), Object.keys(KINDS_8_15));
+  for (const c of info) {
+    assert.ok(c.mounted, `${c.kind} is mounted`);
+    assert.ok(c.coloured > 50, `${c.kind} drew its data (${c.coloured} coloured pixels)`);
+    assert.equal(c.role, 'img', `${c.kind} canvas role`);
+    assert.ok(c.label?.length > 10, `${c.kind} canvas has an aria-label`);
+    assert.ok(c.readout?.length > 20, `${c.kind} has a readout`);
+    assert.ok(c.rows > 0 && c.columns > 0, `${c.kind} returns { columns, rows }`);
+    assert.ok(c.ms < 100, `${c.kind} redraws in ${c.ms.toFixed(1)} ms`);
+    t.diagnostic(`${c.kind}: redraw ${c.ms.toFixed(1)} ms`);
+  }
+});
+
+test('moving one control changes each chart\'s data', async () => {
+  for (const [kind, [name, value]] of Object.entries(KINDS_8_15)) {
+    const before = JSON.stringify(await page.evaluate((k) => window.posencPage.charts.get(k).data, kind));
+    const { data } = await setControl(kind, name, value);
+    assert.notEqual(JSON.stringify(data), before, `${kind}: moving ${name} to ${value} changed the data`);
+  }
+});
+
+test('relative-rotation: R(k)·PE(pos) equals PE(pos + k)', async () => {
+  for (const [pos, k] of [[2, 6], [1000, 1000]]) {
+    await setControl('relative-rotation', 'pos', pos);
+    const { data, readout } = await setControl('relative-rotation', 'k', k);
+    assert.ok(data.measured.maxDiff <= 1e-6, `pos ${pos}, k ${k}: max difference ${data.measured.maxDiff}`);
+    assert.match(readout, new RegExp(`PE\\(${pos + k}\\)`));
+  }
+});
+
+test('rope-periods: T_max/4 is 157 for d = 4 and 14617 for d = 256', async () => {
+  let { data, readout } = await setControl('rope-periods', 'preset', '256');
+  assert.ok(Math.abs(data.measured.quarter - 14617) <= 1, `d = 256: T_max/4 = ${data.measured.quarter}`);
+  assert.match(readout, /T_max\/4 = 14617/);
+  ({ data } = await setControl('rope-periods', 'preset', '4'));
+  assert.ok(Math.abs(data.measured.tmax - 628.3) < 0.1, `d = 4: T_max = ${data.measured.tmax}`);
+  assert.ok(Math.abs(data.measured.quarter - 157.08) < 0.01, `d = 4: T_max/4 = ${data.measured.quarter}`);
+});
+
+test('rope-decay: θ_i = 0 gives g = d everywhere, θ_i = 1 gives d·cos x', async () => {
+  await setControl('rope-decay', 'preset', '256');
+  let { data } = await setControl('rope-decay', 'theta', 'θ_i = 0');
+  assert.equal(data.columns[1], 'g(x)');
+  assert.ok(data.rows.length > 1000);
+  for (const [x, g] of data.rows) assert.ok(Math.abs(g - 256) < 1e-9, `g(${x}) = ${g}`);
+  ({ data } = await setControl('rope-decay', 'theta', 'θ_i = 1'));
+  for (const [x, g] of data.rows) assert.ok(Math.abs(g - 256 * Math.cos(x)) < 1e-6, `g(${x}) = ${g}`);
+});
+
+test('kv-cache: the cached decode step equals the full recomputation', async () => {
+  for (const style of ['half', 'interleaved']) {
+    const { data } = await setControl('kv-cache', 'style', style);
+    assert.ok(data.measured.weights <= 1e-6, `${style}: weights differ by ${data.measured.weights}`);
+    assert.ok(data.measured.output <= 1e-6, `${style}: outputs differ by ${data.measured.output}`);
+    assert.equal(data.rows.length, 5);
+  }
+});
+
+test('extrapolation: 18 of 64 pairs never turn within 4096 positions (d = 128)', async () => {
+  const { data, readout } = await setControl('extrapolation', 'length', 4096);
+  assert.equal(data.measured.neverTurn, 18);
+  assert.match(readout, /^18 of 64 pairs never complete a turn within L = 4096/);
+});
+
+// ---- sections 16-20 ----
+
+test('each chart of sections 16-20 mounts, paints, labels its canvases, and redraws on a control', async () => {
+  const sections = await page.$$eval('main > section', (s) => s.map((x) => [x.id, x.querySelector('h2').textContent]));
+  const ids = sections.map(([id]) => id);
+  assert.deepEqual(ids.slice(-5), ['scaling', 'beyond', 'dynamic-cache', 'precision', 'conventions']);
+  assert.match(sections[sections.length - 5][1], /^16\. Scaling variants/);
+  assert.match(sections[sections.length - 1][1], /^20\. Convention lab/);
+  for (const kind of KINDS_16_20) {
+    const state = await page.evaluate((kind) => {
+      const host = window.posencPage.charts.get(kind);
+      const canvases = [...document.querySelectorAll(`[data-chart="${kind}"] canvas`)];
+      const painted = canvases.map((c) => {
+        const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 3; i < px.length; i += 4) if (px[i] !== 0) return true;
+        return false;
+      });
+      return {
+        mounted: !!host, rows: host?.data?.rows?.length ?? 0, readout: document.querySelector(`[data-chart="${kind}"] .readout`).textContent,
+        canvases: canvases.length, painted, labelled: canvases.every((c) => c.getAttribute('role') === 'img' && c.getAttribute('aria-label')),
+      };
+    }, kind);
+    assert.ok(state.mounted, `${kind} mounted`);
+    assert.ok(state.rows > 0, `${kind} drew data`);
+    assert.ok(state.readout.length > 40, `${kind} readout`);
+    assert.ok(state.canvases > 0 && state.painted.every(Boolean), `${kind}: every canvas painted (${state.painted})`);
+    assert.ok(state.labelled, `${kind}: canvases have role img and aria-label`);
+    const before = JSON.stringify(await data(kind));
+    await setControl(kind, ...CHANGE_16_20[kind]);
+    assert.notEqual(JSON.stringify(await data(kind)), before, `${kind}: changing ${CHANGE_16_20[kind][0]} changed the data`);
+  }
+});
+
+test('config.json: Llama 3.1 gives attention factor 1 and a slowest wavelength ×8; broken text shows a message', async () => {
+  const label = await page.$eval('[data-chart="scaling-variants"] textarea', (t) => t.labels[0]?.textContent ?? '');
+  assert.match(label, /config\.json/);
+  const ok = await setConfig(JSON.stringify(LLAMA31, null, 2));
+  assert.equal(ok.error, false, ok.text);
+  const cfg = (await data('scaling-variants')).measured.config;
+  assert.equal(cfg.type, 'llama3');
+  assert.equal(cfg.rotaryDim, 128);
+  assert.equal(cfg.attentionFactor, 1);
+  assert.ok(Math.abs(cfg.slowestStretch - 8) < 1e-9, `slowest pair stretched ×${cfg.slowestStretch}`);
+  assert.match(ok.text, /attention factor 1;/);
+
+  const broken = await setConfig('{"rope_scaling": {"rope_type": "llama3", "factor": 8');
+  assert.ok(broken.error && broken.visible, 'a visible error message');
+  assert.match(broken.text, /JSON/);
+  assert.ok((await data('scaling-variants')).measured.config.error);
+  const unknown = await setConfig('{"rope_scaling": {"rope_type": "superrope", "factor": 2}}');
+  assert.ok(unknown.error);
+  assert.match(unknown.text, /RangeError: .*superrope/);
+  const invalid = await setConfig(JSON.stringify({ ...LLAMA31, rope_scaling: { ...LLAMA31.rope_scaling, low_freq_factor: 4, high_freq_factor: 1 } }));
+  assert.match(invalid.text, /highFreqFactor/);
+  // and back: the message clears
+  assert.equal((await setConfig(JSON.stringify(LLAMA31))).error, false);
+  assert.deepEqual(problems.pageErrors, []);
+});
+
+test('precision lab: float16 at 1857 (d 32) is off by more than 0.1, float64 at 10^6 by less than 1e-6', async () => {
+  await setControl('precision-lab', 'base', '10000');
+  await setControl('precision-lab', 'dim', '32');
+  const d = await data('precision-lab');
+  assert.ok(d.measured.cases['f16@1857'] > 0.1, `f16 at 1857: ${d.measured.cases['f16@1857']}`);
+  assert.ok(d.measured.cases['bf16@15962'] > 0.1);
+  assert.ok(d.measured.cases['early@4095'] > 0.1);
+  assert.ok(d.measured.f64At1e6 < 1e-6, `f64 at 1e6: ${d.measured.f64At1e6}`);
+  const col = (name) => d.columns.indexOf(name);
+  const row1857 = d.rows.find((r) => r[0] === 1857), rowMax = d.rows[d.rows.length - 1];
+  assert.ok(row1857[col('error f16')] > 0.1);
+  assert.equal(rowMax[0], 1e6);
+  assert.ok(rowMax[col('error f64')] < 1e-6);
+  assert.equal(rowMax[col('error f16')], null, 'no float16 value past 65504');
+  assert.ok(d.measured.f16Last <= 65504 && d.measured.f16Last > 60000);
+  await setControl('precision-lab', 'measure', 'score q·k/√d, k one position back');
+  const s = await data('precision-lab');
+  // in a score a frequency error shared by q and k costs one position's worth; rounded positions do not cancel
+  assert.ok(s.measured.worstF16Past2048 > 0.1 && s.measured.cases['early@4095'] < 1e-3 && s.measured.f64At1e6 < 1e-3, JSON.stringify(s.measured));
+});
+
+test('convention lab: scores match after permuting the rows; the wrong pairing moves the attention', async () => {
+  for (const input of ['previous-token head', 'random q, k']) {
+    await setControl('convention-lab', 'input', input);
+    const d = await data('convention-lab');
+    assert.ok(d.measured.permutedScoreDiff < 1e-5, `${input}: ${d.measured.permutedScoreDiff}`);
+    const [i, h] = [d.columns.indexOf('score interleaved'), d.columns.indexOf('score half permuted')];
+    assert.ok(d.rows.every((r) => Math.abs(r[i] - r[h]) < 1e-5));
+    assert.ok(d.measured.wrongWeightDiff > 0.05, `${input}: the wrong pairing changes the weights`);
+  }
+  await setControl('convention-lab', 'input', 'previous-token head');
+  const p = (await data('convention-lab')).measured;
+  assert.ok(p.previousToken[0] > 0.5 && p.previousToken[2] < p.previousToken[0] / 2, JSON.stringify(p));
+  // the sinusoidal layouts: interleaved and concat agree, tensor2tensor does not
+  const s = (await data('sinusoidal-layouts')).measured;
+  assert.ok(s.interleavedVsConcat < 1e-9 && s.interleavedVsT2t > 0.1, JSON.stringify(s));
+});
+
+test('dynamic NTK: the cache agrees up to max_position_embeddings and drifts after it', async () => {
+  const d = await data('dynamic-kv-cache');
+  assert.equal(d.measured.exactUpToMax, true);
+  assert.ok(d.measured.lastScoreDiff > 0.1);
+  await setControl('dynamic-kv-cache', 'length', '20'); // shorter than max_position_embeddings = 32
+  const e = await data('dynamic-kv-cache');
+  assert.equal(e.measured.lastScoreDiff, 0);
+});
+
+// ---- the page on a phone, and the API in the browser ----
+
+test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, nothing logged', async () => {
+  const phone = await b.open('', { viewport: { width: 360, height: 740 } });
+  await pageReady(phone.page);
+  const { wide, sections } = await phone.page.evaluate(() => {
+    const w = document.documentElement.clientWidth;
+    return {
+      wide: [...document.querySelectorAll('main *')]
+        .filter((e) => e.getBoundingClientRect().right > w + 1 && !e.closest('.table-scroll'))
+        .map((e) => `${e.closest('[data-chart]')?.dataset.chart ?? e.closest('section')?.id}: <${e.tagName.toLowerCase()} class="${e.className}">`)
+        .slice(0, 10),
+      sections: [...document.querySelectorAll('main > section')].filter((s) => s.scrollWidth > s.clientWidth + 1).map((s) => s.id),
+    };
+  });
+  assert.deepEqual(wide, []);
+  assert.deepEqual(sections, [], 'sections wider than the phone');
+  assert.deepEqual(phone.problems, { console: [], failed: [], external: [], pageErrors: [] });
+  await phone.context.close();
 });
 
 test('the API in Chromium gives exactly what it gives in Node, both builds', async () => {
-  const { page, context } = await b.open('index.html');
+  // a blank page of the server's origin: only posenc.js is needed, not the page's 28 charts
+  const context = await b.browser.newContext();
+  const page = await context.newPage();
+  await page.route(`${b.url}blank.html`, (r) => r.fulfill({ body: '<!doctype html><title>API</title>', contentType: 'text/html' }));
+  await page.goto(`${b.url}blank.html`);
   const inBrowser = await page.evaluate(async () => {
     const { loadPosenc } = await import('./posenc.js');
     const out = {};
@@ -68,16 +485,8 @@ test('the API in Chromium gives exactly what it gives in Node, both builds', asy
   await context.close();
 });
 
-test('reads on a phone: nothing wider than 360 px', async () => {
-  const { page, context } = await b.open('', { viewport: { width: 360, height: 740 } });
-  await pageReady(page);
-  const wide = await page.evaluate(() => {
-    const w = document.documentElement.clientWidth;
-    return [...document.querySelectorAll('main *')]
-      .filter((e) => e.getBoundingClientRect().right > w + 1 && !e.closest('.table-scroll'))
-      .map((e) => `${e.closest('[data-chart]')?.dataset.chart ?? e.closest('section')?.id}: <${e.tagName.toLowerCase()} class="${e.className}">`)
-      .slice(0, 10);
-  });
-  assert.deepEqual(wide, []);
-  await context.close();
+test('no console message, failed or external request on the shared page', () => {
+  // (Chromium's hint on reading one canvas's pixels many times is about these tests' own reads)
+  const console = problems.console.filter((m) => !/Multiple readback operations using getImageData/.test(m));
+  assert.deepEqual({ ...problems, console }, { console: [], failed: [], external: [], pageErrors: [] });
 });

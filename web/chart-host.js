@@ -642,26 +642,27 @@ function tableView(container, host) {
     }
     region.replaceChildren(table);
   };
+  // Whether a table box scrolls is known after layout: checked in the next frame after a
+  // change (reading sizes at once would force a layout of the whole page per chart), and when
+  // the container is resized (a ResizeObserver reports after layout; also once at the start).
+  let frame = 0;
+  const later = () => {
+    if (!frame) frame = requestAnimationFrame(() => ((frame = 0), scrollables(container)));
+  };
   button.addEventListener('click', () => {
     region.hidden = !region.hidden;
     button.setAttribute('aria-expanded', String(!region.hidden));
     relabel();
     render();
-    scrollables(container);
+    later();
   });
-  const drawn = () => (render(), scrollables(container));
+  const drawn = () => (render(), later());
   container.addEventListener('posenc:drawn', drawn);
-  // a resize can make a table box start or stop scrolling
-  let frame = 0;
-  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
-    cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(() => scrollables(container));
-  }) : null;
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => scrollables(container)) : null;
   ro?.observe(container);
   relabel();
-  scrollables(container);
   return {
-    relabel: () => (relabel(), render(), scrollables(container)),
+    relabel: () => (relabel(), render(), later()),
     destroy: () => (ro?.disconnect(), cancelAnimationFrame(frame), container.removeEventListener('posenc:drawn', drawn)),
   };
 }

@@ -67,6 +67,10 @@ async function mountAll() {
   const { target, entries, notes } = readQuery();
   showPageNotes(notes);
   const els = [...document.querySelectorAll('[data-chart]')];
+  // Every chart module loads now, alongside the kernels, not one after another as they mount
+  // (a module that fails shows its message on its own chart, below).
+  const modules = new Map(els.map((el) => [el, loadChart(el.dataset.chart)]));
+  for (const m of modules.values()) m.catch(() => {});
   let pe, Chart;
   try {
     [pe, Chart] = await Promise.all([kernels(), chartJs()]);
@@ -90,7 +94,7 @@ async function mountAll() {
   for (const el of els) {
     const k = el.dataset.chart;
     try {
-      const chart = await loadChart(k);
+      const chart = await modules.get(el);
       const { values, notes: chartNotes } = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
       const { scriptUrl, embedUrl } = assetUrls();
       charts.set(k, mountChart(el, chart, {

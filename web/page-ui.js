@@ -4,7 +4,7 @@
 // around the charts (their labels and strings in the new language, the redraw after a switch,
 // the readout as the canvases' description, the data table) is the chart host's own
 // (web/chart-host.js), so it works the same in embed.html and <posenc-chart>.
-// <html data-ui-ready> says the switches are wired and every chart is mounted.
+// <html data-ui-ready> says the switches are wired and every chart is mounted and laid out.
 import { lang, setLang, t, L, onLang } from './i18n.js';
 import { themeSetting, setTheme } from './theme.js';
 
@@ -55,6 +55,8 @@ function wireSwitches() {
 async function init() {
   wireSwitches();
   await window.posencPage?.ready;
+  // one frame more: the chart hosts' checks that wait for layout (scrolling tables) have run
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
   document.documentElement.dataset.uiReady = '';
 }
 

@@ -19,6 +19,9 @@ const SETTINGS = ['auto', 'light', 'dark'];
 const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 const reduced = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
+/** style.css's font, for Chart.js's text on pages that do not load style.css at their root. */
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
+
 /** style.css's colours of each theme, for pages that do not load style.css at their root. */
 const PALETTES = {
   light: { fg: '#1d2330', muted: '#5b6475', bg: '#ffffff', panel: '#f5f7fa', line: '#d8dde6', grid: 'rgba(0, 0, 0, 0.1)' },
@@ -65,13 +68,13 @@ export function colours() {
   return out;
 }
 
-/** Sets Chart.js's default text, border and grid colours (and font) from the variables. */
+/** Sets Chart.js's default text, border and grid colours (and font) to the theme's. */
 export function applyChartTheme(Chart = globalThis.Chart) {
   if (!Chart?.defaults) return;
   const c = colours();
   Chart.defaults.color = c.muted;
   Chart.defaults.borderColor = c.grid;
-  Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily || Chart.defaults.font.family;
+  Chart.defaults.font.family = (ownPage() && getComputedStyle(document.documentElement).fontFamily) || FONT;
   if (reducedMotion()) Chart.defaults.animation = false;
 }
 

@@ -1,5 +1,9 @@
 // absolute-decay.js: seed 000 #6, with absolute (added) PE the score of a query at position 0
 // against keys at positions i: (Q + PE[0])·(K + PE[i]) and PE[0]·PE[i] (pe.sinusoidalDecay).
+// Cost: each curve is length × d/2 sines and cosines in the kernel (about 4 ns each), so the
+// sizes stop at 4096 positions (eight times the post's 512: the decay and the level it settles
+// at are long visible) and d = 1024 (twice the post's; PE[0]·PE[i] is a sum over the d/2
+// frequencies, so a larger d scales both curves and shows nothing new).
 import { lineChart, palette, dashes, lineLegend, sig } from './common.js';
 import { L, tr } from '../i18n.js';
 
@@ -8,8 +12,8 @@ export default {
   title: L('Score of the query at position 0 against a key at position i (absolute PE)', '位置 0 的 query 与位置 i 的 key 的得分（绝对位置编码）'),
   params: [
     { name: 'seed', label: L('seed for Q, K', 'Q、K 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
-    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 2048, step: 2, value: 512 },
-    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 2, max: 8192, value: 512 },
+    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
+    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 2, max: 4096, value: 512 },
     { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {

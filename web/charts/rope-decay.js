@@ -1,5 +1,8 @@
 // rope-decay.js: seed 004 #2-3, g(x) = 2·Σ cos(x·θ_i), the RoPE score of all-ones q = k at
 // distance x (pe.ropeDecay), for three choices of θ_i, beside the RoFormer paper's bound.
+// Cost: each curve is 2000 distances × d/2 pairs in the kernel; a "free" d stops at 4096, the
+// largest of the seed's presets (the frequencies θ_i always run from 1 to about 1/base: a
+// larger d only adds pairs between them).
 import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
 import { L, tr } from '../i18n.js';
 
@@ -13,7 +16,7 @@ export default {
   params: [
     { name: 'theta', label: 'θ', type: 'select', options: THETAS, value: THETAS[0] },
     { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: L('free', '自定义') } },
-    { name: 'dim', label: L('d when "free"', '自定义时的 d'), type: 'int', min: 2, max: 8192, step: 2, value: 128 },
+    { name: 'dim', label: L('d when "free"', '自定义时的 d'), type: 'int', min: 2, max: 4096, step: 2, value: 128 },
     { name: 'maxDist', label: L('largest distance', '最大距离'), type: 'int', min: 10, max: 100000, value: 10000 },
     { name: 'scale', label: L('x axis', 'x 轴'), type: 'select', options: ['linear', 'log'], value: 'linear',
       optionLabels: { linear: L('linear', '线性'), log: L('log', '对数') } },

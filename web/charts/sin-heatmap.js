@@ -1,7 +1,9 @@
 // sin-heatmap.js: seed 003 #1, the whole sinusoidal table as an image: position down (row 0 at
 // the top, as matplotlib's imshow draws it), dimension across, matplotlib's coolwarm on [-1, 1].
 // One pixel per cell is painted into an offscreen canvas and scaled onto the visible one, so
-// 2048 × 1024 cells cost one putImageData, not two million chart elements.
+// 1024 × 1024 cells cost one putImageData, not a million chart elements. Positions stop at 1024:
+// the plot is some 500 pixels tall, so more rows would only be averaged into the same picture,
+// at twice the cost (about 10 ms a million cells, more the first time).
 import { plainCanvas, coolwarm, coolwarmIndex, niceTicks, sig, ink } from './common.js';
 import { L, tr } from '../i18n.js';
 
@@ -15,6 +17,23 @@ const LUT32 = (() => {
   return lut;
 })();
 
+/**
+ * Writes each value's coolwarm pixel (the index is coolwarmIndex's) into px, one 32-bit store
+ * per cell; returns [lowest, highest] value. A small function of its own, so the engine
+ * optimizes it at once rather than the whole of update().
+ */
+function colourCells(table, px) {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0, n = table.length; i < n; i++) {
+    const v = table[i];
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+    const k = ((v + 1) * 128) | 0; // v is in [-1, 1], so (v + 1)·128 is in [0, 256] and |0 floors it
+    px[i] = LUT32[k > 255 ? 255 : k];
+  }
+  return [lo, hi];
+}
+
 function describe(dim, layout, d) {
   const half = dim / 2;
   const [kind, pair] = layout === 'concat' ? [d < half ? 'sin' : 'cos', d % half] : [d % 2 ? 'cos' : 'sin', d >> 1];
@@ -25,7 +44,7 @@ export default {
   kind: 'sin-heatmap',
   title: L('Sinusoidal PE table: position × dimension', '正弦位置编码表：位置 × 维度'),
   params: [
-    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 1, max: 2048, value: 100 },
+    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 1, max: 1024, value: 100 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
     { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
     { name: 'layout', label: L('layout', '布局'), type: 'select', options: ['interleaved', 'concat'], value: 'interleaved',
@@ -157,16 +176,7 @@ export default {
           image.height = length;
           img = ictx.createImageData(dim, length);
         }
-        // One 32-bit store per cell (about 2 ms per million cells); the index is coolwarmIndex's.
-        const px = new Uint32Array(img.data.buffer);
-        let lo = Infinity, hi = -Infinity;
-        for (let i = 0; i < table.length; i++) {
-          const v = table[i];
-          if (v < lo) lo = v;
-          if (v > hi) hi = v;
-          const k = Math.floor((v + 1) * 128);
-          px[i] = LUT32[k < 0 ? 0 : k > 255 ? 255 : k];
-        }
+        const [lo, hi] = colourCells(table, new Uint32Array(img.data.buffer));
         ictx.putImageData(img, 0, 0);
         s = { table, w, length, dim, base, layout };
         if (cursor) cursor = { pos: Math.min(cursor.pos, length - 1), dim: Math.min(cursor.dim, dim - 1) };
@@ -179,7 +189,7 @@ export default {
           `pair ${half} once every ${sig(2 * Math.PI / w[half], 4)}, so the ${layout === 'concat' ? 'sin and cos halves each fade' : 'stripes fade'} from fast on the left to flat on the right.`,
           `${length} × ${dim} 个值，全部在 [${lo.toFixed(3)}, ${hi.toFixed(3)}] 之内：第 0 对每 ${sig(2 * Math.PI / w[0], 4)} 个位置转一圈，` +
           `第 ${half} 对每 ${sig(2 * Math.PI / w[half], 4)} 个位置转一圈，所以${layout === 'concat' ? ' sin 和 cos 两半各自' : '条纹'}从左边的快速变化逐渐变为右边的平坦。`);
-        // Building the rows is as costly as the image at 2048 × 1024; only a reader of the
+        // Building the rows is as costly as the image at 1024 × 1024; only a reader of the
         // data (the CSV export, a test) pays for it, once.
         let rows = null;
         return {

@@ -2,6 +2,10 @@
 // with layout 'interleaved', 'concat', 'tensor2tensor') and their PE·PE dot products (pe.gram):
 // interleaved and concat hold the same numbers in another column order, so every dot product
 // agrees; tensor2tensor's frequencies base^(−i/(d/2−1)) are others, and so are its products.
+// Every layout pairs sin and cos of one frequency, so PE(a)·PE(b) = Σ cos((a − b)·w_i) depends on
+// a − b alone: row 0 against every row (length dot products) holds every distance there is,
+// where all pairs of rows (length² of them, 50 million multiplications at 256 × 256) would only
+// repeat them, rounded differently.
 import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, lineChart, lineLegend, palette, sig, maxAbsDiff } from './common.js';
 import { L, tr } from '../i18n.js';
 
@@ -43,7 +47,7 @@ export default {
         note.textContent = tr('Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row x.',
           '颜色：从 −1（蓝）经 0（灰）到 1（红），纵向为位置，横向为维度。下图：每张表的第 0 行与第 x 行的内积。');
         const tables = LAYOUTS.map(([layout]) => pe.sinusoidal(length, dim, { base, layout }));
-        const grams = tables.map((t) => pe.gram(t, t, dim));
+        const grams = tables.map((t) => pe.gram(t.subarray(0, dim), t, dim));
         panels.forEach((p, j) => {
           const t = tables[j];
           fillCells(p.image, dim, length, coolwarm, (c, r) => coolwarmIndex(t[r * dim + c]));
@@ -67,10 +71,10 @@ export default {
         chart.update();
         const same = maxAbsDiff(grams[0], grams[1]), other = maxAbsDiff(grams[0], grams[2]);
         const w = pe.ropeInvFreq(dim, { base });
-        view.readout = tr(`Over all ${length}×${length} pairs of rows, the interleaved and concat dot products differ by at most ${sig(same, 2)} ` +
+        view.readout = tr(`Over all ${length} distances x, the interleaved and concat dot products PE(0)·PE(x) differ by at most ${sig(same, 2)} ` +
           `(the order of the sums), the tensor2tensor ones by up to ${sig(other, 3)}: its slowest frequency is exactly 1/base, ` +
           `while base^(−2i/d) stops one step short of it, at ${sig(w[w.length - 1], 3)}.`,
-          `在全部 ${length}×${length} 对行上，交错与拼接布局的内积最多相差 ${sig(same, 2)}（只是求和顺序不同）,` +
+          `在全部 ${length} 个距离 x 上，交错与拼接布局的内积 PE(0)·PE(x) 最多相差 ${sig(same, 2)}（只是求和顺序不同）,` +
           `tensor2tensor 的则最多相差 ${sig(other, 3)}：它最慢的频率恰好是 1/base,` +
           `而 base^(−2i/d) 差一步才到，停在 ${sig(w[w.length - 1], 3)}。`);
         return {
