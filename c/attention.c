@@ -64,6 +64,17 @@ int posenc_gram(double *out, const float *a, int32_t n, const float *b, int32_t 
   return POSENC_OK;
 }
 
+int posenc_row_dots(double *out, const float *a, const float *b, int32_t n, int32_t dim) {
+  CHECK(out && a && b, POSENC_E_NULL);
+  CHECK(elems3(n, dim, 1), POSENC_E_SIZE);
+  for (int32_t i = 0; i < n; i++) {
+    double ab = 0.0;
+    for (int32_t d = 0; d < dim; d++) ab += (double)a[(size_t)i * dim + d] * b[(size_t)i * dim + d];
+    out[i] = ab;
+  }
+  return POSENC_OK;
+}
+
 int posenc_row_cosines(double *out, const float *a, const float *b, int32_t n, int32_t dim) {
   CHECK(out && a && b, POSENC_E_NULL);
   CHECK(elems3(n, dim, 1), POSENC_E_SIZE);

@@ -92,6 +92,8 @@ int posenc_attention(float *out, float *weights, const float *q, const float *k,
 
 /* out[n][m] = a[n][dim] . b[m][dim]^T, accumulated in float64. */
 int posenc_gram(double *out, const float *a, int32_t n, const float *b, int32_t m, int32_t dim);
+/* out[i] = a[i] . b[i], row by row (the diagonal of the Gram matrix without the rest). */
+int posenc_row_dots(double *out, const float *a, const float *b, int32_t n, int32_t dim);
 /* out[i] = cosine of the angle between rows a[i] and b[i] (0 when either row is zero). */
 int posenc_row_cosines(double *out, const float *a, const float *b, int32_t n, int32_t dim);
 

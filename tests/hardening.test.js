@@ -237,6 +237,12 @@ const SPEC = {
     params: { a: arr({ name: 'a' }), b: arr({ fixedLength: true, name: 'b' }), dim: int({ max: MAX_DIM }) },
     cross: [['a not a multiple of dim', { a: [1, 2, 3], b: [1, 2, 3], dim: 2 }, RangeError, 'a.length']],
   },
+  rowDots: {
+    call: (pe, a) => pe.rowDots(a.a, a.b, a.dim),
+    args: { a: [1, 2, 3, 4], b: [0.5, -1, 2, 2], dim: 2 },
+    params: { a: arr({ name: 'a' }), b: arr({ fixedLength: true, name: 'b' }), dim: int({ max: MAX_DIM }) },
+    cross: [['a not a multiple of dim', { a: [1, 2, 3], b: [1, 2, 3], dim: 2 }, RangeError, 'a.length']],
+  },
   shiftSinusoidal: {
     call: (pe, a) => pe.shiftSinusoidal(a.vectors, a.k, a.opts),
     args: { vectors: [0, 1, 0.5, 0.5, 0.8, 0.6, 0, 1], k: 3, opts: { dim: 4, base: 100, layout: 'concat' } },

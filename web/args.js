@@ -86,12 +86,10 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
     // Typed input: one bulk copy, then a monomorphic scan of the copy (a per-element read of
     // an arbitrary view is several times slower). x - x === 0 rejects NaN and +-Infinity.
     out.set(v);
-    for (let i = 0; i < out.length; i++) {
-      const x = out[i];
-      if (!(x >= min && x <= max && x - x === 0)) {
-        check(name, i, v[i], min, max);
-        throw new RangeError(`${name}[${i}] = ${v[i]} does not fit in ${Type.name}`);
-      }
+    const bad = Type === Float32Array ? firstBad32(out, min, max) : firstBad64(out, min, max);
+    if (bad >= 0) {
+      check(name, bad, v[bad], min, max);
+      throw new RangeError(`${name}[${bad}] = ${v[bad]} does not fit in ${Type.name}`);
     }
     return out;
   }
@@ -101,6 +99,24 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
     out[i] = x;
   }
   return out;
+}
+
+// One scan per element type, so that each stays monomorphic in V8: a shared one sees both
+// types and runs 4x slower. Index of the first value outside [min, max] or not finite, or -1.
+function firstBad32(a, min, max) {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (!(x >= min && x <= max && x - x === 0)) return i;
+  }
+  return -1;
+}
+
+function firstBad64(a, min, max) {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (!(x >= min && x <= max && x - x === 0)) return i;
+  }
+  return -1;
 }
 
 function check(name, i, x, min, max) {

@@ -213,6 +213,8 @@ export interface Posenc {
   attention(q: Numbers, k: Numbers, v: Numbers, options: AttentionOptions): { output: Float32Array; weights: Float32Array };
   /** dot products of every row of a [n][dim] with every row of b [m][dim]: Float64Array(n × m) */
   gram(a: Numbers, b: Numbers, dim: number): Float64Array;
+  /** dot product of row i of a with row i of b (both [n][dim]) */
+  rowDots(a: Numbers, b: Numbers, dim: number): Float64Array;
   /** cosine between row i of a and row i of b (both [n][dim]) */
   rowCosines(a: Numbers, b: Numbers, dim: number): Float64Array;
   /** R(k) on sinusoidal vectors: R(k) PE(pos) = PE(pos + k) */

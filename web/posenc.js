@@ -310,8 +310,18 @@ class Posenc {
     });
   }
 
+  /** Dot product of row i of a with row i of b (both [n][dim]): Float64Array(n). */
+  rowDots(a, b, dim) {
+    return this.#rowwise('posenc_row_dots', a, b, dim);
+  }
+
   /** Cosine of the angle between row i of a and row i of b (both [n][dim]): Float64Array(n). */
   rowCosines(a, b, dim) {
+    return this.#rowwise('posenc_row_cosines', a, b, dim);
+  }
+
+  /** A row-by-row kernel over a, b [n][dim] giving Float64Array(n). */
+  #rowwise(kernel, a, b, dim) {
     A.int('dim', dim, 1, MAX_DIM);
     const as = A.numbers('a', a, Float32Array);
     const bs = A.numbers('b', b, Float32Array, { length: as.length });
@@ -319,10 +329,11 @@ class Posenc {
     const n = as.length / dim;
     return this.#heap.scoped((h) => {
       const out = h.alloc(Float64Array, n);
-      this.#heap.call('posenc_row_cosines', out, h.copyIn(as), h.copyIn(bs), n, dim);
+      this.#heap.call(kernel, out, h.copyIn(as), h.copyIn(bs), n, dim);
       return h.copyOut(Float64Array, out, n);
     });
   }
+
 
   /**
    * Seed 002's linear map R(k) on sinusoidal vectors (rows of width dim, given layout):

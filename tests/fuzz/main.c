@@ -5,7 +5,7 @@
 #define HARNESSES(X)                                                                           \
   X(posenc_info) X(posenc_sinusoidal) X(posenc_sinusoidal_f64) X(posenc_sinusoidal_shift)      \
   X(posenc_binary) X(posenc_rope_inv_freq) X(posenc_rope_cache) X(posenc_rope_apply_table)     \
-  X(posenc_rope_apply) X(posenc_attention) X(posenc_gram) X(posenc_row_cosines) X(posenc_embed) \
+  X(posenc_rope_apply) X(posenc_attention) X(posenc_gram) X(posenc_row_cosines) X(posenc_row_dots) X(posenc_embed) \
   X(posenc_linear) X(posenc_order_demo) X(posenc_rope_decay_ones) X(posenc_rope_decay_bound)    \
   X(posenc_rope_decay_vectors) X(posenc_sinusoidal_decay) X(posenc_random_normal)              \
   X(posenc_rope_scaled_freq) X(posenc_rope_cache_emulated) X(posenc_alibi_slopes)               \

@@ -153,33 +153,6 @@ export function maxAbsDiff(a, b) {
 }
 
 /**
- * The dot product of a[ai … ai + n) and b[bi … bi + n), summed in float64 in index order:
- * bit for bit what pe.gram computes (posenc_gram; tests/page-b.test.js checks it). For charts
- * that take many dot products of large arrays they already hold, where pe.gram's argument
- * checks and copies of both arrays on every call would cost far more than the sums.
- */
-export function dot(a, ai, b, bi, n) {
-  let s = 0;
-  for (let d = 0; d < n; d++) s += a[ai + d] * b[bi + d];
-  return s;
-}
-
-/**
- * The cosine of the angle between a[ai … ai + n) and b[bi … bi + n): bit for bit what
- * pe.rowCosines computes for one row (posenc_row_cosines), 0 when either is all zeros.
- */
-export function cosine(a, ai, b, bi, n) {
-  let ab = 0, aa = 0, bb = 0;
-  for (let d = 0; d < n; d++) {
-    const x = a[ai + d], y = b[bi + d];
-    ab += x * y;
-    aa += x * x;
-    bb += y * y;
-  }
-  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
-}
-
-/**
  * A cache of pe.randomNormal(n, seed) for one seed at a time: the first n numbers of a longer
  * draw are the draw of n (the generator runs in order), so asking for fewer reuses it and only
  * a new seed or a larger n draws again. randomNormal costs about 30 ns a number.

@@ -4,29 +4,13 @@
 // scores the model would see without a cache; the difference is what the cache costs.
 //
 // Cost: every key written past max_position_embeddings is rotated with a base of its own (one
-// kernel call each), and each sampled step rotates all its keys afresh: length stops at 512,
-// sixteen times the default max_position_embeddings, where the drift is plain. The fresh keys
-// are rotated where they lie (pe.tensor, pe.applyRopeInPlace), and the scores and softmax
-// weights are taken from them in place with pe.gram's and pe.attention's own arithmetic (the
-// sums of common.js dot(); softmax() below), rather than passing every step's keys through the
-// API's argument checks and copies three more times.
+// kernel call each), and each sampled step rotates all its keys afresh and scores the query on
+// both sets of keys (pe.gram for the scores, pe.attention for the weights): length stops at
+// 512, sixteen times the default max_position_embeddings, where the drift is plain.
 import { lineChartWith, palette, lineLegend, sig, maxAbsDiff, beyondShade, normalPool } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const STEPS = 24; // sampled lengths for the top chart (each step rotates all its keys afresh)
-
-/**
- * Attention weights from scores, as posenc_attention makes them: each score times 1/√d rounded
- * to float32, then a softmax in float64 (less the largest), each weight rounded to float32.
- */
-function softmax(scores, d) {
-  const scale = 1 / Math.sqrt(d), w = new Float32Array(scores.length);
-  let mx = -Infinity, sum = 0;
-  for (let j = 0; j < w.length; j++) mx = Math.max(mx, (w[j] = scores[j] * scale));
-  for (let j = 0; j < w.length; j++) sum += Math.exp(w[j] - mx);
-  for (let j = 0; j < w.length; j++) w[j] = Math.exp(w[j] - mx) / sum;
-  return w;
-}
 
 /** About n lengths from 1 to last, always with maxPos and maxPos + 1 (where the bases part). */
 function lengths(last, maxPos, n) {
@@ -82,23 +66,15 @@ export default {
         /** Step t: the query at position t − 1, its scores and weights on the cache and on fresh keys. */
         const step = (t) => {
           const qt = pe.applyRope(row(q, t - 1), { ...shape, positions: [t - 1], scaling: dyn(t) });
-          const cachedScores = new Float64Array(t), freshScores = new Float64Array(t);
-          const fresh = pe.tensor(t * hd);
-          try {
-            fresh.array.set(k.subarray(0, t * hd));
-            pe.applyRopeInPlace(fresh, { ...shape, positions: upTo(t), scaling: dyn(t) });
-            const keys = fresh.array; // (taken after the call: a call may move wasm memory)
-            // both dot products in one pass, each summed in order as dot() (and pe.gram) does
-            for (let j = 0, o = 0; j < t; j++, o += hd) {
-              let c = 0, f = 0;
-              for (let d = 0; d < hd; d++) (c += qt[d] * cache[o + d]), (f += qt[d] * keys[o + d]);
-              cachedScores[j] = c;
-              freshScores[j] = f;
-            }
-          } finally {
-            fresh.free();
-          }
-          return { cachedScores, freshScores, cachedW: softmax(cachedScores, hd), freshW: softmax(freshScores, hd) };
+          const cached = cache.subarray(0, t * hd);
+          const fresh = pe.applyRope(k.subarray(0, t * hd), { ...shape, positions: upTo(t), scaling: dyn(t) });
+          // one query row over t keys: the scores, and the weights attention gives them
+          // (v is irrelevant to the weights; the keys serve)
+          const weights = (keys) => pe.attention(qt, keys, keys, { heads: 1, headDim: hd }).weights;
+          return {
+            cachedScores: pe.gram(qt, cached, hd), freshScores: pe.gram(qt, fresh, hd),
+            cachedW: weights(cached), freshW: weights(fresh),
+          };
         };
         const ts = lengths(T, maxPos, Math.min(STEPS, T));
         const series = ts.map((t) => {

@@ -1,14 +1,10 @@
 // four-terms.js: seed 002 #6, q·k for H = E + P splits into E·E + P·P + E·P + P·E;
 // each term for one query position against every key position.
 //
-// Cost: E is length × d random numbers (about 40 ns each to draw), kept while only the query or
-// the scale s moves. The five rows of dot products are pe.gram's own sums (float64, in order, as
-// common.js dot()) over E = s·N and H = E + P rounded to float32 as they would be stored, taken
-// in one pass that forms each row of E and H as it goes: not five passes of length × d numbers
-// through the API's checks and copies (that cost 25 ms at 256 × 1024), nor E and H as arrays
-// of their own. The sizes stop at 256 key positions (enough to see P·P depend on j − i alone and
-// the cross terms stay near 0) and d = 1024 (the cross terms shrink against E·E and P·P as 1/√d;
-// a larger d shrinks them further and shows nothing else).
+// Cost: E and H (length × d) are kept while only the query moves; each term is one pe.gram
+// call over length × d numbers. The sizes stop at 256 key positions (enough to see P·P depend
+// on j − i alone and the cross terms stay near 0) and d = 1024 (the cross terms shrink against
+// E·E and P·P as 1/√d; a larger d shrinks them further and shows nothing else).
 import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, normalPool } from './common.js';
 import { L, tr } from '../i18n.js';
 
@@ -27,29 +23,23 @@ export default {
     chart.options.plugins.legend = lineLegend;
     chart.options.scales.x.ticks = { includeBounds: false };
     const normals = normalPool(pe);
-    let P = null, pKey = '';
+    let P = null, pKey = '', E = null, H = null, ehKey = '';
     const view = {
       update({ query, length, dim, scale, seed }) {
         const i = Math.min(query, length - 1);
         if (pKey !== `${length},${dim}`) (P = pe.sinusoidal(length, dim)), (pKey = `${length},${dim}`);
-        const N = normals(length * dim, seed);
-        // row i of E, P and H
-        const Ei = new Float32Array(dim), Pi = P.subarray(i * dim, (i + 1) * dim), Hi = new Float32Array(dim);
-        for (let d = 0; d < dim; d++) (Ei[d] = N[i * dim + d] * scale), (Hi[d] = Ei[d] + Pi[d]);
-        const EE = new Float64Array(length), PP = new Float64Array(length), EP = new Float64Array(length);
-        const PE = new Float64Array(length), total = new Float64Array(length);
-        for (let j = 0, o = 0; j < length; j++, o += dim) {
-          let a = 0, b = 0, c = 0, e = 0, h = 0;
-          for (let d = 0; d < dim; d++) {
-            const Ej = Math.fround(N[o + d] * scale), Pj = P[o + d], Hj = Math.fround(Ej + Pj);
-            a += Ei[d] * Ej;
-            b += Pi[d] * Pj;
-            c += Ei[d] * Pj;
-            e += Pi[d] * Ej;
-            h += Hi[d] * Hj;
-          }
-          (EE[j] = a), (PP[j] = b), (EP[j] = c), (PE[j] = e), (total[j] = h);
+        if (ehKey !== `${length},${dim},${seed},${scale},${pKey}`) {
+          // E = s·N and H = E + P, stored as float32 as a model would store them
+          const N = normals(length * dim, seed);
+          E = new Float32Array(length * dim);
+          H = new Float32Array(length * dim);
+          for (let k = 0; k < E.length; k++) (E[k] = N[k] * scale), (H[k] = E[k] + P[k]);
+          ehKey = `${length},${dim},${seed},${scale},${pKey}`;
         }
+        const row = (M) => M.subarray(i * dim, (i + 1) * dim);
+        // each term is row i of one matrix dotted with every row of another: one pe.gram call
+        const EE = pe.gram(row(E), E, dim), PP = pe.gram(row(P), P, dim), EP = pe.gram(row(E), P, dim);
+        const PE = pe.gram(row(P), E, dim), total = pe.gram(row(H), H, dim);
         const terms = [
           [tr('E_i·E_j  meaning–meaning', 'E_i·E_j  语义-语义'), EE],
           [tr('P_i·P_j  position–position', 'P_i·P_j  位置-位置'), PP],

@@ -6,7 +6,7 @@
 // only narrows the peak further (its width goes as 1/√d); 512 words fill the histogram's bins
 // well enough to read its mean and width (seed 002 used 1000); a word meets one position, so
 // more positions than words would go unused (512 is BERT's count).
-import { canvasIn, palette, dashes, lineLegend, sig, cosine, normalPool } from './common.js';
+import { canvasIn, palette, dashes, lineLegend, sig, normalPool } from './common.js';
 import { L, tr } from '../i18n.js';
 
 // Seed 002 #5: BERT-base, words 100..1099 against all 512 position embeddings.
@@ -47,10 +47,14 @@ export default {
         const words = normals(n * dim, seed);
         // Word j meets position j mod length, so every position is used about equally.
         const rows = Math.min(length, n);
-        if (tableKey !== `${rows},${dim}`) (table = pe.sinusoidal(rows, dim)), (tableKey = `${rows},${dim}`);
-        // pe.rowCosines's own arithmetic, on the arrays as they are (no n × d copy of the table).
-        const cos = new Float64Array(n);
-        for (let j = 0; j < n; j++) cos[j] = cosine(words, j * dim, table, (j % rows) * dim, dim);
+        if (tableKey !== `${n},${rows},${dim}`) {
+          // the PE row each word meets, laid out beside the words for pe.rowCosines
+          const pe_ = pe.sinusoidal(rows, dim);
+          table = new Float32Array(n * dim);
+          for (let j = 0; j < n; j++) table.set(pe_.subarray((j % rows) * dim, (j % rows + 1) * dim), j * dim);
+          tableKey = `${n},${rows},${dim}`;
+        }
+        const cos = pe.rowCosines(words, table, dim);
         const deg = Array.from(cos, (c) => (Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI);
         let sum = 0, sq = 0, sc = 0, lo = Infinity, hi = -Infinity;
         for (let j = 0; j < n; j++) {

@@ -3,7 +3,7 @@
 // (position, inverse frequency, angle, output, each rounded to nearest-even); the float64
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
-import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, dot } from './common.js';
+import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const MAX_POS = 1e6;
@@ -161,11 +161,11 @@ export default {
             for (let r = 0; r < n; r++) out.set(v, r * dim);
             return out;
           };
-          // row r of a with row r of b: the diagonal of pe.gram(a, b), without its other n² − n products
-          const pairs = (a, b, n) => Float64Array.from({ length: n }, (_, r) => dot(a, r * dim, b, r * dim, dim));
+          // row r of a with row r of b: q at p against k at p − 1, for every p at once
+          const pairs = (a, b) => pe.rowDots(a, b, dim);
           const shape = { heads: 1, headDim: dim, style: 'half' };
           const N = grid.length, back = grid.map((p) => p - 1);
-          const ref = pairs(pe.applyRope(tile(q, N), { ...shape, base, positions: grid }), pe.applyRope(tile(k, N), { ...shape, base, positions: back }), N);
+          const ref = pairs(pe.applyRope(tile(q, N), { ...shape, base, positions: grid }), pe.applyRope(tile(k, N), { ...shape, base, positions: back }));
           const scale = Math.sqrt(dim); // q·k/√d: the logit the softmax sees
           err = {};
           for (const m of MODES) {
@@ -179,7 +179,7 @@ export default {
             try {
               pe.applyRopeInPlace(x, { ...shape, cos: c, sin: s });
               const rot = x.array.slice();
-              const got = pairs(rot.subarray(0, n * dim), rot.subarray(n * dim), n);
+              const got = pairs(rot.subarray(0, n * dim), rot.subarray(n * dim));
               err[m.key] = Float64Array.from(got, (v, r) => Math.abs(v - ref[r]) / scale);
             } finally {
               x.free(), c.free(), s.free();
