@@ -42,6 +42,8 @@ export declare class PosencChartElement extends HTMLElement {
   controls: boolean;
   /** show PNG and CSV buttons (attribute toolbar); default false */
   toolbar: boolean;
+  /** 'auto' (follow prefers-color-scheme, the default), 'light' or 'dark'; one per page: the last set wins */
+  theme: 'auto' | 'light' | 'dark';
   /** resolves once the chart has drawn (asking for it starts rendering, even off screen) */
   readonly ready: Promise<ChartHost>;
   /** the numbers behind the chart as last drawn, null before */
