@@ -1,0 +1,34 @@
+/* posenc_row_cosines (out[i] = cos angle(a[i], b[i]); 0 for a zero row) and posenc_row_dots
+ * (out[i] = a[i] . b[i]): the same row-by-row contract over rows of width dim. */
+#include "fuzz.h"
+
+typedef int (*rowwise_fn)(double *, const float *, const float *, int32_t, int32_t);
+
+static int rowwise(fz *in, const char *name, rowwise_fn fn, int cosines) {
+  fz_call c = {.fn = name};
+  int32_t n = fz_size(in), dim = fz_size(in);
+  uint8_t nulls = fz_u8(in);
+  int64_t nd = fz_elems(n, dim, 1), nn = nd ? n : 0;
+  if (nd > FZ_MAX_ELEMS) return 0;
+  double *out = fz_new(&c, "out", (size_t)nn * sizeof(double));
+  float *a = fz_new(&c, "a", (size_t)nd * sizeof(float));
+  float *b = fz_new(&c, "b", (size_t)nd * sizeof(float));
+  fz_fill_f32(in, a, (size_t)nd);
+  fz_fill_f32(in, b, (size_t)nd);
+  int valid = nd && !fz_any_null(nulls, 3);
+  fz_snapshot(&c);
+  int rc = fn(fz_ptr(&c, 0, nulls), fz_ptr(&c, 1, nulls), fz_ptr(&c, 2, nulls), n, dim);
+  fz_after(&c, rc, valid, 2u | 4u);
+  if (rc == POSENC_OK)
+    for (int64_t i = 0; i < n; i++) {
+      if (!fz_finite_f32(a + i * dim, (size_t)dim) || !fz_finite_f32(b + i * dim, (size_t)dim)) continue;
+      if (cosines) FZ_CHECK(&c, fabs(out[i]) <= 1.0 + 1e-12, "a cosine outside [-1, 1] (or NaN) for finite rows");
+      /* float64 sums of float32 products cannot overflow: |sum| <= dim * FLT_MAX^2 ~ 1e77 dim */
+      else FZ_CHECK(&c, isfinite(out[i]), "a non-finite dot product of finite rows");
+    }
+  fz_free(&c);
+  return 0;
+}
+
+FZ_HARNESS(posenc_row_cosines) { return rowwise(in, "posenc_row_cosines", posenc_row_cosines, 1); }
+FZ_HARNESS(posenc_row_dots) { return rowwise(in, "posenc_row_dots", posenc_row_dots, 0); }
