@@ -358,10 +358,11 @@ export function fillCells(image, cols, rows, lut, index) {
 
 /**
  * Draws a cell image into the rectangle `plot` ({ x, y, w, h }, CSS pixels) with a frame, tick
- * labels and axis titles: xTicks / yTicks are [fraction of the axis from the left / top, text].
+ * labels and axis titles: xTicks / yTicks are [fraction of the axis from the left / top, text];
+ * yTitleX (default 34 px left of the plot) is where the rotated y title is centred.
  * Cells stay sharp blocks when enlarged and are averaged when shrunk.
  */
-export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', title = '' } = {}) {
+export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', yTitleX, title = '' } = {}) {
   ctx.imageSmoothingEnabled = image.width > plot.w || image.height > plot.h;
   ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
   const colour = ink();
@@ -387,7 +388,7 @@ export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle =
   }
   if (yTitle) {
     ctx.save();
-    ctx.translate(plot.x - 34, plot.y + plot.h / 2);
+    ctx.translate(yTitleX ?? plot.x - 34, plot.y + plot.h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
     ctx.fillText(yTitle, 0, 0);

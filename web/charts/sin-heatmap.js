@@ -4,7 +4,7 @@
 // 1024 × 1024 cells cost one putImageData, not a million chart elements. Positions stop at 1024:
 // the plot is some 500 pixels tall, so more rows would only be averaged into the same picture,
 // at twice the cost (about 10 ms a million cells, more the first time).
-import { plainCanvas, coolwarm, coolwarmIndex, niceTicks, sig, ink } from './common.js';
+import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const M = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar
@@ -71,55 +71,17 @@ export default {
       if (!s) return;
       const { length, dim } = s;
       plot = { x: M.left, y: M.top, w: Math.max(10, w - M.left - M.right), h: Math.max(10, h - M.top - M.bottom) };
-      // Scaling down, average neighbouring cells; scaling up, keep cells as sharp blocks.
-      ctx.imageSmoothingEnabled = dim > plot.w || length > plot.h;
-      ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
-      const colour = ink();
-      ctx.strokeStyle = colour.muted;
-      ctx.lineWidth = 1;
-      ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
-
-      ctx.fillStyle = colour.fg;
-      ctx.font = '12px system-ui, sans-serif';
       const cellX = plot.w / dim, cellY = plot.h / length;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'top';
-      for (const d of niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / 70)))) {
-        const x = plot.x + (d + 0.5) * cellX;
-        ctx.fillRect(Math.round(x), plot.y + plot.h, 1, 4);
-        ctx.fillText(String(d), x, plot.y + plot.h + 6);
-      }
-      ctx.fillText(tr('embedding dimension', '嵌入维度'), plot.x + plot.w / 2, plot.y + plot.h + 22);
-      ctx.textAlign = 'right';
-      ctx.textBaseline = 'middle';
-      for (const p of niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / 40)))) {
-        const y = plot.y + (p + 0.5) * cellY;
-        ctx.fillRect(plot.x - 4, Math.round(y), 4, 1);
-        ctx.fillText(String(p), plot.x - 6, y);
-      }
-      ctx.save();
-      ctx.translate(10, plot.y + plot.h / 2);
-      ctx.rotate(-Math.PI / 2);
-      ctx.textAlign = 'center';
-      ctx.fillText(tr('position', '位置'), 0, 0);
-      ctx.restore();
-
+      drawCells(ctx, image, plot, {
+        xTicks: niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / 70))).map((d) => [(d + 0.5) / dim, String(d)]),
+        yTicks: niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / 40))).map((p) => [(p + 0.5) / length, String(p)]),
+        xTitle: tr('embedding dimension', '嵌入维度'),
+        yTitle: tr('position', '位置'),
+        yTitleX: 10, // at the canvas edge: four-digit position labels fill the margin
+      });
       // Colour bar: +1 at the top, like matplotlib's colorbar.
-      const bx = plot.x + plot.w + 14;
-      for (let py = 0; py < plot.h; py++) {
-        const k = 3 * coolwarmIndex(1 - (2 * (py + 0.5)) / plot.h);
-        ctx.fillStyle = `rgb(${coolwarm[k]} ${coolwarm[k + 1]} ${coolwarm[k + 2]})`;
-        ctx.fillRect(bx, plot.y + py, BAR, 1);
-      }
-      ctx.strokeStyle = colour.muted;
-      ctx.strokeRect(bx - 0.5, plot.y - 0.5, BAR + 1, plot.h + 1);
-      ctx.fillStyle = colour.fg;
-      ctx.textAlign = 'left';
-      for (const v of [1, 0.5, 0, -0.5, -1]) {
-        const y = plot.y + ((1 - v) / 2) * plot.h;
-        ctx.fillRect(bx + BAR, Math.round(y), 4, 1);
-        ctx.fillText(v === 0 ? '0' : String(v).replace('-', '−'), bx + BAR + 6, y);
-      }
+      drawColourBar(ctx, coolwarm, { x: plot.x + plot.w + 14, y: plot.y, w: BAR, h: plot.h },
+        [1, 0.5, 0, -0.5, -1].map((v) => [(1 - v) / 2, v === 0 ? '0' : String(v).replace('-', '−')]));
 
       if (cursor) {
         const x = plot.x + cursor.dim * cellX, y = plot.y + cursor.pos * cellY;
