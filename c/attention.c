@@ -1,13 +1,15 @@
 /* attention.c: multi-head scaled dot-product attention, and seed 001's order experiment
  * built from it (embedding lookup, projections, position encodings, attention), so the
- * page's "why order matters" numbers come from C end to end. Shapes here are small
- * (a few tokens), so these are plain scalar loops with float64 accumulation. */
+ * page's "why order matters" numbers come from C end to end. Every dot product of two rows
+ * is dot.h's ps_dot (float64 sums, the same bits in both builds); the rest are plain loops
+ * with float64 accumulation. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "dot.h"
 
 #define DEMO_MAX 4096 /* tokens, dim and vocab of the order experiment */
 
@@ -29,8 +31,7 @@ int posenc_attention(float *out, float *weights, const float *q, const float *k,
       double mx = -INFINITY, sum = 0.0;
       for (int32_t j = 0; j <= last; j++) {
         const float *kj = k + ((size_t)j * heads + h) * head_dim;
-        double dot = 0.0;
-        for (int32_t d = 0; d < head_dim; d++) dot += (double)qi[d] * kj[d];
+        double dot = ps_dot(qi, kj, head_dim);
         /* clamped to float32's range: a score past it would be stored as inf, and the
          * softmax below would turn inf - inf into NaN weights for finite inputs */
         double sc = dot * scale;
@@ -56,22 +57,14 @@ int posenc_gram(double *out, const float *a, int32_t n, const float *b, int32_t 
   CHECK(out && a && b, POSENC_E_NULL);
   CHECK(elems3(n, m, 1) && elems3(n, dim, 1) && elems3(m, dim, 1), POSENC_E_SIZE);
   for (int32_t i = 0; i < n; i++)
-    for (int32_t j = 0; j < m; j++) {
-      double acc = 0.0;
-      for (int32_t d = 0; d < dim; d++) acc += (double)a[(size_t)i * dim + d] * b[(size_t)j * dim + d];
-      out[(size_t)i * m + j] = acc;
-    }
+    for (int32_t j = 0; j < m; j++) out[(size_t)i * m + j] = ps_dot(a + (size_t)i * dim, b + (size_t)j * dim, dim);
   return POSENC_OK;
 }
 
 int posenc_row_dots(double *out, const float *a, const float *b, int32_t n, int32_t dim) {
   CHECK(out && a && b, POSENC_E_NULL);
   CHECK(elems3(n, dim, 1), POSENC_E_SIZE);
-  for (int32_t i = 0; i < n; i++) {
-    double ab = 0.0;
-    for (int32_t d = 0; d < dim; d++) ab += (double)a[(size_t)i * dim + d] * b[(size_t)i * dim + d];
-    out[i] = ab;
-  }
+  for (int32_t i = 0; i < n; i++) out[i] = ps_dot(a + (size_t)i * dim, b + (size_t)i * dim, dim);
   return POSENC_OK;
 }
 
@@ -79,11 +72,8 @@ int posenc_row_cosines(double *out, const float *a, const float *b, int32_t n, i
   CHECK(out && a && b, POSENC_E_NULL);
   CHECK(elems3(n, dim, 1), POSENC_E_SIZE);
   for (int32_t i = 0; i < n; i++) {
-    double ab = 0.0, aa = 0.0, bb = 0.0;
-    for (int32_t d = 0; d < dim; d++) {
-      double x = a[(size_t)i * dim + d], y = b[(size_t)i * dim + d];
-      ab += x * y, aa += x * x, bb += y * y;
-    }
+    const float *ai = a + (size_t)i * dim, *bi = b + (size_t)i * dim;
+    double ab = ps_dot(ai, bi, dim), aa = ps_dot(ai, ai, dim), bb = ps_dot(bi, bi, dim);
     out[i] = aa > 0.0 && bb > 0.0 ? ab / sqrt(aa * bb) : 0.0;
   }
   return POSENC_OK;
@@ -107,9 +97,7 @@ int posenc_linear(float *y, const float *x, int32_t n, int32_t in_dim, const flo
         POSENC_E_VALUE);
   for (int32_t r = 0; r < n; r++)
     for (int32_t o = 0; o < out_dim; o++) {
-      double acc = 0.0;
-      for (int32_t i = 0; i < in_dim; i++) acc += (double)x[(size_t)r * in_dim + i] * w[(size_t)o * in_dim + i];
-      y[(size_t)r * out_dim + o] = (float)acc;
+      y[(size_t)r * out_dim + o] = (float)ps_dot(x + (size_t)r * in_dim, w + (size_t)o * in_dim, in_dim);
     }
   return POSENC_OK;
 }

@@ -45,6 +45,11 @@ enum { POSENC_ENC_NONE = 0, POSENC_ENC_SINUSOIDAL = 1, POSENC_ENC_ROPE = 2 };
 /* Bytes the allocator has handed out and not had back (malloc's own accounting). */
 int32_t posenc_heap_in_use(void);
 
+/* Index of the first element of a[0..n) that is NaN, infinite or outside [lo, hi]; n when
+ * there is none (n >= 1). The JS API's check of every number it is handed (after copying them in). */
+int32_t posenc_first_invalid_f32(const float *a, int32_t n, double lo, double hi);
+int32_t posenc_first_invalid_f64(const double *a, int32_t n, double lo, double hi);
+
 /* Which build this is: 1 when the kernels use WASM SIMD (or another vector ISA). */
 int posenc_simd(void);
 

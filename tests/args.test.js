@@ -52,6 +52,16 @@ const CASES = [
   ['decay invFreq vs dim', (pe) => pe.ropeDecay([1], { invFreq: [1, 1], dim: 8 }), RangeError, 'invFreq'],
   ['decay vectors without q', (pe) => pe.ropeDecay([1], { dim: 4, kind: 'vectors', k: [1, 1, 1, 1] }), TypeError, 'q'],
   ['decay q wrong length', (pe) => pe.ropeDecay([1], { dim: 4, kind: 'vectors', q: [1], k: [1, 1, 1, 1] }), RangeError, 'q must have length 4'],
+  // typed arrays are scanned after their copy into the heap (c/scan.c): the same errors
+  ['typed x holding NaN', (pe) => pe.applyRope(Float32Array.of(1, 1, 1, NaN, 1, 1, 1, 1), { heads: 1, headDim: 8, positions: [1], style: 'half' }), RangeError, 'x[3] must be finite'],
+  ['typed negative position', (pe) => pe.ropeCache(Float64Array.of(1, -2), 8), RangeError, 'positions[1] must be finite and in [0,'],
+  ['typed position past the limit', (pe) => pe.ropeCache(Float64Array.of(0, 1e300), 8), RangeError, 'positions[1]'],
+  ['float64 x past float32', (pe) => pe.applyRope(Float64Array.of(1, 1e39), { heads: 1, headDim: 2, positions: [0], style: 'half' }), RangeError, 'x[1] = 1e+39 does not fit in Float32Array'],
+  ['typed distance Infinity', (pe) => pe.sinusoidalDecay(Float64Array.of(0, 1, Infinity), { dim: 4 }), RangeError, 'distances[2]'],
+  ['BigInt64Array positions', (pe) => pe.ropeCache(BigInt64Array.of(1n), 8), TypeError, 'positions'],
+  ['typed longrope factor 0', (pe) => pe.ropeInvFreq(4, { scaling: { type: 'longrope', shortFactor: Float64Array.of(1, 0), longFactor: [1, 1], originalMaxPositionEmbeddings: 8 } }), RangeError, 'scaling.shortFactor[1]'],
+  ['tensor from NaN data', (pe) => pe.tensor(Float32Array.of(1, NaN)), RangeError, 'data[1]'],
+  ['one array as both arguments', (pe) => { const x = Float32Array.of(1, NaN); return pe.gram(x, x, 2); }, RangeError, 'a[1]'],
   ['sinusoidal decay q alone', (pe) => pe.sinusoidalDecay([1], { dim: 4, q: [1, 1, 1, 1] }), TypeError, 'q and k'],
   ['random seed negative', (pe) => pe.randomNormal(4, -1), RangeError, 'seed'],
   ['random seed fractional', (pe) => pe.randomNormal(4, 1.5), TypeError, 'seed'],
@@ -86,6 +96,8 @@ test('the wrapper leaks nothing: heap use is flat across many calls, failing one
     pe.sinusoidal(64, 64);
     pe.ropeDecay([1, 2, 3], { dim: 64, kind: 'bound' });
     assert.throws(() => pe.applyRope(x, { heads: 2, headDim: 64, positions: [0, 1, 2, -3], style: 'half' }));
+    assert.throws(() => pe.applyRope(x, { heads: 2, headDim: 64, positions: Float64Array.of(0, 1, NaN, 3), style: 'half' }));
+    assert.throws(() => pe.tensor(Float32Array.of(0, NaN)));
   };
   for (let i = 0; i < 200; i++) work();
   const before = pe.heapBytes();

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builds, maxAbsDiff, randomFloats } from './reference.js';
+import { builds, maxAbsDiff, randomFloats, normals, ulp32 } from './reference.js';
 
 // output rows of token t: [t*dim, (t+1)*dim)
 const row = (out, t, dim = 10) => out.subarray(t * dim, (t + 1) * dim);
@@ -80,6 +80,15 @@ for (const [name, pe] of await builds) {
       assert.ok(Math.abs(mean) < 0.01 && Math.abs(varc - 1) < 0.02, `mean ${mean} var ${varc}`);
       assert.ok(a.every(Number.isFinite));
       assert.notDeepEqual(pe.randomNormal(8, 1), pe.randomNormal(8, 2));
+    });
+    test('the numbers of splitmix64 + Box-Muller in float64, to 1 float32 ulp', () => {
+      // odd and small counts reach the SIMD form's tail; 10^5 values reach every quadrant often
+      for (const [n, seed] of [[1, 0], [3, 1], [4, 2], [7, 3], [100_001, 2 ** 53 - 1]]) {
+        const got = pe.randomNormal(n, seed), want = normals(n, seed);
+        for (let i = 0; i < n; i++) {
+          assert.ok(Math.abs(got[i] - want[i]) <= ulp32(want[i]), `n=${n} seed=${seed} [${i}]: ${got[i]} vs ${want[i]}`);
+        }
+      }
     });
   });
 }

@@ -53,3 +53,24 @@ test('RoPE, caches and decay curves agree within 2 ulp (they run the same float6
   const va = simd.ropeDecay(d, { dim: 64, kind: 'vectors', q, k }), vb = scalar.ropeDecay(d, { dim: 64, kind: 'vectors', q, k });
   assert.ok(worst(va, vb, (i) => 1e-12 * Math.max(1, Math.abs(vb[i]))) <= 1, 'vectors');
 });
+
+test('random normals are the same bits in both builds', () => {
+  for (const n of [1, 2, 3, 4, 5, 7, 8, 1001, 65536]) {
+    assert.deepEqual(simd.randomNormal(n, n), scalar.randomNormal(n, n), `n=${n}`);
+  }
+});
+
+test('the heap scan finds the first bad number in both builds, at every offset of a block', () => {
+  for (const pe of [simd, scalar]) {
+    for (const bad of [0, 3, 63, 64, 65, 130, 199]) {
+      for (const v of [NaN, Infinity, -Infinity]) {
+        const x = new Float32Array(200).fill(1);
+        x[bad] = v;
+        assert.throws(() => pe.gram(x, x, 1), new RegExp(`^RangeError: a\\[${bad}\\] must be finite`));
+        const y = new Float64Array(200).fill(1);
+        y[bad] = v;
+        assert.throws(() => pe.ropeDecay(y, { dim: 4 }), new RegExp(`distances\\[${bad}\\] must be finite`));
+      }
+    }
+  }
+});

@@ -71,3 +71,24 @@ export function randomFloats(n, seed) {
     return s / 2 ** 31 - 1;
   });
 }
+
+/** c/random.c in float64 JS with BigInt: splitmix64 uniforms in (0, 1], Box-Muller pairs. */
+export function normals(n, seed) {
+  const M = (1n << 64n) - 1n;
+  let state = BigInt(seed);
+  const next = () => {
+    state = (state + 0x9e3779b97f4a7c15n) & M;
+    let z = state;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & M;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M;
+    z ^= z >> 31n;
+    return Number((z >> 11n) + 1n) / 2 ** 53;
+  };
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i += 2) {
+    const r = Math.sqrt(-2 * Math.log(next())), t = 2 * Math.PI * next();
+    out[i] = r * Math.cos(t);
+    if (i + 1 < n) out[i + 1] = r * Math.sin(t);
+  }
+  return out;
+}

@@ -68,7 +68,11 @@ export function options(name, v) {
   return v;
 }
 
-/** An array or typed array of numbers, copied into a new `Type`; each value checked by `each`. */
+/**
+ * An array or typed array of numbers for a kernel argument of `Type`. A plain array is checked
+ * and copied into a new `Type` now; a typed array comes back as a view of the caller's memory,
+ * listed in `unscanned`, and its values are checked when heap.js copies it into the heap.
+ */
 export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity, minLength = 1 } = {}) {
   if (!(Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView)))) {
     throw new TypeError(`${name} must be an array or typed array of numbers, got ${show(v)}`);
@@ -79,20 +83,21 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
   if (v.length < minLength || v.length > MAX_ELEMENTS) {
     throw new RangeError(`${name} length must be in [${minLength}, ${MAX_ELEMENTS}], got ${v.length}`);
   }
-  const out = new Type(v.length);
+  if (v instanceof BigInt64Array || v instanceof BigUint64Array) {
+    throw new TypeError(`${name} must be an array or typed array of numbers, got ${show(v)}`);
+  }
   // (Only into float types: converting into an integer type wraps and truncates, so NaN or
   // 2^32 + 1 would arrive as a valid-looking 0 or 1; integer targets take the checked loop.)
   if (ArrayBuffer.isView(v) && (Type === Float32Array || Type === Float64Array)) {
-    // Typed input: one bulk copy, then a monomorphic scan of the copy (a per-element read of
-    // an arbitrary view is several times slower). x - x === 0 rejects NaN and +-Infinity.
-    out.set(v);
-    const bad = Type === Float32Array ? firstBad32(out, min, max) : firstBad64(out, min, max);
-    if (bad >= 0) {
-      check(name, bad, v[bad], min, max);
-      throw new RangeError(`${name}[${bad}] = ${v[bad]} does not fit in ${Type.name}`);
-    }
-    return out;
+    // Typed input is checked where it is copied into the wasm heap, by a SIMD scan of the copy
+    // (heap.js copyIn; a JS scan costs 2-3 ns per number, more than the kernels). Handing out a
+    // fresh view keeps one name and bound per argument even when a caller passes one array twice.
+    // Memory another thread may write is copied now, so that what is scanned is what is used.
+    const view = typeof SharedArrayBuffer === 'function' && v.buffer instanceof SharedArrayBuffer ? v.slice() : v.subarray(0);
+    unscanned.set(view, { name, Type, min, max });
+    return view;
   }
+  const out = new Type(v.length);
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     check(name, i, x, min, max);
@@ -101,22 +106,16 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
   return out;
 }
 
-// One scan per element type, so that each stays monomorphic in V8: a shared one sees both
-// types and runs 4x slower. Index of the first value outside [min, max] or not finite, or -1.
-function firstBad32(a, min, max) {
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    if (!(x >= min && x <= max && x - x === 0)) return i;
-  }
-  return -1;
-}
+/**
+ * Typed arrays that numbers() accepted without looking at their values: { name, Type, min, max }.
+ * Whatever copies one into the heap must scan the copy (heap.js) before a kernel reads it.
+ */
+export const unscanned = new WeakMap();
 
-function firstBad64(a, min, max) {
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    if (!(x >= min && x <= max && x - x === 0)) return i;
-  }
-  return -1;
+/** Throws the error numbers() gives for value x at index i of argument `name`, converted to Type. */
+export function rejectValue(name, i, x, min, max, Type) {
+  check(name, i, x, min, max);
+  throw new RangeError(`${name}[${i}] = ${x} does not fit in ${Type.name}`);
 }
 
 function check(name, i, x, min, max) {

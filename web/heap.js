@@ -2,7 +2,7 @@
 // typed arrays and get typed arrays back; nothing else in posenc touches wasm memory.
 // Every allocation passes Heap.budget first: one call may use at most limits.callBytes, and
 // the bytes live in the heap (tensors included) may not pass limits.heapBytes.
-import { MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
+import { MAX_CALL_BYTES, MAX_HEAP_BYTES, unscanned, rejectValue } from './args.js';
 
 const STATUS = {
   [-1]: 'a required pointer is NULL',
@@ -111,8 +111,10 @@ export class Heap {
         used += bytes;
       },
       copyIn: (arr) => {
-        const ptr = scope.alloc(arr.constructor, arr.length);
-        new arr.constructor(this.memory.buffer, ptr, arr.length).set(arr);
+        const Type = unscanned.get(arr)?.Type ?? arr.constructor;
+        const ptr = scope.alloc(Type, arr.length);
+        new Type(this.memory.buffer, ptr, arr.length).set(arr);
+        this.scan(arr, ptr);
         return ptr;
       },
       // A view is only valid until the next allocation (memory growth detaches it): copy out.
@@ -123,6 +125,18 @@ export class Heap {
     } finally {
       if (!this.trapped) for (const p of ptrs) this.fn.free(p);
     }
+  }
+
+  /**
+   * When `arr` came from args.js numbers() unchecked, checks its copy at `ptr` in the heap
+   * (every value finite and in bounds, after conversion to the kernel's type) and throws the
+   * error numbers() would have thrown. The caller's scope frees the copy.
+   */
+  scan(arr, ptr) {
+    const u = unscanned.get(arr);
+    if (!u) return;
+        const bad = this.call(u.Type === Float32Array ? 'posenc_first_invalid_f32' : 'posenc_first_invalid_f64', ptr, arr.length, u.min, u.max);
+    if (bad !== arr.length) rejectValue(u.name, bad, arr[bad], u.min, u.max, u.Type);
   }
 
   /** Throws when a trap has left this instance's memory in an unknown state. */

@@ -209,8 +209,17 @@ class Posenc {
     if (typeof lengthOrData === 'number') A.int('length', lengthOrData, 1);
     else data = A.numbers('data', lengthOrData, Float32Array);
     const t = new HeapArray(this.#heap, Float32Array, data ? data.length : lengthOrData);
-    if (data) t.array.set(data);
-    else t.array.fill(0);
+    if (!data) {
+      t.array.fill(0);
+      return t;
+    }
+    t.array.set(data);
+    try {
+      this.#heap.scan(data, t.pointer);
+    } catch (err) {
+      t.free();
+      throw err;
+    }
     return t;
   }
 
