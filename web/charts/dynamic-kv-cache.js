@@ -54,18 +54,19 @@ export default {
         const r = normals(2 * T * hd, seed);
         const q = r.subarray(0, T * hd), k = r.subarray(T * hd);
         const row = (a, j) => a.subarray(j * hd, (j + 1) * hd);
-        const upTo = (n) => Array.from({ length: n }, (_, j) => j);
+        const iota = Float64Array.from({ length: T }, (_, j) => j);
+        const upTo = (n) => iota.subarray(0, n); // typed positions: checked by a scan of their heap copy, not one by one in JS
 
         // The cache as generation fills it: key j is written at length j + 1. Up to maxPos every
         // step has the original base, so those keys are one call.
         const cache = new Float32Array(T * hd);
         const early = Math.min(T, maxPos);
         cache.set(pe.applyRope(k.subarray(0, early * hd), { ...shape, positions: upTo(early), scaling: dyn(early) }));
-        for (let j = early; j < T; j++) cache.set(pe.applyRope(row(k, j), { ...shape, positions: [j], scaling: dyn(j + 1) }), j * hd);
+        for (let j = early; j < T; j++) cache.set(pe.applyRope(row(k, j), { ...shape, positions: iota.subarray(j, j + 1), scaling: dyn(j + 1) }), j * hd);
 
         /** Step t: the query at position t − 1, its scores and weights on the cache and on fresh keys. */
         const step = (t) => {
-          const qt = pe.applyRope(row(q, t - 1), { ...shape, positions: [t - 1], scaling: dyn(t) });
+          const qt = pe.applyRope(row(q, t - 1), { ...shape, positions: iota.subarray(t - 1, t), scaling: dyn(t) });
           const cached = cache.subarray(0, t * hd);
           const fresh = pe.applyRope(k.subarray(0, t * hd), { ...shape, positions: upTo(t), scaling: dyn(t) });
           // one query row over t keys: the scores, and the weights attention gives them
@@ -96,10 +97,10 @@ export default {
           `Keys 0…${Math.min(T, maxPos) - 1} were cached with the original base, each later key with a larger one; only the newest share the query's base.`,
           `最后一步（长度 ${T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。` +
           `key 0…${Math.min(T, maxPos) - 1} 是用原始底数缓存的，之后的每个 key 用的底数都更大；只有最新的 key 与 query 的底数相同。`);
-        const xs = upTo(T);
+        const xy = (ys) => Array.from(ys, (y, x) => ({ x, y }));
         last.data.datasets = [
-          { label: tr('recomputed with the current base', '用当前底数重新计算'), data: xs.map((x) => ({ x, y: end.freshScores[x] })), borderColor: palette[0], borderDash: [], borderWidth: 1.5 },
-          { label: tr('from the cache (each key with its own step\'s base)', '来自缓存（每个 key 用写入那一步的底数）'), data: xs.map((x) => ({ x, y: end.cachedScores[x] })), borderColor: palette[1], borderDash: [6, 3], borderWidth: 2 },
+          { label: tr('recomputed with the current base', '用当前底数重新计算'), data: xy(end.freshScores), borderColor: palette[0], borderDash: [], borderWidth: 1.5 },
+          { label: tr('from the cache (each key with its own step\'s base)', '来自缓存（每个 key 用写入那一步的底数）'), data: xy(end.cachedScores), borderColor: palette[1], borderDash: [6, 3], borderWidth: 2 },
         ];
         last.options.scales.x.min = 0;
         last.options.scales.x.max = T - 1;
