@@ -307,6 +307,12 @@ test('rope-decay: θ_i = 0 gives g = d everywhere, θ_i = 1 gives d·cos x', asy
   for (const [x, g] of data.rows) assert.ok(Math.abs(g - 256) < 1e-9, `g(${x}) = ${g}`);
   ({ data } = await setControl('rope-decay', 'theta', 'θ_i = 1'));
   for (const [x, g] of data.rows) assert.ok(Math.abs(g - 256 * Math.cos(x)) < 1e-6, `g(${x}) = ${g}`);
+  // the linear axis samples the exact progression 0, Δ, 2Δ, … ≤ maxDist, Δ = ⌈maxDist/2000⌉
+  // (the kernel's fast path), also where maxDist is no multiple of 2000
+  ({ data } = await setControl('rope-decay', 'maxDist', 12345));
+  assert.equal(data.rows.length, 1764);
+  data.rows.forEach(([x], j) => assert.equal(x, 7 * j, `x_${j}`));
+  await setControl('rope-decay', 'maxDist', 10000);
 });
 
 test('kv-cache: the cached decode step equals the full recomputation', async () => {

@@ -21,6 +21,25 @@ export function sinusoidal(length, dim, { base = 10000, start = 0, layout = 'int
   return out;
 }
 
+/**
+ * [cos, sin] of the real product x·t, not of its float64 rounding: Dekker's exact product
+ * x·t = p + lo (Veltkamp's split; exact for |x|, |t| <= 2^53), then (cos p, sin p) turned by lo
+ * to first order (|lo| <= 2^-53 |p|; the lo²/2 left out is below 1e-19 for |p| < 1e6). Math.cos
+ * and Math.sin of p itself are the references above, which round the angle instead: up to
+ * 2^-53 |p| off (1.1e-10 rad at angle 1e6).
+ */
+export function cosSinExact(x, t) {
+  const p = x * t;
+  const split = (a) => {
+    const u = 134217729 * a, hi = u - (u - a);
+    return [hi, a - hi];
+  };
+  const [xh, xl] = split(x), [th, tl] = split(t);
+  const lo = xh * th - p + xh * tl + xl * th + xl * tl;
+  const c = Math.cos(p), s = Math.sin(p);
+  return [c - lo * s, s + lo * c];
+}
+
 /** Dim indices of RoPE pair i. */
 export const pairDims = (i, rot, style) => (style === 'interleaved' ? [2 * i, 2 * i + 1] : [i, i + rot / 2]);
 

@@ -157,6 +157,20 @@ static inline void fz_fill_f64(fz *in, double *v, size_t n) {
   if (mode == 2 && n) v[fz_bytes(in, 4) % n] = fz_double(in);
 }
 
+/* Adds one offset from the input to every element of a positions array (when it is in (0, 1e6]
+ * and finite), so that fz_fill_f64's i * step grids also start above 0. Read after everything
+ * else a harness reads: inputs written before it existed keep their meaning. */
+static inline void fz_shift(fz *in, double *v, size_t n) {
+  double off = fz_double(in);
+  if (!(off > 0 && off <= 1e6)) return;
+  for (size_t i = 0; i < n; i++) v[i] += off;
+}
+
+/* Per unit of |coefficient| x |angle|: how far a float64 evaluation of a score may be from the
+ * harness's own, which rounds each angle x w to float64 (2^-53 of it). The decay kernels' uniform
+ * path follows the real angle instead (c/decay.c), so the two differ by up to that rounding. */
+#define FZ_ANGLE_TOL 0x1p-52
+
 /* ---- the contract's arithmetic ---- */
 
 /* elems3 of check.h, restated from posenc.h's words: every factor >= 1 and the product no

@@ -22,6 +22,7 @@ static int decay(fz *in, int kind) {
   fz_fill_f64(in, w, (size_t)nf);
   fz_fill_f32(in, q, (size_t)nqk);
   fz_fill_f32(in, k, (size_t)nqk);
+  fz_shift(in, dist, (size_t)nn);
   double dmax = 0, wmax = 0;
   int valid = nh && !fz_any_null(nulls, kind == VECTORS ? 5 : 3) && fz_nonneg(dist, (size_t)nn, &dmax) &&
               fz_nonneg(w, (size_t)nf, &wmax) && dmax * wmax < 1e300;
@@ -37,7 +38,7 @@ static int decay(fz *in, int kind) {
   fz_after(&c, rc, valid, 2u | 4u | 8u | 16u);
   if (rc == POSENC_OK) {
     for (int64_t j = 0; j < n; j++) {
-      double want = 0, scale = 0;
+      double want = 0, scale = 0, angle = 0;
       if (kind == BOUND) {
         FZ_CHECK(&c, out[j] >= 0 && out[j] <= (half + 1) / 2.0 * (1 + 1e-12), "a bound outside [0, (half + 1) / 2]");
         continue;
@@ -51,8 +52,10 @@ static int decay(fz *in, int kind) {
         }
         want += A * cos(a) + B * sin(a);
         scale += fabs(A) + fabs(B);
+        angle += (fabs(A) + fabs(B)) * a;
       }
-      FZ_CHECK(&c, fabs(out[j] - want) <= 1e-12 * scale * half + 1e-300, "a score off sum A cos + B sin");
+      FZ_CHECK(&c, fabs(out[j] - want) <= 1e-12 * scale * half + FZ_ANGLE_TOL * angle + 1e-300,
+               "a score off sum A cos + B sin");
     }
   }
   fz_free(&c);

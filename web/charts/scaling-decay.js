@@ -71,7 +71,11 @@ export default {
           '同样的比较，换成一个随机向量 q 同时作为 query 和 key（颜色和虚线样式同上）。');
         const name = nameOf(variant);
         const max = REACH * l0;
-        const dist = intGrid(scale === 'log' ? 1 : 0, max, Math.min(SAMPLES, max + 1), scale);
+        // Linear axis: the exact progression 0, Δ, 2Δ, … ≤ max (Δ = ⌈max/(SAMPLES − 1)⌉), which the
+        // kernel computes by a rotation recurrence; intGrid's rounded points would be uneven.
+        const step = Math.max(1, Math.ceil(max / (SAMPLES - 1)));
+        const dist = scale === 'log' ? intGrid(1, max, Math.min(SAMPLES, max + 1), 'log')
+          : Array.from({ length: Math.floor(max / step) + 1 }, (_, j) => j * step);
         const scaling = scalingFor(variant, factor, l0);
         const q = pe.randomNormal(dim, seed);
         const curves = {};
