@@ -70,8 +70,8 @@ export function options(name, v) {
 
 /**
  * An array or typed array of numbers for a kernel argument of `Type`. A plain array is checked
- * and copied into a new `Type` now; a typed array comes back as a view of the caller's memory,
- * listed in `unscanned`, and its values are checked when heap.js copies it into the heap.
+ * and copied into a new `Type` now; a typed array comes back wrapped as `Unscanned`, and its
+ * values are checked when heap.js copies it into the heap.
  */
 export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity, minLength = 1 } = {}) {
   if (!(Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView)))) {
@@ -90,12 +90,10 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
   // 2^32 + 1 would arrive as a valid-looking 0 or 1; integer targets take the checked loop.)
   if (ArrayBuffer.isView(v) && (Type === Float32Array || Type === Float64Array)) {
     // Typed input is checked where it is copied into the wasm heap, by a SIMD scan of the copy
-    // (heap.js copyIn; a JS scan costs 2-3 ns per number, more than the kernels). Handing out a
-    // fresh view keeps one name and bound per argument even when a caller passes one array twice.
-    // Memory another thread may write is copied now, so that what is scanned is what is used.
-    const view = typeof SharedArrayBuffer === 'function' && v.buffer instanceof SharedArrayBuffer ? v.slice() : v.subarray(0);
-    unscanned.set(view, { name, Type, min, max });
-    return view;
+    // (heap.js copyIn; a JS scan costs 2-3 ns per number, more than the kernels). Memory another
+    // thread may write is copied now, so that what is scanned is what is used.
+    const shared = typeof SharedArrayBuffer === 'function' && v.buffer instanceof SharedArrayBuffer;
+    return new Unscanned(shared ? v.slice() : v, name, Type, min, max);
   }
   const out = new Type(v.length);
   for (let i = 0; i < v.length; i++) {
@@ -107,10 +105,23 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
 }
 
 /**
- * Typed arrays that numbers() accepted without looking at their values: { name, Type, min, max }.
- * Whatever copies one into the heap must scan the copy (heap.js) before a kernel reads it.
+ * A typed array that numbers() accepted without looking at its values, for a kernel argument of
+ * `Type`: whatever copies it into the heap (heap.js copyIn) must scan the copy before a kernel
+ * reads it. (A wrapper per argument, so one array passed as two arguments keeps both names.)
  */
-export const unscanned = new WeakMap();
+export class Unscanned {
+  constructor(array, name, Type, min, max) {
+    this.array = array;
+    this.name = name;
+    this.Type = Type;
+    this.min = min;
+    this.max = max;
+  }
+
+  get length() {
+    return this.array.length;
+  }
+}
 
 /** Throws the error numbers() gives for value x at index i of argument `name`, converted to Type. */
 export function rejectValue(name, i, x, min, max, Type) {

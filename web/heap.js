@@ -2,7 +2,7 @@
 // typed arrays and get typed arrays back; nothing else in posenc touches wasm memory.
 // Every allocation passes Heap.budget first: one call may use at most limits.callBytes, and
 // the bytes live in the heap (tensors included) may not pass limits.heapBytes.
-import { MAX_CALL_BYTES, MAX_HEAP_BYTES, unscanned, rejectValue } from './args.js';
+import { MAX_CALL_BYTES, MAX_HEAP_BYTES, Unscanned, rejectValue } from './args.js';
 
 const STATUS = {
   [-1]: 'a required pointer is NULL',
@@ -111,10 +111,11 @@ export class Heap {
         used += bytes;
       },
       copyIn: (arr) => {
-        const Type = unscanned.get(arr)?.Type ?? arr.constructor;
-        const ptr = scope.alloc(Type, arr.length);
-        new Type(this.memory.buffer, ptr, arr.length).set(arr);
-        this.scan(arr, ptr);
+        const u = arr instanceof Unscanned ? arr : null, src = u ? u.array : arr;
+        const Type = u ? u.Type : arr.constructor;
+        const ptr = scope.alloc(Type, src.length);
+        new Type(this.memory.buffer, ptr, src.length).set(src);
+        if (u) this.scan(u, ptr);
         return ptr;
       },
       // A view is only valid until the next allocation (memory growth detaches it): copy out.
@@ -128,15 +129,14 @@ export class Heap {
   }
 
   /**
-   * When `arr` came from args.js numbers() unchecked, checks its copy at `ptr` in the heap
-   * (every value finite and in bounds, after conversion to the kernel's type) and throws the
-   * error numbers() would have thrown. The caller's scope frees the copy.
+   * Checks the heap copy at `ptr` of an Unscanned argument: every value finite and in bounds
+   * after conversion to the kernel's type. Throws the error numbers() would have thrown; the
+   * caller's scope frees the copy.
    */
-  scan(arr, ptr) {
-    const u = unscanned.get(arr);
-    if (!u) return;
-        const bad = this.call(u.Type === Float32Array ? 'posenc_first_invalid_f32' : 'posenc_first_invalid_f64', ptr, arr.length, u.min, u.max);
-    if (bad !== arr.length) rejectValue(u.name, bad, arr[bad], u.min, u.max, u.Type);
+  scan(u, ptr) {
+    const n = u.array.length;
+    const bad = this.call(u.Type === Float32Array ? 'posenc_first_invalid_f32' : 'posenc_first_invalid_f64', ptr, n, u.min, u.max);
+    if (bad !== n) rejectValue(u.name, bad, u.array[bad], u.min, u.max, u.Type);
   }
 
   /** Throws when a trap has left this instance's memory in an unknown state. */

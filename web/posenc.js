@@ -18,6 +18,7 @@ export { simdSupported, ropeScaling };
 
 const LAYOUTS = { interleaved: 0, concat: 1, tensor2tensor: 2 };
 const STYLES = { interleaved: 0, half: 1 };
+const STYLE_NAMES = Object.keys(STYLES);
 const PRECISIONS = { f64: 0, f32: 1, bf16: 2, f16: 3 };
 const ENCODINGS = { none: 0, sinusoidal: 1, rope: 2 };
 const DECAY_KINDS = ['ones', 'bound', 'vectors'];
@@ -29,7 +30,7 @@ function ropeShape(o) {
   const heads = A.int('heads', o.heads, 1);
   const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
   if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
-  const style = STYLES[A.oneOf('style', o.style, Object.keys(STYLES))];
+  const style = STYLES[A.oneOf('style', o.style, STYLE_NAMES)];
   const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
   return { heads, headDim, style, rotaryDim };
 }
@@ -131,21 +132,34 @@ class Posenc {
 
   /** { inv: Float64Array(rotaryDim/2), attn } from options { base, scaling }. */
   #freq(rotaryDim, o) {
+    const f = this.#freqArgs(rotaryDim, o);
+    return this.#heap.scoped((h) => {
+      const { inv, attn } = this.#freqIn(h, f);
+      return { inv: h.copyOut(Float64Array, inv, f.half), attn };
+    });
+  }
+
+  /** Checks rotaryDim and options { base, scaling }: what #freqIn needs. */
+  #freqArgs(rotaryDim, o) {
     A.evenInt('rotaryDim', rotaryDim, 2, MAX_DIM);
     const base = A.num('base', o.base ?? 10000, 1);
-    const half = rotaryDim / 2;
-    const sc = scalingStruct(o.scaling, half);
-    return this.#heap.scoped((h) => {
-      const out = h.alloc(Float64Array, half);
-      if (!sc) {
-        this.#heap.call('posenc_rope_inv_freq', out, rotaryDim, base);
-        return { inv: h.copyOut(Float64Array, out, half), attn: 1 };
-      }
-      const attn = h.alloc(Float64Array, 1);
-      this.#heap.call('posenc_rope_scaled_freq', out, attn, rotaryDim, base, h.copyIn(sc.struct),
-        sc.shortFactor ? h.copyIn(sc.shortFactor) : 0, sc.longFactor ? h.copyIn(sc.longFactor) : 0);
-      return { inv: h.copyOut(Float64Array, out, half), attn: h.copyOut(Float64Array, attn, 1)[0] };
-    });
+    return { rotaryDim, half: rotaryDim / 2, base, sc: scalingStruct(o.scaling, rotaryDim / 2) };
+  }
+
+  /**
+   * theta_i into scope h's heap, for a kernel of the same call: { inv: pointer to
+   * Float64Array(half), attn } (no copy out and back in between).
+   */
+  #freqIn(h, { rotaryDim, half, base, sc }) {
+    const inv = h.alloc(Float64Array, half);
+    if (!sc) {
+      this.#heap.call('posenc_rope_inv_freq', inv, rotaryDim, base);
+      return { inv, attn: 1 };
+    }
+    const attn = h.alloc(Float64Array, 1);
+    this.#heap.call('posenc_rope_scaled_freq', inv, attn, rotaryDim, base, h.copyIn(sc.struct),
+      sc.shortFactor ? h.copyIn(sc.shortFactor) : 0, sc.longFactor ? h.copyIn(sc.longFactor) : 0);
+    return { inv, attn: h.copyOut(Float64Array, attn, 1)[0] };
   }
 
   /**
@@ -158,21 +172,21 @@ class Posenc {
   ropeCache(positions, rotaryDim, opts) {
     const o = A.options('options', opts);
     const pos = A.numbers('positions', positions, Float64Array, { min: 0, max: MAX_POSITION });
-    const { inv, attn } = this.#freq(rotaryDim, o);
-    const n = A.elements('rope cache', pos.length, inv.length);
+    const f = this.#freqArgs(rotaryDim, o);
+    const n = A.elements('rope cache', pos.length, f.half);
     if (o.precision !== undefined) {
       const names = ['position', 'invFreq', 'angle', 'output'];
       const p = typeof o.precision === 'string' ? Object.fromEntries(names.map((k) => [k, o.precision])) : A.options('precision', o.precision);
       const types = names.map((k) => PRECISIONS[A.oneOf(`precision.${k}`, p[k] ?? 'f64', Object.keys(PRECISIONS))]);
       return this.#heap.scoped((h) => {
-        const cos = h.alloc(Float64Array, n), sin = h.alloc(Float64Array, n);
-        this.#heap.call('posenc_rope_cache_emulated', cos, sin, h.copyIn(pos), pos.length, h.copyIn(inv), inv.length, attn, ...types);
+        const cos = h.alloc(Float64Array, n), sin = h.alloc(Float64Array, n), { inv, attn } = this.#freqIn(h, f);
+        this.#heap.call('posenc_rope_cache_emulated', cos, sin, h.copyIn(pos), pos.length, inv, f.half, attn, ...types);
         return { cos: h.copyOut(Float64Array, cos, n), sin: h.copyOut(Float64Array, sin, n) };
       });
     }
     return this.#heap.scoped((h) => {
-      const cos = h.alloc(Float32Array, n), sin = h.alloc(Float32Array, n);
-      this.#heap.call('posenc_rope_cache', cos, sin, h.copyIn(pos), pos.length, h.copyIn(inv), inv.length, attn);
+      const cos = h.alloc(Float32Array, n), sin = h.alloc(Float32Array, n), { inv, attn } = this.#freqIn(h, f);
+      this.#heap.call('posenc_rope_cache', cos, sin, h.copyIn(pos), pos.length, inv, f.half, attn);
       return { cos: h.copyOut(Float32Array, cos, n), sin: h.copyOut(Float32Array, sin, n) };
     });
   }
@@ -187,11 +201,10 @@ class Posenc {
     const pos = A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
     const n = A.elements('x', pos.length, heads, headDim);
     const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
-    const { inv, attn } = this.#freq(rotaryDim, o);
+    const f = this.#freqArgs(rotaryDim, o);
     return this.#heap.scoped((h) => {
-      const px = h.copyIn(xs);
-      this.#heap.call('posenc_rope_apply', px, px, pos.length, heads, headDim, rotaryDim, style,
-        h.copyIn(pos), h.copyIn(inv), attn);
+      const px = h.copyIn(xs), pp = h.copyIn(pos), { inv, attn } = this.#freqIn(h, f);
+      this.#heap.call('posenc_rope_apply', px, px, pos.length, heads, headDim, rotaryDim, style, pp, inv, attn);
       return h.copyOut(Float32Array, px, n);
     });
   }
@@ -213,9 +226,10 @@ class Posenc {
       t.array.fill(0);
       return t;
     }
-    t.array.set(data);
+    const u = data instanceof A.Unscanned ? data : null;
+    t.array.set(u ? u.array : data);
     try {
-      this.#heap.scan(data, t.pointer);
+      if (u) this.#heap.scan(u, t.pointer);
     } catch (err) {
       t.free();
       throw err;
@@ -252,10 +266,10 @@ class Posenc {
       return x;
     }
     const pos = A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });
-    const { inv, attn } = this.#freq(rotaryDim, o);
+    const f = this.#freqArgs(rotaryDim, o);
     this.#heap.scoped((h) => {
-      this.#heap.call('posenc_rope_apply', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style,
-        h.copyIn(pos), h.copyIn(inv), attn);
+      const pp = h.copyIn(pos), { inv, attn } = this.#freqIn(h, f);
+      this.#heap.call('posenc_rope_apply', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style, pp, inv, attn);
     });
     return x;
   }
@@ -424,7 +438,7 @@ class Posenc {
     if (kind === 'vectors') {
       q = A.numbers('q', o.q, Float32Array, { length: 2 * half });
       k = A.numbers('k', o.k, Float32Array, { length: 2 * half });
-      style = STYLES[A.oneOf('style', o.style ?? 'interleaved', Object.keys(STYLES))];
+      style = STYLES[A.oneOf('style', o.style ?? 'interleaved', STYLE_NAMES)];
     }
     return this.#heap.scoped((h) => {
       const out = h.alloc(Float64Array, dist.length);
