@@ -2,7 +2,7 @@
 // (the xy plane), and with a third bit z = bit 2 the xz plane, where the post separates
 // position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point as
 // (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
-import { scatterChart, palette, ink } from './common.js';
+import { scatterChart, palette, ink, drawnFrom } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const PANELS = [
@@ -43,21 +43,36 @@ export default {
       }
       chart.options.plugins.title = { display: true, text: () => tr(`${panel.plane} plane`, `${panel.plane} 平面`) };
       chart.options.plugins.tooltip = { callbacks: { label: (c) => c.dataset.pointLabels?.[c.dataIndex] ?? '' } };
-      return { panel, box, chart };
+      // No legend or fill is shown: those plugins are off, not only hidden (a hidden legend
+      // still builds its items, resolving every dataset's style, at every update).
+      Object.assign(chart.options.plugins, { legend: false, filler: false });
+      return { panel, box, chart, last: drawnFrom() };
     });
 
     const view = {
-      update({ bits, length }) {
+      update(params) {
+        const { bits, length } = params;
         const codes = pe.binary(length, bits);
-        for (const { panel, box, chart } of charts) {
-          box.hidden = panel.b >= bits;
-          if (box.hidden) continue;
+        for (const c of charts) {
+          const { panel, box, chart } = c;
+          const hidden = panel.b >= bits;
+          if (box.hidden !== hidden) box.hidden = hidden;
+          if (hidden) continue;
           const pts = groups(codes, length, bits, panel.a, panel.b);
+          // The order the positions come in: it jumps about, the codes are not continuous.
+          const order = Array.from({ length }, (_, p) => ({ x: codes[p * bits + panel.a], y: codes[p * bits + panel.b] }));
+          const pointLabels = pts.map((g) => tr(`pos ${g.positions.join(', ')}`, `位置 ${g.positions.join(', ')}`));
+          const label = tr(
+            `${panel.plane} plane: ${pts.map((g) => `positions ${g.positions.join(' and ')} at (${g.x}, ${g.y})`).join('; ')}`,
+            `${panel.plane} 平面：${pts.map((g) => `位置 ${g.positions.join(' 和 ')} 在 (${g.x}, ${g.y})`).join('；')}`);
+          // A panel that would show what it shows already is left as it is (one bit more or
+          // less leaves the xy plane alone).
+          if (c.last.same([order, pts, pointLabels, label], params)) continue;
+          c.last.keep(true);
           chart.data.datasets = [
             {
-              // The order the positions come in: it jumps about, the codes are not continuous.
               label: tr('order of positions', '位置的先后顺序'),
-              data: Array.from({ length }, (_, p) => ({ x: codes[p * bits + panel.a], y: codes[p * bits + panel.b] })),
+              data: order,
               showLine: true,
               borderColor: '#9aa3b2',
               borderDash: [4, 4],
@@ -68,7 +83,7 @@ export default {
             {
               label: tr('positions', '位置'),
               data: pts.map(({ x, y }) => ({ x, y })),
-              pointLabels: pts.map((g) => tr(`pos ${g.positions.join(', ')}`, `位置 ${g.positions.join(', ')}`)),
+              pointLabels,
               labelDy: 10,
               pointRadius: pts.map((g) => (g.positions.length > 1 ? 9 : 6)),
               backgroundColor: pts.map((g) => (g.positions.length > 1 ? palette[1] : palette[0])),
@@ -76,9 +91,7 @@ export default {
               borderWidth: 1.5,
             },
           ];
-          chart.canvas.setAttribute('aria-label', tr(
-            `${panel.plane} plane: ${pts.map((g) => `positions ${g.positions.join(' and ')} at (${g.x}, ${g.y})`).join('; ')}`,
-            `${panel.plane} 平面：${pts.map((g) => `位置 ${g.positions.join(' 和 ')} 在 (${g.x}, ${g.y})`).join('；')}`));
+          chart.canvas.setAttribute('aria-label', label);
           chart.update();
         }
         const full = groups(codes, length, bits, 0, 1);

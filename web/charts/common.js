@@ -1,6 +1,6 @@
 // common.js: what every Chart.js chart of posenc shares: a canvas sized to its container,
 // fast options for long line data, and a colour-blind-safe palette (Okabe-Ito).
-import { t, tr } from '../i18n.js';
+import { t, tr, lang } from '../i18n.js';
 import { theme, colours } from '../theme.js';
 
 export const palette = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
@@ -19,9 +19,18 @@ Object.defineProperty(palette, 6, { get: () => (isDark() ? '#e8e8e8' : '#000000'
  * same values where the page lacks them): for text and axes painted on a canvas by hand.
  */
 export function ink() {
-  const { fg, muted, bg, line, grid } = colours();
-  return { fg, muted, bg, line, grid };
+  // Read once per task and theme: colours() reads five custom properties through
+  // getComputedStyle, and a log axis asks for the grid colour at every tick of every redraw.
+  const now = theme();
+  if (inkNow === null || inkTheme !== now) {
+    const { fg, muted, bg, line, grid } = colours();
+    if (inkNow === null) queueMicrotask(() => (inkNow = null));
+    inkNow = Object.freeze({ fg, muted, bg, line, grid });
+    inkTheme = now;
+  }
+  return inkNow;
 }
+let inkNow = null, inkTheme = '';
 
 /**
  * A canvas's accessible name that follows the language: `label` is a string, an L() pair or a
@@ -131,10 +140,23 @@ export function logTick(v, index, ticks) {
   return keep.some((d) => Math.abs(m - d) < 1e-6) ? String(Number(v.toPrecision(3))) : '';
 }
 
+/**
+ * Drops the ticks whose label is blank (all but the first and the last, which set the axis's
+ * padding): their grid lines and tick marks are transparent, and a log axis makes about nine
+ * ticks a decade, each of which Chart.js would measure, resolve options for and stroke.
+ */
+function dropBlankTicks(axis) {
+  const ticks = axis.ticks, n = ticks.length;
+  if (n < 3) return;
+  const kept = ticks.filter((tick, i) => tick.label !== '' || i === 0 || i === n - 1);
+  if (kept.length < n) axis.ticks = kept;
+}
+
 /** Options for a log axis: logTick labels, and grid lines only where there is a label. */
 export const logAxis = {
   ticks: { callback: logTick, autoSkip: false, maxRotation: 0 },
   grid: { color: (c) => (c.tick?.label ? ink().grid : 'transparent') },
+  afterTickToLabelConversion: dropBlankTicks,
 };
 
 /** x to `digits` significant digits; exponent form only for very small or very large values. */
@@ -187,9 +209,14 @@ export function plainCanvas(el, aspect, label) {
   ariaLabel(canvas, label);
   const ctx = canvas.getContext('2d');
   let last = null;
+  // The canvas's CSS size, read where layout is known to be clean (the first paint, and the
+  // ResizeObserver, which reports after layout and repaints): reading clientWidth in a redraw,
+  // after the page's DOM was written, would force a layout of the whole page.
+  let size = null;
+  const measure = () => (size = [canvas.clientWidth, canvas.clientHeight]);
   const paint = (draw) => {
     last = draw;
-    const w = canvas.clientWidth, h = canvas.clientHeight, r = window.devicePixelRatio || 1;
+    const [w, h] = size ?? measure(), r = window.devicePixelRatio || 1;
     if (canvas.width !== Math.round(w * r) || canvas.height !== Math.round(h * r)) {
       canvas.width = Math.round(w * r);
       canvas.height = Math.round(h * r);
@@ -198,7 +225,7 @@ export function plainCanvas(el, aspect, label) {
     ctx.clearRect(0, 0, w, h);
     draw(ctx, w, h);
   };
-  const ro = new ResizeObserver(() => last && paint(last));
+  const ro = new ResizeObserver(() => (measure(), last && paint(last)));
   ro.observe(canvas);
   return { canvas, paint, destroy: () => ro.disconnect() };
 }
@@ -457,4 +484,71 @@ export function lineChartWith(plugins, el, Chart, opts) {
     return new Chart(canvas, { ...config, plugins: [...(config.plugins ?? []), ...plugins] });
   }
   return lineChart(el, WithPlugins, opts);
+}
+
+// ---- helpers for cheap redraws (appended; the exports above are unchanged) ----
+
+/**
+ * Arrays of {x, y} points kept from one redraw to the next: pts(key, n, y, x) returns the
+ * array kept under `key`, refilled with n points { x: x(i), y: y(i) } (x defaults to i). A
+ * chart that hands Chart.js the same array again (with parsing off Chart.js reads it at every
+ * update) allocates no points and does not make Chart.js re-bind a new array each redraw.
+ */
+export function pointArrays() {
+  const kept = new Map();
+  return (key, n, y, x = null) => {
+    let a = kept.get(key);
+    if (!a) kept.set(key, (a = []));
+    const m = Math.min(n, a.length);
+    for (let i = 0; i < m; i++) {
+      const p = a[i];
+      p.x = x ? x(i) : i;
+      p.y = y(i);
+    }
+    // (indexing, not push: Chart.js wraps push of an array it was given, and would react to it)
+    for (let i = m; i < n; i++) a[i] = { x: x ? x(i) : i, y: y(i) };
+    if (a.length > n) a.length = n;
+    return a;
+  };
+}
+
+/**
+ * Gives `data` (what update() returns) a `rows` that is built when first read, once: the
+ * table under the chart and the CSV read it, a redraw need not (a row per position is
+ * thousands of small arrays). build() must read only values that stay as they are.
+ */
+export function lazyRows(data, build) {
+  let rows = null;
+  return Object.defineProperty(data, 'rows', { enumerable: true, configurable: true, get: () => (rows ??= build()) });
+}
+
+/**
+ * What a chart drew last, to skip drawing the same again. same(inputs, params) is true when
+ * `inputs` (what the picture is made of, after the chart's own clamping; JSON-able) and the
+ * language, theme and pixel ratio are those the data kept by keep() was drawn from, and
+ * `params` (the controls' values) moved since the last call: a control can move without
+ * changing the picture (a choice past a limit the chart clamps to, a setting that counts only
+ * in another mode), and update() then returns `data` instead of drawing it again. A call with
+ * the very params of the last one is a request to draw again, and is not skipped.
+ */
+export function drawnFrom() {
+  let drawn = null, asked = null, lastParams = null, data = null;
+  return {
+    same(inputs, params) {
+      const p = JSON.stringify(params);
+      const again = p === lastParams;
+      lastParams = p;
+      asked = JSON.stringify([inputs, lang(), theme(), globalThis.devicePixelRatio ?? 1]);
+      return !again && asked === drawn;
+    },
+    /** Records `result` as drawn from the inputs last given to same(); returns it. */
+    keep(result) {
+      drawn = asked;
+      data = result;
+      return result;
+    },
+    get data() {
+      return data;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 // extrapolation.js: seed 001 #5, a model trained on length L only ever saw positions
 // 0..L−1; how many turns each RoPE pair made by then (θ_i from pe.ropeInvFreq). Pairs that
 // never completed one turn met only part of their circle, so positions ≥ L are new to them.
-import { lineChart, palette, dashes, lineLegend, sig, logAxis } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows } from './common.js';
 import { L, tr } from '../i18n.js';
 
 export default {
@@ -17,6 +17,7 @@ export default {
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
     chart.options.scales.x.ticks = { includeBounds: false, precision: 0 };
+    const points = pointArrays();
     const view = {
       update({ length, dim, base }) {
         const theta = pe.ropeInvFreq(dim, { base });
@@ -25,12 +26,12 @@ export default {
         const first = turns.findIndex((t) => t < 1);
         const short = first < 0 ? 0 : half - first;
         const pts = half <= 128 ? 3 : 0;
-        const part = (from, to) => turns.slice(from, to).map((y, j) => ({ x: from + j, y }));
+        const part = (key, from, to) => points(key, to - from, (j) => turns[from + j], (j) => from + j);
         const split = first < 0 ? half : first;
         chart.data.datasets = [
-          { label: tr('≥ 1 full turn within L', 'L 之内转满 ≥ 1 圈'), data: part(0, split), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts, pointStyle: 'circle' },
-          { label: tr('< 1 turn: never came full circle', '< 1 圈：从未转满一圈'), data: part(split, half), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts + 1, pointStyle: 'triangle' },
-          { label: tr('one turn', '一圈'), data: [{ x: 0, y: 1 }, { x: half - 1, y: 1 }], borderColor: palette[6], borderDash: dashes[2], borderWidth: 1 },
+          { label: tr('≥ 1 full turn within L', 'L 之内转满 ≥ 1 圈'), data: part('full', 0, split), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts, pointStyle: 'circle' },
+          { label: tr('< 1 turn: never came full circle', '< 1 圈：从未转满一圈'), data: part('short', split, half), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts + 1, pointStyle: 'triangle' },
+          { label: tr('one turn', '一圈'), data: points('one', 2, () => 1, (i) => i * (half - 1)), borderColor: palette[6], borderDash: dashes[2], borderWidth: 1 },
         ];
         // Half a pair of margin keeps the end markers whole.
         chart.options.scales.x.min = -0.5;
@@ -42,11 +43,8 @@ export default {
           `在 L = ${length} 个位置之内，${half} 对中有 ${short} 对从未转满一圈` +
           (short ? `(第 ${first}…${half - 1} 对；第 ${half - 1} 对只转了 ${sig(turns[half - 1], 3)} 圈，` +
             `第 0 对转了 ${sig(turns[0], 4)} 圈)。` : `（最慢的第 ${half - 1} 对转了 ${sig(turns[half - 1], 4)} 圈）。`));
-        return {
-          measured: { neverTurn: short },
-          columns: ['pair i', 'theta_i', 'turns by position L-1'],
-          rows: turns.map((t, i) => [i, theta[i], t]),
-        };
+        return lazyRows({ measured: { neverTurn: short }, columns: ['pair i', 'theta_i', 'turns by position L-1'] },
+          () => turns.map((t, i) => [i, theta[i], t]));
       },
       destroy: () => chart.destroy(),
     };

@@ -4,7 +4,7 @@
 // d_model stops at 512 (the base Transformer's): the frequencies base^(−2i/d) run from 1 to about
 // 1/base whatever d is, so a larger d only adds frequencies between those 512 already has, while
 // its table (length × d values, of which four columns are drawn) grows with it.
-import { lineChart, palette, sig } from './common.js';
+import { lineChart, palette, sig, pointArrays, lazyRows, drawnFrom } from './common.js';
 import { L, tr } from '../i18n.js';
 
 export default {
@@ -23,11 +23,17 @@ export default {
     Object.assign(chart.options.scales.y, { min: -1.05, max: 1.05, afterBuildTicks: (axis) => { axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })); } });
     // the table, kept while only the chosen dims move
     let table = null, w = null, key = '';
+    const points = pointArrays();
+    const last = drawnFrom();
     const view = {
-      update({ dim, length, low, high, base }) {
+      update(params) {
+        const { dim, length, base } = params;
+        let { low, high } = params;
         const clamped = low > dim - 2 || high > dim - 2;
         low = Math.min(low, dim - 2);
         high = Math.min(high, dim - 2);
+        // Past d_model − 2 a choice is clamped: moving it further changes nothing to draw.
+        if (last.same([dim, length, low, high, base, clamped], params)) return last.data;
         if (key !== `${length},${dim},${base}`) {
           table = pe.sinusoidal(length, dim, { base });
           w = pe.ropeInvFreq(dim, { base });
@@ -36,7 +42,7 @@ export default {
         const dims = [low, low + 1, high, high + 1];
         chart.data.datasets = dims.map((d, i) => ({
           label: tr(`${i < 2 ? 'low' : 'high'} dim ${d} (${d % 2 ? 'cos' : 'sin'})`, `${i < 2 ? '低' : '高'}维度 ${d}(${d % 2 ? 'cos' : 'sin'})`),
-          data: Array.from({ length }, (_, p) => ({ x: p, y: table[p * dim + d] })),
+          data: points(i, length, (p) => table[p * dim + d]),
           borderColor: palette[i],
           borderDash: i < 2 ? [] : [6, 4],
         }));
@@ -53,10 +59,9 @@ export default {
           `在 ${length} 个位置上，维度 ${low}、${low + 1}(w = ${sig(w[low / 2], 3)})转了 ${sig(turns(low), 3)} 圈，` +
           `维度 ${high}、${high + 1}(w = ${sig(w[high / 2], 3)})转了 ${sig(turns(high), 3)} 圈` +
           (clamped ? `（超过 d_model − 2 = ${dim - 2} 的选择已改为该值）。` : '。'));
-        return {
-          columns: ['position', ...dims.map((d) => `dim ${d}`)],
-          rows: Array.from({ length }, (_, p) => [p, ...dims.map((d) => table[p * dim + d])]),
-        };
+        const drawn = table; // (the next redraw may replace the table)
+        return last.keep(lazyRows({ columns: ['position', ...dims.map((d) => `dim ${d}`)] },
+          () => Array.from({ length }, (_, p) => [p, ...dims.map((d) => drawn[p * dim + d])])));
       },
       destroy: () => chart.destroy(),
     };

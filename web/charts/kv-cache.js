@@ -2,7 +2,7 @@
 // positions 0..P−1 and cached; the next token's query and key are rotated at position P.
 // Its attention row over cache + new key must equal the last row of a full recomputation.
 import { canvasIn, palette, sig, maxAbsDiff } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr, lang } from '../i18n.js';
 
 export default {
   kind: 'kv-cache',
@@ -37,6 +37,7 @@ export default {
     table.className = 'values mono';
     scroll.append(table);
     el.append(scroll);
+    let tableShape = ''; // rows, head dim and language of the table as built
     const view = {
       update({ prompt: P, headDim: hd, seed, style, base }) {
         const n = P + 1, shape = { heads: 1, headDim: hd, style, base };
@@ -65,13 +66,25 @@ export default {
         chart.update();
         const shown = Math.min(hd, 4), f = (x) => x.toFixed(5);
         const rows = positions.map((j) => [j, j < P ? 'cache' : 'new', ...Array.from(keys.subarray(j * hd, j * hd + shown)), fullRow[j], inc.weights[j]]);
-        table.innerHTML = `<caption>${tr(`Rotated keys (first ${shown} of ${hd} dims) and the new token's weight on each`,
+        const layout = `${P} ${hd} ${lang()}`;
+        if (layout === tableShape) {
+          // Same rows, columns and language: only the numbers moved, so only those cells are rewritten.
+          const body = table.tBodies[0];
+          rows.forEach(([, , ...vals], r) => {
+            const cells = body.rows[r].cells;
+            vals.forEach((x, c) => {
+              const text = f(x);
+              if (cells[c + 2].textContent !== text) cells[c + 2].textContent = text;
+            });
+          });
+        } else table.innerHTML = `<caption>${tr(`Rotated keys (first ${shown} of ${hd} dims) and the new token's weight on each`,
           `旋转后的 key（${hd} 维中的前 ${shown} 维）以及新 token 对每个 key 的权重`)}</caption><thead><tr>` +
           [tr('position', '位置'), tr('from', '来源'), ...Array.from({ length: shown }, (_, d) => `k[${d}]`), tr('full', '完整'), tr('cache', '缓存')]
             .map((c) => `<th scope="col">${c}</th>`).join('') +
           '</tr></thead><tbody>' +
           rows.map(([j, from, ...vals]) => `<tr><th scope="row">${j}</th><td>${from === 'cache' ? tr('cache', '缓存') : tr('new', '新')}</td>${vals.map((x) => `<td>${f(x)}</td>`).join('')}</tr>`).join('') +
           '</tbody>';
+        tableShape = layout;
         canvas.setAttribute('aria-label', tr(`Bar chart: attention weights of the new token at position ${P} over all ${n} keys, from the KV cache and from a full recomputation`,
           `柱状图：位置 ${P} 的新 token 对全部 ${n} 个 key 的注意力权重，分别来自 KV 缓存和完整重新计算`));
         view.readout = tr(`Prompt positions 0…${P - 1}, then position ${P}: the cached run's weights differ from the full ` +

@@ -1,6 +1,6 @@
 // relative-rotation.js: seed 002 #4, PE(pos + k) = R(k)·PE(pos): the table row at pos + k
 // beside the row at pos turned pair by pair by k·w_i (pe.shiftSinusoidal), and how far apart.
-import { lineChart, palette, pointLegend, sig, maxAbsDiff } from './common.js';
+import { lineChart, palette, pointLegend, sig, maxAbsDiff, pointArrays } from './common.js';
 import { L, tr } from '../i18n.js';
 
 export default {
@@ -19,9 +19,10 @@ export default {
     chart.options.scales.y.min = -1.15;
     chart.options.scales.y.max = 1.15;
     chart.options.scales.y.afterBuildTicks = (axis) => (axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })));
+    const points = pointArrays();
     const series = (label, values, i, style) => ({
       label,
-      data: Array.from(values, (y, x) => ({ x, y })),
+      data: points(style, values.length, (x) => values[x]),
       borderColor: palette[i],
       backgroundColor: palette[i],
       showLine: false,

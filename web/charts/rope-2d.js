@@ -6,6 +6,8 @@ import { L, tr } from '../i18n.js';
 const Q = [1, 0];
 const K_LENGTH = 0.8; // shorter than q, so the two arrows stay apart when they point alike
 const TRAIL = 24; // earlier positions of q drawn at most
+// q at its earlier positions: a dashed grey segment from the origin with a small arrowhead.
+const GHOST = { borderColor: '#9aa3b2', dash: dashes[2], width: 1.5, head: 7 };
 
 // Arrowheads, position labels and the angle arc are drawn over Chart.js's line segments.
 const arrows = {
@@ -23,8 +25,31 @@ const arrows = {
   afterDatasetsDraw(chart) {
     const { ctx, scales: { x, y } } = chart;
     const px = (p) => [x.getPixelForValue(p[0]), y.getPixelForValue(p[1])];
+    // q's earlier positions (up to TRAIL of them) are not datasets: Chart.js's work per dataset
+    // and update would grow with them. Their segments are stroked here exactly as Chart.js
+    // strokes a dataset's line (clipped to the scales, last one first, before the arrowheads).
+    const ghosts = chart.options.plugins.rope2dArrows?.ghosts ?? [];
+    for (let j = ghosts.length - 1; j >= 0; j--) {
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(x.left, y.top, x.right - x.left, y.bottom - y.top);
+      ctx.clip();
+      ctx.save();
+      ctx.lineCap = 'butt';
+      ctx.setLineDash(GHOST.dash);
+      ctx.lineDashOffset = 0;
+      ctx.lineJoin = 'miter';
+      ctx.lineWidth = GHOST.width;
+      ctx.strokeStyle = GHOST.borderColor;
+      const path = new Path2D(), [x0, y0] = px([0, 0]), [x1, y1] = px(ghosts[j].arrows[0].tip);
+      path.moveTo(x0, y0);
+      path.lineTo(x1, y1);
+      ctx.stroke(path);
+      ctx.restore();
+      ctx.restore();
+    }
     ctx.save();
-    for (const ds of chart.data.datasets) {
+    for (const ds of [...ghosts, ...chart.data.datasets]) {
       for (const a of ds.arrows ?? []) {
         const [x0, y0] = px([0, 0]), [x1, y1] = px(a.tip);
         const ang = Math.atan2(y1 - y0, x1 - x0), h = ds.head ?? 10;
@@ -97,7 +122,9 @@ export default {
         responsive: true,
         maintainAspectRatio: false,
         layout: { padding: 12 },
-        plugins: { legend: { display: false }, tooltip: { enabled: false }, rope2dArrows: {} },
+        // No legend, tooltip or fill is shown: those plugins are off, not only hidden (a hidden
+        // legend still builds its items, resolving every dataset's style, at every update).
+        plugins: { legend: false, tooltip: false, filler: false, rope2dArrows: {} },
         scales: {
           x: { min: -lim, max: lim, title: { display: true, text: () => tr('dimension 0', '维度 0') }, afterBuildTicks: unitTicks, afterFit: fit(46) },
           y: { min: -lim, max: lim, title: { display: true, text: () => tr('dimension 1', '维度 1') }, afterBuildTicks: unitTicks, afterFit: fit(46) },
@@ -124,12 +151,11 @@ export default {
         const seg = (v) => [{ x: 0, y: 0 }, { x: v[0], y: v[1] }];
         const ghosts = [];
         for (let j = 0; j < mq - trailFrom; j++) ghosts.push(qTrail.subarray(2 * j, 2 * j + 2));
+        chart.options.plugins.rope2dArrows.ghosts = ghosts.map((g, j) => ({
+          ...GHOST, arrows: [{ tip: g, text: ghosts.length <= 8 ? `q@${trailFrom + j}` : '' }],
+        }));
+        // Always two datasets, k and q: the trail is drawn by the plugin above.
         chart.data.datasets = [
-          ...ghosts.map((g, j) => ({
-            label: j === 0 ? tr('q at earlier positions', '先前位置上的 q') : '', data: seg(g), showLine: true, pointRadius: 0,
-            borderColor: '#9aa3b2', borderDash: dashes[2], borderWidth: 1.5, head: 7,
-            arrows: [{ tip: g, text: ghosts.length <= 8 ? `q@${trailFrom + j}` : '' }],
-          })),
           {
             label: tr(`k at n = ${nk}`, `n = ${nk} 处的 k`), data: seg(kr), showLine: true, pointRadius: 0, borderColor: palette[1],
             borderDash: dashes[1], borderWidth: 2.5, bold: true, side: 1.2, arrows: [{ tip: kr, text: `k@${nk}` }],

@@ -1,6 +1,6 @@
 // rope-periods.js: seed 000 #8 and seed 004 #3, RoPE's θ_i = base^(−2i/d) per pair and its
 // period T_i = 2π/θ_i, with T_max/4 marked: below it the slowest pair's cosine still falls.
-import { lineChart, palette, dashes, lineLegend, sig, logAxis } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, drawnFrom } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
@@ -18,18 +18,23 @@ export default {
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
     chart.options.scales.x.ticks = { includeBounds: false, precision: 0 };
+    const points = pointArrays();
+    const last = drawnFrom();
     const view = {
-      update({ preset, dim: free, base }) {
+      update(params) {
+        const { preset, dim: free, base } = params;
         const dim = preset === 'free' ? free : Number(preset);
+        // The free d counts only under "free": moving it under a preset changes nothing to draw.
+        if (last.same([dim, base], params)) return last.data;
         const theta = pe.ropeInvFreq(dim, { base });
         const half = theta.length;
         const period = Array.from(theta, (t) => (2 * Math.PI) / t);
         const tmax = period[half - 1], quarter = tmax / 4;
         const pts = half <= 64 ? 3 : 0;
         chart.data.datasets = [
-          { label: 'T_i = 2π/θ_i', data: period.map((y, x) => ({ x, y })), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts },
-          { label: 'θ_i = base^(−2i/d)', data: Array.from(theta, (y, x) => ({ x, y })), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts, pointStyle: 'rect' },
-          { label: `T_max/4 = ${Math.round(quarter)}`, data: [{ x: 0, y: quarter }, { x: half - 1, y: quarter }], borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
+          { label: 'T_i = 2π/θ_i', data: points('T', half, (i) => period[i]), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts },
+          { label: 'θ_i = base^(−2i/d)', data: points('theta', half, (i) => theta[i]), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts, pointStyle: 'rect' },
+          { label: `T_max/4 = ${Math.round(quarter)}`, data: points('quarter', 2, () => quarter, (i) => i * (half - 1)), borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
         ];
         // Half a pair of margin keeps the end markers whole.
         chart.options.scales.x.min = -0.5;
@@ -39,11 +44,7 @@ export default {
           `T_max/4 = ${sig(quarter, 6)}; θ runs from ${sig(theta[0], 4)} down to ${sig(theta[half - 1], 4)} rad per position.`,
           `d = ${dim}，底数 ${sig(base, 6)}:T_max = T_${half - 1} = ${sig(tmax, 6)} 个位置，` +
           `T_max/4 = ${sig(quarter, 6)}；θ 从每个位置 ${sig(theta[0], 4)} 弧度降到 ${sig(theta[half - 1], 4)} 弧度。`);
-        return {
-          measured: { tmax, quarter },
-          columns: ['pair i', 'theta_i', 'T_i'],
-          rows: period.map((t, i) => [i, theta[i], t]),
-        };
+        return last.keep(lazyRows({ measured: { tmax, quarter }, columns: ['pair i', 'theta_i', 'T_i'] }, () => period.map((t, i) => [i, theta[i], t])));
       },
       destroy: () => chart.destroy(),
     };

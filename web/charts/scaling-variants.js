@@ -2,8 +2,8 @@
 // wavelength 2π/θ_i against the original training length L0, and how much each pair was
 // stretched (λ'_i/λ_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
-import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw, ink } from './common.js';
-import { L, tr } from '../i18n.js';
+import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw, ink, pointArrays } from './common.js';
+import { L, tr, lang } from '../i18n.js';
 
 const TAU = 2 * Math.PI;
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
@@ -63,6 +63,11 @@ export default {
     Object.assign(wave.options.scales.y, shortLog);
     const stretch = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L("stretch λ'_i / λ_i (log scale)", "拉伸倍数 λ'_i / λ_i（对数坐标）"), yType: 'logarithmic', aspect: 2.6, legend: false });
     Object.assign(stretch.options.scales.y, logAxis);
+    // Its legend is the one above: off, not only hidden (a hidden legend still builds its items,
+    // resolving every dataset's style, at every update). At most 256 pairs are never decimated,
+    // and no curve is filled: those plugins are off too (they visit every dataset at each update).
+    stretch.options.plugins.legend = false;
+    for (const c of [wave, stretch]) Object.assign(c.options.plugins, { decimation: false, filler: false });
     for (const c of [wave, stretch]) c.options.scales.x.ticks = { includeBounds: false };
     wave.canvas.parentElement.classList.add('phone-legend');
     stretch.canvas.parentElement.classList.add('phone-tall');
@@ -81,8 +86,12 @@ export default {
     el.append(panel);
     const preset = panel.querySelector('select'), text = panel.querySelector('textarea'), message = panel.querySelector('.config-message');
     for (const name of Object.keys(PRESETS)) preset.append(new Option(name, name));
-    // Texts in the current language; run again by update() after a language switch.
+    // Texts in the current language; run again by update() after a language switch (only
+    // then: rewriting them, an innerHTML among them, at every redraw would be DOM work for nothing).
+    let labelled = null;
     const label = () => {
+      if (labelled === lang()) return;
+      labelled = lang();
       note.textContent = tr('Below: how far each variant stretched each pair (1 = untouched), in the colours and dashes of the legend above.',
         '下图：每种变体把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。');
       panel.querySelector('.config-row label').textContent = tr('Start from', '从这里开始');
@@ -102,7 +111,14 @@ export default {
     text.addEventListener('input', () => requestRedraw(el));
 
     /** The pasted config, read with pe.ropeScaling and run through the kernels, or { error }. */
-    const readConfig = ({ dim, base, seqLen }) => {
+    let lastConfig = null, lastConfigKey = '';
+    const readConfig = (p) => {
+      // The same text, fallbacks and language give the same result: kept while other controls move.
+      const key = JSON.stringify([text.value, p.dim, p.base, p.seqLen, lang()]);
+      if (key !== lastConfigKey) (lastConfig = computeConfig(p)), (lastConfigKey = key);
+      return lastConfig;
+    };
+    const computeConfig = ({ dim, base, seqLen }) => {
       let json;
       try {
         json = JSON.parse(text.value);
@@ -125,6 +141,7 @@ export default {
       }
     };
 
+    const pts = pointArrays();
     const view = {
       update(p) {
         label();
@@ -150,19 +167,20 @@ export default {
           }
         }
         const orig = out[0].inv;
-        const wl = (inv) => Array.from(inv, (t) => TAU / t);
         const cfg = readConfig(p);
 
-        wave.data.datasets = out.map(({ key, label, inv }) => dataset(label, wl(inv).map((y, x) => ({ x, y })), key));
-        stretch.data.datasets = out.map(({ key, label, inv }) => dataset(label, Array.from(inv, (t, x) => ({ x, y: orig[x] / t })), key));
+        // The point arrays are kept between redraws (pointArrays): refilled, not rebuilt.
+        wave.data.datasets = out.map(({ key, label, inv }) => dataset(label, pts(`wave ${key}`, inv.length, (i) => TAU / inv[i]), key));
+        stretch.data.datasets = out.map(({ key, label, inv }) => dataset(label, pts(`stretch ${key}`, inv.length, (i) => orig[i] / inv[i]), key));
         if (!cfg.error) {
           const name = tr(`your config (${cfg.scaling?.type ?? 'no scaling'}, d = ${cfg.rotaryDim})`, `你的配置（${cfg.scaling?.type ?? '无缩放'}，d = ${cfg.rotaryDim}）`);
           const marks = { pointRadius: cfg.rotaryDim <= 160 ? 2.5 : 0, pointStyle: 'circle' };
-          wave.data.datasets.push(dataset(name, wl(cfg.inv).map((y, x) => ({ x, y })), 'config', marks));
-          stretch.data.datasets.push(dataset(name, Array.from(cfg.inv, (t, x) => ({ x, y: cfg.plain[x] / t })), 'config', marks));
+          const { inv, plain } = cfg;
+          wave.data.datasets.push(dataset(name, pts('wave config', inv.length, (i) => TAU / inv[i]), 'config', marks));
+          stretch.data.datasets.push(dataset(name, pts('stretch config', inv.length, (i) => plain[i] / inv[i]), 'config', marks));
         }
         const last = Math.max(half, cfg.rotaryDim ? cfg.rotaryDim / 2 : 0) - 1;
-        wave.data.datasets.push(dataset(tr(`L0 = ${l0}: the longest distance seen in training`, `L0 = ${l0}：训练中见过的最长距离`), [{ x: 0, y: l0 }, { x: last, y: l0 }], 'l0'));
+        wave.data.datasets.push(dataset(tr(`L0 = ${l0}: the longest distance seen in training`, `L0 = ${l0}：训练中见过的最长距离`), pts('l0', 2, () => l0, (i) => i * last), 'l0'));
         for (const c of [wave, stretch]) (c.options.scales.x.min = 0), (c.options.scales.x.max = Math.max(1, last));
         wave.update();
         stretch.update();

@@ -1,6 +1,6 @@
 // single-frequency.js: seed 002 #2, PE(pos) = sin(pos) alone: positions 2 and 8 land close
 // together because 8 − 2 = 6 is nearly one period 2π.
-import { scatterChart, palette, sig, ink } from './common.js';
+import { scatterChart, palette, sig, ink, pointArrays } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const STEPS = 24; // curve samples per unit of position
@@ -18,6 +18,7 @@ export default {
     chart.canvas.parentElement.classList.add('phone-tall');
     // Room above ±1 for the labels, ticks only where they mean something.
     Object.assign(chart.options.scales.y, { min: -1.2, max: 1.3, afterBuildTicks: (axis) => { axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })); } });
+    const points = pointArrays();
     const view = {
       update({ a, b, span }) {
         span = Math.max(span, a, b);
@@ -32,12 +33,12 @@ export default {
         chart.data.datasets = [
           {
             label: tr('sin(x) between positions', '位置之间的 sin(x)'),
-            data: Array.from(xs, (x, j) => ({ x, y: curve[j] })),
+            data: points('curve', xs.length, (j) => curve[j], (j) => xs[j]),
             showLine: true, pointRadius: 0, borderColor: '#9aa3b2', borderWidth: 1.5,
           },
           {
             label: tr('PE(pos), whole positions', 'PE(pos)，整数位置'),
-            data: Array.from({ length: span + 1 }, (_, p) => ({ x: p, y: at(p) })),
+            data: points('whole', span + 1, at),
             pointRadius: 3, backgroundColor: palette[0], borderColor: palette[0],
           },
           {

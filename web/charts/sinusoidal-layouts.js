@@ -6,7 +6,7 @@
 // a − b alone: row 0 against every row (length dot products) holds every distance there is,
 // where all pairs of rows (length² of them, 50 million multiplications at 256 × 256) would only
 // repeat them, rounded differently.
-import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, lineChart, lineLegend, palette, sig, maxAbsDiff } from './common.js';
+import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, lineChart, lineLegend, palette, sig, maxAbsDiff, pointArrays } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const LAYOUTS = [
@@ -41,11 +41,14 @@ export default {
     chart.options.plugins.legend = lineLegend;
     chart.canvas.parentElement.classList.add('phone-tall');
     chart.options.scales.x.ticks = { includeBounds: false };
+    const points = pointArrays();
 
     const view = {
       update({ length, dim, base }) {
-        note.textContent = tr('Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row x.',
+        // (written only when the language changed it: a DOM write invalidates the page's style)
+        const noteText = tr('Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row x.',
           '颜色：从 −1（蓝）经 0（灰）到 1（红），纵向为位置，横向为维度。下图：每张表的第 0 行与第 x 行的内积。');
+        if (note.textContent !== noteText) note.textContent = noteText;
         const tables = LAYOUTS.map(([layout]) => pe.sinusoidal(length, dim, { base, layout }));
         const grams = tables.map((t) => pe.gram(t.subarray(0, dim), t, dim));
         panels.forEach((p, j) => {
@@ -63,7 +66,7 @@ export default {
         panels.forEach((p) => p.canvas.setAttribute('aria-label', p.label()));
         const xs = Array.from({ length }, (_, x) => x);
         chart.data.datasets = LAYOUTS.map(([, , name], j) => ({
-          label: String(name), data: xs.map((x) => ({ x, y: grams[j][x] })),
+          label: String(name), data: points(j, length, (x) => grams[j][x]),
           borderColor: palette[j], borderDash: [[], [6, 4], [2, 3]][j], borderWidth: [3, 1.5, 2][j],
         }));
         chart.options.scales.x.min = 0;

@@ -1,6 +1,6 @@
 // wavelengths.js: seed 002 #3, the wavelength 2π / w_i of every pair, w_i = base^(-2i/d): a
 // straight line on a log axis, from 2π for pair 0 up towards (never reaching) 2π·base.
-import { lineChart, palette, sig } from './common.js';
+import { lineChart, palette, sig, pointArrays, lazyRows } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const TAU = 2 * Math.PI;
@@ -17,24 +17,25 @@ export default {
     chart.canvas.parentElement.classList.add('phone-tall');
     chart.options.plugins.tooltip = { callbacks: { label: (c) => `${c.dataset.label}: ${sig(c.parsed.y, 5)}` } };
     chart.options.scales.y.min = 1; // keeps the 2π line clear of the axis
+    const points = pointArrays();
     const view = {
       update({ dim, base }) {
         const w = pe.ropeInvFreq(dim, { base });
         const waves = Array.from(w, (wi) => TAU / wi);
         const last = w.length - 1;
-        const flat = (y, label, color) => ({
-          label, data: [{ x: 0, y }, { x: Math.max(last, 1), y }], borderColor: color, borderDash: [6, 4], borderWidth: 1, pointRadius: 0,
+        const flat = (key, y, label, color) => ({
+          label, data: points(key, 2, () => y, (i) => i * Math.max(last, 1)), borderColor: color, borderDash: [6, 4], borderWidth: 1, pointRadius: 0,
         });
         chart.options.scales.x.max = Math.max(last, 1);
         chart.data.datasets = [
           {
             label: tr('wavelength of pair i', '第 i 对的波长'),
-            data: waves.map((y, x) => ({ x, y })),
+            data: points('waves', waves.length, (i) => waves[i]),
             borderColor: palette[0], backgroundColor: palette[0], borderWidth: 2,
             pointRadius: w.length > 64 ? 0 : 3,
           },
-          flat(TAU, tr('2π (pair 0)', '2π（第 0 对）'), palette[2]),
-          flat(TAU * base, tr('2π · base (the limit)', '2π · base（上限）'), palette[1]),
+          flat('2π', TAU, tr('2π (pair 0)', '2π（第 0 对）'), palette[2]),
+          flat('2π base', TAU * base, tr('2π · base (the limit)', '2π · base（上限）'), palette[1]),
         ];
         chart.canvas.setAttribute('aria-label', tr(`Wavelength against pair on a log axis, from ${sig(waves[0], 4)} to ${sig(waves[last], 4)}`,
           `各对的波长（对数坐标），从 ${sig(waves[0], 4)} 到 ${sig(waves[last], 4)}`));
@@ -43,10 +44,7 @@ export default {
           `${sig(waves[last], 4)} = 2π·base^((d−2)/d), just under 2π·base = ${sig(TAU * base, 4)}.`,
           `第 0 对的波长最短，为 ${sig(waves[0], 4)} 个位置（2π）；第 ${last} 对最长，` +
           `${sig(waves[last], 4)} = 2π·base^((d−2)/d)，略小于 2π·base = ${sig(TAU * base, 4)}。`);
-        return {
-          columns: ['pair i', 'w_i', 'wavelength'],
-          rows: waves.map((y, i) => [i, w[i], y]),
-        };
+        return lazyRows({ columns: ['pair i', 'w_i', 'wavelength'] }, () => waves.map((y, i) => [i, w[i], y]));
       },
       destroy: () => chart.destroy(),
     };
