@@ -145,7 +145,7 @@ export function logTick(v, index, ticks) {
  * padding): their grid lines and tick marks are transparent, and a log axis makes about nine
  * ticks a decade, each of which Chart.js would measure, resolve options for and stroke.
  */
-function dropBlankTicks(axis) {
+export function dropBlankTicks(axis) {
   const ticks = axis.ticks, n = ticks.length;
   if (n < 3) return;
   const kept = ticks.filter((tick, i) => tick.label !== '' || i === 0 || i === n - 1);

@@ -3,7 +3,7 @@
 // (position, inverse frequency, angle, output, each rounded to nearest-even); the float64
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
-import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink } from './common.js';
+import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, dropBlankTicks } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const MAX_POS = 1e6;
@@ -80,6 +80,7 @@ export const decades = {
     },
   },
   grid: { color: (c) => (c.tick?.label ? ink().grid : 'transparent') },
+  afterTickToLabelConversion: dropBlankTicks,
 };
 
 /** The float64 truth, position by position: { sin(p), cos(p) } rows of [half]. */
