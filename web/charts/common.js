@@ -83,7 +83,8 @@ export function lineChart(el, Chart, { x, y, xType = 'linear', yType = 'linear',
       maintainAspectRatio: false,
       interaction: { mode: 'nearest', intersect: false },
       elements: { point: { radius: 0 }, line: { borderWidth: 1.5 } },
-      plugins: { legend: { display: legend }, decimation: { enabled: true, algorithm: 'min-max' } },
+      // filler and subtitle are off, not merely unused: Chart.js resolves every plugin's options at every update
+      plugins: { legend: { display: legend }, decimation: { enabled: true, algorithm: 'min-max' }, filler: false, subtitle: false },
       scales: {
         x: { type: xType, title: { display: true, text: () => t(x) } },
         y: { type: yType, title: { display: true, text: () => t(y) } },
