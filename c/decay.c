@@ -131,6 +131,14 @@ static inline __attribute__((always_inline)) void linear_simd(v128_t x, v128_t x
   *out2 = acc2;
 }
 
+/* One pair's term of the bound on two lanes: the running sum of e^(i x theta_k) grows by (c, s)
+ * and acc by the new sum's modulus (bound_scalar's order, so both builds agree). */
+PS_INLINE void bound_add(v128_t c, v128_t s, v128_t *re, v128_t *im, v128_t *acc) {
+  *re = wasm_f64x2_add(*re, c);
+  *im = wasm_f64x2_add(*im, s);
+  *acc = wasm_f64x2_add(*acc, wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(*re, *re), wasm_f64x2_mul(*im, *im))));
+}
+
 /* Two vectors of distances a step (independent chains); check as in linear_simd. */
 static inline __attribute__((always_inline)) void bound_simd(v128_t x, v128_t x2, const double *w,
                                                              int32_t half, int check,
@@ -141,14 +149,8 @@ static inline __attribute__((always_inline)) void bound_simd(v128_t x, v128_t x2
     v128_t wi = wasm_v128_load64_splat(w + i), s, c, s2, c2;
     ps_sincos2(K, wasm_f64x2_mul(x, wi), check, &s, &c);
     ps_sincos2(K, wasm_f64x2_mul(x2, wi), check, &s2, &c2);
-    re = wasm_f64x2_add(re, c);
-    im = wasm_f64x2_add(im, s);
-    re2 = wasm_f64x2_add(re2, c2);
-    im2 = wasm_f64x2_add(im2, s2);
-    acc = wasm_f64x2_add(acc, wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(re, re),
-                                                             wasm_f64x2_mul(im, im))));
-    acc2 = wasm_f64x2_add(acc2, wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(re2, re2),
-                                                               wasm_f64x2_mul(im2, im2))));
+    bound_add(c, s, &re, &im, &acc);
+    bound_add(c2, s2, &re2, &im2, &acc2);
   }
   v128_t h = wasm_f64x2_splat((double)half);
   *out = wasm_f64x2_div(acc, h);
@@ -363,14 +365,8 @@ static void bound_block_simd(double *out, int32_t j0, int32_t nb, int32_t n, dou
         v128_t c0 = wasm_v128_load(q), c1 = wasm_v128_load(q + 2);
         v128_t s0 = wasm_v128_load(q + 4), s1 = wasm_v128_load(q + 6);
         v128_t cd = wasm_v128_load(sp + 4 * p), sd = wasm_v128_load(sp + 4 * p + 2);
-        re0 = wasm_f64x2_add(re0, c0);
-        re1 = wasm_f64x2_add(re1, c1);
-        im0 = wasm_f64x2_add(im0, s0);
-        im1 = wasm_f64x2_add(im1, s1);
-        ac0 = wasm_f64x2_add(ac0, wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(re0, re0),
-                                                                 wasm_f64x2_mul(im0, im0))));
-        ac1 = wasm_f64x2_add(ac1, wasm_f64x2_sqrt(wasm_f64x2_add(wasm_f64x2_mul(re1, re1),
-                                                                 wasm_f64x2_mul(im1, im1))));
+        bound_add(c0, s0, &re0, &im0, &ac0);
+        bound_add(c1, s1, &re1, &im1, &ac1);
         wasm_v128_store(q + 4, wasm_f64x2_add(wasm_f64x2_mul(s0, cd), wasm_f64x2_mul(c0, sd)));
         wasm_v128_store(q + 6, wasm_f64x2_add(wasm_f64x2_mul(s1, cd), wasm_f64x2_mul(c1, sd)));
         wasm_v128_store(q, wasm_f64x2_sub(wasm_f64x2_mul(c0, cd), wasm_f64x2_mul(s0, sd)));
