@@ -107,9 +107,9 @@ export default {
         grow.update();
 
         note.textContent = tr(`At the last step (length ${T}): the query's score on every key, from the cache and recomputed with the current base. ` +
-          `Keys 0…${Math.min(T, maxPos) - 1} were cached with the original base, each later key with a larger one; only the newest share the query's base.`,
+          `Keys 0…${early - 1} were cached with the original base, each later key with a larger one; only the newest share the query's base.`,
           `最后一步（长度 ${T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。` +
-          `key 0…${Math.min(T, maxPos) - 1} 是用原始底数缓存的，之后的每个 key 用的底数都更大；只有最新的 key 与 query 的底数相同。`);
+          `key 0…${early - 1} 是用原始底数缓存的，之后的每个 key 用的底数都更大；只有最新的 key 与 query 的底数相同。`);
         const xy = (ys) => Array.from(ys, (y, x) => ({ x, y }));
         last.data.datasets = [
           { label: tr('recomputed with the current base', '用当前底数重新计算'), data: xy(end.freshScores), borderColor: palette[0], borderDash: [], borderWidth: 1.5 },
