@@ -10,8 +10,10 @@
 
 #include "check.h"
 #include "dot.h"
+#include "softmax.h"
 
 #define DEMO_MAX 4096 /* tokens, dim and vocab of the order experiment */
+#define OUT_BLOCK 128 /* float64 accumulators of attention's output row, on the stack */
 
 int posenc_attention(float *out, float *weights, const float *q, const float *k, const float *v,
                      int32_t seq_q, int32_t seq_k, int32_t heads, int32_t head_dim, int32_t causal) {
@@ -28,25 +30,23 @@ int posenc_attention(float *out, float *weights, const float *q, const float *k,
       float *wrow = weights + ((size_t)h * seq_q + i) * seq_k;
       const float *qi = q + ((size_t)i * heads + h) * head_dim;
       int32_t last = causal ? offset + i : seq_k - 1; /* keys after `last` are masked out */
-      double mx = -INFINITY, sum = 0.0;
-      for (int32_t j = 0; j <= last; j++) {
-        const float *kj = k + ((size_t)j * heads + h) * head_dim;
-        double dot = ps_dot(qi, kj, head_dim);
-        /* clamped to float32's range: a score past it would be stored as inf, and the
-         * softmax below would turn inf - inf into NaN weights for finite inputs */
-        double sc = dot * scale;
-        wrow[j] = (float)(sc > FLT_MAX ? FLT_MAX : sc < -FLT_MAX ? -FLT_MAX : sc);
-        if (wrow[j] > mx) mx = wrow[j];
-      }
-      /* subtract the row maximum so exp never overflows */
-      for (int32_t j = 0; j <= last; j++) sum += exp((double)wrow[j] - mx);
-      for (int32_t j = 0; j <= last; j++) wrow[j] = (float)(exp((double)wrow[j] - mx) / sum);
+      for (int32_t j = 0; j <= last; j++)
+        wrow[j] = ps_score(ps_dot(qi, k + ((size_t)j * heads + h) * head_dim, head_dim), scale);
+      ps_softmax(wrow, last + 1);
       for (int32_t j = last + 1; j < seq_k; j++) wrow[j] = 0.0f;
+      /* out = weights . v, key by key over a block of dimensions: each out[d] is the same sum in
+       * the same order as a column walk, but v is read along its rows (contiguous, so the SIMD
+       * build vectorises the inner loop) instead of one stride per term. */
       float *oi = out + ((size_t)i * heads + h) * head_dim;
-      for (int32_t d = 0; d < head_dim; d++) {
-        double acc = 0.0;
-        for (int32_t j = 0; j <= last; j++) acc += (double)wrow[j] * v[((size_t)j * heads + h) * head_dim + d];
-        oi[d] = (float)acc;
+      for (int32_t d0 = 0; d0 < head_dim; d0 += OUT_BLOCK) {
+        int32_t nd = head_dim - d0 < OUT_BLOCK ? head_dim - d0 : OUT_BLOCK;
+        double acc[OUT_BLOCK] = {0};
+        for (int32_t j = 0; j <= last; j++) {
+          double wj = wrow[j];
+          const float *vj = v + ((size_t)j * heads + h) * head_dim + d0;
+          for (int32_t d = 0; d < nd; d++) acc[d] += wj * vj[d];
+        }
+        for (int32_t d = 0; d < nd; d++) oi[d0 + d] = (float)acc[d];
       }
     }
   }

@@ -46,6 +46,13 @@ static inline int all_finite_f32(const float *v, size_t n) {
   return 1;
 }
 
+/* Every value finite with |v| <= bound (NaN fails the test). */
+static inline int within_f32(const float *v, size_t n, float bound) {
+  for (size_t i = 0; i < n; i++)
+    if (!(fabsf(v[i]) <= bound)) return 0;
+  return 1;
+}
+
 /* Two buffers of bytes [a, a+na) and [b, b+nb) overlap without being the same start. */
 static inline int partial_overlap(const void *a, size_t na, const void *b, size_t nb) {
   uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;

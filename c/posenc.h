@@ -169,6 +169,21 @@ int posenc_rope_cache_emulated(double *cos_out, double *sin_out, const double *p
 int posenc_alibi_slopes(double *out, int32_t heads);
 int posenc_alibi_bias(float *out, int32_t heads, int32_t seq);
 
+/* 13. Dynamic NTK with a KV cache (transformers#25104): q, k [length][head_dim], all rotated
+ * (rotary_dim = head_dim, pairs as in style). Key j is cached at step j + 1, rotated with
+ * dynamic NTK (factor, max_pos) at sequence length j + 1; the query of step t is q row t - 1,
+ * rotated with the base of length t. For each step t = steps[i] (1 <= t <= length): score_diff[i]
+ * = max_j |q_t . k_j(cached) - q_t . k_j(rotated with step t's base)| over j < t, and
+ * weight_diff[i] the same for posenc_attention's softmax weights of the two score rows.
+ * cached_scores[length] and fresh_scores[length] are step length's two score rows.
+ * Valid: head_dim even and > 2 (dynamic NTK's exponent d/(d-2)), every |q|, |k| <= FLT_MAX/2
+ * (so that no rotated value overflows), base, factor and max_pos as section 9 takes them for
+ * dynamic scaling, and the dynamic base finite and >= 1 at every length in (max_pos, length]. */
+int posenc_dynamic_kv_cache(double *score_diff, double *weight_diff, double *cached_scores,
+                            double *fresh_scores, const float *q, const float *k, int32_t length,
+                            int32_t head_dim, int32_t style, double base, double factor,
+                            double max_pos, const int32_t *steps, int32_t n_steps);
+
 /* 12. tensor2tensor / fairseq sinusoidal layout: [sin | cos] with w_i = base^(-i/(d/2 - 1)). */
 int posenc_sinusoidal_t2t(float *out, int32_t length, int32_t dim, double base, double start);
 

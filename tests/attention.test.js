@@ -24,6 +24,19 @@ for (const [name, pe] of await builds) {
             }
           }
       }
+      // a head wider than the kernel's block of output accumulators (128): every block summed
+      {
+        const [s2, h2, d2] = [3, 2, 300];
+        const q2 = randomFloats(s2 * h2 * d2, 4), k2 = randomFloats(s2 * h2 * d2, 5), v2 = randomFloats(s2 * h2 * d2, 6);
+        const { output, weights } = pe.attention(q2, k2, v2, { heads: h2, headDim: d2, causal: true });
+        for (let h = 0; h < h2; h++)
+          for (let i = 0; i < s2; i++)
+            for (let d = 0; d < d2; d++) {
+              let want = 0;
+              for (let j = 0; j < s2; j++) want += weights[(h * s2 + i) * s2 + j] * v2[(j * h2 + h) * d2 + d];
+              assert.ok(Math.abs(output[(i * h2 + h) * d2 + d] - want) < 1e-6, `h ${h} i ${i} d ${d}`);
+            }
+      }
       // large scores do not overflow the softmax
       const big = Float32Array.from(q, (x) => x * 1e4);
       const { weights } = pe.attention(big, big, v, { heads, headDim: hd });

@@ -221,6 +221,31 @@ const SPEC = {
       ['weights past MAX_ELEMENTS', { q: new Float32Array(8193), k: new Float32Array(8193), v: new Float32Array(8193), 'opts.headDim': 1 }, RangeError, 'attention weights'],
     ],
   },
+  dynamicKvCache: {
+    call: (pe, a) => pe.dynamicKvCache(a.q, a.k, a.opts),
+    args: {
+      q: [1, 0.5, -1, 2, 0.25, -0.5, 1.5, 1], k: [0.5, 1, 2, -1, 1, -2, 0.5, 0.75],
+      opts: { headDim: 4, style: 'half', factor: 2, maxPositionEmbeddings: 1, base: 10000, steps: [2, 1] },
+    },
+    params: {
+      q: arr({ fixedLength: true, name: 'q' }),
+      k: arr({ name: 'k' }),
+      opts: opts({ optional: false }),
+      'opts.headDim': int({ min: 4, max: MAX_DIM, even: true }),
+      'opts.style': oneOf(['interleaved', 'half']),
+      'opts.factor': num({ min: 1e-6, max: 1e6 }),
+      'opts.maxPositionEmbeddings': num({ min: 1 }),
+      'opts.base': num({ min: 1, optional: true }),
+      'opts.steps': arr({ min: 1, max: 2, optional: true, name: 'steps' }),
+    },
+    cross: [
+      ['k not a multiple of headDim', { k: [1, 2, 3] }, RangeError, 'k.length'],
+      ['a step that is not a whole number', { 'opts.steps': [1.5] }, TypeError, 'steps[0]'],
+      ['a step past the length', { 'opts.steps': [1, 3] }, RangeError, 'steps[1]'],
+      // the kernel's own refusal: the dynamic base overflows at the longest length
+      ['a base that overflows past max_position_embeddings', { 'opts.base': 1e300, 'opts.factor': 1e6 }, RangeError, 'posenc_dynamic_kv_cache'],
+    ],
+  },
   gram: {
     call: (pe, a) => pe.gram(a.a, a.b, a.dim),
     args: { a: [1, 2, 3, 4], b: [0.5, -1, 2, 2, 1, 0], dim: 2 },

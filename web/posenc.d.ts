@@ -172,6 +172,18 @@ export interface SinusoidalDecayOptions {
   k?: Numbers;
 }
 
+export interface DynamicKvCacheOptions {
+  headDim: number;
+  /** the RoPE pair layout: required */
+  style: RopeStyle;
+  /** dynamic NTK's factor s */
+  factor: number;
+  maxPositionEmbeddings: number;
+  base?: number;
+  /** the steps t (1..length) to report; default every step */
+  steps?: Numbers;
+}
+
 /** A Float32Array that lives in the wasm heap (pe.tensor()): the zero-copy path. */
 export interface Tensor {
   readonly length: number;
@@ -211,6 +223,14 @@ export interface Posenc {
   applyRopeInPlace(x: Tensor, options: RopeInPlaceOptions): Tensor;
   /** attention of q [seqQ][heads][headDim] over k, v [seqK][heads][headDim] (seqQ <= seqK) */
   attention(q: Numbers, k: Numbers, v: Numbers, options: AttentionOptions): { output: Float32Array; weights: Float32Array };
+  /**
+   * dynamic NTK with a KV cache: key j cached at step j + 1 with the base of length j + 1, the
+   * query of step t (q row t − 1) with the base of length t; per step, the largest score and
+   * weight differences between cached and recomputed keys, and the last step's scores
+   */
+  dynamicKvCache(q: Numbers, k: Numbers, options: DynamicKvCacheOptions): {
+    scoreDiff: Float64Array; weightDiff: Float64Array; cachedScores: Float64Array; freshScores: Float64Array;
+  };
   /** dot products of every row of a [n][dim] with every row of b [m][dim]: Float64Array(n × m) */
   gram(a: Numbers, b: Numbers, dim: number): Float64Array;
   /** dot product of row i of a with row i of b (both [n][dim]) */

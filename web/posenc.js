@@ -24,13 +24,19 @@ const ENCODINGS = { none: 0, sinusoidal: 1, rope: 2 };
 const DECAY_KINDS = ['ones', 'bound', 'vectors'];
 const MAX_POSITION = 2 ** 53;
 const MAX_DIM = 65536;
+const F32_MAX = 3.4028234663852886e38;
 
-/** The layout options every RoPE call shares; style has no default (the classic silent bug). */
+/** The pair layout, which every RoPE call must name: it has no default (the classic silent bug). */
+function ropeStyle(o) {
+  if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
+  return STYLES[A.oneOf('style', o.style, STYLE_NAMES)];
+}
+
+/** The layout options every RoPE call shares. */
 function ropeShape(o) {
   const heads = A.int('heads', o.heads, 1);
   const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
-  if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
-  const style = STYLES[A.oneOf('style', o.style, STYLE_NAMES)];
+  const style = ropeStyle(o);
   const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
   return { heads, headDim, style, rotaryDim };
 }
@@ -316,6 +322,49 @@ class Posenc {
       const out = h.alloc(Float32Array, qs.length), w = h.alloc(Float32Array, nw);
       this.#heap.call('posenc_attention', out, w, h.copyIn(qs), h.copyIn(ks), h.copyIn(vs), seqQ, seqK, heads, headDim, causal ? 1 : 0);
       return { output: h.copyOut(Float32Array, out, qs.length), weights: h.copyOut(Float32Array, w, nw) };
+    });
+  }
+
+  /**
+   * Dynamic NTK with a KV cache (transformers#25104): q, k [length][headDim]. Generation caches
+   * key j at step j + 1, rotated with scaling { type: 'dynamic', factor, maxPositionEmbeddings,
+   * seqLen: j + 1 }; the query of step t is q row t − 1, rotated with seqLen t. For each step t in
+   * `steps` (default 1…length): scoreDiff, the largest |q·k_j| difference between the cached keys
+   * and every key rotated with step t's base, and weightDiff, the same for pe.attention's
+   * weights. cachedScores and freshScores are the two score rows of the last step (t = length).
+   * Every number is what applyRope, gram and attention called step by step would give.
+   */
+  dynamicKvCache(q, k, opts) {
+    const o = A.options('options', opts);
+    const headDim = A.evenInt('headDim', o.headDim, 4, MAX_DIM);
+    const style = ropeStyle(o);
+    const base = A.num('base', o.base ?? 10000, 1);
+    const factor = A.num('factor', o.factor, 1e-6, 1e6);
+    const maxPos = A.num('maxPositionEmbeddings', o.maxPositionEmbeddings, 1);
+    // up to half float32's largest value, so that no rotated value overflows to Inf
+    const bound = { min: -F32_MAX / 2, max: F32_MAX / 2 };
+    const ks = A.numbers('k', k, Float32Array, bound);
+    if (ks.length % headDim) throw new RangeError(`k.length must be a multiple of headDim = ${headDim}, got ${ks.length}`);
+    const length = ks.length / headDim;
+    const qs = A.numbers('q', q, Float32Array, { length: ks.length, ...bound });
+    const steps = A.numbers('steps', o.steps ?? Array.from({ length }, (_, j) => j + 1), Int32Array, { min: 1, max: length });
+    const given = o.steps ?? [];
+    for (let i = 0; i < given.length; i++) {
+      if (!Number.isInteger(given[i])) throw new TypeError(`steps[${i}] must be an integer, got ${A.show(given[i])}`);
+    }
+    const ns = steps.length;
+    return this.#heap.scoped((h) => {
+      // the kernel's own buffers: the cache and one step's fresh keys, q rotated, two weight and
+      // three float64 rows, the frequencies
+      h.reserve(4 * (2 * ks.length + headDim + 2 * length) + 8 * (3 * length + headDim / 2));
+      const sd = h.alloc(Float64Array, ns), wd = h.alloc(Float64Array, ns);
+      const cs = h.alloc(Float64Array, length), fs = h.alloc(Float64Array, length);
+      this.#heap.call('posenc_dynamic_kv_cache', sd, wd, cs, fs, h.copyIn(qs), h.copyIn(ks), length, headDim, style,
+        base, factor, maxPos, h.copyIn(steps), ns);
+      return {
+        scoreDiff: h.copyOut(Float64Array, sd, ns), weightDiff: h.copyOut(Float64Array, wd, ns),
+        cachedScores: h.copyOut(Float64Array, cs, length), freshScores: h.copyOut(Float64Array, fs, length),
+      };
     });
   }
 

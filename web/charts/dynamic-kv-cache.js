@@ -3,12 +3,12 @@
 // and cached; the query of step T uses seqLen T. Recomputing every key with seqLen T gives the
 // scores the model would see without a cache; the difference is what the cache costs.
 //
-// Cost: every key written past max_position_embeddings is rotated with a base of its own (one
-// kernel call each, about 10 µs in a browser), so the cache is kept while only the length moves,
-// and each sampled step rotates all its keys afresh and scores the query on both sets of keys
-// (pe.gram for the scores, pe.attention for the weights): length stops at 512, sixteen times the
+// One kernel call a redraw (pe.dynamicKvCache): it builds the cache (a base for every key past
+// max_position_embeddings), then at each sampled step rotates all keys afresh and scores the
+// query on both sets, the numbers applyRope, gram and attention would give one call at a time
+// (a few hundred calls, and as many arrays, per redraw). Length stops at 512, sixteen times the
 // default max_position_embeddings, where the drift is plain.
-import { lineChartWith, palette, lineLegend, sig, maxAbsDiff, beyondShade, normalPool } from './common.js';
+import { lineChartWith, palette, lineLegend, sig, beyondShade, normalPool } from './common.js';
 import { L, tr } from '../i18n.js';
 
 const STEPS = 24; // sampled lengths for the top chart (each step rotates all its keys afresh)
@@ -37,65 +37,27 @@ export default {
   mount(el, { pe, Chart }) {
     const grow = lineChartWith([beyondShade], el, Chart, { x: L('current length T', '当前长度 T'), y: L('largest |difference|', '最大 |差值|'), aspect: 2.2 });
     grow.options.plugins.legend = lineLegend;
-    grow.options.scales.x.ticks = { includeBounds: false };
+    grow.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
     grow.options.scales.y.min = 0;
     grow.options.scales.y1 = { type: 'linear', position: 'right', min: 0, title: { display: true, text: () => tr('attention weight |difference|', '注意力权重 |差值|') }, grid: { drawOnChartArea: false } };
     const note = document.createElement('p');
     note.className = 'chart-note';
     const last = lineChartWith([], el, Chart, { x: L('key position j', 'key 位置 j'), y: L('score q·k_j', '得分 q·k_j'), aspect: 2.2 });
     last.options.plugins.legend = lineLegend;
-    last.options.scales.x.ticks = { includeBounds: false };
+    last.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
     last.canvas.parentElement.before(note);
     for (const c of [grow, last]) c.canvas.parentElement.classList.add('phone-tall');
 
     const normals = normalPool(pe);
-    // The cache as generation fills it, kept across redraws: key j, written at length j + 1, does
-    // not depend on the length the sequence grows to, so a longer length only adds keys.
-    let kept = { key: '', cache: null, n: 0 };
     const view = {
       update({ maxPos, length: T, factor, headDim: hd, base, seed }) {
-        const dyn = (seqLen) => ({ type: 'dynamic', factor, maxPositionEmbeddings: maxPos, seqLen });
-        const shape = { heads: 1, headDim: hd, style: 'half', base };
         // keys first: row j of k is the same draw whatever T is (normals are a seeded stream)
         const r = normals(2 * T * hd, seed);
         const k = r.subarray(0, T * hd), q = r.subarray(T * hd);
-        const row = (a, j) => a.subarray(j * hd, (j + 1) * hd);
-        const iota = Float64Array.from({ length: T }, (_, j) => j);
-        const upTo = (n) => iota.subarray(0, n); // typed positions: checked by a scan of their heap copy, not one by one in JS
-
-        // Key j is rotated with the base of length j + 1: up to maxPos that is the original base
-        // (one call for all of them), past it a larger base for every key (a call each).
-        const key = `${maxPos},${factor},${hd},${base},${seed}`;
-        if (kept.key !== key) kept = { key, cache: new Float32Array(MAX_LENGTH * hd), n: 0 };
-        const { cache } = kept;
-        const early = Math.min(T, maxPos);
-        if (kept.n < early) {
-          const from = kept.n;
-          cache.set(pe.applyRope(k.subarray(from * hd, early * hd), { ...shape, positions: iota.subarray(from, early), scaling: dyn(maxPos) }), from * hd);
-          kept.n = early;
-        }
-        for (let j = kept.n; j < T; j++) cache.set(pe.applyRope(row(k, j), { ...shape, positions: iota.subarray(j, j + 1), scaling: dyn(j + 1) }), j * hd);
-        kept.n = Math.max(kept.n, T);
-
-        /** Step t: the query at position t − 1, its scores and weights on the cache and on fresh keys. */
-        const step = (t) => {
-          const qt = pe.applyRope(row(q, t - 1), { ...shape, positions: iota.subarray(t - 1, t), scaling: dyn(t) });
-          const cached = cache.subarray(0, t * hd);
-          const fresh = pe.applyRope(k.subarray(0, t * hd), { ...shape, positions: upTo(t), scaling: dyn(t) });
-          // one query row over t keys: the scores, and the weights attention gives them
-          // (v is irrelevant to the weights; the keys serve)
-          const weights = (keys) => pe.attention(qt, keys, keys, { heads: 1, headDim: hd }).weights;
-          return {
-            cachedScores: pe.gram(qt, cached, hd), freshScores: pe.gram(qt, fresh, hd),
-            cachedW: weights(cached), freshW: weights(fresh),
-          };
-        };
+        const early = Math.min(T, maxPos); // keys cached with the original base
         const ts = lengths(T, maxPos, Math.min(STEPS, T));
-        const series = ts.map((t) => {
-          const s = step(t);
-          return { t, score: maxAbsDiff(s.cachedScores, s.freshScores), weight: maxAbsDiff(s.cachedW, s.freshW), s };
-        });
-        const end = series[series.length - 1].s;
+        const run = pe.dynamicKvCache(q, k, { headDim: hd, style: 'half', base, factor, maxPositionEmbeddings: maxPos, steps: ts });
+        const series = ts.map((t, i) => ({ t, score: run.scoreDiff[i], weight: run.weightDiff[i] }));
 
         grow.data.datasets = [
           { label: tr('largest |score difference| (left axis)', '最大 |得分差值|（左轴）'), data: series.map((p) => ({ x: p.t, y: p.score })), borderColor: palette[0], backgroundColor: palette[0], borderDash: [], pointRadius: 2 },
@@ -112,14 +74,15 @@ export default {
           `key 0…${early - 1} 是用原始底数缓存的，之后的每个 key 用的底数都更大；只有最新的 key 与 query 的底数相同。`);
         const xy = (ys) => Array.from(ys, (y, x) => ({ x, y }));
         last.data.datasets = [
-          { label: tr('recomputed with the current base', '用当前底数重新计算'), data: xy(end.freshScores), borderColor: palette[0], borderDash: [], borderWidth: 1.5 },
-          { label: tr('from the cache (each key with its own step\'s base)', '来自缓存（每个 key 用写入那一步的底数）'), data: xy(end.cachedScores), borderColor: palette[1], borderDash: [6, 3], borderWidth: 2 },
+          { label: tr('recomputed with the current base', '用当前底数重新计算'), data: xy(run.freshScores), borderColor: palette[0], borderDash: [], borderWidth: 1.5 },
+          { label: tr('from the cache (each key with its own step\'s base)', '来自缓存（每个 key 用写入那一步的底数）'), data: xy(run.cachedScores), borderColor: palette[1], borderDash: [6, 3], borderWidth: 2 },
         ];
         last.options.scales.x.min = 0;
         last.options.scales.x.max = T - 1;
         last.update();
 
         // What "the base a key was rotated with" means: the slowest pair's wavelength then.
+        const dyn = (seqLen) => ({ type: 'dynamic', factor, maxPositionEmbeddings: maxPos, seqLen });
         const slow = (t) => 2 * Math.PI / pe.ropeInvFreq(hd, { base, scaling: dyn(t) })[hd / 2 - 1];
         const before = series.filter((p) => p.t <= maxPos);
         const exact = before.every((p) => p.score === 0 && p.weight === 0);
