@@ -34,8 +34,8 @@ export default {
         maintainAspectRatio: false,
         plugins: { legend: lineLegend, tooltip: { mode: 'nearest', intersect: false } },
         scales: {
-          x: { type: 'linear', title: { display: true, text: () => tr('angle between word vector and PE vector (degrees)', '词向量与位置编码向量的夹角（度）') } },
-          y: { beginAtZero: true, title: { display: true, text: () => tr('number of pairs', '对数') } },
+          x: { type: 'linear', title: { display: true, text: () => tr('angle between word vector and PE vector (degrees)', '词向量与位置编码向量的夹角（度）') }, ticks: { maxRotation: 0 } },
+          y: { beginAtZero: true, title: { display: true, text: () => tr('number of pairs', '对数') }, ticks: { maxRotation: 0 } },
         },
       },
     });
@@ -87,7 +87,7 @@ export default {
         // Axis ends on whole ticks, so no label crowds the last one.
         const x0 = Math.min(start, BERT.mean - width), x1 = Math.max(start + counts.length * width, BERT.mean + width);
         const tick = NICE.find((t) => (x1 - x0) / t <= 12) ?? 20;
-        Object.assign(chart.options.scales.x, { min: Math.floor(x0 / tick) * tick, max: Math.ceil(x1 / tick) * tick, ticks: { stepSize: tick } });
+        Object.assign(chart.options.scales.x, { min: Math.floor(x0 / tick) * tick, max: Math.ceil(x1 / tick) * tick, ticks: { maxRotation: 0, stepSize: tick } });
         canvas.setAttribute('aria-label', tr(`Histogram of the angles in degrees between ${n} random word vectors and PE vectors, d = ${dim}`,
           `${n} 个随机词向量与位置编码向量夹角（度）的直方图，d = ${dim}`));
         chart.update();

@@ -127,7 +127,7 @@ export default {
         plugins: { legend: markerLegend },
         scales: {
           x: { type: 'logarithmic', min: 1, max: MAX_POS, title: { display: true, text: () => tr('position (log scale)', '位置（对数坐标）') }, ...decades },
-          y: { type: 'logarithmic', title: { display: true, text: 'largest error over pairs (log scale)' }, ...decades },
+          y: { type: 'logarithmic', title: { display: true, text: () => tr('largest error over pairs (log scale)', '各对中的最大误差（对数坐标）') }, ...decades },
         },
       },
     });

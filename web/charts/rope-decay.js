@@ -65,7 +65,7 @@ export default {
           }
         }
         Object.assign(chart.options.scales.x, scale === 'log' ? { type: 'logarithmic', ...logAxis }
-          : { type: 'linear', ticks: { includeBounds: false }, grid: {} });
+          : { type: 'linear', ticks: { maxRotation: 0, includeBounds: false }, grid: {} });
         chart.options.scales.x.min = dist[0];
         chart.options.scales.x.max = maxDist;
         chart.update();

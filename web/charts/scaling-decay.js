@@ -98,7 +98,7 @@ export default {
           ];
           chart.options.plugins.posencBeyond = { x: l0, label: tr(`beyond L0 = ${l0}`, `超出 L0 = ${l0}`) };
           Object.assign(chart.options.scales.x, scale === 'log' ? { type: 'logarithmic', ...logAxis }
-            : { type: 'linear', ticks: { includeBounds: false }, grid: {} });
+            : { type: 'linear', ticks: { maxRotation: 0, includeBounds: false }, grid: {} });
           chart.options.scales.x.min = dist[0];
           chart.options.scales.x.max = max;
           chart.canvas.setAttribute('aria-label', tr(`${kind === 'ones' ? 'g(x)' : 'q·R(x)q for a random q'} against distance 0 to ${max}, ` +
