@@ -3,7 +3,9 @@
  * variant's frequencies and an attention factor that multiplies cos and sin. Also the
  * precision emulation of the precision lab, and ALiBi as the non-rotary comparison.
  * Every formula is written out in README.md with its source. */
+#define _GNU_SOURCE /* sincos */
 #include <math.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -162,10 +164,16 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
  * largest finite value maxv; +-Inf past it, as a cast would give. */
 static double round_to(double x, int bits, int emin, double maxv) {
   if (x == 0.0 || !isfinite(x)) return x;
-  int e;
-  frexp(x, &e);
+  /* frexp's exponent and ldexp's power of two, read and written as bits: both are libm calls
+   * in wasm, and this runs four times a pair. A float64 subnormal reads as e = -1022, below
+   * every emin here, so the clamp gives it the type's subnormal quantum as frexp's e would. */
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  int e = (int)((u >> 52) & 0x7ff) - 1022;
   if (e < emin + 1) e = emin + 1; /* subnormal: fixed quantum */
-  double q = ldexp(1.0, e - bits);
+  uint64_t qb = (uint64_t)(e - bits + 1023) << 52;
+  double q;
+  memcpy(&q, &qb, sizeof q);
   double r = nearbyint(x / q) * q;
   return fabs(r) > maxv ? copysign(INFINITY, x) : r;
 }
@@ -202,9 +210,13 @@ int posenc_rope_cache_emulated(double *cos_out, double *sin_out, const double *p
     double p = to_type(positions[r], position_type);
     for (int32_t i = 0; i < half; i++) {
       double a = to_type(p * to_type(inv_freq[i], inv_type), angle_type);
-      /* cos/sin of the rounded angle in float64 (libm), then the attention factor, then the cast */
-      cos_out[(size_t)r * half + i] = to_type(cos(a) * attn, out_type);
-      sin_out[(size_t)r * half + i] = to_type(sin(a) * attn, out_type);
+      /* cos/sin of the rounded angle in float64 (libm's sincos: one range reduction for both,
+       * and bit for bit its sin and cos, which are fdlibm's, as JS engines' Math.sin/cos are),
+       * then the attention factor, then the cast */
+      double sn, cs;
+      sincos(a, &sn, &cs);
+      cos_out[(size_t)r * half + i] = to_type(cs * attn, out_type);
+      sin_out[(size_t)r * half + i] = to_type(sn * attn, out_type);
     }
   }
   return POSENC_OK;
