@@ -221,6 +221,27 @@ test('one control of each chart changes its data', async () => {
   }
 });
 
+test('every chart draws with any one control at either end of its range', async () => {
+  // (a slider's ends are where a reader lets go; a range end a kernel refuses, as head dim 2
+  // was for dynamic NTK, showed an error instead of a chart)
+  const failed = await page.evaluate(() => {
+    const out = [];
+    for (const [kind, host] of window.posencPage.charts) {
+      for (const c of host.controls) {
+        if (c.param.type !== 'int' && c.param.type !== 'number') continue;
+        for (const end of [c.param.min, c.param.max]) {
+          c.write(end);
+          if (host.update() === null) out.push(`${kind}: ${c.param.name} = ${end}: ${document.querySelector(`[data-chart="${kind}"] .readout`).textContent}`);
+        }
+        c.write(c.param.value);
+      }
+      host.update();
+    }
+    return out;
+  });
+  assert.deepEqual(failed, []);
+});
+
 test('the unit circle step buttons move the position control', async () => {
   const chart = page.locator('[data-chart="unit-circle"]');
   const before = await chart.locator('.controls input[type="number"][name="position"]').inputValue();

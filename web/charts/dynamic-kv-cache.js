@@ -30,7 +30,7 @@ export default {
     { name: 'maxPos', label: 'max_position_embeddings', type: 'int', min: 2, max: 512, value: 32 },
     { name: 'length', label: L('grow to length', '增长到长度'), type: 'int', min: 2, max: MAX_LENGTH, value: 128 },
     { name: 'factor', label: L('factor s', '缩放因子 s'), type: 'number', min: 1, max: 16, step: 'any', value: 2 },
-    { name: 'headDim', label: L('head dim', '头维度'), type: 'int', min: 2, max: 128, step: 2, value: 32 },
+    { name: 'headDim', label: L('head dim', '头维度'), type: 'int', min: 4, max: 128, step: 2, value: 32 }, // dynamic NTK's exponent d/(d − 2) needs d > 2
     { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
     { name: 'seed', label: L('seed for q, k', 'q、k 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
   ],
