@@ -99,11 +99,13 @@ int posenc_dynamic_kv_cache(double *score_diff, double *weight_diff, double *cac
     if ((rc = posenc_rope_apply(cache + at, k + at, 1, 1, head_dim, head_dim, style, c.pos + j, c.inv, attn))) goto done;
   }
 
-  /* The last step's scores are the output's; the requested steps' differences come first. */
   for (int32_t i = 0; i < n_steps; i++)
     if ((rc = step(&c, steps[i], &score_diff[i], &weight_diff[i]))) goto done;
-  double ds, dw;
-  if ((rc = step(&c, length, &ds, &dw))) goto done;
+  /* step length's two score rows are the output's: still in dc, df when it was the last step asked */
+  if (steps[n_steps - 1] != length) {
+    double ds, dw;
+    if ((rc = step(&c, length, &ds, &dw))) goto done;
+  }
   for (int32_t j = 0; j < length; j++) cached_scores[j] = c.dc[j], fresh_scores[j] = c.df[j];
 done:
   free(fbuf);

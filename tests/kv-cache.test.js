@@ -42,6 +42,9 @@ for (const [name, pe] of await builds) {
         const opts = { headDim: hd, style, base, factor, maxPositionEmbeddings: maxPos, steps: [T, 1, 5, Math.ceil(maxPos), T - 1, 5].filter((t) => t <= T) };
         const got = pe.dynamicKvCache(q, k, opts);
         assert.deepEqual(got, composed(pe, q, k, opts), `hd ${hd}, T ${T}, maxPos ${maxPos}`);
+        // the last step asked is the last step: its score rows are reused, not computed again
+        const upToT = { ...opts, steps: [2, T] };
+        assert.deepEqual(pe.dynamicKvCache(q, k, upToT), composed(pe, q, k, upToT), `hd ${hd}, T ${T}, steps [2, T]`);
         results.push(got);
       }
     });
