@@ -19,7 +19,7 @@ export default {
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: L('key position i', 'key 位置 i'), y: L('inner product', '内积') });
     chart.options.plugins.legend = lineLegend;
-    chart.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
+    Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
     const view = {
       update({ seed, dim, length, base }) {
         // One draw of 2d numbers: Q is the first half, K the second (seed 000: torch.randn twice).

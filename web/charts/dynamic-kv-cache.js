@@ -37,14 +37,14 @@ export default {
   mount(el, { pe, Chart }) {
     const grow = lineChartWith([beyondShade], el, Chart, { x: L('current length T', '当前长度 T'), y: L('largest |difference|', '最大 |差值|'), aspect: 2.2 });
     grow.options.plugins.legend = lineLegend;
-    grow.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
+    Object.assign(grow.options.scales.x.ticks, { includeBounds: false });
     grow.options.scales.y.min = 0;
     grow.options.scales.y1 = { type: 'linear', position: 'right', min: 0, title: { display: true, text: () => tr('attention weight |difference|', '注意力权重 |差值|') }, grid: { drawOnChartArea: false } };
     const note = document.createElement('p');
     note.className = 'chart-note';
     const last = lineChartWith([], el, Chart, { x: L('key position j', 'key 位置 j'), y: L('score q·k_j', '得分 q·k_j'), aspect: 2.2 });
     last.options.plugins.legend = lineLegend;
-    last.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
+    Object.assign(last.options.scales.x.ticks, { includeBounds: false });
     last.canvas.parentElement.before(note);
     for (const c of [grow, last]) c.canvas.parentElement.classList.add('phone-tall');
 

@@ -16,7 +16,7 @@ export default {
     const chart = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L('turns (L − 1)·θ_i / 2π, log scale', '圈数 (L − 1)·θ_i / 2π，对数坐标'), yType: 'logarithmic' });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
-    chart.options.scales.x.ticks = { maxRotation: 0, includeBounds: false, precision: 0 };
+    Object.assign(chart.options.scales.x.ticks, { includeBounds: false, precision: 0 });
     const points = pointArrays();
     const view = {
       update({ length, dim, base }) {

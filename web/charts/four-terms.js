@@ -21,7 +21,7 @@ export default {
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: L('key position j', 'key 位置 j'), y: L('dot product', '内积') });
     chart.options.plugins.legend = lineLegend;
-    chart.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
+    Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
     const normals = normalPool(pe);
     let P = null, pKey = '', E = null, H = null, ehKey = '';
     const view = {

@@ -15,7 +15,6 @@ export default {
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: L('dimension (even: sin, odd: cos)', '维度（偶数：sin，奇数：cos）'), y: L('value', '取值'), aspect: 2.2 });
     chart.options.plugins.legend = pointLegend;
-    chart.options.scales.x.ticks = { maxRotation: 0 };
     chart.options.scales.y.min = -1.15;
     chart.options.scales.y.max = 1.15;
     chart.options.scales.y.afterBuildTicks = (axis) => (axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })));

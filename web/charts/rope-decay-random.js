@@ -20,7 +20,7 @@ export default {
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: L('distance Δk', '距离 Δk'), y: L('inner product', '内积') });
     chart.options.plugins.legend = lineLegend;
-    chart.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
+    Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
     const view = {
       update({ seed, dim, length, base }) {
         const K = pe.randomNormal(dim, seed);

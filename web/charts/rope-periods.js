@@ -17,7 +17,7 @@ export default {
     const chart = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L('θ_i (rad per position) and T_i (positions), log scale', 'θ_i（弧度/位置）与 T_i（位置数），对数坐标'), yType: 'logarithmic' });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
-    chart.options.scales.x.ticks = { maxRotation: 0, includeBounds: false, precision: 0 };
+    Object.assign(chart.options.scales.x.ticks, { includeBounds: false, precision: 0 });
     const points = pointArrays();
     const last = drawnFrom();
     const view = {

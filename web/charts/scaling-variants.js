@@ -68,7 +68,7 @@ export default {
     // and no curve is filled: those plugins are off too (they visit every dataset at each update).
     stretch.options.plugins.legend = false;
     for (const c of [wave, stretch]) Object.assign(c.options.plugins, { decimation: false, filler: false });
-    for (const c of [wave, stretch]) c.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
+    for (const c of [wave, stretch]) Object.assign(c.options.scales.x.ticks, { includeBounds: false });
     wave.canvas.parentElement.classList.add('phone-legend');
     stretch.canvas.parentElement.classList.add('phone-tall');
     const note = document.createElement('p');

@@ -40,7 +40,7 @@ export default {
     const chart = lineChart(el, Chart, { x: L('distance x', '距离 x'), y: 'PE(0)·PE(x)', aspect: 2.6 });
     chart.options.plugins.legend = lineLegend;
     chart.canvas.parentElement.classList.add('phone-tall');
-    chart.options.scales.x.ticks = { maxRotation: 0, includeBounds: false };
+    Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
     const points = pointArrays();
 
     const view = {
