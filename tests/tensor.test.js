@@ -26,6 +26,7 @@ for (const [name, pe] of await builds) {
     const shapes = [
       [3, 1, 2, 2], [5, 2, 8, 8], [4, 3, 10, 6], [2, 8, 18, 18], [6, 5, 130, 128], [3, 32, 128, 128], [2, 4, 16, 14],
       [2, 4, 1100, 1100], [1, 4, 2100, 2098], // past 256 pairs (expansion chunks) and 1024 (fused chunks)
+      [7, 1, 10, 10], [5, 1, 64, 64], [3, 1, 6, 6], [4, 1, 16, 12], // one head: rows as one run (table given)
     ];
     for (const style of ['interleaved', 'half']) {
       test(`applyRopeInPlace matches applyRope bit for bit, fused and table given (${style})`, () => {
