@@ -52,17 +52,11 @@ static inline __attribute__((always_inline)) void cache4_simd(const ps_consts_t 
                                                               float *sn, v128_t p, v128_t at,
                                                               const double *w, int check,
                                                               int scale) {
-  v128_t s0, c0, s1, c1;
-  ps_sincos2_f32(K, wasm_f64x2_mul(p, wasm_v128_load(w)), check, &s0, &c0);
-  ps_sincos2_f32(K, wasm_f64x2_mul(p, wasm_v128_load(w + 2)), check, &s1, &c1);
-  if (scale) {
-    s0 = wasm_f64x2_mul(s0, at), c0 = wasm_f64x2_mul(c0, at);
-    s1 = wasm_f64x2_mul(s1, at), c1 = wasm_f64x2_mul(c1, at);
-  }
-  wasm_v128_store(cs, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0),
-                                         wasm_f32x4_demote_f64x2_zero(c1), 0, 1, 4, 5));
-  wasm_v128_store(sn, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(s0),
-                                         wasm_f32x4_demote_f64x2_zero(s1), 0, 1, 4, 5));
+  v128_t s, c;
+  ps_sincos4_f32(K, wasm_f64x2_mul(p, wasm_v128_load(w)), wasm_f64x2_mul(p, wasm_v128_load(w + 2)),
+                 check, scale, at, &s, &c);
+  wasm_v128_store(cs, c);
+  wasm_v128_store(sn, s);
 }
 
 static void cache_row_simd(float *cs, float *sn, double pos, const double *w, int32_t np,

@@ -14,7 +14,7 @@
  * ulp (3e-8 near 1) where outputs are rounded. (Taylor needs one more term each for this.)
  * Angles past the reduction's range fall back to libm's sin/cos (also float64).
  *
- * ps_sincos_f32 / ps_sincos2_f32 serve kernels whose results are rounded to float32 (the RoPE
+ * ps_sincos_f32 / ps_sincos4_f32 serve kernels whose results are rounded to float32 (the RoPE
  * cache and fused RoPE): the reduction without its third part (k * P3 < 2.2e-15), then the
  * same kind of polynomials to r^7 (sin: error 9.7e-9) and r^8 (cos: 7.6e-10). With float32's
  * rounding (<= 3e-8 for values below 1) the error against float64 stays below 4e-8 at every
@@ -148,6 +148,7 @@ typedef struct {
   ps_pair inv_pi, q1, q2;
   ps_pair h[7]; /* C2, H4 .. H14 */
   int64_t i_one[2], i_sign[2]; /* integer masks */
+  int32_t i_one4[4], i_sign4[4]; /* the same, for float32 lanes */
 } ps_consts_t;
 
 static const ps_consts_t ps_table = {
@@ -160,7 +161,7 @@ static const ps_consts_t ps_table = {
     PS_PAIR(PS_INV_PI), PS_PAIR(PS_Q1), PS_PAIR(PS_Q2),
     {PS_PAIR(PS_C2), PS_PAIR(PS_H4), PS_PAIR(PS_H6), PS_PAIR(PS_H8), PS_PAIR(PS_H10), PS_PAIR(PS_H12),
      PS_PAIR(PS_H14)},
-    {1, 1}, {INT64_MIN, INT64_MIN}};
+    {1, 1}, {INT64_MIN, INT64_MIN}, {1, 1, 1, 1}, {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN}};
 static const ps_consts_t *const volatile ps_table_ptr = &ps_table;
 
 /* The constants, behind a pointer clang cannot see through: read it once per kernel call. */
@@ -195,12 +196,11 @@ PS_INLINE void ps_quadrant2(const ps_consts_t *K, v128_t t, v128_t sr, v128_t cr
 }
 
 /* Lanes past the reduction's range take the scalar path (returns 1 when it did). */
-PS_INLINE int ps_far2(const ps_consts_t *K, v128_t a, v128_t *s, v128_t *c,
-                          void (*one)(double, double *, double *)) {
+PS_INLINE int ps_far2(const ps_consts_t *K, v128_t a, v128_t *s, v128_t *c) {
   if (wasm_i64x2_all_true(wasm_f64x2_lt(wasm_f64x2_abs(a), PS_LD(K->reduce_max)))) return 0;
   double s0, c0, s1, c1;
-  one(wasm_f64x2_extract_lane(a, 0), &s0, &c0);
-  one(wasm_f64x2_extract_lane(a, 1), &s1, &c1);
+  ps_sincos(wasm_f64x2_extract_lane(a, 0), &s0, &c0);
+  ps_sincos(wasm_f64x2_extract_lane(a, 1), &s1, &c1);
   *s = wasm_f64x2_make(s0, s1);
   *c = wasm_f64x2_make(c0, c1);
   return 1;
@@ -209,7 +209,7 @@ PS_INLINE int ps_far2(const ps_consts_t *K, v128_t a, v128_t *s, v128_t *c,
 /* Two lanes of ps_sincos, bit for bit. */
 /* check = 0 when the caller knows every |a| < PS_REDUCE_MAX (the test then costs nothing). */
 PS_INLINE void ps_sincos2(const ps_consts_t *K, v128_t a, int check, v128_t *s, v128_t *c) {
-  if (check && ps_far2(K, a, s, c, ps_sincos)) return;
+  if (check && ps_far2(K, a, s, c)) return;
   v128_t t, r = ps_reduce2(K, a, &t, 3);
   v128_t z = wasm_f64x2_mul(r, r);
   v128_t ps = PS_LD(K->s[4]);
@@ -228,22 +228,55 @@ PS_INLINE void ps_sincos2(const ps_consts_t *K, v128_t a, int check, v128_t *s, 
   ps_quadrant2(K, t, sr, cr, s, c);
 }
 
-/* Two lanes of ps_sincos_f32, bit for bit. */
-PS_INLINE void ps_sincos2_f32(const ps_consts_t *K, v128_t a, int check, v128_t *s,
-                               v128_t *c) {
-  if (check && ps_far2(K, a, s, c, ps_sincos_f32)) return;
-  v128_t t, r = ps_reduce2(K, a, &t, 2);
-  v128_t z = wasm_f64x2_mul(r, r);
-  v128_t ps = PS_LD(K->f[2]);
-  ps = PS_MADD(ps, K->f[1]);
-  ps = PS_MADD(ps, K->f[0]);
-  v128_t sr = wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(r, z), ps));
-  v128_t pc = PS_LD(K->g[3]);
-  pc = PS_MADD(pc, K->g[2]);
-  pc = PS_MADD(pc, K->g[1]);
-  pc = PS_MADD(pc, K->g[0]);
-  v128_t cr = wasm_f64x2_add(PS_LD(K->one), wasm_f64x2_mul(z, pc));
-  ps_quadrant2(K, t, sr, cr, s, c);
+/* Four lanes of ps_sincos_f32 (angles a0, a1), times `at` when scale, rounded to float32, bit
+ * for bit. The quadrant's swap and sign flips commute with the scaling and the rounding, so
+ * they run once on four float32 lanes instead of twice on two float64 lanes: k's low bits are
+ * the low words of t. */
+PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int check, int scale,
+                              v128_t at, v128_t *s, v128_t *c) {
+  if (check && !wasm_i64x2_all_true(wasm_v128_and(wasm_f64x2_lt(wasm_f64x2_abs(a0), PS_LD(K->reduce_max)),
+                                                   wasm_f64x2_lt(wasm_f64x2_abs(a1), PS_LD(K->reduce_max))))) {
+    float fs[4], fc[4];
+    double a[4] = {wasm_f64x2_extract_lane(a0, 0), wasm_f64x2_extract_lane(a0, 1),
+                   wasm_f64x2_extract_lane(a1, 0), wasm_f64x2_extract_lane(a1, 1)};
+    double m = wasm_f64x2_extract_lane(at, 0);
+    for (int i = 0; i < 4; i++) {
+      double si, ci;
+      ps_sincos_f32(a[i], &si, &ci);
+      fs[i] = (float)(scale ? si * m : si);
+      fc[i] = (float)(scale ? ci * m : ci);
+    }
+    *s = wasm_v128_load(fs);
+    *c = wasm_v128_load(fc);
+    return;
+  }
+  v128_t t0, t1, r0 = ps_reduce2(K, a0, &t0, 2), r1 = ps_reduce2(K, a1, &t1, 2);
+  v128_t sr[2], cr[2], r[2] = {r0, r1};
+  for (int h = 0; h < 2; h++) {
+    v128_t z = wasm_f64x2_mul(r[h], r[h]);
+    v128_t ps = PS_LD(K->f[2]);
+    ps = PS_MADD(ps, K->f[1]);
+    ps = PS_MADD(ps, K->f[0]);
+    sr[h] = wasm_f64x2_add(r[h], wasm_f64x2_mul(wasm_f64x2_mul(r[h], z), ps));
+    v128_t pc = PS_LD(K->g[3]);
+    pc = PS_MADD(pc, K->g[2]);
+    pc = PS_MADD(pc, K->g[1]);
+    pc = PS_MADD(pc, K->g[0]);
+    cr[h] = wasm_f64x2_add(PS_LD(K->one), wasm_f64x2_mul(z, pc));
+    if (scale) sr[h] = wasm_f64x2_mul(sr[h], at), cr[h] = wasm_f64x2_mul(cr[h], at);
+  }
+  v128_t sf = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(sr[0]),
+                                 wasm_f32x4_demote_f64x2_zero(sr[1]), 0, 1, 4, 5);
+  v128_t cf = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(cr[0]),
+                                 wasm_f32x4_demote_f64x2_zero(cr[1]), 0, 1, 4, 5);
+  v128_t k = wasm_i32x4_shuffle(t0, t1, 0, 2, 4, 6);
+  v128_t one = wasm_v128_load(K->i_one4), sign = wasm_v128_load(K->i_sign4);
+  v128_t swap = wasm_i32x4_eq(wasm_v128_and(k, one), one);
+  v128_t d = wasm_v128_and(wasm_v128_xor(sf, cf), swap);
+  v128_t sneg = wasm_v128_and(wasm_i32x4_shl(k, 30), sign);
+  v128_t cneg = wasm_v128_and(wasm_i32x4_shl(wasm_i32x4_add(k, one), 30), sign);
+  *s = wasm_v128_xor(wasm_v128_xor(sf, d), sneg);
+  *c = wasm_v128_xor(wasm_v128_xor(cf, d), cneg);
 }
 
 /* Two lanes of ps_cos, bit for bit. */
