@@ -182,21 +182,23 @@ static void rotate_il_simd(float *o, const float *x, int32_t p0, int32_t n4, con
   }
 }
 
-/* One head, cos/sin duplicated on the fly: cheaper than expanding when there are few heads. */
+/* One head from cos/sin as they are: the pairs' first and second elements are gathered into
+ * two vectors, rotated as in the half form and interleaved back. Four shuffles per 8 floats
+ * where duplicating cos and sin and swapping x takes six (x64 runs shuffles on one port, and
+ * with few heads they bound the loop). a*s + b*c is b*c + a*s, so the bits are the expanded
+ * form's. */
 static inline __attribute__((always_inline)) void rotate_il_direct_simd(float *o, const float *x, int32_t p0, int32_t n4,
                                   const float *cs, const float *sn) {
-  const v128_t neg_even = wasm_i32x4_make((int32_t)0x80000000, 0, (int32_t)0x80000000, 0);
   const float *xi = x + 2 * p0;
   float *oi = o + 2 * p0;
   for (int32_t j = 0; j < n4; j += 4) {
     v128_t c = wasm_v128_load(cs + j), s = wasm_v128_load(sn + j);
     v128_t v0 = wasm_v128_load(xi + 2 * j), v1 = wasm_v128_load(xi + 2 * j + 4);
-    v128_t c0 = wasm_i32x4_shuffle(c, c, 0, 0, 1, 1), c1 = wasm_i32x4_shuffle(c, c, 2, 2, 3, 3);
-    v128_t s0 = wasm_v128_xor(wasm_i32x4_shuffle(s, s, 0, 0, 1, 1), neg_even);
-    v128_t s1 = wasm_v128_xor(wasm_i32x4_shuffle(s, s, 2, 2, 3, 3), neg_even);
-    v128_t w0 = wasm_i32x4_shuffle(v0, v0, 1, 0, 3, 2), w1 = wasm_i32x4_shuffle(v1, v1, 1, 0, 3, 2);
-    wasm_v128_store(oi + 2 * j, wasm_f32x4_add(wasm_f32x4_mul(v0, c0), wasm_f32x4_mul(w0, s0)));
-    wasm_v128_store(oi + 2 * j + 4, wasm_f32x4_add(wasm_f32x4_mul(v1, c1), wasm_f32x4_mul(w1, s1)));
+    v128_t a = wasm_i32x4_shuffle(v0, v1, 0, 2, 4, 6), b = wasm_i32x4_shuffle(v0, v1, 1, 3, 5, 7);
+    v128_t oa = wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s));
+    v128_t ob = wasm_f32x4_add(wasm_f32x4_mul(a, s), wasm_f32x4_mul(b, c));
+    wasm_v128_store(oi + 2 * j, wasm_i32x4_shuffle(oa, ob, 0, 4, 1, 5));
+    wasm_v128_store(oi + 2 * j + 4, wasm_i32x4_shuffle(oa, ob, 2, 6, 3, 7));
   }
 }
 

@@ -147,15 +147,19 @@ function ropeCases(heaps, shapes) {
         ? () => JS.ropeWithTableJS(out, xs, seq, heads, hd, c.style, tab.cos, tab.sin)
         : () => JS.ropeMathJS(out, xs, seq, heads, hd, c.style, positions, w);
       const p0 = k.simd.px, p1 = c.place === 'out' ? k.simd.py : spare;
-      // Three groups, each taken in turn within itself: the SIMD kernel beside the wasm copies
-      // of its own buffers; the scalar build; JS beside Float32Array.set. Interleaving all of
-      // them made the memory-bound SIMD kernel 2x slower out of place (the others' 200 MB
-      // evict its pages and page tables between calls), which no caller would see.
-      const t = {
-        ...timeAll({ simd: k.simd.run, floorWasm: () => mc.copy(p1, p0, 4 * n), floorLoop: n % 4 ? null : () => mc.stream(p1, p0, 4 * n) }),
-        ...timeAll({ scalar: k.scalar.run }),
-        ...timeAll({ js, floorJs: () => dst.set(src) }),
-      };
+      // Three groups: the SIMD kernel beside the wasm copies of its own buffers; the scalar
+      // build; JS beside Float32Array.set. At 2048x32x128 each group is timed on its own:
+      // interleaving all of them made the memory-bound SIMD kernel 2x slower out of place (the
+      // others' 200 MB evict its pages and page tables between calls), which no caller would
+      // see. Tensors of up to 256 KiB leave every group's buffers in this machine's L2, so the
+      // groups are interleaved: load from other processes then falls on SIMD and JS alike
+      // (timed apart, 512x1x64's JS / SIMD ratio swung between 6x and 10x with the load).
+      const groups = [
+        { simd: k.simd.run, floorWasm: () => mc.copy(p1, p0, 4 * n), floorLoop: n % 4 ? null : () => mc.stream(p1, p0, 4 * n) },
+        { scalar: k.scalar.run },
+        { js, floorJs: () => dst.set(src) },
+      ];
+      const t = 4 * n <= 256 * 1024 ? timeAll(Object.assign({}, ...groups)) : Object.assign({}, ...groups.map(timeAll));
       k.simd.free();
       k.scalar.free();
       results.push({ group: 'rope', name: c.name, simd: t.simd, scalar: t.scalar,
