@@ -43,7 +43,9 @@
  * result can mean. The direct path serves every other grid too (log-spaced axes).
  *
  * Direct path: every term from the float64 angle. When every B_i is 0 (the all-ones curve,
- * PE(0).PE(x)) only cosines are formed, by ps_cos (sincos.h): 1.5x faster. The SIMD form
+ * PE(0).PE(x)) only cosines are formed, by ps_cos (sincos.h): 1.5x faster; in the SIMD form
+ * the pairs whose angles all stay below PS_NEAR also skip ps_cos's reduction, with the same
+ * bits (2000 log-spaced distances at d = 4096, a third of the terms: 10.6 -> 8.7 ms). The SIMD form
  * takes four distances a step in two f64x2 vectors, whose independent sincos chains the CPU
  * overlaps.
  */
@@ -100,19 +102,44 @@ MAYBE_UNUSED static double bound_scalar(double x, const double *w, int32_t half)
 }
 
 #ifdef __wasm_simd128__
+/* The first pair from which every angle x w_i with x <= xmax stays below PS_NEAR: wsuf holds
+ * the suffix maxima of w (non-increasing), and rounding keeps x w_i <= xmax wsuf[i]. */
+static int32_t near_from(const double *wsuf, int32_t half, double xmax) {
+  int32_t lo = 0, hi = half;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (xmax * wsuf[mid] < PS_NEAR) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /* Distances x (two lanes) and, when `two`, x2 as well. Called with constant two, cos_only
- * and check, so that each loop compiles without the branches it skips. */
+ * and check, so that each loop compiles without the branches it skips. wsuf (cos_only, may be
+ * NULL): w's suffix maxima, to find the pairs whose cosines skip the reduction. */
 static inline __attribute__((always_inline)) void linear_simd(v128_t x, v128_t x2, int two, const double *w, const double *A,
-                        const double *B, int32_t half, int cos_only, int check, v128_t *out,
-                        v128_t *out2) {
+                        const double *B, const double *wsuf, int32_t half, int cos_only, int check,
+                        v128_t *out, v128_t *out2) {
   const ps_consts_t *K = ps_consts();
   v128_t acc = wasm_f64x2_splat(0.0), acc2 = acc;
   if (cos_only) {
-    for (int32_t i = 0; i < half; i++) {
-      v128_t wi = wasm_v128_load64_splat(w + i), a = wasm_v128_load64_splat(A + i);
-      acc = wasm_f64x2_add(acc, wasm_f64x2_mul(a, ps_cos2(K, wasm_f64x2_mul(x, wi), check)));
-      if (two) acc2 = wasm_f64x2_add(acc2, wasm_f64x2_mul(a, ps_cos2(K, wasm_f64x2_mul(x2, wi), check)));
-    }
+    v128_t xm = two ? wasm_f64x2_pmax(x, x2) : x;
+    int32_t i = 0, i0 = wsuf ? near_from(wsuf, half, fmax(wasm_f64x2_extract_lane(xm, 0),
+                                                           wasm_f64x2_extract_lane(xm, 1)))
+                             : half;
+#define COS_TERMS(end, cos2)                                                                     \
+  for (; i < (end); i++) {                                                                      \
+    v128_t wi = wasm_v128_load64_splat(w + i), a = wasm_v128_load64_splat(A + i);               \
+    acc = wasm_f64x2_add(acc, wasm_f64x2_mul(a, cos2(wasm_f64x2_mul(x, wi))));                 \
+    if (two) acc2 = wasm_f64x2_add(acc2, wasm_f64x2_mul(a, cos2(wasm_f64x2_mul(x2, wi))));     \
+  }
+#define FAR(v) ps_cos2(K, v, check)
+#define NEAR(v) ps_cos2_near(K, v)
+    COS_TERMS(i0, FAR)
+    COS_TERMS(half, NEAR)
+#undef FAR
+#undef NEAR
+#undef COS_TERMS
     *out = acc;
     *out2 = acc2;
     return;
@@ -430,11 +457,14 @@ static void linear_curve(double *out, const double *d, int32_t n, const double *
   }
 #ifdef __wasm_simd128__
   int check = !in_range(d, n, w, half, 0);
+  double *wsuf = cos_only ? malloc(sizeof(double) * (size_t)half) : NULL; /* NULL: no skipping */
+  double m = 0.0;
+  for (int32_t i = half - 1; wsuf && i >= 0; i--) wsuf[i] = m = fmax(m, w[i]);
   v128_t c = wasm_f64x2_splat(c0), s, s2;
 #define LINEAR4(cos_only, check)                                                                \
   for (; j + 4 <= n; j += 4) {                                                                  \
-    linear_simd(wasm_v128_load(d + j), wasm_v128_load(d + j + 2), 1, w, A, B, half, cos_only,   \
-                check, &s, &s2);                                                                \
+    linear_simd(wasm_v128_load(d + j), wasm_v128_load(d + j + 2), 1, w, A, B, wsuf, half,       \
+                cos_only, check, &s, &s2);                                                      \
     wasm_v128_store(out + j, wasm_f64x2_add(c, s));                                             \
     wasm_v128_store(out + j + 2, wasm_f64x2_add(c, s2));                                        \
   }
@@ -443,9 +473,10 @@ static void linear_curve(double *out, const double *d, int32_t n, const double *
   else LINEAR4(0, 0)
 #undef LINEAR4
   for (; j + 2 <= n; j += 2) {
-    linear_simd(wasm_v128_load(d + j), c, 0, w, A, B, half, cos_only, check, &s, &s2);
+    linear_simd(wasm_v128_load(d + j), c, 0, w, A, B, wsuf, half, cos_only, check, &s, &s2);
     wasm_v128_store(out + j, wasm_f64x2_add(c, s));
   }
+  free(wsuf);
 #endif
   for (; j < n; j++) out[j] = c0 + linear_scalar(d[j], w, A, B, half, cos_only);
 }
