@@ -102,16 +102,12 @@ MAYBE_UNUSED static double bound_scalar(double x, const double *w, int32_t half)
 }
 
 #ifdef __wasm_simd128__
-/* The first pair from which every angle x w_i with x <= xmax stays below PS_NEAR: wsuf holds
- * the suffix maxima of w (non-increasing), and rounding keeps x w_i <= xmax wsuf[i]. */
+/* The first pair from which every angle x w_i (0 <= x <= xmax) stays below PS_NEAR, given
+ * wsuf, w's suffix maxima (non-increasing): rounding keeps fl(x w_i) <= fl(xmax wsuf[i]). */
 static int32_t near_from(const double *wsuf, int32_t half, double xmax) {
-  int32_t lo = 0, hi = half;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (xmax * wsuf[mid] < PS_NEAR) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+  const double *b = wsuf; /* a search with selects, not branches: groups differ at random */
+  for (int32_t len = half; len > 1; len -= len / 2) b += xmax * b[len / 2 - 1] < PS_NEAR ? 0 : len / 2;
+  return (int32_t)(b - wsuf) + !(xmax * *b < PS_NEAR);
 }
 
 /* Distances x (two lanes) and, when `two`, x2 as well. Called with constant two, cos_only
@@ -124,9 +120,8 @@ static inline __attribute__((always_inline)) void linear_simd(v128_t x, v128_t x
   v128_t acc = wasm_f64x2_splat(0.0), acc2 = acc;
   if (cos_only) {
     v128_t xm = two ? wasm_f64x2_pmax(x, x2) : x;
-    int32_t i = 0, i0 = wsuf ? near_from(wsuf, half, fmax(wasm_f64x2_extract_lane(xm, 0),
-                                                           wasm_f64x2_extract_lane(xm, 1)))
-                             : half;
+    double xmax = fmax(wasm_f64x2_extract_lane(xm, 0), wasm_f64x2_extract_lane(xm, 1));
+    int32_t i = 0, i0 = wsuf ? near_from(wsuf, half, xmax) : half;
 #define COS_TERMS(end, cos2)                                                                     \
   for (; i < (end); i++) {                                                                      \
     v128_t wi = wasm_v128_load64_splat(w + i), a = wasm_v128_load64_splat(A + i);               \

@@ -33,10 +33,11 @@ int posenc_rope_inv_freq(double *out, int32_t rotary_dim, double base) {
 /* ---- cos/sin of one position for a run of pairs ---- */
 
 /* check = 0: the caller knows pos * w_j < PS_REDUCE_MAX for every j (the SIMD form then
- * skips its per-vector range test). */
+ * skips its per-vector range test); pos * w_j < PS_NEAR_SC for every j >= near (the SIMD
+ * form skips the reduction there: a quarter of the pairs at 512x1x64). */
 MAYBE_UNUSED static void cache_row_scalar(float *cs, float *sn, double pos, const double *w,
-                                          int32_t np, double attn, int check) {
-  (void)check;
+                                          int32_t np, double attn, int check, int32_t near) {
+  (void)check, (void)near;
   for (int32_t j = 0; j < np; j++) {
     double s, c;
     ps_sincos_f32(pos * w[j], &s, &c);
@@ -46,31 +47,35 @@ MAYBE_UNUSED static void cache_row_scalar(float *cs, float *sn, double pos, cons
 }
 
 #ifdef __wasm_simd128__
-/* Pairs [j, j+4): two independent vectors, so the two sincos chains overlap. check and scale
- * are constants at each call, so every loop below compiles without the branches it skips. */
+/* Pairs [j, j+4): two independent vectors, so the two sincos chains overlap. check, scale
+ * and near are constants at each call, so every loop below compiles without the branches it
+ * skips. */
 static inline __attribute__((always_inline)) void cache4_simd(const ps_consts_t *K, float *cs,
                                                               float *sn, v128_t p, v128_t at,
                                                               const double *w, int check,
-                                                              int scale) {
+                                                              int scale, int near) {
   v128_t s, c;
   ps_sincos4_f32(K, wasm_f64x2_mul(p, wasm_v128_load(w)), wasm_f64x2_mul(p, wasm_v128_load(w + 2)),
-                 check, scale, at, &s, &c);
+                 check, scale, near, at, &s, &c);
   wasm_v128_store(cs, c);
   wasm_v128_store(sn, s);
 }
 
 static void cache_row_simd(float *cs, float *sn, double pos, const double *w, int32_t np,
-                           double attn, int check) {
+                           double attn, int check, int32_t near) {
   const ps_consts_t *K = ps_consts();
   v128_t p = wasm_f64x2_splat(pos), at = wasm_f64x2_splat(attn);
   int32_t j = 0;
-  if (check) /* x * 1.0 is exact: skipping the scale when attn is 1 changes no bit */
-    for (; j + 4 <= np; j += 4) cache4_simd(K, cs + j, sn + j, p, at, w + j, 1, 1);
-  else if (attn == 1.0)
-    for (; j + 4 <= np; j += 4) cache4_simd(K, cs + j, sn + j, p, at, w + j, 0, 0);
-  else
-    for (; j + 4 <= np; j += 4) cache4_simd(K, cs + j, sn + j, p, at, w + j, 0, 1);
-  if (j < np) cache_row_scalar(cs + j, sn + j, pos, w + j, np - j, attn, check);
+  /* x * 1.0 is exact: skipping the scale when attn is 1 changes no bit */
+#define STEPS(cond, check, scale, near) \
+  for (; j + 4 <= np && (cond); j += 4) cache4_simd(K, cs + j, sn + j, p, at, w + j, check, scale, near);
+  if (check) STEPS(1, 1, 1, 0)
+  else if (attn == 1.0) STEPS(j < near, 0, 0, 0)
+  else STEPS(j < near, 0, 1, 0)
+  if (attn == 1.0) STEPS(1, 0, 0, 1)
+  else STEPS(1, 0, 1, 1)
+#undef STEPS
+  if (j < np) cache_row_scalar(cs + j, sn + j, pos, w + j, np - j, attn, check, near);
 }
 #define cache_row cache_row_simd
 #else
@@ -289,19 +294,27 @@ static int check_shape(const float *out, const float *x, int32_t seq, int32_t he
 }
 
 /* inv_freq all finite and >= 0, and no angle max(position) * max(theta) can overflow.
- * *wmax_out: the largest theta, so that a row can tell whether its angles need the range test. */
+ * *pmax, *wmax: the largest position and theta, so that a row can tell whether its angles
+ * need the range test, and a call which pairs' angles are all small. */
 static int check_angles(const double *positions, int32_t n, const double *w, int32_t half,
-                        double *wmax_out) {
-  double pmax, wmax;
-  CHECK(nonneg_finite(positions, n, &pmax), POSENC_E_POSITION);
-  CHECK(nonneg_finite(w, half, &wmax), POSENC_E_VALUE);
-  CHECK(pmax * wmax < 1e300, POSENC_E_VALUE);
-  *wmax_out = wmax;
+                        double *pmax, double *wmax) {
+  CHECK(nonneg_finite(positions, n, pmax), POSENC_E_POSITION);
+  CHECK(nonneg_finite(w, half, wmax), POSENC_E_VALUE);
+  CHECK(*pmax * *wmax < 1e300, POSENC_E_VALUE);
   return POSENC_OK;
 }
 
 /* Angles pos * theta_j of a row may pass the reduction's range (see sincos.h). */
 static int far_row(double pos, double wmax) { return !(pos * wmax < PS_REDUCE_MAX); }
+
+/* The first pair from which every angle pos * w_j (pos <= pmax) stays below PS_NEAR_SC: the
+ * SIMD cache skips the reduction there. One bound a call: a search per row cost more than it
+ * saved at 512x1x64. */
+static int32_t near_from(const double *w, int32_t half, double pmax) {
+  int32_t j = half;
+  while (j > 0 && pmax * w[j - 1] < PS_NEAR_SC) j--;
+  return j;
+}
 
 static void pass_through(float *o, const float *x, int32_t rot, int32_t head_dim) {
   if (o != x && rot < head_dim) memcpy(o + rot, x + rot, (size_t)(head_dim - rot) * sizeof(float));
@@ -312,12 +325,13 @@ int posenc_rope_cache(float *cos_out, float *sin_out, const double *positions, i
   CHECK(cos_out && sin_out && positions && inv_freq, POSENC_E_NULL);
   CHECK(elems3(n, half, 1), POSENC_E_SIZE);
   CHECK(isfinite(attn), POSENC_E_VALUE);
-  double wmax;
-  int rc = check_angles(positions, n, inv_freq, half, &wmax);
+  double pmax, wmax;
+  int rc = check_angles(positions, n, inv_freq, half, &pmax, &wmax);
   if (rc) return rc;
+  int32_t near = near_from(inv_freq, half, pmax);
   for (int32_t r = 0; r < n; r++)
     cache_row(cos_out + (size_t)r * half, sin_out + (size_t)r * half, positions[r], inv_freq, half,
-              attn, far_row(positions[r], wmax));
+              attn, far_row(positions[r], wmax), near);
   return POSENC_OK;
 }
 
@@ -352,14 +366,15 @@ int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, in
   CHECK(positions && inv_freq, POSENC_E_NULL);
   CHECK(isfinite(attn), POSENC_E_VALUE);
   int32_t half = rotary_dim / 2;
-  double wmax;
-  rc = check_angles(positions, seq, inv_freq, half, &wmax);
+  double pmax, wmax;
+  rc = check_angles(positions, seq, inv_freq, half, &pmax, &wmax);
   if (rc) return rc;
+  int32_t near = near_from(inv_freq, half, pmax);
   float cs[CHUNK], sn[CHUNK];
   for (int32_t r = 0; r < seq; r++) {
     for (int32_t p0 = 0; p0 < half; p0 += CHUNK) {
       int32_t np = half - p0 < CHUNK ? half - p0 : CHUNK;
-      cache_row(cs, sn, positions[r], inv_freq + p0, np, attn, far_row(positions[r], wmax));
+      cache_row(cs, sn, positions[r], inv_freq + p0, np, attn, far_row(positions[r], wmax), near - p0);
       size_t at = (size_t)r * heads * head_dim;
       rotate_row(out + at, x + at, heads, head_dim, rotary_dim, style, p0, np, cs, sn);
     }

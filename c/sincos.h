@@ -132,6 +132,12 @@ static inline double ps_cos(double a) {
   return ((int64_t)m & 1) ? -v : v;
 }
 
+/* Small angles need no reduction: below PS_NEAR_SC, a * 2/pi < 0.5 rounds to k = 0, so r = a
+ * exactly and the quadrant changes nothing; below PS_NEAR, a / pi rounds to m = 0 (ps_cos).
+ * A SIMD form may skip those steps there and give the same bits. */
+#define PS_NEAR_SC 0.78
+#define PS_NEAR 1.5
+
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
 
@@ -229,12 +235,12 @@ PS_INLINE void ps_sincos2(const ps_consts_t *K, v128_t a, int check, v128_t *s, 
 }
 
 /* Four lanes of ps_sincos_f32 (angles a0, a1), times `at` when scale, rounded to float32, bit
- * for bit. The quadrant's swap and sign flips commute with the scaling and the rounding, so
+ * for bit; near: every angle in [0, PS_NEAR_SC). The quadrant's swap and sign flips commute with the scaling and the rounding, so
  * they run once on four float32 lanes instead of twice on two float64 lanes: k's low bits are
  * the low words of t. */
 PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int check, int scale,
-                              v128_t at, v128_t *s, v128_t *c) {
-  if (check && !wasm_i64x2_all_true(wasm_v128_and(wasm_f64x2_lt(wasm_f64x2_abs(a0), PS_LD(K->reduce_max)),
+                              int near, v128_t at, v128_t *s, v128_t *c) {
+  if (!near && check && !wasm_i64x2_all_true(wasm_v128_and(wasm_f64x2_lt(wasm_f64x2_abs(a0), PS_LD(K->reduce_max)),
                                                    wasm_f64x2_lt(wasm_f64x2_abs(a1), PS_LD(K->reduce_max))))) {
     float fs[4], fc[4];
     double a[4] = {wasm_f64x2_extract_lane(a0, 0), wasm_f64x2_extract_lane(a0, 1),
@@ -250,8 +256,8 @@ PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int ch
     *c = wasm_v128_load(fc);
     return;
   }
-  v128_t t0, t1, r0 = ps_reduce2(K, a0, &t0, 2), r1 = ps_reduce2(K, a1, &t1, 2);
-  v128_t sr[2], cr[2], r[2] = {r0, r1};
+  v128_t t0 = a0, t1 = a1, r[2] = {a0, a1}, sr[2], cr[2];
+  if (!near) r[0] = ps_reduce2(K, a0, &t0, 2), r[1] = ps_reduce2(K, a1, &t1, 2);
   for (int h = 0; h < 2; h++) {
     v128_t z = wasm_f64x2_mul(r[h], r[h]);
     v128_t ps = PS_LD(K->f[2]);
@@ -269,6 +275,10 @@ PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int ch
                                  wasm_f32x4_demote_f64x2_zero(sr[1]), 0, 1, 4, 5);
   v128_t cf = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(cr[0]),
                                  wasm_f32x4_demote_f64x2_zero(cr[1]), 0, 1, 4, 5);
+  if (near) { /* every angle below PS_NEAR_SC: k = 0 */
+    *s = sf, *c = cf;
+    return;
+  }
   v128_t k = wasm_i32x4_shuffle(t0, t1, 0, 2, 4, 6);
   v128_t one = wasm_v128_load(K->i_one4), sign = wasm_v128_load(K->i_sign4);
   v128_t swap = wasm_i32x4_eq(wasm_v128_and(k, one), one);
@@ -304,9 +314,7 @@ PS_INLINE v128_t ps_cos2(const ps_consts_t *K, v128_t a, int check) {
   return wasm_v128_xor(ps_cos2_poly(K, r), wasm_i64x2_shl(t, 63)); /* m odd (low bit of t): negate */
 }
 
-/* ps_cos2 of angles in [0, PS_NEAR): there a / pi < 0.48 rounds to m = 0, so the reduction
- * gives r = a exactly and no sign flip: the same bits, with 9 of its 25 operations left out. */
-#define PS_NEAR 1.5
+/* ps_cos2 of angles in [0, PS_NEAR): the same bits, with 9 of its 25 operations left out. */
 PS_INLINE v128_t ps_cos2_near(const ps_consts_t *K, v128_t a) { return ps_cos2_poly(K, a); }
 
 #undef PS_MADD
