@@ -176,7 +176,12 @@ static inline const ps_consts_t *ps_consts(void) { return ps_table_ptr; }
 #define PS_LD(x) wasm_v128_load(x)
 /* Inlined always: outlined, each call passes its results through the stack. */
 #define PS_INLINE static inline __attribute__((always_inline))
-#define PS_MADD(acc, coef) wasm_f64x2_add(PS_LD(coef), wasm_f64x2_mul(z, acc))
+/* c[0] + z (c[1] + z (... + z c[n-1])), Horner's order (n is a constant at each use: unrolled). */
+PS_INLINE v128_t ps_horner2(v128_t z, const ps_pair *c, int n) {
+  v128_t p = PS_LD(c[n - 1]);
+  for (int i = n - 2; i >= 0; i--) p = wasm_f64x2_add(PS_LD(c[i]), wasm_f64x2_mul(z, p));
+  return p;
+}
 
 /* Reduction of two lanes: r = a - k pi/2 with |r| <= pi/4; *t keeps k in its low bits.
  * parts = 2 leaves out k * P3 (< 2.2e-15), for results rounded to float32. */
@@ -218,18 +223,9 @@ PS_INLINE void ps_sincos2(const ps_consts_t *K, v128_t a, int check, v128_t *s, 
   if (check && ps_far2(K, a, s, c)) return;
   v128_t t, r = ps_reduce2(K, a, &t, 3);
   v128_t z = wasm_f64x2_mul(r, r);
-  v128_t ps = PS_LD(K->s[4]);
-  ps = PS_MADD(ps, K->s[3]);
-  ps = PS_MADD(ps, K->s[2]);
-  ps = PS_MADD(ps, K->s[1]);
-  ps = PS_MADD(ps, K->s[0]);
+  v128_t ps = ps_horner2(z, K->s, 5);
   v128_t sr = wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(r, z), ps));
-  v128_t pc = PS_LD(K->c[5]);
-  pc = PS_MADD(pc, K->c[4]);
-  pc = PS_MADD(pc, K->c[3]);
-  pc = PS_MADD(pc, K->c[2]);
-  pc = PS_MADD(pc, K->c[1]);
-  pc = PS_MADD(pc, K->c[0]);
+  v128_t pc = ps_horner2(z, K->c, 6);
   v128_t cr = wasm_f64x2_add(PS_LD(K->one), wasm_f64x2_mul(z, pc));
   ps_quadrant2(K, t, sr, cr, s, c);
 }
@@ -260,14 +256,9 @@ PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int ch
   if (!near) r[0] = ps_reduce2(K, a0, &t0, 2), r[1] = ps_reduce2(K, a1, &t1, 2);
   for (int h = 0; h < 2; h++) {
     v128_t z = wasm_f64x2_mul(r[h], r[h]);
-    v128_t ps = PS_LD(K->f[2]);
-    ps = PS_MADD(ps, K->f[1]);
-    ps = PS_MADD(ps, K->f[0]);
+    v128_t ps = ps_horner2(z, K->f, 3);
     sr[h] = wasm_f64x2_add(r[h], wasm_f64x2_mul(wasm_f64x2_mul(r[h], z), ps));
-    v128_t pc = PS_LD(K->g[3]);
-    pc = PS_MADD(pc, K->g[2]);
-    pc = PS_MADD(pc, K->g[1]);
-    pc = PS_MADD(pc, K->g[0]);
+    v128_t pc = ps_horner2(z, K->g, 4);
     cr[h] = wasm_f64x2_add(PS_LD(K->one), wasm_f64x2_mul(z, pc));
     if (scale) sr[h] = wasm_f64x2_mul(sr[h], at), cr[h] = wasm_f64x2_mul(cr[h], at);
   }
@@ -292,13 +283,7 @@ PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int ch
 /* cos r = 1 - z/2 + z^2 H(z) of ps_cos, on two lanes. */
 PS_INLINE v128_t ps_cos2_poly(const ps_consts_t *K, v128_t r) {
   v128_t z = wasm_f64x2_mul(r, r);
-  v128_t p = PS_LD(K->h[6]);
-  p = PS_MADD(p, K->h[5]);
-  p = PS_MADD(p, K->h[4]);
-  p = PS_MADD(p, K->h[3]);
-  p = PS_MADD(p, K->h[2]);
-  p = PS_MADD(p, K->h[1]);
-  p = PS_MADD(p, K->h[0]);
+  v128_t p = ps_horner2(z, K->h, 7);
   return wasm_f64x2_add(PS_LD(K->one), wasm_f64x2_mul(z, p));
 }
 
@@ -317,7 +302,6 @@ PS_INLINE v128_t ps_cos2(const ps_consts_t *K, v128_t a, int check) {
 /* ps_cos2 of angles in [0, PS_NEAR): the same bits, with 9 of its 25 operations left out. */
 PS_INLINE v128_t ps_cos2_near(const ps_consts_t *K, v128_t a) { return ps_cos2_poly(K, a); }
 
-#undef PS_MADD
 #endif
 
 #endif
