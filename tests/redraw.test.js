@@ -1,0 +1,62 @@
+// redraw.test.js: a chart that moved to new values draws exactly what a chart mounted at those
+// values draws: a series, a property or a cache of a chart module left over from the previous
+// values would show here as a pixel difference.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBrowser, pageReady } from './browser.js';
+
+let b, page;
+before(async () => {
+  b = await startBrowser();
+  ({ page } = await b.open());
+  await pageReady(page);
+});
+after(async () => b?.close());
+
+/** Moves every control of every chart of the page (`far`: to the other end), then mounts each
+ * chart afresh at the same values beside it; returns the kinds whose canvases differ. */
+function compareMoved(far) {
+  return page.evaluate(async (far) => {
+    const { mountChart, loadChart } = await import('./chart-host.js');
+    const { kernels, chartJs } = await import('./runtime.js');
+    const [pe, Chart] = await Promise.all([kernels(), chartJs()]);
+    // the canvases a reader sees (a panel a control hides keeps its last drawing)
+    const pixels = (el) => [...el.querySelectorAll('canvas')].filter((c) => c.getClientRects().length).map((c) => c.toDataURL());
+    const out = { differ: [], compared: 0, skipped: [] };
+    for (const [kind, host] of window.posencPage.charts) {
+      for (const c of host.controls) {
+        const p = c.param;
+        if (p.type === 'select') c.write(far ? p.options.at(-1) : p.options[Math.min(1, p.options.length - 1)]);
+        else if (p.type === 'bool') c.write(!p.value);
+        else if (p.type === 'int' || p.type === 'number') {
+          // the lower end, or a third of the way up, on the control's step
+          const step = p.step === 'any' || !p.step ? 1 : p.step;
+          c.write(far ? p.min : Math.min(p.max, p.min + Math.round((p.max - p.min) / 3 / step) * step));
+        }
+      }
+      if (host.update() === null) {
+        out.skipped.push(kind);
+        continue;
+      }
+      const box = document.querySelector(`[data-chart="${kind}"]`);
+      const twin = document.createElement('div');
+      twin.style.width = `${box.getBoundingClientRect().width}px`;
+      box.after(twin);
+      const fresh = mountChart(twin, await loadChart(kind), { pe, Chart, values: host.params() });
+      const [a, b2] = [pixels(box), pixels(twin)];
+      if (a.length !== b2.length || a.some((u, i) => u !== b2[i])) out.differ.push(kind);
+      out.compared++;
+      fresh.destroy();
+      twin.remove();
+    }
+    return out;
+  }, far);
+}
+
+test('every chart moved to other values draws what a chart mounted at them draws', async () => {
+  for (const far of [false, true]) {
+    const { differ, compared, skipped } = await compareMoved(far);
+    assert.ok(compared >= 20, `compared ${compared} charts (skipped ${skipped})`);
+    assert.deepEqual(differ, [], far ? 'every control at its lower end' : 'every control a third of the way up');
+  }
+});
