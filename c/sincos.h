@@ -231,13 +231,14 @@ PS_INLINE void ps_sincos2(const ps_consts_t *K, v128_t a, int check, v128_t *s, 
 }
 
 /* Four lanes of ps_sincos_f32 (angles a0, a1), times `at` when scale, rounded to float32, bit
- * for bit; near: every angle in [0, PS_NEAR_SC). The quadrant's swap and sign flips commute with the scaling and the rounding, so
- * they run once on four float32 lanes instead of twice on two float64 lanes: k's low bits are
- * the low words of t. */
+ * for bit; near: every angle in [0, PS_NEAR_SC). The quadrant's swap and sign flips commute
+ * with the scaling and the rounding, so they run once on four float32 lanes instead of twice
+ * on two float64 lanes: k's low bits are the low words of t. */
 PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int check, int scale,
                               int near, v128_t at, v128_t *s, v128_t *c) {
-  if (!near && check && !wasm_i64x2_all_true(wasm_v128_and(wasm_f64x2_lt(wasm_f64x2_abs(a0), PS_LD(K->reduce_max)),
-                                                   wasm_f64x2_lt(wasm_f64x2_abs(a1), PS_LD(K->reduce_max))))) {
+  v128_t lim = PS_LD(K->reduce_max);
+  if (!near && check && !wasm_i64x2_all_true(wasm_v128_and(wasm_f64x2_lt(wasm_f64x2_abs(a0), lim),
+                                                           wasm_f64x2_lt(wasm_f64x2_abs(a1), lim)))) {
     float fs[4], fc[4];
     double a[4] = {wasm_f64x2_extract_lane(a0, 0), wasm_f64x2_extract_lane(a0, 1),
                    wasm_f64x2_extract_lane(a1, 0), wasm_f64x2_extract_lane(a1, 1)};
