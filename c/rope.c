@@ -147,17 +147,6 @@ static inline __attribute__((always_inline)) void rotate_half_simd(float *o, con
   if (j < np) rotate_scalar(o, x, rot, POSENC_STYLE_HALF, p0 + j, np - j, cs + j, sn + j);
 }
 
-/* [a0 b0 a1 b1] -> x*[c0 c0 c1 c1] + [b0 a0 b1 a1]*[-s0 s0 -s1 s1], ce/se already duplicated.
- * This loop bumps pointers and addresses with constant offsets, which V8 folds into each
- * instruction, instead of an index it must add per access (clang's form for x[j + k]): 9%
- * faster in place at 2048x32x128. (The half loop keeps the index: six pointers spill.) */
-#define IL_AT(k)                                                                        \
-  do {                                                                                  \
-    v128_t v = wasm_v128_load(xp + (k)), w = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);      \
-    wasm_v128_store(op + (k), wasm_f32x4_add(wasm_f32x4_mul(v, wasm_v128_load(ce + (k))), \
-                                             wasm_f32x4_mul(w, wasm_v128_load(se + (k))))); \
-  } while (0)
-
 /* Duplicates cos and signs sin for pairs [0, n4), n4 a multiple of 4. */
 static void expand_simd(float *ce, float *se, const float *cs, const float *sn, int32_t n4) {
   const v128_t neg_even = wasm_i32x4_make((int32_t)0x80000000, 0, (int32_t)0x80000000, 0);
@@ -170,9 +159,30 @@ static void expand_simd(float *ce, float *se, const float *cs, const float *sn, 
   }
 }
 
-/* One head, pairs [p0, p0+n4) from expanded ce/se (n4 a multiple of 4). */
-static void rotate_il_simd(float *o, const float *x, int32_t p0, int32_t n4, const float *ce,
-                           const float *se) {
+/* [a0 b0 a1 b1] -> x*[c0 c0 c1 c1] + [b0 a0 b1 a1]*[-s0 s0 -s1 s1], ce/se already duplicated.
+ * This loop bumps pointers and addresses with constant offsets, which V8 folds into each
+ * instruction, instead of an index it must add per access (clang's form for x[j + k]): 9%
+ * faster in place at 2048x32x128. (The half loop keeps the index: six pointers spill.) */
+#define IL_HEAD(xq, oq, k)                                                              \
+  do {                                                                                  \
+    v128_t v = wasm_v128_load((xq) + (k)), w = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);    \
+    wasm_v128_store((oq) + (k), wasm_f32x4_add(wasm_f32x4_mul(v, c), wasm_f32x4_mul(w, s))); \
+  } while (0)
+#define IL_AT(k)                                                                        \
+  do {                                                                                  \
+    v128_t c = wasm_v128_load(ce + (k)), s = wasm_v128_load(se + (k));                  \
+    IL_HEAD(xp, op, k);                                                                 \
+    if (two) IL_HEAD(xp + hd, op + hd, k);                                              \
+  } while (0)
+
+/* Pairs [p0, p0+n4) of one head from expanded ce/se (n4 a multiple of 4); two: of the head hd
+ * floats on as well, sharing each load of ce/se (7 operations a vector instead of 8). The
+ * caller pairs heads in place only: in-place calls are bound by issue, out-of-place ones by
+ * memory, where the two heads' four streams made them 8% slower. */
+static inline __attribute__((always_inline)) void rotate_il_simd(float *o, const float *x,
+                                                                 int32_t hd, int two, int32_t p0,
+                                                                 int32_t n4, const float *ce,
+                                                                 const float *se) {
   const float *xp = x + 2 * p0, *end = xp + 2 * n4;
   float *op = o + 2 * p0;
   for (; end - xp >= 16; xp += 16, op += 16, ce += 16, se += 16) {
@@ -184,35 +194,6 @@ static void rotate_il_simd(float *o, const float *x, int32_t p0, int32_t n4, con
   if (xp < end) {
     IL_AT(0);
     IL_AT(4);
-  }
-}
-
-/* Two heads hd floats apart, sharing each load of ce/se: 7 operations a vector instead of 8.
- * In place only: in-place calls are bound by issue, out-of-place ones by memory, where the
- * two heads' four streams made them 8% slower. */
-#define IL2_AT(k)                                                                       \
-  do {                                                                                  \
-    v128_t c = wasm_v128_load(ce + (k)), s = wasm_v128_load(se + (k));                  \
-    v128_t v = wasm_v128_load(xp + (k)), u = wasm_v128_load(xp + hd + (k));             \
-    wasm_v128_store(op + (k), wasm_f32x4_add(wasm_f32x4_mul(v, c),                      \
-                                             wasm_f32x4_mul(wasm_i32x4_shuffle(v, v, 1, 0, 3, 2), s))); \
-    wasm_v128_store(op + hd + (k), wasm_f32x4_add(wasm_f32x4_mul(u, c),                 \
-                                                  wasm_f32x4_mul(wasm_i32x4_shuffle(u, u, 1, 0, 3, 2), s))); \
-  } while (0)
-
-static void rotate_il2_simd(float *o, const float *x, int32_t hd, int32_t p0, int32_t n4,
-                            const float *ce, const float *se) {
-  const float *xp = x + 2 * p0, *end = xp + 2 * n4;
-  float *op = o + 2 * p0;
-  for (; end - xp >= 16; xp += 16, op += 16, ce += 16, se += 16) {
-    IL2_AT(0);
-    IL2_AT(4);
-    IL2_AT(8);
-    IL2_AT(12);
-  }
-  if (xp < end) {
-    IL2_AT(0);
-    IL2_AT(4);
   }
 }
 
@@ -248,8 +229,9 @@ __attribute__((noinline)) static void rotate_row_expanded_simd(float *o, const f
     expand_simd(ce, se, cs + q0, sn + q0, n4);
     int32_t h = 0;
     for (; o == x && h + 2 <= heads; h += 2)
-      rotate_il2_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, head_dim, p0 + q0, n4, ce, se);
-    for (; h < heads; h++) rotate_il_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, p0 + q0, n4, ce, se);
+      rotate_il_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, head_dim, 1, p0 + q0, n4, ce, se);
+    for (; h < heads; h++)
+      rotate_il_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, head_dim, 0, p0 + q0, n4, ce, se);
     for (h = 0; n4 < nq && h < heads; h++)
       rotate_scalar(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, POSENC_STYLE_INTERLEAVED,
                     p0 + q0 + n4, nq - n4, cs + q0 + n4, sn + q0 + n4);
