@@ -21,7 +21,7 @@ out=web/build
 mkdir -p "$out"
 exports=$(sed -e 's/^/_/' c/exports.txt | paste -sd, -)
 sources=(c/*.c)
-# STANDALONE_WASM + --no-entry: a pure-C module with no imports, loaded by web/posenc.js.
+# STANDALONE_WASM + --no-entry: a pure-C module with no imports, loaded by web/lib/posenc.js.
 # -fno-math-errno keeps libm calls free of errno stores; file-prefix-map keeps paths out.
 common=(-O3 -std=c11 -Wall -Wextra -Werror -fno-math-errno -ffile-prefix-map="$PWD"=.
   -sSTANDALONE_WASM=1 --no-entry -sEXPORTED_FUNCTIONS="$exports"
@@ -55,4 +55,4 @@ cp -p node_modules/chart.js/dist/chart.umd.js web/vendor/chart.umd.js
 
 # The single-file builds: dist/posenc.js (classic script, wasm inlined, registers <posenc-chart>;
 # copied to web/build/posenc.js for the page's Embed snippets) and dist/standalone.html.
-node web/bundle.js
+node web/tools/bundle.js

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builds } from './reference.js';
-import { loadPosenc, MAX_ELEMENTS } from '../web/posenc.js';
+import { loadPosenc, MAX_ELEMENTS } from '../web/lib/posenc.js';
 
 const x8 = new Float32Array(8).fill(1);
 const rope = (o) => (pe) => pe.applyRope(x8, { heads: 1, headDim: 8, positions: [1], style: 'half', ...o });

@@ -2,7 +2,7 @@
 // Every page opened here records console errors/warnings, failed requests and any request
 // that leaves localhost, so tests can assert there were none.
 import { chromium } from 'playwright-core';
-import { serve } from '../web/serve.js';
+import { serve } from '../web/tools/serve.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBrowser, pageReady } from './browser.js';
-import { serve } from '../web/serve.js';
+import { serve } from '../web/tools/serve.js';
 import { trackedPage, inkOf } from './fixtures/track.js';
-import { KINDS } from '../web/chart-host.js';
+import { KINDS } from '../web/host/chart-host.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FIXTURES = join(ROOT, 'tests', 'fixtures');
@@ -23,7 +23,7 @@ const clean = { console: [], pageErrors: [], dialogs: [], failed: [], external: 
 
 let b, fixtures;
 before(async () => {
-  if (!existsSync(DIST_JS) || !existsSync(STANDALONE)) execFileSync('node', ['web/bundle.js'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(DIST_JS) || !existsSync(STANDALONE)) execFileSync('node', ['web/tools/bundle.js'], { cwd: ROOT, stdio: 'inherit' });
   b = await startBrowser();
   fixtures = await serve({ port: 0, root: FIXTURES });
 });
@@ -57,7 +57,7 @@ test('KINDS lists every chart module', () => {
 
 test('README documents every kind and every attribute of <posenc-chart>', async () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const { paramAttribute } = await import('../web/chart-host.js');
+  const { paramAttribute } = await import('../web/host/chart-host.js');
   for (const kind of KINDS) {
     const row = readme.split('\n').find((l) => l.startsWith(`| \`${kind}\` |`));
     assert.ok(row, `README's attribute table has a row for ${kind}`);
@@ -140,7 +140,7 @@ test('<posenc-chart> on a plain blog page over http: one script tag from another
   await context.close();
 });
 
-test('<posenc-chart> as a module from the site\'s own files (web/element.js)', async () => {
+test('<posenc-chart> as a module from the site\'s own files (web/embed/element.js)', async () => {
   const { page, context, problems, csp } = await trackedPage(b.browser);
   await page.route(`${b.url}fixture-element.html`, (r) => r.fulfill({ path: join(FIXTURES, 'element-module.html'), contentType: 'text/html' }));
   await page.goto(`${b.url}fixture-element.html`);
@@ -170,7 +170,7 @@ test('<posenc-chart lang theme>: the page\'s one language and theme, applied ins
   const { page, context, problems, csp } = await trackedPage(b.browser);
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title>' +
     '<meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'self\' \'wasm-unsafe-eval\'; style-src \'self\'; img-src \'self\' data: blob:; connect-src \'self\'; object-src \'none\'">' +
-    '<link rel="icon" href="data:,"><script type="module" src="/element.js"></script></head><body>' +
+    '<link rel="icon" href="data:,"><script type="module" src="/embed/element.js"></script></head><body>' +
     '<posenc-chart id="a" kind="wavelengths" lang="zh" theme="dark"></posenc-chart><posenc-chart id="b" kind="binary"></posenc-chart></body></html>';
   await page.route(`${b.url}fixture-lang.html`, (r) => r.fulfill({ body: html, contentType: 'text/html' }));
   await page.goto(`${b.url}fixture-lang.html`);
@@ -416,7 +416,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     const rows = table.slice(1).map((l) => l.split(',').map(Number));
     const g = await page.evaluate(async (xs) => {
       // the page's own kernels (runtime.js is one module instance per page)
-      const { kernels } = await import('./runtime.js');
+      const { kernels } = await import('./host/runtime.js');
       const pe = await kernels();
       return Array.from(pe.ropeDecay(xs, { dim: 96, base: 10000, kind: 'ones' }));
     }, rows.map((r) => r[0]));
@@ -457,9 +457,9 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
   await context.close();
 });
 
-test('web/posenc.d.ts declares every export and every method of web/posenc.js', async () => {
-  const dts = readFileSync(join(ROOT, 'web', 'posenc.d.ts'), 'utf8');
-  const api = await import('../web/posenc.js');
+test('web/lib/posenc.d.ts declares every export and every method of web/lib/posenc.js', async () => {
+  const dts = readFileSync(join(ROOT, 'web', 'lib', 'posenc.d.ts'), 'utf8');
+  const api = await import('../web/lib/posenc.js');
   for (const name of Object.keys(api)) assert.match(dts, new RegExp(`export declare (const|function) ${name}\\b`), `export ${name}`);
   const pe = await api.loadPosenc();
   const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(pe)).filter((m) => m !== 'constructor');
@@ -476,8 +476,8 @@ test('npm pack: the exports map, types and files an author installs', async () =
   const walk = (v) => (typeof v === 'string' ? targets.push(v) : Object.values(v).forEach(walk));
   walk(pkg.exports);
   targets.splice(0, targets.length, ...targets.filter((t) => !t.includes('*')).map((t) => t.replace(/^\.\//, '')));
-  for (const f of [...targets, 'web/posenc.d.ts', 'web/element.d.ts', 'web/build/posenc.wasm', 'web/build/posenc-scalar.wasm',
-    'web/embed.html', 'web/embed.js', 'web/element.js', 'web/vendor/chart.umd.js', 'web/charts/rope-decay.js', 'README.md']) {
+  for (const f of [...targets, 'web/lib/posenc.d.ts', 'web/embed/element.d.ts', 'web/build/posenc.wasm', 'web/build/posenc-scalar.wasm',
+    'web/embed.html', 'web/embed/embed.js', 'web/embed/element.js', 'web/vendor/chart.umd.js', 'web/charts/rope-decay.js', 'README.md']) {
     assert.ok(files.has(f), `the package holds ${f}`);
   }
   for (const f of files) assert.ok(!/^(tests|c|node_modules)\//.test(f), `the package leaves out ${f}`);

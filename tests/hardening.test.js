@@ -13,8 +13,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { builds } from './reference.js';
-import { loadPosenc, MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from '../web/posenc.js';
-import { instantiate } from '../web/heap.js';
+import { loadPosenc, MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from '../web/lib/posenc.js';
+import { instantiate } from '../web/lib/heap.js';
 
 const MAX_DIM = 65536;
 const MAX_POSITION = 2 ** 53;

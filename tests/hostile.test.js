@@ -13,9 +13,9 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBrowser, pageReady } from './browser.js';
-import { serve } from '../web/serve.js';
+import { serve } from '../web/tools/serve.js';
 import { trackedPage } from './fixtures/track.js';
-import { KINDS, parseParams, parseValue, stateQuery, embedSnippets, toCSV, escapeHTML } from '../web/chart-host.js';
+import { KINDS, parseParams, parseValue, stateQuery, embedSnippets, toCSV, escapeHTML } from '../web/host/chart-host.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FIXTURES = join(ROOT, 'tests', 'fixtures');
@@ -45,7 +45,7 @@ function trap() {
 
 let b, fixtures;
 before(async () => {
-  if (!existsSync(DIST_JS)) execFileSync('node', ['web/bundle.js'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(DIST_JS)) execFileSync('node', ['web/tools/bundle.js'], { cwd: ROOT, stdio: 'inherit' });
   b = await startBrowser();
   fixtures = await serve({ port: 0, root: FIXTURES });
 });

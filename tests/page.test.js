@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
-import { loadPosenc } from '../web/posenc.js';
+import { loadPosenc } from '../web/lib/posenc.js';
 
 // sections 1-7
 const KINDS_1_7 = ['order', 'binary', 'single-frequency', 'three-frequencies', 'wavelengths', 'sin-heatmap',
@@ -495,7 +495,7 @@ test('the API in Chromium gives exactly what it gives in Node, both builds', asy
   await page.route(`${b.url}blank.html`, (r) => r.fulfill({ body: '<!doctype html><title>API</title>', contentType: 'text/html' }));
   await page.goto(`${b.url}blank.html`);
   const inBrowser = await page.evaluate(async () => {
-    const { loadPosenc } = await import('./posenc.js');
+    const { loadPosenc } = await import('./lib/posenc.js');
     const out = {};
     for (const simd of [true, false]) {
       const pe = await loadPosenc({ simd });

@@ -17,8 +17,8 @@ after(async () => b?.close());
  * chart afresh at the same values beside it; returns the kinds whose canvases differ. */
 function compareMoved(far) {
   return page.evaluate(async (far) => {
-    const { mountChart, loadChart } = await import('./chart-host.js');
-    const { kernels, chartJs } = await import('./runtime.js');
+    const { mountChart, loadChart } = await import('./host/chart-host.js');
+    const { kernels, chartJs } = await import('./host/runtime.js');
     const [pe, Chart] = await Promise.all([kernels(), chartJs()]);
     // the canvases a reader sees (a panel a control hides keeps its last drawing)
     const pixels = (el) => [...el.querySelectorAll('canvas')].filter((c) => c.getClientRects().length).map((c) => c.toDataURL());

@@ -1,6 +1,6 @@
 // reference.js: float64 references written from the formulas, independent of the C code,
 // and the comparisons the tests use. Nothing here calls posenc.
-import { loadPosenc } from '../web/posenc.js';
+import { loadPosenc } from '../web/lib/posenc.js';
 
 /** Both builds, loaded once: [['simd', pe], ['scalar', pe]]. */
 export const builds = Promise.all([loadPosenc({ simd: true }), loadPosenc({ simd: false })]).then(

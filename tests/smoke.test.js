@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPosenc } from '../web/posenc.js';
+import { loadPosenc } from '../web/lib/posenc.js';
 
 test('both builds load and report which they are', async () => {
   assert.equal((await loadPosenc({ simd: true })).simd, true);

@@ -3,7 +3,7 @@
 // refuse use after free(), and reject misuse with errors naming the parameter.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPosenc } from '../web/posenc.js';
+import { loadPosenc } from '../web/lib/posenc.js';
 import { builds, randomFloats, rope } from './reference.js';
 
 for (const [name, pe] of await builds) {

@@ -59,7 +59,7 @@ async function sweepChart(page, kind, steps, timeoutMs, budgetMs) {
     // Time spent inside posenc's API (kernels plus their argument checks and copies): wrap the
     // methods of the class once; the page's instance shares the prototype (same module URL).
     if (!window.__posencTime) {
-      const { loadPosenc } = await import('./posenc.js');
+      const { loadPosenc } = await import('./lib/posenc.js');
       const proto = Object.getPrototypeOf(await loadPosenc());
       const clock = (window.__posencTime = { ms: 0, depth: 0 });
       for (const name of Object.getOwnPropertyNames(proto)) {

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, loadavg } from 'node:os';
-import { instantiate } from '../../web/heap.js';
-import { loadPosenc } from '../../web/posenc.js';
+import { instantiate } from '../../web/lib/heap.js';
+import { loadPosenc } from '../../web/lib/posenc.js';
 import * as JS from './js-baselines.js';
 import { runNative } from './native.js';
 import { wasmCopy } from './wasm-copy.js';

@@ -5,7 +5,7 @@
 // at are long visible) and d = 1024 (twice the post's; PE[0]·PE[i] is a sum over the d/2
 // frequencies, so a larger d scales both curves and shows nothing new).
 import { lineChart, palette, dashes, lineLegend, sig } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 export default {
   kind: 'absolute-decay',

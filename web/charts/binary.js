@@ -3,7 +3,7 @@
 // position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point as
 // (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
 import { scatterChart, palette, ink, drawnFrom } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const PANELS = [
   { plane: 'xy', a: 0, b: 1, x: L('x = bit 0', 'x = 第 0 位'), y: L('y = bit 1', 'y = 第 1 位') },

@@ -1,7 +1,7 @@
 // common.js: what every Chart.js chart of posenc shares: a canvas sized to its container,
 // fast options for long line data, and a colour-blind-safe palette (Okabe-Ito).
-import { t, tr, lang } from '../i18n.js';
-import { theme, colours } from '../theme.js';
+import { t, tr, lang } from '../host/i18n.js';
+import { theme, colours } from '../host/theme.js';
 
 export const palette = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 

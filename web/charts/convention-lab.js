@@ -4,7 +4,7 @@
 // attention pattern when the permutation is skipped. Every number is a kernel's (pe.applyRope,
 // pe.gram, pe.attention); this file only moves indices around.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const INPUTS = ['previous-token head', 'random q, k'];
 const M = { left: 40, right: 44, top: 22, bottom: 34 };

@@ -9,7 +9,7 @@
 // (a few hundred calls, and as many arrays, per redraw). Length stops at 512, sixteen times the
 // default max_position_embeddings, where the drift is plain.
 import { lineChartWith, palette, lineLegend, sig, beyondShade, normalPool } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const STEPS = 24; // sampled lengths for the top chart (each step rotates all its keys afresh)
 const MAX_LENGTH = 512;

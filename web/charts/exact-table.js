@@ -3,7 +3,7 @@
 // numpy does (8 decimals, trailing zeros dropped, decimal points aligned); the float32 table the
 // charts draw is computed too, to state how far the two are apart.
 import { maxAbsDiff, sig } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 // numpy-like: 8 decimals without trailing zeros, padded so the decimal points line up.
 function numpyStrings(values) {

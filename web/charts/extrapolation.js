@@ -2,7 +2,7 @@
 // 0..L−1; how many turns each RoPE pair made by then (θ_i from pe.ropeInvFreq). Pairs that
 // never completed one turn met only part of their circle, so positions ≥ L are new to them.
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 export default {
   kind: 'extrapolation',

@@ -6,7 +6,7 @@
 // on j − i alone and the cross terms stay near 0) and d = 1024 (the cross terms shrink against
 // E·E and P·P as 1/√d; a larger d shrinks them further and shows nothing else).
 import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, normalPool } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 export default {
   kind: 'four-terms',

@@ -5,7 +5,7 @@
 // 1/base whatever d is, so a larger d only adds frequencies between those 512 already has, while
 // its table (length × d values, of which four columns are drawn) grows with it.
 import { lineChart, palette, sig, pointArrays, lazyRows, drawnFrom } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 export default {
   kind: 'frequency-curves',

@@ -3,7 +3,7 @@
 // where positions land on each other; seen from the side no two positions ever meet.
 import { plainCanvas, palette, sig, ink } from './common.js';
 import { pairTrack } from './unit-circle.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const M = { left: 28, right: 28, top: 18, bottom: 46 };
 

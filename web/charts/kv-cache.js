@@ -2,7 +2,7 @@
 // positions 0..P−1 and cached; the next token's query and key are rotated at position P.
 // Its attention row over cache + new key must equal the last row of a full recomputation.
 import { canvasIn, palette, sig, maxAbsDiff } from './common.js';
-import { L, tr, lang } from '../i18n.js';
+import { L, tr, lang } from '../host/i18n.js';
 
 export default {
   kind: 'kv-cache',

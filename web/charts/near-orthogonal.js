@@ -7,7 +7,7 @@
 // well enough to read its mean and width (seed 002 used 1000); a word meets one position, so
 // more positions than words would go unused (512 is BERT's count).
 import { canvasIn, palette, dashes, lineLegend, sig, normalPool } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 // Seed 002 #5: BERT-base, words 100..1099 against all 512 position embeddings.
 const BERT = { cos: -0.009876, mean: 90.57, std: 2.03 };

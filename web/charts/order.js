@@ -1,7 +1,7 @@
 // order.js: seed 001 #1–2 (seed 000 #1): attention outputs for tokens [1, 2, 3] and [2, 1, 3]
 // side by side, and, per token, how far its output moved when the first two tokens swapped.
 import { coolwarmCss, maxAbsDiff, sig } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const SEQS = [[1, 2, 3], [2, 1, 3]];
 const DIM = 10, HEADS = 2, VOCAB = 5; // seed 001's experiment

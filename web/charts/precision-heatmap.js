@@ -3,7 +3,7 @@
 // against the float64 table (pe.sinusoidal, precision 'f64'), on a log colour scale.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig } from './common.js';
 import { MODES, truth, lastFloat16 } from './precision-lab.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const TYPES = { float32: 'f32', bfloat16: 'bf16', float16: 'f16', 'inv_freq bf16 early': 'early' };
 const LOG_LO = -9, LOG_HI = 0.5; // the colour scale, fixed so that the types compare: 1e-9 to about 3

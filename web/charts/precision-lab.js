@@ -4,7 +4,7 @@
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
 import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, dropBlankTicks } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const MAX_POS = 1e6;
 const SAMPLES = 160;

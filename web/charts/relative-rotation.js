@@ -1,7 +1,7 @@
 // relative-rotation.js: seed 002 #4, PE(pos + k) = R(k)·PE(pos): the table row at pos + k
 // beside the row at pos turned pair by pair by k·w_i (pe.shiftSinusoidal), and how far apart.
 import { lineChart, palette, pointLegend, sig, maxAbsDiff, pointArrays } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 export default {
   kind: 'relative-rotation',

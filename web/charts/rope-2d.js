@@ -1,7 +1,7 @@
 // rope-2d.js: seed 000 #7 and seed 004 #1, RoPE in two dimensions: q at position m turns by
 // mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
 import { canvasIn, palette, dashes, sig, ink } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const Q = [1, 0];
 const K_LENGTH = 0.8; // shorter than q, so the two arrows stay apart when they point alike

@@ -5,7 +5,7 @@
 // long visible) and d = 1024 (twice the post's 512; the score is a sum over the d/2 pairs, so a
 // larger d scales the curve and smooths it a little, and shows nothing new).
 import { lineChart, palette, lineLegend, sig } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 export default {
   kind: 'rope-decay-random',

@@ -4,7 +4,7 @@
 // largest of the seed's presets (the frequencies θ_i always run from 1 to about 1/base: a
 // larger d only adds pairs between them).
 import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
 const THETAS = ['θ_i = base^(−2i/d)', 'θ_i = 1', 'θ_i = 0'];

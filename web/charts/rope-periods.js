@@ -1,7 +1,7 @@
 // rope-periods.js: seed 000 #8 and seed 004 #3, RoPE's θ_i = base^(−2i/d) per pair and its
 // period T_i = 2π/θ_i, with T_max/4 marked: below it the slowest pair's cosine still falls.
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, drawnFrom } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
 

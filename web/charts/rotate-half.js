@@ -2,7 +2,7 @@
 // in RoFormer and Meta's LLaMA, 'half' (i, i + d/2) as in Hugging Face's rotate_half; the same
 // vector through both (pe.applyRope), and the permutation that makes them agree.
 import { plainCanvas, palette, sig, maxAbsDiff, ink } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const INPUTS = ['x_j = j', 'random (seed)'];
 

@@ -2,7 +2,7 @@
 // scaling variant: g(x) = 2·Σ cos(x·θ_i) (pe.ropeDecay kind 'ones') and q·R(x)q for one random
 // q (kind 'vectors'). Distances past L0 are shaded: the model never saw them in training.
 import { lineChartWith, palette, lineLegend, sig, intGrid, logAxis, beyondShade, ink } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const VARIANTS = ['linear (PI)', 'NTK-aware', 'dynamic NTK', 'YaRN', 'llama3'];
 // The variants' names on the page (the values above stay the same in every language: links use them).

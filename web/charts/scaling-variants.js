@@ -3,7 +3,7 @@
 // stretched (λ'_i/λ_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
 import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw, ink, pointArrays } from './common.js';
-import { L, tr, lang } from '../i18n.js';
+import { L, tr, lang } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.

@@ -5,7 +5,7 @@
 // the plot is some 500 pixels tall, so more rows would only be averaged into the same picture,
 // at twice the cost (about 10 ms a million cells, more the first time).
 import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const M = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar
 const BAR = 12; // colour bar width

@@ -1,7 +1,7 @@
 // single-frequency.js: seed 002 #2, PE(pos) = sin(pos) alone: positions 2 and 8 land close
 // together because 8 − 2 = 6 is nearly one period 2π.
 import { scatterChart, palette, sig, ink, pointArrays } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const STEPS = 24; // curve samples per unit of position
 

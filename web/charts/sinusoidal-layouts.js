@@ -7,7 +7,7 @@
 // where all pairs of rows (length² of them, 50 million multiplications at 256 × 256) would only
 // repeat them, rounded differently.
 import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, lineChart, lineLegend, palette, sig, maxAbsDiff, pointArrays } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const LAYOUTS = [
   ['interleaved', L('interleaved [sin, cos, sin, cos, …]', '交错 [sin, cos, sin, cos, …]'), L('interleaved', '交错')],

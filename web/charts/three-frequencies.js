@@ -3,7 +3,7 @@
 // With d = 6 and base 1000, w_i = 1000^(-2i/6) = 1, 1/10, 1/100, so the sin columns 0, 2, 4
 // of pe.sinusoidal are exactly the post's three components.
 import { canvasIn, pointLabels, palette, sig } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const DIM = 6, BASE = 1000, SIN_COLS = [0, 2, 4];
 

@@ -2,7 +2,7 @@
 // it (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
 // clockwise, and lands near earlier positions again. Play / step buttons drive the position.
 import { plainCanvas, palette, sig, ink } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever this is
 

@@ -1,7 +1,7 @@
 // wavelengths.js: seed 002 #3, the wavelength 2π / w_i of every pair, w_i = base^(-2i/d): a
 // straight line on a log axis, from 2π for pair 0 up towards (never reaching) 2π·base.
 import { lineChart, palette, sig, pointArrays, lazyRows } from './common.js';
-import { L, tr } from '../i18n.js';
+import { L, tr } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
 

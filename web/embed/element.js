@@ -19,13 +19,13 @@
 // in a shadow root with posenc's stylesheet, so the host page's CSS neither breaks it nor is
 // touched by it. el.ready resolves to the chart host ({ params(), update(), data, ... }); the
 // element fires 'posenc:drawn' after each redraw and 'posenc:error' if it cannot draw.
-import { kernels, chartJs, stylesheetText } from './runtime.js';
+import { kernels, chartJs, stylesheetText } from '../host/runtime.js';
 import {
   KINDS, DEFAULT_KIND, STRINGS, GLOBAL_ATTRIBUTES, loadChart, mountChart, parseParams, parseValue, paramAttribute,
   formatValue, normName, showMessage, show,
-} from './chart-host.js';
-import { normalize, setLang } from './i18n.js';
-import { theme, setTheme, onTheme } from './theme.js';
+} from '../host/chart-host.js';
+import { normalize, setLang } from '../host/i18n.js';
+import { theme, setTheme, onTheme } from '../host/theme.js';
 
 const TAG = 'posenc-chart';
 const OWN = ['kind', 'controls', 'toolbar', 'theme'];

@@ -1,11 +1,11 @@
 // serve.js: a zero-dependency static server for web/ on 127.0.0.1.
-// `node web/serve.js` (npm start) prints the URL; tests import serve() and use port 0.
+// `node web/tools/serve.js` (npm start) prints the URL; tests import serve() and use port 0.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -5,8 +5,8 @@
 // the readout as the canvases' description, the data table) is the chart host's own
 // (web/chart-host.js), so it works the same in embed.html and <posenc-chart>.
 // <html data-ui-ready> says the switches are wired and every chart is mounted and laid out.
-import { lang, setLang, t, L, onLang } from './i18n.js';
-import { themeSetting, setTheme } from './theme.js';
+import { lang, setLang, t, L, onLang } from '../host/i18n.js';
+import { themeSetting, setTheme } from '../host/theme.js';
 
 const TITLE = L('posenc: how transformers know word order', 'posenc：Transformer 如何知道词序');
 const DESCRIPTION = L(

@@ -2,7 +2,7 @@
 // kernels (one shared instance), Chart.js and the stylesheet, and the URLs the Embed snippets
 // point at. Served as files, these come from web/ (build/*.wasm, vendor/chart.umd.js,
 // style.css); the single-file builds (web/bundle.js) call configure() with everything inlined.
-import { loadPosenc } from './posenc.js';
+import { loadPosenc } from '../lib/posenc.js';
 
 const config = {
   /** () => Promise<Posenc> */
@@ -12,9 +12,9 @@ const config = {
   /** the stylesheet's text, or null to fetch style.css */
   css: null,
   /** the single-file script the Embed snippet's element loads (null: no element snippet) */
-  scriptUrl: () => new URL('./build/posenc.js', import.meta.url).href,
+  scriptUrl: () => new URL('../build/posenc.js', import.meta.url).href,
   /** embed.html (null: no iframe snippet) */
-  embedUrl: () => new URL('./embed.html', import.meta.url).href,
+  embedUrl: () => new URL('../embed.html', import.meta.url).href,
 };
 
 /** Replaces any of the above (the single-file builds do, before anything else runs). */
@@ -42,7 +42,7 @@ export function chartJs() {
     if (globalThis.Chart) return globalThis.Chart;
     await new Promise((resolve, reject) => {
       const s = document.createElement('script');
-      s.src = new URL('./vendor/chart.umd.js', import.meta.url).href;
+      s.src = new URL('../vendor/chart.umd.js', import.meta.url).href;
       s.onload = resolve;
       s.onerror = () => reject(new Error('Chart.js could not be loaded'));
       document.head.append(s);
@@ -58,7 +58,7 @@ let cssPromise = null;
 export function stylesheetText() {
   cssPromise ??= (async () => {
     if (config.css !== null) return config.css;
-    const res = await fetch(new URL('./style.css', import.meta.url));
+    const res = await fetch(new URL('../page/style.css', import.meta.url));
     if (!res.ok) throw new Error(`style.css: HTTP ${res.status}`);
     return res.text();
   })();

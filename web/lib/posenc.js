@@ -1,6 +1,6 @@
 // posenc.js: the JS API over posenc's C kernels, for Node >= 20 and browsers.
 //
-//   import { loadPosenc } from './web/posenc.js';
+//   import { loadPosenc } from 'posenc';   // or './web/lib/posenc.js' from the repository
 //   const pe = await loadPosenc();
 //   const table = pe.sinusoidal(100, 512);            // Float32Array(100 * 512)
 //
@@ -42,8 +42,8 @@ function ropeShape(o) {
 }
 
 const BUILDS = {
-  simd: new URL('./build/posenc.wasm', import.meta.url),
-  scalar: new URL('./build/posenc-scalar.wasm', import.meta.url),
+  simd: new URL('../build/posenc.wasm', import.meta.url),
+  scalar: new URL('../build/posenc-scalar.wasm', import.meta.url),
 };
 
 /**

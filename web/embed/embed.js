@@ -6,12 +6,12 @@
 // to the parent window, so the host page can size the iframe (README "Use in your blog").
 // `lang=en|zh` and `theme=auto|light|dark` are read by i18n.js and theme.js themselves (and by
 // early.js before the first paint); the chart host follows them.
-import { kernels, chartJs } from './runtime.js';
+import { kernels, chartJs } from '../host/runtime.js';
 import {
   KINDS, DEFAULT_KIND, STRINGS, RESERVED, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
-} from './chart-host.js';
-import { t, onLang } from './i18n.js';
-import './theme.js';
+} from '../host/chart-host.js';
+import { t, onLang } from '../host/i18n.js';
+import '../host/theme.js';
 
 const main = document.getElementById('embed');
 const status = document.getElementById('status');

@@ -1,4 +1,4 @@
-// bundle.js: the single-file builds, made with esbuild (`node web/bundle.js`, run by build.sh
+// bundle.js: the single-file builds, made with esbuild (`node web/tools/bundle.js`, run by build.sh
 // after the wasm is built):
 //   dist/posenc.js         a classic script: both wasm builds inlined as base64, Chart.js, the
 //                          stylesheet and every chart module. It registers <posenc-chart> and
@@ -13,18 +13,18 @@ import { mkdir, readFile, writeFile, copyFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-const WEB = dirname(fileURLToPath(import.meta.url));
+const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
 const ROOT = dirname(WEB);
 const DIST = join(ROOT, 'dist');
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 
 /** Sets up runtime.js with everything inlined; `urls` is source for configure()'s URL options. */
 const assets = (urls) => `
-import { configure } from './runtime.js';
-import { loadPosenc, simdSupported } from './posenc.js';
+import { configure } from './host/runtime.js';
+import { loadPosenc, simdSupported } from './lib/posenc.js';
 import simd from './build/posenc.wasm';
 import scalar from './build/posenc-scalar.wasm';
-import css from './style.css';
+import css from './page/style.css';
 import { Chart, registerables } from 'chart.js';
 Chart.register(...registerables);
 configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() ? simd : scalar }), ${urls} });
@@ -33,9 +33,9 @@ configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() 
 const ENTRIES = {
   element: `
 import 'posenc:assets';
-import './element.js';
-import { kernels } from './runtime.js';
-import { KINDS } from './chart-host.js';
+import './embed/element.js';
+import { kernels } from './host/runtime.js';
+import { KINDS } from './host/chart-host.js';
 export const load = kernels;
 export const kinds = KINDS;
 export const version = ${JSON.stringify(pkg.version)};
@@ -103,15 +103,15 @@ async function standalone() {
   // Every module script of the page, in order, becomes one import of the bundle's entry.
   const modules = [];
   html = html.replace(/[ \t]*<script type="module" src="([\w./-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(src), ''));
-  if (!modules.includes('main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="main.js">');
+  if (!modules.includes('page/main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="page/main.js">');
   ENTRIES.standalone = `import 'posenc:assets';\n${modules.map((m) => `import './${m}';`).join('\n')}\n`;
   const js = scriptSafe(await bundle('standalone', 'scriptUrl: "posenc.js", embedUrl: null'));
-  const css = (await readFile(join(WEB, 'style.css'), 'utf8')).replace(/<\/style/gi, '<\\/style');
-  html = replaceOnce(html, /<link rel="stylesheet" href="style\.css">/i, '', 'stylesheet link');
+  const css = (await readFile(join(WEB, 'page', 'style.css'), 'utf8')).replace(/<\/style/gi, '<\\/style');
+  html = replaceOnce(html, /<link rel="stylesheet" href="page\/style\.css">/i, '', 'stylesheet link');
   html = replaceOnce(html, /[ \t]*<script src="vendor\/chart\.umd\.js"[^>]*><\/script>\n?/i, '', 'Chart.js script');
   // Other classic scripts (run before the first paint, say) are inlined where they stand.
   const classic = [];
-  html = html.replace(/<script src="([\w-]+\.js)"><\/script>/gi, (_, src) => (classic.push(src), `<script>\u0000${classic.length - 1}</script>`));
+  html = html.replace(/<script src="([\w/-]+\.js)"><\/script>/gi, (_, src) => (classic.push(src), `<script>\u0000${classic.length - 1}</script>`));
   const classicText = await Promise.all(classic.map(async (src) => scriptSafe(await readFile(join(WEB, src), 'utf8'))));
   html = html.replace(/<script>\u0000(\d+)<\/script>/g, (_, i) => `<script>${classicText[Number(i)]}</script>`);
   const left = html.match(/<script[^>]*\ssrc=[^>]*>|<link[^>]*rel="stylesheet"[^>]*>/i);

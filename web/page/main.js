@@ -5,10 +5,10 @@
 // A link to one chart's state: index.html?chart=<kind>&<param>=<value>...#<section id>
 // (see README "Links"): that chart starts from those values (checked by parseParams: unknown
 // or malformed ones are named in a note and keep their defaults) and is scrolled into view.
-import { kernels, chartJs, assetUrls } from './runtime.js';
+import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 import {
   KINDS, STRINGS, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
-} from './chart-host.js';
+} from '../host/chart-host.js';
 
 const status = document.getElementById('status');
 const charts = new Map();

@@ -119,7 +119,7 @@ const MAX_VALUE_LENGTH = 64; // longer values are malformed (no number or option
 export async function loadChart(kind) {
   if (!KINDS.includes(kind)) throw new TypeError(`unknown chart kind ${show(kind)}`);
   // A template import: esbuild bundles every module of charts/ for the single-file builds.
-  const { default: chart } = await import(`./charts/${kind}.js`);
+  const { default: chart } = await import(`../charts/${kind}.js`);
   return chart;
 }
 
