@@ -42,6 +42,8 @@ enum { POSENC_ENC_NONE = 0, POSENC_ENC_SINUSOIDAL = 1, POSENC_ENC_ROPE = 2 };
 /* Largest element count any single output may have (2^28 floats = 1 GiB). */
 #define POSENC_MAX_ELEMS (1u << 28)
 
+/* ==== Module (heap.c, scan.c, simd.c) ==== */
+
 /* Bytes the allocator has handed out and not had back (malloc's own accounting). */
 int32_t posenc_heap_in_use(void);
 
@@ -53,84 +55,53 @@ int32_t posenc_first_invalid_f64(const double *a, int32_t n, double lo, double h
 /* Which build this is: 1 when the kernels use WASM SIMD (or another vector ISA). */
 int posenc_simd(void);
 
-/* 1. Sinusoidal table, out[length][dim]; w_i = base^(-2i/dim); row r is position start + r. */
+/* ==== Sinusoidal tables (sinusoidal.c) ==== */
+
+/* Sinusoidal table, out[length][dim]; w_i = base^(-2i/dim); row r is position start + r. */
 int posenc_sinusoidal(float *out, int32_t length, int32_t dim, double base, double start,
                       int32_t layout);
 
-/* 1a. The same table in float64, for exact printed values (scalar; not a hot path). */
+/* The same table in float64, for exact printed values (scalar; not a hot path). */
 int posenc_sinusoidal_f64(double *out, int32_t length, int32_t dim, double base, double start,
                           int32_t layout);
 
-/* 1b. Seed 002's relative-position map: out = R(k) . in for rows of sinusoidal vectors, where
+/* The tensor2tensor / fairseq table: [sin | cos] with w_i = base^(-i/(d/2 - 1)). */
+int posenc_sinusoidal_t2t(float *out, int32_t length, int32_t dim, double base, double start);
+
+/* The relative-position map of sinusoidal PE: out = R(k) . in for rows of sinusoidal vectors, where
  * R(k) turns each (sin a, cos a) pair into (sin(a + k w_i), cos(a + k w_i)); k may be negative. */
 int posenc_sinusoidal_shift(float *out, const float *in, int32_t rows, int32_t dim, double base,
                             double k, int32_t layout);
 
-/* 2. Binary position codes, out[length][bits]; column j holds bit j of the position (LSB first). */
+/* ==== Binary codes (binary.c) ==== */
+
+/* Binary position codes, out[length][bits]; column j holds bit j of the position (LSB first). */
 int posenc_binary(float *out, int32_t length, int32_t bits);
 
-/* 3. RoPE inverse frequencies theta_i = base^(-2i/rotary_dim), i < rotary_dim/2. */
+/* ==== RoPE (rope.c) ==== */
+
+/* RoPE inverse frequencies theta_i = base^(-2i/rotary_dim), i < rotary_dim/2. */
 int posenc_rope_inv_freq(double *out, int32_t rotary_dim, double base);
 
-/* 4. cos/sin cache: cos_out[n][half], sin_out[n][half] with half = len(inv_freq), both
+/* cos/sin cache: cos_out[n][half], sin_out[n][half] with half = len(inv_freq), both
  * multiplied by attn (the attention factor of scaled variants; 1 for plain RoPE). */
 int posenc_rope_cache(float *cos_out, float *sin_out, const double *positions, int32_t n,
                       const double *inv_freq, int32_t half, double attn);
 
-/* 5a. RoPE with a given cos/sin table (row r of the table serves seq row r).
+/* RoPE with a given cos/sin table (row r of the table serves seq row r).
  * out may equal x (in place); otherwise the two must not overlap. */
 int posenc_rope_apply_table(float *out, const float *x, int32_t seq, int32_t heads,
                             int32_t head_dim, int32_t rotary_dim, int32_t style,
                             const float *cos_t, const float *sin_t);
 
-/* 5b. RoPE fused: cos/sin formed on the fly from positions[seq] and inv_freq[rotary_dim/2]. */
+/* RoPE fused: cos/sin formed on the fly from positions[seq] and inv_freq[rotary_dim/2]. */
 int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, int32_t head_dim,
                       int32_t rotary_dim, int32_t style, const double *positions,
                       const double *inv_freq, double attn);
 
-/* 6. Attention of q [seq_q][heads][head_dim] over k, v [seq_k][heads][head_dim]:
- * weights[heads][seq_q][seq_k] = softmax(q.k / sqrt(head_dim)), out = weights.v.
- * The query rows are the last seq_q of the seq_k positions (a KV cache when seq_q < seq_k),
- * so with causal set, query row i sees keys j <= i + seq_k - seq_q. */
-int posenc_attention(float *out, float *weights, const float *q, const float *k, const float *v,
-                     int32_t seq_q, int32_t seq_k, int32_t heads, int32_t head_dim, int32_t causal);
+/* ==== RoPE scaling variants (scaling.c) ==== */
 
-/* out[n][m] = a[n][dim] . b[m][dim]^T, accumulated in float64. */
-int posenc_gram(double *out, const float *a, int32_t n, const float *b, int32_t m, int32_t dim);
-/* out[i] = a[i] . b[i], row by row (the diagonal of the Gram matrix without the rest). */
-int posenc_row_dots(double *out, const float *a, const float *b, int32_t n, int32_t dim);
-/* out[i] = cosine of the angle between rows a[i] and b[i] (0 when either row is zero). */
-int posenc_row_cosines(double *out, const float *a, const float *b, int32_t n, int32_t dim);
-
-/* 6b. Building blocks of seed 001's experiment. */
-int posenc_embed(float *out, const int32_t *tokens, int32_t n, const float *table, int32_t vocab,
-                 int32_t dim);
-/* y[n][out_dim] = x[n][in_dim] . W^T with W[out_dim][in_dim] (torch.nn.Linear, no bias). */
-int posenc_linear(float *y, const float *x, int32_t n, int32_t in_dim, const float *w,
-                  int32_t out_dim);
-/* The whole experiment: tokens -> embedding (vocab x dim, seed) -> [+ sinusoidal PE] ->
- * Q/K/V projections (seeded) -> [RoPE on q, k, interleaved pairs per head] -> attention.
- * Positions are 0..n-1. out[n][dim], weights[heads][n][n]. */
-int posenc_order_demo(float *out, float *weights, const int32_t *tokens, int32_t n, int32_t vocab,
-                      int32_t dim, int32_t heads, double seed, int32_t encoding, int32_t causal,
-                      double base);
-
-/* 7. Decay curves over distances[n]; out[n] in float64; half = len(inv_freq). */
-/* g(x) = 2 * sum_i cos(x theta_i): q = k = all ones. */
-int posenc_rope_decay_ones(double *out, const double *distances, int32_t n,
-                           const double *inv_freq, int32_t half);
-/* RoFormer bound: (1/half) * sum_{j=1..half} | sum_{k<j} e^{i x theta_k} |. */
-int posenc_rope_decay_bound(double *out, const double *distances, int32_t n,
-                            const double *inv_freq, int32_t half);
-/* q . R(x) k for q, k of length 2*half, pairs as in style. */
-int posenc_rope_decay_vectors(double *out, const double *distances, int32_t n,
-                              const double *inv_freq, int32_t half, const float *q, const float *k,
-                              int32_t style);
-/* (q + PE(0)) . (k + PE(x)) with interleaved PE of width dim; q = k = NULL gives PE(0).PE(x). */
-int posenc_sinusoidal_decay(double *out, const double *distances, int32_t n, int32_t dim,
-                            double base, const float *q, const float *k);
-
-/* 9. RoPE scaling variants (Hugging Face modeling_rope_utils.py semantics; formulas in README).
+/* RoPE scaling variants (Hugging Face modeling_rope_utils.py semantics; formulas in README).
  * Every field is a float64 so that JS can write the struct as one Float64Array, in this order.
  * attention_factor NaN = derive it; mscale / mscale_all_dim 0 = unset. */
 enum {
@@ -154,7 +125,9 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
                             const posenc_rope_scaling *scaling, const double *short_factor,
                             const double *long_factor);
 
-/* 10. Precision lab: cos/sin as an implementation working in narrower types computes them.
+/* ==== Precision emulation (precision.c) ==== */
+
+/* cos/sin as an implementation working in narrower types computes them.
  * The position, the inverse frequency, their product and the final cos/sin (times attn) are
  * each rounded to nearest-even into their POSENC_F* type; cos/sin of the rounded angle are
  * taken in float64. A value that would overflow its type is refused (POSENC_E_POSITION/VALUE). */
@@ -164,12 +137,66 @@ int posenc_rope_cache_emulated(double *cos_out, double *sin_out, const double *p
                                int32_t position_type, int32_t inv_type, int32_t angle_type,
                                int32_t out_type);
 
-/* 11. ALiBi: per-head slopes (the paper's rule, interleaved for non-powers of two), and the
+/* ==== Attention (attention.c) ==== */
+
+/* 6. Attention of q [seq_q][heads][head_dim] over k, v [seq_k][heads][head_dim]:
+ * weights[heads][seq_q][seq_k] = softmax(q.k / sqrt(head_dim)), out = weights.v.
+ * The query rows are the last seq_q of the seq_k positions (a KV cache when seq_q < seq_k),
+ * so with causal set, query row i sees keys j <= i + seq_k - seq_q. */
+int posenc_attention(float *out, float *weights, const float *q, const float *k, const float *v,
+                     int32_t seq_q, int32_t seq_k, int32_t heads, int32_t head_dim, int32_t causal);
+
+/* ==== Dot products (dot.c) ==== */
+
+/* out[n][m] = a[n][dim] . b[m][dim]^T, accumulated in float64. */
+int posenc_gram(double *out, const float *a, int32_t n, const float *b, int32_t m, int32_t dim);
+/* out[i] = a[i] . b[i], row by row (the diagonal of the Gram matrix without the rest). */
+int posenc_row_dots(double *out, const float *a, const float *b, int32_t n, int32_t dim);
+/* out[i] = cosine of the angle between rows a[i] and b[i] (0 when either row is zero). */
+int posenc_row_cosines(double *out, const float *a, const float *b, int32_t n, int32_t dim);
+
+/* ==== The word-order experiment (order.c) ==== */
+
+/* The word-order experiment's building blocks: embedding rows of table[vocab][dim] by token. */
+int posenc_embed(float *out, const int32_t *tokens, int32_t n, const float *table, int32_t vocab,
+                 int32_t dim);
+/* y[n][out_dim] = x[n][in_dim] . W^T with W[out_dim][in_dim] (torch.nn.Linear, no bias). */
+int posenc_linear(float *y, const float *x, int32_t n, int32_t in_dim, const float *w,
+                  int32_t out_dim);
+/* The whole experiment: tokens -> embedding (vocab x dim, seed) -> [+ sinusoidal PE] ->
+ * Q/K/V projections (seeded) -> [RoPE on q, k, interleaved pairs per head] -> attention.
+ * Positions are 0..n-1. out[n][dim], weights[heads][n][n]. */
+int posenc_order_demo(float *out, float *weights, const int32_t *tokens, int32_t n, int32_t vocab,
+                      int32_t dim, int32_t heads, double seed, int32_t encoding, int32_t causal,
+                      double base);
+
+/* ==== Decay curves (decay.c, decay_grid.c) ==== */
+
+/* Curves over distances[n]; out[n] in float64; half = len(inv_freq). */
+/* g(x) = 2 * sum_i cos(x theta_i): q = k = all ones. */
+int posenc_rope_decay_ones(double *out, const double *distances, int32_t n,
+                           const double *inv_freq, int32_t half);
+/* RoFormer bound: (1/half) * sum_{j=1..half} | sum_{k<j} e^{i x theta_k} |. */
+int posenc_rope_decay_bound(double *out, const double *distances, int32_t n,
+                            const double *inv_freq, int32_t half);
+/* q . R(x) k for q, k of length 2*half, pairs as in style. */
+int posenc_rope_decay_vectors(double *out, const double *distances, int32_t n,
+                              const double *inv_freq, int32_t half, const float *q, const float *k,
+                              int32_t style);
+/* (q + PE(0)) . (k + PE(x)) with interleaved PE of width dim; q = k = NULL gives PE(0).PE(x). */
+int posenc_sinusoidal_decay(double *out, const double *distances, int32_t n, int32_t dim,
+                            double base, const float *q, const float *k);
+
+/* ==== ALiBi (alibi.c) ==== */
+
+/* Per-head slopes (the paper's rule, interleaved for non-powers of two), and the
  * bias out[heads][seq][seq] = -(i - j) m_h for j <= i, 0 above the diagonal. */
 int posenc_alibi_slopes(double *out, int32_t heads);
 int posenc_alibi_bias(float *out, int32_t heads, int32_t seq);
 
-/* 13. Dynamic NTK with a KV cache (transformers#25104): q, k [length][head_dim], all rotated
+/* ==== Dynamic NTK and the KV cache (kv_cache.c) ==== */
+
+/* Dynamic NTK with a KV cache (transformers#25104): q, k [length][head_dim], all rotated
  * (rotary_dim = head_dim, pairs as in style). Key j is cached at step j + 1, rotated with
  * dynamic NTK (factor, max_pos) at sequence length j + 1; the query of step t is q row t - 1,
  * rotated with the base of length t. For each step t = steps[i] (1 <= t <= length): score_diff[i]
@@ -177,17 +204,16 @@ int posenc_alibi_bias(float *out, int32_t heads, int32_t seq);
  * weight_diff[i] the same for posenc_attention's softmax weights of the two score rows.
  * cached_scores[length] and fresh_scores[length] are step length's two score rows.
  * Valid: head_dim even and > 2 (dynamic NTK's exponent d/(d-2)), every |q|, |k| <= FLT_MAX/2
- * (so that no rotated value overflows), base, factor and max_pos as section 9 takes them for
+ * (so that no rotated value overflows), base, factor and max_pos as posenc_rope_scaled_freq takes them for
  * dynamic scaling, and the dynamic base finite and >= 1 at every length in (max_pos, length]. */
 int posenc_dynamic_kv_cache(double *score_diff, double *weight_diff, double *cached_scores,
                             double *fresh_scores, const float *q, const float *k, int32_t length,
                             int32_t head_dim, int32_t style, double base, double factor,
                             double max_pos, const int32_t *steps, int32_t n_steps);
 
-/* 12. tensor2tensor / fairseq sinusoidal layout: [sin | cos] with w_i = base^(-i/(d/2 - 1)). */
-int posenc_sinusoidal_t2t(float *out, int32_t length, int32_t dim, double base, double start);
+/* ==== Seeded normal samples (random.c) ==== */
 
-/* 8. Seeded standard normal samples (splitmix64 + Box-Muller, all in float64). */
+/* Seeded standard normal samples (splitmix64 + Box-Muller, all in float64). */
 int posenc_random_normal(float *out, int32_t n, double seed);
 
 #endif

@@ -1,4 +1,5 @@
-/* sinusoidal.c: the sinusoidal position table and binary position codes.
+/* sinusoidal.c: sinusoidal position tables (the paper's, interleaved or concatenated; the
+ * tensor2tensor one), and the relative-position map R(k) on them.
  *
  * Scalar reference form: every element is sin/cos of the float64 angle (start + r) * w_i.
  * SIMD form: a float64 rotation recurrence. PE(p+1) = R(w_i) PE(p) per pair, re-anchored
@@ -171,11 +172,24 @@ int posenc_sinusoidal_shift(float *out, const float *in, int32_t rows, int32_t d
   return POSENC_OK;
 }
 
-int posenc_binary(float *out, int32_t length, int32_t bits) {
+/* tensor2tensor's timing signal (get_timing_signal_1d, also fairseq's): [sin | cos] with
+ * w_i = base^(-i/(d/2 - 1)), the other common sinusoidal table. Scalar: libm per element. */
+int posenc_sinusoidal_t2t(float *out, int32_t length, int32_t dim, double base, double start) {
   CHECK(out, POSENC_E_NULL);
-  CHECK(elems3(length, bits, 1), POSENC_E_SIZE);
-  CHECK(bits <= 31, POSENC_E_SIZE);
-  for (int32_t p = 0; p < length; p++)
-    for (int32_t j = 0; j < bits; j++) out[(size_t)p * bits + j] = (float)((p >> j) & 1);
+  CHECK(elems3(length, dim, 1), POSENC_E_SIZE);
+  CHECK(dim % 2 == 0, POSENC_E_ODD);
+  CHECK_BASE(base);
+  CHECK(start >= 0.0 && start <= 9007199254740992.0 - length, POSENC_E_POSITION);
+  int32_t n = dim / 2;
+  /* get_timing_signal_1d: inv_i = exp(-i ln(max/min) / max(n - 1, 1)), [sin | cos] */
+  double inc = log(base) / (n > 1 ? n - 1 : 1);
+  for (int32_t i = 0; i < n; i++) {
+    double w = exp(-i * inc);
+    for (int32_t r = 0; r < length; r++) {
+      double a = (start + r) * w;
+      out[(size_t)r * dim + i] = (float)sin(a);
+      out[(size_t)r * dim + n + i] = (float)cos(a);
+    }
+  }
   return POSENC_OK;
 }

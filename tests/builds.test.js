@@ -79,3 +79,23 @@ test('the heap scan finds the first bad number in both builds, at every offset o
     }
   }
 });
+
+test('attention, dot products, the word-order experiment, decay on uniform grids and sinusoidal decay are the same bits in both builds', () => {
+  for (const headDim of [1, 3, 4, 9, 130]) {
+    const heads = 2, seq = 7, n = seq * heads * headDim;
+    const q = randomFloats(n, 11), k = randomFloats(n, 12), v = randomFloats(n, 13);
+    for (const causal of [false, true]) {
+      assert.deepEqual(simd.attention(q, k, v, { heads, headDim, causal }), scalar.attention(q, k, v, { heads, headDim, causal }), `attention hd=${headDim}`);
+    }
+    assert.deepEqual(simd.gram(q, k, headDim), scalar.gram(q, k, headDim), `gram ${headDim}`);
+    assert.deepEqual(simd.rowCosines(q, k, headDim), scalar.rowCosines(q, k, headDim), `rowCosines ${headDim}`);
+  }
+  for (const encoding of ['none', 'sinusoidal', 'rope']) {
+    const o = { encoding, causal: true, seed: 3 };
+    assert.deepEqual(simd.orderDemo([1, 2, 3, 0], o), scalar.orderDemo([1, 2, 3, 0], o), encoding);
+  }
+  const grid = Array.from({ length: 2001 }, (_, i) => i * 5);
+  for (const kind of ['ones', 'bound']) assert.deepEqual(simd.ropeDecay(grid, { dim: 130, kind }), scalar.ropeDecay(grid, { dim: 130, kind }), `grid ${kind}`);
+  const q = randomFloats(130, 4), k = randomFloats(130, 5);
+  assert.deepEqual(simd.sinusoidalDecay(grid, { dim: 130, q, k }), scalar.sinusoidalDecay(grid, { dim: 130, q, k }), 'sinusoidal decay');
+});
