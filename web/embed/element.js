@@ -21,7 +21,7 @@
 // element fires 'posenc:drawn' after each redraw and 'posenc:error' if it cannot draw.
 import { kernels, chartJs, stylesheetText } from '../host/runtime.js';
 import {
-  KINDS, DEFAULT_KIND, STRINGS, GLOBAL_ATTRIBUTES, loadChart, mountChart, parseParams, parseValue, paramAttribute,
+  KINDS, DEFAULT_KIND, HOST, GLOBAL_ATTRIBUTES, loadChart, mountChart, parseParams, parseValue, paramAttribute,
   formatValue, normName, showMessage, show,
 } from '../host/chart-host.js';
 import { normalize, setLang } from '../host/i18n.js';
@@ -193,7 +193,7 @@ export class PosencChartElement extends HTMLElement {
     this.#io = null;
     this.#mo = new MutationObserver((records) => this.#changed(records));
     this.#mo.observe(this, { attributes: true });
-    this.#render().catch((err) => this.#fail(STRINGS.drawFailed(err?.message ?? String(err)), err));
+    this.#render().catch((err) => this.#fail(HOST.drawFailed.format({ message: err?.message ?? String(err) }), err));
   }
 
   #fail(text, err) {
@@ -214,7 +214,7 @@ export class PosencChartElement extends HTMLElement {
     try {
       [pe, Chart] = await Promise.all([kernels(), chartJs()]);
     } catch (err) {
-      if (generation === this.#generation) this.#fail(STRINGS.noWasm(err?.message ?? String(err)), err);
+      if (generation === this.#generation) this.#fail(HOST.noWasm.format({ message: err?.message ?? String(err) }), err);
       return;
     }
     // the page-wide language and theme first, so the chart draws in them from the start
@@ -222,9 +222,9 @@ export class PosencChartElement extends HTMLElement {
     const notes = [applyTheme(this.getAttribute('theme'))].filter(Boolean);
     const raw = this.getAttribute('kind');
     let kind = DEFAULT_KIND;
-    if (raw === null) notes.push(STRINGS.noChart(DEFAULT_KIND));
+    if (raw === null) notes.push(HOST.noChart.format({ used: DEFAULT_KIND }));
     else if (KINDS.includes(raw.trim())) kind = raw.trim();
-    else notes.push(STRINGS.unknownChart(show(raw), DEFAULT_KIND));
+    else notes.push(HOST.unknownChart.format({ kind: show(raw), used: DEFAULT_KIND }));
     const chart = await loadChart(kind);
     if (generation !== this.#generation) return;
     for (const n of ['controls', 'toolbar']) {
@@ -272,7 +272,7 @@ export class PosencChartElement extends HTMLElement {
     if (names.has('kind') || !this.#host) {
       if (names.has('kind')) {
         this.#newReady();
-        this.#render().catch((err) => this.#fail(STRINGS.drawFailed(err?.message ?? String(err)), err));
+        this.#render().catch((err) => this.#fail(HOST.drawFailed.format({ message: err?.message ?? String(err) }), err));
       }
       return;
     }

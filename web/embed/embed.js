@@ -8,7 +8,7 @@
 // early.js before the first paint); the chart host follows them.
 import { kernels, chartJs } from '../host/runtime.js';
 import {
-  KINDS, DEFAULT_KIND, STRINGS, RESERVED, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
+  KINDS, DEFAULT_KIND, HOST, RESERVED, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
 } from '../host/chart-host.js';
 import { t, onLang } from '../host/i18n.js';
 import '../host/theme.js';
@@ -21,7 +21,7 @@ window.posencEmbed = { host: null, kind: null, ready: null, notes: [] };
 function flag(q, name, fallback, notes) {
   const all = q.getAll(name);
   if (!all.length) return fallback;
-  if (all.length > 1) return notes.push(STRINGS.repeated(name)), fallback;
+  if (all.length > 1) return notes.push(HOST.repeated.format({ name })), fallback;
   const r = parseValue({ name, type: 'bool', value: fallback }, all[0]);
   if (r.note) notes.push(r.note);
   return r.value ?? fallback;
@@ -45,10 +45,10 @@ async function run() {
   const notes = [];
   const named = q.getAll('chart');
   let kind = DEFAULT_KIND;
-  if (named.length > 1) notes.push(STRINGS.repeated('chart'));
-  else if (named.length === 0) notes.push(STRINGS.noChart(DEFAULT_KIND));
+  if (named.length > 1) notes.push(HOST.repeated.format({ name: 'chart' }));
+  else if (named.length === 0) notes.push(HOST.noChart.format({ used: DEFAULT_KIND }));
   else if (KINDS.includes(named[0])) kind = named[0];
-  else notes.push(STRINGS.unknownChart(show(named[0]), DEFAULT_KIND));
+  else notes.push(HOST.unknownChart.format({ kind: show(named[0]), used: DEFAULT_KIND }));
   window.posencEmbed.kind = kind;
   const controls = flag(q, 'controls', true, notes);
   const toolbar = flag(q, 'toolbar', false, notes);
@@ -59,7 +59,7 @@ async function run() {
     [pe, Chart] = await Promise.all([kernels(), chartJs()]);
   } catch (err) {
     status.textContent = '';
-    showMessage(box, STRINGS.noWasm(err?.message ?? String(err)));
+    showMessage(box, HOST.noWasm.format({ message: err?.message ?? String(err) }));
     return;
   }
   try {
@@ -79,7 +79,7 @@ async function run() {
   } catch (err) {
     status.textContent = '';
     const note = noteBox(notes);
-    showMessage(box, STRINGS.drawFailed(err?.message ?? String(err)));
+    showMessage(box, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
     if (note) box.prepend(note);
     console.error(err);
   }

@@ -15,13 +15,17 @@
 // early.js sets it before the first paint). On any other page, such as a blog post with
 // <posenc-chart>, posenc leaves <html> alone.
 //
-// Strings in chart modules:
-//   L('dimension d', '维度 d')   a lazy pair { en, zh } for static definitions (chart titles,
-//                                 control labels): t(pair) picks the current language, and
-//                                 String(pair) does too, so a host that uses it as a string works.
-//   tr('English', '中文')         picks one now: for text built in update(), readouts included.
-//   t(x, vars)                    a pair or a plain string (returned unchanged), with {name}
-//                                 placeholders filled from vars.
+// Text lives in message tables, one per chart module and one for the host (host/strings.js):
+//   const M = messages({
+//     en: { title: 'Long-range decay', readout: 'd = {dim}: g(0) = {g0}.' },
+//     zh: { title: '远程衰减', readout: 'd = {dim}：g(0) = {g0}。' },
+//   });
+// Every language has the same keys, and each message the same {placeholders} (a test checks
+// every table). M.title is a message that speaks the current language whenever it is read
+// (String(M.title), t(M.title)), so static definitions (titles, control labels) can hold it;
+// M.readout.format({ dim, g0 }) fills the placeholders. Numbers are formatted once, by the
+// caller, into the values it passes: every language shows the same digits. A new language is
+// one more table in each messages() call and one more entry in LANGS.
 
 export const LANGS = ['en', 'zh'];
 const HTML_LANG = { en: 'en', zh: 'zh-CN' };
@@ -88,11 +92,10 @@ export function onLang(fn) {
   return () => document.removeEventListener('posenc:lang', h);
 }
 
-/** A pair of strings, { en, zh }: t() picks one; so do String() and template literals. */
+/** One message in every language: String() and t() pick the current one; format() fills it. */
 class Text {
-  constructor(en, zh) {
-    this.en = en;
-    this.zh = zh;
+  constructor(byLang) {
+    Object.assign(this, byLang);
     Object.freeze(this);
   }
   toString() {
@@ -101,27 +104,50 @@ class Text {
   toJSON() {
     return this.toString();
   }
+  /** The message in the current language with {name} placeholders filled from vars. */
+  format(vars) {
+    return t(this, vars);
+  }
 }
 
-/** A lazy { en, zh } pair, for static definitions such as chart titles and control labels. */
+/**
+ * A message table: { en: { key: text }, zh: { key: text }, ... } -> { key: Text }. Every table
+ * must have the keys of the English one (a missing one is a TypeError: a chart could not draw).
+ * The tables themselves stay readable as .tables, for tests.
+ */
+export function messages(tables) {
+  const keys = Object.keys(tables.en);
+  const out = {};
+  for (const k of keys) {
+    const byLang = {};
+    for (const l of LANGS) {
+      if (typeof tables[l]?.[k] !== 'string') throw new TypeError(`message ${JSON.stringify(k)} has no ${l} text`);
+      byLang[l] = tables[l][k];
+    }
+    out[k] = new Text(byLang);
+  }
+  Object.defineProperty(out, 'tables', { value: tables });
+  return Object.freeze(out);
+}
+
+/** A message made on the spot, for text that is not in a table (values a chart computes). */
 export function L(en, zh) {
-  return new Text(en, zh);
+  return new Text({ en, zh });
 }
 
-/** The string for the current language, now: tr('English', '中文'). */
+/** The string for the current language, now. (Being replaced by message tables.) */
 export function tr(en, zh) {
   return current === 'zh' ? zh : en;
 }
 
 /**
- * `x` in the current language: x[lang()] for an { en, zh } object (L() pairs included), x itself
- * for a plain string; {name} placeholders are filled from `vars`.
+ * `x` in the current language: a message (from messages() or L()), an { en, zh } object, or a
+ * plain string (returned unchanged); {name} placeholders are filled from `vars`.
  */
 export function t(x, vars) {
   let s = x;
   if (x && typeof x === 'object') s = x[current] ?? x.en;
-  if (typeof s === 'function') s = s(vars ?? {});
   if (s === undefined || s === null) return '';
   s = String(s);
-  return vars ? s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)) : s;
+  return vars ? s.replace(/\{(\w+)\}/g, (m, k) => (Object.hasOwn(vars, k) ? String(vars[k]) : m)) : s;
 }

@@ -60,12 +60,76 @@ export function oneOf(name, v, allowed) {
   return v;
 }
 
-export function options(name, v) {
+/**
+ * An options object of `method`, whose keys must all be in `known` (an array of names): a
+ * misspelt key is a TypeError naming it, the method and, where there is one, the key meant
+ * (config.json's snake_case, a small typo, or a key of another method). Without `known` any
+ * key passes (nested objects checked by their own code).
+ */
+export function options(name, v, known, method) {
   if (v === undefined) return {};
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     throw new TypeError(`${name} must be an options object, got ${show(v)}`);
   }
+  if (known) {
+    for (const k in v) {
+      if (Object.hasOwn(v, k) && !known.includes(k)) throw unknownKey(k, known, `${method}'s ${name}`);
+    }
+  }
   return v;
+}
+
+/** Which methods take each option key: filled by optionKeys(), read for suggestions. */
+const OWNERS = new Map();
+
+/** Declares `method`'s option keys (for options() and for other methods' suggestions). */
+export function optionKeys(method, keys) {
+  for (const k of keys) OWNERS.set(k, [...(OWNERS.get(k) ?? []), method]);
+  return Object.freeze(keys);
+}
+
+/** The TypeError for an unknown key, with the nearest known one or the methods that take it. */
+export function unknownKey(key, known, where) {
+  const guess = suggest(key, known);
+  let hint = guess ? `; did you mean ${JSON.stringify(guess)}?` : '';
+  const owners = OWNERS.get(key);
+  if (!guess && owners) hint = `; it is an option of ${owners.join(', ')}`;
+  const expected = known.length <= 12 ? ` (expected one of ${known.map((k) => JSON.stringify(k)).join(', ')})` : '';
+  return new TypeError(`${where} has no key ${show(String(key))}${hint || expected}`);
+}
+
+/**
+ * The name in `known` that `key` most likely meant, or null: its camelCase form (rotary_dim ->
+ * rotaryDim), the same letters in another case, or the nearest name within a small edit
+ * distance (a third of its length, at least 1).
+ */
+export function suggest(key, known) {
+  const camel = key.replace(/[_-]+([a-z0-9])/gi, (_, c) => c.toUpperCase());
+  const fold = (s) => s.toLowerCase().replace(/[_-]/g, '');
+  for (const k of known) if (k === camel || fold(k) === fold(key)) return k;
+  let best = null, bestD = Math.max(1, Math.floor(key.length / 3)) + 1;
+  for (const k of known) {
+    const d = editDistance(fold(key), fold(k), bestD);
+    if (d < bestD) (best = k), (bestD = d);
+  }
+  return best;
+}
+
+/** Levenshtein distance of a and b, or `cap` once it is known to reach it. */
+function editDistance(a, b, cap) {
+  if (Math.abs(a.length - b.length) >= cap) return cap;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let low = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      low = Math.min(low, cur[j]);
+    }
+    if (low >= cap) return cap;
+    prev = cur;
+  }
+  return Math.min(prev[b.length], cap);
 }
 
 /**

@@ -7,7 +7,7 @@
 // or malformed ones are named in a note and keep their defaults) and is scrolled into view.
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 import {
-  KINDS, STRINGS, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
+  KINDS, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
 } from '../host/chart-host.js';
 
 const status = document.getElementById('status');
@@ -25,13 +25,13 @@ function readQuery() {
   const notes = [];
   const named = q.getAll('chart');
   let target = null;
-  if (named.length > 1) notes.push(STRINGS.repeated('chart'));
+  if (named.length > 1) notes.push(HOST.repeated.format({ name: 'chart' }));
   else if (named.length === 1) {
     if (KINDS.includes(named[0]) && document.querySelector(`[data-chart="${named[0]}"]`)) target = named[0];
-    else notes.push(STRINGS.chartNotOnPage(show(named[0])));
+    else notes.push(HOST.chartNotOnPage.format({ kind: show(named[0]) }));
   }
   const entries = [...q];
-  if (!named.length && entries.some(([k]) => !RESERVED.includes(k))) notes.push(STRINGS.paramsWithoutChart);
+  if (!named.length && entries.some(([k]) => !RESERVED.includes(k))) notes.push(String(HOST.paramsWithoutChart));
   return { target, entries, notes };
 }
 
@@ -75,9 +75,9 @@ async function mountAll() {
   try {
     [pe, Chart] = await Promise.all([kernels(), chartJs()]);
   } catch (err) {
-    status.textContent = STRINGS.noWasm(err?.message ?? String(err));
+    status.textContent = HOST.noWasm.format({ message: err?.message ?? String(err) });
     status.classList.add('error');
-    for (const el of els) showMessage(el, STRINGS.noWasm(err?.message ?? String(err)));
+    for (const el of els) showMessage(el, HOST.noWasm.format({ message: err?.message ?? String(err) }));
     return;
   }
   const kind = document.getElementById('build-kind');
@@ -108,7 +108,7 @@ async function mountAll() {
       }));
       if (el === targetEl) el.scrollIntoView({ block: 'start' });
     } catch (err) {
-      showMessage(el, STRINGS.drawFailed(err?.message ?? String(err)));
+      showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
       el.classList.add('error');
       console.error(`chart ${k}:`, err);
     }

@@ -1,0 +1,128 @@
+// mount.js: mounts one chart module into a container: builds its labelled controls from the
+// module's parameter list, redraws on input (at most once per animation frame), keeps the
+// latest data the chart drew for tests and exports, and adds the table toggle and the toolbar.
+// Chart modules never build controls or touch the wasm heap: they get `pe` (web/lib/posenc.js)
+// and plain params.
+import { t, onLang } from './i18n.js';
+import { onTheme, applyChartTheme } from './theme.js';
+import { HOST } from './strings.js';
+import { control, noteBox, newId } from './controls.js';
+import { tableView } from './table.js';
+import { addToolbar } from './toolbar.js';
+
+
+/**
+ * Mounts `chart` into `container`. Options: pe, Chart (Chart.js), values (starting values by
+ * param name, already checked: use parseParams for outside input), notes (shown above the
+ * chart), controls (false hides them), toolbar: { link?: () => url, embed?: () => html,
+ * png?: true, csv?: true } or null for none.
+ */
+export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, toolbar = null } = {}) {
+  container.classList.add('chart');
+  container.dataset.kind = chart.kind;
+  applyChartTheme(Chart); // (a bundled Chart.js is not the global one theme.js keeps in step)
+  const figure = document.createElement('figure');
+  const caption = document.createElement('figcaption');
+  const form = document.createElement('form');
+  form.className = 'controls';
+  form.hidden = !controls;
+  form.addEventListener('submit', (e) => e.preventDefault());
+  const body = document.createElement('div');
+  body.className = 'chart-body';
+  const readout = document.createElement('p');
+  readout.className = 'readout';
+  readout.id = newId('readout', chart.kind);
+  readout.setAttribute('aria-live', 'polite');
+  figure.append(caption, body, readout);
+  const notesAt = document.createElement('div');
+  notesAt.className = 'posenc-notes';
+  container.replaceChildren(notesAt, form, figure);
+
+  let pending = 0;
+  const host = { chart, data: null, view: null, controls: [], i18n: true };
+  const schedule = () => {
+    if (!pending) pending = requestAnimationFrame(() => ((pending = 0), host.update()));
+  };
+  for (const p of chart.params) {
+    const c = control({ ...p, value: values[p.name] ?? p.value }, schedule);
+    host.controls.push({ param: p, ...c });
+    form.append(c.wrap);
+  }
+  const allNotes = [...notes];
+  const showNotes = () => notesAt.replaceChildren(...[noteBox(allNotes)].filter(Boolean));
+  host.params = () => Object.fromEntries(host.controls.map((c) => [c.param.name, c.read()]));
+  /** Sets controls by param name (checked values: see parseParams) and redraws on the next frame. */
+  host.set = (vals) => {
+    for (const c of host.controls) if (Object.hasOwn(vals, c.param.name)) c.write(vals[c.param.name]);
+    schedule();
+  };
+  /** Replaces the notes shown above the chart. */
+  host.setNotes = (list) => {
+    allNotes.splice(0, allNotes.length, ...list);
+    showNotes();
+  };
+  /** The caption and the controls' texts in the current language. */
+  const labels = () => {
+    caption.textContent = t(chart.title);
+    for (const c of host.controls) c.relabel();
+  };
+  labels();
+  host.view = chart.mount(body, { pe, Chart });
+  /** Every chart image is described by the readout. */
+  const describe = () => {
+    for (const canvas of body.querySelectorAll('canvas[role="img"]')) canvas.setAttribute('aria-describedby', readout.id);
+  };
+  /** Redraws now with the controls' values; returns the data, or null if the chart threw (shown in the readout). */
+  host.update = () => {
+    let data;
+    try {
+      data = host.view.update(host.params());
+    } catch (err) {
+      readout.textContent = HOST.drawFailed.format({ message: err?.message ?? String(err) });
+      readout.classList.add('posenc-error');
+      container.dispatchEvent(new CustomEvent('posenc:error', { detail: err }));
+      return null;
+    }
+    host.data = data;
+    readout.classList.remove('posenc-error');
+    readout.textContent = host.view.readout ?? '';
+    describe();
+    container.dispatchEvent(new CustomEvent('posenc:drawn', { detail: host.data }));
+    return host.data;
+  };
+
+  // Outside values that the chart cannot draw (a combination its module rejects) fall back to
+  // the defaults, with a note, instead of leaving a broken chart.
+  if (host.update() === null && Object.keys(values).length) {
+    allNotes.push(HOST.notDrawn.format({ message: readout.textContent.replace(/^.*?: /, '') }));
+    for (const c of host.controls) c.write(c.param.value);
+    if (host.update() === null) throw new Error(readout.textContent);
+  }
+  showNotes();
+
+  if (toolbar) addToolbar(container, figure, host, toolbar, Chart);
+  else host.relabel = () => {};
+  const table = tableView(container, host);
+  const relabel = host.relabel;
+  host.relabel = () => (relabel(), table.relabel());
+
+  const stop = [
+    onLang(() => {
+      labels();
+      host.relabel();
+      host.update();
+    }),
+    onTheme(() => {
+      applyChartTheme(Chart);
+      host.update();
+    }),
+  ];
+  host.destroy = () => {
+    for (const f of stop) f();
+    table.destroy();
+    if (pending) cancelAnimationFrame(pending);
+    host.view.destroy?.();
+    container.replaceChildren();
+  };
+  return host;
+}

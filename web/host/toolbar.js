@@ -1,0 +1,131 @@
+// toolbar.js: the Link, Embed, PNG and CSV buttons under a chart, and the panel that shows what
+// Link and Embed copied.
+import { colours } from './theme.js';
+import { HOST } from './strings.js';
+import { toCSV, download, withPixelRatio } from './export.js';
+
+export function addToolbar(container, figure, host, opts, Chart) {
+  const { chart } = host;
+  const bar = document.createElement('div');
+  bar.className = 'posenc-toolbar';
+  bar.setAttribute('role', 'group');
+  const panel = document.createElement('div');
+  panel.className = 'posenc-share';
+  panel.hidden = true;
+  const fieldLabel = document.createElement('label');
+  const field = document.createElement('textarea');
+  field.readOnly = true;
+  field.spellcheck = false;
+  field.className = 'mono';
+  field.id = `posenc-share-${chart.kind}-${Math.random().toString(36).slice(2, 8)}`;
+  fieldLabel.htmlFor = field.id;
+  const status = document.createElement('p');
+  status.className = 'posenc-share-status';
+  status.setAttribute('role', 'status');
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'posenc-close';
+  close.addEventListener('click', () => (panel.hidden = true));
+  panel.append(fieldLabel, field, status, close);
+  panel.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') (panel.hidden = true), bar.querySelector('button')?.focus();
+  });
+
+  const buttons = {};
+  const button = (key, onClick) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.action = key;
+    b.addEventListener('click', () => {
+      Promise.resolve().then(onClick).catch((err) => {
+        panel.hidden = false;
+        field.hidden = true;
+        status.textContent = HOST.drawFailed.format({ message: err?.message ?? String(err) });
+      });
+    });
+    buttons[key] = b;
+    bar.append(b);
+  };
+
+  const share = async (labelKey, text, rows) => {
+    fieldLabel.textContent = HOST[labelKey];
+    field.hidden = false;
+    field.value = text;
+    field.rows = rows;
+    panel.hidden = false;
+    let copied = false;
+    try {
+      if (navigator.clipboard?.writeText) {
+        await navigator.clipboard.writeText(text);
+        copied = true;
+      }
+    } catch {
+      copied = false;
+    }
+    status.textContent = copied ? HOST.copied : HOST.copyByHand;
+    if (!copied) {
+      field.focus();
+      field.select();
+    }
+    return copied;
+  };
+
+  if (opts.link) button('link', () => share('linkLabel', opts.link(host.params()), 2));
+  if (opts.embed) {
+    button('embed', () => {
+      const text = opts.embed(host.params(), container.getBoundingClientRect().height);
+      return share('embedLabel', text, Math.min(10, text.split('\n').length + 1));
+    });
+  }
+  const canvases = () => [...figure.querySelectorAll('canvas')].filter((c) => c.getClientRects().length && c.width && c.height);
+  if (opts.png && figure.querySelector('canvas')) button('png', () => exportPNG(host, figure, canvases, Chart));
+  if (opts.csv) {
+    button('csv', () => {
+      const values = host.params();
+      const link = opts.link ? opts.link(values) : undefined;
+      const data = host.data ?? host.update();
+      download(container, `posenc-${chart.kind}.csv`, new Blob([toCSV(chart, values, data, { link })], { type: 'text/csv;charset=utf-8' }));
+    });
+  }
+  host.relabel = () => {
+    bar.setAttribute('aria-label', HOST.toolbar);
+    close.textContent = HOST.close;
+    for (const [key, b] of Object.entries(buttons)) {
+      b.textContent = HOST[key];
+      b.title = HOST[`${key}Title`];
+    }
+  };
+  host.relabel();
+  host.toolbar = bar; // other page tools may add their buttons here
+  figure.after(bar, panel);
+}
+
+/** Draws the chart's canvases at 2× into one PNG and downloads it. */
+async function exportPNG(host, figure, canvases, Chart) {
+  const scale = 2;
+  const charts = () => canvases().map((c) => Chart?.getChart?.(c)).filter(Boolean);
+  const out = document.createElement('canvas');
+  withPixelRatio(scale, () => {
+    for (const c of charts()) c.resize();
+    host.update();
+    const list = canvases();
+    const rects = list.map((c) => c.getBoundingClientRect());
+    const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
+    const right = Math.max(...rects.map((r) => r.right)), bottom = Math.max(...rects.map((r) => r.bottom));
+    out.width = Math.round((right - left) * scale);
+    out.height = Math.round((bottom - top) * scale);
+    const ctx = out.getContext('2d');
+    // canvases are transparent: the theme's background behind them (its text is light in dark)
+    ctx.fillStyle = colours().bg;
+    ctx.fillRect(0, 0, out.width, out.height);
+    list.forEach((c, i) => {
+      const r = rects[i];
+      ctx.drawImage(c, (r.left - left) * scale, (r.top - top) * scale, r.width * scale, r.height * scale);
+    });
+  });
+  // back to the screen's own resolution
+  for (const c of charts()) c.resize();
+  host.update();
+  const blob = await new Promise((resolve, reject) => out.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
+  download(figure.parentElement ?? figure, `posenc-${host.chart.kind}.png`, blob);
+}
