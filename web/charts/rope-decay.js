@@ -1,36 +1,76 @@
-// rope-decay.js: seed 004 #2-3, g(x) = 2·Σ cos(x·θ_i), the RoPE score of all-ones q = k at
-// distance x (pe.ropeDecay), for three choices of θ_i, beside the RoFormer paper's bound.
+// rope-decay.js: the long-range decay of RoPE: g(x) = 2·Σ cos(x·θ_i), the score of all-ones
+// q = k at distance x (pe.ropeDecay), for three choices of θ_i, beside the RoFormer paper's bound.
 // Cost: each curve is 2000 distances × d/2 pairs in the kernel; a "free" d stops at 4096, the
-// largest of the seed's presets (the frequencies θ_i always run from 1 to about 1/base: a
+// largest of the source post's presets (the frequencies θ_i always run from 1 to about 1/base: a
 // larger d only adds pairs between them).
 import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
 const THETAS = ['θ_i = base^(−2i/d)', 'θ_i = 1', 'θ_i = 0'];
 const SAMPLES = 2000;
 
+const M = messages({
+  en: {
+    title: 'RoPE score of q = k = all ones against relative distance x',
+    free: 'free',
+    dimFree: 'd when "free"',
+    maxDist: 'largest distance',
+    axis: 'x axis',
+    linear: 'linear',
+    log: 'log',
+    bound: 'RoFormer bound',
+    base: 'base',
+    xTitle: 'relative distance x',
+    yTitle: 'score',
+    boundLabel: 'bound (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|',
+    readout: 'd = {dim}: g({x0}) = {g0}, g({xn}) = {gn}; over the {count} sampled distances g runs from {lo} (x = {xlo}) to {hi} (x = {xhi})',
+    readoutBound: '; the bound goes from {b0} to {bn}',
+    readoutQuarter: '; T_max/4 = {quarter}.',
+    end: '.',
+  },
+  zh: {
+    title: 'q = k = 全 1 向量时 RoPE 得分随相对距离 x 的变化',
+    free: '自定义',
+    dimFree: '自定义时的 d',
+    maxDist: '最大距离',
+    axis: 'x 轴',
+    linear: '线性',
+    log: '对数',
+    bound: 'RoFormer 上界',
+    base: '底数 base',
+    xTitle: '相对距离 x',
+    yTitle: '得分',
+    boundLabel: '上界 (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|',
+    readout: 'd = {dim}：g({x0}) = {g0}，g({xn}) = {gn}；在 {count} 个采样距离上，g 从 {lo}（x = {xlo}）到 {hi}（x = {xhi}）',
+    readoutBound: '；上界从 {b0} 变到 {bn}',
+    readoutQuarter: '；T_max/4 = {quarter}。',
+    end: '。',
+  },
+});
+
 export default {
   kind: 'rope-decay',
-  title: L('RoPE score of q = k = all ones against relative distance x', 'q = k = 全 1 向量时 RoPE 得分随相对距离 x 的变化'),
+  messages: M,
+  title: M.title,
   params: [
     { name: 'theta', label: 'θ', type: 'select', options: THETAS, value: THETAS[0] },
-    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: L('free', '自定义') } },
-    { name: 'dim', label: L('d when "free"', '自定义时的 d'), type: 'int', min: 2, max: 4096, step: 2, value: 128 },
-    { name: 'maxDist', label: L('largest distance', '最大距离'), type: 'int', min: 10, max: 100000, value: 10000 },
-    { name: 'scale', label: L('x axis', 'x 轴'), type: 'select', options: ['linear', 'log'], value: 'linear',
-      optionLabels: { linear: L('linear', '线性'), log: L('log', '对数') } },
-    { name: 'bound', label: L('RoFormer bound', 'RoFormer 上界'), type: 'bool', value: true },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: M.free } },
+    { name: 'dim', label: M.dimFree, type: 'int', min: 2, max: 4096, step: 2, value: 128 },
+    { name: 'maxDist', label: M.maxDist, type: 'int', min: 10, max: 100000, value: 10000 },
+    { name: 'scale', label: M.axis, type: 'select', options: ['linear', 'log'], value: 'linear',
+      optionLabels: { linear: M.linear, log: M.log } },
+    { name: 'bound', label: M.bound, type: 'bool', value: true },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: L('relative distance x', '相对距离 x'), y: L('score', '得分') });
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle });
     chart.options.plugins.legend = lineLegend;
     const view = {
       update({ theta, preset, dim: free, maxDist, scale, bound, base }) {
         const dim = preset === 'free' ? free : Number(preset);
         const half = dim / 2;
-        // The θ_i = 0 and θ_i = 1 cases of seed 004 replace the frequencies outright.
+        // The θ_i = 0 and θ_i = 1 cases of the source post replace the frequencies outright.
         const invFreq = theta === THETAS[1] ? new Float64Array(half).fill(1)
           : theta === THETAS[2] ? new Float64Array(half) : undefined;
         const opts = invFreq ? { dim, invFreq } : { dim, base };
@@ -48,10 +88,10 @@ export default {
         ];
         if (b) {
           chart.data.datasets.push({
-            label: tr('bound (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|', '上界 (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|'), data: xy(b), borderColor: palette[1], borderDash: dashes[1],
+            label: String(M.boundLabel), data: xy(b), borderColor: palette[1], borderDash: dashes[1],
           });
         }
-        // Where the slowest pair stops falling (seed 004 #3); only meaningful for the geometric θ_i.
+        // Where the slowest pair stops falling; only meaningful for the geometric θ_i.
         let quarter = null;
         if (!invFreq) {
           quarter = (2 * Math.PI) / pe.ropeInvFreq(dim, { base })[half - 1] / 4;
@@ -75,14 +115,12 @@ export default {
           if (g[j] > g[hi]) hi = j;
         }
         const last = dist.length - 1;
-        view.readout = tr(`d = ${dim}: g(${dist[0]}) = ${sig(g[0], 6)}, g(${dist[last]}) = ${sig(g[last], 4)}; ` +
-          `over the ${dist.length} sampled distances g runs from ${sig(g[lo], 4)} (x = ${dist[lo]}) to ${sig(g[hi], 6)} (x = ${dist[hi]})` +
-          (b ? `; the bound goes from ${sig(b[0], 4)} to ${sig(b[last], 4)}` : '') +
-          (quarter ? `; T_max/4 = ${Math.round(quarter)}.` : '.'),
-          `d = ${dim}:g(${dist[0]}) = ${sig(g[0], 6)},g(${dist[last]}) = ${sig(g[last], 4)};` +
-          `在 ${dist.length} 个采样距离上，g 从 ${sig(g[lo], 4)}(x = ${dist[lo]})到 ${sig(g[hi], 6)}(x = ${dist[hi]})` +
-          (b ? `；上界从 ${sig(b[0], 4)} 变到 ${sig(b[last], 4)}` : '') +
-          (quarter ? `;T_max/4 = ${Math.round(quarter)}。` : '。'));
+        const v = {
+          dim, x0: dist[0], g0: sig(g[0], 6), xn: dist[last], gn: sig(g[last], 4), count: dist.length,
+          lo: sig(g[lo], 4), xlo: dist[lo], hi: sig(g[hi], 6), xhi: dist[hi],
+          b0: b && sig(b[0], 4), bn: b && sig(b[last], 4), quarter: quarter && Math.round(quarter),
+        };
+        view.readout = M.readout.format(v) + (b ? M.readoutBound.format(v) : '') + (quarter ? M.readoutQuarter.format(v) : M.end);
         return {
           columns: ['x', 'g(x)', ...(b ? ['bound'] : [])],
           rows: dist.map((x, j) => [x, g[j], ...(b ? [b[j]] : [])]),
