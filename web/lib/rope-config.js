@@ -124,7 +124,8 @@ export function readRopeConfig(config, options) {
       } else b = record(bPath, b);
     }
     layerTypes[name] = Object.freeze(readLayerType({
-      at, c, modelType, kind, block: b, bPath, fromV5: blockName === 'rope_parameters', nested, headDim, mla,
+      // (a layer type with no block of its own is warned about once, not again for its base)
+      at, c, modelType, kind, block: b, bPath, fromV5: blockName === 'rope_parameters' && b !== undefined, nested, headDim, mla,
       maxPos, topL0, style, layers, callback, warn,
     }));
   }
