@@ -1,0 +1,172 @@
+// readRopeConfig (web/lib/rope-config.js): the warnings, each raised by a config built for it
+// (and only it); v4 and v5 layouts of one config agree; text and object input agree;
+// text_config is found; hostile input is refused cleanly and pollutes nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPosenc, ropeScaling } from '../web/lib/posenc.js';
+import { readRopeConfig } from '../web/lib/rope-config.js';
+
+const pe = await loadPosenc();
+const attentionFactor = (d, o) => pe.ropeAttentionFactor(d, o);
+const read = (config) => readRopeConfig(config, { attentionFactor });
+const codes = (config) => read(config).warnings.map((w) => w.code);
+
+const llama = { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 4, max_position_embeddings: 8192 };
+const yarn = { rope_type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 };
+
+test('each warning fires on a config built to raise it, and only that warning', () => {
+  const cases = {
+    'rope-scaling-conflict': { ...llama, rope_theta: 1e6, rope_scaling: { rope_type: 'linear', factor: 2 }, rope_parameters: { rope_type: 'linear', factor: 4, rope_theta: 1e6 } },
+    'rope-theta-conflict': { ...llama, rope_theta: 10000, rope_parameters: { rope_type: 'default', rope_theta: 500000 } },
+    'rope-theta-outside': { ...llama, rope_theta: 500000, rope_parameters: { rope_type: 'default' } },
+    'rope-theta-missing': { ...llama, rope_parameters: { rope_type: 'default' } },
+    'partial-rotary-conflict': { ...llama, partial_rotary_factor: 0.5, rope_parameters: { rope_type: 'default', rope_theta: 1e4, partial_rotary_factor: 0.25 } },
+    'longrope-length': { ...llama, max_position_embeddings: 131072, original_max_position_embeddings: 4096, rope_theta: 1e4, rope_scaling: { type: 'longrope', short_factor: Array(48).fill(1), long_factor: Array(64).fill(2) } },
+    'layer-type-missing': { ...llama, layer_types: ['sliding_attention', 'full_attention', 'sliding_attention', 'full_attention'], rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 1e6 } } },
+    'rotary-width': { ...llama, partial_rotary_factor: 0.3, rope_theta: 1e4 },
+    'rope-type-legacy': { ...llama, max_position_embeddings: 131072, original_max_position_embeddings: 4096, rope_theta: 1e4, rope_scaling: { type: 'su', short_factor: Array(64).fill(1), long_factor: Array(64).fill(2) } },
+    'rope-type-conflict': { ...llama, rope_theta: 1e4, rope_scaling: { rope_type: 'linear', type: 'dynamic', factor: 2 } },
+    'layers-unknown': { model_type: 'llama', head_dim: 128, rope_theta: 1e4 },
+    'yarn-factor-mismatch': { ...llama, max_position_embeddings: 131072, rope_theta: 1e6, rope_scaling: { ...yarn, factor: 8 } },
+    'mrope-section-sum': { ...llama, rope_theta: 1e6, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 16] } },
+  };
+  for (const [code, config] of Object.entries(cases)) {
+    assert.deepEqual(codes(config), [code], code);
+    const w = read(config).warnings[0];
+    assert.equal(typeof w.message, 'string');
+    assert.ok(w.message.length > 20, code);
+  }
+  // and the same configs with the ambiguity removed raise nothing
+  assert.deepEqual(codes({ ...llama, rope_theta: 500000, rope_parameters: { rope_type: 'default', rope_theta: 500000 } }), []);
+  assert.deepEqual(codes({ ...llama, rope_parameters: { rope_type: 'default', rope_theta: 500000 } }), []);
+  assert.deepEqual(codes({ ...llama, partial_rotary_factor: 0.25, rope_theta: 1e4 }), []);
+});
+
+test('the warnings say what was used', () => {
+  const r = read({ ...llama, rope_theta: 10000, rope_parameters: { rope_type: 'default', rope_theta: 500000 } });
+  assert.equal(r.layerTypes.full_attention.base, 500000);
+  assert.match(r.warnings[0].message, /rope_parameters\.rope_theta 500000/);
+  const m = read({ model_type: 'llama4_text', head_dim: 128, num_hidden_layers: 4, rope_parameters: { rope_type: 'default' } });
+  assert.equal(m.layerTypes.chunked_attention.base, 500000);
+  assert.match(m.warnings[0].message, /500000/);
+  const w = read({ ...llama, partial_rotary_factor: 0.3, rope_theta: 1e4 });
+  assert.equal(w.layerTypes.full_attention.rotaryDim, 38); // 0.3·128 = 38.4 → 38
+  const missing = read({ ...llama, layer_types: ['sliding_attention', 'full_attention', 'sliding_attention', 'full_attention'], rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 1e6 } } });
+  assert.equal(missing.layerTypes.sliding_attention.base, 10000);
+  assert.equal(read({ model_type: 'llama', head_dim: 128, rope_theta: 1e4 }).layerTypes.full_attention.layers, null);
+});
+
+test('v4 and v5 layouts of the same config give the same result', () => {
+  const pairs = [
+    [{ ...llama, max_position_embeddings: 131072, rope_theta: 1e6, rope_scaling: { ...yarn } },
+      { ...llama, max_position_embeddings: 131072, rope_parameters: { ...yarn, rope_theta: 1e6 } }],
+    [{ ...llama, rope_theta: 5e5, partial_rotary_factor: 0.5, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } },
+      { ...llama, rope_parameters: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192, rope_theta: 5e5, partial_rotary_factor: 0.5 } }],
+    // Gemma 3: rope_local_base_freq + sliding_window_pattern (v4) vs nested per layer type (v5)
+    [{ model_type: 'gemma3_text', head_dim: 256, num_hidden_layers: 12, rope_theta: 1e6, rope_local_base_freq: 1e4, sliding_window_pattern: 6, rope_scaling: { factor: 8.0, rope_type: 'linear' } },
+      { model_type: 'gemma3_text', head_dim: 256, num_hidden_layers: 12,
+        layer_types: Array.from({ length: 12 }, (_, i) => ((i + 1) % 6 ? 'sliding_attention' : 'full_attention')),
+        rope_parameters: { full_attention: { rope_type: 'linear', factor: 8.0, rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } } }],
+  ];
+  for (const [v4, v5] of pairs) {
+    const a = read(v4), b = read(v5);
+    assert.deepEqual(a.warnings, []);
+    assert.deepEqual(b.warnings, []);
+    assert.deepEqual(a, b);
+  }
+  const y = read(pairs[0][0]).layerTypes.full_attention;
+  assert.ok(Math.abs(y.attentionFactor - (0.1 * Math.log(4) + 1)) < 1e-12);
+});
+
+test('text input and object input agree; text_config is found', () => {
+  const cfg = { model_type: 'qwen3_vl', text_config: { ...llama, rope_theta: 5e6, rope_scaling: { rope_type: 'default', mrope_section: [24, 20, 20], mrope_interleaved: true } }, vision_config: { rope_theta: 100 } };
+  const a = read(cfg), b = read(JSON.stringify(cfg, null, 2));
+  assert.deepEqual(a, b);
+  assert.equal(a.layerTypes.full_attention.base, 5e6);
+  assert.deepEqual(a.layerTypes.full_attention.mrope, { section: [24, 20, 20], interleaved: true });
+  assert.equal(a.maxPositionEmbeddings, 8192);
+});
+
+test('the result is frozen plain data with no inherited keys', () => {
+  const r = read({ ...llama, rope_theta: 1e6, rope_scaling: { ...yarn } });
+  assert.ok(Object.isFrozen(r) && Object.isFrozen(r.layerTypes) && Object.isFrozen(r.layerTypes.full_attention));
+  assert.ok(Object.isFrozen(r.layerTypes.full_attention.scaling) && Object.isFrozen(r.warnings));
+  assert.equal(Object.getPrototypeOf(r.layerTypes), null);
+  assert.deepEqual(Object.keys(r.layerTypes.full_attention).sort(),
+    ['attentionFactor', 'base', 'headDim', 'layers', 'mrope', 'nope', 'rotaryDim', 'scaling', 'softmaxScale', 'style', 'temperature']);
+});
+
+test('errors name the key and the value', () => {
+  const bad = (config, Type, re) => assert.throws(() => read(config), (e) => e instanceof Type && re.test(e.message), String(re));
+  bad({ ...llama, rope_parameters: { full_attention: { rope_type: 'default', rope_theta: '1e6x' } }, layer_types: Array(4).fill('full_attention') },
+    TypeError, /^rope_parameters\.full_attention\.rope_theta must be a number >= 1, got "1e6x"$/);
+  bad({ ...llama, rope_theta: '10000' }, TypeError, /^rope_theta must be a number >= 1, got "10000"/);
+  bad({ ...llama, rope_theta: NaN }, RangeError, /^rope_theta .*NaN/);
+  bad({ ...llama, rope_theta: Infinity }, RangeError, /^rope_theta .*Infinity/);
+  bad({ ...llama, rope_theta: 0.5 }, RangeError, /^rope_theta must be a finite number >= 1, got 0.5/);
+  bad({ ...llama, rope_scaling: { rope_type: 'yarn', factor: '4' } }, TypeError, /^rope_scaling\.factor must be a number/);
+  bad({ ...llama, rope_scaling: { rope_type: 'linear', factor: 0.5 } }, RangeError, /^rope_scaling\.factor must be a number >= 1 for linear, got 0\.5/);
+  bad({ ...llama, rope_scaling: { rope_type: 'warp', factor: 2 } }, RangeError, /^rope_scaling\.rope_type "warp" is unknown/);
+  bad({ ...llama, rope_scaling: { rope_type: 'llama3', factor: 8 } }, TypeError, /^rope_scaling of type llama3 needs low_freq_factor/);
+  bad({ text_config: { model_type: 'llama', head_dim: 128, num_hidden_layers: 2, rope_parameters: { rope_type: 'yarn', factor: 4, rope_theta: 1e4 } } },
+    TypeError, /^text_config\.rope_parameters of type yarn needs original_max_position_embeddings/);
+  bad({ ...llama, num_hidden_layers: 3.5 }, RangeError, /^num_hidden_layers must be an integer/);
+  bad({ ...llama, rope_scaling: [1, 2] }, TypeError, /^rope_scaling must be an object/);
+  bad({ model_type: 'llama', num_hidden_layers: 2 }, TypeError, /head_dim is missing/);
+  bad({ ...llama, partial_rotary_factor: 2 }, RangeError, /^partial_rotary_factor must be in/);
+  bad({ ...llama, rope_scaling: { type: 'mrope', mrope_section: [16, '24', 24] } }, TypeError, /^rope_scaling\.mrope_section\[1\]/);
+  bad({ ...llama, rope_scaling: { type: 'longrope', short_factor: [1, 'x'], long_factor: [1, 1] } }, TypeError, /^rope_scaling\.short_factor\[1\]/);
+  bad({ ...llama, model_type: 7 }, TypeError, /^model_type must be a string, got 7/);
+  bad(42, TypeError, /^config must be a config\.json object/);
+  bad('{"rope_theta": 1e4,', TypeError, /^config is not valid JSON/);
+  assert.throws(() => readRopeConfig(llama), TypeError);
+  assert.throws(() => readRopeConfig(llama, { attentionFactor: 1 }), /options\.attentionFactor must be a function/);
+  assert.throws(() => readRopeConfig({ ...llama, rope_theta: 1e6, rope_scaling: { ...yarn } }, { attentionFactor: () => NaN }), /options\.attentionFactor returned NaN/);
+});
+
+test('hostile input: size, depth, width and prototype keys are refused, and nothing is polluted', () => {
+  const refuse = (config, Type, re) => assert.throws(() => read(config), (e) => e instanceof Type && re.test(e.message), String(re));
+  // over 1 MiB of text
+  refuse(JSON.stringify({ ...llama, pad: 'x'.repeat(2 ** 20) }), RangeError, /^config text must be at most 1048576 bytes/);
+  refuse(JSON.stringify({ ...llama, pad: 'é'.repeat(2 ** 19 + 10) }), RangeError, /bytes/); // under 1 Mi chars, over 1 MiB
+  // 10^5 levels, as text and as an object
+  const deep = '['.repeat(1e5) + ']'.repeat(1e5);
+  refuse(`{"rope_theta": 1, "x": ${deep}}`, RangeError, /nests/);
+  let o = {};
+  const top = o;
+  for (let i = 0; i < 1e5; i++) o = o.x = {};
+  refuse({ ...llama, deep: top }, RangeError, /^config nests deeper than 16 levels/);
+  // a cycle in object input
+  const cyc = { ...llama };
+  cyc.self = cyc;
+  refuse(cyc, RangeError, /nests deeper/);
+  // too many values
+  refuse({ ...llama, big: new Array(2 ** 19).fill(0) }, RangeError, /entries; the limit|more than/);
+  // prototype keys, anywhere
+  for (const text of ['{"__proto__": {"polluted": 1}}', `{"rope_scaling": {"__proto__": {"polluted": 1}, "rope_type": "linear", "factor": 2}, "head_dim": 64}`,
+    '{"text_config": {"constructor": {"prototype": {"polluted": 1}}}}', '{"head_dim": 64, "layer_types": ["__proto__"]}']) {
+    assert.throws(() => read(text), RangeError, text);
+    assert.equal(({}).polluted, undefined);
+    assert.equal(Object.prototype.polluted, undefined);
+  }
+  // an object literal's __proto__ sets the prototype: a non-plain object is refused
+  refuse({ ...llama, rope_scaling: { __proto__: { rope_type: 'linear', factor: 2 } } }, TypeError, /must be a plain object/);
+  assert.equal(({}).polluted, undefined);
+  // inherited keys are never read
+  const inherited = Object.create({ rope_theta: 5 });
+  Object.assign(inherited, llama);
+  assert.throws(() => read(inherited), TypeError);
+  // the result carries no such key
+  const r = read('{"model_type": "llama", "head_dim": 64, "num_hidden_layers": 2, "rope_theta": 10000}');
+  for (const k of ['__proto__', 'constructor', 'prototype', 'polluted']) {
+    assert.equal(Object.hasOwn(r, k), false);
+    assert.equal(Object.hasOwn(r.layerTypes, k), false);
+  }
+  assert.equal(r.layerTypes.polluted, undefined);
+});
+
+test('ropeScaling() from scaling.js still reads a config as before', () => {
+  const r = ropeScaling({ ...llama, rope_theta: 1e6, rope_scaling: { ...yarn } });
+  assert.deepEqual(r, { base: 1e6, rotaryDim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 } });
+  assert.deepEqual(ropeScaling({ rope_type: 'linear', factor: 2 }), { scaling: { type: 'linear', factor: 2 } });
+});

@@ -1,0 +1,319 @@
+// models.js: a gallery of real models' position settings, for readRopeConfig() (rope-config.js).
+// Each config holds only the position-relevant keys of the model's config.json, with the key
+// names and values of the source named beside it; nothing here is recalled or rounded. Where a
+// source lacked a number, the key is left out and the note says so.
+//
+// Sources used most:
+//   MLC = mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py (config.json files copied verbatim;
+//         commented-out presets count: they are the same verbatim copies)
+//   HF  = huggingface/transformers src/transformers/models/<model>/configuration_<model>.py
+//         (class defaults, documented there as the configuration of the checkpoint named)
+
+const PHI3_5_LONG = [
+  1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115,
+  1.600000023841858, 1.6200000047683716, 2.620000123977661, 3.2300000190734863, 3.2300000190734863,
+  4.789999961853027, 7.400000095367432, 7.700000286102295, 9.09000015258789, 12.199999809265137,
+  17.670000076293945, 24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523,
+  32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992, 50.340003967285156,
+  50.45000457763672, 57.55000305175781, 57.93000411987305, 58.21000289916992, 60.1400032043457,
+  62.61000442504883, 62.62000274658203, 62.71000289916992, 63.1400032043457, 63.1400032043457,
+  63.77000427246094, 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688,
+  64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938, 64.4800033569336,
+  64.51000213623047, 64.52999877929688, 64.83999633789062,
+];
+const PHI3_5_SHORT = [
+  1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842,
+  1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0699999332427979,
+  1.0999999046325684, 1.1099998950958252, 1.1599998474121094, 1.1599998474121094, 1.1699998378753662,
+  1.2899998426437378, 1.339999794960022, 1.679999828338623, 1.7899998426437378, 1.8199998140335083,
+  1.8499997854232788, 1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745,
+  2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346,
+  2.0199997425079346, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+  2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+  2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713, 2.5899994373321533,
+  2.729999542236328, 2.749999523162842, 2.8399994373321533,
+];
+const PHI4_MINI_LONG = [
+  1, 1.118320672, 1.250641126, 1.398617824, 1.564103225, 1.74916897, 1.956131817, 2.187582649,
+  2.446418898, 2.735880826, 3.059592084, 3.421605075, 3.826451687, 4.279200023, 4.785517845,
+  5.351743533, 5.984965424, 6.693110555, 7.485043894, 8.370679318, 9.36110372, 10.4687158,
+  11.70738129, 13.09260651, 14.64173252, 16.37415215, 18.31155283, 20.47818807, 22.90118105,
+  25.61086418, 28.64115884, 32.03, 32.1, 32.13, 32.23, 32.6, 32.61, 32.64, 32.66, 32.7, 32.71,
+  32.93, 32.97, 33.28, 33.49, 33.5, 44.16, 47.77,
+];
+const PHI4_MINI_SHORT = Array(48).fill(1.0);
+
+export const MODELS = [
+  {
+    id: 'llama-2-7b', name: 'Llama 2 7B', family: 'Llama', year: 2023,
+    config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 2048, rope_scaling: null },
+    source: 'MLC llama2_7b',
+    note: 'No rope_theta: the Llama default 10000. max_position_embeddings is 2048 in this copy; the 4096 of the hub file was not verified.',
+  },
+  {
+    id: 'codellama-7b', name: 'CodeLlama 7B', family: 'Llama', year: 2023,
+    config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 16384, rope_scaling: null, rope_theta: 1000000 },
+    source: 'MLC codellama_7b (codellama/CodeLlama-7b-hf)',
+  },
+  {
+    id: 'llama-3-8b', name: 'Llama 3 8B', family: 'Llama', year: 2024,
+    config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 8192, rope_scaling: null, rope_theta: 500000.0 },
+    source: 'MLC llama3_8b (commented-out preset)',
+  },
+  {
+    id: 'llama-3.1-8b', name: 'Llama 3.1 8B', family: 'Llama', year: 2024,
+    config: {
+      model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 131072,
+      rope_scaling: { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+      rope_theta: 500000.0,
+    },
+    source: 'MLC llama3_1_8b',
+  },
+  {
+    id: 'llama-3.2-1b', name: 'Llama 3.2 1B', family: 'Llama', year: 2024,
+    config: {
+      model_type: 'llama', head_dim: 64, hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 16, max_position_embeddings: 131072,
+      rope_scaling: { factor: 32.0, high_freq_factor: 4.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+      rope_theta: 500000.0,
+    },
+    source: 'MLC llama3_2_1b',
+  },
+  {
+    id: 'llama-4-scout', name: 'Llama 4 Scout 17B-16E (text)', family: 'Llama', year: 2025,
+    config: {
+      model_type: 'llama4',
+      text_config: {
+        model_type: 'llama4_text', hidden_size: 5120, num_attention_heads: 40, head_dim: 128, num_hidden_layers: 48,
+        max_position_embeddings: 131072, rope_theta: 500000.0, no_rope_layer_interval: 4, attention_chunk_size: 8192,
+        attn_temperature_tuning: true, floor_scale: 8192, attn_scale: 0.1,
+      },
+    },
+    source: 'HF llama4/configuration_llama4.py Llama4TextConfig defaults (checkpoint meta-llama/Llama-4-Scout-17B-16E; rope_theta is its default_theta, max_position_embeddings 4096 * 32)',
+    note: 'The checkpoint\'s rope_scaling (llama3 type) is left out: the published values could not be read from a public file (copies disagree on factor 8 vs 16). Every 4th layer is NoPE with attention temperature tuning.',
+  },
+  {
+    id: 'tinyllama-1.1b', name: 'TinyLlama 1.1B Chat v1.0', family: 'Llama', year: 2024,
+    config: { model_type: 'llama', hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 22, max_position_embeddings: 2048, rope_scaling: null, rope_theta: 10000.0 },
+    source: 'MLC tinyllama_1b_chat_v1.0',
+  },
+  {
+    id: 'mistral-7b-v0.1', name: 'Mistral 7B v0.1', family: 'Mistral', year: 2023,
+    config: { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 32768, rope_theta: 10000.0 },
+    source: 'MLC mistral_7b',
+    note: 'Sliding window 4096 (attention, not position).',
+  },
+  {
+    id: 'mistral-7b-v0.3', name: 'Mistral 7B v0.3', family: 'Mistral', year: 2024,
+    config: { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 32768, rope_theta: 1000000.0 },
+    source: 'MLC mistral_7b_v03',
+  },
+  {
+    id: 'mixtral-8x7b', name: 'Mixtral 8x7B v0.1', family: 'Mistral', year: 2023,
+    config: { model_type: 'mixtral', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 32768, rope_theta: 1000000.0 },
+    source: 'MLC Mixtral-8x7B-v0.1',
+  },
+  {
+    id: 'ministral-3-3b', name: 'Ministral 3 3B Reasoning 2512', family: 'Mistral', year: 2025,
+    config: {
+      model_type: 'mistral3',
+      text_config: {
+        head_dim: 128, hidden_size: 3072, max_position_embeddings: 262144, model_type: 'ministral3', num_attention_heads: 32, num_hidden_layers: 26,
+        rope_parameters: {
+          beta_fast: 32.0, beta_slow: 1.0, factor: 16.0, llama_4_scaling_beta: 0.1, mscale: 1.0, mscale_all_dim: 1.0,
+          original_max_position_embeddings: 16384, rope_theta: 1000000.0, rope_type: 'yarn', type: 'yarn',
+        },
+      },
+    },
+    source: 'MLC ministral3_3b_reasoning_2512 (transformers 5 layout)',
+    note: 'YaRN ×16 with mscale = mscale_all_dim (attention factor 1), plus Llama-4-style query temperature with beta 0.1 over 16384-token buckets.',
+  },
+  {
+    id: 'qwen2-7b', name: 'Qwen2 7B', family: 'Qwen', year: 2024,
+    config: { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1000000.0 },
+    source: 'MLC qwen2_7b',
+  },
+  {
+    id: 'qwen2-7b-yarn4', name: 'Qwen2 7B Instruct + YaRN ×4 (128K recipe)', family: 'Qwen', year: 2024,
+    config: {
+      model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1000000.0,
+      rope_scaling: { factor: 4.0, original_max_position_embeddings: 32768, type: 'yarn' },
+    },
+    source: 'MLC qwen2_7b, with the rope_scaling block the Qwen2/Qwen2.5 Instruct model cards tell users to add (quoted in ggml-org/llama.cpp#10698, turboderp-org/exllamav2#642)',
+    note: 'Static YaRN: applies at every length once added. Qwen2.5-7B was not used: its config was not found in a readable public file.',
+  },
+  {
+    id: 'qwen2.5-3b', name: 'Qwen2.5 3B', family: 'Qwen', year: 2024,
+    config: { model_type: 'qwen2', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 36, max_position_embeddings: 32768, rope_theta: 1000000.0 },
+    source: 'MLC qwen2.5_3b',
+  },
+  {
+    id: 'qwen3-8b', name: 'Qwen3 8B', family: 'Qwen', year: 2025,
+    config: { model_type: 'qwen3', head_dim: 128, hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 36, max_position_embeddings: 40960, rope_scaling: null, rope_theta: 1000000 },
+    source: 'MLC qwen3_8b (commented-out preset)',
+  },
+  {
+    id: 'qwen2-vl', name: 'Qwen2-VL (text part)', family: 'Qwen', year: 2024,
+    config: {
+      model_type: 'qwen2_vl', hidden_size: 8192, num_attention_heads: 64, num_hidden_layers: 80, max_position_embeddings: 32768, rope_theta: 1000000.0,
+      rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
+    },
+    source: 'HF qwen2_vl/configuration_qwen2_vl.py Qwen2VLTextConfig defaults (rope_theta default 1000000.0; mrope → default); mrope_section [16, 24, 24] as in modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb and NVIDIA Megatron _apply_mrope_bshd',
+    note: 'The class defaults are the 72B shape; the 7B\'s own widths (3584 / 28 heads) were not verified. Both have head_dim 128, so the RoPE is the same: 16 + 24 + 24 = 64 pairs in three streams (t, h, w).',
+  },
+  {
+    id: 'deepseek-v3', name: 'DeepSeek-V3', family: 'DeepSeek', year: 2024,
+    config: {
+      model_type: 'deepseek_v3', hidden_size: 7168, num_attention_heads: 128, num_hidden_layers: 61, max_position_embeddings: 163840,
+      qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128, rope_theta: 10000,
+      rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' },
+    },
+    source: 'HF deepseek-ai/DeepSeek-V3 config.json (same values in deepseek-ai/DeepSeek-V3 inference/model.py ModelArgs: qk_rope_head_dim 64, rope_theta 10000, rope_factor 40, original_seq_len 4096, beta 32/1, mscale 1)',
+    note: 'MLA: RoPE on the 64-dim rope part only, adjacent pairs. mscale = mscale_all_dim gives attention factor 1; the softmax scale is multiplied by (0.1·ln 40 + 1)² instead.',
+  },
+  {
+    id: 'deepseek-v2-lite', name: 'DeepSeek-V2-Lite', family: 'DeepSeek', year: 2024,
+    config: {
+      model_type: 'deepseek_v2', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 27, max_position_embeddings: 163840,
+      qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128, rope_theta: 10000,
+      rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 0.707, mscale_all_dim: 0.707, original_max_position_embeddings: 4096, type: 'yarn' },
+    },
+    source: 'MLC deepseek_v2_lite',
+  },
+  {
+    id: 'gemma-2-9b', name: 'Gemma 2 9B', family: 'Gemma', year: 2024,
+    config: { model_type: 'gemma2', head_dim: 256, hidden_size: 3584, num_attention_heads: 16, num_hidden_layers: 42, max_position_embeddings: 8192, query_pre_attn_scalar: 256, rope_theta: 10000.0, sliding_window: 4096 },
+    source: 'MLC gemma2_9b',
+    note: 'Sliding (4096) and global layers alternate with the same RoPE.',
+  },
+  {
+    id: 'gemma-2-27b', name: 'Gemma 2 27B', family: 'Gemma', year: 2024,
+    config: { model_type: 'gemma2', head_dim: 128, hidden_size: 4608, num_attention_heads: 32, num_hidden_layers: 46, max_position_embeddings: 8192, query_pre_attn_scalar: 144, rope_theta: 10000.0, sliding_window: 4096 },
+    source: 'MLC gemma2_27b',
+    note: 'query_pre_attn_scalar 144 ≠ head_dim 128: scores are scaled by 1/√144, i.e. √(128/144) times 1/√128.',
+  },
+  {
+    id: 'gemma-3-1b', name: 'Gemma 3 1B', family: 'Gemma', year: 2025,
+    config: {
+      model_type: 'gemma3_text', head_dim: 256, hidden_size: 1152, num_attention_heads: 4, num_hidden_layers: 26, max_position_embeddings: 32768,
+      query_pre_attn_scalar: 256, rope_local_base_freq: 10000, rope_scaling: null, rope_theta: 1000000, sliding_window: 512, sliding_window_pattern: 6,
+    },
+    source: 'MLC gemma3_1b_it',
+  },
+  {
+    id: 'gemma-3-4b', name: 'Gemma 3 4B', family: 'Gemma', year: 2025,
+    config: {
+      model_type: 'gemma3',
+      text_config: {
+        model_type: 'gemma3_text', head_dim: 256, hidden_size: 2560, num_attention_heads: 8, num_hidden_layers: 34,
+        rope_theta: 1000000.0, rope_local_base_freq: 10000.0, sliding_window: 1024, sliding_window_pattern: 6,
+        rope_scaling: { factor: 8.0, rope_type: 'linear' },
+      },
+    },
+    source: 'google/gemma-3-4b-it config.json text_config rope_scaling as quoted in Blaizzy/mlx-vlm#1709; widths, layers, window and both bases from AI-Hypercomputer/maxtext MaxText/configs/models/gemma3-4b.yml',
+    note: 'Linear ×8 on the global layers only; the sliding layers keep base 10000 unscaled. The hub file omits keys equal to the class defaults; they are written out here. max_position_embeddings left out (not verified).',
+  },
+  {
+    id: 'gemma-4', name: 'Gemma 4 (E2B shape)', family: 'Gemma', year: 2026,
+    config: {
+      model_type: 'gemma4',
+      text_config: {
+        model_type: 'gemma4_text', hidden_size: 2304, num_attention_heads: 8, num_hidden_layers: 30, head_dim: 256, global_head_dim: 512,
+        max_position_embeddings: 131072, sliding_window: 512,
+        rope_parameters: {
+          sliding_attention: { rope_type: 'default', rope_theta: 10000.0 },
+          full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1000000.0 },
+        },
+      },
+    },
+    source: 'HF gemma4/configuration_gemma4.py Gemma4TextConfig defaults (checkpoint google/gemma-4-e2b-it)',
+    note: 'p-RoPE on the global layers: the 512-wide head rotates with frequencies past int(0.25·512/2) = 64 pairs set to 0. Five sliding layers to one global.',
+  },
+  {
+    id: 'phi-2', name: 'Phi-2', family: 'Phi', year: 2023,
+    config: { model_type: 'phi-msft', n_embd: 2560, n_head: 32, n_layer: 32, n_positions: 2048, rotary_dim: 32 },
+    source: 'MLC phi-2 (microsoft/phi-2, custom-code config)',
+    note: 'Rotates 32 of 80 dims per head; no base in the config: 10000.',
+  },
+  {
+    id: 'phi-3.5-mini', name: 'Phi-3.5 mini instruct', family: 'Phi', year: 2024,
+    config: {
+      model_type: 'phi3', hidden_size: 3072, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096,
+      rope_scaling: { long_factor: PHI3_5_LONG, short_factor: PHI3_5_SHORT, type: 'longrope' }, rope_theta: 10000.0,
+    },
+    source: 'MLC phi-3_5 (Phi-3.5-mini-instruct)',
+    note: 'LongRoPE: short factors up to 4096 tokens, long factors past it (transformers switches at seq_len > 4096); attention factor √(1 + ln 32 / ln 4096).',
+  },
+  {
+    id: 'phi-4-mini', name: 'Phi-4 mini instruct', family: 'Phi', year: 2025,
+    config: {
+      model_type: 'phi3', hidden_size: 3072, num_attention_heads: 24, num_hidden_layers: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096,
+      partial_rotary_factor: 0.75, rope_scaling: { long_factor: PHI4_MINI_LONG, short_factor: PHI4_MINI_SHORT, type: 'longrope' }, rope_theta: 10000.0,
+    },
+    source: 'MLC phi-4 (Phi-4-mini-instruct)',
+    note: 'Partial rotary: 96 of 128 dims, so 48 factors per list.',
+  },
+  {
+    id: 'gpt-j-6b', name: 'GPT-J 6B', family: 'GPT-J', year: 2021,
+    config: { model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64 },
+    source: 'MLC gpt_j (EleutherAI/gpt-j-6b)',
+    note: 'Rotates 64 of 256 dims, adjacent pairs (rotate_every_two). The preset\'s rope_scaling {"rope_type": "gptj"} is MLC\'s own marker, not part of the model\'s config.json, and is left out.',
+  },
+  {
+    id: 'redpajama-incite-3b', name: 'RedPajama-INCITE 3B v1 (GPT-NeoX)', family: 'GPT-NeoX', year: 2023,
+    config: { model_type: 'gpt_neox', hidden_size: 2560, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 2048, rotary_emb_base: 10000, rotary_pct: 1.0 },
+    source: 'MLC redpajama_3b_v1',
+    note: 'GPT-NeoX architecture with full rotary (rotary_pct 1.0). Pythia (rotary_pct 0.25) is not listed: its config was not found in a readable public file.',
+  },
+  {
+    id: 'stablelm-3b-4e1t', name: 'StableLM 3B', family: 'StableLM', year: 2023,
+    config: { model_type: 'stablelm', hidden_size: 2560, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 4096, partial_rotary_factor: 0.25, rope_theta: 10000 },
+    source: 'MLC stablelm',
+    note: 'Rotates 20 of 80 dims per head.',
+  },
+  {
+    id: 'stablelm-2-1.6b', name: 'StableLM 2 Zephyr 1.6B', family: 'StableLM', year: 2024,
+    config: { model_type: 'stablelm', hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 24, max_position_embeddings: 4096, partial_rotary_factor: 0.25, rope_theta: 10000 },
+    source: 'MLC stablelm-2-zephyr-1_6b',
+  },
+  {
+    id: 'glm-4-9b', name: 'GLM-4 9B', family: 'GLM', year: 2024,
+    config: { model_type: 'glm', hidden_size: 4096, num_attention_heads: 32, head_dim: 128, num_hidden_layers: 40, max_position_embeddings: 131072, partial_rotary_factor: 0.5 },
+    source: 'HF glm/configuration_glm.py GlmConfig defaults (checkpoint THUDM/glm-4-9b-chat; partial_rotary_factor 0.5 is its default; no rope_theta: 10000)',
+    note: 'Rotates 64 of 128 dims, adjacent pairs (modeling_glm.py).',
+  },
+  {
+    id: 'gpt-oss-20b', name: 'gpt-oss-20b', family: 'gpt-oss', year: 2025,
+    config: {
+      model_type: 'gpt_oss', hidden_size: 2880, num_attention_heads: 64, head_dim: 64, num_hidden_layers: 24, max_position_embeddings: 131072, sliding_window: 128,
+      rope_parameters: { rope_type: 'yarn', rope_theta: 150000.0, factor: 32.0, beta_fast: 32.0, beta_slow: 1.0, truncate: false, original_max_position_embeddings: 4096 },
+    },
+    source: 'HF gpt_oss/configuration_gpt_oss.py defaults (checkpoint openai/gpt-oss-20b: rope_parameters, default_theta 150000.0); 24 layers from AI-Hypercomputer/maxtext MaxText/configs/models/gpt-oss-20b.yml (which mirrors openai/gpt-oss-20b config.json)',
+    note: 'YaRN ×32 without rounding the ramp bounds (truncate false); sliding (128) and full layers alternate with the same RoPE.',
+  },
+  {
+    id: 'smollm2-135m', name: 'SmolLM2 135M', family: 'SmolLM', year: 2024,
+    config: { model_type: 'llama', hidden_size: 576, num_attention_heads: 9, num_hidden_layers: 30, max_position_embeddings: 8192, rope_interleaved: false, rope_scaling: null, rope_theta: 100000 },
+    source: 'MLC smollm2_135m',
+  },
+  {
+    id: 'smollm2-360m', name: 'SmolLM2 360M', family: 'SmolLM', year: 2024,
+    config: { model_type: 'llama', hidden_size: 960, num_attention_heads: 15, num_hidden_layers: 32, max_position_embeddings: 8192, rope_interleaved: false, rope_scaling: null, rope_theta: 100000 },
+    source: 'MLC smollm2_360m',
+  },
+  {
+    id: 'smollm3', name: 'SmolLM3 (config-class defaults)', family: 'SmolLM', year: 2025,
+    config: { model_type: 'smollm3', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 36, max_position_embeddings: 32768, rope_theta: 2000000.0, no_rope_layer_interval: 4 },
+    source: 'HF smollm3/configuration_smollm3.py SmolLM3Config defaults (rope_theta is its default_theta)',
+    note: 'NoPE every 4th layer. The SmolLM3-3B checkpoint\'s own base and context (reported as 5e6 and 65536) were not verified in a public file, so the class defaults stand here.',
+  },
+  {
+    id: 'internlm2.5-7b', name: 'InternLM2.5 7B', family: 'InternLM', year: 2024,
+    config: { model_type: 'internlm2', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 32768, rope_scaling: { type: 'dynamic', factor: 2.0 }, rope_theta: 1000000 },
+    source: 'MLC internlm2_5_7b',
+  },
+  {
+    id: 'minicpm-2b', name: 'MiniCPM 2B', family: 'MiniCPM', year: 2024,
+    config: { model_type: 'minicpm', hidden_size: 2304, num_attention_heads: 36, num_hidden_layers: 40, max_position_embeddings: 65536, rope_scaling: { type: 'dynamic', factor: 4.0 }, rope_theta: 1000000.0 },
+    source: 'MLC minicpm_2b',
+  },
+];
