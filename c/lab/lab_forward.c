@@ -67,7 +67,7 @@ double lab_forward(struct lab_model *m, const int32_t *tokens, const int32_t *ta
     add_rows(a->xm, w->bo, N, D);
     lab_layernorm(a->ln2, a->mu2, a->rs2, a->xm, w->ln2_g, w->ln2_b, N, D);
     lab_gemm(a->h, F, a->ln2, D, 1, w->w1, F, N, D, F, LAB_SET, w->b1, LAB_TRI_NONE);
-    lab_gelu(a->g, a->h, (size_t)N * F);
+    lab_gelu(a->g, a->h, a->h, (size_t)N * F); /* h becomes GELU'(h): the backward needs no more */
     memcpy(xnext, a->xm, sizeof(lab_real) * (size_t)N * D);
     lab_gemm(xnext, D, a->g, F, 1, w->w2, D, N, F, D, LAB_ACC, 0, LAB_TRI_NONE);
     add_rows(xnext, w->b2, N, D);
@@ -110,7 +110,7 @@ void lab_backward(struct lab_model *m, const int32_t *tokens, const int32_t *tar
     lab_acts *a = &m->act[l];
     /* MLP: dx is dL/d(x_{l+1}); the residual passes it to xm unchanged */
     linear_backward(m, m->dh, G(w->w2), G(w->b2), a->g, dx, w->w2, N, F, D);
-    lab_gelu_backward(m->dh, a->h, (size_t)N * F);
+    lab_mul(m->dh, a->h, (size_t)N * F);
     linear_backward(m, dtmp, G(w->w1), G(w->b1), a->ln2, m->dh, w->w1, N, D, F);
     lab_layernorm_backward(dx, G(w->ln2_g), G(w->ln2_b), dtmp, a->xm, a->mu2, a->rs2, w->ln2_g, N, D, 1);
     /* attention: dx is now dL/dxm, which the residual passes to x */

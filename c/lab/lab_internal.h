@@ -54,7 +54,7 @@ typedef struct {
   lab_real *ao;       /* [N][D] attention output, heads concatenated */
   lab_real *xm;       /* [N][D] after the attention residual */
   lab_real *ln2, *mu2, *rs2;
-  lab_real *h, *g;    /* [N][F] before and after GELU */
+  lab_real *h, *g;    /* [N][F]: GELU'(pre-activation) and GELU(pre-activation) */
 } lab_acts;
 
 typedef struct {

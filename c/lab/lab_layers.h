@@ -11,9 +11,10 @@ void lab_layernorm(lab_real *y, lab_real *mu, lab_real *rs, const lab_real *x, c
 void lab_layernorm_backward(lab_real *dx, lab_real *dg, lab_real *db, const lab_real *dy,
                             const lab_real *x, const lab_real *mu, const lab_real *rs,
                             const lab_real *g, int32_t n, int32_t w, int accumulate);
-/* y = x Phi(x) (exact erf form); backward multiplies dx in place by GELU'(x). */
-void lab_gelu(lab_real *y, const lab_real *x, size_t n);
-void lab_gelu_backward(lab_real *dx, const lab_real *x, size_t n);
+/* y = x Phi(x) (the exact erf form) and, when dy is not NULL, dy = GELU'(x). */
+void lab_gelu(lab_real *y, lab_real *dy, const lab_real *x, size_t n);
+/* dx[i] *= d[i] */
+void lab_mul(lab_real *dx, const lab_real *d, size_t n);
 /* p[T][T] holds raw scores q.k on and below the diagonal; becomes softmax_j<=i(score * scale +
  * bias[i - j]) with zeros above the diagonal. bias (by distance) may be NULL. */
 void lab_softmax_causal(lab_real *p, int32_t T, double scale, const lab_real *bias);
