@@ -14,9 +14,31 @@
  * at a time so that each load of B serves both, and a scalar tail. Both sum over k in the same
  * order, so each element of C is the same sequence of float operations in both forms (wasm has
  * no FMA to fuse). */
+#include <stddef.h>
 #include <string.h>
 
 #include "lab_kernels.h"
+
+/* Columns [0, w) of one row of C, k in [k0, k1), summed in w local accumulators: the same sums
+ * in the same order as the plain loop c[j] += a b[j], without a load and a store of C per k.
+ * Full blocks have a constant width, so that the compiler keeps them in vector registers. */
+#define SCALAR_BLOCK 16
+#define BLOCK_SCALAR(name, W)                                                                  \
+  static inline void name(lab_real *c, const lab_real *a, int32_t sak, const lab_real *B,      \
+                          int32_t ldb, int32_t k0, int32_t k1, int32_t w, int mode,            \
+                          const lab_real *bias) {                                              \
+    lab_real acc[SCALAR_BLOCK];                                                                \
+    for (int32_t j = 0; j < W; j++) acc[j] = bias ? bias[j] : mode == LAB_SET ? (lab_real)0 : c[j]; \
+    for (int32_t k = k0; k < k1; k++) {                                                        \
+      lab_real av = a[(size_t)k * sak];                                                        \
+      const lab_real *b = B + (size_t)k * ldb;                                                 \
+      for (int32_t j = 0; j < W; j++) acc[j] += av * b[j];                                     \
+    }                                                                                          \
+    for (int32_t j = 0; j < W; j++) c[j] = acc[j];                                             \
+    (void)w;                                                                                   \
+  }
+BLOCK_SCALAR(block_full, SCALAR_BLOCK)
+BLOCK_SCALAR(block_tail, w)
 
 MAYBE_UNUSED_LAB static void gemm_scalar(lab_real *C, int32_t ldc, const lab_real *A, int32_t sam,
                                          int32_t sak, const lab_real *B, int32_t ldb, int32_t M,
@@ -25,13 +47,11 @@ MAYBE_UNUSED_LAB static void gemm_scalar(lab_real *C, int32_t ldc, const lab_rea
     int32_t n = tri == LAB_TRI_COLS ? m + 1 : N;
     int32_t k0 = tri == LAB_TRI_KGE ? m : 0, k1 = tri == LAB_TRI_KLE ? m + 1 : K;
     lab_real *c = C + (size_t)m * ldc;
-    if (bias) memcpy(c, bias, sizeof(lab_real) * (size_t)n);
-    else if (mode == LAB_SET) memset(c, 0, sizeof(lab_real) * (size_t)n);
-    for (int32_t k = k0; k < k1; k++) {
-      lab_real a = A[(size_t)m * sam + (size_t)k * sak];
-      const lab_real *b = B + (size_t)k * ldb;
-      for (int32_t j = 0; j < n; j++) c[j] += a * b[j];
-    }
+    const lab_real *a = A + (size_t)m * sam;
+    int32_t j = 0;
+    for (; j + SCALAR_BLOCK <= n; j += SCALAR_BLOCK)
+      block_full(c + j, a, sak, B + j, ldb, k0, k1, SCALAR_BLOCK, mode, bias ? bias + j : 0);
+    if (j < n) block_tail(c + j, a, sak, B + j, ldb, k0, k1, n - j, mode, bias ? bias + j : 0);
   }
 }
 
