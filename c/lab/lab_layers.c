@@ -53,27 +53,6 @@ void lab_layernorm_backward(lab_real *dx, lab_real *dg, lab_real *db, const lab_
   }
 }
 
-#define LAB_SQRT1_2 0.70710678118654752440
-#define LAB_INV_SQRT_2PI 0.39894228040143267794
-
-/* GELU and, for the backward, its derivative Phi(x) + x phi(x), both from one erf and one exp:
- * the float build takes erff / expf (musl's double erf was a fifth of a wasm training step). */
-void lab_gelu(lab_real *y, lab_real *dy, const lab_real *x, size_t n) {
-#ifdef LAB_F64
-#define LAB_ERF erf
-#define LAB_EXPF exp
-#else
-#define LAB_ERF erff
-#define LAB_EXPF expf
-#endif
-  const lab_real half = (lab_real)0.5, r2 = (lab_real)LAB_SQRT1_2, c = (lab_real)LAB_INV_SQRT_2PI;
-  for (size_t i = 0; i < n; i++) {
-    lab_real v = x[i], cdf = half * (1 + LAB_ERF(v * r2));
-    y[i] = v * cdf;
-    if (dy) dy[i] = cdf + v * c * LAB_EXPF(-half * v * v);
-  }
-}
-
 void lab_mul(lab_real *dx, const lab_real *d, size_t n) {
   for (size_t i = 0; i < n; i++) dx[i] *= d[i];
 }

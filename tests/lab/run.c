@@ -61,8 +61,8 @@ int main(int argc, char **argv) {
   uint64_t hash = 1469598103934665603ull;
   const unsigned char *b = (const unsigned char *)posenc_lab_params(m);
   for (size_t i = 0; i < (size_t)posenc_lab_n_params(m) * sizeof(lab_real); i++) hash = (hash ^ b[i]) * 1099511628211ull;
-  printf("{\"task\":\"%s\",\"encoding\":\"%s\",\"steps\":%d,\"seed\":%.0f,\"f64\":%d,\"train_seconds\":%.3f,",
-         task, enc, steps, seed, (int)(sizeof(lab_real) == 8), t1 - t0);
+  printf("{\"task\":\"%s\",\"encoding\":\"%s\",\"scaling\":\"%s\",\"steps\":%d,\"seed\":%.0f,\"f64\":%d,"
+         "\"train_seconds\":%.3f,", task, enc, scalings[scaling], steps, seed, (int)(sizeof(lab_real) == 8), t1 - t0);
   printf("\"hash\":\"%016llx\",\"losses\":[", (unsigned long long)hash);
   int shown = steps < 50 ? steps : 50;
   for (int i = 0; i < shown; i++) printf("%s%.9g", i ? "," : "", loss[i]);
