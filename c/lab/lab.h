@@ -10,7 +10,8 @@
  *   LayerNorm and loss reductions accumulate in double; angles p * theta are formed in double.
  * - Model (pre-LayerNorm GPT): x = E[token] (+ P[pos] for learned / sinusoidal), then L layers of
  *     x += Wo . attn(LN1(x)) + bo ;  x += W2 . gelu(W1 . LN2(x) + b1) + b2
- *   then logits = LNf(x) . Wh + bh (untied head). GELU is the exact erf form (nn.GELU()).
+ *   then logits = LNf(x) . Wh + bh (untied head). GELU is the exact erf form (nn.GELU()): libm's
+ *   erf in the float64 build, erfc within 1.5e-7 (Abramowitz-Stegun 7.1.26) in the float build.
  *   Linear weights are stored [in][out] (y = x W + b; the transpose of torch's nn.Linear).
  *   The fused projection Wqkv [D][3D] gives q | k | v, each [heads][head_dim]. LN eps 1e-5.
  *   Attention is causal: query i sees keys j <= i; scores are q.k / sqrt(head_dim) + bias.
@@ -48,7 +49,8 @@
  * - Tasks (POSENC_LAB_TASK_*): 16 symbols 0..15, BOS = 16, SEP = 17 (vocab >= 18). Training
  *   draws one n uniformly from 1..train_len per batch; all sequences of a batch have length n.
  *   kback    x1..xn (T = n): position i predicts token i+1-k (k = task_k, default 3); loss on
- *            i >= k-1.
+ *            i >= k-1. A batch with n < k has no loss positions: loss 0, gradient 0, and AdamW
+ *            still steps (momentum and decay), as for any zero gradient.
  *   copy     BOS x1..xn SEP x1..xn; the input drops the last token (T = 2n+1); loss on the n
  *            positions from SEP on, each predicting the next token.
  *   reverse  BOS x1..xn SEP xn..x1, likewise.

@@ -4,9 +4,11 @@
  *     error |g - g_fd| / max(|g|, |g_fd|) <= 1e-6 per group;
  *  2. AdamW (decay mask, bias correction) and the schedule against a float64 reference here;
  *  3. determinism: two models of one seed give the same bits after 20 steps, run interleaved;
+ *     gradient clipping;
  *  4. a tiny model's loss halves within 300 steps;
  *  5. T5 buckets against a transcription of HF's formula over relative positions -300..300;
- *  6. xPos factors, ALiBi slopes, and RoPE scaling frequencies against c/scaling.c;
+ *  6. xPos factors, ALiBi slopes, and RoPE scaling frequencies against c/scaling.c; shift
+ *     invariance of the relative encodings' attention; the evaluation and attention readouts;
  *  7. bad arguments: a negative status and nothing written.
  * Prints one line per check and exits 1 when any fails. */
 #include <math.h>
@@ -159,6 +161,33 @@ static void check_determinism(void) {
   posenc_lab_free(a), posenc_lab_free(b), posenc_lab_free(d);
 }
 
+/* Clipping: a bound above the gradient norm changes no bit; a bound of 1e-12 scales the gradient
+ * down to where AdamW's eps dominates, so the first step moves the weights far less. */
+static double first_step_move(double clip, const double **params_out, posenc_lab_model **keep) {
+  posenc_lab_config c = tiny(POSENC_LAB_ENC_ROPE, 1);
+  c.clip_norm = clip, c.weight_decay = 0, c.warmup_steps = 0;
+  posenc_lab_model *m;
+  posenc_lab_create(&c, &m);
+  int32_t np = posenc_lab_n_params(m);
+  double *p = posenc_lab_params(m), *p0 = malloc(sizeof(double) * np), move = 0;
+  memcpy(p0, p, sizeof(double) * np);
+  posenc_lab_train_steps(m, 1, 0);
+  for (int32_t i = 0; i < np; i++) move += fabs(p[i] - p0[i]);
+  free(p0);
+  *params_out = p, *keep = m;
+  return move;
+}
+
+static void check_clipping(void) {
+  const double *a, *b, *c;
+  posenc_lab_model *ma, *mb, *mc;
+  double none = first_step_move(0, &a, &ma), loose = first_step_move(1e6, &b, &mb), tight = first_step_move(1e-12, &c, &mc);
+  int same = !memcmp(a, b, sizeof(double) * posenc_lab_n_params(ma));
+  report(same && loose == none && tight < none / 100,
+         "clipping: a loose bound changes no bit; clip 1e-12 moves the weights %.2e in all vs %.2e", tight, none);
+  posenc_lab_free(ma), posenc_lab_free(mb), posenc_lab_free(mc);
+}
+
 static void check_learning(void) {
   posenc_lab_config c;
   posenc_lab_config_default(&c);
@@ -299,6 +328,47 @@ static void check_relative(void) {
          worst, learned, sinus);
 }
 
+/* Evaluation's per-position figures agree with its summary; the attention readout's rows are
+ * distributions over the keys j <= i. */
+static void check_readouts(void) {
+  posenc_lab_config c = tiny(POSENC_LAB_ENC_ALIBI, 0);
+  c.task = POSENC_LAB_TASK_COPY, c.max_eval_len = 5;
+  posenc_lab_model *m;
+  posenc_lab_create(&c, &m);
+  posenc_lab_train_steps(m, 30, 0);
+  int32_t T;
+  posenc_lab_sequence_length(POSENC_LAB_TASK_COPY, 5, &T); /* 11 */
+  double s[3], acc[11], loss[11], sa = 0, sl = 0;
+  posenc_lab_evaluate(m, 5, 37, 3, 0, 1, s, acc, loss);
+  int nan_ok = 1, counted = 0;
+  for (int t = 0; t < T; t++) {
+    int carries = t >= 6 && t <= 10; /* SEP at 6 predicts x1 ... position 10 predicts x5 */
+    nan_ok = nan_ok && (carries ? !isnan(acc[t]) && !isnan(loss[t]) : isnan(acc[t]) && isnan(loss[t]));
+    if (carries) sa += acc[t], sl += loss[t], counted++;
+  }
+  int agree = counted == 5 && fabs(sa / 5 - s[0]) < 1e-12 && fabs(sl / 5 - s[2]) < 1e-12;
+  int32_t tok[11], tgt[11];
+  posenc_lab_example(m, 5, 9, tok, tgt);
+  float w[2 * 2 * 11 * 11];
+  posenc_lab_attention(m, tok, 11, 0, 1, w);
+  double worst = 0;
+  int upper_zero = 1;
+  for (int lh = 0; lh < 4; lh++)
+    for (int i = 0; i < 11; i++) {
+      double sum = 0;
+      for (int j = 0; j < 11; j++) {
+        float v = w[(lh * 11 + i) * 11 + j];
+        if (j > i) upper_zero = upper_zero && v == 0;
+        else sum += v;
+      }
+      worst = fmax(worst, fabs(sum - 1));
+    }
+  report(nan_ok && agree && upper_zero && worst < 1e-6 && tok[0] == POSENC_LAB_BOS && tok[6] == POSENC_LAB_SEP,
+         "readouts: per-position accuracy and loss average to the summary (NaN off the loss positions); attention rows sum to 1 (worst %.1e), zero above the diagonal",
+         worst);
+  posenc_lab_free(m);
+}
+
 /* ---- 7. bad arguments ---- */
 static void check_bad_args(void) {
   posenc_lab_config c = tiny(POSENC_LAB_ENC_ROPE, 0), b;
@@ -339,9 +409,11 @@ int main(void) {
   for (size_t i = 0; i < sizeof encs / sizeof encs[0]; i++) check_gradients(encs[i].label, encs[i].enc, encs[i].style);
   check_adamw();
   check_determinism();
+  check_clipping();
   check_t5();
   check_encodings();
   check_relative();
+  check_readouts();
   check_bad_args();
   check_learning();
   printf("gradcheck: %d checks, %d failed\n", checks, failures);
