@@ -36,7 +36,7 @@ test('a C compiler is there (cc, else clang)', () => assert.ok(cc, 'neither cc n
 
 test('gradient check in float64: every group of every encoding, AdamW, determinism, encodings, arguments', () => {
   const exe = build('gradcheck', ['-O2', '-DLAB_F64'],
-    [join(root, 'tests', 'lab', 'gradcheck.c'), join(root, 'c', 'scaling.c')]);
+    [join(root, 'tests', 'lab', 'gradcheck.c'), join(root, 'c', 'scaling.c'), join(root, 'c', 'alibi.c')]);
   const r = spawnSync(exe, { encoding: 'utf8' });
   const out = r.stdout;
   assert.equal(r.status, 0, out.split('\n').filter((l) => l.startsWith('FAIL')).join('\n'));

@@ -7,7 +7,7 @@
  *     gradient clipping;
  *  4. a tiny model's loss halves within 300 steps;
  *  5. T5 buckets against a transcription of HF's formula over relative positions -300..300;
- *  6. xPos factors, ALiBi slopes, and RoPE scaling frequencies against c/scaling.c; shift
+ *  6. xPos factors, ALiBi slopes (c/alibi.c), and RoPE scaling frequencies (c/scaling.c); shift
  *     invariance of the relative encodings' attention; the evaluation and attention readouts;
  *  7. bad arguments: a negative status and nothing written.
  * Prints one line per check and exits 1 when any fails. */
@@ -274,7 +274,7 @@ static void check_encodings(void) {
     posenc_alibi_slopes(b, H);
     for (int h = 0; h < H; h++) same = same && a[h] == b[h];
   }
-  report(ok && same, "alibi slopes: 2^(-8h/H) for H = 4, 8; H = 1..16 equal to c/scaling.c's posenc_alibi_slopes");
+  report(ok && same, "alibi slopes: 2^(-8h/H) for H = 4, 8; H = 1..16 equal to c/alibi.c's posenc_alibi_slopes");
 
   double wmax = 0;
   int kinds[3] = {POSENC_SCALING_LINEAR, POSENC_SCALING_NTK, POSENC_SCALING_YARN};
