@@ -364,6 +364,19 @@ const SPEC = {
     params: { heads: int({ max: 1024 }), seq: int() },
     cross: [['heads × seq × seq past MAX_ELEMENTS', { heads: 1024, seq: 300 }, RangeError, 'alibi bias']],
   },
+  ropeConfig: {
+    call: (pe, a) => pe.ropeConfig(a.config),
+    args: { config: { model_type: 'llama', rope_theta: 500000, head_dim: 64, num_hidden_layers: 2 } },
+    params: {},
+    cross: [
+      ['config a number', { config: 3 }, TypeError, 'config'],
+      ['config text that is not JSON', { config: '{"rope_theta": ' }, TypeError, 'config'],
+      ['rope_theta a string', { config: { rope_theta: '1e6', head_dim: 64 } }, TypeError, 'rope_theta'],
+      ['rope_theta below 1', { config: { rope_theta: 0.5, head_dim: 64 } }, RangeError, 'rope_theta'],
+      ['head_dim a string', { config: { rope_theta: 1e4, head_dim: '64' } }, TypeError, 'head_dim'],
+      ['a __proto__ key', { config: '{"rope_theta": 10000, "__proto__": {"polluted": 1}}' }, RangeError, '__proto__'],
+    ],
+  },
   randomNormal: {
     call: (pe, a) => pe.randomNormal(a.n, a.seed),
     args: { n: 5, seed: 42 },

@@ -115,18 +115,20 @@ export function suggest(key, known) {
   return best;
 }
 
-/** Levenshtein distance of a and b, or `cap` once it is known to reach it. */
+/** Edit distance of a and b (insert, delete, substitute, swap two neighbours), or `cap` once it reaches it. */
 function editDistance(a, b, cap) {
   if (Math.abs(a.length - b.length) >= cap) return cap;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let prev2 = null, prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     let low = i;
     for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (prev2 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j], prev2[j - 2] + 1);
       low = Math.min(low, cur[j]);
     }
     if (low >= cap) return cap;
+    prev2 = prev;
     prev = cur;
   }
   return Math.min(prev[b.length], cap);
@@ -207,4 +209,15 @@ export function elements(what, ...sizes) {
     throw new RangeError(`${what} would have ${n} elements; the limit is ${MAX_ELEMENTS} (${sizes.join(' × ')})`);
   }
   return n;
+}
+
+/**
+ * A caller-owned output array: undefined (the call allocates one), or a `Type` of exactly `n`
+ * elements, which the call fills and returns instead of allocating.
+ */
+export function outArray(name, out, Type, n) {
+  if (out === undefined) return undefined;
+  if (!(out instanceof Type)) throw new TypeError(`${name} must be a ${Type.name}, got ${show(out)}`);
+  if (out.length !== n) throw new RangeError(`${name} must have ${n} elements, got ${out.length}`);
+  return out;
 }

@@ -118,8 +118,14 @@ export class Heap {
         if (u) this.scan(u, ptr);
         return ptr;
       },
-      // A view is only valid until the next allocation (memory growth detaches it): copy out.
-      copyOut: (Type, ptr, n) => new Type(this.memory.buffer, ptr, n).slice(),
+      // A view is only valid until the next allocation (memory growth detaches it): copy out,
+      // into the caller's `out` array when there is one (checked first by outArray()).
+      copyOut: (Type, ptr, n, out) => {
+        const view = new Type(this.memory.buffer, ptr, n);
+        if (!out) return view.slice();
+        out.set(view);
+        return out;
+      },
     };
     try {
       return body(scope);

@@ -1,6 +1,7 @@
-// posenc.d.ts: hand-written types for web/posenc.js, the JS API over posenc's C kernels
+// posenc.d.ts: hand-written types for web/lib/posenc.js, the JS API over posenc's C kernels
 // (package entry "posenc"). Every method checks its arguments and throws a TypeError (wrong
-// kind of value) or RangeError (right kind, bad value) naming the parameter. Conventions
+// kind of value) or RangeError (right kind, bad value) naming the parameter; an options key it
+// does not know is a TypeError naming it (the types below list every key). Conventions
 // (layouts, pair styles, positions) are described in README.md.
 
 /** Anything posenc reads as a list of numbers: an array or a typed array (not a DataView). */
@@ -65,8 +66,47 @@ export interface RopeConfig {
   scaling?: Scaling;
 }
 
+/** How one kind of layer encodes positions (ropeConfig). */
+export interface LayerPositions {
+  /** rope_theta for this layer type; null for layers with no position encoding */
+  base: number | null;
+  headDim: number;
+  /** dims rotated (0 on NoPE layers) */
+  rotaryDim: number;
+  style: RopeStyle | null;
+  /** posenc's scaling option for this layer type, or null */
+  scaling: Scaling | { type: 'proportional'; partialRotaryFactor: number; factor: number } | null;
+  /** mRoPE: the (t, h, w) sections over the rotated pairs */
+  mrope: { section: number[]; interleaved: boolean } | null;
+  /** the factor on cos and sin (YaRN, LongRoPE); null when the config cannot give it */
+  attentionFactor: number | null;
+  /** the factor the model applies to the 1/√d softmax scale (DeepSeek MLA: mscale²) */
+  softmaxScale: number;
+  /** true for layers without any position encoding */
+  nope: boolean;
+  /** query temperature by position (Llama 4's NoPE layers, Ministral's llama_4_scaling_beta), or null */
+  temperature: { scale: number; floorScale: number; offset: 0 | 1; beta?: number } | null;
+  /** the layer indices of this type, or null when the config does not say */
+  layers: number[] | null;
+}
+
+export interface ModelPositions {
+  layerTypes: Record<string, LayerPositions>;
+  maxPositionEmbeddings: number | null;
+  /** the known ambiguities found, each with a stable code */
+  warnings: { code: string; message: string }[];
+}
+
+/** Real models' position-relevant config keys, with the public file each number comes from. */
+export declare const MODELS: readonly { id: string; name: string; family: string; year: number; config: object; source: string; note?: string }[];
+
 /** Reads a model's config.json object (or just its rope_scaling block). */
 export declare function ropeScaling(config: object): RopeConfig;
+
+/** `out`: a caller-owned array of exactly the result's type and length, filled and returned instead of a new one. */
+export interface Out<T> {
+  out?: T;
+}
 
 export interface FrequencyOptions {
   /** default 10000 (>= 1) */
@@ -74,7 +114,7 @@ export interface FrequencyOptions {
   scaling?: Scaling;
 }
 
-export interface SinusoidalOptions {
+export interface SinusoidalOptions extends Out<Float32Array | Float64Array> {
   /** default 10000 (>= 1) */
   base?: number;
   /** default 'interleaved' */
@@ -96,24 +136,34 @@ export interface PrecisionSteps {
 export interface RopeCacheOptions extends FrequencyOptions {
   /** emulate an implementation working in these types; the result is then Float64Array */
   precision?: Precision | PrecisionSteps;
+  /** caller-owned { cos, sin } to fill (Float32Array, or Float64Array with precision) */
+  out?: { cos: Float32Array | Float64Array; sin: Float32Array | Float64Array };
 }
 
-export interface RopeOptions extends FrequencyOptions {
+interface RopeShape {
   heads: number;
   headDim: number;
   /** required: which dims form a pair */
   style: RopeStyle;
   /** even, <= headDim; default headDim rounded down to even (the rest of each head is left as is) */
   rotaryDim?: number;
+}
+
+/** applyRope with positions: cos/sin formed from position × θ_i in float64. */
+export interface RopePositionOptions extends RopeShape, FrequencyOptions, Out<Float32Array> {
   /** one position per row of x (x.length = positions.length × heads × headDim) */
   positions: Numbers;
 }
 
-export interface RopeInPlaceOptions extends FrequencyOptions {
-  heads: number;
-  headDim: number;
-  style: RopeStyle;
-  rotaryDim?: number;
+/** applyRope with a cos/sin table, as ropeCache returns it: [seq][rotaryDim/2] each (base and scaling are in the table). */
+export interface RopeTableOptions extends RopeShape, Out<Float32Array> {
+  cos: Numbers;
+  sin: Numbers;
+}
+
+export type RopeOptions = RopePositionOptions | RopeTableOptions;
+
+export interface RopeInPlaceOptions extends RopeShape, FrequencyOptions {
   /** seq positions; or give cos and sin instead */
   positions?: Numbers;
   /** tensors [seq][rotaryDim/2] (e.g. pe.tensor(pe.ropeCache(...).cos)); skip the trigonometry */
@@ -126,9 +176,10 @@ export interface AttentionOptions {
   headDim: number;
   /** default false; query row i sees keys j <= i + seqK - seqQ */
   causal?: boolean;
+  out?: { output: Float32Array; weights: Float32Array };
 }
 
-export interface ShiftOptions {
+export interface ShiftOptions extends Out<Float32Array> {
   dim: number;
   base?: number;
   layout?: Layout;
@@ -149,7 +200,7 @@ export interface OrderDemoOptions {
   base?: number;
 }
 
-export interface RopeDecayOptions {
+export interface RopeDecayOptions extends Out<Float64Array> {
   /** 'ones' (default): g(x) = 2 Σ cos(x θ_i); 'bound': RoFormer's relative upper bound; 'vectors': q · R(x) k */
   kind?: 'ones' | 'bound' | 'vectors';
   /** even; required unless invFreq is given */
@@ -164,7 +215,7 @@ export interface RopeDecayOptions {
   style?: RopeStyle;
 }
 
-export interface SinusoidalDecayOptions {
+export interface SinusoidalDecayOptions extends Out<Float64Array> {
   dim: number;
   base?: number;
   /** give both or neither: (q + PE(0)) · (k + PE(x)) instead of PE(0) · PE(x) */
@@ -205,13 +256,15 @@ export interface Posenc {
   sinusoidal(length: number, dim: number, options?: SinusoidalOptions & { precision?: 'f32' }): Float32Array;
   sinusoidal(length: number, dim: number, options: SinusoidalOptions & { precision: 'f64' }): Float64Array;
   /** binary codes [length][bits], column j is bit j (least significant first); bits 1..31 */
-  binary(length: number, bits: number): Float32Array;
+  binary(length: number, bits: number, options?: Out<Float32Array>): Float32Array;
   /** θ_i for i < rotaryDim/2 (float64): base^(-2i/rotaryDim), or a scaling variant's */
   ropeInvFreq(rotaryDim: number, options?: FrequencyOptions): Float64Array;
   /** the factor a scaling variant multiplies cos and sin by (1 without scaling) */
   ropeAttentionFactor(rotaryDim: number, options?: FrequencyOptions): number;
   /** reads a model's config.json (same as the top-level ropeScaling) */
   ropeScaling(config: object): RopeConfig;
+  /** A whole config.json (object or JSON text, v4 or v5 format, text_config looked into), read per layer type. */
+  ropeConfig(config: object | string): ModelPositions;
   /** cos and sin of position × θ_i, each [positions.length][rotaryDim/2] */
   ropeCache(positions: Numbers, rotaryDim: number, options?: FrequencyOptions): { cos: Float32Array; sin: Float32Array };
   ropeCache(positions: Numbers, rotaryDim: number, options: RopeCacheOptions & { precision: Precision | PrecisionSteps }): { cos: Float64Array; sin: Float64Array };
@@ -232,11 +285,11 @@ export interface Posenc {
     scoreDiff: Float64Array; weightDiff: Float64Array; cachedScores: Float64Array; freshScores: Float64Array;
   };
   /** dot products of every row of a [n][dim] with every row of b [m][dim]: Float64Array(n × m) */
-  gram(a: Numbers, b: Numbers, dim: number): Float64Array;
+  gram(a: Numbers, b: Numbers, dim: number, options?: Out<Float64Array>): Float64Array;
   /** dot product of row i of a with row i of b (both [n][dim]) */
-  rowDots(a: Numbers, b: Numbers, dim: number): Float64Array;
+  rowDots(a: Numbers, b: Numbers, dim: number, options?: Out<Float64Array>): Float64Array;
   /** cosine between row i of a and row i of b (both [n][dim]) */
-  rowCosines(a: Numbers, b: Numbers, dim: number): Float64Array;
+  rowCosines(a: Numbers, b: Numbers, dim: number, options?: Out<Float64Array>): Float64Array;
   /** R(k) on sinusoidal vectors: R(k) PE(pos) = PE(pos + k) */
   shiftSinusoidal(vectors: Numbers, k: number, options: ShiftOptions): Float32Array;
   /** token ids -> embedding -> optional PE -> Q/K/V -> optional RoPE -> attention, seeded */
@@ -246,9 +299,9 @@ export interface Posenc {
   /** (q + PE(0)) · (k + PE(x)), or PE(0) · PE(x) without q and k */
   sinusoidalDecay(distances: Numbers, options: SinusoidalDecayOptions): Float64Array;
   /** ALiBi slopes m_h for each head (1..1024 heads) */
-  alibiSlopes(heads: number): Float64Array;
+  alibiSlopes(heads: number, options?: Out<Float64Array>): Float64Array;
   /** ALiBi bias [heads][seq][seq]: -(i - j) m_h for j <= i, 0 above the diagonal */
-  alibiBias(heads: number, seq: number): Float32Array;
+  alibiBias(heads: number, seq: number, options?: Out<Float32Array>): Float32Array;
   /** n samples of N(0, 1) from an integer seed; the same numbers in every engine */
-  randomNormal(n: number, seed: number): Float32Array;
+  randomNormal(n: number, seed: number, options?: Out<Float32Array>): Float32Array;
 }

@@ -1,0 +1,95 @@
+// Every options object of the API refuses a key it does not know: a TypeError naming the key
+// and the method, with the key meant when it is a near miss (config.json's snake_case, a typo,
+// another method's key). A misspelt key silently ignored would be a silent misread.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPosenc } from '../web/lib/posenc.js';
+import { suggest } from '../web/lib/args.js';
+
+const pe = await loadPosenc();
+const x = new Float32Array(8);
+const { cos, sin } = pe.ropeCache([0], 8);
+
+// method -> a call that succeeds with options o (o holds every required key)
+const CALLS = {
+  sinusoidal: [{}, (o) => pe.sinusoidal(2, 4, o)],
+  binary: [{}, (o) => pe.binary(2, 3, o)],
+  shiftSinusoidal: [{ dim: 4 }, (o) => pe.shiftSinusoidal([0, 1, 0, 1], 1, o)],
+  ropeInvFreq: [{}, (o) => pe.ropeInvFreq(8, o)],
+  ropeAttentionFactor: [{}, (o) => pe.ropeAttentionFactor(8, o)],
+  ropeCache: [{}, (o) => pe.ropeCache([0, 1], 8, o)],
+  applyRope: [{ heads: 1, headDim: 8, positions: [0], style: 'half' }, (o) => pe.applyRope(x, o)],
+  'applyRope (table)': [{ heads: 1, headDim: 8, cos, sin, style: 'half' }, (o) => pe.applyRope(x, o)],
+  applyRopeInPlace: [{ heads: 1, headDim: 8, positions: [0], style: 'half' }, (o) => {
+    const t = pe.tensor(8);
+    try {
+      return pe.applyRopeInPlace(t, o);
+    } finally {
+      t.free();
+    }
+  }],
+  attention: [{ heads: 1, headDim: 8 }, (o) => pe.attention(x, x, x, o)],
+  dynamicKvCache: [{ headDim: 4, style: 'half', factor: 2, maxPositionEmbeddings: 1 }, (o) => pe.dynamicKvCache(x, x, o)],
+  gram: [{}, (o) => pe.gram(x, x, 8, o)],
+  rowDots: [{}, (o) => pe.rowDots(x, x, 8, o)],
+  rowCosines: [{}, (o) => pe.rowCosines(x, x, 8, o)],
+  orderDemo: [{}, (o) => pe.orderDemo([0, 1], o)],
+  ropeDecay: [{ dim: 8 }, (o) => pe.ropeDecay([0, 1], o)],
+  sinusoidalDecay: [{ dim: 8 }, (o) => pe.sinusoidalDecay([0, 1], o)],
+  alibiSlopes: [{}, (o) => pe.alibiSlopes(4, o)],
+  alibiBias: [{}, (o) => pe.alibiBias(2, 3, o)],
+  randomNormal: [{}, (o) => pe.randomNormal(3, 1, o)],
+};
+
+test('every method of the API is covered here', () => {
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(pe))
+    .filter((m) => !['constructor', 'heapBytes', 'tensor', 'ropeScaling', 'ropeConfig'].includes(m));
+  for (const m of methods) assert.ok(m in CALLS, `${m} has an options test`);
+});
+
+test('every method refuses an unknown key, naming it and the method; known keys pass', async () => {
+  for (const [name, [good, call]] of Object.entries(CALLS)) {
+    const method = name.split(' ')[0];
+    call(good);
+    const before = pe.heapBytes().inUse;
+    assert.throws(() => call({ ...good, zzzUnknown: 1 }), (e) => e instanceof TypeError && e.message.includes('"zzzUnknown"') &&
+      e.message.includes(method), name);
+    assert.equal(pe.heapBytes().inUse, before, `${name}: a refused call leaves the heap as it was`);
+  }
+  await assert.rejects(loadPosenc({ simdd: true }), /loadPosenc's options has no key "simdd"; did you mean "simd"\?/);
+});
+
+test('the two reported calls throw with the key meant', () => {
+  assert.throws(() => pe.applyRope(x, { heads: 1, headDim: 8, positions: [0], style: 'half', rotary_dim: 4 }),
+    /applyRope's options has no key "rotary_dim"; did you mean "rotaryDim"\?/);
+  assert.throws(() => pe.sinusoidal(2, 4, { bse: 5 }), /sinusoidal's options has no key "bse"; did you mean "base"\?/);
+  // a key of another method
+  assert.throws(() => pe.sinusoidal(2, 4, { scaling: { type: 'linear', factor: 2 } }), /it is an option of ropeInvFreq/);
+  // nested: the precision steps and the out pairs
+  assert.throws(() => pe.ropeCache([0], 8, { precision: { angel: 'f32' } }), /has no key "angel"; did you mean "angle"\?/);
+  assert.throws(() => pe.ropeCache([0], 8, { out: { cos: new Float32Array(4), sine: new Float32Array(4) } }), /"sine"; did you mean "sin"\?/);
+});
+
+test('suggest: camelCase of snake_case, case, small typos; nothing for a far key', () => {
+  const keys = ['base', 'rotaryDim', 'headDim', 'maxPositionEmbeddings'];
+  assert.equal(suggest('rotary_dim', keys), 'rotaryDim');
+  assert.equal(suggest('max_position_embeddings', keys), 'maxPositionEmbeddings');
+  assert.equal(suggest('HeadDim', keys), 'headDim');
+  assert.equal(suggest('bse', keys), 'base');
+  assert.equal(suggest('headdimm', keys), 'headDim');
+  assert.equal(suggest('temperature', keys), null);
+});
+
+test('out: the caller\'s array of the right type and length is filled and returned; a wrong one is refused', () => {
+  const out = new Float32Array(8);
+  assert.equal(pe.sinusoidal(2, 4, { out }), out);
+  assert.deepEqual(out, pe.sinusoidal(2, 4));
+  assert.throws(() => pe.sinusoidal(2, 4, { out: new Float64Array(8) }), /out must be a Float32Array/);
+  assert.throws(() => pe.sinusoidal(2, 4, { out: new Float32Array(9) }), RangeError);
+  const r = pe.randomNormal(5, 3, { out: new Float32Array(5) });
+  assert.deepEqual(r, pe.randomNormal(5, 3));
+  const c = new Float32Array(8), s = new Float32Array(8);
+  const got = pe.ropeCache([0, 1], 8, { out: { cos: c, sin: s } });
+  assert.equal(got.cos, c);
+  assert.deepEqual(got, pe.ropeCache([0, 1], 8));
+});

@@ -1,0 +1,202 @@
+// rope.js: the RoPE methods of the JS API (frequencies, cos/sin caches, rotation copying or in
+// place). Each takes the instance's heap first; web/lib/posenc.js binds them to the class.
+import { HeapArray } from './heap.js';
+import * as A from './args.js';
+import { scalingStruct } from './scaling.js';
+
+export const STYLES = { interleaved: 0, half: 1 };
+export const STYLE_NAMES = Object.keys(STYLES);
+export const MAX_POSITION = 2 ** 53;
+export const MAX_DIM = 65536;
+const PRECISIONS = { f64: 0, f32: 1, bf16: 2, f16: 3 };
+const PRECISION_STEPS = ['position', 'invFreq', 'angle', 'output'];
+
+const FREQ_KEYS = A.optionKeys('ropeInvFreq', ['base', 'scaling']);
+A.optionKeys('ropeAttentionFactor', FREQ_KEYS);
+const CACHE_KEYS = A.optionKeys('ropeCache', ['base', 'scaling', 'precision', 'out']);
+const SHAPE = ['heads', 'headDim', 'style', 'rotaryDim'];
+const APPLY_KEYS = A.optionKeys('applyRope', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin', 'out']);
+const IN_PLACE_KEYS = A.optionKeys('applyRopeInPlace', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin']);
+
+/** The pair layout, which every RoPE call must name: it has no default (the classic silent bug). */
+export function ropeStyle(o) {
+  if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
+  return STYLES[A.oneOf('style', o.style, STYLE_NAMES)];
+}
+
+/** The layout options every RoPE call shares. */
+function ropeShape(o) {
+  const heads = A.int('heads', o.heads, 1);
+  const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
+  const style = ropeStyle(o);
+  const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
+  return { heads, headDim, style, rotaryDim };
+}
+
+/** Checks rotaryDim and options { base, scaling }: what freqIn needs. */
+export function freqArgs(rotaryDim, o) {
+  A.evenInt('rotaryDim', rotaryDim, 2, MAX_DIM);
+  const base = A.num('base', o.base ?? 10000, 1);
+  return { rotaryDim, half: rotaryDim / 2, base, sc: scalingStruct(o.scaling, rotaryDim / 2) };
+}
+
+/**
+ * theta_i into scope h's heap, for a kernel of the same call: { inv: pointer to
+ * Float64Array(half), attn } (no copy out and back in between).
+ */
+export function freqIn(heap, h, { rotaryDim, half, base, sc }) {
+  const inv = h.alloc(Float64Array, half);
+  if (!sc) {
+    heap.call('posenc_rope_inv_freq', inv, rotaryDim, base);
+    return { inv, attn: 1 };
+  }
+  const attn = h.alloc(Float64Array, 1);
+  heap.call('posenc_rope_scaled_freq', inv, attn, rotaryDim, base, h.copyIn(sc.struct),
+    sc.shortFactor ? h.copyIn(sc.shortFactor) : 0, sc.longFactor ? h.copyIn(sc.longFactor) : 0);
+  return { inv, attn: h.copyOut(Float64Array, attn, 1)[0] };
+}
+
+/** { inv: Float64Array(rotaryDim/2), attn } from options { base, scaling }. */
+function freq(heap, rotaryDim, o) {
+  const f = freqArgs(rotaryDim, o);
+  return heap.scoped((h) => {
+    const { inv, attn } = freqIn(heap, h, f);
+    return { inv: h.copyOut(Float64Array, inv, f.half), attn };
+  });
+}
+
+export function ropeInvFreq(heap, rotaryDim, opts) {
+  return freq(heap, rotaryDim, A.options('options', opts, FREQ_KEYS, 'ropeInvFreq')).inv;
+}
+
+export function ropeAttentionFactor(heap, rotaryDim, opts) {
+  return freq(heap, rotaryDim, A.options('options', opts, FREQ_KEYS, 'ropeAttentionFactor')).attn;
+}
+
+/** { cos, sin } outputs: the caller's (options.out = { cos, sin }) or null for new arrays. */
+function pairOut(out, Type, n) {
+  if (out === undefined) return {};
+  const o = A.options('out', out, ['cos', 'sin'], 'ropeCache');
+  return { cos: A.outArray('out.cos', o.cos, Type, n), sin: A.outArray('out.sin', o.sin, Type, n) };
+}
+
+export function ropeCache(heap, positions, rotaryDim, opts) {
+  const o = A.options('options', opts, CACHE_KEYS, 'ropeCache');
+  const pos = A.numbers('positions', positions, Float64Array, { min: 0, max: MAX_POSITION });
+  const f = freqArgs(rotaryDim, o);
+  const n = A.elements('rope cache', pos.length, f.half);
+  if (o.precision !== undefined) {
+    const p = typeof o.precision === 'string' ? Object.fromEntries(PRECISION_STEPS.map((k) => [k, o.precision]))
+      : A.options('precision', o.precision, PRECISION_STEPS, 'ropeCache');
+    const types = PRECISION_STEPS.map((k) => PRECISIONS[A.oneOf(`precision.${k}`, p[k] ?? 'f64', Object.keys(PRECISIONS))]);
+    const out = pairOut(o.out, Float64Array, n);
+    return heap.scoped((h) => {
+      const cos = h.alloc(Float64Array, n), sin = h.alloc(Float64Array, n), { inv, attn } = freqIn(heap, h, f);
+      heap.call('posenc_rope_cache_emulated', cos, sin, h.copyIn(pos), pos.length, inv, f.half, attn, ...types);
+      return { cos: h.copyOut(Float64Array, cos, n, out.cos), sin: h.copyOut(Float64Array, sin, n, out.sin) };
+    });
+  }
+  const out = pairOut(o.out, Float32Array, n);
+  return heap.scoped((h) => {
+    const cos = h.alloc(Float32Array, n), sin = h.alloc(Float32Array, n), { inv, attn } = freqIn(heap, h, f);
+    heap.call('posenc_rope_cache', cos, sin, h.copyIn(pos), pos.length, inv, f.half, attn);
+    return { cos: h.copyOut(Float32Array, cos, n, out.cos), sin: h.copyOut(Float32Array, sin, n, out.sin) };
+  });
+}
+
+/** Options with a cos/sin table instead of positions: the table's own checks. */
+function tableArgs(o) {
+  if (o.positions !== undefined) throw new TypeError('give either positions or cos and sin, not both');
+  if (o.base !== undefined || o.scaling !== undefined) {
+    throw new TypeError('base and scaling have no effect with cos and sin tables (they are in the table); leave them out');
+  }
+}
+
+export function applyRope(heap, x, opts) {
+  const o = A.options('options', opts, APPLY_KEYS, 'applyRope');
+  const { heads, headDim, style, rotaryDim } = ropeShape(o);
+  const row = heads * headDim;
+  if (o.cos !== undefined || o.sin !== undefined) {
+    tableArgs(o);
+    const xs = A.numbers('x', x, Float32Array, { min: -Infinity, max: Infinity });
+    if (xs.length % row !== 0) throw new RangeError(`x.length must be a multiple of heads × headDim = ${row}, got ${xs.length}`);
+    const seq = xs.length / row, nt = A.elements('cos', seq, rotaryDim / 2);
+    const cos = A.numbers('cos', o.cos, Float32Array, { length: nt, min: -Infinity, max: Infinity });
+    const sin = A.numbers('sin', o.sin, Float32Array, { length: nt, min: -Infinity, max: Infinity });
+    const out = A.outArray('out', o.out, Float32Array, xs.length);
+    return heap.scoped((h) => {
+      const px = h.copyIn(xs);
+      heap.call('posenc_rope_apply_table', px, px, seq, heads, headDim, rotaryDim, style, h.copyIn(cos), h.copyIn(sin));
+      return h.copyOut(Float32Array, px, xs.length, out);
+    });
+  }
+  const pos = A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
+  const n = A.elements('x', pos.length, heads, headDim);
+  const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
+  const out = A.outArray('out', o.out, Float32Array, n);
+  const f = freqArgs(rotaryDim, o);
+  return heap.scoped((h) => {
+    const px = h.copyIn(xs), pp = h.copyIn(pos), { inv, attn } = freqIn(heap, h, f);
+    heap.call('posenc_rope_apply', px, px, pos.length, heads, headDim, rotaryDim, style, pp, inv, attn);
+    return h.copyOut(Float32Array, px, n, out);
+  });
+}
+
+export function tensor(heap, lengthOrData) {
+  let data = null;
+  if (typeof lengthOrData === 'number') A.int('length', lengthOrData, 1);
+  else data = A.numbers('data', lengthOrData, Float32Array);
+  const t = new HeapArray(heap, Float32Array, data ? data.length : lengthOrData);
+  if (!data) {
+    t.array.fill(0);
+    return t;
+  }
+  const u = data instanceof A.Unscanned ? data : null;
+  t.array.set(u ? u.array : data);
+  try {
+    if (u) heap.scan(u, t.pointer);
+  } catch (err) {
+    t.free();
+    throw err;
+  }
+  return t;
+}
+
+/** A live tensor of this instance, or a TypeError naming the parameter. */
+function tensorArg(heap, name, t) {
+  if (!(t instanceof HeapArray) || t.Type !== Float32Array) {
+    throw new TypeError(`${name} must be a tensor from pe.tensor(), got ${A.show(t)}`);
+  }
+  if (!t.in(heap)) throw new TypeError(`${name} is a tensor of another posenc instance`);
+  if (t.freed) throw new TypeError(`${name} was freed`);
+  return t;
+}
+
+export function applyRopeInPlace(heap, x, opts) {
+  const t = tensorArg(heap, 'x', x);
+  const o = A.options('options', opts, IN_PLACE_KEYS, 'applyRopeInPlace');
+  const { heads, headDim, style, rotaryDim } = ropeShape(o);
+  const row = heads * headDim;
+  if (t.length % row !== 0) {
+    throw new RangeError(`x.length must be a multiple of heads × headDim = ${row}, got ${t.length}`);
+  }
+  const seq = t.length / row;
+  if (o.cos !== undefined || o.sin !== undefined) {
+    tableArgs(o);
+    const cos = tensorArg(heap, 'cos', o.cos), sin = tensorArg(heap, 'sin', o.sin);
+    const n = seq * (rotaryDim / 2);
+    for (const [name, c] of [['cos', cos], ['sin', sin]]) {
+      if (c.length !== n) throw new RangeError(`${name}.length must be seq × rotaryDim/2 = ${n}, got ${c.length}`);
+    }
+    heap.call('posenc_rope_apply_table', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style,
+      cos.pointer, sin.pointer);
+    return x;
+  }
+  const pos = A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });
+  const f = freqArgs(rotaryDim, o);
+  heap.scoped((h) => {
+    const pp = h.copyIn(pos), { inv, attn } = freqIn(heap, h, f);
+    heap.call('posenc_rope_apply', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style, pp, inv, attn);
+  });
+  return x;
+}
