@@ -5,12 +5,14 @@
  * Each pair is read whole before it is written, so out == x (in place) is safe.
  *
  * SIMD forms: `half` is a plain complex multiply on contiguous halves (4 pairs a vector);
- * `interleaved` rotates [a0 b0 a1 b1] as x*[c0 c0 c1 c1] + swap(x)*[-s0 s0 -s1 s1], since
- * clang's auto-vectoriser handles the stride-2 pairing worse than scalar code. The
- * duplicated cos and signed sin are built once per row and chunk, then serve every head:
- * the per-head loop is loads, one swap, two multiplies and an add per vector, which keeps
- * in-place interleaved RoPE within 1.05x of half (2.30 -> 2.07 ms at 2048x32x128). Both
- * loops take 8 pairs per step.
+ * `interleaved` gathers the pairs' two elements of 8 floats into two vectors, does the same
+ * complex multiply with cos/sin loaded as they are, and interleaves the results back (clang's
+ * auto-vectoriser handles the stride-2 pairing worse than scalar code). So both styles read x,
+ * cos and sin and write out in the same pattern, and interleaved adds four shuffles per 8
+ * floats (shufps / unpck patterns). An earlier form duplicated cos and signed sin into a stack
+ * table per row and shared it between two heads: 10% faster in place on Intel (2048x32x128
+ * 1.34 against 1.48 ms), but 1.5-3x slower than half on AMD EPYC, where nothing in this one
+ * depends on a table written just before it is read.
  *
  * cos/sin: every value is (float)(attn * ps_sincos(fl(position * theta))), four pairs per step in
  * the SIMD form, whichever path forms it. Positions in exact arithmetic progression
@@ -300,8 +302,6 @@ MAYBE_UNUSED static void rotate_rows_scalar(float *o, const float *x, int32_t se
 }
 
 #ifdef __wasm_simd128__
-#define EXPAND 256 /* pairs of duplicated cos / signed sin built at once (2 KiB each) */
-
 #define HALF_STEP(j)                                                                    \
   do {                                                                                  \
     v128_t a = wasm_v128_load(xa + (j)), b = wasm_v128_load(xb + (j));                 \
@@ -326,95 +326,28 @@ static inline __attribute__((always_inline)) void rotate_half_simd(float *o, con
   if (j < np) rotate_scalar(o, x, rot, POSENC_STYLE_HALF, p0 + j, np - j, cs + j, sn + j);
 }
 
-/* Duplicates cos and signs sin for pairs [0, n4), n4 a multiple of 4. */
-static void expand_simd(float *ce, float *se, const float *cs, const float *sn, int32_t n4) {
-  const v128_t neg_even = wasm_i32x4_make((int32_t)0x80000000, 0, (int32_t)0x80000000, 0);
-  for (int32_t j = 0; j < n4; j += 4) {
-    v128_t c = wasm_v128_load(cs + j), s = wasm_v128_load(sn + j);
-    wasm_v128_store(ce + 2 * j, wasm_i32x4_shuffle(c, c, 0, 0, 1, 1));
-    wasm_v128_store(ce + 2 * j + 4, wasm_i32x4_shuffle(c, c, 2, 2, 3, 3));
-    wasm_v128_store(se + 2 * j, wasm_v128_xor(wasm_i32x4_shuffle(s, s, 0, 0, 1, 1), neg_even));
-    wasm_v128_store(se + 2 * j + 4, wasm_v128_xor(wasm_i32x4_shuffle(s, s, 2, 2, 3, 3), neg_even));
-  }
-}
-
-/* [a0 b0 a1 b1] -> x*[c0 c0 c1 c1] + [b0 a0 b1 a1]*[-s0 s0 -s1 s1], ce/se already duplicated.
- * This loop bumps pointers and addresses with constant offsets, which V8 folds into each
- * instruction, instead of an index it must add per access (clang's form for x[j + k]): 9%
- * faster in place at 2048x32x128. (The half loop keeps the index: six pointers spill.) */
-#define IL_HEAD(xq, oq, k)                                                              \
-  do {                                                                                  \
-    v128_t v = wasm_v128_load((xq) + (k)), w = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);    \
-    wasm_v128_store((oq) + (k), wasm_f32x4_add(wasm_f32x4_mul(v, c), wasm_f32x4_mul(w, s))); \
-  } while (0)
-#define IL_AT(k)                                                                        \
-  do {                                                                                  \
-    v128_t c = wasm_v128_load(ce + (k)), s = wasm_v128_load(se + (k));                  \
-    IL_HEAD(xp, op, k);                                                                 \
-    if (two) IL_HEAD(xp + hd, op + hd, k);                                              \
+/* Interleaved pairs of one head from cos/sin as they are: the pairs' first and second elements
+ * are gathered into two vectors (shufps patterns 0,2,4,6 and 1,3,5,7), rotated as in the half
+ * form and interleaved back (unpcklps / unpckhps). Its loads and stores are the half form's one
+ * for one, with four shuffles per 8 floats on top; a*s + b*c is b*c + a*s, so the bits are
+ * those of x*[c c] + swap(x)*[-s s]. Pointers are bumped (V8 folds constant offsets into each
+ * access); unrolling by two changed nothing measurable. */
+#define IL_DIRECT(k)                                                                            \
+  do {                                                                                          \
+    v128_t c = wasm_v128_load(cp + (k)), s = wasm_v128_load(sp + (k));                          \
+    v128_t v0 = wasm_v128_load(xp + 2 * (k)), v1 = wasm_v128_load(xp + 2 * (k) + 4);            \
+    v128_t a = wasm_i32x4_shuffle(v0, v1, 0, 2, 4, 6), b = wasm_i32x4_shuffle(v0, v1, 1, 3, 5, 7); \
+    v128_t oa = wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s));                     \
+    v128_t ob = wasm_f32x4_add(wasm_f32x4_mul(a, s), wasm_f32x4_mul(b, c));                     \
+    wasm_v128_store(op + 2 * (k), wasm_i32x4_shuffle(oa, ob, 0, 4, 1, 5));                       \
+    wasm_v128_store(op + 2 * (k) + 4, wasm_i32x4_shuffle(oa, ob, 2, 6, 3, 7));                   \
   } while (0)
 
-/* Pairs [p0, p0+n4) of one head from expanded ce/se (n4 a multiple of 4); two: of the head hd
- * floats on as well, sharing each load of ce/se (7 operations a vector instead of 8). The
- * caller pairs heads in place only: in-place calls are bound by issue, out-of-place ones by
- * memory, where the two heads' four streams made them 8% slower. */
-static inline __attribute__((always_inline)) void rotate_il_simd(float *o, const float *x,
-                                                                 int32_t hd, int two, int32_t p0,
-                                                                 int32_t n4, const float *ce,
-                                                                 const float *se) {
-  const float *xp = x + 2 * p0, *end = xp + 2 * n4;
-  float *op = o + 2 * p0;
-  for (; end - xp >= 16; xp += 16, op += 16, ce += 16, se += 16) {
-    IL_AT(0);
-    IL_AT(4);
-    IL_AT(8);
-    IL_AT(12);
-  }
-  if (xp < end) {
-    IL_AT(0);
-    IL_AT(4);
-  }
-}
-
-/* One head from cos/sin as they are: the pairs' first and second elements are gathered into
- * two vectors, rotated as in the half form and interleaved back. Four shuffles per 8 floats
- * where duplicating cos and sin and swapping x takes six (x64 runs shuffles on one port, and
- * with few heads they bound the loop). a*s + b*c is b*c + a*s, so the bits are the expanded
- * form's. */
 static inline __attribute__((always_inline)) void rotate_il_direct_simd(float *o, const float *x, int32_t p0, int32_t n4,
                                   const float *cs, const float *sn) {
-  const float *xi = x + 2 * p0;
-  float *oi = o + 2 * p0;
-  for (int32_t j = 0; j < n4; j += 4) {
-    v128_t c = wasm_v128_load(cs + j), s = wasm_v128_load(sn + j);
-    v128_t v0 = wasm_v128_load(xi + 2 * j), v1 = wasm_v128_load(xi + 2 * j + 4);
-    v128_t a = wasm_i32x4_shuffle(v0, v1, 0, 2, 4, 6), b = wasm_i32x4_shuffle(v0, v1, 1, 3, 5, 7);
-    v128_t oa = wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s));
-    v128_t ob = wasm_f32x4_add(wasm_f32x4_mul(a, s), wasm_f32x4_mul(b, c));
-    wasm_v128_store(oi + 2 * j, wasm_i32x4_shuffle(oa, ob, 0, 4, 1, 5));
-    wasm_v128_store(oi + 2 * j + 4, wasm_i32x4_shuffle(oa, ob, 2, 6, 3, 7));
-  }
-}
-
-/* Interleaved pairs of many heads: duplicated cos / signed sin built once per chunk. Kept out
- * of line so that its 4 KiB of stack is set up only when it runs. */
-__attribute__((noinline)) static void rotate_row_expanded_simd(float *o, const float *x,
-                                                              int32_t heads, int32_t head_dim,
-                                                              int32_t rot, int32_t p0, int32_t np,
-                                                              const float *cs, const float *sn) {
-  float ce[2 * EXPAND], se[2 * EXPAND];
-  for (int32_t q0 = 0; q0 < np; q0 += EXPAND) {
-    int32_t nq = np - q0 < EXPAND ? np - q0 : EXPAND, n4 = nq & ~3;
-    expand_simd(ce, se, cs + q0, sn + q0, n4);
-    int32_t h = 0;
-    for (; o == x && h + 2 <= heads; h += 2)
-      rotate_il_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, head_dim, 1, p0 + q0, n4, ce, se);
-    for (; h < heads; h++)
-      rotate_il_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, head_dim, 0, p0 + q0, n4, ce, se);
-    for (h = 0; n4 < nq && h < heads; h++)
-      rotate_scalar(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, POSENC_STYLE_INTERLEAVED,
-                    p0 + q0 + n4, nq - n4, cs + q0 + n4, sn + q0 + n4);
-  }
+  const float *xp = x + 2 * p0, *cp = cs, *sp = sn, *end = cs + n4;
+  float *op = o + 2 * p0;
+  for (; cp < end; cp += 4, sp += 4, xp += 8, op += 8) IL_DIRECT(0);
 }
 
 static inline __attribute__((always_inline)) void rotate_row_simd(float *o, const float *x, int32_t heads, int32_t head_dim,
@@ -423,9 +356,7 @@ static inline __attribute__((always_inline)) void rotate_row_simd(float *o, cons
   if (style == POSENC_STYLE_HALF) {
     for (int32_t h = 0; h < heads; h++)
       rotate_half_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, p0, np, cs, sn);
-  } else if (heads >= 4) {
-    rotate_row_expanded_simd(o, x, heads, head_dim, rot, p0, np, cs, sn);
-  } else { /* too few heads to pay for the expansion */
+  } else {
     int32_t n4 = np & ~3;
     for (int32_t h = 0; h < heads; h++) {
       float *oh = o + (size_t)h * head_dim;
