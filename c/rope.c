@@ -16,10 +16,10 @@
  *
  * cos/sin: every value is (float)(attn * ps_sincos(fl(position * theta))), four pairs per step in
  * the SIMD form, whichever path forms it. Positions in exact arithmetic progression
- * (0..n-1, start..start+n-1; at least PR_MIN of them, angles below 1.5e6 rad) take a float64
+ * (0..n-1, start..start+n-1; at least PR_MIN of them, angles up to 2^18 rad) take a float64
  * rotation recurrence along the positions, re-anchored every 64 rows (progression.h): four
  * multiplies and two adds per pair and row, and a test that the float32 rounding is certain;
- * where it is not (0.1% to 2% of values) the direct formula. So a row's cos/sin, and its
+ * where it is not (0.2% to 1% of values) the direct formula. So a row's cos/sin, and its
  * rotation, are the same bits whether its position comes alone or with any others (the dynamic
  * NTK KV cache relies on it: a cached key equals a freshly rotated one) and in both builds.
  */
@@ -441,12 +441,12 @@ static void pass_through(float *o, const float *x, int32_t rot, int32_t head_dim
 }
 
 /* positions[0..n) an exact arithmetic progression the recurrence serves: long enough to pay
- * for its anchors and steps, every angle in the reduction's range (so every x theta < 2^53 and
+ * for its anchors and steps, every angle at most PR_MAX_ANGLE (within the reduction's range;
  * Dekker's product of the steps stays exact), and an attention factor whose window neither
  * underflows nor overflows. */
 static int pr_serves(const double *positions, int32_t n, double pmax, double wmax, double attn,
                      double *x0, double *dx) {
-  return n >= PR_MIN && pmax * wmax < PS_REDUCE_MAX && pmax <= 0x1p53 && wmax <= 0x1p53 &&
+  return n >= PR_MIN && pmax * wmax <= PR_MAX_ANGLE && pmax <= 0x1p53 && wmax <= 0x1p53 &&
          fabs(attn) >= 0x1p-900 && fabs(attn) <= 0x1p64 && pr_progression(positions, n, x0, dx);
 }
 

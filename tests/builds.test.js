@@ -102,11 +102,11 @@ test('attention, dot products, the word-order experiment, decay on uniform grids
 
 // Positions in exact arithmetic progression take the float64 rotation recurrence (anchored every
 // 64 rows) in the cache and the fused kernel: fewer than 24 positions, 24, around one run and past
-// it, a start past 1e6 and past the polynomial reduction (1e7), a non-integer step, and every
-// head-dim tail of the SIMD forms.
+// it, angles up to 2^18 (the widest rounding window) and past (1e6, 1e7: the direct path), a
+// non-integer step, and every head-dim tail of the SIMD forms.
 test('RoPE caches and fused RoPE on progressions are the same bits in both builds', () => {
   const range = (n, start = 0, step = 1) => Array.from({ length: n }, (_, r) => start + r * step);
-  const runs = [range(23), range(24), range(63), range(64), range(65), range(130), range(200, 1e6), range(70, 1e7),
+  const runs = [range(23), range(24), range(63), range(64), range(65), range(130), range(140, 262000), range(200, 1e6), range(70, 1e7),
     range(100, 17, 3), range(129, 1000.125, 0.5), range(64, 5000, -1)];
   const yarn = { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 } };
   for (const positions of runs) {
