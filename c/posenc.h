@@ -3,6 +3,8 @@
  * Conventions (every function below follows them):
  * - Tensors are float32, row-major. Angles (position x frequency) are formed and
  *   range-reduced in float64, so position 1e6 is as exact as position 1.
+ * - RoPE cos/sin (caches and fused kernels) depend only on the position, theta and attn: a
+ *   row is the same bits whichever other positions share its call.
  * - Sinusoidal layouts: POSENC_LAYOUT_INTERLEAVED puts sin(p*w_i) at 2i and cos(p*w_i)
  *   at 2i+1 (the "Attention Is All You Need" paper and the seeds); POSENC_LAYOUT_CONCAT
  *   puts [sin_0..sin_{d/2-1}, cos_0..cos_{d/2-1}] with the same w_i = base^(-2i/d)

@@ -5,18 +5,29 @@
  * Each pair is read whole before it is written, so out == x (in place) is safe.
  *
  * SIMD forms: `half` is a plain complex multiply on contiguous halves (4 pairs a vector);
- * `interleaved` rotates [a0 b0 a1 b1] as x*[c0 c0 c1 c1] + swap(x)*[-s0 s0 -s1 s1], since
- * clang's auto-vectoriser handles the stride-2 pairing worse than scalar code. The
- * duplicated cos and signed sin are built once per row and chunk, then serve every head:
- * the per-head loop is loads, one swap, two multiplies and an add per vector, which keeps
- * in-place interleaved RoPE within 1.05x of half (2.30 -> 2.07 ms at 2048x32x128). Both
- * loops take 8 pairs per step. cos/sin are float32 results, so the cache and the fused
- * kernel use ps_sincos_f32 (see sincos.h), four pairs per step.
+ * `interleaved` gathers the pairs' two elements of 8 floats into two vectors, does the same
+ * complex multiply with cos/sin loaded as they are, and interleaves the results back (clang's
+ * auto-vectoriser handles the stride-2 pairing worse than scalar code). So both styles read x,
+ * cos and sin and write out in the same pattern, and interleaved adds four shuffles per 8
+ * floats (shufps / unpck patterns). An earlier form duplicated cos and signed sin into a stack
+ * table per row and shared it between two heads: 10% faster in place on Intel (2048x32x128
+ * 1.34 against 1.48 ms), but 1.5-3x slower than half on AMD EPYC, where nothing in this one
+ * depends on a table written just before it is read.
+ *
+ * cos/sin: every value is (float)(attn * ps_sincos(fl(position * theta))), four pairs per step in
+ * the SIMD form, whichever path forms it. Positions in exact arithmetic progression
+ * (0..n-1, start..start+n-1; at least PR_MIN of them, angles up to 2^18 rad) take a float64
+ * rotation recurrence along the positions, re-anchored every 64 rows (progression.h): four
+ * multiplies and two adds per pair and row, and a test that the float32 rounding is certain;
+ * where it is not (0.2% to 1% of values) the direct formula. So a row's cos/sin, and its
+ * rotation, are the same bits whether its position comes alone or with any others (the dynamic
+ * NTK KV cache relies on it: a cached key equals a freshly rotated one) and in both builds.
  */
 #include <math.h>
 #include <string.h>
 
 #include "check.h"
+#include "progression.h"
 #include "sincos.h"
 
 #define CHUNK 1024 /* pairs of cos/sin formed at once by the fused kernel */
@@ -40,7 +51,7 @@ MAYBE_UNUSED static void cache_row_scalar(float *cs, float *sn, double pos, cons
   (void)check, (void)near;
   for (int32_t j = 0; j < np; j++) {
     double s, c;
-    ps_sincos_f32(pos * w[j], &s, &c);
+    ps_sincos(pos * w[j], &s, &c);
     cs[j] = (float)(c * attn);
     sn[j] = (float)(s * attn);
   }
@@ -82,6 +93,176 @@ static void cache_row_simd(float *cs, float *sn, double pos, const double *w, in
 #define cache_row cache_row_scalar
 #endif
 
+/* ---- the cos/sin table of positions in arithmetic progression (see progression.h) ---- */
+
+#define PR_CHUNK 256  /* pairs at once (their state and steps on the stack: 8 KiB) */
+#define PR_SUB 8      /* rows a group of pairs runs before the next group: the row segments it
+                         writes stay in L1 (sinusoidal.c's SUB_ROWS) */
+#define PR_BLOCK 4096 /* floats of cos (and of sin) the fused kernel forms at once (16 KiB each) */
+#define PR_MIN 24     /* fewer positions take the direct path: the anchors, the steps and the
+                         first rows' fallbacks (small sines near position 0) cost about as much
+                         as the rows they save (at 64 pairs: 16 rows 0.92x, 32 rows 1.1x) */
+
+/* Rows of the table from row r0 of a progression (positions x0 + r dx) for pairs at theta w:
+ * the recurrence's state s, c (turned by the steps ws, wc) and what its rounding test needs. */
+typedef struct {
+  double *s, *c;
+  const double *ws, *wc, *w;
+  double x0, dx, attn, win;
+  int32_t r0;
+} pr_run_t;
+
+/* The direct path's value of pair j at row r (the recurrence's fallback). */
+static inline void pr_direct_scalar(const pr_run_t *R, int32_t r, int32_t j, float *fc, float *fs) {
+  double s, c;
+  ps_sincos(pr_at(R->x0, R->dx, R->r0 + r) * R->w[j], &s, &c);
+  *fc = (float)(c * R->attn);
+  *fs = (float)(s * R->attn);
+}
+
+/* float32 of v when v - win and v + win round alike (else *ok = 0). */
+static inline float pr_round(double v, double win, int *ok) {
+  float lo = (float)(v - win), hi = (float)(v + win);
+  uint32_t a, b;
+  memcpy(&a, &lo, sizeof a);
+  memcpy(&b, &hi, sizeof b);
+  *ok &= a == b;
+  return lo;
+}
+
+/* s[j], c[j] = ps_sincos(x w[j]), j < np: the anchor row of a run. */
+MAYBE_UNUSED static void pr_anchors_scalar(double *s, double *c, double x, const double *w,
+                                           int32_t np) {
+  for (int32_t j = 0; j < np; j++) ps_sincos(x * w[j], &s[j], &c[j]);
+}
+
+/* s[j], c[j] = sin, cos of the real product dx w[j], j < np: the steps. */
+MAYBE_UNUSED static void pr_steps_scalar(double *s, double *c, double dx, const double *w,
+                                         int32_t np) {
+  for (int32_t j = 0; j < np; j++) pr_step_scalar(dx, w[j], &s[j], &c[j]);
+}
+
+/* Rows [0, nr) of a cos/sin table (row stride ld) for pairs [0, np) of R, whose state leaves
+ * turned nr times. */
+MAYBE_UNUSED static void pr_rows_scalar(float *cs, float *sn, size_t ld, int32_t nr, int32_t np,
+                                        const pr_run_t *R) {
+  for (int32_t j = 0; j < np; j++) {
+    double sj = R->s[j], cj = R->c[j], cd = R->wc[j], sd = R->ws[j];
+    for (int32_t r = 0; r < nr; r++) {
+      int ok = 1;
+      float fc = pr_round(cj * R->attn, R->win, &ok), fs = pr_round(sj * R->attn, R->win, &ok);
+      if (!ok) pr_direct_scalar(R, r, j, &fc, &fs);
+      cs[(size_t)r * ld + j] = fc;
+      sn[(size_t)r * ld + j] = fs;
+      double t = sj * cd + cj * sd;
+      cj = cj * cd - sj * sd;
+      sj = t;
+    }
+    R->s[j] = sj, R->c[j] = cj;
+  }
+}
+
+#ifdef __wasm_simd128__
+static void pr_anchors_simd(double *s, double *c, double x, const double *w, int32_t np) {
+  const ps_consts_t *K = ps_consts();
+  v128_t xv = wasm_f64x2_splat(x), sv, cv;
+  int32_t j = 0;
+  for (; j + 2 <= np; j += 2) {
+    ps_sincos2(K, wasm_f64x2_mul(xv, wasm_v128_load(w + j)), 0, &sv, &cv);
+    wasm_v128_store(s + j, sv), wasm_v128_store(c + j, cv);
+  }
+  if (j < np) ps_sincos(x * w[j], &s[j], &c[j]);
+}
+
+static void pr_steps_simd(double *s, double *c, double dx, const double *w, int32_t np) {
+  const ps_consts_t *K = ps_consts();
+  v128_t xv = wasm_f64x2_splat(dx), t = wasm_f64x2_mul(xv, wasm_f64x2_splat(PR_SPLIT));
+  v128_t xh = wasm_f64x2_sub(t, wasm_f64x2_sub(t, xv)), xl = wasm_f64x2_sub(xv, xh), sv, cv;
+  int32_t j = 0;
+  for (; j + 2 <= np; j += 2) {
+    pr_step_simd(K, xv, xh, xl, wasm_v128_load(w + j), 0, &sv, &cv);
+    wasm_v128_store(s + j, sv), wasm_v128_store(c + j, cv);
+  }
+  if (j < np) pr_step_scalar(dx, w[j], &s[j], &c[j]);
+}
+
+/* Four pairs of row r by the direct path (out of line: 2% of rows at most). */
+__attribute__((noinline)) static void pr_direct4_simd(const pr_run_t *R, int32_t r, int32_t j,
+                                                      float *cs, float *sn) {
+  const ps_consts_t *K = ps_consts();
+  v128_t p = wasm_f64x2_splat(pr_at(R->x0, R->dx, R->r0 + r)), at = wasm_f64x2_splat(R->attn);
+  if (R->attn == 1.0) cache4_simd(K, cs, sn, p, at, R->w + j, 0, 0, 0);
+  else cache4_simd(K, cs, sn, p, at, R->w + j, 0, 1, 0);
+}
+
+/* Two f64x2 of attn * (cos or sin) rounded to four float32 lanes, and whether the window around
+ * each rounds alike (all ones in that lane). */
+PS_INLINE v128_t pr_round4(v128_t v0, v128_t v1, v128_t win, v128_t *same) {
+  v128_t lo = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(wasm_f64x2_sub(v0, win)),
+                                 wasm_f32x4_demote_f64x2_zero(wasm_f64x2_sub(v1, win)), 0, 1, 4, 5);
+  v128_t hi = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(wasm_f64x2_add(v0, win)),
+                                 wasm_f32x4_demote_f64x2_zero(wasm_f64x2_add(v1, win)), 0, 1, 4, 5);
+  *same = wasm_i32x4_eq(lo, hi);
+  return lo;
+}
+
+/* pr_rows_scalar for pairs [j, j+4), their state in registers (two f64x2 each of s and c). */
+PS_INLINE void pr_group_simd(float *cs, float *sn, size_t ld, int32_t r0, int32_t nr, int32_t j,
+                             const pr_run_t *R, int scale) {
+  v128_t s0 = wasm_v128_load(R->s + j), s1 = wasm_v128_load(R->s + j + 2);
+  v128_t c0 = wasm_v128_load(R->c + j), c1 = wasm_v128_load(R->c + j + 2);
+  v128_t sd0 = wasm_v128_load(R->ws + j), sd1 = wasm_v128_load(R->ws + j + 2);
+  v128_t cd0 = wasm_v128_load(R->wc + j), cd1 = wasm_v128_load(R->wc + j + 2);
+  v128_t at = wasm_f64x2_splat(R->attn), win = wasm_f64x2_splat(R->win);
+  cs += (size_t)r0 * ld + j, sn += (size_t)r0 * ld + j;
+  for (int32_t r = r0; r < r0 + nr; r++, cs += ld, sn += ld) {
+    v128_t oc0 = c0, oc1 = c1, os0 = s0, os1 = s1, same_c, same_s;
+    if (scale) {
+      oc0 = wasm_f64x2_mul(oc0, at), oc1 = wasm_f64x2_mul(oc1, at);
+      os0 = wasm_f64x2_mul(os0, at), os1 = wasm_f64x2_mul(os1, at);
+    }
+    v128_t fc = pr_round4(oc0, oc1, win, &same_c), fs = pr_round4(os0, os1, win, &same_s);
+    if (wasm_i32x4_all_true(wasm_v128_and(same_c, same_s))) {
+      wasm_v128_store(cs, fc);
+      wasm_v128_store(sn, fs);
+    } else {
+      pr_direct4_simd(R, r, j, cs, sn);
+    }
+    v128_t n0 = wasm_f64x2_add(wasm_f64x2_mul(s0, cd0), wasm_f64x2_mul(c0, sd0));
+    v128_t n1 = wasm_f64x2_add(wasm_f64x2_mul(s1, cd1), wasm_f64x2_mul(c1, sd1));
+    c0 = wasm_f64x2_sub(wasm_f64x2_mul(c0, cd0), wasm_f64x2_mul(s0, sd0));
+    c1 = wasm_f64x2_sub(wasm_f64x2_mul(c1, cd1), wasm_f64x2_mul(s1, sd1));
+    s0 = n0, s1 = n1;
+  }
+  wasm_v128_store(R->s + j, s0), wasm_v128_store(R->s + j + 2, s1);
+  wasm_v128_store(R->c + j, c0), wasm_v128_store(R->c + j + 2, c1);
+}
+
+static void pr_rows_simd(float *cs, float *sn, size_t ld, int32_t nr, int32_t np,
+                         const pr_run_t *R) {
+  int32_t n4 = np & ~3;
+  for (int32_t r0 = 0; r0 < nr; r0 += PR_SUB) {
+    int32_t nb = nr - r0 < PR_SUB ? nr - r0 : PR_SUB;
+    if (R->attn == 1.0) /* x * 1.0 is exact: the same bits without the multiply */
+      for (int32_t j = 0; j < n4; j += 4) pr_group_simd(cs, sn, ld, r0, nb, j, R, 0);
+    else
+      for (int32_t j = 0; j < n4; j += 4) pr_group_simd(cs, sn, ld, r0, nb, j, R, 1);
+  }
+  if (n4 < np) {
+    pr_run_t T = *R;
+    T.s += n4, T.c += n4, T.ws += n4, T.wc += n4, T.w += n4;
+    pr_rows_scalar(cs + n4, sn + n4, ld, nr, np - n4, &T);
+  }
+}
+#define pr_anchors pr_anchors_simd
+#define pr_steps pr_steps_simd
+#define pr_rows pr_rows_simd
+#else
+#define pr_anchors pr_anchors_scalar
+#define pr_steps pr_steps_scalar
+#define pr_rows pr_rows_scalar
+#endif
+
 /* ---- rotation of pairs [p0, p0+np) of one head's row ---- */
 
 MAYBE_UNUSED static void rotate_scalar(float *o, const float *x, int32_t rot, int32_t style,
@@ -121,8 +302,6 @@ MAYBE_UNUSED static void rotate_rows_scalar(float *o, const float *x, int32_t se
 }
 
 #ifdef __wasm_simd128__
-#define EXPAND 256 /* pairs of duplicated cos / signed sin built at once (2 KiB each) */
-
 #define HALF_STEP(j)                                                                    \
   do {                                                                                  \
     v128_t a = wasm_v128_load(xa + (j)), b = wasm_v128_load(xb + (j));                 \
@@ -147,95 +326,28 @@ static inline __attribute__((always_inline)) void rotate_half_simd(float *o, con
   if (j < np) rotate_scalar(o, x, rot, POSENC_STYLE_HALF, p0 + j, np - j, cs + j, sn + j);
 }
 
-/* Duplicates cos and signs sin for pairs [0, n4), n4 a multiple of 4. */
-static void expand_simd(float *ce, float *se, const float *cs, const float *sn, int32_t n4) {
-  const v128_t neg_even = wasm_i32x4_make((int32_t)0x80000000, 0, (int32_t)0x80000000, 0);
-  for (int32_t j = 0; j < n4; j += 4) {
-    v128_t c = wasm_v128_load(cs + j), s = wasm_v128_load(sn + j);
-    wasm_v128_store(ce + 2 * j, wasm_i32x4_shuffle(c, c, 0, 0, 1, 1));
-    wasm_v128_store(ce + 2 * j + 4, wasm_i32x4_shuffle(c, c, 2, 2, 3, 3));
-    wasm_v128_store(se + 2 * j, wasm_v128_xor(wasm_i32x4_shuffle(s, s, 0, 0, 1, 1), neg_even));
-    wasm_v128_store(se + 2 * j + 4, wasm_v128_xor(wasm_i32x4_shuffle(s, s, 2, 2, 3, 3), neg_even));
-  }
-}
-
-/* [a0 b0 a1 b1] -> x*[c0 c0 c1 c1] + [b0 a0 b1 a1]*[-s0 s0 -s1 s1], ce/se already duplicated.
- * This loop bumps pointers and addresses with constant offsets, which V8 folds into each
- * instruction, instead of an index it must add per access (clang's form for x[j + k]): 9%
- * faster in place at 2048x32x128. (The half loop keeps the index: six pointers spill.) */
-#define IL_HEAD(xq, oq, k)                                                              \
-  do {                                                                                  \
-    v128_t v = wasm_v128_load((xq) + (k)), w = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);    \
-    wasm_v128_store((oq) + (k), wasm_f32x4_add(wasm_f32x4_mul(v, c), wasm_f32x4_mul(w, s))); \
-  } while (0)
-#define IL_AT(k)                                                                        \
-  do {                                                                                  \
-    v128_t c = wasm_v128_load(ce + (k)), s = wasm_v128_load(se + (k));                  \
-    IL_HEAD(xp, op, k);                                                                 \
-    if (two) IL_HEAD(xp + hd, op + hd, k);                                              \
+/* Interleaved pairs of one head from cos/sin as they are: the pairs' first and second elements
+ * are gathered into two vectors (shufps patterns 0,2,4,6 and 1,3,5,7), rotated as in the half
+ * form and interleaved back (unpcklps / unpckhps). Its loads and stores are the half form's one
+ * for one, with four shuffles per 8 floats on top; a*s + b*c is b*c + a*s, so the bits are
+ * those of x*[c c] + swap(x)*[-s s]. Pointers are bumped (V8 folds constant offsets into each
+ * access); unrolling by two changed nothing measurable. */
+#define IL_DIRECT(k)                                                                            \
+  do {                                                                                          \
+    v128_t c = wasm_v128_load(cp + (k)), s = wasm_v128_load(sp + (k));                          \
+    v128_t v0 = wasm_v128_load(xp + 2 * (k)), v1 = wasm_v128_load(xp + 2 * (k) + 4);            \
+    v128_t a = wasm_i32x4_shuffle(v0, v1, 0, 2, 4, 6), b = wasm_i32x4_shuffle(v0, v1, 1, 3, 5, 7); \
+    v128_t oa = wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s));                     \
+    v128_t ob = wasm_f32x4_add(wasm_f32x4_mul(a, s), wasm_f32x4_mul(b, c));                     \
+    wasm_v128_store(op + 2 * (k), wasm_i32x4_shuffle(oa, ob, 0, 4, 1, 5));                       \
+    wasm_v128_store(op + 2 * (k) + 4, wasm_i32x4_shuffle(oa, ob, 2, 6, 3, 7));                   \
   } while (0)
 
-/* Pairs [p0, p0+n4) of one head from expanded ce/se (n4 a multiple of 4); two: of the head hd
- * floats on as well, sharing each load of ce/se (7 operations a vector instead of 8). The
- * caller pairs heads in place only: in-place calls are bound by issue, out-of-place ones by
- * memory, where the two heads' four streams made them 8% slower. */
-static inline __attribute__((always_inline)) void rotate_il_simd(float *o, const float *x,
-                                                                 int32_t hd, int two, int32_t p0,
-                                                                 int32_t n4, const float *ce,
-                                                                 const float *se) {
-  const float *xp = x + 2 * p0, *end = xp + 2 * n4;
-  float *op = o + 2 * p0;
-  for (; end - xp >= 16; xp += 16, op += 16, ce += 16, se += 16) {
-    IL_AT(0);
-    IL_AT(4);
-    IL_AT(8);
-    IL_AT(12);
-  }
-  if (xp < end) {
-    IL_AT(0);
-    IL_AT(4);
-  }
-}
-
-/* One head from cos/sin as they are: the pairs' first and second elements are gathered into
- * two vectors, rotated as in the half form and interleaved back. Four shuffles per 8 floats
- * where duplicating cos and sin and swapping x takes six (x64 runs shuffles on one port, and
- * with few heads they bound the loop). a*s + b*c is b*c + a*s, so the bits are the expanded
- * form's. */
 static inline __attribute__((always_inline)) void rotate_il_direct_simd(float *o, const float *x, int32_t p0, int32_t n4,
                                   const float *cs, const float *sn) {
-  const float *xi = x + 2 * p0;
-  float *oi = o + 2 * p0;
-  for (int32_t j = 0; j < n4; j += 4) {
-    v128_t c = wasm_v128_load(cs + j), s = wasm_v128_load(sn + j);
-    v128_t v0 = wasm_v128_load(xi + 2 * j), v1 = wasm_v128_load(xi + 2 * j + 4);
-    v128_t a = wasm_i32x4_shuffle(v0, v1, 0, 2, 4, 6), b = wasm_i32x4_shuffle(v0, v1, 1, 3, 5, 7);
-    v128_t oa = wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s));
-    v128_t ob = wasm_f32x4_add(wasm_f32x4_mul(a, s), wasm_f32x4_mul(b, c));
-    wasm_v128_store(oi + 2 * j, wasm_i32x4_shuffle(oa, ob, 0, 4, 1, 5));
-    wasm_v128_store(oi + 2 * j + 4, wasm_i32x4_shuffle(oa, ob, 2, 6, 3, 7));
-  }
-}
-
-/* Interleaved pairs of many heads: duplicated cos / signed sin built once per chunk. Kept out
- * of line so that its 4 KiB of stack is set up only when it runs. */
-__attribute__((noinline)) static void rotate_row_expanded_simd(float *o, const float *x,
-                                                              int32_t heads, int32_t head_dim,
-                                                              int32_t rot, int32_t p0, int32_t np,
-                                                              const float *cs, const float *sn) {
-  float ce[2 * EXPAND], se[2 * EXPAND];
-  for (int32_t q0 = 0; q0 < np; q0 += EXPAND) {
-    int32_t nq = np - q0 < EXPAND ? np - q0 : EXPAND, n4 = nq & ~3;
-    expand_simd(ce, se, cs + q0, sn + q0, n4);
-    int32_t h = 0;
-    for (; o == x && h + 2 <= heads; h += 2)
-      rotate_il_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, head_dim, 1, p0 + q0, n4, ce, se);
-    for (; h < heads; h++)
-      rotate_il_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, head_dim, 0, p0 + q0, n4, ce, se);
-    for (h = 0; n4 < nq && h < heads; h++)
-      rotate_scalar(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, POSENC_STYLE_INTERLEAVED,
-                    p0 + q0 + n4, nq - n4, cs + q0 + n4, sn + q0 + n4);
-  }
+  const float *xp = x + 2 * p0, *cp = cs, *sp = sn, *end = cs + n4;
+  float *op = o + 2 * p0;
+  for (; cp < end; cp += 4, sp += 4, xp += 8, op += 8) IL_DIRECT(0);
 }
 
 static inline __attribute__((always_inline)) void rotate_row_simd(float *o, const float *x, int32_t heads, int32_t head_dim,
@@ -244,9 +356,7 @@ static inline __attribute__((always_inline)) void rotate_row_simd(float *o, cons
   if (style == POSENC_STYLE_HALF) {
     for (int32_t h = 0; h < heads; h++)
       rotate_half_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, p0, np, cs, sn);
-  } else if (heads >= 4) {
-    rotate_row_expanded_simd(o, x, heads, head_dim, rot, p0, np, cs, sn);
-  } else { /* too few heads to pay for the expansion */
+  } else {
     int32_t n4 = np & ~3;
     for (int32_t h = 0; h < heads; h++) {
       float *oh = o + (size_t)h * head_dim;
@@ -330,6 +440,79 @@ static void pass_through(float *o, const float *x, int32_t rot, int32_t head_dim
   if (o != x && rot < head_dim) memcpy(o + rot, x + rot, (size_t)(head_dim - rot) * sizeof(float));
 }
 
+/* positions[0..n) an exact arithmetic progression the recurrence serves: long enough to pay
+ * for its anchors and steps, every angle at most PR_MAX_ANGLE (within the reduction's range;
+ * Dekker's product of the steps stays exact), and an attention factor whose window neither
+ * underflows nor overflows. */
+static int pr_serves(const double *positions, int32_t n, double pmax, double wmax, double attn,
+                     double *x0, double *dx) {
+  return n >= PR_MIN && pmax * wmax <= PR_MAX_ANGLE && pmax <= 0x1p53 && wmax <= 0x1p53 &&
+         fabs(attn) >= 0x1p-900 && fabs(attn) <= 0x1p64 && pr_progression(positions, n, x0, dx);
+}
+
+/* Run state for pairs [p0, p0+np): anchors at row r0 (positions x0 + r dx). */
+static void pr_start(pr_run_t *R, double x0, double dx, int32_t r0, int32_t nr, const double *w,
+                     int32_t np, double attn, double wmax) {
+  double xa = pr_at(x0, dx, r0), xb = pr_at(x0, dx, r0 + nr - 1);
+  R->x0 = x0, R->dx = dx, R->r0 = r0, R->w = w, R->attn = attn;
+  R->win = pr_window(attn, (xa > xb ? xa : xb) * wmax);
+  pr_anchors(R->s, R->c, xa, w, np);
+}
+
+/* The cache of a progression: chunk by chunk of pairs, run by run of PR_RUN rows. */
+static void pr_cache(float *cos_out, float *sin_out, int32_t n, double x0, double dx,
+                     const double *w, int32_t half, double attn, double wmax) {
+  double s[PR_CHUNK], c[PR_CHUNK], ws[PR_CHUNK], wc[PR_CHUNK];
+  pr_run_t R = {.s = s, .c = c, .ws = ws, .wc = wc};
+  for (int32_t p0 = 0; p0 < half; p0 += PR_CHUNK) {
+    int32_t np = half - p0 < PR_CHUNK ? half - p0 : PR_CHUNK;
+    pr_steps(ws, wc, dx, w + p0, np);
+    for (int32_t r0 = 0; r0 < n; r0 += PR_RUN) {
+      int32_t nr = n - r0 < PR_RUN ? n - r0 : PR_RUN;
+      pr_start(&R, x0, dx, r0, nr, w + p0, np, attn, wmax);
+      pr_rows(cos_out + (size_t)r0 * half + p0, sin_out + (size_t)r0 * half + p0, half, nr, np, &R);
+    }
+  }
+}
+
+/* Fused RoPE of a progression: blocks of up to PR_RUN rows of the table formed as the cache
+ * forms them, then rotated as posenc_rope_apply_table rotates. Out of line: its 40 KiB of
+ * stack only when it runs. */
+__attribute__((noinline)) static void pr_apply(float *out, const float *x, int32_t seq,
+                                               int32_t heads, int32_t head_dim, int32_t rot,
+                                               int32_t style, double x0, double dx,
+                                               const double *w, double attn, double wmax) {
+  double s[PR_CHUNK], c[PR_CHUNK], ws[PR_CHUNK], wc[PR_CHUNK];
+  float cs[PR_BLOCK], sn[PR_BLOCK];
+  pr_run_t R = {.s = s, .c = c, .ws = ws, .wc = wc};
+  int32_t half = rot / 2;
+  for (int32_t p0 = 0; p0 < half; p0 += PR_CHUNK) {
+    int32_t np = half - p0 < PR_CHUNK ? half - p0 : PR_CHUNK;
+    int32_t rows = PR_BLOCK / np < PR_RUN ? PR_BLOCK / np : PR_RUN;
+    pr_steps(ws, wc, dx, w + p0, np);
+    for (int32_t r0 = 0; r0 < seq; r0 += PR_RUN) {
+      int32_t nr = seq - r0 < PR_RUN ? seq - r0 : PR_RUN;
+      for (int32_t rb = r0; rb < r0 + nr; rb += rows) {
+        int32_t nb = r0 + nr - rb < rows ? r0 + nr - rb : rows;
+        if (rb == r0) pr_start(&R, x0, dx, r0, nr, w + p0, np, attn, wmax);
+        R.r0 = rb; /* the fallback's row numbers count from the block */
+        pr_rows(cs, sn, np, nb, np, &R);
+        if (heads == 1 && rot == head_dim && np == half) { /* rows follow each other */
+          rotate_rows(out + (size_t)rb * rot, x + (size_t)rb * rot, nb, rot, style, cs, sn);
+          continue;
+        }
+        for (int32_t i = 0; i < nb; i++) {
+          size_t at = (size_t)(rb + i) * heads * head_dim;
+          rotate_row(out + at, x + at, heads, head_dim, rot, style, p0, np, cs + (size_t)i * np,
+                     sn + (size_t)i * np);
+        }
+      }
+    }
+  }
+  for (size_t h = 0; h < (size_t)seq * heads; h++)
+    pass_through(out + h * head_dim, x + h * head_dim, rot, head_dim);
+}
+
 int posenc_rope_cache(float *cos_out, float *sin_out, const double *positions, int32_t n,
                       const double *inv_freq, int32_t half, double attn) {
   CHECK(cos_out && sin_out && positions && inv_freq, POSENC_E_NULL);
@@ -338,6 +521,11 @@ int posenc_rope_cache(float *cos_out, float *sin_out, const double *positions, i
   double pmax, wmax;
   int rc = check_angles(positions, n, inv_freq, half, &pmax, &wmax);
   if (rc) return rc;
+  double x0, dx;
+  if (pr_serves(positions, n, pmax, wmax, attn, &x0, &dx)) {
+    pr_cache(cos_out, sin_out, n, x0, dx, inv_freq, half, attn, wmax);
+    return POSENC_OK;
+  }
   int32_t near = near_from(inv_freq, half, pmax);
   for (int32_t r = 0; r < n; r++)
     cache_row(cos_out + (size_t)r * half, sin_out + (size_t)r * half, positions[r], inv_freq, half,
@@ -379,6 +567,11 @@ int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, in
   double pmax, wmax;
   rc = check_angles(positions, seq, inv_freq, half, &pmax, &wmax);
   if (rc) return rc;
+  double x0, dx;
+  if (pr_serves(positions, seq, pmax, wmax, attn, &x0, &dx)) {
+    pr_apply(out, x, seq, heads, head_dim, rotary_dim, style, x0, dx, inv_freq, attn, wmax);
+    return POSENC_OK;
+  }
   int32_t near = near_from(inv_freq, half, pmax);
   float cs[CHUNK], sn[CHUNK];
   for (int32_t r = 0; r < seq; r++) {

@@ -14,12 +14,12 @@
  * ulp (3e-8 near 1) where outputs are rounded. (Taylor needs one more term each for this.)
  * Angles past the reduction's range fall back to libm's sin/cos (also float64).
  *
- * ps_sincos_f32 / ps_sincos4_f32 serve kernels whose results are rounded to float32 (the RoPE
- * cache and fused RoPE): the reduction without its third part (k * P3 < 2.2e-15), then the
- * same kind of polynomials to r^7 (sin: error 9.7e-9) and r^8 (cos: 7.6e-10). With float32's
- * rounding (<= 3e-8 for values below 1) the error against float64 stays below 4e-8 at every
- * position up to 1e6 (bound 2e-7; the bench measures 3.9e-8): four fewer multiply-adds and
- * one reduction step less than the full form.
+ * ps_sincos4_f32 (the RoPE cache and fused RoPE) rounds four lanes of ps_sincos to float32.
+ * Its results are within 2e-14 of the truth before that rounding, so they are the float32
+ * nearest cos/sin of the float64 angle except where that value lies within 2e-14 of a rounding
+ * midpoint: which is what lets rope.c's recurrence for positions in progression give the same
+ * bits (progression.h). (Shorter polynomials to r^7 and r^8, within 1e-8, were 25% faster
+ * there; their rounding could not be reproduced by any other way of forming cos/sin.)
  *
  * ps_cos / ps_cos2 (decay curves that need only cosines): a = m pi + r, |r| <= pi/2, by the
  * first two parts doubled (m has at most 19 bits below 1.5e6 rad, so the products stay
@@ -68,13 +68,6 @@
 #define PS_C8 (2.4801585210990515e-05)
 #define PS_C10 (-2.7556369695573007e-07)
 #define PS_C12 (2.0700600483433117e-09)
-/* float32-result forms on |r| <= pi/4 */
-#define PS_F3 (-0.1666666466231438)
-#define PS_F5 (0.008332748270629749)
-#define PS_F7 (-0.00019587890880412386)
-#define PS_G4 (0.04166666465950221)
-#define PS_G6 (-0.0013888303035894866)
-#define PS_G8 (2.4547942085071572e-05)
 /* cos r = 1 - z/2 + z^2 H(z) on |r| <= pi/2, for ps_cos */
 #define PS_H4 (0.04166666666666153)
 #define PS_H6 (-0.001388888888738877)
@@ -94,26 +87,6 @@ static inline void ps_sincos(double a, double *s, double *c) {
   double z = r * r;
   double sr = r + r * z * (PS_S3 + z * (PS_S5 + z * (PS_S7 + z * (PS_S9 + z * PS_S11))));
   double cr = 1.0 + z * (PS_C2 + z * (PS_C4 + z * (PS_C6 + z * (PS_C8 + z * (PS_C10 + z * PS_C12)))));
-  switch ((int64_t)k & 3) {
-    case 0: *s = sr; *c = cr; break;
-    case 1: *s = cr; *c = -sr; break;
-    case 2: *s = -sr; *c = -cr; break;
-    default: *s = -cr; *c = sr; break;
-  }
-}
-
-/* For float32 results: polynomials to r^7 and r^8 (see the header). */
-static inline void ps_sincos_f32(double a, double *s, double *c) {
-  if (!(fabs(a) < PS_REDUCE_MAX)) {
-    *s = sin(a);
-    *c = cos(a);
-    return;
-  }
-  double k = nearbyint(a * PS_TWO_OVER_PI);
-  double r = (a - k * PS_P1) - k * PS_P2; /* k * P3 < 2.2e-15: below what float32 keeps */
-  double z = r * r;
-  double sr = r + r * z * (PS_F3 + z * (PS_F5 + z * PS_F7));
-  double cr = 1.0 + z * (PS_C2 + z * (PS_G4 + z * (PS_G6 + z * PS_G8)));
   switch ((int64_t)k & 3) {
     case 0: *s = sr; *c = cr; break;
     case 1: *s = cr; *c = -sr; break;
@@ -149,8 +122,6 @@ typedef struct {
   ps_pair two_over_pi, shifter, p1, p2, p3, one, reduce_max;
   ps_pair s[5]; /* S3 .. S11 */
   ps_pair c[6]; /* C2 .. C12 */
-  ps_pair f[3]; /* F3 .. F7 */
-  ps_pair g[4]; /* C2, G4 .. G8 */
   ps_pair inv_pi, q1, q2;
   ps_pair h[7]; /* C2, H4 .. H14 */
   int64_t i_one[2], i_sign[2]; /* integer masks */
@@ -162,8 +133,6 @@ static const ps_consts_t ps_table = {
     PS_PAIR(PS_P2), PS_PAIR(PS_P3), PS_PAIR(1.0), PS_PAIR(PS_REDUCE_MAX),
     {PS_PAIR(PS_S3), PS_PAIR(PS_S5), PS_PAIR(PS_S7), PS_PAIR(PS_S9), PS_PAIR(PS_S11)},
     {PS_PAIR(PS_C2), PS_PAIR(PS_C4), PS_PAIR(PS_C6), PS_PAIR(PS_C8), PS_PAIR(PS_C10), PS_PAIR(PS_C12)},
-    {PS_PAIR(PS_F3), PS_PAIR(PS_F5), PS_PAIR(PS_F7)},
-    {PS_PAIR(PS_C2), PS_PAIR(PS_G4), PS_PAIR(PS_G6), PS_PAIR(PS_G8)},
     PS_PAIR(PS_INV_PI), PS_PAIR(PS_Q1), PS_PAIR(PS_Q2),
     {PS_PAIR(PS_C2), PS_PAIR(PS_H4), PS_PAIR(PS_H6), PS_PAIR(PS_H8), PS_PAIR(PS_H10), PS_PAIR(PS_H12),
      PS_PAIR(PS_H14)},
@@ -183,15 +152,14 @@ PS_INLINE v128_t ps_horner2(v128_t z, const ps_pair *c, int n) {
   return p;
 }
 
-/* Reduction of two lanes: r = a - k pi/2 with |r| <= pi/4; *t keeps k in its low bits.
- * parts = 2 leaves out k * P3 (< 2.2e-15), for results rounded to float32. */
-PS_INLINE v128_t ps_reduce2(const ps_consts_t *K, v128_t a, v128_t *t, int parts) {
+/* Reduction of two lanes: r = a - k pi/2 with |r| <= pi/4; *t keeps k in its low bits. */
+PS_INLINE v128_t ps_reduce2(const ps_consts_t *K, v128_t a, v128_t *t) {
   v128_t sh = PS_LD(K->shifter);
   *t = wasm_f64x2_add(wasm_f64x2_mul(a, PS_LD(K->two_over_pi)), sh);
   v128_t k = wasm_f64x2_sub(*t, sh);
   v128_t r = wasm_f64x2_sub(a, wasm_f64x2_mul(k, PS_LD(K->p1)));
   r = wasm_f64x2_sub(r, wasm_f64x2_mul(k, PS_LD(K->p2)));
-  return parts == 2 ? r : wasm_f64x2_sub(r, wasm_f64x2_mul(k, PS_LD(K->p3)));
+  return wasm_f64x2_sub(r, wasm_f64x2_mul(k, PS_LD(K->p3)));
 }
 
 /* Quadrant q = k mod 4: odd q swaps sin and cos; q in {2,3} negates sin, q in {1,2} cos. */
@@ -221,7 +189,7 @@ PS_INLINE int ps_far2(const ps_consts_t *K, v128_t a, v128_t *s, v128_t *c) {
 /* check = 0 when the caller knows every |a| < PS_REDUCE_MAX (the test then costs nothing). */
 PS_INLINE void ps_sincos2(const ps_consts_t *K, v128_t a, int check, v128_t *s, v128_t *c) {
   if (check && ps_far2(K, a, s, c)) return;
-  v128_t t, r = ps_reduce2(K, a, &t, 3);
+  v128_t t, r = ps_reduce2(K, a, &t);
   v128_t z = wasm_f64x2_mul(r, r);
   v128_t ps = ps_horner2(z, K->s, 5);
   v128_t sr = wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(r, z), ps));
@@ -230,10 +198,10 @@ PS_INLINE void ps_sincos2(const ps_consts_t *K, v128_t a, int check, v128_t *s, 
   ps_quadrant2(K, t, sr, cr, s, c);
 }
 
-/* Four lanes of ps_sincos_f32 (angles a0, a1), times `at` when scale, rounded to float32, bit
- * for bit; near: every angle in [0, PS_NEAR_SC). The quadrant's swap and sign flips commute
- * with the scaling and the rounding, so they run once on four float32 lanes instead of twice
- * on two float64 lanes: k's low bits are the low words of t. */
+/* Four lanes of ps_sincos (angles a0, a1), times `at` when scale, rounded to float32, bit for
+ * bit (float)(s * at) of the scalar form; near: every angle in [0, PS_NEAR_SC). The quadrant's
+ * swap and sign flips commute with the scaling and the rounding, so they run once on four
+ * float32 lanes instead of twice on two float64 lanes: k's low bits are the low words of t. */
 PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int check, int scale,
                               int near, v128_t at, v128_t *s, v128_t *c) {
   v128_t lim = PS_LD(K->reduce_max);
@@ -245,7 +213,7 @@ PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int ch
     double m = wasm_f64x2_extract_lane(at, 0);
     for (int i = 0; i < 4; i++) {
       double si, ci;
-      ps_sincos_f32(a[i], &si, &ci);
+      ps_sincos(a[i], &si, &ci);
       fs[i] = (float)(scale ? si * m : si);
       fc[i] = (float)(scale ? ci * m : ci);
     }
@@ -254,12 +222,12 @@ PS_INLINE void ps_sincos4_f32(const ps_consts_t *K, v128_t a0, v128_t a1, int ch
     return;
   }
   v128_t t0 = a0, t1 = a1, r[2] = {a0, a1}, sr[2], cr[2];
-  if (!near) r[0] = ps_reduce2(K, a0, &t0, 2), r[1] = ps_reduce2(K, a1, &t1, 2);
+  if (!near) r[0] = ps_reduce2(K, a0, &t0), r[1] = ps_reduce2(K, a1, &t1);
   for (int h = 0; h < 2; h++) {
     v128_t z = wasm_f64x2_mul(r[h], r[h]);
-    v128_t ps = ps_horner2(z, K->f, 3);
+    v128_t ps = ps_horner2(z, K->s, 5);
     sr[h] = wasm_f64x2_add(r[h], wasm_f64x2_mul(wasm_f64x2_mul(r[h], z), ps));
-    v128_t pc = ps_horner2(z, K->g, 4);
+    v128_t pc = ps_horner2(z, K->c, 6);
     cr[h] = wasm_f64x2_add(PS_LD(K->one), wasm_f64x2_mul(z, pc));
     if (scale) sr[h] = wasm_f64x2_mul(sr[h], at), cr[h] = wasm_f64x2_mul(cr[h], at);
   }

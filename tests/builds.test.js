@@ -99,3 +99,33 @@ test('attention, dot products, the word-order experiment, decay on uniform grids
   const q = randomFloats(130, 4), k = randomFloats(130, 5);
   assert.deepEqual(simd.sinusoidalDecay(grid, { dim: 130, q, k }), scalar.sinusoidalDecay(grid, { dim: 130, q, k }), 'sinusoidal decay');
 });
+
+// Positions in exact arithmetic progression take the float64 rotation recurrence (anchored every
+// 64 rows) in the cache and the fused kernel: fewer than 24 positions, 24, around one run and past
+// it, angles up to 2^18 (the widest rounding window) and past (1e6, 1e7: the direct path), a
+// non-integer step, and every head-dim tail of the SIMD forms.
+test('RoPE caches and fused RoPE on progressions are the same bits in both builds', () => {
+  const range = (n, start = 0, step = 1) => Array.from({ length: n }, (_, r) => start + r * step);
+  const runs = [range(23), range(24), range(63), range(64), range(65), range(130), range(140, 262000), range(200, 1e6), range(70, 1e7),
+    range(100, 17, 3), range(129, 1000.125, 0.5), range(64, 5000, -1)];
+  const yarn = { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 } };
+  for (const positions of runs) {
+    const at = `${positions.length} from ${positions[0]} by ${positions[1] - positions[0]}`;
+    for (const rot of [256, 130, 64, 14, 6, 2]) {
+      assert.deepEqual(simd.ropeCache(positions, rot), scalar.ropeCache(positions, rot), `cache rot=${rot} ${at}`);
+    }
+    assert.deepEqual(simd.ropeCache(positions, 64, yarn), scalar.ropeCache(positions, 64, yarn), `cache yarn ${at}`);
+    for (const [heads, headDims] of [[1, [2, 4, 6, 8, 10, 12, 14, 16, 18, 130]], [3, [2, 6, 10, 18, 130]], [5, [64]]]) {
+      for (const headDim of headDims) {
+        const x = randomFloats(positions.length * heads * headDim, headDim + heads);
+        for (const style of ['interleaved', 'half']) {
+          const o = { heads, headDim, positions, style };
+          assert.deepEqual(simd.applyRope(x, o), scalar.applyRope(x, o), `rope ${style} ${heads}x${headDim} ${at}`);
+        }
+      }
+    }
+    const x = randomFloats(positions.length * 2 * 64, 3);
+    const o = { heads: 2, headDim: 64, rotaryDim: 16, positions, style: 'half' };
+    assert.deepEqual(simd.applyRope(x, o), scalar.applyRope(x, o), `rope partial rotary ${at}`);
+  }
+});

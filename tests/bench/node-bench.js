@@ -33,6 +33,7 @@ const log = (s) => process.stderr.write(s + '\n');
  * 2-core machine falls on all of them alike; each repetition lasts >= MIN_MS and starts with
  * one untimed call, so that no implementation pays for the caches the previous one filled
  * (the tensors here fit this machine's L3: a cold first call took 2x the warm ones).
+ * The minima of the same repetitions are left in lastMinima.
  */
 function timeAll(fns) {
   const names = Object.keys(fns).filter((k) => fns[k]);
@@ -54,10 +55,16 @@ function timeAll(fns) {
       ts[k].push((performance.now() - t0) / n);
     }
   }
-  const med = {};
-  for (const k of names) med[k] = ts[k].sort((x, y) => x - y)[Math.floor(REPS / 2)];
+  const med = {}, min = {};
+  for (const k of names) {
+    ts[k].sort((x, y) => x - y);
+    med[k] = ts[k][Math.floor(REPS / 2)];
+    min[k] = ts[k][0];
+  }
+  lastMinima = min;
   return med;
 }
+let lastMinima = {}; // the minima of timeAll's last call (the side-by-side ratios below use them)
 
 function ok(rc, what) {
   if (rc !== 0) throw new Error(`${what} returned ${rc}`);
@@ -250,6 +257,89 @@ function decayCase(heaps, n, dim, spacing) {
     err: JS.decayError(outs.simd, d, w), errScalar: JS.decayError(outs.scalar, d, w) });
 }
 
+const progressionRows = [];
+const styleRows = [];
+
+/** n positions: 0..n-1, or the same numbers permuted (not a progression: the direct path). */
+function positionsOf(n, order) {
+  const p = Float64Array.from({ length: n }, (_, i) => i);
+  if (order === 'permuted') for (let i = 0; i < n; i++) p[i] = (i * 7919) % n; // a permutation: 7919 is a prime no n here divides
+  return p;
+}
+
+/**
+ * Positions in arithmetic progression (0..n-1: the cache and fused kernels' rotation recurrence)
+ * beside the same positions permuted (the direct path), on the same buffers in one timeAll, SIMD
+ * and scalar builds. Minima of the repetitions; err against float64, ulps SIMD vs scalar.
+ */
+function progressionCases(heaps, cases) {
+  for (const c of cases) {
+    const label = c.kind === 'cache' ? `rope cache ${c.seq}×${c.hd / 2} pairs` : `rope fused ${c.seq}×${c.heads}×${c.hd} ${c.style} ${c.place === 'in' ? 'in place' : 'out of place'}`;
+    if (!wanted(label) && !wanted('progression')) continue;
+    log(`${label}: 0..n-1 and permuted`);
+    const { seq, hd } = c, half = hd / 2, heads = c.heads ?? 1, n = seq * heads * hd, x = inputX(n);
+    const fns = {}, outs = {}, arenas = [], pos = { prog: positionsOf(seq, 'progression'), perm: positionsOf(seq, 'permuted') };
+    for (const build of ['simd', 'scalar']) {
+      const a = arena(heaps[build]), f = heaps[build].fn;
+      arenas.push(a);
+      const pw = a.alloc(Float64Array, half);
+      ok(f.posenc_rope_inv_freq(pw, hd, 10000), 'inv_freq');
+      const pc = a.alloc(Float32Array, seq * half), ps = a.alloc(Float32Array, seq * half);
+      const px = c.kind === 'cache' ? 0 : a.alloc(Float32Array, n), py = c.kind === 'cache' || c.place === 'in' ? px : a.alloc(Float32Array, n);
+      for (const order of ['prog', 'perm']) {
+        const pp = a.alloc(Float64Array, seq);
+        a.view(Float64Array, pp, seq).set(pos[order]);
+        const run = c.kind === 'cache'
+          ? () => f.posenc_rope_cache(pc, ps, pp, seq, pw, half, 1)
+          : () => f.posenc_rope_apply(py, px, seq, heads, hd, hd, STYLE[c.style], pp, pw, 1);
+        if (px) a.view(Float32Array, px, n).set(x);
+        ok(run(), label);
+        outs[`${build} ${order}`] = c.kind === 'cache'
+          ? [a.view(Float32Array, pc, seq * half).slice(), a.view(Float32Array, ps, seq * half).slice()]
+          : [a.view(Float32Array, py, n).slice()];
+        fns[`${build} ${order}`] = run; // in place: x turns on every call (the time does not depend on it)
+      }
+    }
+    // as in ropeCases: past 256 KiB each build is timed on its own (the other heap's tensors,
+    // timed in between, made 2048x32x128 from 0..n-1 1.6x slower here than timed alone)
+    const t = {};
+    if (4 * Math.max(n, seq * half) <= 256 * 1024) timeAll(fns), Object.assign(t, lastMinima);
+    else for (const build of ['simd', 'scalar']) timeAll({ [`${build} prog`]: fns[`${build} prog`], [`${build} perm`]: fns[`${build} perm`] }), Object.assign(t, lastMinima);
+    arenas.forEach((a) => a.free());
+    const err = (k) => (c.kind === 'cache' ? JS.cacheError(...outs[k], pos[k.split(' ')[1]], hd)
+      : JS.ropeError(outs[k][0], x, seq, heads, hd, c.style, pos[k.split(' ')[1]]));
+    const ulps = Math.max(...['prog', 'perm'].flatMap((o) => outs[`simd ${o}`].map((v, i) => JS.maxUlps(v, outs[`scalar ${o}`][i]))));
+    progressionRows.push({ name: label, t, ulps, err: Math.max(err('simd prog'), err('simd perm'), err('scalar prog'), err('scalar perm')) });
+  }
+}
+
+/**
+ * Interleaved against half on the same x, tables and output, in place and out of place, the four
+ * timed in turn in one timeAll (SIMD build, tables given). Minima of the repetitions.
+ */
+function styleCases(heaps, shapes) {
+  for (const [seq, heads, hd] of shapes) {
+    const name = `interleaved / half ${seq}×${heads}×${hd}`;
+    if (!wanted(name) && !wanted('interleaved / half')) continue;
+    log(name);
+    const a = arena(heaps.simd), f = heaps.simd.fn, n = seq * heads * hd, half = hd / 2;
+    const px = a.alloc(Float32Array, n), py = a.alloc(Float32Array, n);
+    const pc = a.alloc(Float32Array, seq * half), ps = a.alloc(Float32Array, seq * half);
+    const pp = a.alloc(Float64Array, seq), pw = a.alloc(Float64Array, half);
+    a.view(Float64Array, pp, seq).set(positionsOf(seq, 'progression'));
+    ok(f.posenc_rope_inv_freq(pw, hd, 10000), 'inv_freq');
+    ok(f.posenc_rope_cache(pc, ps, pp, seq, pw, half, 1), 'cache');
+    a.view(Float32Array, px, n).set(inputX(n));
+    const fns = {};
+    for (const style of ['interleaved', 'half']) for (const place of ['in', 'out'])
+      fns[`${style} ${place}`] = () => f.posenc_rope_apply_table(place === 'in' ? px : py, px, seq, heads, hd, hd, STYLE[style], pc, ps);
+    timeAll(fns);
+    const t = lastMinima;
+    a.free();
+    styleRows.push({ shape: `${seq}×${heads}×${hd}`, t });
+  }
+}
+
 /** The public JS API: the copying applyRope against the zero-copy tensor path. */
 function apiCases(pe, shapes) {
   for (const [seq, heads, hd] of shapes) {
@@ -337,6 +427,24 @@ function printTable(nativeInfo) {
       console.log(line([r.name, fmt(r.copying), fmt(r.fused), fmt(r.table), '', '', '', '', `| ${ratio(r.copying, r.fused)}`, ratio(r.copying, r.table)]));
     }
   }
+  if (progressionRows.length) {
+    console.log('\nPositions 0..n-1 (rotation recurrence) beside the same positions permuted (direct path), timed in turn on the same buffers:');
+    console.log('ms per call, minima of %d repetitions; perm/prog > 1: the recurrence is faster. err: the worst of the four against float64.', REPS);
+    console.log(line(['case', 'SIMD prog', 'SIMD perm', 'scal prog', 'scal perm', '', '', '', '', '| perm/prog SIMD', 'perm/prog scalar', '', '', '', '', '| err', '', 'ulps']));
+    for (const r of progressionRows) {
+      const { t } = r;
+      console.log(line([r.name, fmt(t['simd prog']), fmt(t['simd perm']), fmt(t['scalar prog']), fmt(t['scalar perm']), '', '', '', '',
+        `| ${ratio(t['simd perm'], t['simd prog'])}`, ratio(t['scalar perm'], t['scalar prog']), '', '', '', '', `| ${sci(r.err)}`, '', r.ulps]));
+    }
+  }
+  if (styleRows.length) {
+    console.log('\nInterleaved / half, SIMD, tables given, the four timed in turn on the same buffers: ms per call, minima of %d repetitions', REPS);
+    console.log(line(['shape', 'il in', 'half in', 'il out', 'half out', '', '', '', '', '| il/half in place', 'il/half out']));
+    for (const { shape, t } of styleRows) {
+      console.log(line([shape, fmt(t['interleaved in']), fmt(t['half in']), fmt(t['interleaved out']), fmt(t['half out']), '', '', '', '',
+        `| ${ratio(t['interleaved in'], t['half in'])}`, ratio(t['interleaved out'], t['half out'])]));
+    }
+  }
   if (precision.length) {
     console.log('\nAccuracy at large positions (max |error| vs float64; target <= 2e-7):');
     for (const p of precision) {
@@ -400,6 +508,20 @@ function printTargets(nativeInfo) {
   }
 }
 
+/** The CPU model with its family and model numbers (they tell Zen 3 from Zen 4, Ice Lake from
+ * Sapphire Rapids where a VM shows only "Intel Xeon Processor"); os.cpus() where there is no
+ * /proc/cpuinfo. */
+function cpuModel() {
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8').split('\n\n')[0];
+    const field = (k) => info.match(new RegExp(`^${k}\\s*:\\s*(.*)$`, 'm'))?.[1];
+    const name = field('model name') ?? cpus()[0]?.model ?? 'unknown';
+    return `${name} (${field('vendor_id') ?? '?'}, family ${field('cpu family') ?? '?'}, model ${field('model') ?? '?'})`;
+  } catch {
+    return cpus()[0]?.model ?? 'unknown';
+  }
+}
+
 // ---- main ----
 
 const started = performance.now();
@@ -408,12 +530,23 @@ const heaps = {
   scalar: await instantiate(new URL('posenc-scalar.wasm', BUILD)),
 };
 console.log(`posenc bench: Node ${process.version}, ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; WASM SIMD build vs scalar build vs plain JS vs native.`);
+console.log(`CPU: ${cpuModel()}`);
 const loadAtStart = loadavg()[0];
 
 if (SMOKE) {
   ropeCases(heaps, [[4, 2, 16]]);
+  progressionCases(heaps, [{ kind: 'cache', seq: 70, hd: 16 }, { kind: 'fused', seq: 70, heads: 2, hd: 16, style: 'interleaved', place: 'out' }]);
+  styleCases(heaps, [[4, 2, 16]]);
 } else {
   ropeCases(heaps, [[2048, 32, 128], [512, 1, 64], [1, 32, 128]]);
+  styleCases(heaps, [[2048, 32, 128], [512, 1, 64], [64, 32, 128], [1, 32, 128]]);
+  progressionCases(heaps, [
+    { kind: 'cache', seq: 2048, hd: 128 },
+    { kind: 'fused', seq: 512, heads: 1, hd: 64, style: 'interleaved', place: 'out' },
+    { kind: 'fused', seq: 512, heads: 1, hd: 64, style: 'half', place: 'out' },
+    { kind: 'fused', seq: 2048, heads: 32, hd: 128, style: 'interleaved', place: 'in' },
+    { kind: 'fused', seq: 2048, heads: 32, hd: 128, style: 'half', place: 'in' },
+  ]);
   cacheCase(heaps, 8192, 128);
   sinusoidalCase(heaps, 2048, 512);
   sinusoidalCase(heaps, 8192, 4096);
