@@ -21,7 +21,8 @@ out=web/build
 mkdir -p "$out"
 exports=$(sed -e 's/^/_/' c/exports.txt | paste -sd, -)
 sources=(c/*.c)
-# STANDALONE_WASM + --no-entry: a pure-C module with no imports, loaded by web/lib/posenc.js.
+# STANDALONE_WASM + --no-entry: a pure-C module loaded by web/lib/posenc.js; its one import,
+# emscripten_notify_memory_growth, is supplied by web/lib/heap.js.
 # -fno-math-errno keeps libm calls free of errno stores; file-prefix-map keeps paths out.
 common=(-O3 -std=c11 -Wall -Wextra -Werror -fno-math-errno -ffile-prefix-map="$PWD"=.
   -sSTANDALONE_WASM=1 --no-entry -sEXPORTED_FUNCTIONS="$exports"

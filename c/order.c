@@ -81,7 +81,7 @@ int posenc_order_demo(float *out, float *weights, const int32_t *tokens, int32_t
   posenc_linear(k, x, n, dim, wk, dim);
   posenc_linear(v, x, n, dim, wv, dim);
   if (encoding == POSENC_ENC_ROPE) {
-    /* head_dim may be odd (seed 001: 10 dims / 2 heads); its last dim then passes through */
+    /* head_dim may be odd (the source post's experiment: 10 dims / 2 heads); its last dim then passes through */
     for (int32_t i = 0; i < n; i++) pos[i] = i;
     posenc_rope_inv_freq(inv, rot, base);
     posenc_rope_apply(q, q, n, heads, head_dim, rot, POSENC_STYLE_INTERLEAVED, pos, inv, 1.0);

@@ -44,10 +44,8 @@ static double uniform(uint64_t *state) {
  * The scalar and SIMD forms run the same operations in the same order (WASM has no FMA, so
  * clang's -ffp-contract has nothing to fuse), so the two builds give the same bits. k as a
  * double: the SIMD form ors the exponent field into 2^52 and subtracts 2^52 + 1023 (f64x2 has
- * no int64 conversion), the scalar form converts; both are exact. Per 262,144 normals (Node,
- * this machine) the SIMD build's log went from 1.0 of 2.4 ms (libm's, scalar) to 0.5 of 1.9 ms;
- * in the scalar build the division makes log_unit 0.2 ms slower than libm's table-driven log
- * (4.4 -> 4.65 ms), the price of equal bits.
+ * no int64 conversion), the scalar form converts; both are exact. In the scalar build the
+ * division makes log_unit a little slower than libm's table-driven log: the price of equal bits.
  *
  * The coefficients and the reduction are fdlibm's: Copyright (C) 1993 by Sun Microsystems,
  * Inc. All rights reserved. Developed at SunSoft, a Sun Microsystems, Inc. business.

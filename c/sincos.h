@@ -37,8 +37,6 @@
  * inside the loop and V8 materialises every v128.const from general registers (three
  * instructions each); a load is one. The SIMD forms are always inlined and take `check` = 0
  * when the caller knows every angle is in range, so hot loops carry no fallback code.
- * Together (wasm, this machine): the RoPE cache 5.8 -> 1.7 ms at 8192x64, the decay curve
- * 40 -> 11 ms at 2000 distances x d=4096.
  */
 #ifndef POSENC_SINCOS_H
 #define POSENC_SINCOS_H

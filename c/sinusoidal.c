@@ -3,13 +3,13 @@
  *
  * Scalar reference form: every element is sin/cos of the float64 angle (start + r) * w_i.
  * SIMD form: a float64 rotation recurrence. PE(p+1) = R(w_i) PE(p) per pair, re-anchored
- * from the exact angle every BLOCK_ROWS rows. Each step adds at most a few float64 ulp
- * (plus the 3e-14 error of the step's own cos/sin), so after 64 steps the state is within
- * 3e-12 of the truth; results are then rounded to float32, where they match the reference
- * to within 1 ulp. It needs ~8 f64x2 operations per 4 outputs against ~25 for a polynomial.
- * Four pairs' state lives in registers while they run SUB_ROWS rows (rows inner), so each
- * step is 8 multiplies, 4 adds, 4 demotes, 2 shuffles and 2 stores for 8 outputs:
- * 8192x4096 went from 38 to ~15 ms (the 134 MB write alone takes ~6.5 ms).
+ * from the exact angle every BLOCK_ROWS rows. Each step adds at most a few float64 ulp plus
+ * the error of the step's own cos/sin (< 3e-14, repeated every step), so the bound after 63
+ * steps is 63 * 4e-14 < 3e-12, four orders below float32's rounding: the results, rounded to
+ * float32, match the scalar reference within 1 ulp (tests/builds.test.js). It needs ~8 f64x2
+ * operations per 4 outputs against ~25 for a polynomial. Four pairs' state lives in registers
+ * while they run SUB_ROWS rows (rows inner), so each step is 8 multiplies, 4 adds, 4 demotes,
+ * 2 shuffles and 2 stores for 8 outputs; a large table is bound by its writes.
  */
 #include <math.h>
 #include <string.h>

@@ -52,7 +52,7 @@ for (const [name, pe] of await builds) {
     });
   });
 
-  describe(`seed 001's order experiment (${name})`, () => {
+  describe(`the source post's word-order experiment (${name})`, () => {
     const run = (tokens, opts) => pe.orderDemo(tokens, { dim: 10, heads: 2, vocab: 5, seed: 0, ...opts }).output;
 
     test('without position encoding: token 3 identical, tokens 1 and 2 just swap', () => {

@@ -119,7 +119,7 @@ for (const [name, pe] of built) {
             close(curve[j], want, 1e-9, `${style} x=${x}`);
           });
         }
-        // seed 000's experiment: the same vector at offset 0 and x, q = k: at 0 it is |k|^2
+        // the source post's experiment: the same vector at offset 0 and x, q = k: at 0 it is |k|^2
         const v = pe.randomNormal(512, 7);
         const same = pe.ropeDecay(path === 'direct' ? [0] : [0, 1, 2, 3], { dim: 512, kind: 'vectors', q: v, k: v });
         close(same[0], dot(v, v), 1e-9, '|k|^2');

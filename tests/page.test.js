@@ -176,7 +176,7 @@ test('the exact table shows the seed values in float64', async () => {
   assert.deepEqual(row0.map((t) => t.trim()), ['0', '1', '0', '1']);
 });
 
-test('section 3 numbers match seed 002', async () => {
+test('section 3 numbers match the source post (PE(2), PE(8) for frequencies 1, 1/10, 1/100)', async () => {
   const three = await page.evaluate(() => window.posencPage.charts.get('three-frequencies').data.rows);
   assert.deepEqual(three.map((r) => r[2].toFixed(3)), ['0.909', '0.199', '0.020']);
   assert.deepEqual(three.map((r) => r[3].toFixed(3)), ['0.989', '0.717', '0.080']);

@@ -4,7 +4,7 @@ import { builds, sinusoidal, maxRelErr, dot, freq } from './reference.js';
 
 for (const [name, pe] of await builds) {
   describe(`sinusoidal (${name})`, () => {
-    test("seed 003's table for L = 2, D = 4", () => {
+    test("the source post's table for L = 2, D = 4", () => {
       const want = [0, 1, 0, 1, 0.84147098, 0.54030231, 0.00999983, 0.99995];
       const got = pe.sinusoidal(2, 4);
       want.forEach((w, i) => assert.ok(Math.abs(got[i] - w) <= 1e-7, `element ${i}: ${got[i]} vs ${w}`));
@@ -12,7 +12,7 @@ for (const [name, pe] of await builds) {
       want.forEach((w, i) => assert.equal(exact[i].toFixed(8), w.toFixed(8), `f64 element ${i}`));
     });
 
-    test("seed 002's three frequencies 1, 1/10, 1/100: PE(2) and PE(8)", () => {
+    test("the source post's three frequencies 1, 1/10, 1/100: PE(2) and PE(8)", () => {
       // d = 6 and base 1000 give w_i = 1000^(-2i/6) = 1, 0.1, 0.01; sines sit at even dims
       const t = pe.sinusoidal(9, 6, { base: 1000 });
       const sines = (p) => [0, 2, 4].map((d) => Number(t[p * 6 + d].toFixed(3)));

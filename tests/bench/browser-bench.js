@@ -190,7 +190,7 @@ try {
     const note = [d.timeouts + l.timeouts ? `${d.timeouts + l.timeouts} timed out` : '', d.errors + l.errors ? `${d.errors + l.errors} with errors` : ''].filter(Boolean).join(', ');
     console.log(line([kind, d.n + l.n, f1(d.t50), f1(d.t95), f1(d.w50), f1(d.w95), f1(d.a95), `| ${f1(l.t50)}`, f1(l.t95), f1(l.w50), f1(l.w95), f1(l.a95), `| ${worst}${note ? ` (${note})` : ''}`]));
   }
-  console.log('\nTargets (issue 4):');
+  console.log('\nTargets:');
   const slow = results.filter((r) => !(r.d.w95 <= 16));
   console.log(`  ${slow.length ? 'MISSES' : 'HOLDS '}  every chart redraws within 16 ms (p95 of redraw over the sweeps at its defaults)${slow.length ? `: over it: ${slow.map((r) => `${r.kind} ${f1(r.d.w95)}`).join(', ')}` : ''}`);
   const fp95 = pct(loads.first, 95);

@@ -501,7 +501,7 @@ function printTargets(nativeInfo) {
     check('SIMD vs scalar build agreement (float32 ulps)', ulps, ulps <= 2, '<= 2');
   }
   if (!checks.length) return;
-  console.log('\nTargets (issue 4):');
+  console.log('\nTargets:');
   for (const c of checks) {
     const v = c.want.includes('e-') ? sci(c.value) : c.want.endsWith('×') ? `${c.value.toFixed(2)}×` : String(c.value);
     console.log(`  ${c.pass ? 'HOLDS' : 'MISSES'}  ${c.what.padEnd(66)} ${pad(v, 8)}  (target ${c.want})`);

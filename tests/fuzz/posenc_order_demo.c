@@ -1,4 +1,4 @@
-/* posenc_order_demo: seed 001's experiment end to end; out[n][dim], weights[heads][n][n]. */
+/* posenc_order_demo: the source post's word-order experiment end to end; out[n][dim], weights[heads][n][n]. */
 #include "fuzz.h"
 
 #define DEMO_MAX 4096

@@ -3,7 +3,7 @@
 // Values are checked like the page's (parseParams: unknown or malformed ones are named in a
 // note and keep their defaults). Whenever the page's height changes it posts
 //   { type: 'posenc:height', chart: <kind>, height: <CSS px, integer> }
-// to the parent window, so the host page can size the iframe (README "Use in your blog").
+// to the parent window, so the host page can size the iframe (README "Embedding a chart").
 // `lang=en|zh` and `theme=auto|light|dark` are read by i18n.js and theme.js themselves (and by
 // early.js before the first paint); the chart host follows them.
 import { kernels, chartJs } from '../host/runtime.js';

@@ -3,7 +3,7 @@
 // its own message and leaves the rest working; without WebAssembly every chart says so.
 //
 // A link to one chart's state: index.html?chart=<kind>&<param>=<value>...#<section id>
-// (see README "Links"): that chart starts from those values (checked by parseParams: unknown
+// (see README "Share and export"): that chart starts from those values (checked by parseParams: unknown
 // or malformed ones are named in a note and keep their defaults) and is scrolled into view.
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 import {
