@@ -11,9 +11,10 @@ export const MAX_DIM = 65536;
 const PRECISIONS = { f64: 0, f32: 1, bf16: 2, f16: 3 };
 const PRECISION_STEPS = ['position', 'invFreq', 'angle', 'output'];
 
-const FREQ_KEYS = A.optionKeys('ropeInvFreq', ['base', 'scaling']);
+// rotaryDim may come along (what ropeScaling() returns passes on as options) if it agrees
+const FREQ_KEYS = A.optionKeys('ropeInvFreq', ['base', 'scaling', 'rotaryDim']);
 A.optionKeys('ropeAttentionFactor', FREQ_KEYS);
-const CACHE_KEYS = A.optionKeys('ropeCache', ['base', 'scaling', 'precision', 'out']);
+const CACHE_KEYS = A.optionKeys('ropeCache', ['base', 'scaling', 'rotaryDim', 'precision', 'out']);
 const SHAPE = ['heads', 'headDim', 'style', 'rotaryDim'];
 const APPLY_KEYS = A.optionKeys('applyRope', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin', 'out']);
 const IN_PLACE_KEYS = A.optionKeys('applyRopeInPlace', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin']);
@@ -36,6 +37,9 @@ function ropeShape(o) {
 /** Checks rotaryDim and options { base, scaling }: what freqIn needs. */
 export function freqArgs(rotaryDim, o) {
   A.evenInt('rotaryDim', rotaryDim, 2, MAX_DIM);
+  if (o.rotaryDim !== undefined && o.rotaryDim !== rotaryDim) {
+    throw new RangeError(`options.rotaryDim (${A.show(o.rotaryDim)}) differs from the rotaryDim argument (${rotaryDim})`);
+  }
   const base = A.num('base', o.base ?? 10000, 1);
   return { rotaryDim, half: rotaryDim / 2, base, sc: scalingStruct(o.scaling, rotaryDim / 2) };
 }
