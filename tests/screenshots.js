@@ -10,7 +10,7 @@ const theme = args.find((a) => a.startsWith('--theme='))?.slice(8);
 const query = new URLSearchParams({ ...(lang && { lang }), ...(theme && { theme }) }).toString();
 const suffix = [lang, theme].filter(Boolean).map((x) => `-${x}`).join('');
 const ids = args.filter((a) => !a.startsWith('--'));
-const dir = new URL('./artifacts', import.meta.url);
+const dir = new URL('./artifacts/', import.meta.url);
 mkdirSync(dir, { recursive: true });
 
 const b = await startBrowser();
