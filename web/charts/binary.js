@@ -1,7 +1,7 @@
-// binary.js: the source post's binary positions: positions written in binary and drawn as points: x = bit 0, y = bit 1
-// (the xy plane), and with a third bit z = bit 2 the xz plane, where the post separates
-// position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point as
-// (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
+// binary.js: the source post's positions written in binary and drawn as points: x = bit 0,
+// y = bit 1 (the xy plane), and with a third bit z = bit 2 the xz plane, where the post
+// separates position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point
+// as (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
 import { scatterChart, palette, ink, drawnFrom } from './common.js';
 import { messages } from '../host/i18n.js';
 

@@ -1,9 +1,9 @@
-// sin-heatmap.js: the source post's heatmap, the whole sinusoidal table as an image: position down (row 0 at
-// the top, as matplotlib's imshow draws it), dimension across, matplotlib's coolwarm on [-1, 1].
-// One pixel per cell is painted into an offscreen canvas and scaled onto the visible one, so
-// 1024 × 1024 cells cost one putImageData, not a million chart elements. Positions stop at 1024:
-// the plot is some 500 pixels tall, so more rows would only be averaged into the same picture,
-// at twice the cost (about 10 ms a million cells, more the first time).
+// sin-heatmap.js: the source post's heatmap, the whole sinusoidal table as an image: position
+// down (row 0 at the top, as matplotlib's imshow draws it), dimension across, matplotlib's
+// coolwarm on [-1, 1]. One pixel per cell is painted into an offscreen canvas and scaled onto the
+// visible one, so 1024 × 1024 cells cost one putImageData, not a million chart elements.
+// Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
+// into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
 import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar } from './common.js';
 import { messages } from '../host/i18n.js';
 
