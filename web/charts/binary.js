@@ -1,13 +1,65 @@
-// binary.js: seed 000 #2, positions written in binary and drawn as points: x = bit 0, y = bit 1
-// (the xy plane), and with a third bit z = bit 2 the xz plane, where the post separates
-// position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point as
-// (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
+// binary.js: the source post's positions written in binary and drawn as points: x = bit 0,
+// y = bit 1 (the xy plane), and with a third bit z = bit 2 the xz plane, where the post
+// separates position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point
+// as (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
 import { scatterChart, palette, ink, drawnFrom } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
+
+const M = messages({
+  en: {
+    title: 'Positions as binary codes, one point per code',
+    bits: 'bits',
+    length: 'positions',
+    xBit0: 'x = bit 0',
+    yBit1: 'y = bit 1',
+    zBit2: 'z = bit 2',
+    plane: '{plane} plane',
+    order: 'order of positions',
+    points: 'positions',
+    pointLabel: 'pos {list}',
+    // a panel's accessible name: '{plane} plane: ' and each point, joined by '; '
+    aria: '{plane} plane: {list}',
+    ariaPoint: 'positions {list} at ({x}, {y})',
+    ariaSep: '; ',
+    and: ' and ',
+    shared: 'positions {list} share ({x}, {y})',
+    sharedSep: ', ',
+    xyShared: 'in the xy plane {list}',
+    xyOwn: 'every position has its own point in the xy plane',
+    readoutOne: '{length} position in {bits} bits: {xy}; ',
+    readoutMany: '{length} positions in {bits} bits: {xy}; ',
+    readoutLift: 'bit 2 lifts position 4 to {code4}, and ',
+    readoutDistinct: '{unique} of the {length} full codes are distinct ({bits} bits hold at most {most} positions).',
+  },
+  zh: {
+    title: '把位置写成二进制编码，每个编码一个点',
+    bits: '比特数',
+    length: '位置数',
+    xBit0: 'x = 第 0 位',
+    yBit1: 'y = 第 1 位',
+    zBit2: 'z = 第 2 位',
+    plane: '{plane} 平面',
+    order: '位置的先后顺序',
+    points: '位置',
+    pointLabel: '位置 {list}',
+    aria: '{plane} 平面：{list}',
+    ariaPoint: '位置 {list} 在 ({x}, {y})',
+    ariaSep: '；',
+    and: ' 和 ',
+    shared: '位置 {list} 共用点 ({x}, {y})',
+    sharedSep: '，',
+    xyShared: '在 xy 平面上{list}',
+    xyOwn: '在 xy 平面上每个位置都有自己的点',
+    readoutOne: '{length} 个位置，{bits} 个比特：{xy}；',
+    readoutMany: '{length} 个位置，{bits} 个比特：{xy}；',
+    readoutLift: '第 2 位把位置 4 抬到 {code4}，',
+    readoutDistinct: '{length} 个完整编码中有 {unique} 个互不相同（{bits} 个比特最多表示 {most} 个位置）。',
+  },
+});
 
 const PANELS = [
-  { plane: 'xy', a: 0, b: 1, x: L('x = bit 0', 'x = 第 0 位'), y: L('y = bit 1', 'y = 第 1 位') },
-  { plane: 'xz', a: 0, b: 2, x: L('x = bit 0', 'x = 第 0 位'), y: L('z = bit 2', 'z = 第 2 位') },
+  { plane: 'xy', a: 0, b: 1, x: M.xBit0, y: M.yBit1 },
+  { plane: 'xz', a: 0, b: 2, x: M.xBit0, y: M.zBit2 },
 ];
 
 // Positions that share a code share a point; their numbers are listed together on it.
@@ -24,10 +76,11 @@ function groups(codes, n, bits, a, b) {
 
 export default {
   kind: 'binary',
-  title: L('Positions as binary codes, one point per code', '把位置写成二进制编码，每个编码一个点'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'bits', label: L('bits', '比特数'), type: 'int', min: 2, max: 3, value: 3 },
-    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 1, max: 16, value: 5 },
+    { name: 'bits', label: M.bits, type: 'int', min: 2, max: 3, value: 3 },
+    { name: 'length', label: M.length, type: 'int', min: 1, max: 16, value: 5 },
   ],
   mount(el, { pe, Chart }) {
     const wrap = document.createElement('div');
@@ -41,7 +94,7 @@ export default {
       for (const axis of ['x', 'y']) {
         Object.assign(chart.options.scales[axis], { min: -0.45, max: 1.6, ticks: { stepSize: 1, callback: (v) => (v === 0 || v === 1 ? v : '') } });
       }
-      chart.options.plugins.title = { display: true, text: () => tr(`${panel.plane} plane`, `${panel.plane} 平面`) };
+      chart.options.plugins.title = { display: true, text: () => M.plane.format(panel) };
       chart.options.plugins.tooltip = { callbacks: { label: (c) => c.dataset.pointLabels?.[c.dataIndex] ?? '' } };
       // No legend or fill is shown: those plugins are off, not only hidden (a hidden legend
       // still builds its items, resolving every dataset's style, at every update).
@@ -61,17 +114,16 @@ export default {
           const pts = groups(codes, length, bits, panel.a, panel.b);
           // The order the positions come in: it jumps about, the codes are not continuous.
           const order = Array.from({ length }, (_, p) => ({ x: codes[p * bits + panel.a], y: codes[p * bits + panel.b] }));
-          const pointLabels = pts.map((g) => tr(`pos ${g.positions.join(', ')}`, `位置 ${g.positions.join(', ')}`));
-          const label = tr(
-            `${panel.plane} plane: ${pts.map((g) => `positions ${g.positions.join(' and ')} at (${g.x}, ${g.y})`).join('; ')}`,
-            `${panel.plane} 平面：${pts.map((g) => `位置 ${g.positions.join(' 和 ')} 在 (${g.x}, ${g.y})`).join('；')}`);
+          const pointLabels = pts.map((g) => M.pointLabel.format({ list: g.positions.join(', ') }));
+          const list = pts.map((g) => M.ariaPoint.format({ ...g, list: g.positions.join(String(M.and)) })).join(String(M.ariaSep));
+          const label = M.aria.format({ plane: panel.plane, list });
           // A panel that would show what it shows already is left as it is (one bit more or
           // less leaves the xy plane alone).
           if (c.last.same([order, pts, pointLabels, label], params)) continue;
           c.last.keep(true);
           chart.data.datasets = [
             {
-              label: tr('order of positions', '位置的先后顺序'),
+              label: String(M.order),
               data: order,
               showLine: true,
               borderColor: '#9aa3b2',
@@ -81,7 +133,7 @@ export default {
               pointHitRadius: 0,
             },
             {
-              label: tr('positions', '位置'),
+              label: String(M.points),
               data: pts.map(({ x, y }) => ({ x, y })),
               pointLabels,
               labelDy: 10,
@@ -98,16 +150,11 @@ export default {
         const shared = full.filter((g) => g.positions.length > 1);
         const code = (p) => `(${Array.from(codes.subarray(p * bits, (p + 1) * bits)).join(', ')})`;
         const unique = new Set(Array.from({ length }, (_, p) => code(p))).size;
-        const xy = shared.length
-          ? tr(`in the xy plane ${shared.map((g) => `positions ${g.positions.join(' and ')} share (${g.x}, ${g.y})`).join(', ')}`,
-            `在 xy 平面上${shared.map((g) => `位置 ${g.positions.join(' 和 ')} 共用点 (${g.x}, ${g.y})`).join('，')}`)
-          : tr('every position has its own point in the xy plane', '在 xy 平面上每个位置都有自己的点');
-        view.readout = tr(`${length} position${length > 1 ? 's' : ''} in ${bits} bits: ${xy}; ` +
-          (bits > 2 && length > 4 ? `bit 2 lifts position 4 to ${code(4)}, and ` : '') +
-          `${unique} of the ${length} full codes are distinct (${bits} bits hold at most ${2 ** bits} positions).`,
-          `${length} 个位置，${bits} 个比特：${xy}；` +
-          (bits > 2 && length > 4 ? `第 2 位把位置 4 抬到 ${code(4)}，` : '') +
-          `${length} 个完整编码中有 ${unique} 个互不相同（${bits} 个比特最多表示 ${2 ** bits} 个位置）。`);
+        const v = { length, bits, unique, code4: bits > 2 && length > 4 ? code(4) : '', most: 2 ** bits };
+        v.xy = shared.length
+          ? M.xyShared.format({ list: shared.map((g) => M.shared.format({ ...g, list: g.positions.join(String(M.and)) })).join(String(M.sharedSep)) })
+          : String(M.xyOwn);
+        view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? M.readoutLift.format(v) : '') + M.readoutDistinct.format(v);
         return {
           columns: ['position', ...Array.from({ length: bits }, (_, j) => `bit ${j}`)],
           rows: Array.from({ length }, (_, p) => [p, ...codes.subarray(p * bits, (p + 1) * bits)]),

@@ -1,4 +1,4 @@
-// dynamic-kv-cache.js: issue 6 §18, dynamic NTK with a KV cache. The key written at step t
+// dynamic-kv-cache.js: dynamic NTK with a KV cache. The key written at step t
 // (sequence length t, position t − 1) is rotated with scaling { type: 'dynamic', seqLen: t }
 // and cached; the query of step T uses seqLen T. Recomputing every key with seqLen T gives the
 // scores the model would see without a cache; the difference is what the cache costs.
@@ -9,10 +9,66 @@
 // (a few hundred calls, and as many arrays, per redraw). Length stops at 512, sixteen times the
 // default max_position_embeddings, where the drift is plain.
 import { lineChartWith, palette, lineLegend, sig, beyondShade, normalPool } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const STEPS = 24; // sampled lengths for the top chart (each step rotates all its keys afresh)
 const MAX_LENGTH = 512;
+
+const M = messages({
+  en: {
+    title: 'Dynamic NTK with a KV cache: scores from cached keys against keys recomputed with the current base',
+    length: 'grow to length',
+    factor: 'factor s',
+    headDim: 'head dim',
+    base: 'base',
+    seed: 'seed for q, k',
+    growX: 'current length T',
+    growY: 'largest |difference|',
+    growY1: 'attention weight |difference|',
+    lastX: 'key position j',
+    lastY: 'score q·k_j',
+    scoreDiff: 'largest |score difference| (left axis)',
+    weightDiff: 'largest |attention weight difference| (right axis)',
+    beyond: 'longer than {maxPos}',
+    note: 'At the last step (length {T}): the query\'s score on every key, from the cache and recomputed with the current base. ' +
+      'Keys 0…{lastEarly} were cached with the original base, each later key with a larger one; only the newest share the query\'s base.',
+    fresh: 'recomputed with the current base',
+    cached: 'from the cache (each key with its own step\'s base)',
+    agreeExact: 'matches the recomputation exactly',
+    agreeUpTo: 'differs by up to {worst}',
+    readoutShort: 'The sequence never grows past max_position_embeddings = {maxPos}, so every step uses the original base and the ' +
+      'cache {agree} (grow it past {maxPos} to see them part).',
+    readoutLong: 'Up to length {maxPos} the cache {agree}; at length {T} the {past} keys written past it were rotated with ' +
+      '{past} different bases (slowest-pair wavelength {slowThen} at step {maxPos}, {slowNow} now), ' +
+      'and the query\'s scores differ by up to {score}, its attention weights by up to {weight}.',
+  },
+  zh: {
+    title: '带 KV 缓存的动态 NTK：缓存的 key 给出的得分，与用当前底数重新计算的 key 对比',
+    length: '增长到长度',
+    factor: '缩放因子 s',
+    headDim: '头维度',
+    base: '底数 base',
+    seed: 'q、k 的种子',
+    growX: '当前长度 T',
+    growY: '最大 |差值|',
+    growY1: '注意力权重 |差值|',
+    lastX: 'key 位置 j',
+    lastY: '得分 q·k_j',
+    scoreDiff: '最大 |得分差值|（左轴）',
+    weightDiff: '最大 |注意力权重差值|（右轴）',
+    beyond: '长于 {maxPos}',
+    note: '最后一步（长度 {T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。' +
+      'key 0…{lastEarly} 是用原始底数缓存的，之后的每个 key 用的底数都更大；只有最新的 key 与 query 的底数相同。',
+    fresh: '用当前底数重新计算',
+    cached: '来自缓存（每个 key 用写入那一步的底数）',
+    agreeExact: '与重新计算完全一致',
+    agreeUpTo: '最多相差 {worst}',
+    readoutShort: '序列从未超过 max_position_embeddings = {maxPos}，所以每一步都使用原始底数，缓存{agree}（让长度超过 {maxPos} 就能看到两者分开）。',
+    readoutLong: '长度不超过 {maxPos} 时缓存{agree}；到长度 {T} 时，超过它之后写入的 {past} 个 key 用了 ' +
+      '{past} 个不同的底数旋转（最慢一对的波长在第 {maxPos} 步为 {slowThen}，现在为 {slowNow}），' +
+      'query 的得分最多相差 {score}，注意力权重最多相差 {weight}。',
+  },
+});
 
 /** About n lengths from 1 to last, always with maxPos and maxPos + 1 (where the bases part). */
 function lengths(last, maxPos, n) {
@@ -24,25 +80,25 @@ function lengths(last, maxPos, n) {
 
 export default {
   kind: 'dynamic-kv-cache',
-  title: L('Dynamic NTK with a KV cache: scores from cached keys against keys recomputed with the current base',
-    '带 KV 缓存的动态 NTK：缓存的 key 给出的得分，与用当前底数重新计算的 key 对比'),
+  messages: M,
+  title: M.title,
   params: [
     { name: 'maxPos', label: 'max_position_embeddings', type: 'int', min: 2, max: 512, value: 32 },
-    { name: 'length', label: L('grow to length', '增长到长度'), type: 'int', min: 2, max: MAX_LENGTH, value: 128 },
-    { name: 'factor', label: L('factor s', '缩放因子 s'), type: 'number', min: 1, max: 16, step: 'any', value: 2 },
-    { name: 'headDim', label: L('head dim', '头维度'), type: 'int', min: 4, max: 128, step: 2, value: 32 }, // dynamic NTK's exponent d/(d − 2) needs d > 2
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
-    { name: 'seed', label: L('seed for q, k', 'q、k 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'length', label: M.length, type: 'int', min: 2, max: MAX_LENGTH, value: 128 },
+    { name: 'factor', label: M.factor, type: 'number', min: 1, max: 16, step: 'any', value: 2 },
+    { name: 'headDim', label: M.headDim, type: 'int', min: 4, max: 128, step: 2, value: 32 }, // dynamic NTK's exponent d/(d − 2) needs d > 2
+    { name: 'base', label: M.base, type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
   ],
   mount(el, { pe, Chart }) {
-    const grow = lineChartWith([beyondShade], el, Chart, { x: L('current length T', '当前长度 T'), y: L('largest |difference|', '最大 |差值|'), aspect: 2.2 });
+    const grow = lineChartWith([beyondShade], el, Chart, { x: M.growX, y: M.growY, aspect: 2.2 });
     grow.options.plugins.legend = lineLegend;
     Object.assign(grow.options.scales.x.ticks, { includeBounds: false });
     grow.options.scales.y.min = 0;
-    grow.options.scales.y1 = { type: 'linear', position: 'right', min: 0, title: { display: true, text: () => tr('attention weight |difference|', '注意力权重 |差值|') }, grid: { drawOnChartArea: false } };
+    grow.options.scales.y1 = { type: 'linear', position: 'right', min: 0, title: { display: true, text: () => String(M.growY1) }, grid: { drawOnChartArea: false } };
     const note = document.createElement('p');
     note.className = 'chart-note';
-    const last = lineChartWith([], el, Chart, { x: L('key position j', 'key 位置 j'), y: L('score q·k_j', '得分 q·k_j'), aspect: 2.2 });
+    const last = lineChartWith([], el, Chart, { x: M.lastX, y: M.lastY, aspect: 2.2 });
     last.options.plugins.legend = lineLegend;
     Object.assign(last.options.scales.x.ticks, { includeBounds: false });
     last.canvas.parentElement.before(note);
@@ -60,22 +116,19 @@ export default {
         const series = ts.map((t, i) => ({ t, score: run.scoreDiff[i], weight: run.weightDiff[i] }));
 
         grow.data.datasets = [
-          { label: tr('largest |score difference| (left axis)', '最大 |得分差值|（左轴）'), data: series.map((p) => ({ x: p.t, y: p.score })), borderColor: palette[0], backgroundColor: palette[0], borderDash: [], pointRadius: 2 },
-          { label: tr('largest |attention weight difference| (right axis)', '最大 |注意力权重差值|（右轴）'), data: series.map((p) => ({ x: p.t, y: p.weight })), borderColor: palette[1], backgroundColor: palette[1], borderDash: [6, 3], pointRadius: 2, pointStyle: 'rect', yAxisID: 'y1' },
+          { label: String(M.scoreDiff), data: series.map((p) => ({ x: p.t, y: p.score })), borderColor: palette[0], backgroundColor: palette[0], borderDash: [], pointRadius: 2 },
+          { label: String(M.weightDiff), data: series.map((p) => ({ x: p.t, y: p.weight })), borderColor: palette[1], backgroundColor: palette[1], borderDash: [6, 3], pointRadius: 2, pointStyle: 'rect', yAxisID: 'y1' },
         ];
-        grow.options.plugins.posencBeyond = { x: maxPos, label: tr(`longer than ${maxPos}`, `长于 ${maxPos}`) };
+        grow.options.plugins.posencBeyond = { x: maxPos, label: M.beyond.format({ maxPos }) };
         grow.options.scales.x.min = 1;
         grow.options.scales.x.max = T;
         grow.update();
 
-        note.textContent = tr(`At the last step (length ${T}): the query's score on every key, from the cache and recomputed with the current base. ` +
-          `Keys 0…${early - 1} were cached with the original base, each later key with a larger one; only the newest share the query's base.`,
-          `最后一步（长度 ${T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。` +
-          `key 0…${early - 1} 是用原始底数缓存的，之后的每个 key 用的底数都更大；只有最新的 key 与 query 的底数相同。`);
+        note.textContent = M.note.format({ T, lastEarly: early - 1 });
         const xy = (ys) => Array.from(ys, (y, x) => ({ x, y }));
         last.data.datasets = [
-          { label: tr('recomputed with the current base', '用当前底数重新计算'), data: xy(run.freshScores), borderColor: palette[0], borderDash: [], borderWidth: 1.5 },
-          { label: tr('from the cache (each key with its own step\'s base)', '来自缓存（每个 key 用写入那一步的底数）'), data: xy(run.cachedScores), borderColor: palette[1], borderDash: [6, 3], borderWidth: 2 },
+          { label: String(M.fresh), data: xy(run.freshScores), borderColor: palette[0], borderDash: [], borderWidth: 1.5 },
+          { label: String(M.cached), data: xy(run.cachedScores), borderColor: palette[1], borderDash: [6, 3], borderWidth: 2 },
         ];
         last.options.scales.x.min = 0;
         last.options.scales.x.max = T - 1;
@@ -87,18 +140,13 @@ export default {
         const before = series.filter((p) => p.t <= maxPos);
         const exact = before.every((p) => p.score === 0 && p.weight === 0);
         const fin = series[series.length - 1];
-        const worst = sig(Math.max(...before.map((p) => p.score)), 2);
-        const agree = exact ? tr('matches the recomputation exactly', '与重新计算完全一致') : tr(`differs by up to ${worst}`, `最多相差 ${worst}`);
-        view.readout = T <= maxPos
-          ? tr(`The sequence never grows past max_position_embeddings = ${maxPos}, so every step uses the original base and the ` +
-            `cache ${agree} (grow it past ${maxPos} to see them part).`,
-            `序列从未超过 max_position_embeddings = ${maxPos}，所以每一步都使用原始底数，缓存${agree}（让长度超过 ${maxPos} 就能看到两者分开）。`)
-          : tr(`Up to length ${maxPos} the cache ${agree}; at length ${T} the ${T - maxPos} keys written past it were rotated with ` +
-            `${T - maxPos} different bases (slowest-pair wavelength ${sig(slow(maxPos), 4)} at step ${maxPos}, ${sig(slow(T), 4)} now), ` +
-            `and the query's scores differ by up to ${sig(fin.score, 3)}, its attention weights by up to ${sig(fin.weight, 3)}.`,
-            `长度不超过 ${maxPos} 时缓存${agree}；到长度 ${T} 时，超过它之后写入的 ${T - maxPos} 个 key 用了 ` +
-            `${T - maxPos} 个不同的底数旋转（最慢一对的波长在第 ${maxPos} 步为 ${sig(slow(maxPos), 4)}，现在为 ${sig(slow(T), 4)}），` +
-            `query 的得分最多相差 ${sig(fin.score, 3)}，注意力权重最多相差 ${sig(fin.weight, 3)}。`);
+        const v = {
+          maxPos, T, past: T - maxPos, worst: sig(Math.max(...before.map((p) => p.score)), 2),
+          slowThen: T > maxPos ? sig(slow(maxPos), 4) : '', slowNow: T > maxPos ? sig(slow(T), 4) : '',
+          score: sig(fin.score, 3), weight: sig(fin.weight, 3),
+        };
+        v.agree = exact ? String(M.agreeExact) : M.agreeUpTo.format(v);
+        view.readout = (T <= maxPos ? M.readoutShort : M.readoutLong).format(v);
         return {
           measured: { lastScoreDiff: fin.score, lastWeightDiff: fin.weight, exactUpToMax: exact },
           columns: ['length T', 'max |score diff|', 'max |weight diff|'],

@@ -1,23 +1,55 @@
-// helix.js: seed 000 #4's "spring": the unit-circle point of one pair carried along a position
+// helix.js: the source post's "spring": the unit-circle point of one pair carried along a position
 // axis, drawn in oblique projection of (sin a, cos a, position). Seen end-on it is the circle,
 // where positions land on each other; seen from the side no two positions ever meet.
 import { plainCanvas, palette, sig, ink } from './common.js';
 import { pairTrack } from './unit-circle.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
-const M = { left: 28, right: 28, top: 18, bottom: 46 };
+const MARGIN = { left: 28, right: 28, top: 18, bottom: 46 };
+
+const M = messages({
+  en: {
+    title: 'The same pair along the position axis: a spring that never repeats',
+    pair: 'pair i',
+    base: 'base',
+    length: 'last position',
+    helix: 'Helix',
+    axis: 'position →',
+    posAt: 'pos {p}',
+    near: 'nearly the same (sin a, cos a), {back} positions apart',
+    aria: 'Helix of pair {pair} over positions 0 to {length}',
+    ariaBack: '; position {back} comes back within {d} of position 0 on the circle but lies {back} positions further along',
+    readout: 'Pair {pair} (w = {w}): position {back} comes back closest to position 0 on the circle (max |Δ| = {d}), ' +
+      'yet lies {back} positions further along the axis: on the spring no two positions meet.',
+  },
+  zh: {
+    title: '同一对维度沿位置轴展开：永不重复的弹簧',
+    pair: '第 i 对',
+    base: '底数 base',
+    length: '最后的位置',
+    helix: '螺旋',
+    axis: '位置 →',
+    posAt: '位置 {p}',
+    near: '(sin a, cos a) 几乎相同，相隔 {back} 个位置',
+    aria: '第 {pair} 对在位置 0 到 {length} 上的螺旋',
+    ariaBack: '；位置 {back} 在圆上回到离位置 0 不到 {d} 的地方，但沿轴向前移了 {back} 个位置',
+    readout: '第 {pair} 对（w = {w}）：位置 {back} 在圆上最接近位置 0（max |Δ| = {d}），' +
+      '但沿轴向前移了 {back} 个位置：在弹簧上任意两个位置都不会相遇。',
+  },
+});
 
 export default {
   kind: 'helix',
-  title: L('The same pair along the position axis: a spring that never repeats', '同一对维度沿位置轴展开：永不重复的弹簧'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'pair', label: L('pair i', '第 i 对'), type: 'int', min: 0, max: 511, value: 0 },
+    { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
-    { name: 'length', label: L('last position', '最后的位置'), type: 'int', min: 1, max: 200, value: 20 },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'length', label: M.length, type: 'int', min: 1, max: 200, value: 20 },
   ],
   mount(el, { pe }) {
-    const { canvas, paint, destroy } = plainCanvas(el, 2.6, L('Helix', '螺旋'));
+    const { canvas, paint, destroy } = plainCanvas(el, 2.6, M.helix);
     const view = {
       update({ pair, dim, base, length }) {
         pair = Math.min(pair, dim / 2 - 1);
@@ -28,13 +60,14 @@ export default {
           const d = Math.max(Math.abs(t.sin[p] - t.sin[0]), Math.abs(t.cos[p] - t.cos[0]));
           if (!back || d < back.d) back = { p, d };
         }
+        const v = { pair, length, w: sig(t.w, 4), back: back?.p, d: back && sig(back.d, 2) };
         paint((ctx, w, h) => {
           // A side view turned about the vertical: sin a (the depth) shows as a sideways shift,
           // so each turn draws as a loop of the coil instead of an edge-on wave.
-          const plotW = w - M.left - M.right, R = Math.min((h - M.top - M.bottom) / 2.3, plotW / 4.5);
+          const plotW = w - MARGIN.left - MARGIN.right, R = Math.min((h - MARGIN.top - MARGIN.bottom) / 2.3, plotW / 4.5);
           const depth = { x: 0.6 * R, y: -0.12 * R };
-          const top = M.top + Math.max(0, (h - M.top - M.bottom - 2.3 * R) / 2); // centre it when width limits R
-          const x0 = M.left + 0.6 * R, span = plotW - 1.2 * R, cy = top + 1.15 * R;
+          const top = MARGIN.top + Math.max(0, (h - MARGIN.top - MARGIN.bottom - 2.3 * R) / 2); // centre it when width limits R
+          const x0 = MARGIN.left + 0.6 * R, span = plotW - 1.2 * R, cy = top + 1.15 * R;
           const P = (pos, s, c) => [x0 + (pos / length) * span + s * depth.x, cy - c * R + s * depth.y];
 
           // The position axis through the centre of every circle, with its ticks.
@@ -53,7 +86,7 @@ export default {
             ctx.fillRect(Math.round(x), tickY - 5, 1, 5);
             ctx.fillText(String(p), x, tickY + 1);
           }
-          ctx.fillText(tr('position →', '位置 →'), x0 + span / 2, tickY + 17);
+          ctx.fillText(String(M.axis), x0 + span / 2, tickY + 17);
 
           // Far half of each turn (sin a > 0, receding) thin and pale, near half on top of it.
           const { x: px, sin: ps, cos: pc } = t.path;
@@ -89,22 +122,14 @@ export default {
             ctx.font = '600 12px system-ui, sans-serif';
             ctx.textBaseline = 'bottom';
             ctx.textAlign = 'center';
-            ctx.fillText(`${tr('pos', '位置')} 0`, ax, ay - 7);
-            ctx.fillText(`${tr('pos', '位置')} ${back.p}`, bx, by - 7);
-            const note = tr(`nearly the same (sin a, cos a), ${back.p} positions apart`, `(sin a, cos a) 几乎相同，相隔 ${back.p} 个位置`);
+            ctx.fillText(M.posAt.format({ p: 0 }), ax, ay - 7);
+            ctx.fillText(M.posAt.format({ p: back.p }), bx, by - 7);
+            const note = M.near.format(v);
             if (ctx.measureText(note).width < Math.abs(bx - ax) - 80) ctx.fillText(note, (ax + bx) / 2, Math.min(ay, by) - 7);
           }
         });
-        canvas.setAttribute('aria-label', tr(`Helix of pair ${pair} over positions 0 to ${length}` +
-          (back ? `; position ${back.p} comes back within ${sig(back.d, 2)} of position 0 on the circle but lies ${back.p} positions further along` : ''),
-          `第 ${pair} 对在位置 0 到 ${length} 上的螺旋` +
-          (back ? `；位置 ${back.p} 在圆上回到离位置 0 不到 ${sig(back.d, 2)} 的地方，但沿轴向前移了 ${back.p} 个位置` : '')));
-        view.readout = back
-          ? tr(`Pair ${pair} (w = ${sig(t.w, 4)}): position ${back.p} comes back closest to position 0 on the circle (max |Δ| = ${sig(back.d, 2)}), ` +
-            `yet lies ${back.p} positions further along the axis: on the spring no two positions meet.`,
-            `第 ${pair} 对（w = ${sig(t.w, 4)}）：位置 ${back.p} 在圆上最接近位置 0(max |Δ| = ${sig(back.d, 2)}),` +
-            `但沿轴向前移了 ${back.p} 个位置：在弹簧上任意两个位置都不会相遇。`)
-          : '';
+        canvas.setAttribute('aria-label', M.aria.format(v) + (back ? M.ariaBack.format(v) : ''));
+        view.readout = back ? M.readout.format(v) : '';
         return {
           columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],
           rows: Array.from({ length: length + 1 }, (_, p) => [p, t.sin[p], t.cos[p]]),

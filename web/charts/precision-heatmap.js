@@ -1,13 +1,66 @@
-// precision-heatmap.js: issue 6 §19, where in the table a narrow type goes wrong: the error of
+// precision-heatmap.js: where in the table a narrow type goes wrong: the error of
 // every (position, pair) cell of an emulated cos/sin table (pe.ropeCache with `precision`)
 // against the float64 table (pe.sinusoidal, precision 'f64'), on a log colour scale.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig } from './common.js';
 import { MODES, truth, lastFloat16 } from './precision-lab.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const TYPES = { float32: 'f32', bfloat16: 'bf16', float16: 'f16', 'inv_freq bf16 early': 'early' };
 const LOG_LO = -9, LOG_HI = 0.5; // the colour scale, fixed so that the types compare: 1e-9 to about 3
-const M = { left: 52, right: 74, top: 8, bottom: 38 };
+const MARGIN = { left: 52, right: 74, top: 8, bottom: 38 };
+
+const M = messages({
+  en: {
+    title: 'Error of every table entry: position × pair',
+    type: 'table type',
+    early: 'inv_freq bf16 early',
+    dim: 'rotary dim d',
+    maxPos: 'largest position',
+    columns: 'positions sampled',
+    base: 'base',
+    heatmap: 'Heatmap of RoPE table errors',
+    xLog: 'position (log scale)',
+    xLinear: 'position',
+    yTitle: 'pair i',
+    refused: 'float16 refused',
+    above: 'above {max}',
+    hint: 'Point at the map (or focus it and use the arrow keys) to read one entry.',
+    cellRefused: 'position {pos}: not representable in float16',
+    cell: 'position {pos}, pair {pair} (θ = {theta}): largest of |Δcos|, |Δsin| = {err}',
+    aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
+      'across, {half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Focus it and use the arrow keys to read entries.',
+    readout: '{type}: the largest error, {worst}, is at position {worstPos}, pair {worstPair}; ' +
+      'pair 0 (θ = 1) is off by up to {first} and the slowest pair by up to {slowest}; ' +
+      '{big} of {entries} entries are off by more than 0.01',
+    readoutRefused: '; positions above {f16Max} are grey: the API refuses them in float16, whose largest value is 65504.',
+    end: '.',
+  },
+  zh: {
+    title: '表中每个元素的误差：位置 × 对',
+    type: '表的类型',
+    early: 'inv_freq 过早转为 bf16',
+    dim: '旋转维度 d',
+    maxPos: '最大位置',
+    columns: '采样的位置数',
+    base: '底数 base',
+    heatmap: 'RoPE 表误差的热力图',
+    xLog: '位置（对数坐标）',
+    xLinear: '位置',
+    yTitle: '第 i 对',
+    refused: 'float16 拒绝',
+    above: '高于 {max}',
+    hint: '把指针移到图上（或让图获得焦点后使用方向键）即可读出一个元素。',
+    cellRefused: '位置 {pos}：float16 无法表示',
+    cell: '位置 {pos}，第 {pair} 对（θ = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
+    aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
+      '颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。让它获得焦点后用方向键可读出各个元素。',
+    readout: '{type}：最大误差 {worst} 出现在位置 {worstPos}、第 {worstPair} 对；' +
+      '第 0 对（θ = 1）最多偏差 {first}，最慢的一对最多偏差 {slowest}；' +
+      '{entries} 个元素中有 {big} 个偏差超过 0.01',
+    readoutRefused: '；高于 {f16Max} 的位置是灰色的：float16 的最大值是 65504，API 拒绝在 float16 中处理这些位置。',
+    end: '。',
+  },
+});
 
 const colourIndex = (e) => {
   const t = e > 0 ? (Math.log10(e) - LOG_LO) / (LOG_HI - LOG_LO) : 0;
@@ -17,17 +70,18 @@ const posLabel = (v) => (v >= 1e4 ? `1e${Math.round(Math.log10(v))}` : String(v)
 
 export default {
   kind: 'precision-heatmap',
-  title: L('Error of every table entry: position × pair', '表中每个元素的误差：位置 × 对'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'type', label: L('table type', '表的类型'), type: 'select', options: Object.keys(TYPES), value: 'bfloat16',
-      optionLabels: { 'inv_freq bf16 early': L('inv_freq bf16 early', 'inv_freq 过早转为 bf16') } },
-    { name: 'dim', label: L('rotary dim d', '旋转维度 d'), type: 'int', min: 2, max: 256, step: 2, value: 64 },
-    { name: 'maxPos', label: L('largest position', '最大位置'), type: 'int', min: 10, max: 1000000, value: 1000000 },
-    { name: 'columns', label: L('positions sampled', '采样的位置数'), type: 'int', min: 8, max: 400, value: 120 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
+    { name: 'type', label: M.type, type: 'select', options: Object.keys(TYPES), value: 'bfloat16',
+      optionLabels: { 'inv_freq bf16 early': M.early } },
+    { name: 'dim', label: M.dim, type: 'int', min: 2, max: 256, step: 2, value: 64 },
+    { name: 'maxPos', label: M.maxPos, type: 'int', min: 10, max: 1000000, value: 1000000 },
+    { name: 'columns', label: M.columns, type: 'int', min: 8, max: 400, value: 120 },
+    { name: 'base', label: M.base, type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe }) {
-    const { canvas, paint, destroy } = plainCanvas(el, 1.8, L('Heatmap of RoPE table errors', 'RoPE 表误差的热力图'));
+    const { canvas, paint, destroy } = plainCanvas(el, 1.8, M.heatmap);
     canvas.tabIndex = 0;
     canvas.classList.add('heatmap-canvas');
     const hover = document.createElement('p');
@@ -40,7 +94,7 @@ export default {
     const draw = (ctx, w, h) => {
       if (!s) return;
       const { grid, half } = s;
-      plot = { x: M.left, y: M.top, w: Math.max(10, w - M.left - M.right), h: Math.max(10, h - M.top - M.bottom) };
+      plot = { x: MARGIN.left, y: MARGIN.top, w: Math.max(10, w - MARGIN.left - MARGIN.right), h: Math.max(10, h - MARGIN.top - MARGIN.bottom) };
       const xTicks = [];
       const at = s.scale === 'log' ? grid.filter((p) => Math.abs(Math.log10(p) % 1) < 1e-9) : niceTicks(1, grid[grid.length - 1], 5);
       for (const v of at) {
@@ -48,7 +102,7 @@ export default {
         if (c >= 0 && (!xTicks.length || c - xTicks[xTicks.length - 1][2] > grid.length / 12)) xTicks.push([(c + 0.5) / grid.length, posLabel(grid[c]), c]);
       }
       const yTicks = niceTicks(0, half - 1, Math.max(2, Math.floor(plot.h / 36))).map((i) => [(i + 0.5) / half, String(i)]);
-      drawCells(ctx, image, plot, { xTicks, yTicks, xTitle: s.scale === 'log' ? tr('position (log scale)', '位置（对数坐标）') : tr('position', '位置'), yTitle: tr('pair i', '第 i 对') });
+      drawCells(ctx, image, plot, { xTicks, yTicks, xTitle: String(s.scale === 'log' ? M.xLog : M.xLinear), yTitle: String(M.yTitle) });
       const bar = { x: plot.x + plot.w + 12, y: plot.y, w: 12, h: plot.h };
       const f = (e) => 1 - (e - LOG_LO) / (LOG_HI - LOG_LO);
       drawColourBar(ctx, viridis, bar, [[f(0), '1'], [f(-3), '1e-3'], [f(-6), '1e-6'], [f(-9), '≤1e-9']]);
@@ -60,8 +114,8 @@ export default {
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
           const x = plot.x + ((c + grid.length) / 2 / grid.length) * plot.w;
-          ctx.fillText(tr('float16 refused', 'float16 拒绝'), x, plot.y + plot.h / 2 - 8);
-          ctx.fillText(tr(`above ${s.f16Max}`, `高于 ${s.f16Max}`), x, plot.y + plot.h / 2 + 8);
+          ctx.fillText(String(M.refused), x, plot.y + plot.h / 2 - 8);
+          ctx.fillText(M.above.format({ max: s.f16Max }), x, plot.y + plot.h / 2 + 8);
         }
       }
       if (cursor) {
@@ -73,14 +127,12 @@ export default {
     };
     const showCursor = () => {
       if (!s || !cursor) {
-        hover.textContent = tr('Point at the map (or focus it and use the arrow keys) to read one entry.',
-          '把指针移到图上（或让图获得焦点后使用方向键）即可读出一个元素。');
+        hover.textContent = String(M.hint);
         return;
       }
       const { c, r } = cursor, e = s.err[c * s.half + r];
-      hover.textContent = Number.isNaN(e) ? tr(`position ${s.grid[c]}: not representable in float16`, `位置 ${s.grid[c]}:float16 无法表示`)
-        : tr(`position ${s.grid[c]}, pair ${r} (θ = ${sig(s.theta[r], 4)}): largest of |Δcos|, |Δsin| = ${sig(e, 3)}`,
-          `位置 ${s.grid[c]}，第 ${r} 对（θ = ${sig(s.theta[r], 4)}）：|Δcos|、|Δsin| 中较大者 = ${sig(e, 3)}`);
+      hover.textContent = Number.isNaN(e) ? M.cellRefused.format({ pos: s.grid[c] })
+        : M.cell.format({ pos: s.grid[c], pair: r, theta: sig(s.theta[r], 4), err: sig(e, 3) });
     };
     const setCursor = (c) => {
       cursor = c && { c: Math.min(s.grid.length - 1, Math.max(0, c.c)), r: Math.min(s.half - 1, Math.max(0, c.r)) };
@@ -133,19 +185,13 @@ export default {
           for (let c = 0; c < n; c++) m = Math.max(m, err[c * half + i]);
           return m;
         };
-        const typeName = type === 'inv_freq bf16 early' ? tr(type, 'inv_freq 过早转为 bf16') : type;
-        canvas.setAttribute('aria-label', tr(`Heatmap: error of a ${type} RoPE table against float64, ${grid.length} positions from 1 to ${maxPos} ` +
-          `across, ${half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Focus it and use the arrow keys to read entries.`,
-          `热力图：${typeName} RoPE 表相对 float64 的误差，横向为从 1 到 ${maxPos} 的 ${grid.length} 个位置，纵向为 ${half} 对，` +
-          `颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。让它获得焦点后用方向键可读出各个元素。`));
-        view.readout = tr(`${type}: the largest error, ${sig(worst, 3)}, is at position ${grid[Math.floor(worstAt / half)]}, pair ${worstAt % half}; ` +
-          `pair 0 (θ = 1) is off by up to ${sig(pairMax(0), 3)} and the slowest pair by up to ${sig(pairMax(half - 1), 3)}; ` +
-          `${big} of ${n * half} entries are off by more than 0.01` +
-          (f16Max !== null && n < grid.length ? `; positions above ${f16Max} are grey: the API refuses them in float16, whose largest value is 65504.` : '.'),
-          `${typeName}：最大误差 ${sig(worst, 3)} 出现在位置 ${grid[Math.floor(worstAt / half)]}、第 ${worstAt % half} 对；` +
-          `第 0 对（θ = 1）最多偏差 ${sig(pairMax(0), 3)}，最慢的一对最多偏差 ${sig(pairMax(half - 1), 3)}；` +
-          `${n * half} 个元素中有 ${big} 个偏差超过 0.01` +
-          (f16Max !== null && n < grid.length ? `；高于 ${f16Max} 的位置是灰色的：float16 的最大值是 65504，API 拒绝在 float16 中处理这些位置。` : '。'));
+        const v = {
+          type: type === 'inv_freq bf16 early' ? String(M.early) : type, count: grid.length, maxPos, half,
+          worst: sig(worst, 3), worstPos: grid[Math.floor(worstAt / half)], worstPair: worstAt % half,
+          first: sig(pairMax(0), 3), slowest: sig(pairMax(half - 1), 3), big, entries: n * half, f16Max,
+        };
+        canvas.setAttribute('aria-label', M.aria.format(v));
+        view.readout = M.readout.format(v) + (f16Max !== null && n < grid.length ? M.readoutRefused.format(v) : M.end);
         let rows = null;
         return {
           measured: { worst, over001: big },

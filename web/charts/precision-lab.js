@@ -1,10 +1,10 @@
-// precision-lab.js: issue 6 §19, how far a RoPE cos/sin table built in a narrow type is from
+// precision-lab.js: how far a RoPE cos/sin table built in a narrow type is from
 // float64, position 1 to 10^6. pe.ropeCache({ precision }) emulates each type step by step
 // (position, inverse frequency, angle, output, each rounded to nearest-even); the float64
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
 import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, dropBlankTicks } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const MAX_POS = 1e6;
 const SAMPLES = 160;
@@ -13,16 +13,81 @@ const SAMPLES = 160;
 const FLOORS = { table: 1e-17, score: 1e-10 };
 const F16_MAX = 65504;
 
+const M = messages({
+  en: {
+    title: 'Error of a RoPE cos/sin table built in each type, against float64',
+    dim: 'rotary dim d',
+    base: 'base',
+    measure: 'error of',
+    seed: 'seed for q, k',
+    f32: 'float32 table',
+    bf16: 'bfloat16 table',
+    f16: 'float16 table',
+    early: 'inv_freq cast to bfloat16, then float32',
+    measureTable: 'cos/sin table',
+    measureScore: 'score q·k/√d, k one position back',
+    xTitle: 'position (log scale)',
+    yTitle: 'largest error over pairs (log scale)',
+    yTable: 'largest |Δcos|, |Δsin| over pairs (log scale)',
+    yScore: '|Δ(q·k)|/√d, the logit error (log scale)',
+    stopsAt: '{label} (stops at {f16Max})',
+    underFloor: '{label} (under 1e{exp} drawn at the bottom)',
+    cases: 'reported cases, at their positions',
+    aria: 'Log-log chart: {measure} error against position 1 to 10^6 for float32, bfloat16, float16, ' +
+      'an early bfloat16 inverse frequency and float64, with the reported cases marked',
+    stop: 'float16 stops at position {f16Max}: the API refuses a position whose value or angle would not fit a float16 (largest {f16Limit})',
+    range: '{lo} to {hi}',
+    readoutScore: 'With d = {dim} and k one position behind q, the logit q·k/√d is off by up to {f16Past} in float16 past ' +
+      'position 2048 and {bf16Past} in bfloat16 past 256, where neighbouring positions start to round together, ' +
+      'but only by {spread} with the inverse frequency cast early: q and k share the wrong θ_i, and a score sees only their ' +
+      'one-position difference; at 10^6 float32 is off by {f32}, float64 tables by {f64}; {stop}.',
+    readoutTable: 'With d = {dim}, the table is off by {f16Case} in float16 at position 1857, {bf16Case} in bfloat16 ' +
+      'at 15962 and {earlyCase} at 4095 with the inverse frequency cast to bfloat16 early; at 10^6 float32 is off by ' +
+      '{f32} and float64 by {f64}; {stop}.',
+  },
+  zh: {
+    title: '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差',
+    dim: '旋转维度 d',
+    base: '底数 base',
+    measure: '误差对象',
+    seed: 'q、k 的种子',
+    f32: 'float32 表',
+    bf16: 'bfloat16 表',
+    f16: 'float16 表',
+    early: 'inv_freq 先转为 bfloat16，再用 float32',
+    measureTable: 'cos/sin 表',
+    measureScore: '得分 q·k/√d，k 落后一个位置',
+    xTitle: '位置（对数坐标）',
+    yTitle: '各对中的最大误差（对数坐标）',
+    yTable: '各对中最大的 |Δcos|、|Δsin|（对数坐标）',
+    yScore: '|Δ(q·k)|/√d，即 logit 的误差（对数坐标）',
+    stopsAt: '{label}（止于 {f16Max}）',
+    underFloor: '{label}（低于 1e{exp} 的画在底部）',
+    cases: '已报告的案例，标在各自的位置上',
+    aria: '双对数坐标图：{measure}的误差随位置 1 到 10^6 的变化，包括 float32、bfloat16、float16、' +
+      '过早转为 bfloat16 的逆频率以及 float64，并标出已报告的案例',
+    stop: 'float16 止于位置 {f16Max}：位置本身或其角度放不进 float16（最大 {f16Limit}）时，API 会拒绝',
+    range: '{lo} 到 {hi}',
+    readoutScore: 'd = {dim}，k 比 q 落后一个位置：在位置 2048 之后 float16 的 logit q·k/√d 最多偏差 {f16Past}，' +
+      '在 256 之后 bfloat16 最多偏差 {bf16Past}，因为从那里开始相邻位置会被舍入成同一个数；' +
+      '而逆频率过早转换时只偏差 {spread}：q 和 k 共用同一个有误差的 θ_i，而得分只看到它们相差一个位置的部分；' +
+      '在 10^6 处 float32 偏差 {f32}，float64 表偏差 {f64}；{stop}。',
+    readoutTable: 'd = {dim} 时，float16 表在位置 1857 偏差 {f16Case}，bfloat16 表在 15962 偏差 {bf16Case}，' +
+      '逆频率过早转为 bfloat16 时在 4095 偏差 {earlyCase}；在 10^6 处 float32 偏差 ' +
+      '{f32}，float64 偏差 {f64}；{stop}。',
+  },
+});
+
 export const MODES = [
-  { key: 'f32', label: L('float32 table', 'float32 表'), precision: 'f32', color: palette[0], dash: [] },
-  { key: 'bf16', label: L('bfloat16 table', 'bfloat16 表'), precision: 'bf16', color: palette[1], dash: [6, 3] },
-  { key: 'f16', label: L('float16 table', 'float16 表'), precision: 'f16', color: palette[2], dash: [2, 2] },
-  { key: 'early', label: L('inv_freq cast to bfloat16, then float32', 'inv_freq 先转为 bfloat16，再用 float32'), precision: { position: 'f32', invFreq: 'bf16', angle: 'f32', output: 'f32' }, color: palette[3], dash: [10, 3, 2, 3] },
+  { key: 'f32', label: M.f32, precision: 'f32', color: palette[0], dash: [] },
+  { key: 'bf16', label: M.bf16, precision: 'bf16', color: palette[1], dash: [6, 3] },
+  { key: 'f16', label: M.f16, precision: 'f16', color: palette[2], dash: [2, 2] },
+  { key: 'early', label: M.early, precision: { position: 'f32', invFreq: 'bf16', angle: 'f32', output: 'f32' }, color: palette[3], dash: [10, 3, 2, 3] },
   // palette[6] is read at each draw: black, or near-white on the dark theme
   { key: 'f64', label: 'float64', precision: 'f64', get color() { return palette[6]; }, dash: [1, 3] },
 ];
 
-// Reported cases (mission anchors (c)): the type, the position, and where it was reported.
+// Reported cases: the type, the position, and where it was reported.
 const CASES = [
   { mode: 'f16', position: 1857, text: 'f16, 1857 (GPT-NeoX #1003)' },
   { mode: 'bf16', position: 15962, text: 'bf16, 15962 (candle #3520)' },
@@ -42,7 +107,7 @@ const markerLegend = {
   },
 };
 const MEASURES = ['cos/sin table', 'score q·k/√d, k one position back'];
-const MEASURE_NAMES = { [MEASURES[0]]: L('cos/sin table', 'cos/sin 表'), [MEASURES[1]]: L('score q·k/√d, k one position back', '得分 q·k/√d，k 落后一个位置') };
+const MEASURE_NAMES = { [MEASURES[0]]: M.measureTable, [MEASURES[1]]: M.measureScore };
 
 /**
  * The largest integer position in [1, F16_MAX] that pe.ropeCache accepts in float16: past it
@@ -106,12 +171,13 @@ export function rowMaxErr(got, want, rows, half) {
 
 export default {
   kind: 'precision-lab',
-  title: L('Error of a RoPE cos/sin table built in each type, against float64', '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'dim', label: L('rotary dim d', '旋转维度 d'), type: 'int', min: 2, max: 256, step: 2, value: 32 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
-    { name: 'measure', label: L('error of', '误差对象'), type: 'select', options: MEASURES, value: MEASURES[0], optionLabels: MEASURE_NAMES },
-    { name: 'seed', label: L('seed for q, k', 'q、k 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'dim', label: M.dim, type: 'int', min: 2, max: 256, step: 2, value: 32 },
+    { name: 'base', label: M.base, type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
+    { name: 'measure', label: M.measure, type: 'select', options: MEASURES, value: MEASURES[0], optionLabels: MEASURE_NAMES },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
   ],
   mount(el, { pe, Chart }) {
     const canvas = canvasIn(el, 1.8);
@@ -126,8 +192,8 @@ export default {
         elements: { point: { radius: 0 }, line: { borderWidth: 1.5 } },
         plugins: { legend: markerLegend },
         scales: {
-          x: { type: 'logarithmic', min: 1, max: MAX_POS, title: { display: true, text: () => tr('position (log scale)', '位置（对数坐标）') }, ...decades },
-          y: { type: 'logarithmic', title: { display: true, text: () => tr('largest error over pairs (log scale)', '各对中的最大误差（对数坐标）') }, ...decades },
+          x: { type: 'logarithmic', min: 1, max: MAX_POS, title: { display: true, text: () => String(M.xTitle) }, ...decades },
+          y: { type: 'logarithmic', title: { display: true, text: () => String(M.yTitle) }, ...decades },
         },
       },
     });
@@ -193,16 +259,15 @@ export default {
           return r >= 0 && r < accepted[key] ? err[key][r] : null;
         };
         chart.data.datasets = MODES.map((m) => ({
-          label: m.key === 'f16' && accepted.f16 < grid.length ? tr(`${m.label} (stops at ${f16Max})`, `${m.label}（止于 ${f16Max}）`)
-            : err[m.key].some((e) => e < FLOOR) ? tr(`${m.label} (under 1e${Math.round(Math.log10(FLOOR))} drawn at the bottom)`,
-              `${m.label}（低于 1e${Math.round(Math.log10(FLOOR))} 的画在底部）`) : String(m.label),
+          label: m.key === 'f16' && accepted.f16 < grid.length ? M.stopsAt.format({ label: m.label, f16Max })
+            : err[m.key].some((e) => e < FLOOR) ? M.underFloor.format({ label: m.label, exp: Math.round(Math.log10(FLOOR)) }) : String(m.label),
           data: Array.from({ length: accepted[m.key] }, (_, r) => ({ x: grid[r], y: Math.max(FLOOR, err[m.key][r]) })),
           borderColor: m.color, backgroundColor: m.color, borderDash: m.dash, borderWidth: m.key === 'f64' ? 2 : 1.5,
         }));
         const cases = CASES.map((c) => ({ ...c, error: at(c.mode, c.position) }));
         // One dataset per case so each label can sit above or below its marker without colliding.
         cases.forEach((c, j) => chart.data.datasets.push({
-          label: j === 0 ? tr('reported cases, at their positions', '已报告的案例，标在各自的位置上') : '', data: c.error === null ? [] : [{ x: c.position, y: Math.max(FLOOR, c.error) }],
+          label: j === 0 ? String(M.cases) : '', data: c.error === null ? [] : [{ x: c.position, y: Math.max(FLOOR, c.error) }],
           showLine: false, pointRadius: 6, pointHoverRadius: 7, pointStyle: 'rectRot', borderColor: ink().fg, borderWidth: 1.5,
           backgroundColor: MODES.find((m) => m.key === c.mode).color, pointLabels: [String(c.position)], labelDy: c.position === 4095 ? 10 : -24,
         }));
@@ -211,17 +276,11 @@ export default {
         }
         chart.options.scales.y.min = FLOOR;
         chart.options.scales.y.max = 100; // headroom above the 16-bit curves for the case labels
-        chart.options.scales.y.title.text = scoreMode ? tr('|Δ(q·k)|/√d, the logit error (log scale)', '|Δ(q·k)|/√d，即 logit 的误差（对数坐标）')
-          : tr('largest |Δcos|, |Δsin| over pairs (log scale)', '各对中最大的 |Δcos|、|Δsin|（对数坐标）');
-        canvas.setAttribute('aria-label', tr(`Log-log chart: ${measure} error against position 1 to 10^6 for float32, bfloat16, float16, ` +
-          'an early bfloat16 inverse frequency and float64, with the reported cases marked',
-          `双对数坐标图：${MEASURE_NAMES[measure]}的误差随位置 1 到 10^6 的变化，包括 float32、bfloat16、float16、` +
-          '过早转为 bfloat16 的逆频率以及 float64，并标出已报告的案例'));
+        chart.options.scales.y.title.text = String(scoreMode ? M.yScore : M.yTable);
+        canvas.setAttribute('aria-label', M.aria.format({ measure: String(MEASURE_NAMES[measure]) }));
         chart.update();
 
         const last = grid.length - 1;
-        const stop = tr(`float16 stops at position ${f16Max}: the API refuses a position whose value or angle would not fit a float16 (largest ${F16_MAX})`,
-          `float16 止于位置 ${f16Max}：位置本身或其角度放不进 float16（最大 ${F16_MAX}）时，API 会拒绝`);
         /** Largest error of `key` at positions from `from` on (within what the type accepted). */
         const worstFrom = (key, from) => {
           let m = 0;
@@ -231,25 +290,17 @@ export default {
         const spread = () => {
           let lo = Infinity, hi = 0;
           for (const e of err.early) (lo = Math.min(lo, e)), (hi = Math.max(hi, e));
-          return lo === hi ? sig(lo, 2) : tr(`${sig(lo, 2)} to ${sig(hi, 2)}`, `${sig(lo, 2)} 到 ${sig(hi, 2)}`);
+          return lo === hi ? sig(lo, 2) : M.range.format({ lo: sig(lo, 2), hi: sig(hi, 2) });
         };
+        const v = {
+          dim, f32: sig(err.f32[last], 3), f64: sig(err.f64[last], 3),
+          stop: M.stop.format({ f16Max, f16Limit: F16_MAX }),
+        };
+        // A score sees only the angle difference of q and k: a frequency error shared by both
+        // costs distance·Δθ (here one position's worth), a rounded position or angle does not cancel.
         view.readout = scoreMode
-          // A score sees only the angle difference of q and k: a frequency error shared by both
-          // costs distance·Δθ (here one position's worth), a rounded position or angle does not cancel.
-          ? tr(`With d = ${dim} and k one position behind q, the logit q·k/√d is off by up to ${sig(worstFrom('f16', 2048), 3)} in float16 past ` +
-            `position 2048 and ${sig(worstFrom('bf16', 256), 3)} in bfloat16 past 256, where neighbouring positions start to round together, ` +
-            `but only by ${spread()} with the inverse frequency cast early: q and k share the wrong θ_i, and a score sees only their ` +
-            `one-position difference; at 10^6 float32 is off by ${sig(err.f32[last], 3)}, float64 tables by ${sig(err.f64[last], 3)}; ${stop}.`,
-            `d = ${dim}，k 比 q 落后一个位置：在位置 2048 之后 float16 的 logit q·k/√d 最多偏差 ${sig(worstFrom('f16', 2048), 3)}，` +
-            `在 256 之后 bfloat16 最多偏差 ${sig(worstFrom('bf16', 256), 3)}，因为从那里开始相邻位置会被舍入成同一个数；` +
-            `而逆频率过早转换时只偏差 ${spread()}:q 和 k 共用同一个有误差的 θ_i，而得分只看到它们相差一个位置的部分；` +
-            `在 10^6 处 float32 偏差 ${sig(err.f32[last], 3)}，float64 表偏差 ${sig(err.f64[last], 3)}；${stop}。`)
-          : tr(`With d = ${dim}, the table is off by ${sig(cases[0].error, 3)} in float16 at position 1857, ${sig(cases[1].error, 3)} in bfloat16 ` +
-            `at 15962 and ${sig(cases[2].error, 3)} at 4095 with the inverse frequency cast to bfloat16 early; at 10^6 float32 is off by ` +
-            `${sig(err.f32[last], 3)} and float64 by ${sig(err.f64[last], 3)}; ${stop}.`,
-            `d = ${dim} 时，float16 表在位置 1857 偏差 ${sig(cases[0].error, 3)}，bfloat16 表在 15962 偏差 ${sig(cases[1].error, 3)}，` +
-            `逆频率过早转为 bfloat16 时在 4095 偏差 ${sig(cases[2].error, 3)}；在 10^6 处 float32 偏差 ` +
-            `${sig(err.f32[last], 3)}，float64 偏差 ${sig(err.f64[last], 3)}；${stop}。`);
+          ? M.readoutScore.format({ ...v, f16Past: sig(worstFrom('f16', 2048), 3), bf16Past: sig(worstFrom('bf16', 256), 3), spread: spread() })
+          : M.readoutTable.format({ ...v, f16Case: sig(cases[0].error, 3), bf16Case: sig(cases[1].error, 3), earlyCase: sig(cases[2].error, 3) });
         return {
           measured: { worstF16Past2048: worstFrom('f16', 2048), worstEarly: Math.max(...err.early), cases: Object.fromEntries(cases.map((c) => [`${c.mode}@${c.position}`, c.error])), f64At1e6: err.f64[last], f32At1e6: err.f32[last], f16Last: f16Max },
           columns: ['position', ...MODES.map((m) => `error ${m.key}`)],

@@ -1,13 +1,52 @@
-// rope-2d.js: seed 000 #7 and seed 004 #1, RoPE in two dimensions: q at position m turns by
+// rope-2d.js: RoPE in two dimensions: q at position m turns by
 // mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
 import { canvasIn, palette, dashes, sig, ink } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const Q = [1, 0];
 const K_LENGTH = 0.8; // shorter than q, so the two arrows stay apart when they point alike
 const TRAIL = 24; // earlier positions of q drawn at most
 // q at its earlier positions: a dashed grey segment from the origin with a small arrowhead.
 const GHOST = { borderColor: '#9aa3b2', dash: dashes[2], width: 1.5, head: 7 };
+
+const M = messages({
+  en: {
+    title: 'q at position m and k at position n, each rotated by its position times θ',
+    m: 'query position m',
+    n: 'key position n',
+    shift: 'move both by s',
+    theta: 'θ (degrees per position)',
+    kAngle: 'k before rotation (degrees from q)',
+    xTitle: 'dimension 0',
+    yTitle: 'dimension 1',
+    kAt: 'k at n = {n}',
+    qAt: 'q at m = {m}',
+    aria: 'Arrows of q at position {m} and k at position {n} in the plane, each rotated by its position times θ = {theta}°; q·k = {score4}',
+    readout: 'q·k = {score} with q at {m} and k at {n} (n − m = {offset})',
+    readoutSame: '; at {list}, at most {apart} apart.',
+    same: 'positions ({a}, {b}) it is {value}',
+    sameSep: ' and ',
+    end: '.',
+  },
+  zh: {
+    title: '位置 m 的 q 与位置 n 的 k，各自旋转“位置 × θ”',
+    m: 'query 位置 m',
+    n: 'key 位置 n',
+    shift: '两者同时平移 s',
+    theta: 'θ（每个位置的度数）',
+    kAngle: '旋转前的 k（与 q 的夹角，度）',
+    xTitle: '维度 0',
+    yTitle: '维度 1',
+    kAt: 'n = {n} 处的 k',
+    qAt: 'm = {m} 处的 q',
+    aria: '平面上位置 {m} 的 q 与位置 {n} 的 k 的箭头，各自旋转“位置 × θ”，θ = {theta}°；q·k = {score4}',
+    readout: 'q 在 {m}、k 在 {n} 时 q·k = {score}（n − m = {offset}）',
+    readoutSame: '；{list}，最多相差 {apart}。',
+    same: '在位置 ({a}, {b}) 上为 {value}',
+    sameSep: '，',
+    end: '。',
+  },
+});
 
 // Arrowheads, position labels and the angle arc are drawn over Chart.js's line segments.
 const arrows = {
@@ -98,13 +137,14 @@ const arrows = {
 
 export default {
   kind: 'rope-2d',
-  title: L('q at position m and k at position n, each rotated by its position times θ', '位置 m 的 q 与位置 n 的 k，各自旋转“位置 × θ”'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'm', label: L('query position m', 'query 位置 m'), type: 'int', min: 0, max: 20, value: 2 },
-    { name: 'n', label: L('key position n', 'key 位置 n'), type: 'int', min: 0, max: 20, value: 1 },
-    { name: 'shift', label: L('move both by s', '两者同时平移 s'), type: 'int', min: 0, max: 100, value: 0 },
-    { name: 'theta', label: L('θ (degrees per position)', 'θ（每个位置的度数）'), type: 'number', min: 0, max: 180, step: 'any', value: 30 },
-    { name: 'kAngle', label: L('k before rotation (degrees from q)', '旋转前的 k（与 q 的夹角，度）'), type: 'number', min: -180, max: 180, step: 'any', value: 0 },
+    { name: 'm', label: M.m, type: 'int', min: 0, max: 20, value: 2 },
+    { name: 'n', label: M.n, type: 'int', min: 0, max: 20, value: 1 },
+    { name: 'shift', label: M.shift, type: 'int', min: 0, max: 100, value: 0 },
+    { name: 'theta', label: M.theta, type: 'number', min: 0, max: 180, step: 'any', value: 30 },
+    { name: 'kAngle', label: M.kAngle, type: 'number', min: -180, max: 180, step: 'any', value: 0 },
   ],
   mount(el, { pe, Chart }) {
     const canvas = canvasIn(el, 1);
@@ -126,8 +166,8 @@ export default {
         // legend still builds its items, resolving every dataset's style, at every update).
         plugins: { legend: false, tooltip: false, filler: false, rope2dArrows: {} },
         scales: {
-          x: { min: -lim, max: lim, title: { display: true, text: () => tr('dimension 0', '维度 0') }, afterBuildTicks: unitTicks, afterFit: fit(46) },
-          y: { min: -lim, max: lim, title: { display: true, text: () => tr('dimension 1', '维度 1') }, afterBuildTicks: unitTicks, afterFit: fit(46) },
+          x: { min: -lim, max: lim, title: { display: true, text: () => String(M.xTitle) }, afterBuildTicks: unitTicks, afterFit: fit(46) },
+          y: { min: -lim, max: lim, title: { display: true, text: () => String(M.yTitle) }, afterBuildTicks: unitTicks, afterFit: fit(46) },
         },
       },
       plugins: [arrows],
@@ -157,11 +197,11 @@ export default {
         // Always two datasets, k and q: the trail is drawn by the plugin above.
         chart.data.datasets = [
           {
-            label: tr(`k at n = ${nk}`, `n = ${nk} 处的 k`), data: seg(kr), showLine: true, pointRadius: 0, borderColor: palette[1],
+            label: M.kAt.format({ n: nk }), data: seg(kr), showLine: true, pointRadius: 0, borderColor: palette[1],
             borderDash: dashes[1], borderWidth: 2.5, bold: true, side: 1.2, arrows: [{ tip: kr, text: `k@${nk}` }],
           },
           {
-            label: tr(`q at m = ${mq}`, `m = ${mq} 处的 q`), data: seg(q), showLine: true, pointRadius: 0, borderColor: palette[0],
+            label: M.qAt.format({ m: mq }), data: seg(q), showLine: true, pointRadius: 0, borderColor: palette[0],
             borderWidth: 2.5, bold: true, arrows: [{ tip: q, text: `q@${mq}` }],
           },
         ];
@@ -178,15 +218,13 @@ export default {
         for (const [a, b, v] of [[m, n, score0], [m0, n0, ref]]) {
           if (!seen.has(`${a},${b}`)) seen.add(`${a},${b}`), same.push([a, b, v]);
         }
-        const apart = same.length ? sig(Math.max(...same.map(([, , v]) => Math.abs(v - score))), 2) : '';
-        canvas.setAttribute('aria-label', tr(`Arrows of q at position ${mq} and k at position ${nk} in the plane, each rotated by its position times θ = ${theta}°; q·k = ${score.toFixed(4)}`,
-          `平面上位置 ${mq} 的 q 与位置 ${nk} 的 k 的箭头，各自旋转“位置 × θ”，θ = ${theta}°；q·k = ${score.toFixed(4)}`));
-        view.readout = tr(`q·k = ${score.toFixed(6)} with q at ${mq} and k at ${nk} (n − m = ${nk - mq})` +
-          (same.length ? `; at ${same.map(([a, b, v]) => `positions (${a}, ${b}) it is ${v.toFixed(6)}`).join(' and ')}` +
-            `, at most ${apart} apart.` : '.'),
-          `q 在 ${mq}、k 在 ${nk} 时 q·k = ${score.toFixed(6)}(n − m = ${nk - mq})` +
-          (same.length ? `；${same.map(([a, b, v]) => `在位置 (${a}, ${b}) 上为 ${v.toFixed(6)}`).join('，')}` +
-            `，最多相差 ${apart}。` : '。'));
+        const v = {
+          m: mq, n: nk, theta, score: score.toFixed(6), score4: score.toFixed(4), offset: nk - mq,
+          apart: same.length ? sig(Math.max(...same.map(([, , x]) => Math.abs(x - score))), 2) : '',
+          list: same.map(([a, b, x]) => M.same.format({ a, b, value: x.toFixed(6) })).join(String(M.sameSep)),
+        };
+        canvas.setAttribute('aria-label', M.aria.format(v));
+        view.readout = M.readout.format(v) + (same.length ? M.readoutSame.format(v) : M.end);
         return {
           columns: ['vector', 'position', 'x0', 'x1'],
           rows: [

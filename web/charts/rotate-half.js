@@ -1,10 +1,61 @@
-// rotate-half.js: seed 001 #3, which dimensions RoPE pairs up: 'interleaved' (2i, 2i+1) as
+// rotate-half.js: which dimensions RoPE pairs up: 'interleaved' (2i, 2i+1) as
 // in RoFormer and Meta's LLaMA, 'half' (i, i + d/2) as in Hugging Face's rotate_half; the same
 // vector through both (pe.applyRope), and the permutation that makes them agree.
 import { plainCanvas, palette, sig, maxAbsDiff, ink } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const INPUTS = ['x_j = j', 'random (seed)'];
+
+const M = messages({
+  en: {
+    title: 'Which dimensions rotate together: interleaved pairs and rotate_half pairs',
+    dim: 'head dim d',
+    position: 'position',
+    input: 'vector x',
+    random: 'random (seed)',
+    seed: 'seed',
+    base: 'base',
+    diagram: 'Diagram: arcs link the dimensions each RoPE style rotates together, pair index on each arc',
+    interleaved: 'interleaved',
+    interleavedPairs: 'pairs (2i, 2i+1)',
+    dimRow: 'dim',
+    half: 'half',
+    halfPairs: 'pairs (i, i + d/2)',
+    caption: 'x at position {position} through both styles (θ_i = {base}^(−2i/{dim}))',
+    dimJ: 'dim j',
+    halfStyle: 'half (rotate_half)',
+    partner: 'partner',
+    pairI: 'pair i',
+    output: 'output',
+    readout: 'At position {position} the two styles give outputs up to {apart} apart, ' +
+      'both keep the length (|x| = {nx}, {nh}, {ni}), and after moving dims (2i, 2i+1) to ' +
+      '(i, i + d/2) they agree to {permDiff}.',
+  },
+  zh: {
+    title: '哪些维度一起旋转：交错配对与 rotate_half 配对',
+    dim: '头维度 d',
+    position: '位置',
+    input: '向量 x',
+    random: '随机（种子）',
+    seed: '种子',
+    base: '底数 base',
+    diagram: '示意图：弧线连接每种 RoPE 方式一起旋转的维度，弧上标出对的序号',
+    interleaved: '交错',
+    interleavedPairs: '配对 (2i, 2i+1)',
+    dimRow: '维度',
+    half: '前后两半',
+    halfPairs: '配对 (i, i + d/2)',
+    caption: '位置 {position} 的 x 分别经过两种方式（θ_i = {base}^(−2i/{dim})）',
+    dimJ: '维度 j',
+    halfStyle: '前后两半（rotate_half）',
+    partner: '配对维度',
+    pairI: '第 i 对',
+    output: '输出',
+    readout: '在位置 {position}，两种方式的输出最多相差 {apart}，' +
+      '两者都保持长度不变（|x| = {nx}, {nh}, {ni}）；把维度 (2i, 2i+1) 移到 ' +
+      '(i, i + d/2) 之后，两者的差不超过 {permDiff}。',
+  },
+});
 
 function drawPairs(ctx, w, h, dim) {
   const half = dim / 2;
@@ -51,25 +102,25 @@ function drawPairs(ctx, w, h, dim) {
     ctx.font = '11px system-ui, sans-serif';
     ctx.fillText(sub, 0, y + 8);
   };
-  label(tr('interleaved', '交错'), tr('pairs (2i, 2i+1)', '配对 (2i, 2i+1)'), top + 8);
-  label(tr('dim', '维度'), '', boxTop + boxH / 2 + 7);
-  label(tr('half', '前后两半'), tr('pairs (i, i + d/2)', '配对 (i, i + d/2)'), boxBottom + downRise * 0.6);
+  label(String(M.interleaved), String(M.interleavedPairs), top + 8);
+  label(String(M.dimRow), '', boxTop + boxH / 2 + 7);
+  label(String(M.half), String(M.halfPairs), boxBottom + downRise * 0.6);
 }
 
 export default {
   kind: 'rotate-half',
-  title: L('Which dimensions rotate together: interleaved pairs and rotate_half pairs', '哪些维度一起旋转：交错配对与 rotate_half 配对'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'dim', label: L('head dim d', '头维度 d'), type: 'int', min: 2, max: 32, step: 2, value: 8 },
-    { name: 'position', label: L('position', '位置'), type: 'int', min: 0, max: 4096, value: 1 },
-    { name: 'input', label: L('vector x', '向量 x'), type: 'select', options: INPUTS, value: INPUTS[0],
-      optionLabels: { [INPUTS[1]]: L('random (seed)', '随机（种子）') } },
-    { name: 'seed', label: L('seed', '种子'), type: 'int', min: 0, max: 1000, value: 0 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'dim', label: M.dim, type: 'int', min: 2, max: 32, step: 2, value: 8 },
+    { name: 'position', label: M.position, type: 'int', min: 0, max: 4096, value: 1 },
+    { name: 'input', label: M.input, type: 'select', options: INPUTS, value: INPUTS[0],
+      optionLabels: { [INPUTS[1]]: M.random } },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe }) {
-    const diagram = plainCanvas(el, 4, L('Diagram: arcs link the dimensions each RoPE style rotates together, pair index on each arc',
-      '示意图：弧线连接每种 RoPE 方式一起旋转的维度，弧上标出对的序号'));
+    const diagram = plainCanvas(el, 4, M.diagram);
     const scroll = document.createElement('div');
     scroll.className = 'table-scroll';
     const table = document.createElement('table');
@@ -95,20 +146,19 @@ export default {
         const rows = Array.from(x, (v, j) => [j, v, partnerHalf(j), pairHalf(j), yHalf[j], partnerInter(j), pairInter(j), yInter[j]]);
         const columns = ['dim j', 'x_j', 'half: partner', 'half: pair i', 'half: output', 'interleaved: partner', 'interleaved: pair i', 'interleaved: output'];
         const f = (v) => v.toFixed(6);
-        const sub = `<th scope="col">${tr('partner', '配对维度')}</th><th scope="col">${tr('pair i', '第 i 对')}</th><th scope="col">${tr('output', '输出')}</th>`;
-        table.innerHTML = `<caption>${tr(`x at position ${position} through both styles`, `位置 ${position} 的 x 分别经过两种方式`)} (θ_i = ${sig(base, 6)}^(−2i/${dim}))</caption>` +
-          `<thead><tr><th rowspan="2" scope="col">${tr('dim j', '维度 j')}</th><th rowspan="2" scope="col">x_j</th>` +
-          `<th colspan="3" scope="colgroup">${tr('half (rotate_half)', '前后两半（rotate_half）')}</th><th colspan="3" scope="colgroup">${tr('interleaved', '交错')}</th></tr>` +
+        const vars = {
+          position, base: sig(base, 6), dim, apart: sig(maxAbsDiff(yHalf, yInter), 4),
+          nx: sig(nx, 7), nh: sig(nh, 7), ni: sig(ni, 7), permDiff: sig(permDiff, 2),
+        };
+        const sub = `<th scope="col">${M.partner}</th><th scope="col">${M.pairI}</th><th scope="col">${M.output}</th>`;
+        table.innerHTML = `<caption>${M.caption.format(vars)}</caption>` +
+          `<thead><tr><th rowspan="2" scope="col">${M.dimJ}</th><th rowspan="2" scope="col">x_j</th>` +
+          `<th colspan="3" scope="colgroup">${M.halfStyle}</th><th colspan="3" scope="colgroup">${M.interleaved}</th></tr>` +
           `<tr>${sub}${sub}</tr></thead><tbody>` +
           rows.map(([j, v, ph, ih, oh, pi, ii, oi]) =>
             `<tr><th scope="row">${j}</th><td>${f(v)}</td><td>${ph}</td><td>${ih}</td><td>${f(oh)}</td><td>${pi}</td><td>${ii}</td><td>${f(oi)}</td></tr>`).join('') +
           '</tbody>';
-        view.readout = tr(`At position ${position} the two styles give outputs up to ${sig(maxAbsDiff(yHalf, yInter), 4)} apart, ` +
-          `both keep the length (|x| = ${sig(nx, 7)}, ${sig(nh, 7)}, ${sig(ni, 7)}), and after moving dims (2i, 2i+1) to ` +
-          `(i, i + d/2) they agree to ${sig(permDiff, 2)}.`,
-          `在位置 ${position}，两种方式的输出最多相差 ${sig(maxAbsDiff(yHalf, yInter), 4)}，` +
-          `两者都保持长度不变（|x| = ${sig(nx, 7)}, ${sig(nh, 7)}, ${sig(ni, 7)}）；把维度 (2i, 2i+1) 移到 ` +
-          `(i, i + d/2) 之后，两者的差不超过 ${sig(permDiff, 2)}。`);
+        view.readout = M.readout.format(vars);
         return { columns, rows };
       },
       destroy: () => diagram.destroy(),

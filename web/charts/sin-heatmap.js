@@ -1,13 +1,13 @@
-// sin-heatmap.js: seed 003 #1, the whole sinusoidal table as an image: position down (row 0 at
-// the top, as matplotlib's imshow draws it), dimension across, matplotlib's coolwarm on [-1, 1].
-// One pixel per cell is painted into an offscreen canvas and scaled onto the visible one, so
-// 1024 × 1024 cells cost one putImageData, not a million chart elements. Positions stop at 1024:
-// the plot is some 500 pixels tall, so more rows would only be averaged into the same picture,
-// at twice the cost (about 10 ms a million cells, more the first time).
+// sin-heatmap.js: the source post's heatmap, the whole sinusoidal table as an image: position
+// down (row 0 at the top, as matplotlib's imshow draws it), dimension across, matplotlib's
+// coolwarm on [-1, 1]. One pixel per cell is painted into an offscreen canvas and scaled onto the
+// visible one, so 1024 × 1024 cells cost one putImageData, not a million chart elements.
+// Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
+// into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
 import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
-const M = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar
+const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar
 const BAR = 12; // colour bar width
 
 // coolwarm as whole RGBA pixels, written through bytes so the platform's endianness is right.
@@ -16,6 +16,51 @@ const LUT32 = (() => {
   for (let k = 0; k < 256; k++) bytes.set([coolwarm[3 * k], coolwarm[3 * k + 1], coolwarm[3 * k + 2], 255], 4 * k);
   return lut;
 })();
+
+const M = messages({
+  en: {
+    title: 'Sinusoidal PE table: position × dimension',
+    length: 'positions',
+    base: 'base',
+    layout: 'layout',
+    interleaved: 'interleaved (2i, 2i+1)',
+    concat: 'concat [sin | cos]',
+    heatmap: 'Heatmap of the sinusoidal position encoding',
+    xTitle: 'embedding dimension',
+    yTitle: 'position',
+    hint: 'Point at the map (or focus it and use the arrow keys) to read a value.',
+    cell: '(pos {pos}, dim {dim}) = {value}: {kind}({pos} · w_{pair}), w_{pair} = {w}',
+    layoutInterleaved: 'interleaved',
+    layoutConcat: 'concat',
+    aria: 'Heatmap of the sinusoidal position encoding, {length} positions by {dim} dimensions, base {base}, {layout} layout; ' +
+      'values from {lo} to {hi}. Focus it and use the arrow keys to read single values.',
+    fadeInterleaved: 'stripes fade',
+    fadeConcat: 'sin and cos halves each fade',
+    readout: '{length} × {dim} values, all within [{lo}, {hi}]: pair 0 turns once every {turn0} positions, ' +
+      'pair {last} once every {turnLast}, so the {fade} from fast on the left to flat on the right.',
+  },
+  zh: {
+    title: '正弦位置编码表：位置 × 维度',
+    length: '位置数',
+    base: '底数 base',
+    layout: '布局',
+    interleaved: '交错 (2i, 2i+1)',
+    concat: '拼接 [sin | cos]',
+    heatmap: '正弦位置编码热力图',
+    xTitle: '嵌入维度',
+    yTitle: '位置',
+    hint: '把指针移到图上（或让图获得焦点后使用方向键）即可读出单个数值。',
+    cell: '（位置 {pos}，维度 {dim}） = {value}: {kind}({pos} · w_{pair}), w_{pair} = {w}',
+    layoutInterleaved: '交错',
+    layoutConcat: '拼接',
+    aria: '正弦位置编码热力图，{length} 个位置 × {dim} 个维度，底数 {base}，{layout}布局；' +
+      '取值从 {lo} 到 {hi}。让它获得焦点后用方向键可读出单个数值。',
+    fadeInterleaved: '条纹',
+    fadeConcat: ' sin 和 cos 两半各自',
+    readout: '{length} × {dim} 个值，全部在 [{lo}, {hi}] 之内：第 0 对每 {turn0} 个位置转一圈，' +
+      '第 {last} 对每 {turnLast} 个位置转一圈，所以{fade}从左边的快速变化逐渐变为右边的平坦。',
+  },
+});
 
 /**
  * Writes each value's coolwarm pixel (the index is coolwarmIndex's) into px, one 32-bit store
@@ -42,16 +87,17 @@ function describe(dim, layout, d) {
 
 export default {
   kind: 'sin-heatmap',
-  title: L('Sinusoidal PE table: position × dimension', '正弦位置编码表：位置 × 维度'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 1, max: 1024, value: 100 },
+    { name: 'length', label: M.length, type: 'int', min: 1, max: 1024, value: 100 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
-    { name: 'layout', label: L('layout', '布局'), type: 'select', options: ['interleaved', 'concat'], value: 'interleaved',
-      optionLabels: { interleaved: L('interleaved (2i, 2i+1)', '交错 (2i, 2i+1)'), concat: L('concat [sin | cos]', '拼接 [sin | cos]') } },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'layout', label: M.layout, type: 'select', options: ['interleaved', 'concat'], value: 'interleaved',
+      optionLabels: { interleaved: M.interleaved, concat: M.concat } },
   ],
   mount(el, { pe }) {
-    const { canvas, paint, destroy } = plainCanvas(el, 1.9, L('Heatmap of the sinusoidal position encoding', '正弦位置编码热力图'));
+    const { canvas, paint, destroy } = plainCanvas(el, 1.9, M.heatmap);
     canvas.tabIndex = 0;
     canvas.classList.add('heatmap-canvas');
     canvas.parentElement.classList.add('phone-tall');
@@ -70,13 +116,13 @@ export default {
     const draw = (ctx, w, h) => {
       if (!s) return;
       const { length, dim } = s;
-      plot = { x: M.left, y: M.top, w: Math.max(10, w - M.left - M.right), h: Math.max(10, h - M.top - M.bottom) };
+      plot = { x: MARGIN.left, y: MARGIN.top, w: Math.max(10, w - MARGIN.left - MARGIN.right), h: Math.max(10, h - MARGIN.top - MARGIN.bottom) };
       const cellX = plot.w / dim, cellY = plot.h / length;
       drawCells(ctx, image, plot, {
         xTicks: niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / 70))).map((d) => [(d + 0.5) / dim, String(d)]),
         yTicks: niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / 40))).map((p) => [(p + 0.5) / length, String(p)]),
-        xTitle: tr('embedding dimension', '嵌入维度'),
-        yTitle: tr('position', '位置'),
+        xTitle: String(M.xTitle),
+        yTitle: String(M.yTitle),
         yTitleX: 10, // at the canvas edge: four-digit position labels fill the margin
       });
       // Colour bar: +1 at the top, like matplotlib's colorbar.
@@ -94,14 +140,12 @@ export default {
 
     const showCursor = () => {
       if (!s || !cursor) {
-        hover.textContent = tr('Point at the map (or focus it and use the arrow keys) to read a value.',
-          '把指针移到图上（或让图获得焦点后使用方向键）即可读出单个数值。');
+        hover.textContent = String(M.hint);
         return;
       }
       const { pos, dim: d } = cursor;
       const { kind, pair } = describe(s.dim, s.layout, d);
-      hover.textContent = tr(`(pos ${pos}, dim ${d})`, `（位置 ${pos}，维度 ${d}）`) +
-        ` = ${s.table[pos * s.dim + d].toFixed(6)}: ${kind}(${pos} · w_${pair}), w_${pair} = ${sig(s.w[pair], 4)}`;
+      hover.textContent = M.cell.format({ pos, dim: d, value: s.table[pos * s.dim + d].toFixed(6), kind, pair, w: sig(s.w[pair], 4) });
     };
     const setCursor = (c) => {
       cursor = c && { pos: Math.min(s.length - 1, Math.max(0, c.pos)), dim: Math.min(s.dim - 1, Math.max(0, c.dim)) };
@@ -144,13 +188,15 @@ export default {
         if (cursor) cursor = { pos: Math.min(cursor.pos, length - 1), dim: Math.min(cursor.dim, dim - 1) };
         paint(draw);
         showCursor();
-        canvas.setAttribute('aria-label', tr(`Heatmap of the sinusoidal position encoding, ${length} positions by ${dim} dimensions, base ${base}, ${layout} layout; values from ${lo.toFixed(3)} to ${hi.toFixed(3)}. Focus it and use the arrow keys to read single values.`,
-          `正弦位置编码热力图，${length} 个位置 × ${dim} 个维度，底数 ${base}，${layout === 'concat' ? '拼接' : '交错'}布局；取值从 ${lo.toFixed(3)} 到 ${hi.toFixed(3)}。让它获得焦点后用方向键可读出单个数值。`));
-        const half = dim / 2 - 1;
-        view.readout = tr(`${length} × ${dim} values, all within [${lo.toFixed(3)}, ${hi.toFixed(3)}]: pair 0 turns once every ${sig(2 * Math.PI / w[0], 4)} positions, ` +
-          `pair ${half} once every ${sig(2 * Math.PI / w[half], 4)}, so the ${layout === 'concat' ? 'sin and cos halves each fade' : 'stripes fade'} from fast on the left to flat on the right.`,
-          `${length} × ${dim} 个值，全部在 [${lo.toFixed(3)}, ${hi.toFixed(3)}] 之内：第 0 对每 ${sig(2 * Math.PI / w[0], 4)} 个位置转一圈，` +
-          `第 ${half} 对每 ${sig(2 * Math.PI / w[half], 4)} 个位置转一圈，所以${layout === 'concat' ? ' sin 和 cos 两半各自' : '条纹'}从左边的快速变化逐渐变为右边的平坦。`);
+        const last = dim / 2 - 1;
+        const v = {
+          length, dim, base, lo: lo.toFixed(3), hi: hi.toFixed(3), last,
+          turn0: sig(2 * Math.PI / w[0], 4), turnLast: sig(2 * Math.PI / w[last], 4),
+          layout: String(layout === 'concat' ? M.layoutConcat : M.layoutInterleaved),
+          fade: String(layout === 'concat' ? M.fadeConcat : M.fadeInterleaved),
+        };
+        canvas.setAttribute('aria-label', M.aria.format(v));
+        view.readout = M.readout.format(v);
         // Building the rows is as costly as the image at 1024 × 1024; only a reader of the
         // data (the CSV export, a test) pays for it, once.
         let rows = null;
