@@ -1,0 +1,151 @@
+// canvas.js: canvases drawn by hand: a responsive canvas with an accessible name, a canvas for
+// diagrams, and heatmaps painted as ImageData through a 256-entry colour table.
+import { t } from '../../host/i18n.js';
+import { ink } from './colours.js';
+
+/**
+ * A canvas's accessible name that follows the language: `label` is a string, an L() pair or a
+ * function returning either. Set now; call again (or let lineChart's hook do it) to refresh.
+ */
+export function ariaLabel(canvas, label) {
+  canvas.setAttribute('aria-label', t(typeof label === 'function' ? label() : label));
+}
+
+/** A responsive canvas in `el`; `aspect` is width / height. */
+export function canvasIn(el, aspect = 2) {
+  const box = document.createElement('div');
+  box.className = 'canvas-box';
+  box.style.aspectRatio = String(aspect);
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  box.append(canvas);
+  el.append(box);
+  return canvas;
+}
+
+/** A canvas for hand-drawn diagrams: draw(ctx, width, height) runs in CSS pixels. */
+export function plainCanvas(el, aspect, label) {
+  const canvas = canvasIn(el, aspect);
+  ariaLabel(canvas, label);
+  const ctx = canvas.getContext('2d');
+  let last = null;
+  // The canvas's CSS size, read where layout is known to be clean (the first paint, and the
+  // ResizeObserver, which reports after layout and repaints): reading clientWidth in a redraw,
+  // after the page's DOM was written, would force a layout of the whole page.
+  let size = null;
+  const measure = () => (size = [canvas.clientWidth, canvas.clientHeight]);
+  const paint = (draw) => {
+    last = draw;
+    const [w, h] = size ?? measure(), r = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(w * r) || canvas.height !== Math.round(h * r)) {
+      canvas.width = Math.round(w * r);
+      canvas.height = Math.round(h * r);
+    }
+    ctx.setTransform(r, 0, 0, r, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    draw(ctx, w, h);
+  };
+  const ro = new ResizeObserver(() => (measure(), last && paint(last)));
+  ro.observe(canvas);
+  return { canvas, paint, destroy: () => ro.disconnect() };
+}
+
+// ---- helpers for sections 1-7 (appended; the exports above are unchanged) ----
+
+/**
+ * Asks the chart host to redraw the chart around `el`, as a change of one of its controls
+ * would: for inputs a chart builds in its own body (a textarea, a preset menu), which the host
+ * does not watch. The host then calls update() once per frame, keeps `data` and fires
+ * 'posenc:drawn', exactly as for its own controls.
+ */
+export function requestRedraw(el) {
+  el.closest('.chart')?.querySelector('.controls input, .controls select')?.dispatchEvent(new Event('input'));
+}
+
+/**
+ * Paints a cols × rows grid into `image` (an offscreen canvas, one pixel per cell):
+ * index(c, r) gives a LUT entry 0..255, or -1 for a cell without a value (drawn light grey).
+ */
+export function fillCells(image, cols, rows, lut, index) {
+  if (image.width !== cols || image.height !== rows) (image.width = cols), (image.height = rows);
+  const ctx = image.getContext('2d');
+  const img = ctx.createImageData(cols, rows);
+  const px = img.data;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const k = index(c, r), o = 4 * (r * cols + c);
+      if (k < 0) px.set([232, 234, 238, 255], o);
+      else (px[o] = lut[3 * k]), (px[o + 1] = lut[3 * k + 1]), (px[o + 2] = lut[3 * k + 2]), (px[o + 3] = 255);
+    }
+  }
+  ctx.putImageData(img, 0, 0);
+  return image;
+}
+
+/**
+ * Draws a cell image into the rectangle `plot` ({ x, y, w, h }, CSS pixels) with a frame, tick
+ * labels and axis titles: xTicks / yTicks are [fraction of the axis from the left / top, text];
+ * yTitleX (default 34 px left of the plot) is where the rotated y title is centred.
+ * Cells stay sharp blocks when enlarged and are averaged when shrunk.
+ */
+export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', yTitleX, title = '' } = {}) {
+  ctx.imageSmoothingEnabled = image.width > plot.w || image.height > plot.h;
+  ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
+  const colour = ink();
+  ctx.strokeStyle = colour.muted;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
+  ctx.fillStyle = colour.fg;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const [f, text] of xTicks) {
+    const x = plot.x + f * plot.w;
+    ctx.fillRect(Math.round(x), plot.y + plot.h, 1, 3);
+    ctx.fillText(text, x, plot.y + plot.h + 4);
+  }
+  if (xTitle) ctx.fillText(xTitle, plot.x + plot.w / 2, plot.y + plot.h + 18);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const [f, text] of yTicks) {
+    const y = plot.y + f * plot.h;
+    ctx.fillRect(plot.x - 3, Math.round(y), 3, 1);
+    ctx.fillText(text, plot.x - 5, y);
+  }
+  if (yTitle) {
+    ctx.save();
+    ctx.translate(yTitleX ?? plot.x - 34, plot.y + plot.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.fillText(yTitle, 0, 0);
+    ctx.restore();
+  }
+  if (title) {
+    ctx.font = '600 12px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(title, plot.x, plot.y - 4);
+  }
+}
+
+/** A vertical colour bar for `lut` in rect { x, y, w, h }, top = 255; labels are [fraction from the top, text]. */
+export function drawColourBar(ctx, lut, bar, labels) {
+  for (let py = 0; py < bar.h; py++) {
+    const k = 3 * Math.min(255, Math.max(0, Math.floor((1 - (py + 0.5) / bar.h) * 256)));
+    ctx.fillStyle = `rgb(${lut[k]} ${lut[k + 1]} ${lut[k + 2]})`;
+    ctx.fillRect(bar.x, bar.y + py, bar.w, 1);
+  }
+  const colour = ink();
+  ctx.strokeStyle = colour.muted;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(bar.x - 0.5, bar.y - 0.5, bar.w + 1, bar.h + 1);
+  ctx.fillStyle = colour.fg;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  for (const [f, text] of labels) {
+    const y = bar.y + f * bar.h;
+    ctx.fillRect(bar.x + bar.w, Math.round(y), 3, 1);
+    ctx.fillText(text, bar.x + bar.w + 5, y);
+  }
+}

@@ -1,0 +1,97 @@
+// colours.js: the charts' colours: a colour-blind-safe palette (Okabe-Ito) with dash patterns
+// so curves differ by more than colour, the theme's ink for hand-drawn text, and the two colour
+// maps (coolwarm for signed values, viridis for magnitudes).
+import { theme, colours } from '../../host/theme.js';
+
+export const palette = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+
+/** True when the dark theme is in effect (web/theme.js). */
+export function isDark() {
+  return theme() === 'dark';
+}
+
+// Okabe-Ito's black would vanish on the dark theme: palette[6] is read when a chart draws, so
+// it is near-white there (every chart redraws on a theme change).
+Object.defineProperty(palette, 6, { get: () => (isDark() ? '#e8e8e8' : '#000000'), enumerable: true });
+
+/**
+ * The theme's text and line colours now (web/theme.js colours(): style.css's variables, or the
+ * same values where the page lacks them): for text and axes painted on a canvas by hand.
+ */
+export function ink() {
+  // Read once per task and theme: colours() reads five custom properties through
+  // getComputedStyle, and a log axis asks for the grid colour at every tick of every redraw.
+  const now = theme();
+  if (inkNow === null || inkTheme !== now) {
+    const { fg, muted, bg, line, grid } = colours();
+    if (inkNow === null) queueMicrotask(() => (inkNow = null));
+    inkNow = Object.freeze({ fg, muted, bg, line, grid });
+    inkTheme = now;
+  }
+  return inkNow;
+}
+
+let inkNow = null, inkTheme = '';
+
+/** Dash patterns, so curves differ by more than colour (index i pairs with palette[i]). */
+export const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3], [1, 2], [14, 4]];
+
+// matplotlib's 'coolwarm' (Moreland's CoolWarmFloat33 anchors, as in matplotlib's _cm.py),
+// so the heatmap reads like the seed's figure. Rows: r, g, b in [0, 1] at t = k/32.
+const COOLWARM_33 = [
+  [0.2298057, 0.298717966, 0.753683153], [0.26623388, 0.353094838, 0.801466763],
+  [0.30386891, 0.406535296, 0.84495867], [0.342804478, 0.458757618, 0.883725899],
+  [0.38301334, 0.50941904, 0.917387822], [0.424369608, 0.558148092, 0.945619588],
+  [0.46666708, 0.604562568, 0.968154911], [0.509635204, 0.648280772, 0.98478814],
+  [0.552953156, 0.688929332, 0.995375608], [0.596262162, 0.726149107, 0.999836203],
+  [0.639176211, 0.759599947, 0.998151185], [0.681291281, 0.788964712, 0.990363227],
+  [0.722193294, 0.813952739, 0.976574709], [0.761464949, 0.834302879, 0.956945269],
+  [0.798691636, 0.849786142, 0.931688648], [0.833466556, 0.860207984, 0.901068838],
+  [0.865395197, 0.86541021, 0.865395561], [0.897787179, 0.848937047, 0.820880546],
+  [0.924127593, 0.827384882, 0.774508472], [0.944468518, 0.800927443, 0.726736146],
+  [0.958852946, 0.769767752, 0.678007945], [0.96732803, 0.734132809, 0.628751763],
+  [0.969954137, 0.694266682, 0.579375448], [0.966811177, 0.650421156, 0.530263762],
+  [0.958003065, 0.602842431, 0.481775914], [0.943660866, 0.551750968, 0.434243684],
+  [0.923944917, 0.49730856, 0.387970225], [0.89904617, 0.439559467, 0.343229596],
+  [0.869186849, 0.378313092, 0.300267182], [0.834620542, 0.312874446, 0.259301199],
+  [0.795631745, 0.24128379, 0.220525627], [0.752534934, 0.157246067, 0.184115123],
+  [0.705673158, 0.01555616, 0.150232812],
+];
+
+/** coolwarm as 256 RGB triples (Uint8ClampedArray(768)), sampled like matplotlib's N = 256 LUT. */
+export const coolwarm = (() => {
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let k = 0; k < 256; k++) {
+    const t = (k / 255) * 32, j = Math.min(31, Math.floor(t)), f = t - j;
+    for (let c = 0; c < 3; c++) lut[3 * k + c] = Math.round(255 * (COOLWARM_33[j][c] * (1 - f) + COOLWARM_33[j + 1][c] * f));
+  }
+  return lut;
+})();
+
+/** The coolwarm entry for v on [lo, hi] (matplotlib's rule: floor(t * 256), clipped). */
+export function coolwarmIndex(v, lo = -1, hi = 1) {
+  const k = Math.floor(((v - lo) / (hi - lo)) * 256);
+  return k < 0 ? 0 : k > 255 ? 255 : k;
+}
+
+/** CSS colour of v on [lo, hi] in coolwarm, mixed with white by `tint` so dark text stays legible on it. */
+export function coolwarmCss(v, lo = -1, hi = 1, tint = 0) {
+  const k = 3 * coolwarmIndex(v, lo, hi);
+  const mix = (c) => Math.round(c + (255 - c) * tint);
+  return `rgb(${mix(coolwarm[k])} ${mix(coolwarm[k + 1])} ${mix(coolwarm[k + 2])})`;
+}
+
+// viridis, from its nine-colour sampling (R's viridisLite::viridis(9)), interpolated to 256
+// entries: a perceptually even, colour-blind-safe sequential map for magnitudes.
+const VIRIDIS_9 = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21908c', '#27ad81', '#5dc863', '#aadc32', '#fde725'];
+
+/** viridis as 256 RGB triples (Uint8ClampedArray(768)), dark purple (low) to yellow (high). */
+export const viridis = (() => {
+  const rgb = VIRIDIS_9.map((h) => [1, 3, 5].map((o) => parseInt(h.slice(o, o + 2), 16)));
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let k = 0; k < 256; k++) {
+    const t = (k / 255) * 8, j = Math.min(7, Math.floor(t)), f = t - j;
+    for (let c = 0; c < 3; c++) lut[3 * k + c] = Math.round(rgb[j][c] * (1 - f) + rgb[j + 1][c] * f);
+  }
+  return lut;
+})();
