@@ -1,10 +1,14 @@
-// random.test.js: randomNormal against the BigInt splitmix64 + float64 Box-Muller reference, over
-// the whole range of the radius's log (c/random.c's log_unit): long runs of several seeds, and
-// seeds built to draw the uniforms a random run never reaches (2^-53, 1 - 2^-53, 1, the
-// reduction's switch at sqrt(1/2)).
+// random.test.js: randomNormal, all of it: seeded and reproducible, standard normal, against the
+// BigInt splitmix64 + float64 Box-Muller reference over the whole range of the radius's log
+// (c/random.c's log_unit): long runs of several seeds, and seeds built to draw the uniforms a
+// random run never reaches (2^-53, 1 - 2^-53, 1, the reduction's switch at sqrt(1/2)); and the
+// same bits in both builds.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builds, normals, ulp32 } from './reference.js';
+
+const [[, simdBuild], [, scalarBuild]] = await builds;
+const builds2 = { simd: simdBuild, scalar: scalarBuild };
 
 const M = (1n << 64n) - 1n;
 const GAMMA = 0x9e3779b97f4a7c15n;
@@ -79,3 +83,33 @@ for (const [name, pe] of await builds) {
     });
   });
 }
+
+for (const [name, pe] of await builds) {
+  describe(`random normal (${name})`, () => {
+    test('seeded, reproducible, standard normal', () => {
+      const a = pe.randomNormal(200_001, 7);
+      assert.deepEqual(a.subarray(0, 50), pe.randomNormal(50, 7));
+      const mean = a.reduce((s, x) => s + x, 0) / a.length;
+      const varc = a.reduce((s, x) => s + (x - mean) ** 2, 0) / a.length;
+      assert.ok(Math.abs(mean) < 0.01 && Math.abs(varc - 1) < 0.02, `mean ${mean} var ${varc}`);
+      assert.ok(a.every(Number.isFinite));
+      assert.notDeepEqual(pe.randomNormal(8, 1), pe.randomNormal(8, 2));
+    });
+    test('the numbers of splitmix64 + Box-Muller in float64, to 1 float32 ulp', () => {
+      // odd and small counts reach the SIMD form's tail; 10^5 values reach every quadrant often
+      for (const [n, seed] of [[1, 0], [3, 1], [4, 2], [7, 3], [100_001, 2 ** 53 - 1]]) {
+        const got = pe.randomNormal(n, seed), want = normals(n, seed);
+        for (let i = 0; i < n; i++) {
+          assert.ok(Math.abs(got[i] - want[i]) <= ulp32(want[i]), `n=${n} seed=${seed} [${i}]: ${got[i]} vs ${want[i]}`);
+        }
+      }
+    });
+  });
+}
+
+test('random normals are the same bits in both builds', () => {
+  for (const n of [1, 2, 3, 4, 5, 7, 8, 1001, 65536]) {
+    assert.deepEqual(builds2.simd.randomNormal(n, n), builds2.scalar.randomNormal(n, n), `n=${n}`);
+  }
+});
+
