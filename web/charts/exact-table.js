@@ -1,9 +1,26 @@
-// exact-table.js: seed 003 #2, the sinusoidal table printed as numbers (L = 2, D = 4 by default).
-// The seed prints numpy float64 values, so the table is computed in float64 and printed the way
+// exact-table.js: the sinusoidal table printed as numbers (L = 2, D = 4 by default).
+// The source post prints numpy float64 values, so the table is computed in float64 and printed the way
 // numpy does (8 decimals, trailing zeros dropped, decimal points aligned); the float32 table the
 // charts draw is computed too, to state how far the two are apart.
 import { maxAbsDiff, sig } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
+
+const M = messages({
+  en: {
+    title: 'PE values, position × dimension (float64)',
+    length: 'positions L',
+    dim: 'dimension D',
+    base: 'base',
+    readout: '{row} in float64; the float32 table the charts draw differs from it by at most {gap} here, agreement to about 7 significant digits.',
+  },
+  zh: {
+    title: '位置编码的数值，位置 × 维度（float64）',
+    length: '位置数 L',
+    dim: '维度 D',
+    base: '底数 base',
+    readout: '{row}（float64）；图表所用的 float32 表与它在这里最多相差 {gap}，约有 7 位有效数字一致。',
+  },
+});
 
 // numpy-like: 8 decimals without trailing zeros, padded so the decimal points line up.
 function numpyStrings(values) {
@@ -17,11 +34,12 @@ function numpyStrings(values) {
 
 export default {
   kind: 'exact-table',
-  title: L('PE values, position × dimension (float64)', '位置编码的数值，位置 × 维度（float64）'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'length', label: L('positions L', '位置数 L'), type: 'int', min: 1, max: 16, value: 2 },
-    { name: 'dim', label: L('dimension D', '维度 D'), type: 'int', min: 2, max: 16, step: 2, value: 4 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 100000, step: 'any', value: 10000 },
+    { name: 'length', label: M.length, type: 'int', min: 1, max: 16, value: 2 },
+    { name: 'dim', label: M.dim, type: 'int', min: 2, max: 16, step: 2, value: 4 },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 100000, step: 'any', value: 10000 },
   ],
   mount(el, { pe }) {
     const scroll = document.createElement('div');
@@ -46,9 +64,7 @@ export default {
         const gap = maxAbsDiff(f32, f64);
         const last = length - 1;
         const row = `PE(${last}) = [${text.slice(last * dim, last * dim + Math.min(dim, 4)).map((t) => t.trim()).join(', ')}${dim > 4 ? ', …' : ''}]`;
-        view.readout = tr(`${row} in float64; ` +
-          `the float32 table the charts draw differs from it by at most ${gap === 0 ? '0' : sig(gap, 2)} here, agreement to about 7 significant digits.`,
-          `${row}(float64)；图表所用的 float32 表与它在这里最多相差 ${gap === 0 ? '0' : sig(gap, 2)}，约有 7 位有效数字一致。`);
+        view.readout = M.readout.format({ row, gap: gap === 0 ? '0' : sig(gap, 2) });
         return { columns, rows };
       },
     };

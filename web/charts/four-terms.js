@@ -1,25 +1,61 @@
-// four-terms.js: seed 002 #6, q·k for H = E + P splits into E·E + P·P + E·P + P·E;
-// each term for one query position against every key position.
+// four-terms.js: what adding PE to the embeddings does to attention: q·k for H = E + P splits
+// into E·E + P·P + E·P + P·E; each term for one query position against every key position.
 //
 // Cost: E and H (length × d) are kept while only the query moves; each term is one pe.gram
 // call over length × d numbers. The sizes stop at 256 key positions (enough to see P·P depend
 // on j − i alone and the cross terms stay near 0) and d = 1024 (the cross terms shrink against
 // E·E and P·P as 1/√d; a larger d shrinks them further and shows nothing else).
 import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, normalPool } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
+
+const M = messages({
+  en: {
+    title: 'The four terms of H_i·H_j with H = E + P, for one query position i',
+    query: 'query position i',
+    length: 'key positions',
+    dim: 'dimension d',
+    scale: 'E scale s (E = s·N(0,1))',
+    seed: 'seed',
+    xTitle: 'key position j',
+    yTitle: 'dot product',
+    ee: 'E_i·E_j  meaning–meaning',
+    pp: 'P_i·P_j  position–position',
+    ep: 'E_i·P_j  meaning–position',
+    pe: 'P_i·E_j  position–meaning',
+    total: 'H_i·H_j  (their sum)',
+    readout: 'At j = i = {i}: E·E = {ee}, P·P = {pp}; RMS over j ≠ i: E·E {eeAway}, P·P {ppAway}, E·P {epAway}, P·E {peAway}; the four terms add up to H_i·H_j within {gap}.',
+  },
+  zh: {
+    title: 'H = E + P 时 H_i·H_j 的四项（固定一个 query 位置 i）',
+    query: 'query 位置 i',
+    length: 'key 位置数',
+    dim: '维度 d',
+    scale: 'E 的缩放 s（E = s·N(0,1)）',
+    seed: '种子',
+    xTitle: 'key 位置 j',
+    yTitle: '内积',
+    ee: 'E_i·E_j  语义-语义',
+    pp: 'P_i·P_j  位置-位置',
+    ep: 'E_i·P_j  语义-位置',
+    pe: 'P_i·E_j  位置-语义',
+    total: 'H_i·H_j（四项之和）',
+    readout: '在 j = i = {i} 处：E·E = {ee}，P·P = {pp}；j ≠ i 时的均方根：E·E {eeAway}，P·P {ppAway}，E·P {epAway}，P·E {peAway}；四项之和与 H_i·H_j 相差不超过 {gap}。',
+  },
+});
 
 export default {
   kind: 'four-terms',
-  title: L('The four terms of H_i·H_j with H = E + P, for one query position i', 'H = E + P 时 H_i·H_j 的四项（固定一个 query 位置 i）'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'query', label: L('query position i', 'query 位置 i'), type: 'int', min: 0, max: 255, value: 16 },
-    { name: 'length', label: L('key positions', 'key 位置数'), type: 'int', min: 2, max: 256, value: 64 },
-    { name: 'dim', label: L('dimension d', '维度 d'), type: 'int', min: 2, max: 1024, step: 2, value: 512 },
-    { name: 'scale', label: L('E scale s (E = s·N(0,1))', 'E 的缩放 s(E = s·N(0,1))'), type: 'number', min: 0, max: 4, step: 'any', value: 0.7071 },
-    { name: 'seed', label: L('seed', '种子'), type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'query', label: M.query, type: 'int', min: 0, max: 255, value: 16 },
+    { name: 'length', label: M.length, type: 'int', min: 2, max: 256, value: 64 },
+    { name: 'dim', label: M.dim, type: 'int', min: 2, max: 1024, step: 2, value: 512 },
+    { name: 'scale', label: M.scale, type: 'number', min: 0, max: 4, step: 'any', value: 0.7071 },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: L('key position j', 'key 位置 j'), y: L('dot product', '内积') });
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
     const normals = normalPool(pe);
@@ -36,15 +72,15 @@ export default {
           for (let k = 0; k < E.length; k++) (E[k] = N[k] * scale), (H[k] = E[k] + P[k]);
           ehKey = `${length},${dim},${seed},${scale},${pKey}`;
         }
-        const row = (M) => M.subarray(i * dim, (i + 1) * dim);
+        const row = (X) => X.subarray(i * dim, (i + 1) * dim);
         // each term is row i of one matrix dotted with every row of another: one pe.gram call
         const EE = pe.gram(row(E), E, dim), PP = pe.gram(row(P), P, dim), EP = pe.gram(row(E), P, dim);
         const PE = pe.gram(row(P), E, dim), total = pe.gram(row(H), H, dim);
         const terms = [
-          [tr('E_i·E_j  meaning–meaning', 'E_i·E_j  语义-语义'), EE],
-          [tr('P_i·P_j  position–position', 'P_i·P_j  位置-位置'), PP],
-          [tr('E_i·P_j  meaning–position', 'E_i·P_j  语义-位置'), EP],
-          [tr('P_i·E_j  position–meaning', 'P_i·E_j  位置-语义'), PE],
+          [String(M.ee), EE],
+          [String(M.pp), PP],
+          [String(M.ep), EP],
+          [String(M.pe), PE],
         ];
         const sum = total.map((_, j) => terms.reduce((s, [, t]) => s + t[j], 0));
         const gap = maxAbsDiff(total, sum);
@@ -55,7 +91,7 @@ export default {
             backgroundColor: palette[n], borderDash: dashes[n], pointRadius: pts,
           })),
           {
-            label: tr('H_i·H_j  (their sum)', 'H_i·H_j（四项之和）'), data: Array.from(total, (y, x) => ({ x, y })), borderColor: palette[6],
+            label: String(M.total), data: Array.from(total, (y, x) => ({ x, y })), borderColor: palette[6],
             backgroundColor: palette[6], borderDash: dashes[4], borderWidth: 1, pointRadius: 0,
           },
         ];
@@ -64,12 +100,10 @@ export default {
         chart.update();
         // Typical size of each term away from the query itself, where E·E and P·P peak.
         const away = terms.map(([, t]) => Math.sqrt(t.reduce((s, v, j) => s + (j === i ? 0 : v * v), 0) / (length - 1)));
-        view.readout = tr(`At j = i = ${i}: E·E = ${sig(terms[0][1][i], 4)}, P·P = ${sig(terms[1][1][i], 4)}; ` +
-          `RMS over j ≠ i: E·E ${sig(away[0], 3)}, P·P ${sig(away[1], 3)}, E·P ${sig(away[2], 3)}, P·E ${sig(away[3], 3)}; ` +
-          `the four terms add up to H_i·H_j within ${sig(gap, 2)}.`,
-          `在 j = i = ${i} 处：E·E = ${sig(terms[0][1][i], 4)}，P·P = ${sig(terms[1][1][i], 4)}；` +
-          `j ≠ i 时的均方根：E·E ${sig(away[0], 3)}，P·P ${sig(away[1], 3)}，E·P ${sig(away[2], 3)}，P·E ${sig(away[3], 3)}；` +
-          `四项之和与 H_i·H_j 相差不超过 ${sig(gap, 2)}。`);
+        view.readout = M.readout.format({
+          i, ee: sig(EE[i], 4), pp: sig(PP[i], 4),
+          eeAway: sig(away[0], 3), ppAway: sig(away[1], 3), epAway: sig(away[2], 3), peAway: sig(away[3], 3), gap: sig(gap, 2),
+        });
         return {
           columns: ['key position j', 'E_i·E_j', 'P_i·P_j', 'E_i·P_j', 'P_i·E_j', 'H_i·H_j'],
           rows: Array.from(total, (h, j) => [j, ...terms.map(([, t]) => t[j]), h]),

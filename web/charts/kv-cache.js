@@ -1,19 +1,69 @@
-// kv-cache.js: seed 001 #4, KV-cache decoding with RoPE: the prompt's keys are rotated at
+// kv-cache.js: KV-cache decoding with RoPE, as in the source post: the prompt's keys are rotated at
 // positions 0..P−1 and cached; the next token's query and key are rotated at position P.
 // Its attention row over cache + new key must equal the last row of a full recomputation.
 import { canvasIn, palette, sig, maxAbsDiff } from './common.js';
-import { L, tr, lang } from '../host/i18n.js';
+import { messages, lang } from '../host/i18n.js';
+
+const M = messages({
+  en: {
+    title: 'Attention of the new token: KV cache against full recomputation',
+    prompt: 'prompt length P',
+    headDim: 'head dim',
+    seed: 'seed for q, k, v',
+    style: 'pairs',
+    half: 'half (i, i + d/2)',
+    interleaved: 'interleaved (2i, 2i+1)',
+    base: 'base',
+    xTitle: 'key position',
+    yTitle: 'attention weight of the new token',
+    cached: 'cached',
+    new: 'new',
+    full: 'full recomputation, last row',
+    incremental: 'KV cache: new query over cached + new keys',
+    caption: "Rotated keys (first {shown} of {hd} dims) and the new token's weight on each",
+    position: 'position',
+    from: 'from',
+    fullColumn: 'full',
+    cache: 'cache',
+    ariaLabel: 'Bar chart: attention weights of the new token at position {P} over all {n} keys, from the KV cache and from a full recomputation',
+    readout: "Prompt positions 0…{last}, then position {P}: the cached run's weights differ from the full recomputation by at most {dw}, its output by {dout}.",
+  },
+  zh: {
+    title: '新 token 的注意力：KV 缓存与完整重新计算对比',
+    prompt: '提示词长度 P',
+    headDim: '头维度',
+    seed: 'q、k、v 的种子',
+    style: '配对方式',
+    half: '前后两半 (i, i + d/2)',
+    interleaved: '交错 (2i, 2i+1)',
+    base: '底数 base',
+    xTitle: 'key 位置',
+    yTitle: '新 token 的注意力权重',
+    cached: '已缓存',
+    new: '新',
+    full: '完整重新计算，最后一行',
+    incremental: 'KV 缓存：新 query 对已缓存 + 新 key',
+    caption: '旋转后的 key（{hd} 维中的前 {shown} 维）以及新 token 对每个 key 的权重',
+    position: '位置',
+    from: '来源',
+    fullColumn: '完整',
+    cache: '缓存',
+    ariaLabel: '柱状图：位置 {P} 的新 token 对全部 {n} 个 key 的注意力权重，分别来自 KV 缓存和完整重新计算',
+    readout: '提示词位于位置 0…{last}，随后是位置 {P}：使用缓存时的权重与完整重新计算最多相差 {dw}，输出最多相差 {dout}。',
+  },
+});
 
 export default {
   kind: 'kv-cache',
-  title: L('Attention of the new token: KV cache against full recomputation', '新 token 的注意力：KV 缓存与完整重新计算对比'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'prompt', label: L('prompt length P', '提示词长度 P'), type: 'int', min: 1, max: 32, value: 4 },
-    { name: 'headDim', label: L('head dim', '头维度'), type: 'int', min: 2, max: 128, step: 2, value: 20 },
-    { name: 'seed', label: L('seed for q, k, v', 'q、k、v 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
-    { name: 'style', label: L('pairs', '配对方式'), type: 'select', options: ['half', 'interleaved'], value: 'half',
-      optionLabels: { half: L('half (i, i + d/2)', '前后两半 (i, i + d/2)'), interleaved: L('interleaved (2i, 2i+1)', '交错 (2i, 2i+1)') } },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'prompt', label: M.prompt, type: 'int', min: 1, max: 32, value: 4 },
+    { name: 'headDim', label: M.headDim, type: 'int', min: 2, max: 128, step: 2, value: 20 },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'style', label: M.style, type: 'select', options: ['half', 'interleaved'], value: 'half',
+      optionLabels: { half: M.half, interleaved: M.interleaved } },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
     const canvas = canvasIn(el, 2.4);
@@ -26,8 +76,8 @@ export default {
         maintainAspectRatio: false,
         plugins: { legend: { display: true } },
         scales: {
-          x: { title: { display: true, text: () => tr('key position', 'key 位置') } },
-          y: { beginAtZero: true, title: { display: true, text: () => tr('attention weight of the new token', '新 token 的注意力权重') } },
+          x: { title: { display: true, text: () => String(M.xTitle) } },
+          y: { beginAtZero: true, title: { display: true, text: () => String(M.yTitle) } },
         },
       },
     });
@@ -58,10 +108,10 @@ export default {
         const inc = pe.attention(qNew, keys, v, { heads: 1, headDim: hd, causal: true });
         const dw = maxAbsDiff(inc.weights, fullRow);
         const dout = maxAbsDiff(inc.output, full.output.subarray(P * hd));
-        chart.data.labels = positions.map((j) => [String(j), j < P ? tr('cached', '已缓存') : tr('new', '新')]);
+        chart.data.labels = positions.map((j) => [String(j), String(j < P ? M.cached : M.new)]);
         chart.data.datasets = [
-          { label: tr('full recomputation, last row', '完整重新计算，最后一行'), data: Array.from(fullRow), backgroundColor: palette[0], borderColor: palette[0], borderWidth: 1 },
-          { label: tr('KV cache: new query over cached + new keys', 'KV 缓存：新 query 对已缓存 + 新 key'), data: Array.from(inc.weights), backgroundColor: 'rgba(213, 94, 0, 0.15)', borderColor: palette[1], borderWidth: 2, borderDash: [4, 2] },
+          { label: String(M.full), data: Array.from(fullRow), backgroundColor: palette[0], borderColor: palette[0], borderWidth: 1 },
+          { label: String(M.incremental), data: Array.from(inc.weights), backgroundColor: 'rgba(213, 94, 0, 0.15)', borderColor: palette[1], borderWidth: 2, borderDash: [4, 2] },
         ];
         chart.update();
         const shown = Math.min(hd, 4), f = (x) => x.toFixed(5);
@@ -77,20 +127,15 @@ export default {
               if (cells[c + 2].textContent !== text) cells[c + 2].textContent = text;
             });
           });
-        } else table.innerHTML = `<caption>${tr(`Rotated keys (first ${shown} of ${hd} dims) and the new token's weight on each`,
-          `旋转后的 key（${hd} 维中的前 ${shown} 维）以及新 token 对每个 key 的权重`)}</caption><thead><tr>` +
-          [tr('position', '位置'), tr('from', '来源'), ...Array.from({ length: shown }, (_, d) => `k[${d}]`), tr('full', '完整'), tr('cache', '缓存')]
+        } else table.innerHTML = `<caption>${M.caption.format({ shown, hd })}</caption><thead><tr>` +
+          [M.position, M.from, ...Array.from({ length: shown }, (_, d) => `k[${d}]`), M.fullColumn, M.cache]
             .map((c) => `<th scope="col">${c}</th>`).join('') +
           '</tr></thead><tbody>' +
-          rows.map(([j, from, ...vals]) => `<tr><th scope="row">${j}</th><td>${from === 'cache' ? tr('cache', '缓存') : tr('new', '新')}</td>${vals.map((x) => `<td>${f(x)}</td>`).join('')}</tr>`).join('') +
+          rows.map(([j, from, ...vals]) => `<tr><th scope="row">${j}</th><td>${from === 'cache' ? M.cache : M.new}</td>${vals.map((x) => `<td>${f(x)}</td>`).join('')}</tr>`).join('') +
           '</tbody>';
         tableShape = layout;
-        canvas.setAttribute('aria-label', tr(`Bar chart: attention weights of the new token at position ${P} over all ${n} keys, from the KV cache and from a full recomputation`,
-          `柱状图：位置 ${P} 的新 token 对全部 ${n} 个 key 的注意力权重，分别来自 KV 缓存和完整重新计算`));
-        view.readout = tr(`Prompt positions 0…${P - 1}, then position ${P}: the cached run's weights differ from the full ` +
-          `recomputation by at most ${sig(dw, 2)}, its output by ${sig(dout, 2)}.`,
-          `提示词位于位置 0…${P - 1}，随后是位置 ${P}：使用缓存时的权重与完整重新计算最多相差 ${sig(dw, 2)}，` +
-          `输出最多相差 ${sig(dout, 2)}。`);
+        canvas.setAttribute('aria-label', M.ariaLabel.format({ P, n }));
+        view.readout = M.readout.format({ last: P - 1, P, dw: sig(dw, 2), dout: sig(dout, 2) });
         return {
           measured: { weights: dw, output: dout },
           columns: ['key position', 'source', ...Array.from({ length: shown }, (_, d) => `k[${d}]`), 'weight (full)', 'weight (cache)'],

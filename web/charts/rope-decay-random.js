@@ -1,24 +1,46 @@
-// rope-decay-random.js: seed 000 #9, one random vector K as both query and key, the key
-// rotated Δk positions further: K·R(Δk)K against Δk (pe.ropeDecay, kind 'vectors').
+// rope-decay-random.js: the long-range decay of RoPE for a random vector, the source post's
+// experiment: one random vector K as both query and key, the key rotated Δk positions further:
+// K·R(Δk)K against Δk (pe.ropeDecay, kind 'vectors').
 // Cost: the kernel turns every pair at every distance, length × d/2 rotations (about 4 ns
 // each), so the sizes stop at 8192 distances (eight times the post's 1024: the slow drift is
 // long visible) and d = 1024 (twice the post's 512; the score is a sum over the d/2 pairs, so a
 // larger d scales the curve and smooths it a little, and shows nothing new).
 import { lineChart, palette, lineLegend, sig } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
+
+const M = messages({
+  en: {
+    title: 'RoPE score of one random vector K with itself, Δk positions apart (pairs (2i, 2i+1))',
+    seed: 'seed for K',
+    length: 'largest distance + 1',
+    base: 'base',
+    xTitle: 'distance Δk',
+    yTitle: 'inner product',
+    readout: 'At Δk = 0 the score is |K|² = {s0}; at Δk = 1 it is {s1}; over Δk = {from}…{to} it averages {mean} (RMS {rms}).',
+  },
+  zh: {
+    title: '一个随机向量 K 与相隔 Δk 个位置的自身的 RoPE 得分（配对 (2i, 2i+1)）',
+    seed: 'K 的种子',
+    length: '最大距离 + 1',
+    base: '底数 base',
+    xTitle: '距离 Δk',
+    yTitle: '内积',
+    readout: 'Δk = 0 时得分为 |K|² = {s0}；Δk = 1 时为 {s1}；在 Δk = {from}…{to} 上平均为 {mean}（均方根 {rms}）。',
+  },
+});
 
 export default {
   kind: 'rope-decay-random',
-  title: L('RoPE score of one random vector K with itself, Δk positions apart (pairs (2i, 2i+1))',
-    '一个随机向量 K 与相隔 Δk 个位置的自身的 RoPE 得分（配对 (2i, 2i+1)）'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'seed', label: L('seed for K', 'K 的种子'), type: 'int', min: 0, max: 1000, value: 0 },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
-    { name: 'length', label: L('largest distance + 1', '最大距离 + 1'), type: 'int', min: 2, max: 8192, value: 1024 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+    { name: 'length', label: M.length, type: 'int', min: 2, max: 8192, value: 1024 },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: L('distance Δk', '距离 Δk'), y: L('inner product', '内积') });
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
     const view = {
@@ -37,10 +59,7 @@ export default {
         let sum = 0, sq = 0;
         for (let i = from; i < length; i++) (sum += s[i]), (sq += s[i] * s[i]);
         const n = length - from, mean = sum / n, rms = Math.sqrt(sq / n);
-        view.readout = tr(`At Δk = 0 the score is |K|² = ${sig(s[0], 5)}; at Δk = 1 it is ${sig(s[1], 5)}; ` +
-          `over Δk = ${from}…${length - 1} it averages ${sig(mean, 3)} (RMS ${sig(rms, 3)}).`,
-          `Δk = 0 时得分为 |K|² = ${sig(s[0], 5)}；Δk = 1 时为 ${sig(s[1], 5)}；` +
-          `在 Δk = ${from}…${length - 1} 上平均为 ${sig(mean, 3)}（均方根 ${sig(rms, 3)}）。`);
+        view.readout = M.readout.format({ s0: sig(s[0], 5), s1: sig(s[1], 5), from, to: length - 1, mean: sig(mean, 3), rms: sig(rms, 3) });
         return { columns: ['delta k', 'score'], rows: dist.map((i) => [i, s[i]]) };
       },
       destroy: () => chart.destroy(),

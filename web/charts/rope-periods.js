@@ -1,20 +1,42 @@
-// rope-periods.js: seed 000 #8 and seed 004 #3, RoPE's θ_i = base^(−2i/d) per pair and its
-// period T_i = 2π/θ_i, with T_max/4 marked: below it the slowest pair's cosine still falls.
+// rope-periods.js: RoPE's θ_i = base^(−2i/d) per pair and its period T_i = 2π/θ_i, with
+// T_max/4 marked: below it the slowest pair's cosine still falls (the long-range decay of RoPE).
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, drawnFrom } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
 
+const M = messages({
+  en: {
+    title: 'Frequency θ_i and period T_i = 2π/θ_i of each RoPE pair',
+    free: 'free',
+    dimFree: 'd when "free"',
+    base: 'base',
+    xTitle: 'pair i',
+    yTitle: 'θ_i (rad per position) and T_i (positions), log scale',
+    readout: 'd = {dim}, base {base}: T_max = T_{last} = {tmax} positions, T_max/4 = {quarter}; θ runs from {theta0} down to {thetaLast} rad per position.',
+  },
+  zh: {
+    title: 'RoPE 每一对的频率 θ_i 与周期 T_i = 2π/θ_i',
+    free: '自定义',
+    dimFree: '自定义时的 d',
+    base: '底数 base',
+    xTitle: '第 i 对',
+    yTitle: 'θ_i（弧度/位置）与 T_i（位置数），对数坐标',
+    readout: 'd = {dim}，底数 {base}：T_max = T_{last} = {tmax} 个位置，T_max/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到 {thetaLast} 弧度。',
+  },
+});
+
 export default {
   kind: 'rope-periods',
-  title: L('Frequency θ_i and period T_i = 2π/θ_i of each RoPE pair', 'RoPE 每一对的频率 θ_i 与周期 T_i = 2π/θ_i'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: L('free', '自定义') } },
-    { name: 'dim', label: L('d when "free"', '自定义时的 d'), type: 'int', min: 2, max: 8192, step: 2, value: 128 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+    { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: M.free } },
+    { name: 'dim', label: M.dimFree, type: 'int', min: 2, max: 8192, step: 2, value: 128 },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L('θ_i (rad per position) and T_i (positions), log scale', 'θ_i（弧度/位置）与 T_i（位置数），对数坐标'), yType: 'logarithmic' });
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, yType: 'logarithmic' });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
     Object.assign(chart.options.scales.x.ticks, { includeBounds: false, precision: 0 });
@@ -40,10 +62,10 @@ export default {
         chart.options.scales.x.min = -0.5;
         chart.options.scales.x.max = half - 0.5;
         chart.update();
-        view.readout = tr(`d = ${dim}, base ${sig(base, 6)}: T_max = T_${half - 1} = ${sig(tmax, 6)} positions, ` +
-          `T_max/4 = ${sig(quarter, 6)}; θ runs from ${sig(theta[0], 4)} down to ${sig(theta[half - 1], 4)} rad per position.`,
-          `d = ${dim}，底数 ${sig(base, 6)}:T_max = T_${half - 1} = ${sig(tmax, 6)} 个位置，` +
-          `T_max/4 = ${sig(quarter, 6)}；θ 从每个位置 ${sig(theta[0], 4)} 弧度降到 ${sig(theta[half - 1], 4)} 弧度。`);
+        view.readout = M.readout.format({
+          dim, base: sig(base, 6), last: half - 1, tmax: sig(tmax, 6), quarter: sig(quarter, 6),
+          theta0: sig(theta[0], 4), thetaLast: sig(theta[half - 1], 4),
+        });
         return last.keep(lazyRows({ measured: { tmax, quarter }, columns: ['pair i', 'theta_i', 'T_i'] }, () => period.map((t, i) => [i, theta[i], t])));
       },
       destroy: () => chart.destroy(),

@@ -1,13 +1,98 @@
-// scaling-variants.js: issue 6 §16, what each RoPE scaling variant does to every pair: the
+// scaling-variants.js: what each RoPE scaling variant does to every pair: the
 // wavelength 2π/θ_i against the original training length L0, and how much each pair was
 // stretched (λ'_i/λ_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
 import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw, ink, pointArrays } from './common.js';
-import { L, tr, lang } from '../host/i18n.js';
+import { messages, lang } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
 const shortLog = { ...logAxis, ticks: { ...logAxis.ticks, callback: (v, i, t) => (logTick(v, i, t) && v >= 1e5 ? v.toExponential(0).replace('e+', 'e') : logTick(v, i, t)) } };
+
+const M = messages({
+  en: {
+    title: 'Wavelength of every RoPE pair under each scaling variant, against the training length L0',
+    dim: 'head dim d',
+    base: 'base',
+    factor: 'factor s',
+    l0: 'training length L0',
+    seqLen: 'current length (dynamic NTK)',
+    xTitle: 'pair i',
+    waveTitle: 'wavelength 2π/θ_i (positions, log scale)',
+    stretchTitle: "stretch λ'_i / λ_i (log scale)",
+    note: 'Below: how far each variant stretched each pair (1 = untouched), in the colours and dashes of the legend above.',
+    startFrom: 'Start from',
+    configLabel: "Paste a model's config.json (or just its <code>rope_scaling</code> block); it is drawn as the thick dotted orange curve",
+    presetQwen: 'Qwen2.5-7B with YaRN ×4 (as its model card suggests)',
+    presetLongChat: 'LongChat-7B-16K (linear ×8)',
+    notJson: 'Not valid JSON: {message}',
+    original: 'original θ_i',
+    linear: 'linear (PI): θ_i / {factor}',
+    ntk: 'NTK-aware: larger base',
+    dynamic: 'dynamic NTK at length {seqLen}',
+    yourConfig: 'your config ({type}, d = {dim})',
+    noScaling: 'no scaling',
+    l0Line: 'L0 = {l0}: the longest distance seen in training',
+    configRead: 'Read as {kind}, rotary dim {rotaryDim}',
+    configDimFallback: ' (from the head dim control: the config names none)',
+    configBase: ', base {base}',
+    configBaseFallback: ' (from the base control: the config has no rope_theta)',
+    configRest: "; attention factor {attn}; the slowest pair's wavelength goes from {slowFrom} to {slowTo} (×{slowRatio}), the fastest from {fastFrom} to {fastTo}.",
+    nameLinear: 'linear',
+    nameNtk: 'ntk',
+    nameDynamic: 'dynamic',
+    nameYarn: 'yarn',
+    attnSep: ', ',
+    nameSep: ', ',
+    skipSep: '; ',
+    readout: 'Attention factor (multiplies cos and sin): {attn}. The slowest pair (i = {last}, λ = {slowLambda}) is stretched ×{linear} by linear, ×{ntk} by NTK, ×{dynamic} by dynamic NTK at length {seqLen}, ×{yarn} by YaRN and ×{llama3} by llama3; pair 0 (λ = {fastLambda}) ',
+    readoutMoved: 'changes only under {moved}',
+    readoutUnmoved: 'is left alone by all',
+    readoutSkipped: '; not drawn: {skipped}.',
+    end: '.',
+  },
+  zh: {
+    title: '各种缩放变体下 RoPE 每一对的波长，与训练长度 L0 对比',
+    dim: '头维度 d',
+    base: '底数 base',
+    factor: '缩放因子 s',
+    l0: '训练长度 L0',
+    seqLen: '当前长度（动态 NTK）',
+    xTitle: '第 i 对',
+    waveTitle: '波长 2π/θ_i（位置数，对数坐标）',
+    stretchTitle: "拉伸倍数 λ'_i / λ_i（对数坐标）",
+    note: '下图：每种变体把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。',
+    startFrom: '从这里开始',
+    configLabel: '粘贴一个模型的 config.json（或者只粘贴其中的 <code>rope_scaling</code> 部分）；它会画成粗的橙色点线',
+    presetQwen: 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
+    presetLongChat: 'LongChat-7B-16K（线性 ×8）',
+    notJson: '不是有效的 JSON：{message}',
+    original: '原始 θ_i',
+    linear: '线性插值（PI）：θ_i / {factor}',
+    ntk: 'NTK-aware：更大的底数',
+    dynamic: '动态 NTK，长度 {seqLen}',
+    yourConfig: '你的配置（{type}，d = {dim}）',
+    noScaling: '无缩放',
+    l0Line: 'L0 = {l0}：训练中见过的最长距离',
+    configRead: '读作 {kind}，旋转维度 {rotaryDim}',
+    configDimFallback: '（取自头维度控件：配置中没有给出）',
+    configBase: '，底数 {base}',
+    configBaseFallback: '（取自底数控件：配置中没有 rope_theta）',
+    configRest: '；注意力因子 {attn}；最慢一对的波长从 {slowFrom} 变为 {slowTo}（×{slowRatio}），最快一对从 {fastFrom} 变为 {fastTo}。',
+    nameLinear: '线性插值',
+    nameNtk: 'NTK',
+    nameDynamic: '动态 NTK',
+    nameYarn: 'YaRN',
+    attnSep: '，',
+    nameSep: '、',
+    skipSep: '；',
+    readout: '注意力因子（乘在 cos 和 sin 上）：{attn}。最慢的一对（i = {last}，λ = {slowLambda}）被线性插值拉伸 ×{linear}，被 NTK 拉伸 ×{ntk}，被长度 {seqLen} 时的动态 NTK 拉伸 ×{dynamic}，被 YaRN 拉伸 ×{yarn}，被 llama3 拉伸 ×{llama3}；第 0 对（λ = {fastLambda}）',
+    readoutMoved: '只在 {moved} 下改变',
+    readoutUnmoved: '在所有变体下都保持不变',
+    readoutSkipped: '；未绘制：{skipped}。',
+    end: '。',
+  },
+});
 
 // Trimmed copies of real config.json files: only the keys pe.ropeScaling reads.
 const PRESETS = {
@@ -24,6 +109,15 @@ const PRESETS = {
     rope_scaling: { factor: 8.0, type: 'linear' },
   },
 };
+
+// The menu's text for a preset whose name reads otherwise in another language.
+const PRESET_NAMES = {
+  'Qwen2.5-7B with YaRN ×4 (as its model card suggests)': M.presetQwen,
+  'LongChat-7B-16K (linear ×8)': M.presetLongChat,
+};
+
+// Variant names in sentences (llama3 reads the same in every language).
+const VARIANT_NAMES = { linear: M.nameLinear, ntk: M.nameNtk, dynamic: M.nameDynamic, yarn: M.nameYarn };
 
 // Colour, dash and width per curve; the legend repeats dash and colour.
 const STYLE = {
@@ -44,24 +138,24 @@ function dataset(label, pts, key, extra = {}) {
 
 export default {
   kind: 'scaling-variants',
-  title: L('Wavelength of every RoPE pair under each scaling variant, against the training length L0',
-    '各种缩放变体下 RoPE 每一对的波长，与训练长度 L0 对比'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'dim', label: L('head dim d', '头维度 d'), type: 'int', min: 4, max: 512, step: 2, value: 128 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 100000000, step: 'any', value: 500000 },
-    { name: 'factor', label: L('factor s', '缩放因子 s'), type: 'number', min: 1, max: 128, step: 'any', value: 8 },
-    { name: 'l0', label: L('training length L0', '训练长度 L0'), type: 'int', min: 16, max: 1048576, value: 8192 },
+    { name: 'dim', label: M.dim, type: 'int', min: 4, max: 512, step: 2, value: 128 },
+    { name: 'base', label: M.base, type: 'number', min: 2, max: 100000000, step: 'any', value: 500000 },
+    { name: 'factor', label: M.factor, type: 'number', min: 1, max: 128, step: 'any', value: 8 },
+    { name: 'l0', label: M.l0, type: 'int', min: 16, max: 1048576, value: 8192 },
     { name: 'low', label: 'llama3 low_freq_factor', type: 'number', min: 0.125, max: 64, step: 'any', value: 1 },
     { name: 'high', label: 'llama3 high_freq_factor', type: 'number', min: 0.125, max: 64, step: 'any', value: 4 },
     { name: 'betaFast', label: 'YaRN β_fast', type: 'number', min: 0.125, max: 256, step: 'any', value: 32 },
     { name: 'betaSlow', label: 'YaRN β_slow', type: 'number', min: 0.125, max: 256, step: 'any', value: 1 },
-    { name: 'seqLen', label: L('current length (dynamic NTK)', '当前长度（动态 NTK）'), type: 'int', min: 1, max: 4194304, value: 65536 },
+    { name: 'seqLen', label: M.seqLen, type: 'int', min: 1, max: 4194304, value: 65536 },
   ],
   mount(el, { pe, Chart }) {
-    const wave = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L('wavelength 2π/θ_i (positions, log scale)', '波长 2π/θ_i（位置数，对数坐标）'), yType: 'logarithmic', aspect: 1.8 });
+    const wave = lineChart(el, Chart, { x: M.xTitle, y: M.waveTitle, yType: 'logarithmic', aspect: 1.8 });
     wave.options.plugins.legend = lineLegend;
     Object.assign(wave.options.scales.y, shortLog);
-    const stretch = lineChart(el, Chart, { x: L('pair i', '第 i 对'), y: L("stretch λ'_i / λ_i (log scale)", "拉伸倍数 λ'_i / λ_i（对数坐标）"), yType: 'logarithmic', aspect: 2.6, legend: false });
+    const stretch = lineChart(el, Chart, { x: M.xTitle, y: M.stretchTitle, yType: 'logarithmic', aspect: 2.6, legend: false });
     Object.assign(stretch.options.scales.y, logAxis);
     // Its legend is the one above: off, not only hidden (a hidden legend still builds its items,
     // resolving every dataset's style, at every update). At most 256 pairs are never decimated,
@@ -92,15 +186,10 @@ export default {
     const label = () => {
       if (labelled === lang()) return;
       labelled = lang();
-      note.textContent = tr('Below: how far each variant stretched each pair (1 = untouched), in the colours and dashes of the legend above.',
-        '下图：每种变体把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。');
-      panel.querySelector('.config-row label').textContent = tr('Start from', '从这里开始');
-      panel.querySelector('.config-label').innerHTML = tr(
-        "Paste a model's config.json (or just its <code>rope_scaling</code> block); it is drawn as the thick dotted orange curve",
-        '粘贴一个模型的 config.json（或者只粘贴其中的 <code>rope_scaling</code> 部分）；它会画成粗的橙色点线');
-      const names = { 'Qwen2.5-7B with YaRN ×4 (as its model card suggests)': 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
-        'LongChat-7B-16K (linear ×8)': 'LongChat-7B-16K（线性 ×8）' };
-      for (const o of preset.options) o.textContent = tr(o.value, names[o.value] ?? o.value);
+      note.textContent = String(M.note);
+      panel.querySelector('.config-row label').textContent = String(M.startFrom);
+      panel.querySelector('.config-label').innerHTML = String(M.configLabel);
+      for (const o of preset.options) o.textContent = String(PRESET_NAMES[o.value] ?? o.value);
     };
     const load = () => {
       text.value = JSON.stringify(PRESETS[preset.value], null, 2);
@@ -123,7 +212,7 @@ export default {
       try {
         json = JSON.parse(text.value);
       } catch (err) {
-        return { error: tr(`Not valid JSON: ${err.message}`, `不是有效的 JSON:${err.message}`) };
+        return { error: M.notJson.format({ message: err.message }) };
       }
       try {
         const r = pe.ropeScaling(json);
@@ -148,10 +237,10 @@ export default {
         const { dim, base, factor, l0, low, high, betaFast, betaSlow, seqLen } = p;
         const half = dim / 2;
         const variants = [
-          ['original', tr('original θ_i', '原始 θ_i'), undefined],
-          ['linear', tr(`linear (PI): θ_i / ${sig(factor, 4)}`, `线性插值（PI）：θ_i / ${sig(factor, 4)}`), { type: 'linear', factor }],
-          ['ntk', tr('NTK-aware: larger base', 'NTK-aware：更大的底数'), { type: 'ntk', factor }],
-          ['dynamic', tr(`dynamic NTK at length ${seqLen}`, `动态 NTK，长度 ${seqLen}`), { type: 'dynamic', factor, maxPositionEmbeddings: l0, seqLen }],
+          ['original', String(M.original), undefined],
+          ['linear', M.linear.format({ factor: sig(factor, 4) }), { type: 'linear', factor }],
+          ['ntk', String(M.ntk), { type: 'ntk', factor }],
+          ['dynamic', M.dynamic.format({ seqLen }), { type: 'dynamic', factor, maxPositionEmbeddings: l0, seqLen }],
           ['yarn', 'YaRN', { type: 'yarn', factor, originalMaxPositionEmbeddings: l0, betaFast, betaSlow }],
           ['llama3', 'llama3', { type: 'llama3', factor, lowFreqFactor: low, highFreqFactor: high, originalMaxPositionEmbeddings: l0 }],
         ];
@@ -173,14 +262,14 @@ export default {
         wave.data.datasets = out.map(({ key, label, inv }) => dataset(label, pts(`wave ${key}`, inv.length, (i) => TAU / inv[i]), key));
         stretch.data.datasets = out.map(({ key, label, inv }) => dataset(label, pts(`stretch ${key}`, inv.length, (i) => orig[i] / inv[i]), key));
         if (!cfg.error) {
-          const name = tr(`your config (${cfg.scaling?.type ?? 'no scaling'}, d = ${cfg.rotaryDim})`, `你的配置（${cfg.scaling?.type ?? '无缩放'}，d = ${cfg.rotaryDim}）`);
+          const name = M.yourConfig.format({ type: cfg.scaling?.type ?? M.noScaling, dim: cfg.rotaryDim });
           const marks = { pointRadius: cfg.rotaryDim <= 160 ? 2.5 : 0, pointStyle: 'circle' };
           const { inv, plain } = cfg;
           wave.data.datasets.push(dataset(name, pts('wave config', inv.length, (i) => TAU / inv[i]), 'config', marks));
           stretch.data.datasets.push(dataset(name, pts('stretch config', inv.length, (i) => plain[i] / inv[i]), 'config', marks));
         }
         const last = Math.max(half, cfg.rotaryDim ? cfg.rotaryDim / 2 : 0) - 1;
-        wave.data.datasets.push(dataset(tr(`L0 = ${l0}: the longest distance seen in training`, `L0 = ${l0}：训练中见过的最长距离`), pts('l0', 2, () => l0, (i) => i * last), 'l0'));
+        wave.data.datasets.push(dataset(M.l0Line.format({ l0 }), pts('l0', 2, () => l0, (i) => i * last), 'l0'));
         for (const c of [wave, stretch]) (c.options.scales.x.min = 0), (c.options.scales.x.max = Math.max(1, last));
         wave.update();
         stretch.update();
@@ -195,30 +284,23 @@ export default {
           const c = cfg.rotaryDim / 2 - 1;
           message.classList.remove('error');
           const kind = cfg.scaling ? `${cfg.scaling.type}${cfg.scaling.factor !== undefined ? ` ×${sig(cfg.scaling.factor, 4)}` : ''}` : null;
-          message.textContent = tr(`Read as ${kind ?? 'no scaling'}, ` +
-            `rotary dim ${cfg.rotaryDim}${cfg.usedDim ? ' (from the head dim control: the config names none)' : ''}, ` +
-            `base ${sig(cfg.base, 6)}${cfg.usedBase ? ' (from the base control: the config has no rope_theta)' : ''}; ` +
-            `attention factor ${sig(cfg.attn, 6)}; the slowest pair's wavelength goes from ${sig(TAU / cfg.plain[c], 4)} to ` +
-            `${sig(TAU / cfg.inv[c], 4)} (×${sig(cfg.plain[c] / cfg.inv[c], 4)}), the fastest from ${sig(TAU / cfg.plain[0], 4)} to ${sig(TAU / cfg.inv[0], 4)}.`,
-            `读作 ${kind ?? '无缩放'}，` +
-            `旋转维度 ${cfg.rotaryDim}${cfg.usedDim ? '（取自头维度控件：配置中没有给出）' : ''}，` +
-            `底数 ${sig(cfg.base, 6)}${cfg.usedBase ? '（取自底数控件：配置中没有 rope_theta）' : ''}；` +
-            `注意力因子 ${sig(cfg.attn, 6)}；最慢一对的波长从 ${sig(TAU / cfg.plain[c], 4)} 变为 ` +
-            `${sig(TAU / cfg.inv[c], 4)}(×${sig(cfg.plain[c] / cfg.inv[c], 4)})，最快一对从 ${sig(TAU / cfg.plain[0], 4)} 变为 ${sig(TAU / cfg.inv[0], 4)}。`);
+          const v = {
+            kind: kind ?? M.noScaling, rotaryDim: cfg.rotaryDim, base: sig(cfg.base, 6), attn: sig(cfg.attn, 6),
+            slowFrom: sig(TAU / cfg.plain[c], 4), slowTo: sig(TAU / cfg.inv[c], 4), slowRatio: sig(cfg.plain[c] / cfg.inv[c], 4),
+            fastFrom: sig(TAU / cfg.plain[0], 4), fastTo: sig(TAU / cfg.inv[0], 4),
+          };
+          message.textContent = M.configRead.format(v) + (cfg.usedDim ? String(M.configDimFallback) : '') +
+            M.configBase.format(v) + (cfg.usedBase ? String(M.configBaseFallback) : '') + M.configRest.format(v);
         }
-        const ZH_NAMES = { linear: '线性插值', ntk: 'NTK', dynamic: '动态 NTK', yarn: 'YaRN', llama3: 'llama3' };
-        const vname = (k) => tr(k, ZH_NAMES[k] ?? k);
-        const attn = out.slice(1).map((v) => `${vname(v.key)} ${sig(v.attn, 4)}`).join(tr(', ', ','));
-        view.readout = tr(`Attention factor (multiplies cos and sin): ${attn}. The slowest pair (i = ${half - 1}, λ = ${sig(TAU / orig[half - 1], 4)}) ` +
-          `is stretched ×${tail('linear')} by linear, ×${tail('ntk')} by NTK, ×${tail('dynamic')} by dynamic NTK at length ${seqLen}, ` +
-          `×${tail('yarn')} by YaRN and ×${tail('llama3')} by llama3; pair 0 (λ = ${sig(TAU / orig[0], 4)}) ` +
-          (moved0.length ? `changes only under ${moved0.join(', ')}` : 'is left alone by all') +
-          (skipped.length ? `; not drawn: ${skipped.join('; ')}.` : '.'),
-          `注意力因子（乘在 cos 和 sin 上）：${attn}。最慢的一对（i = ${half - 1}，λ = ${sig(TAU / orig[half - 1], 4)}）` +
-          `被线性插值拉伸 ×${tail('linear')}，被 NTK 拉伸 ×${tail('ntk')}，被长度 ${seqLen} 时的动态 NTK 拉伸 ×${tail('dynamic')}，` +
-          `被 YaRN 拉伸 ×${tail('yarn')}，被 llama3 拉伸 ×${tail('llama3')}；第 0 对（λ = ${sig(TAU / orig[0], 4)}）` +
-          (moved0.length ? `只在 ${moved0.map(vname).join('、')} 下改变` : '在所有变体下都保持不变') +
-          (skipped.length ? `；未绘制：${skipped.join('；')}。` : '。'));
+        const vname = (k) => String(VARIANT_NAMES[k] ?? k);
+        const r = {
+          attn: out.slice(1).map((v) => `${vname(v.key)} ${sig(v.attn, 4)}`).join(String(M.attnSep)),
+          last: half - 1, slowLambda: sig(TAU / orig[half - 1], 4), fastLambda: sig(TAU / orig[0], 4), seqLen,
+          linear: tail('linear'), ntk: tail('ntk'), dynamic: tail('dynamic'), yarn: tail('yarn'), llama3: tail('llama3'),
+          moved: moved0.map(vname).join(String(M.nameSep)), skipped: skipped.join(String(M.skipSep)),
+        };
+        view.readout = M.readout.format(r) + (moved0.length ? M.readoutMoved : M.readoutUnmoved).format(r) +
+          (skipped.length ? M.readoutSkipped.format(r) : M.end);
 
         const keys = out.map((v) => v.key);
         const n = Math.max(half, cfg.inv?.length ?? 0);

@@ -1,4 +1,4 @@
-// sinusoidal-layouts.js: issue 6 §20, the three sinusoidal layouts side by side (pe.sinusoidal
+// sinusoidal-layouts.js: the three sinusoidal layouts side by side (pe.sinusoidal
 // with layout 'interleaved', 'concat', 'tensor2tensor') and their PE·PE dot products (pe.gram):
 // interleaved and concat hold the same numbers in another column order, so every dot product
 // agrees; tensor2tensor's frequencies base^(−i/(d/2−1)) are others, and so are its products.
@@ -7,22 +7,57 @@
 // where all pairs of rows (length² of them, 50 million multiplications at 256 × 256) would only
 // repeat them, rounded differently.
 import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, lineChart, lineLegend, palette, sig, maxAbsDiff, pointArrays } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
+const M = messages({
+  en: {
+    title: 'Three sinusoidal layouts, and the dot products PE(0)·PE(x) they give',
+    length: 'positions',
+    base: 'base',
+    interleavedTitle: 'interleaved [sin, cos, sin, cos, …]',
+    interleaved: 'interleaved',
+    concatTitle: 'concat [sin … | cos …]',
+    concat: 'concat',
+    heatmap: 'Heatmap of the {name} sinusoidal table',
+    xTitle: 'distance x',
+    dimension: 'dimension',
+    position: 'position',
+    note: 'Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row x.',
+    readout: 'Over all {length} distances x, the interleaved and concat dot products PE(0)·PE(x) differ by at most {same} (the order of the sums), the tensor2tensor ones by up to {other}: its slowest frequency is exactly 1/base, while base^(−2i/d) stops one step short of it, at {slowest}.',
+  },
+  zh: {
+    title: '三种正弦位置编码布局，以及它们给出的内积 PE(0)·PE(x)',
+    length: '位置数',
+    base: '底数 base',
+    interleavedTitle: '交错 [sin, cos, sin, cos, …]',
+    interleaved: '交错',
+    concatTitle: '拼接 [sin … | cos …]',
+    concat: '拼接',
+    heatmap: '{name}布局的正弦位置编码表热力图',
+    xTitle: '距离 x',
+    dimension: '维度',
+    position: '位置',
+    note: '颜色：从 −1（蓝）经 0（灰）到 1（红），纵向为位置，横向为维度。下图：每张表的第 0 行与第 x 行的内积。',
+    readout: '在全部 {length} 个距离 x 上，交错与拼接布局的内积 PE(0)·PE(x) 最多相差 {same}（只是求和顺序不同），tensor2tensor 的则最多相差 {other}：它最慢的频率恰好是 1/base，而 base^(−2i/d) 差一步才到，停在 {slowest}。',
+  },
+});
+
+// [layout, panel title, name]
 const LAYOUTS = [
-  ['interleaved', L('interleaved [sin, cos, sin, cos, …]', '交错 [sin, cos, sin, cos, …]'), L('interleaved', '交错')],
-  ['concat', L('concat [sin … | cos …]', '拼接 [sin … | cos …]'), L('concat', '拼接')],
+  ['interleaved', M.interleavedTitle, M.interleaved],
+  ['concat', M.concatTitle, M.concat],
   ['tensor2tensor', 'tensor2tensor [sin … | cos …]', 'tensor2tensor'],
 ];
-const M = { left: 40, right: 8, top: 20, bottom: 34 };
+const MARGIN = { left: 40, right: 8, top: 20, bottom: 34 };
 
 export default {
   kind: 'sinusoidal-layouts',
-  title: L('Three sinusoidal layouts, and the dot products PE(0)·PE(x) they give', '三种正弦位置编码布局，以及它们给出的内积 PE(0)·PE(x)'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'length', label: L('positions', '位置数'), type: 'int', min: 2, max: 256, value: 64 },
+    { name: 'length', label: M.length, type: 'int', min: 2, max: 256, value: 64 },
     { name: 'dim', label: 'd_model', type: 'int', min: 4, max: 256, step: 2, value: 64 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
+    { name: 'base', label: M.base, type: 'number', min: 2, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
     const grid = document.createElement('div');
@@ -31,13 +66,13 @@ export default {
     const panels = LAYOUTS.map(([, , name]) => {
       const box = document.createElement('div');
       grid.append(box);
-      const label = () => tr(`Heatmap of the ${name} sinusoidal table`, `${name}布局的正弦位置编码表热力图`);
+      const label = () => M.heatmap.format({ name });
       return { ...plainCanvas(box, 1.15, label), image: document.createElement('canvas'), label };
     });
     const note = document.createElement('p');
     note.className = 'chart-note';
     el.append(note);
-    const chart = lineChart(el, Chart, { x: L('distance x', '距离 x'), y: 'PE(0)·PE(x)', aspect: 2.6 });
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: 'PE(0)·PE(x)', aspect: 2.6 });
     chart.options.plugins.legend = lineLegend;
     chart.canvas.parentElement.classList.add('phone-tall');
     Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
@@ -46,8 +81,7 @@ export default {
     const view = {
       update({ length, dim, base }) {
         // (written only when the language changed it: a DOM write invalidates the page's style)
-        const noteText = tr('Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row x.',
-          '颜色：从 −1（蓝）经 0（灰）到 1（红），纵向为位置，横向为维度。下图：每张表的第 0 行与第 x 行的内积。');
+        const noteText = String(M.note);
         if (note.textContent !== noteText) note.textContent = noteText;
         const tables = LAYOUTS.map(([layout]) => pe.sinusoidal(length, dim, { base, layout }));
         const grams = tables.map((t) => pe.gram(t.subarray(0, dim), t, dim));
@@ -55,11 +89,11 @@ export default {
           const t = tables[j];
           fillCells(p.image, dim, length, coolwarm, (c, r) => coolwarmIndex(t[r * dim + c]));
           p.paint((ctx, w, h) => {
-            const plot = { x: M.left, y: M.top, w: Math.max(10, w - M.left - M.right), h: Math.max(10, h - M.top - M.bottom) };
+            const plot = { x: MARGIN.left, y: MARGIN.top, w: Math.max(10, w - MARGIN.left - MARGIN.right), h: Math.max(10, h - MARGIN.top - MARGIN.bottom) };
             drawCells(ctx, p.image, plot, {
               xTicks: niceTicks(0, dim - 1, 3).map((v) => [(v + 0.5) / dim, String(v)]),
               yTicks: niceTicks(0, length - 1, 4).map((v) => [(v + 0.5) / length, String(v)]),
-              xTitle: tr('dimension', '维度'), yTitle: tr('position', '位置'), title: String(LAYOUTS[j][1]),
+              xTitle: String(M.dimension), yTitle: String(M.position), title: String(LAYOUTS[j][1]),
             });
           });
         });
@@ -74,12 +108,7 @@ export default {
         chart.update();
         const same = maxAbsDiff(grams[0], grams[1]), other = maxAbsDiff(grams[0], grams[2]);
         const w = pe.ropeInvFreq(dim, { base });
-        view.readout = tr(`Over all ${length} distances x, the interleaved and concat dot products PE(0)·PE(x) differ by at most ${sig(same, 2)} ` +
-          `(the order of the sums), the tensor2tensor ones by up to ${sig(other, 3)}: its slowest frequency is exactly 1/base, ` +
-          `while base^(−2i/d) stops one step short of it, at ${sig(w[w.length - 1], 3)}.`,
-          `在全部 ${length} 个距离 x 上，交错与拼接布局的内积 PE(0)·PE(x) 最多相差 ${sig(same, 2)}（只是求和顺序不同）,` +
-          `tensor2tensor 的则最多相差 ${sig(other, 3)}：它最慢的频率恰好是 1/base,` +
-          `而 base^(−2i/d) 差一步才到，停在 ${sig(w[w.length - 1], 3)}。`);
+        view.readout = M.readout.format({ length, same: sig(same, 2), other: sig(other, 3), slowest: sig(w[w.length - 1], 3) });
         return {
           measured: { interleavedVsConcat: same, interleavedVsT2t: other },
           columns: ['x', ...LAYOUTS.map(([l]) => `PE(0).PE(x) ${l}`)],

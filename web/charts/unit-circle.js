@@ -1,10 +1,55 @@
-// unit-circle.js: seed 000 #4, one (sin a, cos a) pair of the PE table drawn as the post draws
-// it (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
+// unit-circle.js: one (sin a, cos a) pair of the PE table drawn as the source post draws it
+// (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
 // clockwise, and lands near earlier positions again. Play / step buttons drive the position.
 import { plainCanvas, palette, sig, ink } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever this is
+
+const M = messages({
+  en: {
+    title: 'One pair of PE as a point (sin a, cos a), a = position · w_i',
+    pair: 'pair i',
+    base: 'base',
+    position: 'position',
+    back: '◀ step',
+    backLabel: 'Step back one position',
+    forward: 'step ▶',
+    forwardLabel: 'Step forward one position',
+    pause: '❚❚ pause',
+    pauseLabel: 'Pause',
+    play: '▶ play',
+    playLabel: 'Play: advance the position',
+    unitCircle: 'Unit circle',
+    posMark: 'pos {position}',
+    ariaLabel: 'Unit circle, pair {pair} of d_model {dim}: position {position} is at (sin a, cos a) = ({s}, {c})',
+    ariaNearest: ', nearest to earlier position {near}',
+    readout: 'Position {position}, pair {pair} (dims {d0}, {d1}; w = {w} rad per position): (sin a, cos a) = ({s}, {c}); ',
+    readoutNearest: 'the nearest earlier point is position {near}, max |Δ| = {gap}.',
+    readoutStart: 'the start, (0, 1).',
+  },
+  zh: {
+    title: '位置编码的一对维度画成点 (sin a, cos a)，a = 位置 · w_i',
+    pair: '第 i 对',
+    base: '底数 base',
+    position: '位置',
+    back: '◀ 后退',
+    backLabel: '后退一个位置',
+    forward: '前进 ▶',
+    forwardLabel: '前进一个位置',
+    pause: '❚❚ 暂停',
+    pauseLabel: '暂停',
+    play: '▶ 播放',
+    playLabel: '播放：位置逐个增加',
+    unitCircle: '单位圆',
+    posMark: '位置 {position}',
+    ariaLabel: '单位圆，d_model = {dim} 的第 {pair} 对：位置 {position} 在 (sin a, cos a) = ({s}, {c})',
+    ariaNearest: '，最接近先前的位置 {near}',
+    readout: '位置 {position}，第 {pair} 对（维度 {d0}、{d1}；w = {w} 弧度/位置）：(sin a, cos a) = ({s}, {c})；',
+    readoutNearest: '先前最近的点是位置 {near}，max |Δ| = {gap}。',
+    readoutStart: '这是起点 (0, 1)。',
+  },
+});
 
 /**
  * Pair `pair` of the table for positions from..to: dots at whole positions from pe.sinusoidal,
@@ -63,12 +108,13 @@ function arrow(ctx, x0, y0, x1, y1, color, width = 2) {
 
 export default {
   kind: 'unit-circle',
-  title: L('One pair of PE as a point (sin a, cos a), a = position · w_i', '位置编码的一对维度画成点 (sin a, cos a)，a = 位置 · w_i'),
+  messages: M,
+  title: M.title,
   params: [
-    { name: 'pair', label: L('pair i', '第 i 对'), type: 'int', min: 0, max: 511, value: 0 },
+    { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
-    { name: 'position', label: L('position', '位置'), type: 'int', min: 0, max: 1000, value: 7 },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'position', label: M.position, type: 'int', min: 0, max: 1000, value: 7 },
   ],
   mount(el, { pe }) {
     el.classList.add('circle-body');
@@ -83,14 +129,14 @@ export default {
     const back = button(), play = button(), fwd = button();
     // Texts in the current language; run again by update() after a language switch.
     const labelButtons = () => {
-      const set = (b, text, label) => ((b.textContent = text), b.setAttribute('aria-label', label));
-      set(back, tr('◀ step', '◀ 后退'), tr('Step back one position', '后退一个位置'));
-      set(fwd, tr('step ▶', '前进 ▶'), tr('Step forward one position', '前进一个位置'));
-      if (timer) set(play, tr('❚❚ pause', '❚❚ 暂停'), tr('Pause', '暂停'));
-      else set(play, tr('▶ play', '▶ 播放'), tr('Play: advance the position', '播放：位置逐个增加'));
+      const set = (b, text, label) => ((b.textContent = String(text)), b.setAttribute('aria-label', String(label)));
+      set(back, M.back, M.backLabel);
+      set(fwd, M.forward, M.forwardLabel);
+      if (timer) set(play, M.pause, M.pauseLabel);
+      else set(play, M.play, M.playLabel);
     };
     el.append(bar);
-    const { canvas, paint, destroy } = plainCanvas(el, 1, L('Unit circle', '单位圆'));
+    const { canvas, paint, destroy } = plainCanvas(el, 1, M.unitCircle);
 
     // The position is the host's control: drive its range input so slider, box and chart agree.
     const input = () => el.closest('.chart')?.querySelector('input[type="range"][name="position"]');
@@ -125,6 +171,11 @@ export default {
         pair = Math.min(pair, dim / 2 - 1);
         const t = pairTrack(pe, { dim, base, pair, from: 0, to: position });
         const s = t.sin[position], c = t.cos[position];
+        const near = nearestEarlier(t, position);
+        const v = {
+          position, pair, dim, d0: 2 * pair, d1: 2 * pair + 1, w: sig(t.w, 4), s: s.toFixed(3), c: c.toFixed(3),
+          near: near?.p, gap: near && sig(near.d, 2),
+        };
         paint((ctx, w, h) => {
           const size = Math.min(w, h), R = Math.max(1, size / 2 - 42), cx = w / 2, cy = h / 2; // R > 0 even while the box is tiny
           const X = (v) => cx + v * R, Y = (v) => cy - v * R;
@@ -191,19 +242,10 @@ export default {
           ctx.font = '600 12px system-ui, sans-serif';
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
-          ctx.fillText(`${tr('pos', '位置')} ${position}`, X(s * 1.22), Y(c * 1.22));
+          ctx.fillText(M.posMark.format(v), X(s * 1.22), Y(c * 1.22));
         });
-        const near = nearestEarlier(t, position);
-        canvas.setAttribute('aria-label', tr(`Unit circle, pair ${pair} of d_model ${dim}: position ${position} is at (sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)})` +
-          (near ? `, nearest to earlier position ${near.p}` : ''),
-          `单位圆，d_model = ${dim} 的第 ${pair} 对：位置 ${position} 在 (sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)})` +
-          (near ? `，最接近先前的位置 ${near.p}` : '')));
-        view.readout = tr(`Position ${position}, pair ${pair} (dims ${2 * pair}, ${2 * pair + 1}; w = ${sig(t.w, 4)} rad per position): ` +
-          `(sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)}); ` +
-          (near ? `the nearest earlier point is position ${near.p}, max |Δ| = ${sig(near.d, 2)}.` : 'the start, (0, 1).'),
-          `位置 ${position}，第 ${pair} 对（维度 ${2 * pair}、${2 * pair + 1}；w = ${sig(t.w, 4)} 弧度/位置）：` +
-          `(sin a, cos a) = (${s.toFixed(3)}, ${c.toFixed(3)});` +
-          (near ? `先前最近的点是位置 ${near.p}，max |Δ| = ${sig(near.d, 2)}。` : '这是起点 (0, 1)。'));
+        canvas.setAttribute('aria-label', M.ariaLabel.format(v) + (near ? M.ariaNearest.format(v) : ''));
+        view.readout = M.readout.format(v) + (near ? M.readoutNearest.format(v) : String(M.readoutStart));
         return {
           columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],
           rows: Array.from({ length: position + 1 }, (_, p) => [p, t.sin[p], t.cos[p]]),

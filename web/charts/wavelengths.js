@@ -1,21 +1,49 @@
-// wavelengths.js: seed 002 #3, the wavelength 2π / w_i of every pair, w_i = base^(-2i/d): a
+// wavelengths.js: the wavelength 2π / w_i of every pair, w_i = base^(-2i/d): a
 // straight line on a log axis, from 2π for pair 0 up towards (never reaching) 2π·base.
 import { lineChart, palette, sig, pointArrays, lazyRows } from './common.js';
-import { L, tr } from '../host/i18n.js';
+import { messages } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
 
+const M = messages({
+  en: {
+    title: 'Wavelength of each (sin, cos) pair, in positions',
+    base: 'base',
+    xTitle: 'pair i (dims 2i, 2i+1)',
+    yTitle: 'wavelength 2π / w_i (positions)',
+    tooltip: '{label}: {value}',
+    waves: 'wavelength of pair i',
+    first: '2π (pair 0)',
+    limit: '2π · base (the limit)',
+    ariaLabel: 'Wavelength against pair on a log axis, from {first} to {last}',
+    readout: 'Pair 0 has the shortest wavelength, {first} positions (2π); pair {pair} the longest, {last} = 2π·base^((d−2)/d), just under 2π·base = {limit}.',
+  },
+  zh: {
+    title: '每一对 (sin, cos) 的波长（以位置计）',
+    base: '底数 base',
+    xTitle: '第 i 对（维度 2i, 2i+1）',
+    yTitle: '波长 2π / w_i（位置数）',
+    tooltip: '{label}：{value}',
+    waves: '第 i 对的波长',
+    first: '2π（第 0 对）',
+    limit: '2π · base（上限）',
+    ariaLabel: '各对的波长（对数坐标），从 {first} 到 {last}',
+    readout: '第 0 对的波长最短，为 {first} 个位置（2π）；第 {pair} 对最长，{last} = 2π·base^((d−2)/d)，略小于 2π·base = {limit}。',
+  },
+});
+
 export default {
   kind: 'wavelengths',
-  title: L('Wavelength of each (sin, cos) pair, in positions', '每一对 (sin, cos) 的波长（以位置计）'),
+  messages: M,
+  title: M.title,
   params: [
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
-    { name: 'base', label: L('base', '底数 base'), type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
+    { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: L('pair i (dims 2i, 2i+1)', '第 i 对（维度 2i, 2i+1）'), y: L('wavelength 2π / w_i (positions)', '波长 2π / w_i（位置数）'), yType: 'logarithmic', aspect: 2.2 });
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, yType: 'logarithmic', aspect: 2.2 });
     chart.canvas.parentElement.classList.add('phone-tall');
-    chart.options.plugins.tooltip = { callbacks: { label: (c) => `${c.dataset.label}: ${sig(c.parsed.y, 5)}` } };
+    chart.options.plugins.tooltip = { callbacks: { label: (c) => M.tooltip.format({ label: c.dataset.label, value: sig(c.parsed.y, 5) }) } };
     chart.options.scales.y.min = 1; // keeps the 2π line clear of the axis
     const points = pointArrays();
     const view = {
@@ -29,21 +57,18 @@ export default {
         chart.options.scales.x.max = Math.max(last, 1);
         chart.data.datasets = [
           {
-            label: tr('wavelength of pair i', '第 i 对的波长'),
+            label: String(M.waves),
             data: points('waves', waves.length, (i) => waves[i]),
             borderColor: palette[0], backgroundColor: palette[0], borderWidth: 2,
             pointRadius: w.length > 64 ? 0 : 3,
           },
-          flat('2π', TAU, tr('2π (pair 0)', '2π（第 0 对）'), palette[2]),
-          flat('2π base', TAU * base, tr('2π · base (the limit)', '2π · base（上限）'), palette[1]),
+          flat('2π', TAU, String(M.first), palette[2]),
+          flat('2π base', TAU * base, String(M.limit), palette[1]),
         ];
-        chart.canvas.setAttribute('aria-label', tr(`Wavelength against pair on a log axis, from ${sig(waves[0], 4)} to ${sig(waves[last], 4)}`,
-          `各对的波长（对数坐标），从 ${sig(waves[0], 4)} 到 ${sig(waves[last], 4)}`));
+        const v = { first: sig(waves[0], 4), last: sig(waves[last], 4), pair: last, limit: sig(TAU * base, 4) };
+        chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
         chart.update();
-        view.readout = tr(`Pair 0 has the shortest wavelength, ${sig(waves[0], 4)} positions (2π); pair ${last} the longest, ` +
-          `${sig(waves[last], 4)} = 2π·base^((d−2)/d), just under 2π·base = ${sig(TAU * base, 4)}.`,
-          `第 0 对的波长最短，为 ${sig(waves[0], 4)} 个位置（2π）；第 ${last} 对最长，` +
-          `${sig(waves[last], 4)} = 2π·base^((d−2)/d)，略小于 2π·base = ${sig(TAU * base, 4)}。`);
+        view.readout = M.readout.format(v);
         return lazyRows({ columns: ['pair i', 'w_i', 'wavelength'] }, () => waves.map((y, i) => [i, w[i], y]));
       },
       destroy: () => chart.destroy(),
