@@ -130,18 +130,8 @@ export function messages(tables) {
   return Object.freeze(out);
 }
 
-/** A message made on the spot, for text that is not in a table (values a chart computes). */
-export function L(en, zh) {
-  return new Text({ en, zh });
-}
-
-/** The string for the current language, now. (Being replaced by message tables.) */
-export function tr(en, zh) {
-  return current === 'zh' ? zh : en;
-}
-
 /**
- * `x` in the current language: a message (from messages() or L()), an { en, zh } object, or a
+ * `x` in the current language: a message (from messages()), an { en, zh } object, or a
  * plain string (returned unchanged); {name} placeholders are filled from `vars`.
  */
 export function t(x, vars) {

@@ -3,24 +3,29 @@
 // the page's title, description and header labels in the language of the moment. Everything
 // around the charts (their labels and strings in the new language, the redraw after a switch,
 // the readout as the canvases' description, the data table) is the chart host's own
-// (web/chart-host.js), so it works the same in embed.html and <posenc-chart>.
+// (web/host/), so it works the same in embed.html and <posenc-chart>.
 // <html data-ui-ready> says the switches are wired and every chart is mounted and laid out.
-import { lang, setLang, t, L, onLang } from '../host/i18n.js';
+import { lang, setLang, t, messages, onLang } from '../host/i18n.js';
 import { themeSetting, setTheme } from '../host/theme.js';
 
-const TITLE = L('posenc: how transformers know word order', 'posenc：Transformer 如何知道词序');
-const DESCRIPTION = L(
-  'Sinusoidal position encoding and RoPE, computed live by WebAssembly SIMD kernels and charted in your browser.',
-  '正弦位置编码与旋转位置编码（RoPE），由 WebAssembly SIMD 内核实时计算，在浏览器中绘制成图。',
-);
+const M = messages({
+  en: {
+    title: 'posenc: how transformers know word order',
+    description: 'Sinusoidal position encoding and RoPE, computed live by WebAssembly SIMD kernels and charted in your browser.',
+  },
+  zh: {
+    title: 'posenc：Transformer 如何知道词序',
+    description: '正弦位置编码与旋转位置编码（RoPE），由 WebAssembly SIMD 内核实时计算，在浏览器中绘制成图。',
+  },
+});
 
 function pressed(group, attr, value) {
   for (const b of group.querySelectorAll(`button[${attr}]`)) b.setAttribute('aria-pressed', String(b.getAttribute(attr) === value));
 }
 
 function pageText() {
-  document.title = t(TITLE);
-  document.querySelector('meta[name="description"]')?.setAttribute('content', t(DESCRIPTION));
+  document.title = t(M.title);
+  document.querySelector('meta[name="description"]')?.setAttribute('content', t(M.description));
   for (const el of document.querySelectorAll('[data-aria-en]')) {
     el.setAttribute('aria-label', lang() === 'zh' ? el.dataset.ariaZh : el.dataset.ariaEn);
   }

@@ -4,7 +4,7 @@ import { t } from '../../host/i18n.js';
 import { ink } from './colours.js';
 
 /**
- * A canvas's accessible name that follows the language: `label` is a string, an L() pair or a
+ * A canvas's accessible name that follows the language: `label` is a string, a message or a
  * function returning either. Set now; call again (or let lineChart's hook do it) to refresh.
  */
 export function ariaLabel(canvas, label) {

@@ -7,7 +7,7 @@ import { ariaLabel, canvasIn } from './canvas.js';
 
 const M = messages({
   en: { axisName: 'Chart of {y} against {x}' },
-  zh: { axisName: '{y}随{x}变化的图' },
+  zh: { axisName: '{y} 随 {x} 变化的图' },
 });
 
 // The default accessible name of a chart on axes, in the language of the moment; refreshed on
@@ -26,7 +26,7 @@ const defaultLabel = (x, y) => ({
 
 /**
  * A line chart on numeric x/y axes with animation and parsing off (they cost the most).
- * Axis titles x and y are strings or L() pairs, resolved in the current language at each update.
+ * Axis titles x and y are strings or messages, resolved in the current language at each update.
  */
 export function lineChart(el, Chart, { x, y, xType = 'linear', yType = 'linear', aspect = 2, legend = true } = {}) {
   const canvas = canvasIn(el, aspect);
