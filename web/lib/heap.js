@@ -4,7 +4,7 @@
 // the bytes live in the heap (tensors included) may not pass limits.heapBytes.
 import { MAX_CALL_BYTES, MAX_HEAP_BYTES, Unscanned, rejectValue } from './args.js';
 
-const STATUS = {
+export const STATUS = {
   [-1]: 'a required pointer is NULL',
   [-2]: 'a size is zero or too large',
   [-3]: 'a dimension must be even',
