@@ -15,17 +15,10 @@
 // deepseek-ai/DeepSeek-V3 inference/model.py.
 import * as A from './args.js';
 import { ropeScaling } from './scaling.js';
+import { chooseBlock, layerList } from './config-layers.js';
+import { MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_CONFIG_VALUES, load, get, record, number, count, optCount, optString, numbers, ints } from './config-json.js';
 
-/** Longest config.json text accepted, in UTF-8 bytes (1 MiB). */
-export const MAX_CONFIG_BYTES = 2 ** 20;
-/** Deepest nesting accepted (a real config nests 4 or 5 levels: text_config.rope_parameters.full_attention.long_factor). */
-export const MAX_CONFIG_DEPTH = 16;
-/** Most values (objects, arrays and scalars together) a config may hold. */
-export const MAX_CONFIG_VALUES = 2 ** 18;
-
-// Keys that could reach an object's prototype if a consumer copied them naively: refused anywhere.
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
-
+export { MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_CONFIG_VALUES };
 // The keys of a scaling block handed to ropeScaling (the rest of a block is read here or ignored).
 const SCALAR_KEYS = ['factor', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim',
   'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'];
@@ -37,15 +30,6 @@ const DEFAULT_THETA = { llama4: 500000, llama4_text: 500000, gpt_oss: 150000, sm
   gemma3: 1000000, gemma3_text: 1000000, gemma4: 1000000, gemma4_text: 1000000 };
 // Gemma 3's sliding layers: rope_local_base_freq, default 10000 (configuration_gemma3.py).
 const DEFAULT_LOCAL_THETA = 10000;
-
-// Layer patterns transformers derives when a config has no layer_types: every p-th layer is
-// full attention, the others sliding (Gemma 2: configuration_gemma2.py, p = 2; Gemma 3:
-// sliding_window_pattern 6; Gemma 4: configuration_gemma4.py, 6; gpt-oss:
-// configuration_gpt_oss.py, 2).
-const SLIDING_PATTERN = { gemma2: 2, gemma3: 6, gemma3_text: 6, gemma4: 6, gemma4_text: 6, gpt_oss: 2 };
-// Models with NoPE layers by default: a NoPE layer every 4th layer unless no_rope_layers says
-// otherwise (configuration_llama4.py, configuration_smollm3.py: no_rope_layer_interval 4).
-const NOPE_INTERVAL = { llama4: 4, llama4_text: 4, smollm3: 4 };
 
 // Pair layout ('half' = rotate_half, pairs (i, i + r/2); 'interleaved' = adjacent pairs), by
 // model type. Everything else is 'half', as in transformers' rotate_half models.
@@ -341,112 +325,6 @@ function readHeadDim(at, c, mla) {
   return count(`${at}${hk} / ${nk}`, hidden / heads, 2);
 }
 
-/**
- * Which block holds the scaling (rope_scaling or rope_parameters), whether it is nested per
- * layer type, and the layer kinds the config names.
- */
-function chooseBlock(at, c, modelType, numLayers, warn) {
-  const rs = get(c, 'rope_scaling'), rp = get(c, 'rope_parameters');
-  if (rs !== undefined) record(`${at}rope_scaling`, rs);
-  if (rp !== undefined) record(`${at}rope_parameters`, rp);
-  // (with neither block, errors and warnings name rope_scaling, the v4 place)
-  let block, blockName = 'rope_scaling';
-  if (rs !== undefined && rp !== undefined) {
-    // transformers v5 (convert_rope_params_to_dict): rope_scaling, when present, replaces rope_parameters
-    if (!sameRopeBlock(rs, rp)) {
-      warn('rope-scaling-conflict', `${at}rope_scaling and ${at}rope_parameters are both present and disagree; rope_scaling used, as transformers v5 does`);
-    }
-    block = rs; blockName = 'rope_scaling';
-  } else if (rs !== undefined) {
-    block = rs; blockName = 'rope_scaling';
-  } else if (rp !== undefined) {
-    block = rp; blockName = 'rope_parameters';
-  }
-  const kinds = layerKinds(at, c, modelType, numLayers);
-  // nested per layer type when every key names a layer type (transformers' standardize_rope_params)
-  const keys = block === undefined ? [] : Object.keys(block);
-  const nested = keys.length > 0 && keys.every((k) => kinds.has(k));
-  return { block, blockName, nested, kinds };
-}
-
-/** The set of layer type names the config uses (before NoPE layers are split off). */
-function layerKinds(at, c, modelType, numLayers) {
-  const types = get(c, 'layer_types');
-  if (types !== undefined) return new Set(names(`${at}layer_types`, types));
-  if (modelType === 'llama4' || modelType === 'llama4_text') return new Set(['chunked_attention', 'full_attention']);
-  if (slidingPattern(at, c, modelType) !== undefined) return new Set(['sliding_attention', 'full_attention']);
-  return new Set(['full_attention']);
-}
-
-function slidingPattern(at, c, modelType) {
-  if (get(c, 'sliding_window_pattern') !== undefined) return count(`${at}sliding_window_pattern`, get(c, 'sliding_window_pattern'), 1);
-  return SLIDING_PATTERN[modelType];
-}
-
-/**
- * The layers: { names: layer type names in first-use order, kindOf: name → config layer type,
- * nope: set of NoPE names, layers: [{ index, name }] or null }.
- *
- * Names: the config's own layer_types names; without them, transformers' derived ones
- * ('full_attention' for a model with one kind of layer; 'sliding_attention' / 'full_attention'
- * for Gemma and gpt-oss patterns; Llama 4's 'chunked_attention' (RoPE) / 'full_attention'
- * (NoPE)). NoPE layers of another model (SmolLM3's no_rope_layers) become `<type>_nope`.
- */
-function layerList(at, c, modelType, numLayers, kinds) {
-  const explicit = get(c, 'layer_types');
-  let perLayer = null;
-  if (explicit !== undefined) perLayer = names(`${at}layer_types`, explicit);
-  else if (numLayers !== undefined) {
-    const p = slidingPattern(at, c, modelType);
-    perLayer = Array.from({ length: numLayers }, (_, i) => (p !== undefined && (i + 1) % p !== 0 ? 'sliding_attention' : 'full_attention'));
-  }
-  if (perLayer !== null && numLayers !== undefined && perLayer.length < numLayers) {
-    throw new RangeError(`${at}layer_types has ${perLayer.length} entries for ${numLayers} layers`);
-  }
-  if (perLayer !== null && numLayers !== undefined) perLayer = perLayer.slice(0, numLayers);
-
-  // NoPE layers: no_rope_layers (1 = RoPE, 0 = NoPE), else every interval-th layer
-  const nopeAt = nopeLayers(at, c, modelType, perLayer === null ? numLayers : perLayer.length);
-  const llama4 = modelType === 'llama4' || modelType === 'llama4_text';
-  const kindOf = Object.create(null), nope = new Set(), order = [];
-  const nameOf = (kind, isNope) => {
-    let name = kind;
-    // Llama 4: transformers' own layer_types already part RoPE ('chunked_attention') from NoPE
-    // ('full_attention') layers, and a nested rope_parameters would use those names
-    if (llama4) name = kind = explicit === undefined ? (isNope ? 'full_attention' : 'chunked_attention') : kind;
-    else if (isNope) name = `${kind}_nope`;
-    if (!(name in kindOf)) { kindOf[name] = kind; order.push(name); }
-    if (isNope) nope.add(name);
-    return name;
-  };
-  if (perLayer === null) {
-    // layers unknown: the type names are still known
-    const hasNope = nopeAt === 'unknown' || (nopeAt instanceof Set && nopeAt.size > 0);
-    for (const k of kinds) {
-      if (llama4) nameOf(k, k === 'full_attention');
-      else { nameOf(k, false); if (hasNope) nameOf(k, true); }
-    }
-    return { names: order, kindOf, nope, layers: null };
-  }
-  const layers = perLayer.map((kind, index) => ({ index, name: nameOf(kind, nopeAt instanceof Set && nopeAt.has(index)) }));
-  return { names: order, kindOf, nope, layers };
-}
-
-/** The NoPE layer indices (a Set), 'unknown' (NoPE layers exist, count unknown), or null. */
-function nopeLayers(at, c, modelType, n) {
-  const list = get(c, 'no_rope_layers');
-  if (list !== undefined && (!Array.isArray(list) || list.length > 0)) {
-    const flags = ints(`${at}no_rope_layers`, list, 0, 1);
-    if (n !== undefined && flags.length < n) throw new RangeError(`${at}no_rope_layers has ${flags.length} entries for ${n} layers`);
-    return new Set(flags.flatMap((f, i) => (f === 0 && (n === undefined || i < n) ? [i] : [])));
-  }
-  const key = get(c, 'no_rope_layer_interval') !== undefined ? 'no_rope_layer_interval' : 'nope_layer_interval';
-  const interval = get(c, key) !== undefined ? count(`${at}${key}`, get(c, key), 1) : NOPE_INTERVAL[modelType];
-  if (interval === undefined) return null;
-  if (n === undefined) return 'unknown';
-  return new Set(Array.from({ length: n }, (_, i) => i).filter((i) => (i + 1) % interval === 0));
-}
-
 function pairStyle(at, c, modelType, mla) {
   if (mla) {
     const v = get(c, 'rope_interleave');
@@ -509,135 +387,3 @@ function scalingTemperature(b, bPath, scaling) {
   return Object.freeze({ beta: scale, scale, floorScale: number(`${bPath}.original_max_position_embeddings`, floorScale, 1), offset: 0 });
 }
 
-/** Whether rope_scaling and rope_parameters describe the same scaling (rope_theta and partial aside). */
-function sameRopeBlock(a, b) {
-  const strip = (o) => {
-    const out = {};
-    for (const k of Object.keys(o).sort()) if (k !== 'rope_theta' && k !== 'partial_rotary_factor') out[k] = o[k];
-    if (out.type !== undefined && out.rope_type === undefined) { out.rope_type = out.type; }
-    delete out.type;
-    return JSON.stringify(out);
-  };
-  return strip(a) === strip(b);
-}
-
-// ---- input checks --------------------------------------------------------------------------
-
-/** config.json text or object → a checked plain object (depth, size and keys bounded). */
-function load(config) {
-  let root = config;
-  if (typeof config === 'string') {
-    if (config.length > MAX_CONFIG_BYTES || utf8Length(config) > MAX_CONFIG_BYTES) {
-      throw new RangeError(`config text must be at most ${MAX_CONFIG_BYTES} bytes, got ${utf8Length(config)}`);
-    }
-    try {
-      root = JSON.parse(config);
-    } catch (e) {
-      if (e instanceof SyntaxError) throw new TypeError(`config is not valid JSON: ${e.message}`);
-      throw new RangeError(`config nests too deeply to parse (${e.message})`);
-    }
-  }
-  if (root === null || typeof root !== 'object' || Array.isArray(root)) {
-    throw new TypeError(`config must be a config.json object or its JSON text, got ${A.show(root)}`);
-  }
-  check(root);
-  return root;
-}
-
-/** Walks the whole value without recursion: depth, count and forbidden keys. */
-function check(root) {
-  const stack = [[root, 0, 'config']];
-  let seen = 0;
-  while (stack.length > 0) {
-    const [v, depth, where] = stack.pop();
-    if (++seen > MAX_CONFIG_VALUES) throw new RangeError(`config holds more than ${MAX_CONFIG_VALUES} values`);
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_CONFIG_DEPTH) throw new RangeError(`config nests deeper than ${MAX_CONFIG_DEPTH} levels (at ${where})`);
-    if (Array.isArray(v)) {
-      if (v.length > MAX_CONFIG_VALUES) throw new RangeError(`${where} has ${v.length} entries; the limit is ${MAX_CONFIG_VALUES}`);
-      for (let i = 0; i < v.length; i++) stack.push([v[i], depth + 1, where]);
-      continue;
-    }
-    for (const k of Object.keys(v)) {
-      if (FORBIDDEN.has(k)) throw new RangeError(`config key ${JSON.stringify(k)} is not allowed (in ${where})`);
-      stack.push([v[k], depth + 1, k]);
-    }
-    // a __proto__ key set by an object literal changes the prototype rather than adding a key
-    const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) {
-      throw new TypeError(`${where} must be a plain object (as JSON.parse makes), got ${A.show(v)}`);
-    }
-  }
-}
-
-function utf8Length(s) {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const u = s.charCodeAt(i);
-    if (u < 0x80) n += 1;
-    else if (u < 0x800) n += 2;
-    else if (u >= 0xd800 && u < 0xdc00 && i + 1 < s.length) { n += 4; i++; }
-    else n += 3;
-  }
-  return n;
-}
-
-/** An own property of a plain object; null (JSON null) counts as absent. */
-function get(o, k) {
-  if (o === null || o === undefined || typeof o !== 'object' || Array.isArray(o) || !Object.hasOwn(o, k)) return undefined;
-  const v = o[k];
-  return v === null ? undefined : v;
-}
-
-function record(name, v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError(`${name} must be an object, got ${A.show(v)}`);
-  return v;
-}
-
-function number(name, v, min) {
-  if (typeof v !== 'number') throw new TypeError(`${name} must be a number >= ${min}, got ${A.show(v)}`);
-  if (!Number.isFinite(v) || v < min) throw new RangeError(`${name} must be a finite number >= ${min}, got ${v}`);
-  return v;
-}
-
-function count(name, v, min) {
-  if (typeof v !== 'number' || !Number.isInteger(v)) {
-    throw new (typeof v === 'number' ? RangeError : TypeError)(`${name} must be an integer >= ${min}, got ${A.show(v)}`);
-  }
-  if (v < min || v > 2 ** 31) throw new RangeError(`${name} must be an integer in [${min}, ${2 ** 31}], got ${v}`);
-  return v;
-}
-
-function optCount(at, c, keys, min) {
-  for (const k of keys) if (get(c, k) !== undefined) return count(`${at}${k}`, get(c, k), min);
-  return undefined;
-}
-
-function optString(name, v) {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new TypeError(`${name} must be a string, got ${A.show(v)}`);
-  return v;
-}
-
-function numbers(name, v) {
-  if (!Array.isArray(v)) throw new TypeError(`${name} must be an array of numbers, got ${A.show(v)}`);
-  return v.map((x, i) => number(`${name}[${i}]`, x, Number.MIN_VALUE));
-}
-
-function ints(name, v, min, max = 2 ** 31) {
-  if (!Array.isArray(v)) throw new TypeError(`${name} must be an array of integers, got ${A.show(v)}`);
-  return v.map((x, i) => {
-    const n = count(`${name}[${i}]`, x, min);
-    if (n > max) throw new RangeError(`${name}[${i}] must be in [${min}, ${max}], got ${n}`);
-    return n;
-  });
-}
-
-function names(name, v) {
-  if (!Array.isArray(v)) throw new TypeError(`${name} must be an array of strings, got ${A.show(v)}`);
-  return v.map((x, i) => {
-    if (typeof x !== 'string' || x === '') throw new TypeError(`${name}[${i}] must be a layer type name, got ${A.show(x)}`);
-    if (FORBIDDEN.has(x)) throw new RangeError(`${name}[${i}] must not be ${JSON.stringify(x)}`);
-    return x;
-  });
-}
