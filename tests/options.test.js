@@ -93,3 +93,13 @@ test('out: the caller\'s array of the right type and length is filled and return
   assert.equal(got.cos, c);
   assert.deepEqual(got, pe.ropeCache([0, 1], 8));
 });
+
+test('a chart setting with a wrong name (URL, embed.html, <posenc-chart>) is noted with the name meant', async () => {
+  const { parseParams } = await import('../web/host/params.js');
+  const chart = (await import('../web/charts/rope-decay.js')).default;
+  const { values, notes } = parseParams(chart.params, [['max_dist', '500'], ['bse', '20'], ['zzz', '1']]);
+  assert.deepEqual(values, {});
+  assert.match(notes[0], /“max_dist” is not a setting of this chart; did you mean “maxDist”\?/);
+  assert.match(notes[1], /“bse” is not a setting of this chart; did you mean “base”\?/);
+  assert.match(notes[2], /“zzz” is not a setting of this chart\.$/);
+});
