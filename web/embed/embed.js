@@ -8,7 +8,7 @@
 // early.js before the first paint); the chart host follows them.
 import { kernels, chartJs } from '../host/runtime.js';
 import {
-  KINDS, DEFAULT_KIND, HOST, RESERVED, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
+  chartQuery, DEFAULT_KIND, HOST, RESERVED, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
 } from '../host/chart-host.js';
 import { t, onLang } from '../host/i18n.js';
 import '../host/theme.js';
@@ -36,19 +36,10 @@ function postHeight() {
 }
 
 async function run() {
-  let q;
-  try {
-    q = new URLSearchParams(location.search);
-  } catch {
-    q = new URLSearchParams();
-  }
-  const notes = [];
-  const named = q.getAll('chart');
-  let kind = DEFAULT_KIND;
-  if (named.length > 1) notes.push(HOST.repeated.format({ name: 'chart' }));
-  else if (named.length === 0) notes.push(HOST.noChart.format({ used: DEFAULT_KIND }));
-  else if (KINDS.includes(named[0])) kind = named[0];
-  else notes.push(HOST.unknownChart.format({ kind: show(named[0]), used: DEFAULT_KIND }));
+  const { query: q, named, kind: known, notes } = chartQuery(location.search);
+  const kind = known ?? DEFAULT_KIND;
+  if (named.length === 0) notes.push(HOST.noChart.format({ used: DEFAULT_KIND }));
+  else if (named.length === 1 && !known) notes.push(HOST.unknownChart.format({ kind: show(named[0]), used: DEFAULT_KIND }));
   window.posencEmbed.kind = kind;
   const controls = flag(q, 'controls', true, notes);
   const toolbar = flag(q, 'toolbar', false, notes);

@@ -40,7 +40,7 @@
 // chart shows host.data as an HTML table; a table box that scrolls is a focusable region.
 
 export { HOST } from './strings.js';
-export { KINDS, DEFAULT_KIND, loadChart } from './kinds.js';
+export { KINDS, DEFAULT_KIND, loadChart, chartQuery } from './kinds.js';
 export {
   RESERVED, MAX_ENTRIES, GLOBAL_ATTRIBUTES, show, escapeHTML, normName, kebab, formatValue, parseValue, parseParams,
   stateQuery, paramAttribute,

@@ -1,5 +1,6 @@
 // kinds.js: every chart kind and how its module is loaded.
 import { show } from './params.js';
+import { HOST } from './strings.js';
 
 /** Every chart kind (a module web/charts/<kind>.js). A test keeps this in step with the folder. */
 export const KINDS = Object.freeze([
@@ -20,4 +21,21 @@ export async function loadChart(kind) {
   // A template import: esbuild bundles every module of charts/ for the single-file builds.
   const { default: chart } = await import(`../charts/${kind}.js`);
   return chart;
+}
+
+/**
+ * The chart a page's query names (page and embed.html): { query, named (every chart= given),
+ * kind (the one named when it is a known kind, else null), notes }. Never throws.
+ */
+export function chartQuery(search) {
+  let query;
+  try {
+    query = new URLSearchParams(search);
+  } catch {
+    query = new URLSearchParams();
+  }
+  const named = query.getAll('chart'), notes = [];
+  if (named.length > 1) notes.push(HOST.repeated.format({ name: 'chart' }));
+  const kind = named.length === 1 && KINDS.includes(named[0]) ? named[0] : null;
+  return { query, named, kind, notes };
 }

@@ -7,7 +7,7 @@
 // or malformed ones are named in a note and keep their defaults) and is scrolled into view.
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 import {
-  KINDS, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
+  chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
 } from '../host/chart-host.js';
 
 const status = document.getElementById('status');
@@ -16,20 +16,9 @@ window.posencPage = { charts, ready: null, notes: [] };
 
 /** The page's query: { target: kind or null, entries, notes } (never throws). */
 function readQuery() {
-  let q;
-  try {
-    q = new URLSearchParams(location.search);
-  } catch {
-    q = new URLSearchParams();
-  }
-  const notes = [];
-  const named = q.getAll('chart');
-  let target = null;
-  if (named.length > 1) notes.push(HOST.repeated.format({ name: 'chart' }));
-  else if (named.length === 1) {
-    if (KINDS.includes(named[0]) && document.querySelector(`[data-chart="${named[0]}"]`)) target = named[0];
-    else notes.push(HOST.chartNotOnPage.format({ kind: show(named[0]) }));
-  }
+  const { query: q, named, kind, notes } = chartQuery(location.search);
+  const target = kind && document.querySelector(`[data-chart="${kind}"]`) ? kind : null;
+  if (named.length === 1 && !target) notes.push(HOST.chartNotOnPage.format({ kind: show(named[0]) }));
   const entries = [...q];
   if (!named.length && entries.some(([k]) => !RESERVED.includes(k))) notes.push(String(HOST.paramsWithoutChart));
   return { target, entries, notes };
