@@ -101,6 +101,18 @@ int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, in
                       int32_t rotary_dim, int32_t style, const double *positions,
                       const double *inv_freq, double attn);
 
+/* ==== Multimodal RoPE (mrope.c) ==== */
+
+/* mRoPE cos/sin table, cos_out[n][half], sin_out[n][half] (as posenc_rope_cache, times attn):
+ * positions[3][n] holds the t, h and w streams one after the other; pair i takes its angle
+ * positions[k][r] * inv_freq[i] from stream k. section (s_t, s_h, s_w) sums to half.
+ * interleaved 0 (Qwen2-VL): pairs [0, s_t) read t, the next s_h read h, the rest w.
+ * interleaved 1 (Qwen3-VL): pairs i = 1 mod 3 with i < 3 s_h read h, i = 2 mod 3 with
+ * i < 3 s_w read w, every other pair t. Rotate with posenc_rope_apply_table. */
+int posenc_mrope_cache(float *cos_out, float *sin_out, const double *positions, int32_t n,
+                       const double *inv_freq, int32_t half, double attn, int32_t s_t, int32_t s_h,
+                       int32_t s_w, int32_t interleaved);
+
 /* ==== RoPE scaling variants (scaling.c) ==== */
 
 /* RoPE scaling variants (Hugging Face modeling_rope_utils.py semantics; formulas in README).
@@ -109,7 +121,7 @@ int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, in
 enum {
   POSENC_SCALING_NONE = 0, POSENC_SCALING_LINEAR = 1, POSENC_SCALING_NTK = 2,
   POSENC_SCALING_DYNAMIC = 3, POSENC_SCALING_YARN = 4, POSENC_SCALING_LLAMA3 = 5,
-  POSENC_SCALING_LONGROPE = 6
+  POSENC_SCALING_LONGROPE = 6, POSENC_SCALING_PROPORTIONAL = 7
 };
 typedef struct {
   double type;             /* POSENC_SCALING_* */
@@ -119,9 +131,12 @@ typedef struct {
   double seq_len;          /* dynamic, longrope */
   double beta_fast, beta_slow, attention_factor, mscale, mscale_all_dim, truncate; /* yarn */
   double low_freq_factor, high_freq_factor;                                         /* llama3 */
+  double partial_rotary_factor; /* proportional (Gemma 4's p-RoPE): p in (0, 1] */
 } posenc_rope_scaling;
 
-/* inv_out[rotary_dim/2] = the variant's theta_i, *attn_out = its attention factor.
+/* Proportional: rotary_dim is the whole head D; pairs i < floor(p*D/2) get base^(-2i/D), the
+ * rest 0 (they do not turn), all divided by factor; attention factor 1.
+ * inv_out[rotary_dim/2] = the variant's theta_i, *attn_out = its attention factor.
  * short_factor/long_factor (rotary_dim/2 each) are read for longrope only. */
 int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_dim, double base,
                             const posenc_rope_scaling *scaling, const double *short_factor,
@@ -138,6 +153,13 @@ int posenc_rope_cache_emulated(double *cos_out, double *sin_out, const double *p
                                const double *inv_freq, int32_t half, double attn,
                                int32_t position_type, int32_t inv_type, int32_t angle_type,
                                int32_t out_type);
+
+/* ==== Attention temperature (temperature.c) ==== */
+
+/* out[i] = 1 + scale * ln(floor((positions[i] + offset) / floor_scale) + 1), float64: Llama 4's
+ * query temperature on NoPE layers (scale 0.1, floor_scale 8192, offset 1). */
+int posenc_attention_temperature(double *out, const double *positions, int32_t n, double scale,
+                                 double floor_scale, double offset);
 
 /* ==== Attention (attention.c) ==== */
 

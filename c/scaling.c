@@ -1,5 +1,5 @@
 /* scaling.c: RoPE scaling variants for long context, with Hugging Face transformers'
- * semantics (modeling_rope_utils.py): each turns the default theta_i = base^(-2i/d) into the
+ * semantics (modeling_rope_utils.py), and Gemma 4's proportional RoPE: each turns the default theta_i = base^(-2i/d) into the
  * variant's frequencies and an attention factor that multiplies cos and sin. Every formula
  * is written out in README.md with its source. */
 #define _GNU_SOURCE /* sincos */
@@ -21,7 +21,7 @@ static double yarn_corr_dim(double num_rotations, int32_t d, double base, double
 static int check_scaling(const posenc_rope_scaling *s, int32_t half, const double *short_f,
                          const double *long_f) {
   /* range first: converting a NaN or out-of-range double to int32_t is undefined behaviour */
-  CHECK(s->type >= POSENC_SCALING_NONE && s->type <= POSENC_SCALING_LONGROPE, POSENC_E_KIND);
+  CHECK(s->type >= POSENC_SCALING_NONE && s->type <= POSENC_SCALING_PROPORTIONAL, POSENC_E_KIND);
   int32_t t = (int32_t)s->type;
   CHECK(s->type == t, POSENC_E_KIND);
   if (t == POSENC_SCALING_NONE) return POSENC_OK;
@@ -59,6 +59,9 @@ static int check_scaling(const posenc_rope_scaling *s, int32_t half, const doubl
       for (int32_t i = 0; i < half; i++)
         CHECK(isfinite(short_f[i]) && short_f[i] > 0.0 && isfinite(1.0 / short_f[i]) && isfinite(long_f[i]) &&
               long_f[i] > 0.0 && isfinite(1.0 / long_f[i]), POSENC_E_VALUE);
+      break;
+    case POSENC_SCALING_PROPORTIONAL:
+      CHECK(s->partial_rotary_factor > 0.0 && s->partial_rotary_factor <= 1.0, POSENC_E_VALUE); /* NaN fails */
       break;
     default:
       break;
@@ -142,6 +145,14 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
           inv_out[i] = (1.0 - smooth) * th / sf + smooth * th;
         }
       }
+      break;
+    }
+    case POSENC_SCALING_PROPORTIONAL: {
+      /* transformers _compute_proportional_rope_parameters: rope_angles = int(p * D // 2) pairs
+       * keep base^(-2i/D) with D the whole head (not the rotated width), the rest get 0, and
+       * every theta is divided by factor */
+      int32_t turning = (int32_t)floor(s->partial_rotary_factor * d / 2.0);
+      for (int32_t i = 0; i < half; i++) inv_out[i] = (i < turning ? inv_out[i] : 0.0) / sf;
       break;
     }
     case POSENC_SCALING_LONGROPE: {

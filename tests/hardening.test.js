@@ -155,6 +155,9 @@ const SPEC = {
       // the kernel's own refusals (fuzzing found these: Inf or NaN came out as a frequency)
       ['a factor whose reciprocal overflows', { 'opts.scaling': { type: 'linear', factor: Number.MIN_VALUE } }, RangeError, 'scaling.factor'],
       ['yarn with a denormal betaFast', { 'opts.scaling': { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, betaFast: 1e-310 } }, RangeError, 'posenc_rope_scaled_freq'],
+      ['proportional without partialRotaryFactor', { 'opts.scaling': { type: 'proportional' } }, TypeError, 'partialRotaryFactor'],
+      ['proportional partialRotaryFactor past 1', { 'opts.scaling': { type: 'proportional', partialRotaryFactor: 1.5 } }, RangeError, 'partialRotaryFactor'],
+      ['proportional partialRotaryFactor NaN', { 'opts.scaling': { type: 'proportional', partialRotaryFactor: NaN } }, RangeError, 'partialRotaryFactor'],
     ],
   },
   ropeAttentionFactor: {
@@ -186,6 +189,10 @@ const SPEC = {
       ['an f16 position past 65504', { positions: [70000], 'opts.precision': 'f16' }, RangeError, 'posenc_rope_cache_emulated'],
       // fuzzing found this: bf16 rounds 65450 up to 65536, past f16, and NaN came out
       ['a bf16 position rounding the f16 angle past its range', { positions: [65450], rot: 2, 'opts.precision': { position: 'bf16', angle: 'f16' } }, RangeError, 'posenc_rope_cache_emulated'],
+      ['mrope section summing wrong', { positions: { t: [1], h: [2], w: [3] }, 'opts.mrope': { section: [1, 1, 1] } }, RangeError, 'mrope.section'],
+      ['mrope section of two entries', { positions: { t: [1], h: [2], w: [3] }, 'opts.mrope': { section: [2, 2] } }, RangeError, 'mrope.section'],
+      ['mrope streams of different lengths', { positions: { t: [1, 2], h: [2], w: [3, 4] }, 'opts.mrope': { section: [2, 1, 1] } }, RangeError, 'positions.h'],
+      ['mrope with precision', { positions: { t: [1], h: [2], w: [3] }, 'opts.mrope': { section: [2, 1, 1] }, 'opts.precision': 'f64' }, TypeError, 'precision'],
     ],
   },
   applyRope: {
@@ -208,6 +215,13 @@ const SPEC = {
       ['x shorter than positions × heads × headDim', { 'opts.positions': [1, 2] }, RangeError, 'x must have length 16'],
       ['rotaryDim past headDim', { 'opts.rotaryDim': 10 }, RangeError, 'rotaryDim'],
       ['positions × heads × headDim past MAX_ELEMENTS', { 'opts.heads': 2 ** 20, 'opts.headDim': 2 ** 7 }, RangeError, 'x would have'],
+      ['mrope section not summing to rotaryDim/2', { 'opts.positions': { t: [3], h: [1], w: [2] }, 'opts.mrope': { section: [2, 1, 2] } }, RangeError, 'mrope.section'],
+      ['mrope without positions.w', { 'opts.positions': { t: [3], h: [1] }, 'opts.mrope': { section: [2, 1, 1] } }, TypeError, 'positions.w'],
+      ['mrope streams of different lengths', { 'opts.positions': { t: [3], h: [1, 2], w: [2] }, 'opts.mrope': { section: [2, 1, 1] } }, RangeError, 'positions.h'],
+      ['mrope positions holding NaN', { 'opts.positions': { t: [3], h: [1], w: [NaN] }, 'opts.mrope': { section: [2, 1, 1] } }, RangeError, 'positions.w[0]'],
+      ['mrope positions Float64Array holding NaN', { 'opts.positions': { t: [3], h: Float64Array.of(NaN), w: [1] }, 'opts.mrope': { section: [2, 1, 1] } }, RangeError, 'positions.h[0]'],
+      ['positions { t, h, w } without mrope', { 'opts.positions': { t: [3], h: [1], w: [2] } }, TypeError, 'mrope'],
+      ['mrope with an unknown key', { 'opts.positions': { t: [3], h: [1], w: [2] }, 'opts.mrope': { section: [2, 1, 1], interleave: true } }, TypeError, '"interleave"'],
     ],
   },
   attention: {
@@ -384,6 +398,28 @@ const SPEC = {
       ['rope_theta below 1', { config: { rope_theta: 0.5, head_dim: 64 } }, RangeError, 'rope_theta'],
       ['head_dim a string', { config: { rope_theta: 1e4, head_dim: '64' } }, TypeError, 'head_dim'],
       ['a __proto__ key', { config: '{"rope_theta": 10000, "__proto__": {"polluted": 1}}' }, RangeError, '__proto__'],
+    ],
+  },
+  attentionTemperature: {
+    call: (pe, a) => pe.attentionTemperature(a.positions, a.opts),
+    args: { positions: [0, 8191, 1e6], opts: { scale: 0.1, floorScale: 8192, offset: 1 } },
+    params: {
+      positions: arr({ min: 0, max: MAX_POSITION }),
+      opts: opts(),
+      'opts.scale': num({ min: 0, max: 1e6, optional: true }),
+      'opts.floorScale': num({ min: 1, max: MAX_POSITION, optional: true }),
+      'opts.offset': num({ min: 0, max: MAX_POSITION, optional: true }),
+    },
+    cross: [['an unknown option', { 'opts.floor': 2 }, TypeError, '"floor"']],
+  },
+  ropeVectors: {
+    call: (pe, a) => pe.ropeVectors(a.config, a.opts),
+    args: { config: { model_type: 'qwen2_vl', rope_theta: 1e6, head_dim: 8, max_position_embeddings: 64, rope_scaling: { type: 'mrope', mrope_section: [2, 1, 1] } }, opts: { positions: [7] } },
+    params: { opts: opts(), 'opts.positions': arr({ min: 0, max: MAX_POSITION, optional: true, name: 'positions' }) },
+    cross: [
+      ['config a number', { config: 3 }, TypeError, 'config'],
+      ['rope_theta a string', { 'config.rope_theta': '1e6' }, TypeError, 'rope_theta'],
+      ['an unknown option', { 'opts.position': [1] }, TypeError, '"position"'],
     ],
   },
   randomNormal: {

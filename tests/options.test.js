@@ -39,6 +39,10 @@ const CALLS = {
   alibiSlopes: [{}, (o) => pe.alibiSlopes(4, o)],
   alibiBias: [{}, (o) => pe.alibiBias(2, 3, o)],
   randomNormal: [{}, (o) => pe.randomNormal(3, 1, o)],
+  attentionTemperature: [{}, (o) => pe.attentionTemperature([0, 8191], o)],
+  ropeVectors: [{}, (o) => pe.ropeVectors({ rope_theta: 10000, head_dim: 8, max_position_embeddings: 16 }, o)],
+  'ropeCache (mrope)': [{ mrope: { section: [2, 1, 1] } }, (o) => pe.ropeCache({ t: [0], h: [1], w: [2] }, 8, o)],
+  'applyRope (mrope)': [{ heads: 1, headDim: 8, positions: { t: [0], h: [1], w: [2] }, mrope: { section: [2, 1, 1] }, style: 'half' }, (o) => pe.applyRope(x, o)],
 };
 
 test('every method of the API is covered here', () => {

@@ -6,7 +6,7 @@
 static void defaults(posenc_rope_scaling *s) {
   *s = (posenc_rope_scaling){.factor = 4, .original_max_pos = 4096, .max_pos = 8192, .seq_len = 10000,
                              .beta_fast = 32, .beta_slow = 1, .attention_factor = NAN, .truncate = 1,
-                             .low_freq_factor = 1, .high_freq_factor = 4};
+                             .low_freq_factor = 1, .high_freq_factor = 4, .partial_rotary_factor = 0.25};
 }
 
 FZ_HARNESS(posenc_rope_scaled_freq) {
@@ -24,7 +24,7 @@ FZ_HARNESS(posenc_rope_scaled_freq) {
     for (int k = (mode >> 1) % 4; k > 0; k--) field[fz_u8(in) % nfields] = fz_double(in);
   }
   uint8_t ts = fz_u8(in);
-  if (ts < 224) sc.type = ts % 7; /* else keep whatever double the fields gave it */
+  if (ts < 224) sc.type = ts % 8; /* else keep whatever double the fields gave it */
   uint8_t nulls = fz_u8(in);
   int rot_ok = rot >= 1 && rot <= (int32_t)POSENC_MAX_ELEMS && rot % 2 == 0;
   int64_t half = rot_ok ? rot / 2 : 0;
@@ -45,7 +45,7 @@ FZ_HARNESS(posenc_rope_scaled_freq) {
   for (int64_t i = 0; longrope && i < half; i++)
     factors_ok &= isfinite(sf[i]) && sf[i] > 0 && isfinite(lf[i]) && lf[i] > 0;
   /* what acceptance needs at least; the variants' own ranges are the kernel's to judge */
-  int needed = !fz_any_null(nulls, 3) && rot_ok && fz_base_ok(base) && sc.type >= 0 && sc.type <= 6 &&
+  int needed = !fz_any_null(nulls, 3) && rot_ok && fz_base_ok(base) && sc.type >= 0 && sc.type <= 7 &&
                sc.type == floor(sc.type) && (!longrope || (!fz_null(nulls, 3) && !fz_null(nulls, 4) && factors_ok));
   fz_snapshot(&c);
   int rc = posenc_rope_scaled_freq(fz_ptr(&c, 0, nulls), fz_ptr(&c, 1, nulls), rot, base, fz_ptr(&c, 2, nulls),

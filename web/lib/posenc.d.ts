@@ -54,7 +54,66 @@ export type Scaling =
   | {
     type: 'longrope'; shortFactor: Numbers; longFactor: Numbers; originalMaxPositionEmbeddings: number;
     maxPositionEmbeddings?: number; seqLen?: number; factor?: number; attentionFactor?: number;
+  }
+  /**
+   * Gemma 4's p-RoPE over the whole head (rotaryDim = head dim D): pairs i < floor(p·D/2) turn with
+   * base^(-2i/D), the rest have θ = 0; all θ divided by factor (default 1). Attention factor 1.
+   */
+  | { type: 'proportional'; partialRotaryFactor: number; factor?: number };
+
+/** mRoPE: sections [t, h, w] of the rotaryDim/2 pairs (sum = rotaryDim/2); interleaved: Qwen3-VL's layout (default false: Qwen2-VL's chunks). */
+export interface MropeOptions {
+  section: [number, number, number];
+  interleaved?: boolean;
+}
+
+/** mRoPE positions: one array per stream, all of one length (text tokens: t = h = w). */
+export interface MropePositions {
+  t: Numbers;
+  h: Numbers;
+  w: Numbers;
+}
+
+/** Llama 4's NoPE-layer query temperature: 1 + scale·ln(⌊(p + offset)/floorScale⌋ + 1). */
+export interface TemperatureOptions extends Out<Float64Array> {
+  /** default 0.1 (attn_scale; Ministral 3: llama_4_scaling_beta) */
+  scale?: number;
+  /** default 8192 (floor_scale; Ministral 3: original_max_position_embeddings), >= 1 */
+  floorScale?: number;
+  /** default 1 (Llama 4 adds 1 to the position; Ministral 3: 0) */
+  offset?: number;
+}
+
+/** One row of conformance vectors (ropeVectors): values per rotated pair, float64 and rounded to float32. */
+export interface VectorRow {
+  position: number;
+  cos: number[]; sin: number[]; cos32: number[]; sin32: number[];
+  /** dynamic and longrope: the sequence length p + 1 the row is computed at, and its θ_i */
+  seqLen?: number; invFreq?: number[];
+  /** layers with a query temperature: its value at this position */
+  temperature?: number;
+}
+
+/** Conformance vectors of one layer type (ropeVectors). */
+export interface LayerVectors extends Omit<LayerPositions, 'mrope'> {
+  mrope: { section: number[]; interleaved: boolean; streams: ('t' | 'h' | 'w')[] } | null;
+  invFreq: number[]; invFreq32: number[];
+  positions: VectorRow[];
+  pair: {
+    qPosition: number; kPosition: number; q: number[]; k: number[];
+    qRotated: number[]; kRotated: number[]; qRotated32: number[]; kRotated32: number[];
+    score: number; score32: number;
   };
+}
+
+/** pe.ropeVectors's result: plain JSON-serialisable data, format 'posenc-rope-vectors/1' (web/lib/vectors.js). */
+export interface RopeVectors {
+  format: 'posenc-rope-vectors/1';
+  maxPositionEmbeddings: number | null;
+  warnings: { code: string; message: string }[];
+  q_k: string;
+  layerTypes: Record<string, LayerVectors>;
+}
 
 /** What ropeScaling() reads from a model's config.json. */
 export interface RopeConfig {
@@ -134,6 +193,8 @@ export interface PrecisionSteps {
 }
 
 export interface RopeCacheOptions extends FrequencyOptions {
+  /** mRoPE: positions are then { t, h, w } */
+  mrope?: MropeOptions;
   /** emulate an implementation working in these types; the result is then Float64Array */
   precision?: Precision | PrecisionSteps;
   /** caller-owned { cos, sin } to fill (Float32Array, or Float64Array with precision) */
@@ -155,17 +216,24 @@ export interface RopePositionOptions extends RopeShape, FrequencyOptions, Out<Fl
   positions: Numbers;
 }
 
+/** applyRope with mRoPE: each pair's angle from its stream of positions. */
+export interface RopeMropeOptions extends RopeShape, FrequencyOptions, Out<Float32Array> {
+  positions: MropePositions;
+  mrope: MropeOptions;
+}
+
 /** applyRope with a cos/sin table, as ropeCache returns it: [seq][rotaryDim/2] each (base and scaling are in the table). */
 export interface RopeTableOptions extends RopeShape, Out<Float32Array> {
   cos: Numbers;
   sin: Numbers;
 }
 
-export type RopeOptions = RopePositionOptions | RopeTableOptions;
+export type RopeOptions = RopePositionOptions | RopeMropeOptions | RopeTableOptions;
 
 export interface RopeInPlaceOptions extends RopeShape, FrequencyOptions {
-  /** seq positions; or give cos and sin instead */
-  positions?: Numbers;
+  /** seq positions (streams { t, h, w } with mrope); or give cos and sin instead */
+  positions?: Numbers | MropePositions;
+  mrope?: MropeOptions;
   /** tensors [seq][rotaryDim/2] (e.g. pe.tensor(pe.ropeCache(...).cos)); skip the trigonometry */
   cos?: Tensor;
   sin?: Tensor;
@@ -265,6 +333,12 @@ export interface Posenc {
   ropeScaling(config: object): RopeConfig;
   /** A whole config.json (object or JSON text, v4 or v5 format, text_config looked into), read per layer type. */
   ropeConfig(config: object | string): ModelPositions;
+  /** conformance vectors per layer type of a config.json (format 'posenc-rope-vectors/1'); positions: more rows to list */
+  ropeVectors(config: object | string, options?: { positions?: Numbers }): RopeVectors;
+  /** Llama 4's query temperature per position: 1 + scale·ln(⌊(p + offset)/floorScale⌋ + 1), float64 */
+  attentionTemperature(positions: Numbers, options?: TemperatureOptions): Float64Array;
+  /** mRoPE cos and sin, each [positions.t.length][rotaryDim/2] */
+  ropeCache(positions: MropePositions, rotaryDim: number, options: RopeCacheOptions & { mrope: MropeOptions; precision?: undefined }): { cos: Float32Array; sin: Float32Array };
   /** cos and sin of position × θ_i, each [positions.length][rotaryDim/2] */
   ropeCache(positions: Numbers, rotaryDim: number, options?: FrequencyOptions): { cos: Float32Array; sin: Float32Array };
   ropeCache(positions: Numbers, rotaryDim: number, options: RopeCacheOptions & { precision: Precision | PrecisionSteps }): { cos: Float64Array; sin: Float64Array };

@@ -10,7 +10,8 @@
 // Methods that return typed arrays take `out` (arrays of the right type and length) to copy
 // into instead of allocating. The zero-copy path is pe.tensor(): heap memory the caller owns
 // until free(), which pe.applyRopeInPlace() rotates where it lies. Conventions: README.md.
-// The methods live by family in rope.js, tables.js, attention.js and decay.js; this class binds
+// The methods live by family in rope.js (mRoPE and the attention temperature in mrope.js),
+// tables.js, attention.js, decay.js and vectors.js (conformance vectors); this class binds
 // them to one instance's heap. Types and documentation of every method: posenc.d.ts.
 import { instantiate, simdSupported } from './heap.js';
 import * as A from './args.js';
@@ -20,6 +21,8 @@ import * as rope from './rope.js';
 import * as tables from './tables.js';
 import * as att from './attention.js';
 import * as decay from './decay.js';
+import { attentionTemperature } from './mrope.js';
+import { ropeVectors } from './vectors.js';
 
 export { MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 export { simdSupported, ropeScaling };
@@ -95,6 +98,16 @@ class Posenc {
   /** A model's config.json, per layer type: see README "Your model's positions". */
   ropeConfig(config) {
     return readRopeConfig(config, { attentionFactor: (d, o) => rope.ropeAttentionFactor(this.#heap, d, o) });
+  }
+
+  /** Conformance vectors per layer type of a model's config.json: see web/lib/vectors.js. */
+  ropeVectors(config, options) {
+    return ropeVectors(this, config, options);
+  }
+
+  /** Llama 4's query temperature per position, float64: 1 + scale·ln(⌊(p + offset)/floorScale⌋ + 1). */
+  attentionTemperature(positions, options) {
+    return attentionTemperature(this.#heap, positions, options);
   }
 
   ropeCache(positions, rotaryDim, options) {

@@ -3,6 +3,7 @@
 import { HeapArray } from './heap.js';
 import * as A from './args.js';
 import { scalingStruct } from './scaling.js';
+import * as M from './mrope.js';
 
 export const STYLES = { interleaved: 0, half: 1 };
 export const STYLE_NAMES = Object.keys(STYLES);
@@ -14,10 +15,10 @@ const PRECISION_STEPS = ['position', 'invFreq', 'angle', 'output'];
 // rotaryDim may come along (what ropeScaling() returns passes on as options) if it agrees
 const FREQ_KEYS = A.optionKeys('ropeInvFreq', ['base', 'scaling', 'rotaryDim']);
 A.optionKeys('ropeAttentionFactor', FREQ_KEYS);
-const CACHE_KEYS = A.optionKeys('ropeCache', ['base', 'scaling', 'rotaryDim', 'precision', 'out']);
+const CACHE_KEYS = A.optionKeys('ropeCache', ['base', 'scaling', 'rotaryDim', 'precision', 'out', 'mrope']);
 const SHAPE = ['heads', 'headDim', 'style', 'rotaryDim'];
-const APPLY_KEYS = A.optionKeys('applyRope', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin', 'out']);
-const IN_PLACE_KEYS = A.optionKeys('applyRopeInPlace', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin']);
+const APPLY_KEYS = A.optionKeys('applyRope', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin', 'out', 'mrope']);
+const IN_PLACE_KEYS = A.optionKeys('applyRopeInPlace', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin', 'mrope']);
 
 /** The pair layout, which every RoPE call must name: it has no default (the classic silent bug). */
 export function ropeStyle(o) {
@@ -86,6 +87,7 @@ function pairOut(out, Type, n) {
 
 export function ropeCache(heap, positions, rotaryDim, opts) {
   const o = A.options('options', opts, CACHE_KEYS, 'ropeCache');
+  if (M.isMrope(o, positions)) return M.mropeCache(heap, positions, rotaryDim, o);
   const pos = A.numbers('positions', positions, Float64Array, { min: 0, max: MAX_POSITION });
   const f = freqArgs(rotaryDim, o);
   const n = A.elements('rope cache', pos.length, f.half);
@@ -118,6 +120,7 @@ function tableArgs(o) {
 
 export function applyRope(heap, x, opts) {
   const o = A.options('options', opts, APPLY_KEYS, 'applyRope');
+  if (M.isMrope(o, o.positions)) return M.applyMrope(heap, x, o);
   const { heads, headDim, style, rotaryDim } = ropeShape(o);
   const row = heads * headDim;
   if (o.cos !== undefined || o.sin !== undefined) {
@@ -179,6 +182,7 @@ function tensorArg(heap, name, t) {
 export function applyRopeInPlace(heap, x, opts) {
   const t = tensorArg(heap, 'x', x);
   const o = A.options('options', opts, IN_PLACE_KEYS, 'applyRopeInPlace');
+  if (M.isMrope(o, o.positions)) return M.applyMropeInPlace(heap, t, o), x;
   const { heads, headDim, style, rotaryDim } = ropeShape(o);
   const row = heads * headDim;
   if (t.length % row !== 0) {

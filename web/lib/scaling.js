@@ -3,10 +3,11 @@
 // `rope_type` (or the older `type`), as Hugging Face transformers writes them.
 import * as A from './args.js';
 
-export const SCALING_TYPES = { linear: 1, ntk: 2, dynamic: 3, yarn: 4, llama3: 5, longrope: 6 };
+export const SCALING_TYPES = { linear: 1, ntk: 2, dynamic: 3, yarn: 4, llama3: 5, longrope: 6, proportional: 7 };
 // Field order of posenc_rope_scaling in c/posenc.h: the struct is written as one Float64Array.
 const FIELDS = ['type', 'factor', 'originalMaxPositionEmbeddings', 'maxPositionEmbeddings', 'seqLen',
-  'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate', 'lowFreqFactor', 'highFreqFactor'];
+  'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate', 'lowFreqFactor', 'highFreqFactor',
+  'partialRotaryFactor'];
 
 // The keys a scaling option object may have (any other is a TypeError: a misspelt key would be ignored).
 const KEYS = new Set([...FIELDS, 'shortFactor', 'longFactor']);
@@ -26,7 +27,7 @@ export function scalingStruct(scaling, half) {
   const type = A.oneOf('scaling.type', s.type, Object.keys(SCALING_TYPES));
   const v = { type: SCALING_TYPES[type], attentionFactor: NaN, mscale: 0, mscaleAllDim: 0, truncate: 1 };
   if (s.attentionFactor !== undefined) v.attentionFactor = pos('scaling.attentionFactor', s.attentionFactor);
-  if (type !== 'longrope') v.factor = factor('scaling.factor', type === 'llama3' ? s.factor ?? 8 : s.factor);
+  if (type !== 'longrope') v.factor = factor('scaling.factor', type === 'llama3' ? s.factor ?? 8 : type === 'proportional' ? s.factor ?? 1 : s.factor);
   else if (s.factor !== undefined) v.factor = factor('scaling.factor', s.factor);
   let shortFactor = null, longFactor = null;
   if (type === 'dynamic') {
@@ -46,6 +47,12 @@ export function scalingStruct(scaling, half) {
     if (!(v.highFreqFactor > v.lowFreqFactor)) {
       throw new RangeError(`scaling.highFreqFactor (${v.highFreqFactor}) must exceed scaling.lowFreqFactor (${v.lowFreqFactor})`);
     }
+  } else if (type === 'proportional') {
+    // Gemma 4's p-RoPE over the whole head (rotaryDim = head dim): the first
+    // floor(p·rotaryDim/2) pairs turn with base^(-2i/rotaryDim), the rest not at all
+    if (s.partialRotaryFactor === undefined) throw new TypeError('scaling.partialRotaryFactor is required for proportional scaling (0 < p <= 1)');
+    v.partialRotaryFactor = A.num('scaling.partialRotaryFactor', s.partialRotaryFactor, Number.MIN_VALUE, 1);
+    if (s.attentionFactor !== undefined) throw new TypeError('scaling.attentionFactor does not apply to proportional scaling (its factor is 1)');
   } else if (type === 'longrope') {
     shortFactor = A.numbers('scaling.shortFactor', s.shortFactor, Float64Array, { length: half, min: Number.MIN_VALUE, max: 1e6 });
     longFactor = A.numbers('scaling.longFactor', s.longFactor, Float64Array, { length: half, min: Number.MIN_VALUE, max: 1e6 });
@@ -71,7 +78,7 @@ const CONFIG_KEYS = {
 const REQUIRED = {
   linear: ['factor'], ntk: ['factor'], dynamic: ['factor'], yarn: ['factor'],
   llama3: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
-  longrope: ['short_factor', 'long_factor'],
+  longrope: ['short_factor', 'long_factor'], proportional: [],
 };
 
 /**
@@ -101,6 +108,13 @@ export function ropeScaling(config) {
   const type = raw === 'su' ? 'longrope' : raw;
   if (!(type in SCALING_TYPES)) {
     throw new RangeError(`rope_scaling.rope_type ${JSON.stringify(raw)} is unknown; posenc knows ${Object.keys(SCALING_TYPES).join(', ')}`);
+  }
+  if (type === 'proportional') {
+    // the whole head turns (rotaryDim = head_dim); the partial factor picks the turning pairs
+    if (headDim !== undefined) out.rotaryDim = headDim;
+    const factor = block.factor ?? 1;
+    if (typeof factor !== 'number' || !(factor > 0)) throw new RangeError(`rope_scaling.factor must be a number > 0, got ${A.show(factor)}`);
+    return { ...out, scaling: { type, partialRotaryFactor: A.num('partial_rotary_factor', partial, Number.MIN_VALUE, 1), factor } };
   }
   for (const k of REQUIRED[type]) {
     if (block[k] === undefined) throw new TypeError(`rope_scaling of type ${type} needs ${k}`);
