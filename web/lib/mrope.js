@@ -12,7 +12,7 @@
 //   3·s_w read w, every other pair t (transformers qwen3_vl apply_interleaved_mrope).
 // A text token has t = h = w = p and gets exactly plain RoPE's cos/sin at p.
 import * as A from './args.js';
-import { MAX_DIM, MAX_POSITION, ropeStyle, freqArgs, freqIn } from './rope.js';
+import { MAX_DIM, MAX_POSITION, ropeShape, freqArgs, freqIn } from './rope.js';
 
 const STREAMS = ['t', 'h', 'w'];
 const TEMPERATURE_KEYS = A.optionKeys('attentionTemperature', ['scale', 'floorScale', 'offset', 'out']);
@@ -23,9 +23,9 @@ export function isMrope(o, positions) {
 }
 
 /** Checks options.mrope against the rotary width: { section: [s_t, s_h, s_w], interleaved }. */
-function mropeArg(o, rotaryDim) {
+function mropeArg(o, rotaryDim, method) {
   if (o.mrope === undefined) throw new TypeError('positions { t, h, w } need mrope: { section: [s_t, s_h, s_w], interleaved }');
-  const m = A.options('mrope', o.mrope, ['section', 'interleaved'], 'mrope');
+  const m = A.options('mrope', o.mrope, ['section', 'interleaved'], method);
   if (!Array.isArray(m.section) || m.section.length !== 3) {
     throw new (Array.isArray(m.section) ? RangeError : TypeError)(`mrope.section must be an array of 3 pair counts [t, h, w], got ${A.show(m.section)}`);
   }
@@ -39,11 +39,11 @@ function mropeArg(o, rotaryDim) {
 }
 
 /** positions { t, h, w }: three checked arrays of one length (n, or any when n is undefined). */
-function streamsArg(positions, n) {
+function streamsArg(positions, method, n) {
   if (positions === null || typeof positions !== 'object' || Array.isArray(positions) || ArrayBuffer.isView(positions)) {
     throw new TypeError(`with mrope, positions must be { t, h, w } (three arrays of positions), got ${A.show(positions)}`);
   }
-  const p = A.options('positions', positions, STREAMS, 'mrope');
+  const p = A.options('positions', positions, STREAMS, method);
   const out = [];
   for (const k of STREAMS) {
     if (p[k] === undefined) throw new TypeError(`positions.${k} is required with mrope (text tokens: t = h = w)`);
@@ -84,9 +84,9 @@ function noTable(o) {
 
 export function mropeCache(heap, positions, rotaryDim, o) {
   if (o.precision !== undefined) throw new TypeError('precision is not available with mrope (the table is float32)');
-  const streams = streamsArg(positions);
+  const streams = streamsArg(positions, 'ropeCache');
   const f = freqArgs(rotaryDim, o);
-  const m = mropeArg(o, rotaryDim);
+  const m = mropeArg(o, rotaryDim, 'ropeCache');
   let out = {};
   if (o.out !== undefined) {
     const oo = A.options('out', o.out, ['cos', 'sin'], 'ropeCache');
@@ -99,24 +99,15 @@ export function mropeCache(heap, positions, rotaryDim, o) {
   });
 }
 
-/** heads, headDim, style, rotaryDim: the checks rope.js makes of every RoPE call. */
-function shape(o) {
-  const heads = A.int('heads', o.heads, 1);
-  const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
-  const style = ropeStyle(o);
-  const rotaryDim = A.evenInt('rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
-  return { heads, headDim, style, rotaryDim };
-}
-
 export function applyMrope(heap, x, o) {
   noTable(o);
-  const { heads, headDim, style, rotaryDim } = shape(o);
-  const streams = streamsArg(o.positions);
+  const { heads, headDim, style, rotaryDim } = ropeShape(o);
+  const streams = streamsArg(o.positions, 'applyRope');
   const seq = streams[0].length, n = A.elements('x', seq, heads, headDim);
   const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
   const out = A.outArray('out', o.out, Float32Array, n);
   const f = freqArgs(rotaryDim, o);
-  const m = mropeArg(o, rotaryDim);
+  const m = mropeArg(o, rotaryDim, 'applyRope');
   return heap.scoped((h) => {
     const px = h.copyIn(xs), { cos, sin } = tableIn(heap, h, streams, f, m);
     heap.call('posenc_rope_apply_table', px, px, seq, heads, headDim, rotaryDim, style, cos, sin);
@@ -127,12 +118,12 @@ export function applyMrope(heap, x, o) {
 /** t: a live tensor of this heap (rope.js checked it). */
 export function applyMropeInPlace(heap, t, o) {
   noTable(o);
-  const { heads, headDim, style, rotaryDim } = shape(o);
+  const { heads, headDim, style, rotaryDim } = ropeShape(o);
   const row = heads * headDim;
   if (t.length % row !== 0) throw new RangeError(`x.length must be a multiple of heads × headDim = ${row}, got ${t.length}`);
-  const streams = streamsArg(o.positions, t.length / row);
+  const streams = streamsArg(o.positions, 'applyRopeInPlace', t.length / row);
   const f = freqArgs(rotaryDim, o);
-  const m = mropeArg(o, rotaryDim);
+  const m = mropeArg(o, rotaryDim, 'applyRopeInPlace');
   heap.scoped((h) => {
     const { cos, sin } = tableIn(heap, h, streams, f, m);
     heap.call('posenc_rope_apply_table', t.pointer, t.pointer, t.length / row, heads, headDim, rotaryDim, style, cos, sin);

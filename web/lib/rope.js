@@ -27,7 +27,7 @@ export function ropeStyle(o) {
 }
 
 /** The layout options every RoPE call shares. */
-function ropeShape(o) {
+export function ropeShape(o) {
   const heads = A.int('heads', o.heads, 1);
   const headDim = A.int('headDim', o.headDim, 1, MAX_DIM);
   const style = ropeStyle(o);
