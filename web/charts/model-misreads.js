@@ -1,0 +1,195 @@
+// model-misreads.js: the reported ways runtimes have misread a model's position settings, each
+// against the correct reading, for the model chosen: the score q·k of one seeded query and key
+// at distance x, read right and read wrong, and their difference over x. Scores come from the
+// kernels (applyRope on q at every distance, k at position 0, then row dot products), so each
+// misread is exactly the computation a runtime that made it performs.
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, intGrid } from './common.js';
+import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
+import { messages } from '../host/i18n.js';
+
+const SAMPLES = 240;
+
+const M = messages({
+  en: {
+    title: 'Common misreads of a model\'s position settings: score error against the correct reading, by distance',
+    model: 'model',
+    seed: 'seed of q and k',
+    xTitle: 'distance x between query and key (log scale)',
+    yTitle: 'largest |score error| up to x, / (|q|·|k|)',
+    theta: 'rope_theta left at 10000 (vllm#42624)',
+    partial: 'partial rotary factor ignored (transformers#48652)',
+    proportional: 'proportional read as classic partial (pie#603)',
+    longrope: 'LongRoPE long factors from length L0, not L0 + 1 (unsloth#10681)',
+    global: 'global scaling applied to sliding layers too (mlx-vlm#1709)',
+    attention: 'YaRN attention factor dropped (ik_llama.cpp#1298)',
+    style: 'the other pair style (transformers.js#1416)',
+    readout: 'Random q and k from seed {seed}, {count} distances from 1 to {max}. ',
+    readLine: '{name}, on {type}: largest error {worst} (x = {at}){first}. ',
+    readFirst: ', first past 1% at x = {x}',
+    readNever: ', never past 1%',
+    readNone: 'Of the misreads listed, these do not apply to this model: {list}.',
+    error: 'This config could not be read: {message}',
+    noRope: 'This model has no rotated layers to misread.',
+  },
+  zh: {
+    title: '模型位置设置的常见误读：各误读相对正确读法的得分误差，随距离变化',
+    model: '模型',
+    seed: 'q 和 k 的种子',
+    xTitle: 'query 与 key 的距离 x（对数坐标）',
+    yTitle: '距离 x 以内最大的 |得分误差| / (|q|·|k|)',
+    theta: 'rope_theta 停留在 10000（vllm#42624）',
+    partial: '忽略了部分旋转比例（transformers#48652）',
+    proportional: '把 proportional 当成经典的部分旋转（pie#603）',
+    longrope: 'LongRoPE 在长度 L0 而非 L0 + 1 时切换到长因子（unsloth#10681）',
+    global: '全局层的缩放也用到了滑动窗口层（mlx-vlm#1709）',
+    attention: '丢掉了 YaRN 的注意力因子（ik_llama.cpp#1298）',
+    style: '用了另一种配对方式（transformers.js#1416）',
+    readout: '随机的 q 和 k（种子 {seed}），{count} 个距离，从 1 到 {max}。',
+    readLine: '{name}，在 {type} 上：最大误差 {worst}（x = {at}）{first}。',
+    readFirst: '，在 x = {x} 处首次超过 1%',
+    readNever: '，从未超过 1%',
+    readNone: '以下误读不适用于这个模型：{list}。',
+    error: '无法读取这个配置：{message}',
+    noRope: '这个模型没有旋转的层，无从误读。',
+  },
+});
+
+/** The layer type misreads are shown on: the scaled one when there is one, else the first rotated. */
+function mainType(info) {
+  const rotated = Object.entries(info.layerTypes).filter(([, t]) => !t.nope);
+  return rotated.find(([, t]) => t.scaling) ?? rotated[0] ?? null;
+}
+
+/**
+ * Each misread: { name, type (the layer type it concerns), right, wrong } where it applies to this
+ * model, else wrong = null. The global-scaling misread concerns a layer type without scaling
+ * beside one with it (Gemma 3's sliding layers); the others, the main layer type.
+ */
+function misreads(info, typeName, t) {
+  const rotated = Object.entries(info.layerTypes).filter(([, u]) => !u.nope);
+  const scaled = rotated.find(([, u]) => u.scaling);
+  const plain = scaled && rotated.find(([, u]) => !u.scaling);
+  const s = t.scaling;
+  const list = [
+    ['theta', t.base !== 10000 && { ...t, base: 10000 }],
+    ['partial', t.rotaryDim < t.headDim && s?.type !== 'proportional' && { ...t, rotaryDim: t.headDim - (t.headDim % 2) }],
+    ['proportional', s?.type === 'proportional' && {
+      ...t, rotaryDim: 2 * Math.floor((s.partialRotaryFactor * t.headDim) / 2), scaling: s.factor && s.factor !== 1 ? { type: 'linear', factor: s.factor } : null,
+    }],
+    ['longrope', s?.type === 'longrope' && { ...t, longropeAtL0: true }],
+    ['global', null],
+    ['attention', t.attentionFactor !== null && t.attentionFactor !== 1 && { ...t, attentionFactor: 1 }],
+    ['style', { ...t, style: t.style === 'half' ? 'interleaved' : 'half' }],
+  ].map(([name, wrong]) => ({ name, type: typeName, right: t, wrong: wrong || null }));
+  if (plain) list[4] = { name: 'global', type: plain[0], right: plain[1], wrong: { ...plain[1], scaling: scaled[1].scaling } };
+  return list;
+}
+
+export default {
+  kind: 'model-misreads',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'model', label: M.model, type: 'select', options: MODEL_IDS, value: 'qwen2-7b-yarn4', optionLabels: MODEL_LABELS },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
+  ],
+  mount(el, { pe, Chart }) {
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
+    chart.options.plugins.legend = lineLegend;
+    Object.assign(chart.options.scales.x, logAxis);
+    const reader = modelReader(el, pe, 'qwen2-7b-yarn4');
+
+    /** q·k at each distance in `dist` for one reading of a layer type (k at position 0, q at x). */
+    const scores = (t, q, k, dist) => {
+      const n = dist.length, dim = t.headDim;
+      const qs = new Float32Array(n * dim), ks = new Float32Array(n * dim);
+      for (let j = 0; j < n; j++) (qs.set(q, j * dim), ks.set(k, j * dim));
+      const out = new Float64Array(n);
+      // a length-dependent scaling is taken at the length the query's position makes (x + 1);
+      // positions run in groups of one length where the scaling's choice cannot change
+      const groups = new Map();
+      dist.forEach((x, j) => {
+        const L0 = trainingLength(t, null) ?? 0;
+        const long = t.longropeAtL0 ? x + 1 >= L0 : x + 1 > L0;
+        const key = t.scaling?.type === 'longrope' ? (long ? 'long' : 'short') : t.scaling?.type === 'dynamic' ? String(x + 1) : 'all';
+        if (!groups.has(key)) groups.set(key, []);
+        groups.get(key).push(j);
+      });
+      for (const [key, idx] of groups) {
+        let seqLen = 1;
+        if (key === 'long') seqLen = Number.MAX_SAFE_INTEGER;
+        else if (key !== 'all' && key !== 'short') seqLen = Number(key);
+        const fo = freqOptions(t, seqLen);
+        const opts = { heads: 1, headDim: dim, rotaryDim: t.rotaryDim, style: t.style, ...fo };
+        const m = idx.length;
+        const qx = pe.applyRope(qs.subarray(0, m * dim), { ...opts, positions: idx.map((j) => dist[j]) });
+        const k0 = pe.applyRope(ks.subarray(0, m * dim), { ...opts, positions: new Float64Array(m) });
+        // the kernels apply the scaling's own attention factor; a reading that drops it divides it out
+        const attnOwn = pe.ropeAttentionFactor(t.rotaryDim, fo);
+        const fix = t.attentionFactor === 1 && attnOwn !== 1 ? 1 / (attnOwn * attnOwn) : 1;
+        const d = pe.rowDots(qx, k0, dim);
+        idx.forEach((j, r) => (out[j] = d[r] * fix));
+      }
+      return out;
+    };
+
+    const view = {
+      update({ model, seed }) {
+        const { info, error } = reader.read(model);
+        chart.data.datasets = [];
+        const empty = { columns: ['distance'], rows: [] };
+        if (error || !info) return chart.update(), (view.readout = M.error.format({ message: error })), empty;
+        const main = mainType(info);
+        if (!main) return chart.update(), (view.readout = String(M.noRope)), empty;
+        const [typeName, t] = main;
+        // (a config that names no context: distances to 32768)
+        const maxPos = info.maxPositionEmbeddings ?? trainingLength(t, null) ?? 32768;
+        const dist = intGrid(1, maxPos, SAMPLES, 'log');
+        const L0 = trainingLength(t, info.maxPositionEmbeddings);
+        // the distances where a switch at L0 happens: the grid cannot miss them
+        if (L0 && L0 < maxPos) for (const x of [L0 - 2, L0 - 1, L0]) if (!dist.includes(x)) dist.push(x);
+        dist.sort((a, b) => a - b);
+        // the right reading's scores per layer type, with q and k of its head width
+        const reference = new Map();
+        const rightFor = (type, u) => {
+          if (!reference.has(type)) {
+            const qk = pe.randomNormal(2 * u.headDim, seed * 2 + 1);
+            const q = qk.subarray(0, u.headDim), k = qk.subarray(u.headDim);
+            let nq = 0, nk = 0;
+            for (let i = 0; i < u.headDim; i++) (nq += q[i] * q[i]), (nk += k[i] * k[i]);
+            reference.set(type, { q, k, norm: Math.sqrt(nq * nk), scores: scores(u, q, k, dist) });
+          }
+          return reference.get(type);
+        };
+        const lines = [], skipped = [], columns = ['distance'], cols = [];
+        misreads(info, typeName, t).forEach(({ name, type, right: u, wrong }, i) => {
+          if (!wrong) return skipped.push(String(M[name]));
+          const { q, k, norm, scores: right } = rightFor(type, u);
+          const err = Float64Array.from(scores(wrong, q, k, dist), (v, j) => Math.abs(v - right[j]) / norm);
+          let worst = 0, first = -1;
+          err.forEach((e, j) => ((worst = e > err[worst] ? j : worst), first < 0 && e > 0.01 && (first = j)));
+          // the worst error up to each distance: what a runtime that reads this model wrong risks by then
+          let run = 0;
+          chart.data.datasets.push({
+            label: String(M[name]), data: dist.map((x, j) => ({ x, y: (run = Math.max(run, err[j])) })),
+            borderColor: palette[i % 7], borderDash: dashes[i % 6], borderWidth: 1.75,
+          });
+          lines.push(M.readLine.format({
+            name: String(M[name]), type, worst: sig(err[worst], 3), at: dist[worst],
+            first: first >= 0 ? M.readFirst.format({ x: dist[first] }) : String(M.readNever),
+          }));
+          columns.push(name);
+          cols.push(err);
+        });
+        chart.options.scales.x.min = 1;
+        chart.options.scales.x.max = maxPos;
+        chart.update();
+        view.readout = M.readout.format({ seed, count: dist.length, max: maxPos }) + lines.join('') +
+          (skipped.length ? M.readNone.format({ list: skipped.join('; ') }) : '');
+        return { columns, rows: dist.map((x, j) => [x, ...cols.map((c) => c[j])]) };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};
