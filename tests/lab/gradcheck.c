@@ -282,7 +282,7 @@ static void check_encodings(void) {
     for (int hd = 4; hd <= 64; hd *= 2)
       for (double s = 1; s <= 16; s *= 2)
         for (double l0 = 16; l0 <= 4096; l0 *= 4) {
-          posenc_rope_scaling sc = {kinds[k], s, l0, 0, 0, 32, 1, NAN, 0, 0, 1, 0, 0};
+          posenc_rope_scaling sc = {kinds[k], s, l0, 0, 0, 32, 1, NAN, 0, 0, 1, 0, 0, 0};
           double a[32], b[32], fa, fb;
           posenc_lab_rope_freqs(a, &fa, hd, 10000, kinds[k], s, l0);
           posenc_rope_scaled_freq(b, &fb, hd, 10000, &sc, 0, 0);
