@@ -39,6 +39,9 @@ const CALLS = {
   alibiSlopes: [{}, (o) => pe.alibiSlopes(4, o)],
   alibiBias: [{}, (o) => pe.alibiBias(2, 3, o)],
   randomNormal: [{}, (o) => pe.randomNormal(3, 1, o)],
+  t5Bucket: [{}, (o) => pe.t5Bucket([1, -2], o)],
+  xposScale: [{ dim: 4 }, (o) => pe.xposScale([0, 1], o)],
+  train: [{ encoding: 'none', steps: 0 }, (o) => pe.train(o).free()],
 };
 
 test('every method of the API is covered here', () => {
