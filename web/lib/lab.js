@@ -227,8 +227,9 @@ export class LabRun {
 
   /**
    * Attention weights of every layer and head for one sequence: `input` is its tokens (an array,
-   * or { tokens }), or { length, seed } for an example of the task at task length `length`;
-   * scaling as in evaluate (factor default max(1, length / trainLength)). Returns { tokens,
+   * or { tokens }), or { length, seed } for an example of the task at task length `length`
+   * (defaults trainLength, 1); scaling as in evaluate (factor default max(1, length /
+   * trainLength), or for given tokens max(1, tokens / the longest training sequence's)). Returns { tokens,
    * targets (for an example), weights: Float32Array [layers][heads][T][T] (row = query), layers,
    * heads, length: T (tokens) }.
    */
