@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build.sh: compiles c/ to web/build/posenc.wasm (WASM SIMD) and web/build/posenc-scalar.wasm,
+# build.sh: compiles c/ and c/lab/ to web/build/posenc.wasm (WASM SIMD) and web/build/posenc-scalar.wasm,
 # and copies Chart.js into web/vendor/. Both are generated: git ignores them.
 # Installs Debian's emscripten when emcc is missing and we are root; else says what to install.
 set -euo pipefail
@@ -20,7 +20,7 @@ export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 out=web/build
 mkdir -p "$out"
 exports=$(sed -e 's/^/_/' c/exports.txt | paste -sd, -)
-sources=(c/*.c)
+sources=(c/*.c c/lab/*.c) # the kernels and the length-generalisation lab
 # STANDALONE_WASM + --no-entry: a pure-C module loaded by web/lib/posenc.js; its one import,
 # emscripten_notify_memory_growth, is supplied by web/lib/heap.js.
 # -fno-math-errno keeps libm calls free of errno stores; file-prefix-map keeps paths out.

@@ -240,4 +240,22 @@ int posenc_dynamic_kv_cache(double *score_diff, double *weight_diff, double *cac
 /* Seeded standard normal samples (splitmix64 + Box-Muller, all in float64). */
 int posenc_random_normal(float *out, int32_t n, double seed);
 
+/* ==== Relative positions: T5 buckets, xPos scales (relative.c) ==== */
+
+/* Hugging Face T5's _relative_position_bucket, in float64: out[i] = the bucket of relative[i]
+ * (memory - query, as HF passes it). bidirectional 0 or 1; num_buckets in [2, 65536] (>= 4 when
+ * bidirectional); max_distance > the exact range (num_buckets / 2, halved again when
+ * bidirectional) and <= 2^30; every |relative[i]| < 2^30 (else POSENC_E_POSITION). */
+int posenc_t5_bucket(int32_t *out, const int32_t *relative, int32_t n, int32_t bidirectional,
+                     int32_t num_buckets, int32_t max_distance);
+/* xPos scales (lucidrains rotary-embedding-torch use_xpos): out[n][dim/2], row r pair i =
+ * zeta_i^(positions[r] / scale_base), zeta_i = (2i + 0.4 dim) / (1.4 dim). The caller centres
+ * the positions (any finite value); q takes the factor, k its inverse. A factor past the float64
+ * range is 0 or +Inf. */
+int posenc_xpos_scale(double *out, const double *positions, int32_t n, int32_t dim, double scale_base);
+
+/* ==== The length-generalisation lab ====
+ * Its API (posenc_lab_*, a tiny transformer trained in the module) is c/lab/lab.h, with its own
+ * conventions; exports.txt lists its functions after the ones above, in lab.h's order. */
+
 #endif

@@ -470,6 +470,57 @@ const SPEC = {
       ['positions and cos together', { 'opts.cos': 'tensor' }, TypeError, 'either positions or cos'],
     ],
   },
+  t5Bucket: {
+    call: (pe, a) => pe.t5Bucket(a.rel, a.opts),
+    args: { rel: [-5, 0, 7, -300], opts: { bidirectional: true, numBuckets: 32, maxDistance: 128 } },
+    params: {
+      rel: arr({ name: 'relativePositions', ints: true, min: -(2 ** 30 - 1), max: 2 ** 30 - 1 }),
+      opts: opts(),
+      'opts.bidirectional': bool(),
+      'opts.numBuckets': int({ min: 4, max: 65536, optional: true }),
+      'opts.maxDistance': int({ min: 9, max: 2 ** 30, optional: true }),
+    },
+  },
+  xposScale: {
+    call: (pe, a) => pe.xposScale(a.positions, a.opts),
+    args: { positions: [-3, 0, 2.5], opts: { dim: 8, scaleBase: 512 } },
+    params: {
+      positions: arr(),
+      opts: opts({ optional: false }),
+      'opts.dim': int({ min: 2, max: MAX_DIM, even: true }),
+      'opts.scaleBase': num({ min: 1e-3, max: 1e9, optional: true }),
+    },
+  },
+  train: {
+    call: (pe, a) => {
+      const run = pe.train(a.opts);
+      try {
+        return [run.loss, run.evaluate({ lengths: [2], sequences: 2 })[0].loss];
+      } finally {
+        run.free();
+      }
+    },
+    args: { opts: { encoding: 'rope', style: 'half', task: 'kback', trainLength: 4, dModel: 8, heads: 2, layers: 1, batch: 2, steps: 2, seed: 3, lr: 0.01, base: 100 } },
+    params: {
+      opts: opts({ optional: false }),
+      'opts.encoding': oneOf(['rope', 'xpos']),
+      'opts.style': oneOf(['half', 'interleaved']),
+      'opts.task': oneOf(['kback', 'copy', 'reverse', 'recall'], { optional: true }),
+      'opts.trainLength': int({ max: 256, optional: true }),
+      'opts.dModel': int({ min: 2, max: 256, optional: true }),
+      'opts.heads': int({ max: 16, optional: true }),
+      'opts.layers': int({ max: 8, optional: true }),
+      'opts.batch': int({ max: 256, optional: true }),
+      'opts.steps': int({ min: 0, max: 10000, optional: true }),
+      'opts.seed': int({ min: 0, max: Number.MAX_SAFE_INTEGER, optional: true }),
+      'opts.lr': num({ min: 0, max: 10, optional: true }),
+      'opts.base': num({ min: 1, max: 1e12, optional: true }),
+    },
+    cross: [
+      ['dModel not a multiple of heads', { 'opts.dModel': 10, 'opts.heads': 4 }, RangeError, 'dModel'],
+      ['a style for alibi', { 'opts.encoding': 'alibi' }, RangeError, 'style'],
+    ],
+  },
 };
 
 // ---- running the spec ----

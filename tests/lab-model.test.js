@@ -16,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const labDir = join(root, 'c', 'lab');
-const sources = readdirSync(labDir).filter((f) => f.endsWith('.c')).map((f) => join(labDir, f));
+// c/lab and the two kernels whose rules it uses (T5 buckets and xPos in relative.c, ALiBi slopes)
+const sources = [...readdirSync(labDir).filter((f) => f.endsWith('.c')).map((f) => join(labDir, f)),
+  join(root, 'c', 'relative.c'), join(root, 'c', 'alibi.c')];
 const cc = ['cc', 'clang'].find((c) => spawnSync(c, ['--version']).status === 0);
 const dir = mkdtempSync(join(tmpdir(), 'posenc-lab-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -36,7 +38,7 @@ test('a C compiler is there (cc, else clang)', () => assert.ok(cc, 'neither cc n
 
 test('gradient check in float64: every group of every encoding, AdamW, determinism, encodings, arguments', () => {
   const exe = build('gradcheck', ['-O2', '-DLAB_F64'],
-    [join(root, 'tests', 'lab', 'gradcheck.c'), join(root, 'c', 'scaling.c'), join(root, 'c', 'alibi.c')]);
+    [join(root, 'tests', 'lab', 'gradcheck.c'), join(root, 'c', 'scaling.c')]);
   const r = spawnSync(exe, { encoding: 'utf8' });
   const out = r.stdout;
   assert.equal(r.status, 0, out.split('\n').filter((l) => l.startsWith('FAIL')).join('\n'));
@@ -120,4 +122,23 @@ test('WASM SIMD and scalar builds train to the same bits', { skip: !hasEmcc && '
       assert.deepEqual(new Uint32Array(a.losses.buffer), new Uint32Array(b.losses.buffer), `encoding ${encoding} task ${task}`);
       assert.deepEqual(new Uint32Array(a.params.buffer), new Uint32Array(b.params.buffer), `encoding ${encoding} task ${task}`);
     }
+});
+
+// build.sh compiles c/lab into both posenc builds; c/exports.txt lists the lab's functions in a
+// block after the kernels', in lab.h's order (c/posenc.h says so).
+test('every posenc_lab_ function of lab.h is exported by both builds, and every lab export is declared', () => {
+  const header = readFileSync(join(labDir, 'lab.h'), 'utf8');
+  const declared = [...header.matchAll(/^\w[\w ]*?\**\s*\b(posenc_lab_\w+)\(/gm)].map((m) => m[1]);
+  const list = readFileSync(join(root, 'c', 'exports.txt'), 'utf8').split('\n').filter(Boolean);
+  const listed = list.filter((n) => n.startsWith('posenc_lab_'));
+  assert.ok(declared.length >= 15, `only ${declared.length} declarations found in lab.h`);
+  assert.deepEqual(listed, declared, 'exports.txt lists lab.h\'s functions, in its order');
+  const first = list.indexOf(listed[0]);
+  assert.deepEqual(list.slice(first, first + listed.length), listed, 'one block');
+  for (const file of ['posenc.wasm', 'posenc-scalar.wasm']) {
+    const path = join(root, 'web', 'build', file);
+    const names = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(path))).map((e) => e.name);
+    const exported = names.filter((n) => n.startsWith('posenc_lab_'));
+    assert.deepEqual(exported.toSorted(), declared.toSorted(), `${file} exports exactly lab.h's functions`);
+  }
 });

@@ -43,6 +43,9 @@ const CALLS = {
   ropeVectors: [{}, (o) => pe.ropeVectors({ rope_theta: 10000, head_dim: 8, max_position_embeddings: 16 }, o)],
   'ropeCache (mrope)': [{ mrope: { section: [2, 1, 1] } }, (o) => pe.ropeCache({ t: [0], h: [1], w: [2] }, 8, o)],
   'applyRope (mrope)': [{ heads: 1, headDim: 8, positions: { t: [0], h: [1], w: [2] }, mrope: { section: [2, 1, 1] }, style: 'half' }, (o) => pe.applyRope(x, o)],
+  t5Bucket: [{}, (o) => pe.t5Bucket([1, -2], o)],
+  xposScale: [{ dim: 4 }, (o) => pe.xposScale([0, 1], o)],
+  train: [{ encoding: 'none', steps: 0 }, (o) => pe.train(o).free()],
 };
 
 test('every method of the API is covered here', () => {

@@ -26,11 +26,11 @@
  *               (x0, x1) -> (x0 cos - x1 sin, x0 sin + x1 cos), angle p theta_i. rope_style
  *               POSENC_STYLE_INTERLEAVED pairs (2i, 2i+1); POSENC_STYLE_HALF pairs (i, i+hd/2).
  *   alibi       bias -m_h (i - j) for j <= i; m_h = 2^(-8h/H), h = 1..H for H a power of two;
- *               otherwise c/scaling.c's rule (the nearest lower power of two p, then every
+ *               otherwise c/alibi.c's rule (the nearest lower power of two p, then every
  *               other slope of 2p). The bias is <= 0: farther keys are penalised.
  *   t5          a learned scalar per (bucket, head), shared by all layers, added to the score;
  *               bucket = Hugging Face T5 _relative_position_bucket(j - i, bidirectional=false,
- *               32 buckets, max_distance 128). Stored [32][H].
+ *               32 buckets, max_distance 128) (c/relative.c). Stored [32][H].
  *   xpos        rope plus xPos (lucidrains rotary-embedding-torch use_xpos): pair i of q is
  *               multiplied by zeta_i^((p - c)/scale_base) and of k by zeta_i^(-(p - c)/
  *               scale_base), zeta_i = (2i + 0.4 hd)/(1.4 hd), scale_base 512, centre
@@ -122,6 +122,9 @@ int posenc_lab_config_default(posenc_lab_config *cfg);
 
 /* Checks cfg, allocates the model and initialises its parameters from cfg->seed. */
 int posenc_lab_create(const posenc_lab_config *cfg, posenc_lab_model **out);
+/* Bytes posenc_lab_create would allocate for cfg (the model object and its one arena), after the
+ * same checks, so that a caller can budget them first. */
+int posenc_lab_model_bytes(const posenc_lab_config *cfg, double *bytes_out);
 /* Frees everything the model holds; NULL is fine. */
 void posenc_lab_free(posenc_lab_model *m);
 
@@ -171,12 +174,9 @@ int posenc_lab_adamw_step(posenc_lab_model *m);
 /* The learning rate of step t (0-based) under the model's schedule. */
 double posenc_lab_lr_at(const posenc_lab_model *m, int32_t t);
 
-/* Encodings' building blocks, exposed for tests. */
-int posenc_lab_t5_bucket(int32_t relative_position, int32_t bidirectional, int32_t num_buckets,
-                         int32_t max_distance);
-int posenc_lab_alibi_slopes(double *out, int32_t heads);
-/* xPos factor of pair i for q at position p (k takes its inverse). */
-double posenc_lab_xpos_scale(int32_t pair, int32_t head_dim, double p, double centre, double scale_base);
+/* Encodings' building blocks, exposed for tests. (T5 buckets, xPos factors and ALiBi slopes are
+ * posenc_t5_bucket, posenc_xpos_scale and posenc_alibi_slopes of c/posenc.h: the lab calls the
+ * same rules.) */
 /* theta_i' of a scaling kind (inv[head_dim/2]) and its cos/sin factor. */
 int posenc_lab_rope_freqs(double *inv, double *attn, int32_t head_dim, double base, int32_t scaling,
                           double factor, double original_len);

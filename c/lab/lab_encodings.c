@@ -1,8 +1,10 @@
 /* lab_encodings.c: the lab's position encodings (definitions in lab.h): sinusoidal table, RoPE
  * frequencies with evaluation-time scaling, cos/sin and xPos tables, the rotation and its
- * transpose, ALiBi slopes, T5 buckets. Angles and factors are formed in double. */
+ * transpose. Angles and factors are formed in double. T5 buckets and xPos factors are c/relative.c's,
+ * ALiBi slopes c/alibi.c's. */
 #include <math.h>
 
+#include "../relative.h"
 #include "lab_internal.h"
 
 #define LAB_PI 3.14159265358979323846
@@ -16,44 +18,6 @@ void lab_sinusoidal_table(lab_real *pe, int32_t T, int32_t D, double base) {
       pe[(size_t)p * D + 2 * i + 1] = (lab_real)cos(a);
     }
   }
-}
-
-int posenc_lab_alibi_slopes(double *out, int32_t heads) {
-  LAB_CHECK(out, POSENC_E_NULL);
-  LAB_CHECK(heads >= 1 && heads <= 1024, POSENC_E_SIZE);
-  /* Press et al.: for a power of two H, m_h = 2^(-8h/H), h = 1..H. Otherwise the H' = 2^floor(log2 H)
-   * slopes, then the odd-numbered slopes of 2H' (h = 1, 3, 5, ...) until there are H. */
-  int32_t p = 1;
-  while (p * 2 <= heads) p *= 2;
-  for (int32_t h = 1; h <= p; h++) out[h - 1] = pow(2.0, -8.0 * h / p);
-  for (int32_t j = 0; p + j < heads; j++) out[p + j] = pow(2.0, -8.0 * (2 * j + 1) / (2.0 * p));
-  return POSENC_OK;
-}
-
-int posenc_lab_t5_bucket(int32_t rel, int32_t bidirectional, int32_t num_buckets, int32_t max_distance) {
-  LAB_CHECK(bidirectional == 0 || bidirectional == 1, POSENC_E_VALUE);
-  LAB_CHECK(num_buckets >= 4 && num_buckets <= 1024, POSENC_E_SIZE);
-  LAB_CHECK(rel > -(1 << 30) && rel < (1 << 30), POSENC_E_VALUE);
-  int32_t n = num_buckets, bucket = 0;
-  if (bidirectional) {
-    n /= 2;
-    if (rel > 0) bucket = n; /* keys after the query take the upper half */
-    rel = rel < 0 ? -rel : rel;
-  } else {
-    rel = rel < 0 ? -rel : 0; /* keys after the query all fall in bucket 0 */
-  }
-  int32_t exact = n / 2;
-  LAB_CHECK(max_distance > exact, POSENC_E_VALUE);
-  if (rel < exact) return bucket + rel;
-  /* logarithmic buckets from exact to max_distance, truncated toward zero, capped at n - 1 */
-  double f = log((double)rel / exact) / log((double)max_distance / exact) * (n - exact);
-  int32_t large = exact + (int32_t)f;
-  return bucket + (large < n - 1 ? large : n - 1);
-}
-
-double posenc_lab_xpos_scale(int32_t pair, int32_t head_dim, double p, double centre, double scale_base) {
-  double zeta = (2.0 * pair + 0.4 * head_dim) / (1.4 * head_dim);
-  return pow(zeta, (p - centre) / scale_base);
 }
 
 /* Pair index whose wavelength fits `rotations` turns into L0 positions (HF find_correction_dim). */
@@ -108,7 +72,7 @@ int lab_rope_tables(lab_real *cs, lab_real *sn, lab_real *xq, lab_real *xk, int3
       cs[(size_t)p * half + i] = (lab_real)(cos(a) * attn);
       sn[(size_t)p * half + i] = (lab_real)(sin(a) * attn);
       if (xq) {
-        double z = posenc_lab_xpos_scale(i, hd, p, centre, xpos_base);
+        double z = ps_xpos_scale(i, hd, p - centre, xpos_base);
         xq[(size_t)p * half + i] = (lab_real)z;
         xk[(size_t)p * half + i] = (lab_real)(1.0 / z);
       }

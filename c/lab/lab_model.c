@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../relative.h"
 #include "lab_internal.h"
 
 #define LAB_MAX_REALS (1u << 28)
@@ -173,25 +174,47 @@ static lab_real *take(char **p, size_t n) {
   return r;
 }
 
-int posenc_lab_create(const posenc_lab_config *cfg, posenc_lab_model **out) {
-  LAB_CHECK(cfg && out, POSENC_E_NULL);
-  struct lab_model tmp;
-  memset(&tmp, 0, sizeof tmp);
-  int rc = configure(&tmp, cfg);
+/* Checks cfg into tmp and sizes the arena: the one rule for create and model_bytes. */
+static int plan(struct lab_model *tmp, const posenc_lab_config *cfg, uint64_t *bytes_out) {
+  memset(tmp, 0, sizeof *tmp);
+  int rc = configure(tmp, cfg);
   if (rc) return rc;
-  layout_params(&tmp);
-  int32_t D = tmp.D, F = tmp.F, V = tmp.V, L = tmp.L, T = tmp.t_max, hd = tmp.hd;
-  uint64_t N = (uint64_t)tmp.n_cap, np = (uint64_t)tmp.n_params;
-  uint64_t per_layer = N * (6u * D + 3u * D + 4 + 2u * F) + tmp.att_cap;
+  layout_params(tmp);
+  int32_t D = tmp->D, F = tmp->F, V = tmp->V, L = tmp->L, T = tmp->t_max, hd = tmp->hd;
+  uint64_t N = (uint64_t)tmp->n_cap, np = (uint64_t)tmp->n_params;
+  uint64_t per_layer = N * (6u * D + 3u * D + 4 + 2u * F) + tmp->att_cap;
   uint64_t wt = (uint64_t)D * (3u * D > (uint32_t)F ? 3u * D : (uint32_t)F);
   if (wt < (uint64_t)D * V) wt = (uint64_t)D * V;
   uint64_t reals = 4 * np + L * per_layer + N * (3u * D + 2 + V) /* xf lnf muf rsf logits */
                    + N * (4u * D + 3u * D + F + V) /* dx dtmp dqkv dao dh dlog */ + wt
                    + (uint64_t)2 * hd * T + (uint64_t)T * T /* attention scratch */
-                   + (uint64_t)T * D + (uint64_t)4 * T * (hd / 2 + 1) + (uint64_t)tmp.H * T
+                   + (uint64_t)T * D + (uint64_t)4 * T * (hd / 2 + 1) + (uint64_t)tmp->H * T
                    + 64 * (uint64_t)(L * 16 + 40); /* alignment slack */
   LAB_CHECK(reals <= LAB_MAX_REALS, POSENC_E_SIZE);
-  uint64_t bytes = reals * sizeof(lab_real) + (3 * N + T) * sizeof(int32_t) + N * sizeof(double) + 64;
+  *bytes_out = reals * sizeof(lab_real) + (3 * N + T) * sizeof(int32_t) + N * sizeof(double) + 64;
+  return POSENC_OK;
+}
+
+int posenc_lab_model_bytes(const posenc_lab_config *cfg, double *bytes_out) {
+  LAB_CHECK(cfg && bytes_out, POSENC_E_NULL);
+  struct lab_model tmp;
+  uint64_t bytes;
+  int rc = plan(&tmp, cfg, &bytes);
+  if (rc) return rc;
+  *bytes_out = (double)(bytes + sizeof(struct lab_model));
+  return POSENC_OK;
+}
+
+int posenc_lab_create(const posenc_lab_config *cfg, posenc_lab_model **out) {
+  LAB_CHECK(cfg && out, POSENC_E_NULL);
+  struct lab_model tmp;
+  uint64_t bytes;
+  int rc = plan(&tmp, cfg, &bytes);
+  if (rc) return rc;
+  int32_t D = tmp.D, F = tmp.F, V = tmp.V, L = tmp.L, T = tmp.t_max, hd = tmp.hd;
+  uint64_t N = (uint64_t)tmp.n_cap, np = (uint64_t)tmp.n_params;
+  uint64_t wt = (uint64_t)D * (3u * D > (uint32_t)F ? 3u * D : (uint32_t)F);
+  if (wt < (uint64_t)D * V) wt = (uint64_t)D * V;
   struct lab_model *m = malloc(sizeof *m);
   void *arena = malloc((size_t)bytes);
   if (!m || !arena) {
@@ -223,8 +246,8 @@ int posenc_lab_create(const posenc_lab_config *cfg, posenc_lab_model **out) {
 
   bind_params(m);
   for (int32_t d = 0; d < T; d++)
-    m->bucket[d] = posenc_lab_t5_bucket(-d, 0, POSENC_LAB_T5_BUCKETS, POSENC_LAB_T5_MAX_DISTANCE);
-  posenc_lab_alibi_slopes(m->slopes, m->H);
+    m->bucket[d] = ps_t5_bucket(-d, 0, POSENC_LAB_T5_BUCKETS, POSENC_LAB_T5_MAX_DISTANCE);
+  posenc_alibi_slopes(m->slopes, m->H);
   if (m->enc == POSENC_LAB_ENC_SINUSOIDAL) lab_sinusoidal_table(m->pe, T, D, m->base);
   lab_rng master = {(uint64_t)cfg->seed}, init;
   init.s = lab_rng_next(&master);

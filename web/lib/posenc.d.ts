@@ -378,4 +378,132 @@ export interface Posenc {
   alibiBias(heads: number, seq: number, options?: Out<Float32Array>): Float32Array;
   /** n samples of N(0, 1) from an integer seed; the same numbers in every engine */
   randomNormal(n: number, seed: number, options?: Out<Float32Array>): Float32Array;
+  /** T5's bucket of each relative position (memory − query), as Hugging Face's _relative_position_bucket */
+  t5Bucket(relativePositions: Numbers, options?: T5BucketOptions): Int32Array;
+  /** xPos scales [positions.length][dim/2]: ζ_i^(p / scaleBase), ζ_i = (2i + 0.4 dim)/(1.4 dim); centre p yourself */
+  xposScale(positions: Numbers, options: XposScaleOptions): Float64Array;
+  /** the length-generalisation lab: builds a tiny transformer in the wasm heap and trains it */
+  train(options: TrainOptions): LabRun;
+}
+
+export interface T5BucketOptions extends Out<Int32Array> {
+  /** default true: memory after the query takes the upper half of the buckets */
+  bidirectional?: boolean;
+  /** default 32; 2..65536 (>= 4 when bidirectional) */
+  numBuckets?: number;
+  /** default 128; > the exact range, <= 2^30 */
+  maxDistance?: number;
+}
+
+export interface XposScaleOptions extends Out<Float64Array> {
+  /** head dimension (even) */
+  dim: number;
+  /** default 512 */
+  scaleBase?: number;
+}
+
+export type LabTask = 'kback' | 'copy' | 'reverse' | 'recall';
+export type LabEncoding = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 't5' | 'xpos';
+
+/** pe.train's options (c/lab/lab.h describes the model, tasks and encodings). Caps in brackets. */
+export interface TrainOptions {
+  encoding: LabEncoding;
+  /** required for rope and xpos; refused for the others */
+  style?: RopeStyle;
+  /** default 'kback' */
+  task?: LabTask;
+  /** kback's offset (default 3) [1..64]; kback only */
+  k?: number;
+  /** rope, xpos and sinusoidal base (default 10000) */
+  base?: number;
+  /** xpos only (default 512) */
+  scaleBase?: number;
+  /** default 18 [18..64] */
+  vocab?: number;
+  /** default 32 [2..256] */
+  dModel?: number;
+  /** default 4 [1..16]; dModel a multiple, dModel/heads even for rope and xpos */
+  heads?: number;
+  /** default 2 [1..8] */
+  layers?: number;
+  /** MLP width (default 4 dModel) [1..1024] */
+  dFF?: number;
+  /** learned table rows (default max(512, the longest sequence)) [..4096]; learned only */
+  maxPositions?: number;
+  /** training draws task lengths 1..trainLength (default 16) [1..256] */
+  trainLength?: number;
+  /** the longest task length evaluate and attention take (default 8 trainLength) [1..1024] */
+  maxEvalLength?: number;
+  /** default 32 [1..256] */
+  batch?: number;
+  /** AdamW: lr 3e-3, 100 warm-up steps, constant schedule, weight decay 0.01, betas 0.9 / 0.999, eps 1e-8 */
+  lr?: number;
+  warmupSteps?: number;
+  schedule?: 'constant' | 'cosine';
+  /** the cosine's length (default steps); cosine only */
+  totalSteps?: number;
+  weightDecay?: number;
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+  /** global gradient-norm clip (default 0: off) */
+  clipNorm?: number;
+  /** integer seed of the initialisation and the training data (default 1) */
+  seed?: number;
+  /** steps to train now (default 400) [0..10000] */
+  steps?: number;
+}
+
+export interface LabScaling {
+  /** 'pi' (or 'linear'): positions / factor; 'ntk'; 'yarn' (c/lab/lab.h) */
+  type: 'pi' | 'linear' | 'ntk' | 'yarn';
+  /** >= 1; default max(1, length / trainLength) at each length */
+  factor?: number;
+}
+
+export interface LabEvaluation {
+  length: number;
+  /** the scaling factor used, with scaling */
+  factor?: number;
+  tokenAccuracy: number;
+  sequenceAccuracy: number;
+  loss: number;
+  /** per token position; NaN where no position carries loss */
+  positionAccuracy: Float64Array;
+  positionLoss: Float64Array;
+}
+
+export interface LabAttention {
+  tokens: Int32Array;
+  /** the example's targets (-1: no loss), when made from { length, seed } */
+  targets?: Int32Array;
+  /** [layers][heads][length][length], row = query */
+  weights: Float32Array;
+  layers: number;
+  heads: number;
+  /** tokens in the sequence */
+  length: number;
+  factor?: number;
+}
+
+/** A model in the wasm heap: free() it when done (its memory counts against the heap limit). */
+export interface LabRun {
+  /** the options with every default filled in */
+  readonly options: Readonly<Required<Pick<TrainOptions, 'task' | 'encoding' | 'vocab' | 'dModel' | 'heads' | 'layers' | 'dFF' |
+    'trainLength' | 'maxEvalLength' | 'batch' | 'lr' | 'warmupSteps' | 'schedule' | 'weightDecay' | 'beta1' | 'beta2' | 'eps' |
+    'clipNorm' | 'seed' | 'steps'>> & TrainOptions>;
+  readonly layers: number;
+  readonly heads: number;
+  /** every step's loss so far (a copy; still readable after free) */
+  readonly loss: Float32Array;
+  readonly steps: number;
+  readonly freed: boolean;
+  /** n more steps [1..10000]; returns their losses */
+  step(n: number): Float32Array;
+  /** task lengths (default [trainLength]), 256 sequences, seed 1 by default */
+  evaluate(options?: { lengths?: Numbers; sequences?: number; seed?: number; scaling?: LabScaling }): LabEvaluation[];
+  /** one sequence: its tokens, or an example of the task at task length `length` from `seed` (defaults trainLength, 1) */
+  attention(input: Numbers | { tokens: Numbers; scaling?: LabScaling } | { length?: number; seed?: number; scaling?: LabScaling }): LabAttention;
+  /** returns the model's memory; the run then throws a TypeError on use */
+  free(): void;
 }

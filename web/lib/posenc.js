@@ -23,6 +23,8 @@ import * as att from './attention.js';
 import * as decay from './decay.js';
 import { attentionTemperature } from './mrope.js';
 import { ropeVectors } from './vectors.js';
+import * as relative from './relative.js';
+import * as lab from './lab.js';
 
 export { MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 export { simdSupported, ropeScaling };
@@ -168,5 +170,18 @@ class Posenc {
 
   randomNormal(n, seed, options) {
     return tables.randomNormal(this.#heap, n, seed, options);
+  }
+
+  t5Bucket(relativePositions, options) {
+    return relative.t5Bucket(this.#heap, relativePositions, options);
+  }
+
+  xposScale(positions, options) {
+    return relative.xposScale(this.#heap, positions, options);
+  }
+
+  /** The length-generalisation lab: trains a tiny transformer in the heap (web/lib/lab.js). */
+  train(options) {
+    return lab.train(this.#heap, options);
   }
 }

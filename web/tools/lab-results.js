@@ -1,0 +1,117 @@
+// lab-results.js (npm run lab): trains the lab page's default run with the SIMD build and writes
+// web/lab/results.json, which the page shows at once: for each task and encoding, the options,
+// the loss of every step, the evaluation at each multiple of the training length (RoPE also with
+// PI, NTK and YaRN, no retraining), and the attention of one example at 1x and 4x.
+// tests/lab-results.test.js retrains part of it and checks the file against the code.
+//
+// Encodings of numbers in the file: summary figures are plain JSON numbers (exact doubles);
+// arrays are { dtype, shape?, base64 } of the typed array's little-endian bytes: the loss
+// (float32, exact); per position, from `offset` (the first position that carries loss; those
+// before it have none), the count of right predictions over the `sequences` evaluated (uint16:
+// evaluate's positionAccuracy is count / sequences, exactly) and the mean loss (float64, exact).
+// Attention maps are the last layer's weights averaged over heads, lower triangle
+// row by row, quantised to 4 bits (round(15 w); two a byte, the first in the low nibble;
+// dtype 'uint4'): a picture, not a figure to compare.
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadPosenc } from '../lib/posenc.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RESULTS_FILE = join(ROOT, 'web', 'lab', 'results.json');
+
+/** The default run: what the page shows before the reader changes anything. */
+export const DEFAULT_RUN = Object.freeze({
+  tasks: ['kback', 'copy'],
+  encodings: [
+    { encoding: 'none' }, { encoding: 'learned' }, { encoding: 'sinusoidal' }, { encoding: 'rope', style: 'half' },
+    { encoding: 'alibi' }, { encoding: 't5' }, { encoding: 'xpos', style: 'half' },
+  ],
+  scalings: ['pi', 'ntk', 'yarn'], // evaluated on the rope model at each multiple, factor = the multiple
+  train: { trainLength: 16, steps: 400, seed: 1 }, // every other option: pe.train's default
+  multiples: [1, 2, 4, 8],
+  evaluate: { sequences: 128, seed: 1 },
+  attention: { multiples: [1, 4], seed: 1 },
+});
+
+export const b64 = (typed, shape) => ({
+  dtype: typed.constructor.name.replace('Array', '').toLowerCase(),
+  ...(shape ? { shape } : {}),
+  base64: Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength).toString('base64'),
+});
+
+/** The last layer's weights averaged over heads, lower triangle, as 4-bit round(15 w), packed. */
+export function attentionPicture(a) {
+  const { weights, layers, heads, length: T } = a;
+  const out = new Uint8Array(Math.ceil((T * (T + 1)) / 4));
+  const base = (layers - 1) * heads * T * T;
+  let k = 0;
+  for (let i = 0; i < T; i++)
+    for (let j = 0; j <= i; j++, k++) {
+      let s = 0;
+      for (let h = 0; h < heads; h++) s += weights[base + h * T * T + i * T + j];
+      out[k >> 1] |= Math.round((15 * s) / heads) << (4 * (k & 1));
+    }
+  return out;
+}
+
+/** One evaluate() entry as the file stores it. */
+export function evaluationRecord(e, sequences) {
+  const offset = e.positionLoss.findIndex((x) => !Number.isNaN(x));
+  const correct = Uint16Array.from(e.positionAccuracy.subarray(offset), (a) => Math.round(a * sequences));
+  return {
+    length: e.length, ...(e.factor ? { factor: e.factor } : {}), tokenAccuracy: e.tokenAccuracy,
+    sequenceAccuracy: e.sequenceAccuracy, loss: e.loss, offset, positionCorrect: b64(correct),
+    positionLoss: b64(e.positionLoss.slice(offset)),
+  };
+}
+
+function evaluation(run, lengths, scaling, o) {
+  const ev = run.evaluate({ lengths, ...o.evaluate, ...(scaling ? { scaling: { type: scaling } } : {}) });
+  return ev.map((e) => evaluationRecord(e, o.evaluate.sequences));
+}
+
+/** Trains and evaluates one model of the run; returns its record (run is freed). */
+export function runOne(pe, task, enc, o = DEFAULT_RUN) {
+  const t0 = performance.now();
+  const run = pe.train({ task, ...enc, ...o.train });
+  try {
+    const trainMs = performance.now() - t0;
+    const lengths = o.multiples.map((m) => m * o.train.trainLength);
+    const record = { task, ...enc, options: run.options, loss: b64(run.loss), evaluation: evaluation(run, lengths, null, o) };
+    if (enc.encoding === 'rope') {
+      record.scaled = Object.fromEntries(o.scalings.map((s) => [s, evaluation(run, lengths, s, o)]));
+    }
+    record.attention = o.attention.multiples.map((m) => {
+      const a = run.attention({ length: m * o.train.trainLength, seed: o.attention.seed });
+      return { multiple: m, length: a.length, tokens: Array.from(a.tokens), weights: { ...b64(attentionPicture(a), [a.length]), dtype: 'uint4' } };
+    });
+    record.ms = { train: Math.round(trainMs), total: Math.round(performance.now() - t0) };
+    return record;
+  } finally {
+    run.free();
+  }
+}
+
+export async function main() {
+  const pe = await loadPosenc({ simd: true });
+  const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+  const t0 = performance.now();
+  const runs = [];
+  for (const task of DEFAULT_RUN.tasks)
+    for (const enc of DEFAULT_RUN.encodings) {
+      const r = runOne(pe, task, enc);
+      runs.push(r);
+      const acc = r.evaluation.map((e) => e.tokenAccuracy.toFixed(2)).join(' / ');
+      console.log(`${task.padEnd(5)} ${(enc.encoding + (enc.style ? ` ${enc.style}` : '')).padEnd(10)} ${acc}   (${r.ms.total} ms)`);
+      if (r.scaled) for (const [s, ev] of Object.entries(r.scaled)) console.log(`${''.padEnd(5)} ${`  + ${s}`.padEnd(10)} ${ev.map((e) => e.tokenAccuracy.toFixed(2)).join(' / ')}`);
+    }
+  const seconds = (performance.now() - t0) / 1000;
+  const results = { posenc: version, build: 'simd', options: DEFAULT_RUN, runs };
+  mkdirSync(dirname(RESULTS_FILE), { recursive: true });
+  const text = JSON.stringify(results) + '\n';
+  writeFileSync(RESULTS_FILE, text);
+  console.log(`lab-results: ${runs.length} runs in ${seconds.toFixed(1)} s; wrote ${RESULTS_FILE} (${(text.length / 1024).toFixed(0)} KiB)`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
