@@ -5,6 +5,7 @@
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
 import { messages } from '../host/i18n.js';
+import { download } from '../host/export.js';
 
 const TAU = 2 * Math.PI;
 
@@ -32,6 +33,8 @@ const M = messages({
     warnings: ' Warnings: {list}.',
     error: 'This config could not be read: {message}',
     none: 'none',
+    vectors: 'Download conformance vectors (JSON)',
+    vectorsTitle: "cos/sin at the boundary positions and a rotated q·k for every layer type, in float64 and float32: to test a runtime against (format in posenc's README)",
     half: 'half',
     interleaved: 'interleaved',
   },
@@ -58,6 +61,8 @@ const M = messages({
     warnings: ' 警告：{list}。',
     error: '无法读取这个配置：{message}',
     none: '无',
+    vectors: '下载一致性测试向量（JSON）',
+    vectorsTitle: '每种层类型在边界位置上的 cos/sin 以及一次旋转后的 q·k，float64 与 float32 两种精度：用来检验一个运行时（格式见 posenc 的 README）',
     half: '前后两半',
     interleaved: '相邻',
   },
@@ -75,9 +80,24 @@ export default {
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
     const reader = modelReader(el, pe, 'gemma-4');
+    // the conformance vectors of the model shown, as a file a runtime's tests can read
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'vectors-button';
+    el.append(button);
+    let shown = null;
+    button.addEventListener('click', () => {
+      if (!shown?.config) return;
+      const json = JSON.stringify(pe.ropeVectors(shown.config), null, 1);
+      download(el, `posenc-vectors-${shown.name}.json`, new Blob([json], { type: 'application/json' }));
+    });
     const view = {
       update({ model }) {
-        const { info, error } = reader.read(model);
+        const { info, error, config } = reader.read(model);
+        shown = { config, name: model };
+        button.textContent = String(M.vectors);
+        button.title = String(M.vectorsTitle);
+        button.disabled = !!error;
         chart.data.datasets = [];
         if (error) {
           chart.update();

@@ -28,8 +28,8 @@ MODEL_LABELS.config = M.config;
 /**
  * A config panel under the chart in `el`: a textarea that starts as the config of the gallery
  * model `startFrom` (the chart's default, so that the state stays what the controls say), read
- * when the model control says 'config'. read(model) gives { info, entry, error }: info is
- * pe.ropeConfig's result, entry the gallery entry (null for a pasted config).
+ * when the model control says 'config'. read(model) gives { info, entry, config, error }: info
+ * is pe.ropeConfig's result of config, entry the gallery entry (null for a pasted config).
  */
 export function modelReader(el, pe, startFrom) {
   const panel = document.createElement('div');
@@ -70,9 +70,10 @@ export function modelReader(el, pe, startFrom) {
       if (key === keptKey) return kept;
       keptKey = key;
       try {
-        kept = { info: pe.ropeConfig(entry ? entry.config : text.value), entry, error: null };
+        const config = entry ? entry.config : text.value;
+        kept = { info: pe.ropeConfig(config), entry, config, error: null };
       } catch (err) {
-        kept = { info: null, entry, error: err instanceof SyntaxError ? M.notJson.format({ message: err.message }) : `${err.name}: ${err.message}` };
+        kept = { info: null, entry, config: null, error: err instanceof SyntaxError ? M.notJson.format({ message: err.message }) : `${err.name}: ${err.message}` };
       }
       return kept;
     },
