@@ -378,10 +378,10 @@ function apiCases(pe, heaps, shapes) {
     const f = heaps.simd.fn, mem = heaps.simd.memory, out = new Float32Array(n);
     // the copies, done as the API does them: BLOCK_BYTES of rows at a time (x, and for the table
     // path cos and sin too), each block copied in, scanned and (x) copied out while in cache
-    const cache = pe.ropeCache(positions, hd), half = hd / 2;
+    const cache = pe.ropeCache(positions, hd), half = hd / 2, scratch = arena(heaps.simd);
     const blocked = (withTable) => {
       const rowBytes = 4 * (heads * hd + (withTable ? hd : 0)), nb = Math.max(1, Math.min(seq, Math.floor(BLOCK_BYTES / rowBytes)));
-      const parts = [[x, heads * hd, kt.px], ...(withTable ? [[cache.cos, half, kt.pc], [cache.sin, half, kt.ps]] : [])];
+      const parts = [[x, heads * hd], ...(withTable ? [[cache.cos, half], [cache.sin, half]] : [])].map(([a, per]) => [a, per, scratch.alloc(Float32Array, nb * per)]);
       return () => {
         for (let r0 = 0; r0 < seq; r0 += nb) {
           const nr = Math.min(nb, seq - r0);
@@ -389,7 +389,7 @@ function apiCases(pe, heaps, shapes) {
             new Float32Array(mem.buffer, p, nr * per).set(a.subarray(r0 * per, (r0 + nr) * per));
             f.posenc_first_invalid_f32(p, nr * per, -Infinity, Infinity);
           }
-          out.set(new Float32Array(mem.buffer, kt.px, nr * heads * hd), r0 * heads * hd);
+          out.set(new Float32Array(mem.buffer, parts[0][2], nr * heads * hd), r0 * heads * hd);
         }
       };
     };
@@ -416,6 +416,7 @@ function apiCases(pe, heaps, shapes) {
     for (const v of [t, cos, sin]) v.free();
     kf.free();
     kt.free();
+    scratch.free();
     apiRows.push({ shape, bytes: 4 * n, same, ...r });
   }
 }
