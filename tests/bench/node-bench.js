@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, loadavg } from 'node:os';
-import { instantiate } from '../../web/lib/heap.js';
+import { instantiate, BLOCK_BYTES } from '../../web/lib/heap.js';
 import { loadPosenc } from '../../web/lib/posenc.js';
 import * as JS from './js-baselines.js';
 import { runNative } from './native.js';
@@ -109,13 +109,14 @@ function ropeKernel(heap, { seq, heads, hd, style, mode, place, x, positions }) 
   const run = mode === 'table'
     ? () => f.posenc_rope_apply_table(py, px, seq, heads, hd, hd, st, pc, ps)
     : () => f.posenc_rope_apply(py, px, seq, heads, hd, hd, st, ppos, pw, 1);
-  return { run, reset, output: () => a.view(Float32Array, py, n).slice(), free: a.free, px, py };
+  return { run, reset, output: () => a.view(Float32Array, py, n).slice(), free: a.free, px, py, pc, ps };
 }
 
 // ---- the cases ----
 
 const results = []; // { group, name, simd, scalar, jsTable, jsMath, floorJs, floorWasm, native, err, errScalar, ulps }
 const apiRows = [];
+const sinApiRows = [];
 const precision = [];
 
 function wanted(name) {
@@ -202,6 +203,22 @@ function cacheCase(heaps, seq, hd) {
   results.push({ group: 'cache', name, simd: t.simd, scalar: t.scalar, jsMath: t.js,
     err: JS.cacheError(...outs.simd, positions, hd), errScalar: JS.cacheError(...outs.scalar, positions, hd),
     ulps: Math.max(JS.maxUlps(outs.simd[0], outs.scalar[0]), JS.maxUlps(outs.simd[1], outs.scalar[1])) });
+}
+
+/** The public sinusoidal(): copying and with `out`, beside the kernel alone (whole table in the heap) and plain JS, in turn. */
+function sinusoidalApiCase(pe, heaps, length, dim) {
+  const name = `api sinusoidal ${length}×${dim}`;
+  if (!wanted(name) && !wanted('api')) return;
+  log(name);
+  const n = length * dim, a = arena(heaps.simd), p = a.alloc(Float32Array, n), f = heaps.simd.fn;
+  const out = new Float32Array(n), js = new Float32Array(n);
+  const t = timeAll({
+    api: () => pe.sinusoidal(length, dim), apiOut: () => pe.sinusoidal(length, dim, { out }),
+    kernel: () => f.posenc_sinusoidal(p, length, dim, 10000, 0, 0), js: () => JS.sinusoidalJS(js, length, dim),
+  });
+  const same = JS.maxUlps(pe.sinusoidal(length, dim), a.view(Float32Array, p, n)) === 0;
+  a.free();
+  sinApiRows.push({ shape: `${length}×${dim}`, same, ...t });
 }
 
 function sinusoidalCase(heaps, length, dim) {
@@ -340,26 +357,67 @@ function styleCases(heaps, shapes) {
   }
 }
 
-/** The public JS API: the copying applyRope against the zero-copy tensor path. */
-function apiCases(pe, shapes) {
+/**
+ * What a caller of the public API gets, per RoPE shape (pairs 'half'; positions 0..seq-1):
+ * applyRope with positions (copying, and with `out`), with a cos/sin table (copying, with
+ * `out`), applyRopeInPlace on tensors (positions; table in both styles), beside the kernel the
+ * API runs (in place on its heap copy, buffers already in the heap), the copies a copying call
+ * cannot avoid (x into the heap, the scan of every value, the result out into `out`) and plain
+ * JS with a table computed beforehand. Tensors past 256 KiB: kernels and copies, API calls and
+ * JS are timed as three groups (see ropeCases); smaller ones all in turn.
+ */
+function apiCases(pe, heaps, shapes) {
   for (const [seq, heads, hd] of shapes) {
-    const name = `api ${seq}×${heads}×${hd}`;
-    if (!wanted(name) && !wanted('api')) continue;
-    log(name);
+    const shape = `${seq}×${heads}×${hd}`;
+    if (!wanted(`api ${shape}`) && !wanted('api')) continue;
+    log(`api ${shape}`);
     const n = seq * heads * hd, x = inputX(n);
     const positions = Array.from({ length: seq }, (_, i) => i);
-    const opts = { heads, headDim: hd, style: 'interleaved', positions };
-    const t = pe.tensor(x);
-    const cache = pe.ropeCache(positions, hd);
-    const cos = pe.tensor(cache.cos), sin = pe.tensor(cache.sin);
-    const tableOpts = { heads, headDim: hd, style: 'interleaved', cos, sin };
-    const r = timeAll({
-      copying: () => pe.applyRope(x, opts),
-      fused: () => pe.applyRopeInPlace(t, opts),
-      table: () => pe.applyRopeInPlace(t, tableOpts),
-    });
+    const kf = ropeKernel(heaps.simd, { seq, heads, hd, style: 'half', mode: 'fused', place: 'in', x, positions });
+    const kt = ropeKernel(heaps.simd, { seq, heads, hd, style: 'half', mode: 'table', place: 'in', x, positions });
+    const f = heaps.simd.fn, mem = heaps.simd.memory, out = new Float32Array(n);
+    // the copies, done as the API does them: BLOCK_BYTES of rows at a time (x, and for the table
+    // path cos and sin too), each block copied in, scanned and (x) copied out while in cache
+    const cache = pe.ropeCache(positions, hd), half = hd / 2, scratch = arena(heaps.simd);
+    const blocked = (withTable) => {
+      const rowBytes = 4 * (heads * hd + (withTable ? hd : 0)), nb = Math.max(1, Math.min(seq, Math.floor(BLOCK_BYTES / rowBytes)));
+      const parts = [[x, heads * hd], ...(withTable ? [[cache.cos, half], [cache.sin, half]] : [])].map(([a, per]) => [a, per, scratch.alloc(Float32Array, nb * per)]);
+      return () => {
+        for (let r0 = 0; r0 < seq; r0 += nb) {
+          const nr = Math.min(nb, seq - r0);
+          for (const [a, per, p] of parts) {
+            new Float32Array(mem.buffer, p, nr * per).set(a.subarray(r0 * per, (r0 + nr) * per));
+            f.posenc_first_invalid_f32(p, nr * per, -Infinity, Infinity);
+          }
+          out.set(new Float32Array(mem.buffer, parts[0][2], nr * heads * hd), r0 * heads * hd);
+        }
+      };
+    };
+    const copies = blocked(false), copiesTable = blocked(true);
+    const t = pe.tensor(x), cos = pe.tensor(cache.cos), sin = pe.tensor(cache.sin);
+    const o = { heads, headDim: hd, style: 'half', positions }, oOut = { ...o, out };
+    const ot = { heads, headDim: hd, style: 'half', cos: cache.cos, sin: cache.sin }, otOut = { ...ot, out };
+    const tt = { heads, headDim: hd, style: 'half', cos, sin }, ti = { ...tt, style: 'interleaved' };
+    const xs = x.slice(), jsOut = new Float32Array(n), tab = JS.ropeTableJS(seq, hd);
+    const groups = [
+      { kernelFused: kf.run, kernelTable: kt.run, copies, copiesTable },
+      {
+        api: () => pe.applyRope(x, o), apiOut: () => pe.applyRope(x, oOut),
+        table: () => pe.applyRope(x, ot), tableOut: () => pe.applyRope(x, otOut),
+        inPlace: () => pe.applyRopeInPlace(t, o), inPlaceTable: () => pe.applyRopeInPlace(t, tt),
+        inPlaceTableIl: () => pe.applyRopeInPlace(t, ti),
+      },
+      { js: () => JS.ropeWithTableJS(jsOut, xs, seq, heads, hd, 'half', tab.cos, tab.sin) },
+    ];
+    const r = 4 * n <= 256 * 1024 ? timeAll(Object.assign({}, ...groups)) : Object.assign({}, ...groups.map(timeAll));
+    // the API's results are the kernel's, bit for bit
+    const same = JS.maxUlps(pe.applyRope(x, o), (kf.reset(), kf.run(), kf.output())) === 0
+      && JS.maxUlps(pe.applyRope(x, ot), (kt.reset(), kt.run(), kt.output())) === 0;
     for (const v of [t, cos, sin]) v.free();
-    apiRows.push({ name: `${seq}×${heads}×${hd} interleaved`, ...r });
+    kf.free();
+    kt.free();
+    scratch.free();
+    apiRows.push({ shape, bytes: 4 * n, same, ...r });
   }
 }
 
@@ -398,6 +456,34 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b)
 const sci = (e) => (e === undefined ? '–' : e.toExponential(1));
 const pad = (s, w) => String(s).padStart(w);
 
+function printApi() {
+  if (apiRows.length) {
+    console.log('\nThe public API (pairs "half", positions 0..seq-1), ms per call, median of %d repetitions:', REPS);
+    console.log('positions / table = applyRope(x, { positions }) / applyRope(x, { cos, sin }), copying (a new array) or with out;');
+    console.log('in place = applyRopeInPlace on pe.tensor() arrays; kernel = the kernel the call runs, on buffers already in the heap;');
+    console.log('copies = what a copying call cannot avoid, block by block as the API does it: x into the heap, the scan of its values, the result\n'
+      + 'out (copies tab: cos and sin in and scanned too). JS = plain JS, table precomputed.');
+    console.log('API/kernel: positions calls against the fused kernel, table calls against the table kernel; (API-copies)/kernel: the rest of a call.');
+    const cols = ['shape', 'positions', '+out', 'table', '+out', 'in place', 'in pl table', 'kernel fused', 'kernel table', 'copies', 'copies tab', 'JS table',
+      '| JS/pos', 'JS/pos+out', 'JS/table', 'JS/tab+out', '| pos+out/kern', 'tab+out/kern', 'in pl/kern', '| (pos+out-copies)/kern', '(tab+out-copies tab)/kern'];
+    const w = [12, 9, 9, 9, 9, 9, 11, 12, 12, 9, 10, 9, 9, 11, 9, 11, 15, 13, 11, 24, 22];
+    const ln = (c) => c.map((v, i) => (i === 0 ? String(v).padEnd(w[0]) : pad(v, w[i]))).join(' ');
+    console.log(ln(cols));
+    for (const r of apiRows) {
+      console.log(ln([r.shape, fmt(r.api), fmt(r.apiOut), fmt(r.table), fmt(r.tableOut), fmt(r.inPlace), fmt(r.inPlaceTable), fmt(r.kernelFused),
+        fmt(r.kernelTable), fmt(r.copies), fmt(r.copiesTable), fmt(r.js), `| ${ratio(r.js, r.api)}`, ratio(r.js, r.apiOut), ratio(r.js, r.table), ratio(r.js, r.tableOut),
+        `| ${ratio(r.apiOut, r.kernelFused)}`, ratio(r.tableOut, r.kernelTable), ratio(r.inPlaceTable, r.kernelTable),
+        `| ${ratio(r.apiOut - r.copies, r.kernelFused)}`, ratio(r.tableOut - r.copiesTable, r.kernelTable)]));
+    }
+    for (const r of sinApiRows) {
+      console.log(`\nsinusoidal ${r.shape} (ms per call, median): API ${fmt(r.api)}, API with out ${fmt(r.apiOut)}, kernel alone ${fmt(r.kernel)}, plain JS ${fmt(r.js)}`
+        + ` | JS/API ${ratio(r.js, r.api)}, JS/API+out ${ratio(r.js, r.apiOut)}, JS/kernel ${ratio(r.js, r.kernel)}, API+out/kernel ${ratio(r.apiOut, r.kernel)}; ${r.same ? 'the same bits' : 'DIFFERENT bits'} as the kernel`);
+    }
+    const diff = apiRows.filter((r) => !r.same).map((r) => r.shape);
+    console.log(diff.length ? `API results differ from the kernel's at ${diff.join(', ')}` : 'API results: bit for bit the kernel\'s, every shape.');
+  }
+}
+
 function printTable(nativeInfo) {
   const head = ['case', 'SIMD', 'scalar', 'JS table', 'JS cos/sin', 'floor JS', 'floor wasm', 'v128 loop', 'native',
     '| JS-table/SIMD', 'JS-cos/SIMD', 'scalar/SIMD', 'SIMD/floor', 'SIMD/loop', 'SIMD/native', '| err SIMD', 'err scalar', 'ulps'];
@@ -419,13 +505,6 @@ function printTable(nativeInfo) {
     console.log(line([r.name, fmt(r.simd), fmt(r.scalar), fmt(r.jsTable), fmt(r.jsMath), fmt(r.floorJs), fmt(r.floorWasm), fmt(r.floorLoop), fmt(nat),
       `| ${ratio(r.jsTable, r.simd)}`, ratio(r.jsMath, r.simd), ratio(r.scalar, r.simd), ratio(r.simd, floor), ratio(r.simd, r.floorLoop), ratio(r.simd, nat),
       `| ${sci(r.err)}`, sci(r.errScalar), r.ulps ?? '–']));
-  }
-  if (apiRows.length) {
-    console.log('\nJS API (interleaved, ms per call): the copying applyRope against the zero-copy tensor path');
-    console.log(line(['shape', 'copying', 'zero-copy fused', 'zero-copy table', '', '', '', '', '| copying/fused', 'copying/table'].slice(0, 10)));
-    for (const r of apiRows) {
-      console.log(line([r.name, fmt(r.copying), fmt(r.fused), fmt(r.table), '', '', '', '', `| ${ratio(r.copying, r.fused)}`, ratio(r.copying, r.table)]));
-    }
   }
   if (progressionRows.length) {
     console.log('\nPositions 0..n-1 (rotation recurrence) beside the same positions permuted (direct path), timed in turn on the same buffers:');
@@ -493,6 +572,38 @@ function printTargets(nativeInfo) {
   }
   const d = get('decay 2000 log-spaced distances d=4096');
   if (d) check('decay 2000 log-spaced at d=4096: JS / SIMD', d.jsMath / d.simd, d.jsMath / d.simd >= 5, '>= 5×');
+  // through the public API (apiCases, sinusoidalApiCase): what callers get
+  const sa = sinApiRows.find((r) => r.shape === '8192×4096');
+  if (sa) {
+    check('API sinusoidal 8192×4096 with out: JS / API', sa.js / sa.apiOut, sa.js / sa.apiOut >= 10, '>= 10×');
+    check('API sinusoidal 8192×4096 copying: JS / API', sa.js / sa.api, sa.js / sa.api >= 6, '>= 6×');
+  }
+  const api = (shape) => apiRows.find((r) => r.shape === shape);
+  const demo = api('512×1×64');
+  if (demo) {
+    check('API applyRope 512×1×64 positions: JS-with-table / API', demo.js / demo.api, demo.js / demo.api >= 4, '>= 4×');
+    check('API applyRope 512×1×64 cos/sin table: JS-with-table / API', demo.js / demo.table, demo.js / demo.table >= 6, '>= 6×');
+  }
+  const big = api('2048×32×128');
+  if (big) {
+    check('API applyRope 2048×32×128 positions, out: JS-with-table / API', big.js / big.apiOut, big.js / big.apiOut >= 2, '>= 2×');
+    check('API applyRope 2048×32×128 positions: JS-with-table / API', big.js / big.api, big.js / big.api >= 1.5, '>= 1.5×');
+    check('API applyRope 2048×32×128 table, out: JS-with-table / API', big.js / big.tableOut, big.js / big.tableOut >= 2, '>= 2×');
+    check('API applyRope 2048×32×128 table: JS-with-table / API', big.js / big.table, big.js / big.table >= 1.5, '>= 1.5×');
+    const q = big.inPlaceTableIl / big.inPlaceTable;
+    check('API applyRopeInPlace 2048×32×128 table: interleaved / half', q, q <= 1.2, '<= 1.2×');
+  }
+  const step = api('1×32×128');
+  if (step) {
+    check('API decode step 1×32×128 positions, out: API / kernel', step.apiOut / step.kernelFused, step.apiOut / step.kernelFused <= 2, '<= 2×');
+    check('API decode step 1×32×128 positions: API / kernel', step.api / step.kernelFused, step.api / step.kernelFused <= 2, '<= 2×');
+  }
+  for (const r of apiRows.filter((x) => x.bytes > 64 * 1024)) {
+    for (const [what, t, k, c] of [['positions', r.apiOut, r.kernelFused, r.copies], ['table', r.tableOut, r.kernelTable, r.copiesTable]]) {
+      const v = (t - c) / k;
+      check(`API ${r.shape} ${what}, out: (API - copies) / kernel`, v, v <= 1.5, '<= 1.5×');
+    }
+  }
   const errs = results.filter((r) => r.group !== 'decay' && r.err !== undefined);
   if (errs.length) {
     const worst = Math.max(...errs.map((r) => Math.max(r.err, r.errScalar)), ...precision.map((p) => Math.max(p.cache, p.sinusoidal)));
@@ -533,11 +644,16 @@ console.log(`posenc bench: Node ${process.version}, ${process.arch}, ${cpus().le
 console.log(`CPU: ${cpuModel()}`);
 const loadAtStart = loadavg()[0];
 
+const pe = await loadPosenc();
 if (SMOKE) {
+  apiCases(pe, heaps, [[4, 2, 16]]);
   ropeCases(heaps, [[4, 2, 16]]);
   progressionCases(heaps, [{ kind: 'cache', seq: 70, hd: 16 }, { kind: 'fused', seq: 70, heads: 2, hd: 16, style: 'interleaved', place: 'out' }]);
   styleCases(heaps, [[4, 2, 16]]);
 } else {
+  // the public API first: what callers get
+  apiCases(pe, heaps, [[2048, 32, 128], [512, 1, 64], [1, 32, 128]]);
+  sinusoidalApiCase(pe, heaps, 8192, 4096);
   ropeCases(heaps, [[2048, 32, 128], [512, 1, 64], [1, 32, 128]]);
   styleCases(heaps, [[2048, 32, 128], [512, 1, 64], [64, 32, 128], [1, 32, 128]]);
   progressionCases(heaps, [
@@ -552,7 +668,6 @@ if (SMOKE) {
   sinusoidalCase(heaps, 8192, 4096);
   decayCase(heaps, 8192, 128, 'lin');
   decayCase(heaps, 2000, 4096, 'log');
-  apiCases(await loadPosenc(), [[2048, 32, 128], [512, 1, 64], [1, 32, 128]]);
   precisionCases(heaps);
 }
 
@@ -564,6 +679,7 @@ if (!SMOKE && !flag('no-native') && specs.length) {
   nativeInfo = runNative(specs, { reps: REPS, minMs: MIN_MS });
 }
 
+printApi();
 printTable(nativeInfo);
 console.log(nativeInfo.compiler ? `\nnative: ${nativeInfo.compiler}, -O3 -march=native, the same c/*.c (scalar forms, auto-vectorised), run as a child process.`
   : `\nnative: skipped: ${nativeInfo.skipped}`);

@@ -62,6 +62,21 @@ export class Heap {
     this.growths = 0;
     this.limits = { callBytes: MAX_CALL_BYTES, heapBytes: MAX_HEAP_BYTES };
     this.trapped = null; // the WebAssembly.RuntimeError that made this instance unusable
+    this.views = new Map(); // typed-array type -> a view of all of wasm memory (see view())
+  }
+
+  /**
+   * A `Type` view of all of wasm memory, index = byte address / Type.BYTES_PER_ELEMENT. Taken
+   * once and again only after memory has grown: growth detaches the old buffer, and a view of a
+   * detached buffer has length 0 (wasm memory itself never has).
+   */
+  view(Type) {
+    let v = this.views.get(Type);
+    if (v === undefined || v.length === 0) {
+      v = new Type(this.memory.buffer);
+      this.views.set(Type, v);
+    }
+    return v;
   }
 
   /**
@@ -75,7 +90,7 @@ export class Heap {
     if (!(Number.isSafeInteger(bytes) && bytes >= 0) || used + bytes > callBytes) {
       throw new RangeError(`posenc: this call needs ${used + bytes} bytes of wasm memory; the limit per call is ${callBytes}`);
     }
-    if (this.memory.buffer.byteLength + bytes > heapBytes) {
+    if (this.view(Uint8Array).length + bytes > heapBytes) {
       const live = this.fn.posenc_heap_in_use();
       if (live + bytes > heapBytes) {
         throw new RangeError(`posenc: the wasm heap would hold ${live + bytes} bytes; the limit is ${heapBytes} (free tensors no longer needed)`);
@@ -94,55 +109,22 @@ export class Heap {
    */
   scoped(body) {
     this.usable();
-    const ptrs = [];
-    let used = 0;
-    const scope = {
-      alloc: (Type, n) => {
-        const bytes = Math.max(1, n) * Type.BYTES_PER_ELEMENT;
-        this.budget(bytes, used);
-        const ptr = this.fn.malloc(bytes);
-        if (!ptr) throw new RangeError(`posenc: out of wasm memory allocating ${n} × ${Type.name}`);
-        used += bytes;
-        ptrs.push(ptr);
-        return ptr;
-      },
-      reserve: (bytes) => {
-        this.budget(bytes, used);
-        used += bytes;
-      },
-      copyIn: (arr) => {
-        const u = arr instanceof Unscanned ? arr : null, src = u ? u.array : arr;
-        const Type = u ? u.Type : arr.constructor;
-        const ptr = scope.alloc(Type, src.length);
-        new Type(this.memory.buffer, ptr, src.length).set(src);
-        if (u) this.scan(u, ptr);
-        return ptr;
-      },
-      // A view is only valid until the next allocation (memory growth detaches it): copy out,
-      // into the caller's `out` array when there is one (checked first by outArray()).
-      copyOut: (Type, ptr, n, out) => {
-        const view = new Type(this.memory.buffer, ptr, n);
-        if (!out) return view.slice();
-        out.set(view);
-        return out;
-      },
-    };
+    const scope = new Scope(this);
     try {
       return body(scope);
     } finally {
-      if (!this.trapped) for (const p of ptrs) this.fn.free(p);
+      if (!this.trapped) for (const p of scope.ptrs) this.fn.free(p);
     }
   }
 
   /**
-   * Checks the heap copy at `ptr` of an Unscanned argument: every value finite and in bounds
-   * after conversion to the kernel's type. Throws the error numbers() would have thrown; the
-   * caller's scope frees the copy.
+   * Checks the heap copy at `ptr` of elements [from, from + n) of an Unscanned argument: every
+   * value finite and in bounds after conversion to the kernel's type. Throws the error
+   * numbers() would have thrown; the caller's scope frees the copy.
    */
-  scan(u, ptr) {
-    const n = u.array.length;
+  scan(u, ptr, from = 0, n = u.array.length - from) {
     const bad = this.call(u.Type === Float32Array ? 'posenc_first_invalid_f32' : 'posenc_first_invalid_f64', ptr, n, u.min, u.max);
-    if (bad !== n) rejectValue(u.name, bad, u.array[bad], u.min, u.max, u.Type);
+    if (bad !== n) rejectValue(u.name, from + bad, u.array[from + bad], u.min, u.max, u.Type);
   }
 
   /** Throws when a trap has left this instance's memory in an unknown state. */
@@ -166,6 +148,103 @@ export class Heap {
     }
     if (rc < 0) throw new RangeError(`posenc: ${name} rejected its arguments: ${STATUS[rc] ?? `status ${rc}`}`);
     return rc;
+  }
+}
+
+/**
+ * Bytes of one block of a row-wise call (Scope.rows): its inputs' rows, small enough that the
+ * copy in, the scan, the kernel and the copy out of a block all find it in the L2 cache
+ * (512 KiB a core on the machine measured: 64 KiB to 1 MiB blocks ran within 10 % of each other,
+ * and 1.3x faster than the whole tensor at once at 2048×32×128).
+ */
+export const BLOCK_BYTES = 256 * 1024;
+
+const typeOf = (a) => (a instanceof Unscanned ? a.Type : a.constructor);
+const arrayOf = (a) => (a instanceof Unscanned ? a.array : a);
+
+/** The allocations of one heap.scoped() call, freed together when it returns or throws. */
+class Scope {
+  constructor(heap) {
+    this.heap = heap;
+    this.ptrs = [];
+    this.used = 0;
+  }
+
+  alloc(Type, n) {
+    const bytes = Math.max(1, n) * Type.BYTES_PER_ELEMENT;
+    this.heap.budget(bytes, this.used);
+    const ptr = this.heap.fn.malloc(bytes);
+    if (!ptr) throw new RangeError(`posenc: out of wasm memory allocating ${n} × ${Type.name}`);
+    this.used += bytes;
+    this.ptrs.push(ptr);
+    return ptr;
+  }
+
+  reserve(bytes) {
+    this.heap.budget(bytes, this.used);
+    this.used += bytes;
+  }
+
+  /** A heap copy of `arr` (a typed array, or an Unscanned one: its copy is scanned). */
+  copyIn(arr) {
+    const u = arr instanceof Unscanned ? arr : null, src = u ? u.array : arr;
+    const ptr = this.alloc(u ? u.Type : arr.constructor, src.length);
+    this.put(arr, ptr, 0, src.length, true);
+    return ptr;
+  }
+
+  /** Copies elements [from, from + n) of `arr` (as copyIn takes it) to `ptr`; scans them when `scan`. */
+  put(arr, ptr, from, n, scan) {
+    const u = arr instanceof Unscanned ? arr : null, src = u ? u.array : arr;
+    const Type = u ? u.Type : arr.constructor;
+    const part = from === 0 && n === src.length ? src : src.subarray(from, from + n);
+    this.heap.view(Type).set(part, ptr / Type.BYTES_PER_ELEMENT);
+    if (u && scan) this.heap.scan(u, ptr, from, n);
+  }
+
+  // Views of wasm memory are only valid until the next allocation (growth detaches them):
+  // results are copied out, into the caller's `out` array when there is one (checked first
+  // by outArray()).
+  copyOut(Type, ptr, n, out) {
+    const at = ptr / Type.BYTES_PER_ELEMENT, view = this.heap.view(Type);
+    if (!out) return view.slice(at, at + n);
+    out.set(view.subarray(at, at + n));
+    return out;
+  }
+
+  /**
+   * A row-wise kernel over `rows` rows, block by block (BLOCK_BYTES at a time): each block of
+   * every input is copied into the heap and scanned, run(pointers, r0, nr) runs the kernel on
+   * rows [r0, r0 + nr) in place in the first input's block, and that block is copied to rows
+   * [r0, r0 + nr) of `result`. `inputs` are [array as numbers() gave it, elements per row, ...]
+   * (flat). Every value is checked before the first row of `result` is written: with more than
+   * one block and `fresh` false (result is the caller's), a first pass scans every block.
+   * Returns `result`.
+   */
+  rows(rows, inputs, result, fresh, run) {
+    const k = inputs.length;
+    let rowBytes = 0;
+    for (let i = 0; i < k; i += 2) rowBytes += inputs[i + 1] * typeOf(inputs[i]).BYTES_PER_ELEMENT;
+    let nb = Math.max(1, Math.min(rows, Math.floor(BLOCK_BYTES / rowBytes)));
+    // a caller's result that shares memory with an input is written only after every input is in
+    for (let i = 0; i < k && nb < rows && !fresh; i += 2) if (arrayOf(inputs[i]).buffer === result.buffer) nb = rows;
+    const ptrs = [];
+    for (let i = 0; i < k; i += 2) ptrs.push(this.alloc(typeOf(inputs[i]), nb * inputs[i + 1]));
+    const scanFirst = !fresh && nb < rows;
+    for (let r0 = 0; scanFirst && r0 < rows; r0 += nb) {
+      const nr = Math.min(nb, rows - r0);
+      for (let i = 0; i < k; i += 2) if (inputs[i] instanceof Unscanned) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], true);
+    }
+    const per = inputs[1], at = ptrs[0] / result.BYTES_PER_ELEMENT;
+    for (let r0 = 0; r0 < rows; r0 += nb) {
+      const nr = Math.min(nb, rows - r0);
+      for (let i = 0; i < k; i += 2) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], !scanFirst);
+      run(ptrs, nr);
+      const view = this.heap.view(result.constructor);
+      if (nr * per === result.length) result.set(nr * per === view.length ? view : view.subarray(at, at + nr * per));
+      else result.set(view.subarray(at, at + nr * per), r0 * per);
+    }
+    return result;
   }
 }
 

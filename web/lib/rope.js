@@ -45,16 +45,31 @@ export function freqArgs(rotaryDim, o) {
   return { rotaryDim, half: rotaryDim / 2, base, sc: scalingStruct(o.scaling, rotaryDim / 2) };
 }
 
+/** theta_i of plain RoPE by heap, base and rotaryDim: a call copies them in rather than recompute them. */
+const INV_FREQ = new WeakMap();
+const INV_FREQ_KEEP = 64; // bases kept per instance; past it the memo starts over
+
 /**
  * theta_i into scope h's heap, for a kernel of the same call: { inv: pointer to
  * Float64Array(half), attn } (no copy out and back in between).
  */
 export function freqIn(heap, h, { rotaryDim, half, base, sc }) {
-  const inv = h.alloc(Float64Array, half);
   if (!sc) {
+    let memo = INV_FREQ.get(heap);
+    if (!memo) INV_FREQ.set(heap, (memo = new Map()));
+    let byDim = memo.get(base);
+    const known = byDim?.get(rotaryDim);
+    if (known) return { inv: h.copyIn(known), attn: 1 };
+    const inv = h.alloc(Float64Array, half);
     heap.call('posenc_rope_inv_freq', inv, rotaryDim, base);
+    if (!byDim) {
+      if (memo.size >= INV_FREQ_KEEP) memo.clear();
+      memo.set(base, (byDim = new Map()));
+    }
+    byDim.set(rotaryDim, h.copyOut(Float64Array, inv, half));
     return { inv, attn: 1 };
   }
+  const inv = h.alloc(Float64Array, half);
   const attn = h.alloc(Float64Array, 1);
   heap.call('posenc_rope_scaled_freq', inv, attn, rotaryDim, base, h.copyIn(sc.struct),
     sc.shortFactor ? h.copyIn(sc.shortFactor) : 0, sc.longFactor ? h.copyIn(sc.longFactor) : 0);
@@ -122,20 +137,18 @@ export function applyRope(heap, x, opts) {
   const o = A.options('options', opts, APPLY_KEYS, 'applyRope');
   if (M.isMrope(o, o.positions)) return M.applyMrope(heap, x, o);
   const { heads, headDim, style, rotaryDim } = ropeShape(o);
-  const row = heads * headDim;
+  const row = heads * headDim, half = rotaryDim / 2;
   if (o.cos !== undefined || o.sin !== undefined) {
     tableArgs(o);
     const xs = A.numbers('x', x, Float32Array, { min: -Infinity, max: Infinity });
     if (xs.length % row !== 0) throw new RangeError(`x.length must be a multiple of heads × headDim = ${row}, got ${xs.length}`);
-    const seq = xs.length / row, nt = A.elements('cos', seq, rotaryDim / 2);
+    const seq = xs.length / row, nt = A.elements('cos', seq, half);
     const cos = A.numbers('cos', o.cos, Float32Array, { length: nt, min: -Infinity, max: Infinity });
     const sin = A.numbers('sin', o.sin, Float32Array, { length: nt, min: -Infinity, max: Infinity });
     const out = A.outArray('out', o.out, Float32Array, xs.length);
-    return heap.scoped((h) => {
-      const px = h.copyIn(xs);
-      heap.call('posenc_rope_apply_table', px, px, seq, heads, headDim, rotaryDim, style, h.copyIn(cos), h.copyIn(sin));
-      return h.copyOut(Float32Array, px, xs.length, out);
-    });
+    // block by block of seq rows: a row's result does not depend on the other rows
+    return heap.scoped((h) => h.rows(seq, [xs, row, cos, half, sin, half], out ?? new Float32Array(xs.length), !out,
+      ([px, pc, ps], nr) => heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style, pc, ps)));
   }
   const pos = A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
   const n = A.elements('x', pos.length, heads, headDim);
@@ -143,9 +156,10 @@ export function applyRope(heap, x, opts) {
   const out = A.outArray('out', o.out, Float32Array, n);
   const f = freqArgs(rotaryDim, o);
   return heap.scoped((h) => {
-    const px = h.copyIn(xs), pp = h.copyIn(pos), { inv, attn } = freqIn(heap, h, f);
-    heap.call('posenc_rope_apply', px, px, pos.length, heads, headDim, rotaryDim, style, pp, inv, attn);
-    return h.copyOut(Float32Array, px, n, out);
+    const { inv, attn } = freqIn(heap, h, f);
+    // (posenc.h: a row's cos/sin depend only on its position, so blocks give the same bits)
+    return h.rows(pos.length, [xs, row, pos, 1], out ?? new Float32Array(n), !out,
+      ([px, pp], nr) => heap.call('posenc_rope_apply', px, px, nr, heads, headDim, rotaryDim, style, pp, inv, attn));
   });
 }
 

@@ -7,6 +7,8 @@ const LAYOUTS = { interleaved: 0, concat: 1, tensor2tensor: 2 };
 const SINUSOIDAL_KEYS = A.optionKeys('sinusoidal', ['base', 'layout', 'precision', 'start', 'out']);
 const SHIFT_KEYS = A.optionKeys('shiftSinusoidal', ['dim', 'base', 'layout', 'out']);
 const OUT_ONLY = ['out'];
+/** Bytes of the heap block a large sinusoidal table is made in: 2 MiB (L3-resident) blocks ran at the kernel's own speed. */
+const TABLE_BLOCK_BYTES = 2 * 1024 * 1024;
 for (const m of ['binary', 'alibiSlopes', 'alibiBias', 'randomNormal']) A.optionKeys(m, OUT_ONLY);
 
 export function sinusoidal(heap, length, dim, opts) {
@@ -21,11 +23,20 @@ export function sinusoidal(heap, length, dim, opts) {
   const Type = f64 ? Float64Array : Float32Array;
   if (layout === LAYOUTS.tensor2tensor && f64) throw new RangeError(`precision 'f64' is not available for layout 'tensor2tensor'`);
   const out = A.outArray('out', o.out, Type, n);
+  // Row r of a block starting at row r0 is computed as position (start + r0) + r: the same
+  // float64 as start + (r0 + r) when start is an integer, so the table is made in blocks that
+  // stay in the cache between kernel and copy out (a multiple of 64 rows, the SIMD kernel's
+  // re-anchoring period, so its rows are the same bits); a fractional start takes one block.
+  const rows = Number.isInteger(start) ? Math.min(length, 64 * Math.max(1, Math.floor(TABLE_BLOCK_BYTES / (64 * dim * Type.BYTES_PER_ELEMENT)))) : length;
   return heap.scoped((h) => {
-    const p = h.alloc(Type, n);
-    if (layout === LAYOUTS.tensor2tensor) heap.call('posenc_sinusoidal_t2t', p, length, dim, base, start);
-    else heap.call(f64 ? 'posenc_sinusoidal_f64' : 'posenc_sinusoidal', p, length, dim, base, start, layout);
-    return h.copyOut(Type, p, n, out);
+    const p = h.alloc(Type, rows * dim), result = out ?? new Type(n), at = p / Type.BYTES_PER_ELEMENT;
+    for (let r0 = 0; r0 < length; r0 += rows) {
+      const nr = Math.min(rows, length - r0);
+      if (layout === LAYOUTS.tensor2tensor) heap.call('posenc_sinusoidal_t2t', p, nr, dim, base, start + r0);
+      else heap.call(f64 ? 'posenc_sinusoidal_f64' : 'posenc_sinusoidal', p, nr, dim, base, start + r0, layout);
+      result.set(heap.view(Type).subarray(at, at + nr * dim), r0 * dim);
+    }
+    return result;
   });
 }
 
