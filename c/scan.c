@@ -50,6 +50,18 @@ int32_t posenc_first_invalid_f32(const float *a, int32_t n, double lo, double hi
   f32_bounds(lo, hi, &flo, &fhi);
   int32_t i = 0;
 #ifdef __wasm_simd128__
+  if (flo <= -FLT_MAX && fhi >= FLT_MAX) {
+    /* any finite float passes (the common case: tensor values): only the exponent field
+     * decides, all ones for Inf and NaN, so three integer operations a vector suffice */
+    const v128_t ones = wasm_i32x4_splat(0x7f800000);
+    for (; i + BLOCK <= n; i += BLOCK) {
+      v128_t bad = wasm_i32x4_splat(0);
+      for (int32_t j = 0; j < BLOCK; j += 4)
+        bad = wasm_v128_or(bad, wasm_i32x4_eq(wasm_v128_and(wasm_v128_load(a + i + j), ones), ones));
+      if (wasm_v128_any_true(bad)) return first_bad_f32_scalar(a, i, i + BLOCK, flo, fhi);
+    }
+    return first_bad_f32_scalar(a, i, n, flo, fhi);
+  }
   const v128_t vlo = wasm_f32x4_splat(flo), vhi = wasm_f32x4_splat(fhi);
   const v128_t vmax = wasm_f32x4_splat(FLT_MAX);
   for (; i + BLOCK <= n; i += BLOCK) {
