@@ -1,0 +1,78 @@
+// The lab's chart in Chromium (embed.html?chart=length-lab): the default run is drawn at once from
+// web/lab/results.json; Train runs in a Web Worker and draws what it trained; Cancel stops it; a
+// page without Worker trains in slices on its own thread; both languages. The longest main-thread
+// task while the worker trains is printed (a diagnostic, not an assertion).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBrowser } from './browser.js';
+
+let b;
+before(async () => (b = await startBrowser()));
+after(async () => b?.close());
+
+async function open(query, { noWorker = false } = {}) {
+  const context = await b.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  if (noWorker) await page.addInitScript(() => delete window.Worker);
+  await page.addInitScript(() => {
+    window.longest = 0;
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => (window.longest = Math.max(window.longest, e.duration))))
+      .observe({ type: 'longtask', buffered: false });
+  });
+  await page.goto(`${b.url}embed.html?chart=length-lab&${query}`);
+  await page.evaluate(() => window.posencEmbed.ready);
+  return { page, context, errors };
+}
+
+const status = (page) => page.locator('.lab-panel [role="status"]').textContent();
+const button = (page) => page.locator('.lab-panel button');
+
+test('the default run is drawn at once from the results file', async () => {
+  const { page, context, errors } = await open('');
+  const data = await page.evaluate(() => window.posencEmbed.host.data);
+  assert.ok(data.rows.length >= 10 * 4, 'every encoding (and RoPE scaled) at four lengths');
+  assert.match(await status(page), /npm run lab \(400 steps, seed 1\)/);
+  assert.equal(await button(page).textContent(), 'Train');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Train: a Web Worker trains every encoding and the chart draws what it trained', async (t) => {
+  const { page, context, errors } = await open('steps=50&seed=2');
+  assert.match(await status(page), /Press Train/);
+  const before = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
+  await page.evaluate(() => (window.longest = 0));
+  await button(page).click();
+  await page.waitForFunction(() => /trained here/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 240_000 });
+  assert.match(await status(page), /50 steps, seed 2, in a Web Worker/);
+  const after = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
+  assert.notEqual(after, before, 'the chart shows the new runs');
+  t.diagnostic(`longest main-thread task while the worker trained: ${(await page.evaluate(() => window.longest)).toFixed(0)} ms`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Cancel stops training and says so', async () => {
+  const { page, context, errors } = await open('steps=2000&seed=3');
+  await button(page).click();
+  await page.waitForFunction(() => /Training /.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 60_000 });
+  assert.equal(await button(page).textContent(), 'Cancel');
+  await button(page).click();
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.lab-panel [role="status"]').textContent));
+  assert.equal(await button(page).textContent(), 'Train');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('without Worker, training runs in slices on the page; in Chinese', async () => {
+  const { page, context, errors } = await open('steps=50&seed=4&task=copy&lang=zh', { noWorker: true });
+  assert.equal(await button(page).textContent(), '训练');
+  await button(page).click();
+  await page.waitForFunction(() => /在这里训练/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 240_000 });
+  assert.match(await status(page), /在本页面上分片运行/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,246 @@
+// length-lab.js: does the encoding matter? Tiny transformers trained with each position encoding
+// (pe.train, the lab in the same WASM module), tested at 1×, 2×, 4× and 8× their training length:
+// accuracy against test length per encoding, RoPE also scaled at evaluation (PI, NTK, YaRN). At
+// the default steps and seed the chart shows web/lab/results.json (made by `npm run lab` with the
+// same code) at once; other settings train on the reader's machine when they press Train: in a
+// Web Worker where there is one, else in slices on the page, with a live loss curve and Cancel.
+import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays } from './common.js';
+import { messages } from '../host/i18n.js';
+import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeResults } from '../lab/run.js';
+import results from '../lab/results.json' with { type: 'json' };
+
+const DEFAULT_STEPS = results.options.train.steps, DEFAULT_SEED = results.options.train.seed;
+const SLICE_MS = 25; // a time-sliced page yields after this long: no task near 50 ms
+const SCALING_NAMES = { pi: 'PI', ntk: 'NTK', yarn: 'YaRN' };
+/** A run's name as the chart shows it: 'RoPE', or 'RoPE + YaRN'. */
+const runName = (encoding, scaling) => (scaling ? M.withScaling.format({ name: String(M[encoding]), scaling: SCALING_NAMES[scaling] }) : String(M[encoding]));
+
+const M = messages({
+  en: {
+    title: 'Accuracy against test length: tiny transformers trained at length 16 with each position encoding',
+    task: 'task',
+    kback: 'the token 3 places back',
+    copy: 'copy the sequence',
+    metric: 'accuracy',
+    token: 'per token',
+    sequence: 'whole sequence',
+    steps: 'training steps',
+    seed: 'seed',
+    xTitle: 'test length (tokens of the task; trained up to 16)',
+    yTitle: 'accuracy',
+    lossTitle: 'training loss',
+    lossX: 'step',
+    train: 'Train',
+    cancel: 'Cancel',
+    shown: 'Shown: the results of npm run lab ({steps} steps, seed {seed}), the same code run ahead of time.',
+    shownOwn: 'Shown: trained here, {steps} steps, seed {seed}{where}.',
+    inWorker: ', in a Web Worker',
+    inSlices: ', in slices on this page (no Worker here)',
+    pressTrain: 'Press Train to train with {steps} steps and seed {seed} (about a minute); shown meanwhile: {defSteps} steps, seed {defSeed}.',
+    progress: 'Training {name} ({index} of {count}), step {step} of {steps}…',
+    cancelled: 'Cancelled.',
+    failed: 'Training failed: {message}',
+    readout: '{task}, {metric} accuracy at 1× / 2× / 4× / 8× the training length: {list}.',
+    readItem: '{name} {values}',
+    sep: '; ',
+    none: 'none (NoPE)',
+    learned: 'learned',
+    sinusoidal: 'sinusoidal',
+    rope: 'RoPE',
+    alibi: 'ALiBi',
+    t5: 'T5',
+    xpos: 'xPos',
+    withScaling: '{name} + {scaling}',
+  },
+  zh: {
+    title: '准确率随测试长度的变化：用各种位置编码在长度 16 上训练的小 Transformer',
+    task: '任务',
+    kback: '往前数第 3 个 token',
+    copy: '复制序列',
+    metric: '准确率',
+    token: '按 token',
+    sequence: '整条序列',
+    steps: '训练步数',
+    seed: '种子',
+    xTitle: '测试长度（任务的 token 数；训练时最长 16）',
+    yTitle: '准确率',
+    lossTitle: '训练损失',
+    lossX: '步',
+    train: '训练',
+    cancel: '取消',
+    shown: '当前显示：npm run lab 的结果（{steps} 步，种子 {seed}），即预先运行的同一份代码。',
+    shownOwn: '当前显示：在这里训练的结果，{steps} 步，种子 {seed}{where}。',
+    inWorker: '，在 Web Worker 中',
+    inSlices: '，在本页面上分片运行（这里没有 Worker）',
+    pressTrain: '按“训练”即可用 {steps} 步和种子 {seed} 训练（大约一分钟）；在此之前显示 {defSteps} 步、种子 {defSeed} 的结果。',
+    progress: '正在训练 {name}（第 {index} 个，共 {count} 个），第 {step} 步，共 {steps} 步……',
+    cancelled: '已取消。',
+    failed: '训练失败：{message}',
+    readout: '{task}，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}）：{list}。',
+    readItem: '{name} {values}',
+    sep: '；',
+    none: '无位置编码（NoPE）',
+    learned: '可学习的绝对位置',
+    sinusoidal: '正弦',
+    rope: 'RoPE',
+    alibi: 'ALiBi',
+    t5: 'T5',
+    xpos: 'xPos',
+    withScaling: '{name} + {scaling}',
+  },
+});
+
+/** Where training runs: a module Worker when the page can start one (not file://, not the single-file build). */
+function startWorker() {
+  if (typeof Worker !== 'function' || location.protocol === 'file:') return null;
+  try {
+    return new Worker(new URL('../lab/worker.js', import.meta.url), { type: 'module' });
+  } catch {
+    return null;
+  }
+}
+
+export default {
+  kind: 'length-lab',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'task', label: M.task, type: 'select', options: ['kback', 'copy'], value: 'kback', optionLabels: { kback: M.kback, copy: M.copy } },
+    { name: 'metric', label: M.metric, type: 'select', options: ['token', 'sequence'], value: 'token', optionLabels: { token: M.token, sequence: M.sequence } },
+    { name: 'steps', label: M.steps, type: 'int', min: 50, max: 2000, step: 50, value: DEFAULT_STEPS },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: DEFAULT_SEED },
+  ],
+  mount(el, { pe, Chart }) {
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
+    chart.options.plugins.legend = lineLegend;
+    Object.assign(chart.options.scales.x, { min: TRAIN_LENGTH * 0.9, max: TRAIN_LENGTH * 8 * 1.1,
+      afterBuildTicks: (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * TRAIN_LENGTH }))) });
+    chart.options.scales.x.ticks = { ...chart.options.scales.x.ticks, callback: (v) => String(v) };
+    Object.assign(chart.options.scales.y, { min: 0, max: 1 });
+
+    const panel = document.createElement('div');
+    panel.className = 'lab-panel';
+    const button = document.createElement('button');
+    button.type = 'button';
+    const status = document.createElement('p');
+    status.className = 'chart-note';
+    status.setAttribute('role', 'status');
+    panel.append(button, status);
+    el.append(panel);
+    const loss = lineChart(el, Chart, { x: M.lossX, y: M.lossTitle, aspect: 3.2, legend: false });
+    // the losses of the runs shown (every 5th step; steps without a loss position read 0 and are skipped)
+    const lossCurves = (runs) => runs.map((r, i) => ({
+      data: Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => ({ x: 5 * n + 1, y: r.loss[5 * n] })).filter((q) => q.y > 0),
+      borderColor: palette[i % 7], borderWidth: 1, borderDash: [],
+    }));
+    Object.assign(loss.options.plugins, { decimation: false });
+    const pts = pointArrays();
+
+    const own = new Map(); // runs trained here, by task/steps/seed
+    let job = null; // { key, stop(), where }
+    let message = null;
+    const key = (p) => `${p.task}/${p.steps}/${p.seed}`;
+    let params = null;
+
+    const finish = (runs, where, k) => {
+      job = null;
+      if (runs) (own.set(k, { runs, where }), (message = null));
+      requestRedraw(el);
+    };
+    const lossPoints = [];
+    const progress = (p) => {
+      lossPoints.push({ x: p.index * p.steps + p.step, y: p.lastLoss });
+      message = M.progress.format({ ...p, name: String(M[p.encoding]), index: p.index + 1 });
+      status.textContent = message;
+      loss.data.datasets = [{ data: lossPoints.filter((q) => q.y > 0), borderColor: palette[0], borderWidth: 1.25 }];
+      loss.update();
+    };
+    const train = () => {
+      const p = { ...params }, k = key(p);
+      lossPoints.length = 0;
+      const worker = startWorker();
+      if (worker) {
+        job = { key: k, stop: () => worker.terminate(), where: 'worker' };
+        worker.onmessage = (e) => {
+          const d = e.data;
+          if (d.type === 'progress') progress(d);
+          else if (d.type === 'done') (worker.terminate(), finish(d.runs, 'worker', k));
+          else if (d.type === 'error') (worker.terminate(), (message = M.failed.format({ message: d.message })), finish(null, null, k));
+        };
+        // a worker that cannot start (a single-file build has no worker file) trains in slices instead
+        worker.onerror = (e) => {
+          e.preventDefault?.();
+          worker.terminate();
+          if (job?.key === k && !lossPoints.length) sliced(p, k);
+        };
+        worker.postMessage({ task: p.task, steps: p.steps, seed: p.seed });
+      } else sliced(p, k);
+      requestRedraw(el);
+    };
+    const sliced = (p, k) => {
+      let stop = false, last = performance.now();
+      job = { key: k, stop: () => (stop = true), where: 'slices' };
+      trainAll(pe, p, {
+        slice: 5,
+        cancelled: () => stop,
+        pause: (q) => {
+          if (performance.now() - last < SLICE_MS) return null;
+          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] });
+          return new Promise((r) => setTimeout(r)).then(() => (last = performance.now()));
+        },
+      }).then((runs) => finish(runs, 'slices', k), (err) => ((message = M.failed.format({ message: err.message })), finish(null, null, k)));
+    };
+    button.addEventListener('click', () => {
+      if (job) {
+        job.stop();
+        job = null;
+        message = String(M.cancelled);
+        requestRedraw(el);
+      } else train();
+    });
+
+    const fileRuns = { kback: decodeResults(results, 'kback'), copy: decodeResults(results, 'copy') };
+    const view = {
+      update(p) {
+        params = p;
+        const isDefault = p.steps === DEFAULT_STEPS && p.seed === DEFAULT_SEED;
+        const mine = own.get(key(p));
+        const runs = mine ? mine.runs : fileRuns[p.task];
+        button.textContent = String(job ? M.cancel : M.train);
+        if (!job) {
+          status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where: String(mine.where === 'worker' ? M.inWorker : M.inSlices) })
+            : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seed: DEFAULT_SEED })
+              : M.pressTrain.format({ steps: p.steps, seed: p.seed, defSteps: DEFAULT_STEPS, defSeed: DEFAULT_SEED }));
+          message = null;
+        }
+        const field = p.metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
+        const lines = [];
+        runs.forEach((r, i) => {
+          lines.push([r.encoding, null, r.evaluation, i]);
+          for (const s of SCALINGS) if (r.scaled?.[s]) lines.push([r.encoding, s, r.scaled[s], i]);
+        });
+        chart.data.datasets = lines.map(([enc, s, ev, i], j) => ({
+          label: runName(enc, s), data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
+          borderColor: palette[i % 7], borderDash: s ? dashes[1 + SCALINGS.indexOf(s)] : [], borderWidth: s ? 1.5 : 2.25,
+          pointRadius: 3, pointStyle: s ? 'triangle' : 'circle',
+        }));
+        chart.update();
+        if (!job) {
+          loss.data.datasets = lossCurves(runs);
+          loss.update();
+        }
+        view.readout = M.readout.format({
+          task: String(M[p.task]), metric: String(M[p.metric]),
+          list: lines.map(([enc, s, ev]) => M.readItem.format({ name: runName(enc, s), values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
+        });
+        return {
+          columns: ['encoding', 'length', 'token accuracy', 'sequence accuracy', 'loss'],
+          rows: lines.flatMap(([enc, s, ev]) => ev.map((e) => [s ? `${enc} + ${s}` : enc, e.length, e.tokenAccuracy, e.sequenceAccuracy, e.loss])),
+        };
+      },
+      destroy: () => (job?.stop(), chart.destroy(), loss.destroy()),
+    };
+    return view;
+  },
+};
+

@@ -1,0 +1,57 @@
+// run.js: the lab's runs as the page trains them (in a worker, or in time slices on the page):
+// every encoding on one task, each evaluated at 1×, 2×, 4× and 8× its training length, RoPE also
+// with position interpolation, NTK and YaRN applied at evaluation. And the default run's results
+// as web/lab/results.json holds them (made by `npm run lab` with the same calls), decoded into the
+// same shape, so the chart draws both alike.
+
+export const ENCODINGS = [
+  { encoding: 'none' }, { encoding: 'learned' }, { encoding: 'sinusoidal' }, { encoding: 'rope', style: 'half' },
+  { encoding: 'alibi' }, { encoding: 't5' }, { encoding: 'xpos', style: 'half' },
+];
+export const SCALINGS = ['pi', 'ntk', 'yarn'];
+export const MULTIPLES = [1, 2, 4, 8];
+export const TRAIN_LENGTH = 16;
+const SEQUENCES = 128;
+
+const summary = (ev) => ev.map((e) => ({ length: e.length, tokenAccuracy: e.tokenAccuracy, sequenceAccuracy: e.sequenceAccuracy, loss: e.loss }));
+
+/**
+ * Trains every encoding on `task` for `steps` steps from `seed`, in slices of `slice` steps;
+ * after each slice `pause(progress)` may return a promise (a time-sliced page yields there) and
+ * a true `cancelled()` stops. Resolves to the runs, or null when cancelled.
+ */
+export async function trainAll(pe, { task, steps, seed }, { slice = 10, pause = () => null, cancelled = () => false } = {}) {
+  const runs = [];
+  const lengths = MULTIPLES.map((m) => m * TRAIN_LENGTH);
+  for (let k = 0; k < ENCODINGS.length; k++) {
+    const enc = ENCODINGS[k];
+    const run = pe.train({ task, ...enc, trainLength: TRAIN_LENGTH, steps: 0, seed });
+    try {
+      while (run.steps < steps) {
+        run.step(Math.min(slice, steps - run.steps));
+        await pause({ encoding: enc.encoding, index: k, count: ENCODINGS.length, step: run.steps, steps, loss: run.loss });
+        if (cancelled()) return null;
+      }
+      const evaluate = (scaling) => summary(run.evaluate({ lengths, sequences: SEQUENCES, seed: 1, ...(scaling ? { scaling: { type: scaling } } : {}) }));
+      const record = { encoding: enc.encoding, style: enc.style, loss: run.loss, evaluation: evaluate(null) };
+      if (enc.encoding === 'rope') record.scaled = Object.fromEntries(SCALINGS.map((s) => [s, evaluate(s)]));
+      runs.push(record);
+    } finally {
+      run.free();
+    }
+  }
+  return runs;
+}
+
+const fromBase64 = (b) => {
+  const bytes = Uint8Array.from(atob(b.base64), (c) => c.charCodeAt(0));
+  return new Float32Array(bytes.buffer);
+};
+
+/** The file's runs of `task` in trainAll's shape. */
+export function decodeResults(results, task) {
+  return results.runs.filter((r) => r.task === task).map((r) => ({
+    encoding: r.encoding, style: r.style, loss: fromBase64(r.loss), evaluation: summary(r.evaluation),
+    ...(r.scaled ? { scaled: Object.fromEntries(Object.entries(r.scaled).map(([s, ev]) => [s, summary(ev)])) } : {}),
+  }));
+}
