@@ -2,12 +2,30 @@
 // (pe.ropeConfig): every pair's wavelength after scaling against the training length L0 and the
 // longest context, which pairs complete a turn within L0, the attention factor, the softmax
 // scale, NoPE layers and their query temperature, mRoPE sections, and the cos/sin cache's size.
-import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, logTick, ink, intGrid } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
 import { messages } from '../host/i18n.js';
 import { download } from '../host/export.js';
 
 const TAU = 2 * Math.PI;
+const intGridLog = (lo, hi) => intGrid(lo, hi, 300, 'log');
+
+// A small input for the mRoPE grid: two text tokens, an image of 2 × 3 patches (after merging),
+// two text tokens; ids as Qwen2-VL's get_rope_index gives them: text continues from the largest
+// id so far; an image's patches share t and take h, w from their row and column.
+const INPUT = [['text', 2], ['image', 2, 3], ['text', 2]];
+function mropeIds() {
+  const ids = [];
+  let next = 0;
+  for (const [kind, a, b] of INPUT) {
+    if (kind === 'text') for (let i = 0; i < a; i++, next++) ids.push({ kind, t: next, h: next, w: next });
+    else {
+      for (let r = 0; r < a; r++) for (let c = 0; c < b; c++) ids.push({ kind, t: next, h: next + r, w: next + c });
+      next += Math.max(a, b);
+    }
+  }
+  return ids;
+}
 
 const M = messages({
   en: {
@@ -33,6 +51,14 @@ const M = messages({
     warnings: ' Warnings: {list}.',
     error: 'This config could not be read: {message}',
     none: 'none',
+    tempX: 'query position (log scale)',
+    tempY: 'query temperature',
+    gridCaption: 'mRoPE position ids of a small input (text, an image of 2 × 3 patches, text): sections t/h/w = {st}/{sh}/{sw} pairs, {layout}',
+    gridChunked: 'each section reads one stream',
+    gridInterleaved: 'pairs cycle t, h, w',
+    gridToken: 'token',
+    gridText: 'text',
+    gridImage: 'image',
     vectors: 'Download conformance vectors (JSON)',
     vectorsTitle: "cos/sin at the boundary positions and a rotated q·k for every layer type, in float64 and float32: to test a runtime against (format in posenc's README)",
     half: 'half',
@@ -47,9 +73,9 @@ const M = messages({
     max: '上下文 = {max}',
     curve: '{type}（{count} 层）',
     curveAll: '{type}',
-    readType: '{type}{layers}：底数 {base}，{head} 维中旋转 {rotary} 维（{style} 配对），{scaling}；注意力因子 {attn}，softmax 缩放 ×{softmax}；{half} 对中有 {turning} 对在 L0 = {l0} 以内转满一圈{still}{cache}。',
+    readType: '{type}{layers}：底数 {base}，{head} 维中旋转 {rotary} 维（{style}配对），{scaling}；注意力因子 {attn}，softmax 缩放 ×{softmax}；{half} 对中有 {turning} 对在 L0 = {l0} 以内转满一圈{still}{cache}。',
     readCache: '；{max} 个位置的 cos/sin 缓存：{mib} MiB（float32，cos 与 sin 各 {half} 对）',
-    readNoL0: '{type}{layers}：底数 {base}，{head} 维中旋转 {rotary} 维（{style} 配对），{scaling}；注意力因子 {attn}，softmax 缩放 ×{softmax}{still}；配置中没有给出上下文长度。',
+    readNoL0: '{type}{layers}：底数 {base}，{head} 维中旋转 {rotary} 维（{style}配对），{scaling}；注意力因子 {attn}，softmax 缩放 ×{softmax}{still}；配置中没有给出上下文长度。',
     readLayers: '（{count} 层）',
     readNope: '{type}{layers}：没有位置编码{temperature}。',
     readTemperature: '；query 在位置 8191 乘以 {t1}，在 10^6 乘以 {t2}，在 10^7 乘以 {t3}（Llama 4 温度：scale {scale}，floor {floor}）',
@@ -61,12 +87,40 @@ const M = messages({
     warnings: ' 警告：{list}。',
     error: '无法读取这个配置：{message}',
     none: '无',
+    tempX: 'query 位置（对数坐标）',
+    tempY: 'query 温度',
+    gridCaption: '一个小输入（文本、2 × 3 个图块的图像、文本）的 mRoPE 位置编号：分段 t/h/w = {st}/{sh}/{sw} 对，{layout}',
+    gridChunked: '每一段读一个流',
+    gridInterleaved: '各对按 t、h、w 轮流',
+    gridToken: '词元',
+    gridText: '文本',
+    gridImage: '图像',
     vectors: '下载一致性测试向量（JSON）',
     vectorsTitle: '每种层类型在边界位置上的 cos/sin 以及一次旋转后的 q·k，float64 与 float32 两种精度：用来检验一个运行时（格式见 posenc 的 README）',
     half: '前后两半',
     interleaved: '相邻',
   },
 });
+
+/** The mRoPE grid as a table: a column per token (text or image patch), its t, h and w ids. */
+function mropeTable(mrope) {
+  const table = document.createElement('table');
+  table.className = 'values perm-table';
+  const caption = table.createCaption();
+  const [st, sh, sw] = mrope.section;
+  caption.textContent = M.gridCaption.format({ st, sh, sw, layout: String(mrope.interleaved ? M.gridInterleaved : M.gridChunked) });
+  const ids = mropeIds();
+  const head = table.createTHead().insertRow();
+  head.append(Object.assign(document.createElement('th'), { textContent: String(M.gridToken) }));
+  for (const id of ids) head.append(Object.assign(document.createElement('th'), { textContent: String(id.kind === 'text' ? M.gridText : M.gridImage) }));
+  const body = table.createTBody();
+  for (const k of ['t', 'h', 'w']) {
+    const row = body.insertRow();
+    row.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: k }));
+    for (const id of ids) row.insertCell().textContent = String(id[k]);
+  }
+  return table;
+}
 
 export default {
   kind: 'model-positions',
@@ -79,6 +133,15 @@ export default {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, yType: 'logarithmic', aspect: 1.8 });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
+    // Llama 4's query temperature on its NoPE layers, over position (shown for models that have one)
+    const temp = lineChart(el, Chart, { x: M.tempX, y: M.tempY, xType: 'logarithmic', aspect: 3, legend: false });
+    // exponent labels past 10^4, so that the decades to 10^7 do not run into each other
+    Object.assign(temp.options.scales.x, { ...logAxis, ticks: { ...logAxis.ticks, callback: (v, i, t) => (logTick(v, i, t) && v >= 1e4 ? v.toExponential(0).replace('e+', 'e') : logTick(v, i, t)) } });
+    const tempBox = temp.canvas.parentElement;
+    // mRoPE's (t, h, w) ids for a small input: text, an image, text (shown for models with mRoPE)
+    const grid = document.createElement('div');
+    grid.className = 'table-scroll';
+    el.append(grid);
     const reader = modelReader(el, pe, 'gemma-4');
     // the conformance vectors of the model shown, as a file a runtime's tests can read
     const button = document.createElement('button');
@@ -153,11 +216,22 @@ export default {
         chart.options.scales.x.min = 0;
         chart.options.scales.x.max = maxHalf - 1;
         chart.update();
+        const withTemp = Object.entries(info.layerTypes).find(([, t]) => t.temperature);
+        tempBox.style.display = withTemp ? '' : 'none';
+        if (withTemp) {
+          const { scale, floorScale, offset } = withTemp[1].temperature;
+          const xs = intGridLog(1, Math.max(maxPos ?? 0, 1e7));
+          const v = pe.attentionTemperature(xs, { scale, floorScale, offset });
+          temp.data.datasets = [{ label: withTemp[0], data: xs.map((x, j) => ({ x, y: v[j] })), borderColor: palette[3], borderWidth: 2 }];
+          temp.update();
+        }
+        const withMrope = Object.values(info.layerTypes).find((t) => t.mrope);
+        grid.replaceChildren(...(withMrope ? [mropeTable(withMrope.mrope)] : []));
         const warnings = info.warnings.length ? M.warnings.format({ list: info.warnings.map((w) => w.code).join(', ') }) : '';
         view.readout = parts.join(' ') + warnings;
         return { columns: ['layer type', 'pair', 'theta', 'wavelength'], rows };
       },
-      destroy: () => chart.destroy(),
+      destroy: () => (chart.destroy(), temp.destroy()),
     };
     return view;
   },

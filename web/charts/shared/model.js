@@ -49,7 +49,7 @@ export function modelReader(el, pe, startFrom) {
   source.className = 'chart-note';
   const sourceLead = document.createElement('span'), sourceText = document.createElement('cite');
   sourceText.className = 'mono';
-  sourceText.lang = 'en';
+  sourceText.translate = false;
   source.append(sourceLead, sourceText);
   panel.append(source, label, text);
   el.append(panel);
