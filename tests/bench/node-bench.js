@@ -11,6 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { instantiate, BLOCK_BYTES } from '../../web/lib/heap.js';
 import { loadPosenc } from '../../web/lib/posenc.js';
 import * as JS from './js-baselines.js';
+import { labBench } from './lab-bench.js';
 import { runNative } from './native.js';
 import { wasmCopy } from './wasm-copy.js';
 
@@ -546,6 +547,10 @@ function printTargets(nativeInfo) {
   const get = (name) => results.find((r) => r.name === name);
   const checks = [];
   const check = (what, value, pass, want) => checks.push({ what, value, pass, want });
+  if (lab) {
+    check('lab training step: SIMD / scalar speed', lab.simd.tokensPerSecond / lab.scalar.tokensPerSecond, lab.simd.tokensPerSecond / lab.scalar.tokensPerSecond >= 3, '>= 3×');
+    if (lab.native.ms) check('lab training step: SIMD time / native time', lab.simd.ms / lab.native.ms, lab.simd.ms / lab.native.ms <= 2, '<= 2×');
+  }
   for (const style of ['interleaved', 'half']) {
     const out = get(`rope 2048×32×128 ${style} table out of place`), inp = get(`rope 2048×32×128 ${style} table in place`);
     if (!out) continue;
@@ -679,8 +684,18 @@ if (!SMOKE && !flag('no-native') && specs.length) {
   nativeInfo = runNative(specs, { reps: REPS, minMs: MIN_MS });
 }
 
+let lab = null;
+if (!ONLY || wanted('lab')) {
+  log('lab');
+  lab = labBench(SMOKE ? { repeats: 1, steps: 1, native: false } : { native: !flag('no-native') });
+}
+
 printApi();
 printTable(nativeInfo);
+if (lab) {
+  const row = (name, r) => (r.ms ? `${name} ${fmt(r.ms)} ms a step, ${Math.round(r.tokensPerSecond).toLocaleString('en')} tokens/s` : `${name} skipped: ${r.skipped}`);
+  console.log(`\nThe lab (a training step of the default model: 32 × 16 tokens of k-back, loss, gradient, AdamW; minimum of means):\n  ${[row('WASM SIMD', lab.simd), row('scalar build', lab.scalar), row(`native ${lab.native.compiler ?? ''} -O3 -march=native`, lab.native)].join('\n  ')}`);
+}
 console.log(nativeInfo.compiler ? `\nnative: ${nativeInfo.compiler}, -O3 -march=native, the same c/*.c (scalar forms, auto-vectorised), run as a child process.`
   : `\nnative: skipped: ${nativeInfo.skipped}`);
 if (nativeInfo.ms) {
