@@ -87,11 +87,7 @@ export function gram(heap, a, b, dim, opts) {
   if (bs.length % dim) throw new RangeError(`b.length must be a multiple of dim = ${dim}, got ${bs.length}`);
   const n = as.length / dim, m = bs.length / dim, nm = A.elements('gram matrix', n, m);
   const out = A.outArray('out', o.out, Float64Array, nm);
-  return heap.scoped((h) => {
-    const p = h.alloc(Float64Array, nm);
-    heap.call('posenc_gram', p, h.copyIn(as), n, h.copyIn(bs), m, dim);
-    return h.copyOut(Float64Array, p, nm, out);
-  });
+  return heap.scoped((h) => h.output(Float64Array, nm, out, (p) => heap.call('posenc_gram', p, h.copyIn(as), n, h.copyIn(bs), m, dim)));
 }
 
 /** A row-by-row kernel over a, b [n][dim] giving Float64Array(n): rowDots, rowCosines. */
@@ -103,11 +99,7 @@ export function rowwise(heap, method, kernel, a, b, dim, opts) {
   if (as.length % dim) throw new RangeError(`a.length must be a multiple of dim = ${dim}, got ${as.length}`);
   const n = as.length / dim;
   const out = A.outArray('out', o.out, Float64Array, n);
-  return heap.scoped((h) => {
-    const p = h.alloc(Float64Array, n);
-    heap.call(kernel, p, h.copyIn(as), h.copyIn(bs), n, dim);
-    return h.copyOut(Float64Array, p, n, out);
-  });
+  return heap.scoped((h) => h.output(Float64Array, n, out, (p) => heap.call(kernel, p, h.copyIn(as), h.copyIn(bs), n, dim)));
 }
 
 export function orderDemo(heap, tokens, opts) {

@@ -205,6 +205,13 @@ class Scope {
   // Views of wasm memory are only valid until the next allocation (growth detaches them):
   // results are copied out, into the caller's `out` array when there is one (checked first
   // by outArray()).
+  /** An output of n × Type: fill(pointer) runs the kernel that writes it; then it is copied out. */
+  output(Type, n, out, fill) {
+    const ptr = this.alloc(Type, n);
+    fill(ptr);
+    return this.copyOut(Type, ptr, n, out);
+  }
+
   copyOut(Type, ptr, n, out) {
     const at = ptr / Type.BYTES_PER_ELEMENT, view = this.heap.view(Type);
     if (!out) return view.slice(at, at + n);

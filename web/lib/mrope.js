@@ -144,9 +144,5 @@ export function attentionTemperature(heap, positions, opts) {
   const floorScale = A.num('floorScale', o.floorScale ?? 8192, 1, MAX_POSITION);
   const offset = A.num('offset', o.offset ?? 1, 0, MAX_POSITION);
   const out = A.outArray('out', o.out, Float64Array, pos.length);
-  return heap.scoped((h) => {
-    const p = h.alloc(Float64Array, pos.length);
-    heap.call('posenc_attention_temperature', p, h.copyIn(pos), pos.length, scale, floorScale, offset);
-    return h.copyOut(Float64Array, p, pos.length, out);
-  });
+  return heap.scoped((h) => h.output(Float64Array, pos.length, out, (p) => heap.call('posenc_attention_temperature', p, h.copyIn(pos), pos.length, scale, floorScale, offset)));
 }

@@ -46,11 +46,7 @@ export function binary(heap, length, bits, opts) {
   A.int('bits', bits, 1, 31);
   const n = A.elements('binary table', length, bits);
   const out = A.outArray('out', o.out, Float32Array, n);
-  return heap.scoped((h) => {
-    const p = h.alloc(Float32Array, n);
-    heap.call('posenc_binary', p, length, bits);
-    return h.copyOut(Float32Array, p, n, out);
-  });
+  return heap.scoped((h) => h.output(Float32Array, n, out, (p) => heap.call('posenc_binary', p, length, bits)));
 }
 
 export function shiftSinusoidal(heap, vectors, k, opts) {
@@ -73,11 +69,7 @@ export function alibiSlopes(heap, heads, opts) {
   const o = A.options('options', opts, OUT_ONLY, 'alibiSlopes');
   A.int('heads', heads, 1, 1024);
   const out = A.outArray('out', o.out, Float64Array, heads);
-  return heap.scoped((h) => {
-    const p = h.alloc(Float64Array, heads);
-    heap.call('posenc_alibi_slopes', p, heads);
-    return h.copyOut(Float64Array, p, heads, out);
-  });
+  return heap.scoped((h) => h.output(Float64Array, heads, out, (p) => heap.call('posenc_alibi_slopes', p, heads)));
 }
 
 export function alibiBias(heap, heads, seq, opts) {
@@ -86,11 +78,7 @@ export function alibiBias(heap, heads, seq, opts) {
   A.int('seq', seq, 1);
   const n = A.elements('alibi bias', heads, seq, seq);
   const out = A.outArray('out', o.out, Float32Array, n);
-  return heap.scoped((h) => {
-    const p = h.alloc(Float32Array, n);
-    heap.call('posenc_alibi_bias', p, heads, seq);
-    return h.copyOut(Float32Array, p, n, out);
-  });
+  return heap.scoped((h) => h.output(Float32Array, n, out, (p) => heap.call('posenc_alibi_bias', p, heads, seq)));
 }
 
 export function randomNormal(heap, n, seed, opts) {
@@ -98,9 +86,5 @@ export function randomNormal(heap, n, seed, opts) {
   A.int('n', n, 1);
   A.int('seed', seed, 0, Number.MAX_SAFE_INTEGER);
   const out = A.outArray('out', o.out, Float32Array, n);
-  return heap.scoped((h) => {
-    const p = h.alloc(Float32Array, n);
-    heap.call('posenc_random_normal', p, n, seed);
-    return h.copyOut(Float32Array, p, n, out);
-  });
+  return heap.scoped((h) => h.output(Float32Array, n, out, (p) => heap.call('posenc_random_normal', p, n, seed)));
 }
