@@ -43,10 +43,28 @@ export async function trainAll(pe, { task, steps, seed }, { slice = 10, pause = 
   return runs;
 }
 
-const fromBase64 = (b) => {
-  const bytes = Uint8Array.from(atob(b.base64), (c) => c.charCodeAt(0));
-  return new Float32Array(bytes.buffer);
-};
+const bytesOf = (b) => Uint8Array.from(atob(b.base64), (c) => c.charCodeAt(0));
+const fromBase64 = (b) => new Float32Array(bytesOf(b).buffer);
+
+/**
+ * One run of the file with its per-position figures and attention pictures decoded:
+ * { evaluation: [{ length, positions: [{ position, accuracy, loss }] }], attention: [{ multiple,
+ * length, tokens, weights (T × T, lower triangle, 0..1 in sixteenths) }] }.
+ */
+export function decodeDetails(results, task, encoding) {
+  const r = results.runs.find((q) => q.task === task && q.encoding === encoding);
+  const sequences = results.options.evaluate.sequences;
+  const evaluation = r.evaluation.map((e) => {
+    const correct = new Uint16Array(bytesOf(e.positionCorrect).buffer), loss = new Float64Array(bytesOf(e.positionLoss).buffer);
+    return { length: e.length, positions: Array.from(correct, (c, i) => ({ position: e.offset + i, accuracy: c / sequences, loss: loss[i] })) };
+  });
+  const attention = r.attention.map((a) => {
+    const T = a.length, packed = bytesOf(a.weights), w = new Float32Array(T * T).fill(NaN);
+    for (let i = 0, k = 0; i < T; i++) for (let j = 0; j <= i; j++, k++) w[i * T + j] = ((packed[k >> 1] >> (4 * (k & 1))) & 15) / 15;
+    return { multiple: a.multiple, length: T, tokens: a.tokens, weights: w };
+  });
+  return { evaluation, attention };
+}
 
 /** The file's runs of `task` in trainAll's shape. */
 export function decodeResults(results, task) {

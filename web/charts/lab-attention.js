@@ -1,0 +1,108 @@
+// lab-attention.js: what a tiny model trained at length 16 attends to, at 1× and at 4× that
+// length: the last layer's attention, averaged over heads, for one example of the task, for one
+// encoding of the lab's default run (web/lab/results.json; stored in sixteenths).
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar } from './common.js';
+import { messages } from '../host/i18n.js';
+import { ENCODINGS, decodeDetails } from '../lab/run.js';
+import results from '../lab/results.json' with { type: 'json' };
+
+const M = messages({
+  en: {
+    none: 'none (NoPE)',
+    learned: 'learned',
+    sinusoidal: 'sinusoidal',
+    rope: 'RoPE',
+    alibi: 'ALiBi',
+    t5: 'T5',
+    xpos: 'xPos',
+    title: 'What the model attends to: last layer, heads averaged, at 1× and 4× the training length',
+    task: 'task',
+    kback: 'the token 3 places back',
+    copy: 'copy the sequence',
+    encoding: 'position encoding',
+    heatmap: 'Attention maps of the lab model at the training length and at four times it',
+    panel: '{multiple}×: {length} tokens',
+    query: 'query position',
+    key: 'key position',
+    readout: '{encoding} on “{task}”: the largest weight on the key three places back (k-back) or on the matching copy position, averaged over queries: {list}.',
+    readItem: '{multiple}× {value}',
+  },
+  zh: {
+    none: '无位置编码（NoPE）',
+    learned: '可学习的绝对位置',
+    sinusoidal: '正弦',
+    rope: 'RoPE',
+    alibi: 'ALiBi',
+    t5: 'T5',
+    xpos: 'xPos',
+    title: '模型在关注什么：最后一层、各头平均，在训练长度的 1× 与 4× 上',
+    task: '任务',
+    kback: '往前数第 3 个 token',
+    copy: '复制序列',
+    encoding: '位置编码',
+    heatmap: '实验模型在训练长度及其四倍长度上的注意力图',
+    panel: '{multiple}×：{length} 个 token',
+    query: 'query 位置',
+    key: 'key 位置',
+    readout: '{encoding}，任务“{task}”：往前第三个 key（k-back）或对应复制位置上的权重，在各 query 上的平均：{list}。',
+    readItem: '{multiple}× 为 {value}',
+  },
+});
+
+const NAMES = ENCODINGS.map((e) => e.encoding);
+
+/** The key a query should attend to for the task: 3 back (k-back), or the matching input token (copy). */
+function target(task, i, T) {
+  if (task === 'kback') return i - 2 >= 0 ? i - 2 : -1; // the token at i + 1 - k with k = 3, seen from i
+  const n = (T - 2) / 2; // BOS x1..xn SEP x1..xn: query SEP + j predicts x_{j+1}, at key j + 1
+  return i >= n + 1 ? i - n : -1;
+}
+
+export default {
+  kind: 'lab-attention',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'task', label: M.task, type: 'select', options: ['kback', 'copy'], value: 'kback', optionLabels: { kback: M.kback, copy: M.copy } },
+    { name: 'encoding', label: M.encoding, type: 'select', options: NAMES, value: 'rope', optionLabels: Object.fromEntries(NAMES.map((n) => [n, M[n]])) },
+  ],
+  mount(el) {
+    const { paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
+    const images = [document.createElement('canvas'), document.createElement('canvas')];
+    const view = {
+      update({ task, encoding }) {
+        const { attention } = decodeDetails(results, task, encoding);
+        const hits = attention.map((a) => {
+          let s = 0, n = 0;
+          for (let i = 0; i < a.length; i++) {
+            const j = target(task, i, a.length);
+            if (j >= 0) (s += a.weights[i * a.length + j]), n++;
+          }
+          return n ? s / n : NaN;
+        });
+        paint((ctx, w, h) => {
+          const size = Math.min((w - 120) / 2, h - 60), gap = 40;
+          attention.forEach((a, k) => {
+            fillCells(images[k], a.length, a.length, viridis, (c, r) => (c > r ? -1 : Math.min(255, Math.round(a.weights[r * a.length + c] * 255))));
+            const plot = { x: 50 + k * (size + gap), y: 24, w: size, h: size };
+            drawCells(ctx, images[k], plot, {
+              title: M.panel.format({ multiple: a.multiple, length: a.length }),
+              xTicks: [[0, '0'], [1, String(a.length - 1)]], yTicks: [[0, '0'], [1, String(a.length - 1)]],
+              xTitle: String(M.key), yTitle: k === 0 ? String(M.query) : '',
+            });
+          });
+          drawColourBar(ctx, viridis, { x: 50 + 2 * size + gap + 16, y: 24, w: 12, h: size }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
+        });
+        view.readout = M.readout.format({
+          encoding: String(M[encoding]), task: String(M[task]),
+          list: attention.map((a, k) => M.readItem.format({ multiple: a.multiple, value: Number.isNaN(hits[k]) ? '–' : hits[k].toFixed(2) })).join(', '),
+        });
+        const rows = [];
+        for (const a of attention) for (let i = 0; i < a.length; i++) for (let j = 0; j <= i; j++) rows.push([a.multiple, i, j, a.weights[i * a.length + j]]);
+        return { columns: ['multiple', 'query', 'key', 'weight'], rows };
+      },
+      destroy,
+    };
+    return view;
+  },
+};

@@ -1,0 +1,94 @@
+// lab-positions.js: where in the sequence a tiny model trained at length 16 goes wrong: accuracy
+// (or loss) by position at 1×, 2×, 4× and 8× the training length, for one encoding of the
+// lab's default run (web/lab/results.json, made by `npm run lab`).
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays } from './common.js';
+import { messages } from '../host/i18n.js';
+import { ENCODINGS, decodeDetails } from '../lab/run.js';
+import results from '../lab/results.json' with { type: 'json' };
+
+const M = messages({
+  en: {
+    none: 'none (NoPE)',
+    learned: 'learned',
+    sinusoidal: 'sinusoidal',
+    rope: 'RoPE',
+    alibi: 'ALiBi',
+    t5: 'T5',
+    xpos: 'xPos',
+    title: 'Where a model trained at length 16 goes wrong: accuracy or loss by position, at 1× to 8× that length',
+    task: 'task',
+    kback: 'the token 3 places back',
+    copy: 'copy the sequence',
+    encoding: 'position encoding',
+    metric: 'measure',
+    accuracy: 'accuracy',
+    loss: 'loss',
+    xTitle: 'position in the sequence (tokens)',
+    line: 'tested at length {length}',
+    trained: 'trained up to 16',
+    readout: '{encoding} on “{task}” ({steps} steps, seed {seed}): {list}.',
+    readItem: 'at length {length}, {metric} {first} at the first scored position and {last} at the last',
+  },
+  zh: {
+    none: '无位置编码（NoPE）',
+    learned: '可学习的绝对位置',
+    sinusoidal: '正弦',
+    rope: 'RoPE',
+    alibi: 'ALiBi',
+    t5: 'T5',
+    xpos: 'xPos',
+    title: '在长度 16 上训练的模型错在哪里：在 1× 到 8× 长度上按位置的准确率或损失',
+    task: '任务',
+    kback: '往前数第 3 个 token',
+    copy: '复制序列',
+    encoding: '位置编码',
+    metric: '度量',
+    accuracy: '准确率',
+    loss: '损失',
+    xTitle: '序列中的位置（token）',
+    line: '在长度 {length} 上测试',
+    trained: '训练时最长 16',
+    readout: '{encoding}，任务“{task}”（{steps} 步，种子 {seed}）：{list}。',
+    readItem: '长度 {length} 时，第一个计分位置的{metric}为 {first}，最后一个为 {last}',
+  },
+});
+
+const NAMES = ENCODINGS.map((e) => e.encoding);
+
+export default {
+  kind: 'lab-positions',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'task', label: M.task, type: 'select', options: ['kback', 'copy'], value: 'copy', optionLabels: { kback: M.kback, copy: M.copy } },
+    { name: 'encoding', label: M.encoding, type: 'select', options: NAMES, value: 'rope', optionLabels: Object.fromEntries(NAMES.map((n) => [n, M[n]])) },
+    { name: 'metric', label: M.metric, type: 'select', options: ['accuracy', 'loss'], value: 'accuracy', optionLabels: { accuracy: M.accuracy, loss: M.loss } },
+  ],
+  mount(el, { Chart }) {
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.accuracy, aspect: 2 });
+    chart.options.plugins.legend = lineLegend;
+    const pts = pointArrays();
+    const view = {
+      update({ task, encoding, metric }) {
+        const { evaluation } = decodeDetails(results, task, encoding);
+        chart.options.scales.y.title.text = () => String(M[metric]);
+        Object.assign(chart.options.scales.y, metric === 'accuracy' ? { min: 0, max: 1 } : { min: 0, max: undefined });
+        chart.data.datasets = evaluation.map((e, i) => ({
+          label: M.line.format({ length: e.length }), data: pts(i, e.positions.length, (n) => e.positions[n][metric], (n) => e.positions[n].position),
+          borderColor: palette[i], borderDash: dashes[i], borderWidth: 1.75,
+        }));
+        chart.update();
+        const o = results.options.train;
+        view.readout = M.readout.format({
+          encoding: String(M[encoding]), task: String(M[task]), steps: o.steps, seed: o.seed,
+          list: evaluation.map((e) => M.readItem.format({
+            length: e.length, metric: String(M[metric]), first: sig(e.positions[0][metric], 3), last: sig(e.positions.at(-1)[metric], 3),
+          })).join('; '),
+        });
+        return { columns: ['length', 'position', 'accuracy', 'loss'], rows: evaluation.flatMap((e) => e.positions.map((p) => [e.length, p.position, p.accuracy, p.loss])) };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};
