@@ -6,9 +6,12 @@ import assert from 'node:assert/strict';
 import { KINDS } from '../web/host/kinds.js';
 import { HOST } from '../web/host/strings.js';
 import { LANGS, messages } from '../web/host/i18n.js';
+import { LAB } from '../web/charts/shared/lab.js';
+import { MESSAGES as MODEL } from '../web/charts/shared/model.js';
+import { MESSAGES as CHARTS } from '../web/charts/shared/charts.js';
 
 const charts = await Promise.all(KINDS.map(async (k) => [k, (await import(`../web/charts/${k}.js`)).default]));
-const tables = [['host', HOST], ...charts.map(([k, c]) => [k, c.messages])];
+const tables = [['host', HOST], ['shared/lab', LAB], ['shared/model', MODEL], ['shared/charts', CHARTS], ...charts.map(([k, c]) => [k, c.messages])];
 
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

@@ -3,23 +3,13 @@
 // encoding of the lab's default run (web/lab/results.json; stored in sixteenths).
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar } from './common.js';
 import { messages } from '../host/i18n.js';
-import { ENCODINGS, decodeDetails } from '../lab/run.js';
+import { decodeDetails } from '../lab/run.js';
+import { LAB, taskParam, encodingParam } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
   en: {
-    none: 'none (NoPE)',
-    learned: 'learned',
-    sinusoidal: 'sinusoidal',
-    rope: 'RoPE',
-    alibi: 'ALiBi',
-    t5: 'T5',
-    xpos: 'xPos',
     title: 'What the model attends to: last layer, heads averaged, at 1× and 4× the training length',
-    task: 'task',
-    kback: 'the token 3 places back',
-    copy: 'copy the sequence',
-    encoding: 'position encoding',
     heatmap: 'Attention maps of the lab model at the training length and at four times it',
     panel: '{multiple}×: {length} tokens',
     query: 'query position',
@@ -28,18 +18,7 @@ const M = messages({
     readItem: '{multiple}× {value}',
   },
   zh: {
-    none: '无位置编码（NoPE）',
-    learned: '可学习的绝对位置',
-    sinusoidal: '正弦',
-    rope: 'RoPE',
-    alibi: 'ALiBi',
-    t5: 'T5',
-    xpos: 'xPos',
     title: '模型在关注什么：最后一层、各头平均，在训练长度的 1× 与 4× 上',
-    task: '任务',
-    kback: '往前数第 3 个 token',
-    copy: '复制序列',
-    encoding: '位置编码',
     heatmap: '实验模型在训练长度及其四倍长度上的注意力图',
     panel: '{multiple}×：{length} 个 token',
     query: 'query 位置',
@@ -49,7 +28,6 @@ const M = messages({
   },
 });
 
-const NAMES = ENCODINGS.map((e) => e.encoding);
 
 /** The key a query should attend to for the task: 3 back (k-back), or the matching input token (copy). */
 function target(task, i, T) {
@@ -63,8 +41,8 @@ export default {
   messages: M,
   title: M.title,
   params: [
-    { name: 'task', label: M.task, type: 'select', options: ['kback', 'copy'], value: 'kback', optionLabels: { kback: M.kback, copy: M.copy } },
-    { name: 'encoding', label: M.encoding, type: 'select', options: NAMES, value: 'rope', optionLabels: Object.fromEntries(NAMES.map((n) => [n, M[n]])) },
+    taskParam('kback'),
+    encodingParam('rope'),
   ],
   mount(el) {
     const { paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
@@ -94,7 +72,7 @@ export default {
           drawColourBar(ctx, viridis, { x: 50 + 2 * size + gap + 16, y: 24, w: 12, h: size }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
         });
         view.readout = M.readout.format({
-          encoding: String(M[encoding]), task: String(M[task]),
+          encoding: String(LAB[encoding]), task: String(LAB[task]),
           list: attention.map((a, k) => M.readItem.format({ multiple: a.multiple, value: Number.isNaN(hits[k]) ? '–' : hits[k].toFixed(2) })).join(', '),
         });
         const rows = [];

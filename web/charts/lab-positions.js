@@ -3,23 +3,13 @@
 // lab's default run (web/lab/results.json, made by `npm run lab`).
 import { lineChart, palette, dashes, lineLegend, sig, pointArrays } from './common.js';
 import { messages } from '../host/i18n.js';
-import { ENCODINGS, decodeDetails } from '../lab/run.js';
+import { decodeDetails } from '../lab/run.js';
+import { LAB, taskParam, encodingParam } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
   en: {
-    none: 'none (NoPE)',
-    learned: 'learned',
-    sinusoidal: 'sinusoidal',
-    rope: 'RoPE',
-    alibi: 'ALiBi',
-    t5: 'T5',
-    xpos: 'xPos',
     title: 'Where a model trained at length 16 goes wrong: accuracy or loss by position, at 1× to 8× that length',
-    task: 'task',
-    kback: 'the token 3 places back',
-    copy: 'copy the sequence',
-    encoding: 'position encoding',
     metric: 'measure',
     accuracy: 'accuracy',
     loss: 'loss',
@@ -30,18 +20,7 @@ const M = messages({
     readItem: 'at length {length}, {metric} {first} at the first scored position and {last} at the last',
   },
   zh: {
-    none: '无位置编码（NoPE）',
-    learned: '可学习的绝对位置',
-    sinusoidal: '正弦',
-    rope: 'RoPE',
-    alibi: 'ALiBi',
-    t5: 'T5',
-    xpos: 'xPos',
     title: '在长度 16 上训练的模型错在哪里：在 1× 到 8× 长度上按位置的准确率或损失',
-    task: '任务',
-    kback: '往前数第 3 个 token',
-    copy: '复制序列',
-    encoding: '位置编码',
     metric: '度量',
     accuracy: '准确率',
     loss: '损失',
@@ -53,15 +32,14 @@ const M = messages({
   },
 });
 
-const NAMES = ENCODINGS.map((e) => e.encoding);
 
 export default {
   kind: 'lab-positions',
   messages: M,
   title: M.title,
   params: [
-    { name: 'task', label: M.task, type: 'select', options: ['kback', 'copy'], value: 'copy', optionLabels: { kback: M.kback, copy: M.copy } },
-    { name: 'encoding', label: M.encoding, type: 'select', options: NAMES, value: 'rope', optionLabels: Object.fromEntries(NAMES.map((n) => [n, M[n]])) },
+    taskParam('copy'),
+    encodingParam('rope'),
     { name: 'metric', label: M.metric, type: 'select', options: ['accuracy', 'loss'], value: 'accuracy', optionLabels: { accuracy: M.accuracy, loss: M.loss } },
   ],
   mount(el, { Chart }) {
@@ -80,7 +58,7 @@ export default {
         chart.update();
         const o = results.options.train;
         view.readout = M.readout.format({
-          encoding: String(M[encoding]), task: String(M[task]), steps: o.steps, seed: o.seed,
+          encoding: String(LAB[encoding]), task: String(LAB[task]), steps: o.steps, seed: o.seed,
           list: evaluation.map((e) => M.readItem.format({
             length: e.length, metric: String(M[metric]), first: sig(e.positions[0][metric], 3), last: sig(e.positions.at(-1)[metric], 3),
           })).join('; '),

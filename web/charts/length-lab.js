@@ -7,20 +7,18 @@
 import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays } from './common.js';
 import { messages } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeResults } from '../lab/run.js';
+import { LAB, taskParam } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const DEFAULT_STEPS = results.options.train.steps, DEFAULT_SEED = results.options.train.seed;
 const SLICE_MS = 25; // a time-sliced page yields after this long: no task near 50 ms
 const SCALING_NAMES = { pi: 'PI', ntk: 'NTK', yarn: 'YaRN' };
 /** A run's name as the chart shows it: 'RoPE', or 'RoPE + YaRN'. */
-const runName = (encoding, scaling) => (scaling ? M.withScaling.format({ name: String(M[encoding]), scaling: SCALING_NAMES[scaling] }) : String(M[encoding]));
+const runName = (encoding, scaling) => (scaling ? M.withScaling.format({ name: String(LAB[encoding]), scaling: SCALING_NAMES[scaling] }) : String(LAB[encoding]));
 
 const M = messages({
   en: {
     title: 'Accuracy against test length: tiny transformers trained at length 16 with each position encoding',
-    task: 'task',
-    kback: 'the token 3 places back',
-    copy: 'copy the sequence',
     metric: 'accuracy',
     token: 'per token',
     sequence: 'whole sequence',
@@ -43,20 +41,10 @@ const M = messages({
     readout: '{task}, {metric} accuracy at 1× / 2× / 4× / 8× the training length: {list}.',
     readItem: '{name} {values}',
     sep: '; ',
-    none: 'none (NoPE)',
-    learned: 'learned',
-    sinusoidal: 'sinusoidal',
-    rope: 'RoPE',
-    alibi: 'ALiBi',
-    t5: 'T5',
-    xpos: 'xPos',
     withScaling: '{name} + {scaling}',
   },
   zh: {
     title: '准确率随测试长度的变化：用各种位置编码在长度 16 上训练的小 Transformer',
-    task: '任务',
-    kback: '往前数第 3 个 token',
-    copy: '复制序列',
     metric: '准确率',
     token: '按 token',
     sequence: '整条序列',
@@ -79,13 +67,6 @@ const M = messages({
     readout: '{task}，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}）：{list}。',
     readItem: '{name} {values}',
     sep: '；',
-    none: '无位置编码（NoPE）',
-    learned: '可学习的绝对位置',
-    sinusoidal: '正弦',
-    rope: 'RoPE',
-    alibi: 'ALiBi',
-    t5: 'T5',
-    xpos: 'xPos',
     withScaling: '{name} + {scaling}',
   },
 });
@@ -105,7 +86,7 @@ export default {
   messages: M,
   title: M.title,
   params: [
-    { name: 'task', label: M.task, type: 'select', options: ['kback', 'copy'], value: 'kback', optionLabels: { kback: M.kback, copy: M.copy } },
+    taskParam('kback'),
     { name: 'metric', label: M.metric, type: 'select', options: ['token', 'sequence'], value: 'token', optionLabels: { token: M.token, sequence: M.sequence } },
     { name: 'steps', label: M.steps, type: 'int', min: 50, max: 2000, step: 50, value: DEFAULT_STEPS },
     { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: DEFAULT_SEED },
@@ -150,7 +131,7 @@ export default {
     const lossPoints = [];
     const progress = (p) => {
       lossPoints.push({ x: p.index * p.steps + p.step, y: p.lastLoss });
-      message = M.progress.format({ ...p, name: String(M[p.encoding]), index: p.index + 1 });
+      message = M.progress.format({ ...p, name: String(LAB[p.encoding]), index: p.index + 1 });
       status.textContent = message;
       loss.data.datasets = [{ data: lossPoints.filter((q) => q.y > 0), borderColor: palette[0], borderWidth: 1.25 }];
       loss.update();
@@ -230,7 +211,7 @@ export default {
           loss.update();
         }
         view.readout = M.readout.format({
-          task: String(M[p.task]), metric: String(M[p.metric]),
+          task: String(LAB[p.task]), metric: String(M[p.metric]),
           list: lines.map(([enc, s, ev]) => M.readItem.format({ name: runName(enc, s), values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
         });
         return {

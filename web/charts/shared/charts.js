@@ -5,14 +5,14 @@ import { t, messages } from '../../host/i18n.js';
 import { ink, palette } from './colours.js';
 import { ariaLabel, canvasIn } from './canvas.js';
 
-const M = messages({
+export const MESSAGES = messages({
   en: { axisName: 'Chart of {y} against {x}' },
   zh: { axisName: '{y} 随 {x} 变化的图' },
 });
 
 // The default accessible name of a chart on axes, in the language of the moment; refreshed on
 // every chart.update() unless a chart module has set a name of its own since.
-const axisName = (x, y) => M.axisName.format({ x: t(x), y: t(y) });
+const axisName = (x, y) => MESSAGES.axisName.format({ x: t(x), y: t(y) });
 
 const defaultLabel = (x, y) => ({
   id: 'posencDefaultLabel',

@@ -9,7 +9,7 @@ import { requestRedraw } from './canvas.js';
 export const MODEL_IDS = [...MODELS.map((m) => m.id), 'config'];
 export const MODEL_LABELS = Object.fromEntries(MODELS.map((m) => [m.id, m.name]));
 
-const M = messages({
+export const MESSAGES = messages({
   en: {
     configLabel: "Your config.json (it starts as the default model's; paste yours over it)",
     config: 'your config',
@@ -23,7 +23,7 @@ const M = messages({
     source: '来源：',
   },
 });
-MODEL_LABELS.config = M.config;
+MODEL_LABELS.config = MESSAGES.config;
 
 /**
  * A config panel under the chart in `el`: a textarea that starts as the config of the gallery
@@ -58,10 +58,10 @@ export function modelReader(el, pe, startFrom) {
   let kept = null, keptKey = '';
   return {
     read(model) {
-      label.textContent = String(M.configLabel);
+      label.textContent = String(MESSAGES.configLabel);
       const entry = MODELS.find((m) => m.id === model) ?? null;
       source.hidden = !entry;
-      sourceLead.textContent = String(M.source);
+      sourceLead.textContent = String(MESSAGES.source);
       sourceText.textContent = entry ? entry.source : '';
       // the text is there to edit only when it is what is drawn
       const editing = model === 'config';
@@ -73,7 +73,7 @@ export function modelReader(el, pe, startFrom) {
         const config = entry ? entry.config : text.value;
         kept = { info: pe.ropeConfig(config), entry, config, error: null };
       } catch (err) {
-        kept = { info: null, entry, config: null, error: err instanceof SyntaxError ? M.notJson.format({ message: err.message }) : `${err.name}: ${err.message}` };
+        kept = { info: null, entry, config: null, error: err instanceof SyntaxError ? MESSAGES.notJson.format({ message: err.message }) : `${err.name}: ${err.message}` };
       }
       return kept;
     },

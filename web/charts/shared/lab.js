@@ -1,0 +1,41 @@
+// lab.js: what the lab's charts share: the names of the tasks and of the encodings, in every
+// language, and the controls that choose them.
+import { messages } from '../../host/i18n.js';
+import { ENCODINGS } from '../../lab/run.js';
+
+export const LAB = messages({
+  en: {
+    task: 'task',
+    kback: 'the token 3 places back',
+    copy: 'copy the sequence',
+    encoding: 'position encoding',
+    none: 'none (NoPE)',
+    learned: 'learned',
+    sinusoidal: 'sinusoidal',
+    rope: 'RoPE',
+    alibi: 'ALiBi',
+    t5: 'T5',
+    xpos: 'xPos',
+  },
+  zh: {
+    task: '任务',
+    kback: '往前数第 3 个 token',
+    copy: '复制序列',
+    encoding: '位置编码',
+    none: '无位置编码（NoPE）',
+    learned: '可学习的绝对位置',
+    sinusoidal: '正弦',
+    rope: 'RoPE',
+    alibi: 'ALiBi',
+    t5: 'T5',
+    xpos: 'xPos',
+  },
+});
+
+const NAMES = ENCODINGS.map((e) => e.encoding);
+
+/** The task control, with `value` chosen. */
+export const taskParam = (value) => ({ name: 'task', label: LAB.task, type: 'select', options: ['kback', 'copy'], value, optionLabels: { kback: LAB.kback, copy: LAB.copy } });
+
+/** The encoding control (one of the default run's encodings). */
+export const encodingParam = (value) => ({ name: 'encoding', label: LAB.encoding, type: 'select', options: NAMES, value, optionLabels: Object.fromEntries(NAMES.map((n) => [n, LAB[n]])) });
