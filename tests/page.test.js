@@ -32,7 +32,7 @@ const KINDS_8_15 = {
 
 // sections 16-21
 const KINDS_16_20 = ['scaling-variants', 'scaling-decay', 'dynamic-kv-cache', 'precision-lab', 'precision-heatmap', 'convention-lab', 'sinusoidal-layouts',
-  'model-positions', 'model-misreads', 'length-lab'];
+  'model-positions', 'model-misreads', 'length-lab', 'alibi-bias', 't5-buckets', 'xpos-scale'];
 // One control per chart to change, and its new value.
 const CHANGE_16_20 = {
   'scaling-variants': ['factor', '4'],
@@ -45,6 +45,9 @@ const CHANGE_16_20 = {
   'model-positions': ['model', 'llama-3.1-8b'],
   'model-misreads': ['model', 'gemma-3-4b'],
   'length-lab': ['task', 'copy'],
+  'alibi-bias': ['heads', '12'],
+  't5-buckets': ['numBuckets', '16'],
+  'xpos-scale': ['scaleBase', '256'],
 };
 const LLAMA31 = {
   hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000.0,
@@ -356,12 +359,12 @@ test('extrapolation: 18 of 64 pairs never turn within 4096 positions (d = 128)',
 
 // ---- sections 16-20 ----
 
-test('each chart of sections 16-22 mounts, paints, labels its canvases, and redraws on a control', async () => {
+test('each chart of sections 16-23 mounts, paints, labels its canvases, and redraws on a control', async () => {
   const sections = await page.$$eval('main > section', (s) => s.map((x) => [x.id, x.querySelector('h2').textContent]));
   const ids = sections.map(([id]) => id);
-  assert.deepEqual(ids.slice(-7), ['scaling', 'beyond', 'dynamic-cache', 'precision', 'conventions', 'your-model', 'lab']);
-  assert.match(sections[sections.length - 7][1], /^16\. Scaling variants/);
-  assert.match(sections[sections.length - 1][1], /^22\. Does the encoding matter\?/);
+  assert.deepEqual(ids.slice(-8), ['scaling', 'beyond', 'dynamic-cache', 'precision', 'conventions', 'your-model', 'lab', 'other-encodings']);
+  assert.match(sections[sections.length - 8][1], /^16\. Scaling variants/);
+  assert.match(sections[sections.length - 1][1], /^23\. The other encodings/);
   for (const kind of KINDS_16_20) {
     const state = await page.evaluate((kind) => {
       const host = window.posencPage.charts.get(kind);

@@ -1,0 +1,63 @@
+// alibi-bias.js: ALiBi (Press et al., "Train Short, Test Long"): no rotation and no table, a bias
+// −m_h·(i − j) added to each head's scores, with the slopes m_h = 2^(−8h/H): the score of a key
+// falls linearly with its distance, steeply in the first heads and gently in the last, and the
+// same holds at any length (pe.alibiSlopes, pe.alibiBias).
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays } from './common.js';
+import { messages } from '../host/i18n.js';
+
+const M = messages({
+  en: {
+    title: 'ALiBi: the bias each head adds to a score, against the distance between query and key',
+    heads: 'heads H',
+    maxDist: 'largest distance',
+    xTitle: 'distance i − j',
+    yTitle: 'bias added to the score',
+    head: 'head {h}: m = {m}',
+    readout: '{heads} heads: slopes from {first} (head 1) to {last} (head {heads}); at distance {max} the bias runs from {steep} to {gentle}. A softmax turns a bias b into a factor e^b on the weight: head 1 has divided a key {max} positions back by {factor}.',
+  },
+  zh: {
+    title: 'ALiBi：每个头加到得分上的偏置，随 query 与 key 之间的距离变化',
+    heads: '头数 H',
+    maxDist: '最大距离',
+    xTitle: '距离 i − j',
+    yTitle: '加到得分上的偏置',
+    head: '第 {h} 个头：m = {m}',
+    readout: '{heads} 个头：斜率从 {first}（第 1 个头）到 {last}（第 {heads} 个头）；距离 {max} 处的偏置从 {steep} 到 {gentle}。softmax 把偏置 b 变成权重上的因子 e^b：第 1 个头把相隔 {max} 个位置的 key 除以了 {factor}。',
+  },
+});
+
+export default {
+  kind: 'alibi-bias',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'heads', label: M.heads, type: 'int', min: 1, max: 64, value: 8 },
+    { name: 'maxDist', label: M.maxDist, type: 'int', min: 2, max: 4096, value: 64 },
+  ],
+  mount(el, { pe, Chart }) {
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle });
+    chart.options.plugins.legend = lineLegend;
+    const pts = pointArrays();
+    const view = {
+      update({ heads, maxDist }) {
+        const slopes = pe.alibiSlopes(heads);
+        // each head's bias is the line −m·x: two points draw it exactly
+        const shown = heads <= 8 ? [...slopes.keys()] : [0, 1, 2, 3, heads - 4, heads - 3, heads - 2, heads - 1];
+        chart.data.datasets = shown.map((h, k) => ({
+          label: M.head.format({ h: h + 1, m: sig(slopes[h], 3) }), data: pts(k, 2, (n) => -slopes[h] * n * maxDist, (n) => n * maxDist),
+          borderColor: palette[k % 7], borderDash: dashes[k % 6], borderWidth: 1.75,
+        }));
+        chart.options.scales.x.min = 0;
+        chart.options.scales.x.max = maxDist;
+        chart.update();
+        view.readout = M.readout.format({
+          heads, first: sig(slopes[0], 4), last: sig(slopes[heads - 1], 4), max: maxDist,
+          steep: sig(-slopes[0] * maxDist, 4), gentle: sig(-slopes[heads - 1] * maxDist, 4), factor: sig(Math.exp(slopes[0] * maxDist), 3),
+        });
+        return { columns: ['head', 'slope', `bias at ${maxDist}`], rows: Array.from(slopes, (m, h) => [h + 1, m, -m * maxDist]) };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};
