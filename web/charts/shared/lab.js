@@ -16,6 +16,7 @@ export const LAB = messages({
     alibi: 'ALiBi',
     t5: 'T5',
     xpos: 'xPos',
+    all: 'every encoding, side by side (1×)',
   },
   zh: {
     task: '任务',
@@ -29,6 +30,7 @@ export const LAB = messages({
     alibi: 'ALiBi',
     t5: 'T5',
     xpos: 'xPos',
+    all: '所有编码并排（1×）',
   },
 });
 
@@ -37,5 +39,10 @@ const NAMES = ENCODINGS.map((e) => e.encoding);
 /** The task control, with `value` chosen. */
 export const taskParam = (value) => ({ name: 'task', label: LAB.task, type: 'select', options: ['kback', 'copy'], value, optionLabels: { kback: LAB.kback, copy: LAB.copy } });
 
-/** The encoding control (one of the default run's encodings). */
-export const encodingParam = (value) => ({ name: 'encoding', label: LAB.encoding, type: 'select', options: NAMES, value, optionLabels: Object.fromEntries(NAMES.map((n) => [n, LAB[n]])) });
+export const ENCODING_NAMES = NAMES;
+
+/** The encoding control (one of the default run's encodings; with `all`, also 'all'). */
+export const encodingParam = (value, { all = false } = {}) => {
+  const options = all ? [...NAMES, 'all'] : NAMES;
+  return { name: 'encoding', label: LAB.encoding, type: 'select', options, value, optionLabels: Object.fromEntries(options.map((n) => [n, LAB[n]])) };
+};
