@@ -107,9 +107,8 @@ export default {
       const out = new Float64Array(n);
       // a length-dependent scaling is taken at the length the query's position makes (x + 1);
       // positions run in groups of one length where the scaling's choice cannot change
-      const groups = new Map();
+      const groups = new Map(), L0 = trainingLength(t, null) ?? 0;
       dist.forEach((x, j) => {
-        const L0 = trainingLength(t, null) ?? 0;
         const long = t.longropeAtL0 ? x + 1 >= L0 : x + 1 > L0;
         const key = t.scaling?.type === 'longrope' ? (long ? 'long' : 'short') : t.scaling?.type === 'dynamic' ? String(x + 1) : 'all';
         if (!groups.has(key)) groups.set(key, []);
