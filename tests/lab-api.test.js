@@ -185,3 +185,99 @@ test('SIMD and scalar builds agree: the same bits (tolerance 0) for every encodi
     }
   }
 });
+
+test('hidden: the residual stream; layer 0 is the token row plus the learned position row; causal and permutation facts', () => {
+  const run = simd.train({ encoding: 'learned', task: 'copy', trainLength: 6, steps: 10, seed: 3 });
+  try {
+    const h = run.hidden({ length: 6, seed: 2 });
+    assert.equal(h.length, 13);
+    assert.equal(h.hidden.length, 3 * 13 * 32);
+    assert.equal(h.targets.length, 13);
+    const p = run.parameters();
+    for (let t = 0; t < 13; t++)
+      for (let j = 0; j < 32; j++) assert.equal(h.hidden[t * 32 + j], Math.fround(p.tok_emb[h.tokens[t] * 32 + j] + p.pos_emb[t * 32 + j]));
+    assert.deepEqual(run.hidden(h.tokens).hidden, h.hidden, 'tokens or an example: the same stream');
+    // causal: changing the last token changes no earlier row, in any layer
+    const changed = Int32Array.from(h.tokens);
+    changed[12] = (changed[12] + 1) % 16;
+    const g = run.hidden(changed).hidden;
+    for (let l = 0; l < 3; l++) assert.deepEqual(g.subarray(l * 416, l * 416 + 12 * 32), h.hidden.subarray(l * 416, l * 416 + 12 * 32));
+    assert.throws(() => run.hidden({ length: 6, scaling: { type: 'pi' } }), /hidden's input has no key "scaling"/);
+    assert.throws(() => run.hidden([0, 99]), /tokens\[1\] must be finite and in \[0, 17\]/);
+  } finally {
+    run.free();
+  }
+  // NoPE: the first layer sees the tokens before each position as a set. Swap two earlier tokens
+  // and every row from the second swapped position on is unchanged after layer 1 up to the
+  // rounding of sums taken in another order; after layer 2 it is not (layer 2 reads order from
+  // the rows between the two).
+  const nope = simd.train({ encoding: 'none', task: 'kback', steps: 0, seed: 5 });
+  try {
+    const x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], y = [1, 5, 3, 4, 2, 6, 7, 8, 9, 10, 11, 12];
+    const a = nope.hidden(x).hidden, b = nope.hidden(y).hidden, D = 32, T = 12;
+    const dist = (l, t) => Math.hypot(...Array.from({ length: D }, (_, j) => a[(l * T + t) * D + j] - b[(l * T + t) * D + j]));
+    for (let t = 5; t < T; t++) {
+      assert.equal(dist(0, t), 0);
+      assert.ok(dist(1, t) < 1e-5, `layer 1, position ${t}: ${dist(1, t)}`);
+      assert.ok(dist(2, t) > 1e-3, `layer 2, position ${t}: ${dist(2, t)}`);
+    }
+    assert.ok(dist(1, 2) > 1e-2, 'between the two, the prefix differs as a set');
+  } finally {
+    nope.free();
+  }
+});
+
+test('parameters: every group by name, sizes from the options; copies', () => {
+  const run = simd.train({ encoding: 't5', dModel: 16, heads: 2, layers: 1, dFF: 24, steps: 2 });
+  try {
+    const p = run.parameters();
+    assert.deepEqual(Object.keys(p), ['tok_emb', 't5_bias', 'ln1_g.0', 'ln1_b.0', 'wqkv.0', 'bqkv.0', 'wo.0', 'bo.0', 'ln2_g.0', 'ln2_b.0',
+      'w1.0', 'b1.0', 'w2.0', 'b2.0', 'lnf_g', 'lnf_b', 'wh', 'bh']);
+    assert.deepEqual(Object.values(p).map((a) => a.length), [18 * 16, 32 * 2, 16, 16, 16 * 48, 48, 256, 16, 16, 16, 16 * 24, 24, 24 * 16, 16, 16, 16, 16 * 18, 18]);
+    p.wh.fill(0);
+    assert.notEqual(run.parameters().wh[0], 0, 'a copy');
+    run.step(1);
+    assert.notDeepEqual(run.parameters().wh, p.wh);
+  } finally {
+    run.free();
+  }
+  assert.throws(() => run.parameters(), /this run was freed/);
+});
+
+test('fine-tuning: step(n, { length, scaling }); at the training length unscaled, the bits of step(n); batches; refusals', () => {
+  const o = { encoding: 'rope', style: 'half', trainLength: 8, steps: 30, seed: 2 };
+  const a = simd.train(o), b = simd.train(o), c = simd.train({ ...o, fineTuneLength: 32 });
+  try {
+    assert.deepEqual(bits(a.step(5)), bits(b.step(5, { length: 8 })));
+    assert.deepEqual(bits(a.loss.subarray(0, 30)), bits(c.loss), 'fineTuneLength sizes buffers, not the training');
+    assert.equal(a.fineTuneBatch(8), 32);
+    assert.ok(a.fineTuneBatch(32) < 32, 'without fineTuneLength, long batches hold fewer sequences');
+    assert.equal(c.fineTuneBatch(32), 32);
+    assert.equal(c.fineTuneBatch(64), c.fineTuneBatch(64));
+    const before = bits(c.parameters()['wqkv.0']);
+    const pi = c.step(4, { length: 32, scaling: { type: 'pi' } });
+    assert.equal(pi.length, 4);
+    assert.equal(c.steps, 34);
+    assert.ok(pi.every((x) => x > 0 && Number.isFinite(x)));
+    assert.notDeepEqual(bits(c.parameters()['wqkv.0']), before);
+    // the scaled loss is the one evaluate sees: PI at factor 4 on length 32 starts where evaluate says
+    const d = simd.train({ ...o, fineTuneLength: 32 });
+    const ev = d.evaluate({ lengths: [32], sequences: 64, scaling: { type: 'pi', factor: 4 } })[0].loss;
+    assert.ok(Math.abs(d.step(1, { length: 32, scaling: { type: 'pi', factor: 4 } })[0] - ev) < 0.5 * ev, 'the same scaled model');
+    d.free();
+    for (const [opts, re] of [
+      [{ length: 65 }, /length must be in \[1, 64\]/],
+      [{ length: 16, scaling: { type: 'pi', factor: 0.5 } }, /scaling.factor must be in \[1, 1000000\]/],
+      [{ lenght: 16 }, /step's options has no key "lenght"; did you mean "length"/],
+      [7, /options must be an options object/],
+    ]) assert.throws(() => c.step(1, opts), (e) => (e instanceof TypeError || e instanceof RangeError) && re.test(e.message), JSON.stringify(opts));
+    assert.equal(c.steps, 34, 'a refused call trains nothing');
+    const alibi = simd.train({ encoding: 'alibi', trainLength: 8, steps: 0 });
+    assert.throws(() => alibi.step(1, { length: 16, scaling: { type: 'yarn' } }), /scaling applies only to encodings 'rope' and 'xpos'/);
+    assert.equal(alibi.step(2, { length: 16 }).length, 2, 'longer lengths without scaling: any encoding');
+    alibi.free();
+    assert.throws(() => simd.train({ ...o, fineTuneLength: 65 }), /fineTuneLength must be in \[1, 64\]/);
+  } finally {
+    a.free(), b.free(), c.free();
+  }
+});

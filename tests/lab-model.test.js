@@ -43,11 +43,12 @@ test('gradient check in float64: every group of every encoding, AdamW, determini
   const out = r.stdout;
   assert.equal(r.status, 0, out.split('\n').filter((l) => l.startsWith('FAIL')).join('\n'));
   assert.match(out, /gradcheck: \d+ checks, 0 failed/);
-  // 9 encodings (rope and xpos in both pair styles), each with all of its groups
+  // 9 encodings (rope and xpos in both pair styles) and 3 scaled passes, each with all of its groups
   const grads = out.split('\n').filter((l) => l.startsWith('ok   grad'));
-  assert.ok(grads.length >= 9 * 28, `only ${grads.length} gradient groups checked`);
+  assert.ok(grads.length >= 12 * 28, `only ${grads.length} gradient groups checked`);
   for (const group of ['tok_emb', 'pos_emb', 't5_bias', 'ln1_g.0', 'wqkv.1', 'w2.1', 'lnf_b', 'wh', 'bh'])
     assert.ok(grads.some((l) => l.includes(` ${group} `)), `no check of ${group}`);
+  for (const label of ['rope-yarn', 'rope-pi', 'xpos-ntk']) assert.ok(grads.some((l) => l.includes(` ${label} `)), `no check of ${label}`);
 });
 
 // float32 against float64, same seed, 150 steps (past the 100 warm-up steps): every step's loss

@@ -1,13 +1,14 @@
 // web/lab/results.json (written by `npm run lab`, web/tools/lab-results.js) holds to the code:
-// its options are the script's defaults, and two of its runs, retrained here in full with the
+// its options are the script's defaults, and three of its runs, retrained here in full with the
 // same options and the SIMD build it was made with, give exactly the numbers it stores (losses,
-// every evaluation, RoPE's scaled evaluations, the attention pictures). A change to the lab that
-// moves any of them means running `npm run lab` again.
+// every evaluation, RoPE's scaled and fine-tuned evaluations, the learned table's rows, the
+// attention pictures), as does one run of another seed. A change to the lab that moves any of
+// them means running `npm run lab` again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadPosenc } from '../web/lib/posenc.js';
-import { DEFAULT_RUN, RESULTS_FILE, runOne } from '../web/tools/lab-results.js';
+import { DEFAULT_RUN, RESULTS_FILE, runOne, seedRecord } from '../web/tools/lab-results.js';
 
 const results = JSON.parse(readFileSync(RESULTS_FILE, 'utf8'));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -21,13 +22,17 @@ test('the file records the script\'s default run, this version, every task and e
   for (const r of results.runs) {
     assert.equal(r.evaluation.length, DEFAULT_RUN.multiples.length);
     assert.equal(Boolean(r.scaled), r.encoding === 'rope');
+    assert.equal(Boolean(r.fineTuned), r.encoding === 'rope');
+    assert.equal(Boolean(r.positionTable), r.encoding === 'learned');
   }
-  assert.ok(readFileSync(RESULTS_FILE).length < 200 * 1024, 'the file stays under 200 KiB');
+  const seeds = DEFAULT_RUN.seeds.flatMap((seed) => want.map((w) => `${seed} ${w}`));
+  assert.deepEqual(results.seedRuns.map((r) => `${r.seed} ${r.task} ${r.encoding} ${r.style ?? ''}`), seeds);
+  assert.ok(readFileSync(RESULTS_FILE).length < 256 * 1024, 'the file stays under 256 KiB');
 });
 
-test('two runs retrained now give exactly the file\'s numbers (rope on kback with PI/NTK/YaRN, alibi on copy)', async () => {
+test('three runs retrained now give exactly the file\'s numbers (rope on kback with PI/NTK/YaRN, learned on kback, alibi on copy), and one of seed 2', async () => {
   const pe = await loadPosenc({ simd: true });
-  for (const [task, encoding] of [['kback', 'rope'], ['copy', 'alibi']]) {
+  for (const [task, encoding] of [['kback', 'rope'], ['kback', 'learned'], ['copy', 'alibi']]) {
     const stored = results.runs.find((r) => r.task === task && r.encoding === encoding);
     const enc = DEFAULT_RUN.encodings.find((e) => e.encoding === encoding);
     const now = JSON.parse(JSON.stringify(runOne(pe, task, enc)));
@@ -36,4 +41,7 @@ test('two runs retrained now give exactly the file\'s numbers (rope on kback wit
     assert.ok(ms.total > 0);
     assert.deepEqual(now, file, `${task} ${encoding}: run npm run lab again`);
   }
+  const enc = DEFAULT_RUN.encodings.find((e) => e.encoding === 'xpos');
+  const stored = results.seedRuns.find((r) => r.seed === 2 && r.task === 'kback' && r.encoding === 'xpos');
+  assert.deepEqual(JSON.parse(JSON.stringify(seedRecord(pe, 'kback', enc, 2))), stored);
 });

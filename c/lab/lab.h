@@ -37,7 +37,7 @@
  *               c = floor(T/2) (lucidrains' len(t)//2). In q.k the centre cancels: the score
  *               carries zeta_i^((i_q - j_k)/scale_base), so the centre only keeps the factors
  *               near 1.
- * - RoPE scaling at evaluation (rope and xpos only; training never scales), with factor s and
+ * - RoPE scaling (rope and xpos only), at evaluation and when fine-tuning, with factor s and
  *   L0 = train_len tokens of the task (the longest training sequence):
  *   linear (PI)  theta_i / s (the same as positions / s);
  *   ntk          base' = base s^(hd/(hd-2));
@@ -111,6 +111,8 @@ typedef struct {
   double lr, warmup_steps, schedule, total_steps; /* total_steps: the cosine's length */
   double weight_decay, beta1, beta2, eps;
   double clip_norm;       /* global gradient-norm clip; 0 = off */
+  double finetune_len;    /* longest fine-tuning task length whose batches hold `batch` sequences
+                             (<= max_eval_len; 0 = train_len): it sizes the buffers */
 } posenc_lab_config;
 
 typedef struct lab_model posenc_lab_model;
@@ -153,6 +155,20 @@ int posenc_lab_evaluate(posenc_lab_model *m, int32_t n, int32_t n_sequences, dou
 int posenc_lab_attention(posenc_lab_model *m, const int32_t *tokens, int32_t T, int32_t scaling,
                          double factor, float *weights);
 
+/* The residual stream of one sequence: out[L + 1][T][D], the embedding (with any added position
+ * encoding) and the output of each layer; no scaling. tokens[T], T <= the longest evaluation
+ * sequence. */
+int posenc_lab_hidden(posenc_lab_model *m, const int32_t *tokens, int32_t T, float *out);
+
+/* Fine-tuning at a longer length: n_steps more training steps (1..100000) whose task lengths are
+ * drawn from 1..n (n <= max_eval_len), with RoPE scaling `scaling` and `factor` applied in the
+ * forward and backward passes (as posenc_lab_evaluate applies them), and AdamW and its schedule
+ * carried on. A batch holds as many sequences of task length n as the buffers do, at most the
+ * model's batch (all of it up to the config's finetune_len): posenc_lab_finetune_batch tells. */
+int posenc_lab_finetune_steps(posenc_lab_model *m, int32_t n_steps, int32_t n, int32_t scaling,
+                              double factor, float *loss_out);
+int posenc_lab_finetune_batch(const posenc_lab_model *m, int32_t n, int32_t *batch_out);
+
 /* ---- for tests and the gradient check ---- */
 
 /* The flat parameter vector and its gradient (both n_params lab_reals, owned by the model). */
@@ -165,9 +181,11 @@ int posenc_lab_group(const posenc_lab_model *m, int32_t g, const char **name, in
                      int32_t *size, int32_t *decayed);
 
 /* Loss of a given batch (tokens[B][T], targets[B][T], -1 = no loss; B <= batch and B T within
- * the model's buffers) and, when want_grad, its gradient into posenc_lab_grads (overwritten). */
+ * the model's buffers) under RoPE scaling `scaling` and `factor` (as evaluate takes them) and,
+ * when want_grad, its gradient into posenc_lab_grads (overwritten). */
 int posenc_lab_loss_and_grad(posenc_lab_model *m, const int32_t *tokens, const int32_t *targets,
-                             int32_t B, int32_t T, int32_t want_grad, double *loss_out);
+                             int32_t B, int32_t T, int32_t scaling, double factor, int32_t want_grad,
+                             double *loss_out);
 
 /* One AdamW update from the current gradient (what train_steps does after the backward). */
 int posenc_lab_adamw_step(posenc_lab_model *m);

@@ -19,20 +19,21 @@ static int check_scaling(const struct lab_model *m, int32_t scaling, double fact
   return POSENC_OK;
 }
 
-/* The batch of one training step into m->tokens / m->targets; returns T. */
-static int32_t make_batch(struct lab_model *m) {
-  int32_t n = 1 + lab_rng_below(&m->data_rng, m->train_len), T = lab_task_tokens(m->task, n);
-  for (int32_t b = 0; b < m->B; b++)
+/* One training batch of B sequences at a task length drawn from 1..len into m->tokens /
+ * m->targets; returns T. */
+static int32_t make_batch(struct lab_model *m, int32_t len, int32_t B) {
+  int32_t n = 1 + lab_rng_below(&m->data_rng, len), T = lab_task_tokens(m->task, n);
+  for (int32_t b = 0; b < B; b++)
     lab_task_make(m->task, m->k, n, &m->data_rng, m->tokens + (size_t)b * T, m->targets + (size_t)b * T);
   return T;
 }
 
-int posenc_lab_train_steps(posenc_lab_model *m, int32_t n_steps, float *loss_out) {
-  LAB_CHECK(m, POSENC_E_NULL);
-  LAB_CHECK(n_steps >= 1 && n_steps <= 100000, POSENC_E_SIZE);
+/* Steps of forward (with the given scaling), backward, clip and AdamW on batches from make_batch. */
+static void train_loop(struct lab_model *m, int32_t n_steps, int32_t len, int32_t B, int32_t scaling,
+                       double factor, float *loss_out) {
   for (int32_t s = 0; s < n_steps; s++) {
-    int32_t T = make_batch(m), count;
-    double loss = lab_forward(m, m->tokens, m->targets, m->B, T, POSENC_SCALING_NONE, 1.0, &count);
+    int32_t T = make_batch(m, len, B), count;
+    double loss = lab_forward(m, m->tokens, m->targets, B, T, scaling, factor, &count);
     lab_backward(m, m->tokens, m->targets, count);
     if (m->clip > 0) {
       double norm = lab_grad_norm(m), c = m->clip / (norm + 1e-6); /* torch clip_grad_norm_ */
@@ -42,6 +43,12 @@ int posenc_lab_train_steps(posenc_lab_model *m, int32_t n_steps, float *loss_out
     lab_adamw_update(m, posenc_lab_lr_at(m, m->step));
     if (loss_out) loss_out[s] = (float)loss;
   }
+}
+
+int posenc_lab_train_steps(posenc_lab_model *m, int32_t n_steps, float *loss_out) {
+  LAB_CHECK(m, POSENC_E_NULL);
+  LAB_CHECK(n_steps >= 1 && n_steps <= 100000, POSENC_E_SIZE);
+  train_loop(m, n_steps, m->train_len, m->B, POSENC_SCALING_NONE, 1.0, loss_out);
   return POSENC_OK;
 }
 
@@ -144,16 +151,57 @@ int posenc_lab_attention(posenc_lab_model *m, const int32_t *tokens, int32_t T, 
 }
 
 int posenc_lab_loss_and_grad(posenc_lab_model *m, const int32_t *tokens, const int32_t *targets, int32_t B,
-                             int32_t T, int32_t want_grad, double *loss_out) {
+                             int32_t T, int32_t scaling, double factor, int32_t want_grad, double *loss_out) {
   LAB_CHECK(m && tokens && targets && loss_out, POSENC_E_NULL);
   LAB_CHECK(B >= 1 && T >= 1 && T <= m->t_max, POSENC_E_SIZE);
   LAB_CHECK((int64_t)B * T <= m->n_cap && (uint64_t)B * m->H * T * T <= m->att_cap, POSENC_E_SIZE);
   LAB_CHECK(want_grad == 0 || want_grad == 1, POSENC_E_VALUE);
-  int rc = check_tokens(m, tokens, targets, (size_t)B * T);
+  int rc = check_scaling(m, scaling, factor);
+  if (rc) return rc;
+  rc = check_tokens(m, tokens, targets, (size_t)B * T);
   if (rc) return rc;
   int32_t c;
-  double loss = lab_forward(m, tokens, targets, B, T, POSENC_SCALING_NONE, 1.0, &c);
+  double loss = lab_forward(m, tokens, targets, B, T, scaling, factor, &c);
   if (want_grad) lab_backward(m, tokens, targets, c);
   *loss_out = loss;
+  return POSENC_OK;
+}
+
+int posenc_lab_hidden(posenc_lab_model *m, const int32_t *tokens, int32_t T, float *out) {
+  LAB_CHECK(m && tokens && out, POSENC_E_NULL);
+  LAB_CHECK(T >= 1 && T <= m->t_max, POSENC_E_SIZE);
+  int rc = check_tokens(m, tokens, 0, (size_t)T);
+  if (rc) return rc;
+  for (int32_t t = 0; t < T; t++) m->targets[t] = -1;
+  int32_t c;
+  lab_forward(m, tokens, m->targets, 1, T, POSENC_SCALING_NONE, 1.0, &c);
+  size_t per = (size_t)T * m->D;
+  for (int32_t l = 0; l <= m->L; l++) {
+    const lab_real *x = l < m->L ? m->act[l].x : m->xf;
+    for (size_t i = 0; i < per; i++) out[l * per + i] = (float)x[i];
+  }
+  return POSENC_OK;
+}
+
+int posenc_lab_finetune_batch(const posenc_lab_model *m, int32_t n, int32_t *batch_out) {
+  LAB_CHECK(m && batch_out, POSENC_E_NULL);
+  LAB_CHECK(n >= 1 && n <= m->eval_len, POSENC_E_SIZE);
+  int32_t T = lab_task_tokens(m->task, n), B = m->n_cap / T;
+  size_t per_seq = (size_t)m->H * T * T;
+  if ((size_t)B * per_seq > m->att_cap) B = (int32_t)(m->att_cap / per_seq);
+  *batch_out = B < m->B ? B : m->B;
+  return POSENC_OK;
+}
+
+int posenc_lab_finetune_steps(posenc_lab_model *m, int32_t n_steps, int32_t n, int32_t scaling,
+                              double factor, float *loss_out) {
+  LAB_CHECK(m, POSENC_E_NULL);
+  LAB_CHECK(n_steps >= 1 && n_steps <= 100000, POSENC_E_SIZE);
+  int32_t B;
+  int rc = posenc_lab_finetune_batch(m, n, &B);
+  if (rc) return rc;
+  rc = check_scaling(m, scaling, factor);
+  if (rc) return rc;
+  train_loop(m, n_steps, n, B, scaling, factor, loss_out);
   return POSENC_OK;
 }

@@ -51,6 +51,7 @@ static int configure(struct lab_model *m, const posenc_lab_config *c) {
   LAB_CHECK(finite_in(c->total_steps, 0, 1e9) && finite_in(c->weight_decay, 0, 10), POSENC_E_VALUE);
   LAB_CHECK(finite_in(c->beta1, 0, 0.999999) && finite_in(c->beta2, 0, 0.999999999), POSENC_E_VALUE);
   LAB_CHECK(finite_in(c->eps, 1e-30, 1) && finite_in(c->clip_norm, 0, 1e9), POSENC_E_VALUE);
+  LAB_CHECK(is_int(c->finetune_len, 0, 1024), POSENC_E_SIZE);
   m->task = (int32_t)c->task, m->enc = (int32_t)c->encoding, m->style = (int32_t)c->rope_style;
   m->k = c->task_k == 0 ? 3 : (int32_t)c->task_k;
   m->base = c->rope_base == 0 ? 10000.0 : c->rope_base;
@@ -68,6 +69,9 @@ static int configure(struct lab_model *m, const posenc_lab_config *c) {
   LAB_CHECK(m->eval_len <= 1024, POSENC_E_SIZE);
   m->B = (int32_t)c->batch;
   m->t_train = lab_task_tokens(m->task, m->train_len);
+  int32_t ft = c->finetune_len == 0 ? m->train_len : (int32_t)c->finetune_len;
+  LAB_CHECK(ft <= m->train_len || ft <= m->eval_len, POSENC_E_SIZE);
+  int32_t t_batch = lab_task_tokens(m->task, ft > m->train_len ? ft : m->train_len); /* longest full batch */
   int32_t te = lab_task_tokens(m->task, m->eval_len > m->train_len ? m->eval_len : m->train_len);
   LAB_CHECK(m->t_train > 0 && te > 0, POSENC_E_SIZE);
   m->t_max = te;
@@ -75,10 +79,13 @@ static int configure(struct lab_model *m, const posenc_lab_config *c) {
   LAB_CHECK(m->enc != POSENC_LAB_ENC_LEARNED || m->P >= m->t_max, POSENC_E_SIZE);
   m->lr = c->lr, m->warmup = c->warmup_steps, m->schedule = c->schedule, m->total = c->total_steps;
   m->wd = c->weight_decay, m->beta1 = c->beta1, m->beta2 = c->beta2, m->eps = c->eps, m->clip = c->clip_norm;
-  /* token capacity: a training batch, or one evaluation sequence of the longest length */
-  int64_t train_tokens = (int64_t)m->B * m->t_train;
+  /* token capacity: a full batch (training or fine-tuning), or one evaluation sequence of the
+   * longest length */
+  int64_t train_tokens = (int64_t)m->B * t_batch;
   m->n_cap = (int32_t)(train_tokens > m->t_max ? train_tokens : m->t_max);
-  int64_t att_train = (int64_t)m->B * m->H * m->t_train * m->t_train, att_eval = (int64_t)m->H * m->t_max * m->t_max;
+  int64_t att_train = (int64_t)m->B * m->H * t_batch * t_batch, att_eval = (int64_t)m->H * m->t_max * m->t_max;
+  /* checked here, before size_t (32 bits in wasm) could wrap them; the total is checked at create */
+  LAB_CHECK(train_tokens <= LAB_MAX_REALS && att_train <= LAB_MAX_REALS && att_eval <= LAB_MAX_REALS, POSENC_E_SIZE);
   m->att_cap = (size_t)(att_train > att_eval ? att_train : att_eval);
   return POSENC_OK;
 }

@@ -38,7 +38,7 @@ function time(fn) {
   return best;
 }
 const fixed = time(() => {
-  check(w.posenc_lab_loss_and_grad(model, tok, tgt, B, T, 1, loss), 'loss_and_grad');
+  check(w.posenc_lab_loss_and_grad(model, tok, tgt, B, T, 0, 1, 1, loss), 'loss_and_grad');
   check(w.posenc_lab_adamw_step(model), 'adamw_step');
 });
 const losses = w.malloc(4 * steps);

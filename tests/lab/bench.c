@@ -22,7 +22,7 @@ static int32_t *tok, *tgt, B, T;
 
 static void step_fixed(void) {
   double loss;
-  if (posenc_lab_loss_and_grad(model, tok, tgt, B, T, 1, &loss) || posenc_lab_adamw_step(model)) exit(1);
+  if (posenc_lab_loss_and_grad(model, tok, tgt, B, T, 0, 1, 1, &loss) || posenc_lab_adamw_step(model)) exit(1);
 }
 static void step_train(void) {
   float loss;

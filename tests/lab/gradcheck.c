@@ -55,7 +55,7 @@ static posenc_lab_config tiny(int enc, int style) {
 }
 
 /* ---- 1. gradients ---- */
-static void check_gradients(const char *label, int enc, int style) {
+static void check_gradients(const char *label, int enc, int style, int scaling, double factor) {
   posenc_lab_config c = tiny(enc, style);
   posenc_lab_model *m;
   if (posenc_lab_create(&c, &m)) {
@@ -69,7 +69,7 @@ static void check_gradients(const char *label, int enc, int style) {
   for (int i = 0; i < B * T; i++) tok[i] = (int32_t)(urand() * 18), tgt[i] = (int32_t)(urand() * 18);
   tgt[0] = -1, tgt[7] = -1; /* positions without loss */
   double loss, lp, lm;
-  posenc_lab_loss_and_grad(m, tok, tgt, B, T, 1, &loss);
+  posenc_lab_loss_and_grad(m, tok, tgt, B, T, scaling, factor, 1, &loss);
   double *ga = malloc(sizeof(double) * np);
   memcpy(ga, g, sizeof(double) * np);
   int32_t ng = posenc_lab_n_groups(m);
@@ -81,9 +81,9 @@ static void check_gradients(const char *label, int enc, int style) {
     for (int32_t i = off; i < off + size; i++) {
       double keep = p[i], h = 1e-5;
       p[i] = keep + h;
-      posenc_lab_loss_and_grad(m, tok, tgt, B, T, 0, &lp);
+      posenc_lab_loss_and_grad(m, tok, tgt, B, T, scaling, factor, 0, &lp);
       p[i] = keep - h;
-      posenc_lab_loss_and_grad(m, tok, tgt, B, T, 0, &lm);
+      posenc_lab_loss_and_grad(m, tok, tgt, B, T, scaling, factor, 0, &lm);
       p[i] = keep;
       double fd = (lp - lm) / (2 * h), d = ga[i] - fd;
       e2 += d * d, a2 += ga[i] * ga[i], f2 += fd * fd;
@@ -390,7 +390,7 @@ static void check_bad_args(void) {
   rcs += posenc_lab_evaluate(m, 3, 4, 1, 3, 2, summary, 0, 0) == POSENC_E_KIND; /* dynamic: not offered */
   int32_t tok[6] = {0, 1, 2, 18, 0, 0}, tgt[6] = {-1, -1, -1, -1, -1, -1};
   double loss = -7;
-  rcs += posenc_lab_loss_and_grad(m, tok, tgt, 1, 6, 1, &loss) == POSENC_E_VALUE; /* token 18 */
+  rcs += posenc_lab_loss_and_grad(m, tok, tgt, 1, 6, 0, 1, 1, &loss) == POSENC_E_VALUE; /* token 18 */
   rcs += posenc_lab_train_steps(m, 0, 0) == POSENC_E_SIZE;
   untouched = untouched && summary[0] == -7 && summary[2] == -7 && loss == -7;
   report(rcs == 13 && untouched, "bad arguments: %d of 13 refused, outputs untouched: %s", rcs, untouched ? "yes" : "NO");
@@ -400,13 +400,19 @@ static void check_bad_args(void) {
 int main(void) {
   struct {
     const char *label;
-    int enc, style;
-  } encs[] = {{"none", POSENC_LAB_ENC_NONE, 0},           {"learned", POSENC_LAB_ENC_LEARNED, 0},
-              {"sinusoidal", POSENC_LAB_ENC_SINUSOIDAL, 0}, {"rope-interl", POSENC_LAB_ENC_ROPE, 0},
-              {"rope-half", POSENC_LAB_ENC_ROPE, 1},        {"alibi", POSENC_LAB_ENC_ALIBI, 0},
-              {"t5", POSENC_LAB_ENC_T5, 0},                 {"xpos-interl", POSENC_LAB_ENC_XPOS, 0},
-              {"xpos-half", POSENC_LAB_ENC_XPOS, 1}};
-  for (size_t i = 0; i < sizeof encs / sizeof encs[0]; i++) check_gradients(encs[i].label, encs[i].enc, encs[i].style);
+    int enc, style, scaling;
+    double factor;
+  } encs[] = {{"none", POSENC_LAB_ENC_NONE, 0, 0, 1},           {"learned", POSENC_LAB_ENC_LEARNED, 0, 0, 1},
+              {"sinusoidal", POSENC_LAB_ENC_SINUSOIDAL, 0, 0, 1}, {"rope-interl", POSENC_LAB_ENC_ROPE, 0, 0, 1},
+              {"rope-half", POSENC_LAB_ENC_ROPE, 1, 0, 1},        {"alibi", POSENC_LAB_ENC_ALIBI, 0, 0, 1},
+              {"t5", POSENC_LAB_ENC_T5, 0, 0, 1},                 {"xpos-interl", POSENC_LAB_ENC_XPOS, 0, 0, 1},
+              {"xpos-half", POSENC_LAB_ENC_XPOS, 1, 0, 1},
+              /* the fine-tuning passes: scaled tables (YaRN's cos and sin carry its factor) */
+              {"rope-yarn", POSENC_LAB_ENC_ROPE, 1, POSENC_SCALING_YARN, 3},
+              {"rope-pi", POSENC_LAB_ENC_ROPE, 0, POSENC_SCALING_LINEAR, 2},
+              {"xpos-ntk", POSENC_LAB_ENC_XPOS, 1, POSENC_SCALING_NTK, 4}};
+  for (size_t i = 0; i < sizeof encs / sizeof encs[0]; i++)
+    check_gradients(encs[i].label, encs[i].enc, encs[i].style, encs[i].scaling, encs[i].factor);
   check_adamw();
   check_determinism();
   check_clipping();

@@ -27,11 +27,13 @@ export const LAB_DEFAULTS = Object.freeze({
 
 const TRAIN_KEYS = A.optionKeys('train', ['task', 'k', 'encoding', 'style', 'base', 'scaleBase', 'vocab', 'dModel',
   'heads', 'layers', 'dFF', 'maxPositions', 'trainLength', 'maxEvalLength', 'batch', 'lr', 'warmupSteps', 'schedule',
-  'totalSteps', 'weightDecay', 'beta1', 'beta2', 'eps', 'clipNorm', 'seed', 'steps']);
+  'totalSteps', 'weightDecay', 'beta1', 'beta2', 'eps', 'clipNorm', 'fineTuneLength', 'seed', 'steps']);
 const EVAL_KEYS = A.optionKeys('evaluate', ['lengths', 'sequences', 'seed', 'scaling']);
 const ATTENTION_KEYS = A.optionKeys('attention', ['tokens', 'length', 'seed', 'scaling']);
+const HIDDEN_KEYS = A.optionKeys('hidden', ['tokens', 'length', 'seed']);
+const STEP_KEYS = A.optionKeys('step', ['length', 'scaling']);
 const SCALING_KEYS = ['type', 'factor'];
-const CONFIG_FIELDS = 25; // posenc_lab_config: 25 doubles
+const CONFIG_FIELDS = 26; // posenc_lab_config: 26 doubles
 
 /** Tokens of one sequence of `task` at task length n (c/lab/lab.h "Tasks"). */
 export function sequenceLength(task, n) {
@@ -91,6 +93,7 @@ export function trainOptions(opts) {
   r.beta2 = A.num('beta2', o.beta2 ?? LAB_DEFAULTS.beta2, 0, 0.999999999);
   r.eps = A.num('eps', o.eps ?? LAB_DEFAULTS.eps, 1e-30, 1);
   r.clipNorm = A.num('clipNorm', o.clipNorm ?? LAB_DEFAULTS.clipNorm, 0, 1e9);
+  if (o.fineTuneLength !== undefined) r.fineTuneLength = A.int('fineTuneLength', o.fineTuneLength, 1, r.maxEvalLength);
   r.seed = A.int('seed', o.seed ?? LAB_DEFAULTS.seed, 0, Number.MAX_SAFE_INTEGER);
   r.steps = A.int('steps', o.steps ?? LAB_DEFAULTS.steps, 0, L.stepsPerCall);
   if (r.schedule === 'cosine') r.totalSteps = A.int('totalSteps', o.totalSteps ?? r.steps, 1, 1e9);
@@ -102,7 +105,7 @@ function configArray(r) {
   return Float64Array.of(r.seed, TASKS.indexOf(r.task), r.k ?? 0, ENCODINGS.indexOf(r.encoding), STYLES[r.style ?? 'half'],
     r.base ?? 0, r.scaleBase ?? 0, r.vocab, r.dModel, r.heads, r.layers, r.dFF, r.maxPositions ?? 0, r.trainLength,
     r.maxEvalLength, r.batch, r.lr, r.warmupSteps, SCHEDULES[r.schedule], r.totalSteps ?? 0, r.weightDecay, r.beta1,
-    r.beta2, r.eps, r.clipNorm);
+    r.beta2, r.eps, r.clipNorm, r.fineTuneLength ?? 0);
 }
 
 export function train(heap, opts) {
@@ -163,14 +166,28 @@ export class LabRun {
     return this.#steps;
   }
 
-  /** Trains n more steps (1..10000); returns their losses. */
-  step(n) {
+  /**
+   * Trains n more steps (1..10000); returns their losses. With `{ length, scaling }` the steps
+   * fine-tune at a longer task length: lengths drawn from 1..length (default trainLength, up to
+   * maxEvalLength), RoPE scaling { type, factor } (factor default max(1, length / trainLength))
+   * applied as evaluate applies it, batches of `fineTuneBatch(length)` sequences.
+   */
+  step(n, opts) {
     const model = this.#live('step');
     A.int('n', n, 1, LAB_LIMITS.stepsPerCall);
+    const r = this.options;
+    const o = opts === undefined ? {} : A.options('options', opts, STEP_KEYS, 'step');
+    const length = o.length === undefined ? null : A.int('length', o.length, 1, r.maxEvalLength);
+    const scaling = this.#scaling(o.scaling, 'scaling', 'step');
     const heap = this.#heap;
     const fresh = heap.scoped((h) => {
       const p = h.alloc(Float32Array, n);
-      heap.call('posenc_lab_train_steps', model, n, p);
+      if (length === null && !scaling) heap.call('posenc_lab_train_steps', model, n, p);
+      else {
+        const len = length ?? r.trainLength;
+        const factor = scaling ? scaling.factor ?? Math.max(1, len / r.trainLength) : 1;
+        heap.call('posenc_lab_finetune_steps', model, n, len, scaling ? scaling.kind : 0, factor, p);
+      }
       return h.copyOut(Float32Array, p, n);
     });
     if (this.#steps + n > this.#loss.length) {
@@ -181,6 +198,18 @@ export class LabRun {
     this.#loss.set(fresh, this.#steps);
     this.#steps += n;
     return fresh;
+  }
+
+  /** Sequences per fine-tuning batch at task length `length` (what the model's buffers hold, at most batch). */
+  fineTuneBatch(length) {
+    const model = this.#live('fineTuneBatch');
+    const n = A.int('length', length, 1, this.options.maxEvalLength);
+    const heap = this.#heap;
+    return heap.scoped((h) => {
+      const b = h.alloc(Int32Array, 1);
+      heap.call('posenc_lab_finetune_batch', model, n, b);
+      return h.copyOut(Int32Array, b, 1)[0];
+    });
   }
 
   #scaling(o, name, method) {
@@ -236,31 +265,13 @@ export class LabRun {
   attention(input) {
     const model = this.#live('attention');
     const r = this.options;
-    const o = Array.isArray(input) || ArrayBuffer.isView(input) ? { tokens: input } : A.options('input', input, ATTENTION_KEYS, 'attention');
-    const longest = sequenceLength(r.task, Math.max(r.trainLength, r.maxEvalLength));
-    const heap = this.#heap;
-    let tokens, targets, n;
-    if (o.tokens !== undefined) {
-      if (o.length !== undefined || o.seed !== undefined) throw new TypeError('attention takes tokens, or length and seed, not both');
-      tokens = A.numbers('tokens', ArrayBuffer.isView(o.tokens) ? Array.from(o.tokens) : o.tokens, Int32Array, { min: 0, max: r.vocab - 1 });
-      tokens.forEach((t, i) => {
-        if (!Number.isInteger(Number(o.tokens[i]))) throw new RangeError(`tokens[${i}] must be an integer, got ${o.tokens[i]}`);
-      });
-      if (tokens.length > longest) throw new RangeError(`tokens must have at most ${longest} entries (this run's longest sequence), got ${tokens.length}`);
-    } else {
-      n = A.int('length', o.length ?? r.trainLength, 1, r.maxEvalLength);
-      const seed = A.int('seed', o.seed ?? 1, 0, Number.MAX_SAFE_INTEGER);
-      const T = sequenceLength(r.task, n);
-      [tokens, targets] = heap.scoped((h) => {
-        const tk = h.alloc(Int32Array, T), tg = h.alloc(Int32Array, T);
-        heap.call('posenc_lab_example', model, n, seed, tk, tg);
-        return [h.copyOut(Int32Array, tk, T), h.copyOut(Int32Array, tg, T)];
-      });
-    }
+    const o = this.#input(input, ATTENTION_KEYS, 'attention');
+    const { tokens, targets, n } = o;
     const scaling = this.#scaling(o.scaling, 'scaling', 'attention');
     const T = tokens.length;
     const factor = scaling ? scaling.factor ?? Math.max(1, (n ?? T) / (n === undefined ? sequenceLength(r.task, r.trainLength) : r.trainLength)) : 1;
     const count = A.elements('attention weights', r.layers, r.heads, T, T);
+    const heap = this.#heap;
     const weights = heap.scoped((h) => {
       const tk = h.copyIn(tokens), w = h.alloc(Float32Array, count);
       heap.call('posenc_lab_attention', model, tk, T, scaling ? scaling.kind : 0, factor, w);
@@ -270,6 +281,78 @@ export class LabRun {
     if (targets) out.targets = targets;
     if (scaling) out.factor = factor;
     return out;
+  }
+
+  /**
+   * The residual stream for one sequence (input as in attention, without scaling): { tokens,
+   * targets (for an example), hidden: Float32Array [layers + 1][T][dModel] (the embedding with
+   * any added position encoding, then each layer's output), layers, dModel, length: T }.
+   */
+  hidden(input) {
+    const model = this.#live('hidden');
+    const r = this.options;
+    const { tokens, targets } = this.#input(input, HIDDEN_KEYS, 'hidden');
+    const T = tokens.length;
+    const count = A.elements('hidden states', r.layers + 1, T, r.dModel);
+    const heap = this.#heap;
+    const hidden = heap.scoped((h) => {
+      const tk = h.copyIn(tokens), w = h.alloc(Float32Array, count);
+      heap.call('posenc_lab_hidden', model, tk, T, w);
+      return h.copyOut(Float32Array, w, count);
+    });
+    const out = { tokens, hidden, layers: r.layers, dModel: r.dModel, length: T };
+    if (targets) out.targets = targets;
+    return out;
+  }
+
+  /**
+   * Copies of the model's parameters by group, in the flat vector's order (c/lab/lab.h): e.g.
+   * tok_emb [vocab][dModel], pos_emb [maxPositions][dModel] (learned), t5_bias [32][heads],
+   * wqkv.0 [dModel][3 dModel]; each a Float32Array.
+   */
+  parameters() {
+    const model = this.#live('parameters');
+    const heap = this.#heap;
+    const fn = heap.fn;
+    const groups = fn.posenc_lab_n_groups(model), base = fn.posenc_lab_params(model);
+    const out = {};
+    heap.scoped((h) => {
+      const name = h.alloc(Int32Array, 1), off = h.alloc(Int32Array, 1), size = h.alloc(Int32Array, 1), decay = h.alloc(Int32Array, 1);
+      for (let g = 0; g < groups; g++) {
+        heap.call('posenc_lab_group', model, g, name, off, size, decay);
+        const i32 = new Int32Array(heap.memory.buffer);
+        const bytes = new Uint8Array(heap.memory.buffer, i32[name >> 2]);
+        const key = String.fromCharCode(...bytes.subarray(0, bytes.indexOf(0)));
+        out[key] = h.copyOut(Float32Array, base + 4 * i32[off >> 2], i32[size >> 2]);
+      }
+    });
+    return out;
+  }
+
+  /** Checks a sequence input of attention or hidden: its tokens (an array or { tokens }), or { length, seed } for an example. */
+  #input(input, keys, method) {
+    const r = this.options;
+    const o = Array.isArray(input) || ArrayBuffer.isView(input) ? { tokens: input } : A.options('input', input, keys, method);
+    const longest = sequenceLength(r.task, Math.max(r.trainLength, r.maxEvalLength));
+    if (o.tokens !== undefined) {
+      if (o.length !== undefined || o.seed !== undefined) throw new TypeError(`${method} takes tokens, or length and seed, not both`);
+      const tokens = A.numbers('tokens', ArrayBuffer.isView(o.tokens) ? Array.from(o.tokens) : o.tokens, Int32Array, { min: 0, max: r.vocab - 1 });
+      tokens.forEach((t, i) => {
+        if (!Number.isInteger(Number(o.tokens[i]))) throw new RangeError(`tokens[${i}] must be an integer, got ${o.tokens[i]}`);
+      });
+      if (tokens.length > longest) throw new RangeError(`tokens must have at most ${longest} entries (this run's longest sequence), got ${tokens.length}`);
+      return { tokens, scaling: o.scaling };
+    }
+    const n = A.int('length', o.length ?? r.trainLength, 1, r.maxEvalLength);
+    const seed = A.int('seed', o.seed ?? 1, 0, Number.MAX_SAFE_INTEGER);
+    const T = sequenceLength(r.task, n);
+    const heap = this.#heap, model = this.#model;
+    const [tokens, targets] = heap.scoped((h) => {
+      const tk = h.alloc(Int32Array, T), tg = h.alloc(Int32Array, T);
+      heap.call('posenc_lab_example', model, n, seed, tk, tg);
+      return [h.copyOut(Int32Array, tk, T), h.copyOut(Int32Array, tg, T)];
+    });
+    return { tokens, targets, n, scaling: o.scaling };
   }
 
   /** Returns the model's memory to the heap; the run then throws on use. Twice is harmless. */

@@ -448,6 +448,8 @@ export interface TrainOptions {
   eps?: number;
   /** global gradient-norm clip (default 0: off) */
   clipNorm?: number;
+  /** the longest fine-tuning task length whose batches still hold `batch` sequences (default trainLength) [..maxEvalLength]; it sizes the model's buffers */
+  fineTuneLength?: number;
   /** integer seed of the initialisation and the training data (default 1) */
   seed?: number;
   /** steps to train now (default 400) [0..10000] */
@@ -498,12 +500,32 @@ export interface LabRun {
   readonly loss: Float32Array;
   readonly steps: number;
   readonly freed: boolean;
-  /** n more steps [1..10000]; returns their losses */
-  step(n: number): Float32Array;
+  /**
+   * n more steps [1..10000]; returns their losses. With `length` and/or `scaling`, fine-tuning:
+   * task lengths drawn from 1..length [..maxEvalLength], RoPE scaled as evaluate scales it
+   * (factor default max(1, length / trainLength)), batches of fineTuneBatch(length) sequences.
+   */
+  step(n: number, options?: { length?: number; scaling?: LabScaling }): Float32Array;
+  /** sequences per fine-tuning batch at a task length: what the buffers hold, at most `batch` */
+  fineTuneBatch(length: number): number;
   /** task lengths (default [trainLength]), 256 sequences, seed 1 by default */
   evaluate(options?: { lengths?: Numbers; sequences?: number; seed?: number; scaling?: LabScaling }): LabEvaluation[];
   /** one sequence: its tokens, or an example of the task at task length `length` from `seed` (defaults trainLength, 1) */
   attention(input: Numbers | { tokens: Numbers; scaling?: LabScaling } | { length?: number; seed?: number; scaling?: LabScaling }): LabAttention;
+  /** the residual stream of one sequence (input as for attention, no scaling) */
+  hidden(input: Numbers | { tokens: Numbers } | { length?: number; seed?: number }): LabHidden;
+  /** copies of the parameters by group name (tok_emb, pos_emb, t5_bias, wqkv.0, …; c/lab/lab.h) */
+  parameters(): Record<string, Float32Array>;
   /** returns the model's memory; the run then throws a TypeError on use */
   free(): void;
+}
+
+export interface LabHidden {
+  tokens: Int32Array;
+  targets?: Int32Array;
+  /** [layers + 1][length][dModel]: the embedding (with any added position encoding), then each layer's output */
+  hidden: Float32Array;
+  layers: number;
+  dModel: number;
+  length: number;
 }
