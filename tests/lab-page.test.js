@@ -34,7 +34,7 @@ test('the default run is drawn at once from the results file', async () => {
   const { page, context, errors } = await open('');
   const data = await page.evaluate(() => window.posencEmbed.host.data);
   assert.ok(data.rows.length >= 10 * 4, 'every encoding (and RoPE scaled) at four lengths');
-  assert.match(await status(page), /npm run lab \(400 steps, seed 1\)/);
+  assert.match(await status(page), /npm run lab \(400 steps, seeds 1, 2, 3: each line is their mean/);
   assert.equal(await button(page).textContent(), 'Train');
   assert.deepEqual(errors, []);
   await context.close();

@@ -6,7 +6,7 @@
 // Web Worker where there is one, else in slices on the page, with a live loss curve and Cancel.
 import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays } from './common.js';
 import { messages } from '../host/i18n.js';
-import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeResults } from '../lab/run.js';
+import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds } from '../lab/run.js';
 import { LAB, taskParam } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
@@ -30,7 +30,7 @@ const M = messages({
     lossX: 'step',
     train: 'Train',
     cancel: 'Cancel',
-    shown: 'Shown: the results of npm run lab ({steps} steps, seed {seed}), the same code run ahead of time.',
+    shown: 'Shown: the results of npm run lab ({steps} steps, seeds {seeds}: each line is their mean, its band their range), the same code run ahead of time.',
     shownOwn: 'Shown: trained here, {steps} steps, seed {seed}{where}.',
     inWorker: ', in a Web Worker',
     inSlices: ', in slices on this page (no Worker here)',
@@ -56,7 +56,7 @@ const M = messages({
     lossX: '步',
     train: '训练',
     cancel: '取消',
-    shown: '当前显示：npm run lab 的结果（{steps} 步，种子 {seed}），即预先运行的同一份代码。',
+    shown: '当前显示：npm run lab 的结果（{steps} 步，种子 {seeds}：每条线是它们的平均值，色带是它们的范围），即预先运行的同一份代码。',
     shownOwn: '当前显示：在这里训练的结果，{steps} 步，种子 {seed}{where}。',
     inWorker: '，在 Web Worker 中',
     inSlices: '，在本页面上分片运行（这里没有 Worker）',
@@ -94,6 +94,7 @@ export default {
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
     chart.options.plugins.legend = lineLegend;
+    chart.options.plugins.filler = { propagate: false }; // the seeds' bands
     Object.assign(chart.options.scales.x, { min: TRAIN_LENGTH * 0.9, max: TRAIN_LENGTH * 8 * 1.1,
       afterBuildTicks: (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * TRAIN_LENGTH }))) });
     chart.options.scales.x.ticks = { ...chart.options.scales.x.ticks, callback: (v) => String(v) };
@@ -180,32 +181,50 @@ export default {
       } else train();
     });
 
-    const fileRuns = { kback: decodeResults(results, 'kback'), copy: decodeResults(results, 'copy') };
+    const fileSeeds = { kback: decodeSeeds(results, 'kback'), copy: decodeSeeds(results, 'copy') };
+    const seedList = [DEFAULT_SEED, ...results.options.seeds].join(', ');
     const view = {
       update(p) {
         params = p;
         const isDefault = p.steps === DEFAULT_STEPS && p.seed === DEFAULT_SEED;
         const mine = own.get(key(p));
-        const runs = mine ? mine.runs : fileRuns[p.task];
+        const seeds = mine ? [mine.runs] : fileSeeds[p.task]; // one list of runs per seed
+        const runs = seeds[0];
         button.textContent = String(job ? M.cancel : M.train);
         if (!job) {
           status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where: String(mine.where === 'worker' ? M.inWorker : M.inSlices) })
-            : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seed: DEFAULT_SEED })
+            : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seeds: seedList })
               : M.pressTrain.format({ steps: p.steps, seed: p.seed, defSteps: DEFAULT_STEPS, defSeed: DEFAULT_SEED }));
           message = null;
         }
         const field = p.metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
+        // a line per encoding (and RoPE scaling): the mean over the seeds shown, per length; with
+        // more than one seed, the band between their lowest and highest
         const lines = [];
         runs.forEach((r, i) => {
-          lines.push([r.encoding, null, r.evaluation, i]);
-          for (const s of SCALINGS) if (r.scaled?.[s]) lines.push([r.encoding, s, r.scaled[s], i]);
+          for (const s of [null, ...SCALINGS]) {
+            if (s && !r.scaled?.[s]) continue;
+            const evs = seeds.map((rs) => (s ? rs[i].scaled[s] : rs[i].evaluation));
+            const stat = (n, f) => f(...evs.map((ev) => ev[n][field]));
+            const mean = evs[0].map((e, n) => ({ ...e, [field]: stat(n, (...v) => v.reduce((a, b) => a + b, 0) / v.length), lo: stat(n, Math.min), hi: stat(n, Math.max) }));
+            lines.push([r.encoding, s, mean, i]);
+          }
         });
-        chart.data.datasets = lines.map(([enc, s, ev, i], j) => ({
-          label: runName(enc, s), data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
-          borderColor: palette[i % 7], borderDash: s ? dashes[1 + SCALINGS.indexOf(s)] : [], borderWidth: s ? 1.5 : 2.25,
-          pointRadius: 3, pointStyle: s ? 'triangle' : 'circle',
-        }));
-        chart.update();
+        const band = seeds.length > 1;
+        chart.data.datasets = lines.flatMap(([enc, s, ev, i], j) => {
+          const colour = palette[i % 7];
+          const line = {
+            label: runName(enc, s), data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
+            borderColor: colour, borderDash: s ? dashes[1 + SCALINGS.indexOf(s)] : [], borderWidth: s ? 1.5 : 2.25,
+            pointRadius: 3, pointStyle: s ? 'triangle' : 'circle',
+          };
+          if (!band) return [line];
+          const edge = (key, fill) => ({
+            label: '', data: pts(`${j}${key}`, ev.length, (n) => ev[n][key], (n) => ev[n].length), borderWidth: 0, pointRadius: 0,
+            pointHitRadius: 0, borderColor: 'transparent', backgroundColor: `${colour}${s ? '14' : '26'}`, fill,
+          });
+          return [line, edge('hi', false), edge('lo', '-1')];
+        });        chart.update();
         if (!job) {
           loss.data.datasets = lossCurves(runs);
           loss.update();
@@ -215,8 +234,8 @@ export default {
           list: lines.map(([enc, s, ev]) => M.readItem.format({ name: runName(enc, s), values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
         });
         return {
-          columns: ['encoding', 'length', 'token accuracy', 'sequence accuracy', 'loss'],
-          rows: lines.flatMap(([enc, s, ev]) => ev.map((e) => [s ? `${enc} + ${s}` : enc, e.length, e.tokenAccuracy, e.sequenceAccuracy, e.loss])),
+          columns: ['encoding', 'length', `${field} (mean over ${seeds.length} seeds)`, `${field} lowest`, `${field} highest`],
+          rows: lines.flatMap(([enc, s, ev]) => ev.map((e) => [s ? `${enc} + ${s}` : enc, e.length, e[field], e.lo, e.hi])),
         };
       },
       destroy: () => (job?.stop(), chart.destroy(), loss.destroy()),

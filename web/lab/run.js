@@ -66,10 +66,18 @@ export function decodeDetails(results, task, encoding) {
   return { evaluation, attention };
 }
 
+const record = (r) => ({
+  encoding: r.encoding, style: r.style, ...(r.loss ? { loss: fromBase64(r.loss) } : {}), evaluation: summary(r.evaluation),
+  ...(r.scaled ? { scaled: Object.fromEntries(Object.entries(r.scaled).map(([s, ev]) => [s, summary(ev)])) } : {}),
+});
+
 /** The file's runs of `task` in trainAll's shape. */
 export function decodeResults(results, task) {
-  return results.runs.filter((r) => r.task === task).map((r) => ({
-    encoding: r.encoding, style: r.style, loss: fromBase64(r.loss), evaluation: summary(r.evaluation),
-    ...(r.scaled ? { scaled: Object.fromEntries(Object.entries(r.scaled).map(([s, ev]) => [s, summary(ev)])) } : {}),
-  }));
+  return results.runs.filter((r) => r.task === task).map(record);
+}
+
+/** The file's runs of `task` from every seed it holds, first seed first: one trainAll-shaped list per seed (the others without losses). */
+export function decodeSeeds(results, task) {
+  const others = results.options.seeds.map((seed) => results.seedRuns.filter((r) => r.task === task && r.seed === seed).map(record));
+  return [decodeResults(results, task), ...others];
 }

@@ -1,0 +1,93 @@
+// lab-scaling.js: the long-context recipes on a model that was actually trained. The lab's RoPE
+// model (trained at lengths up to 16) tested at 1× to 8× that length: unscaled; with position
+// interpolation, NTK or YaRN applied at evaluation only (factor = the multiple); and after a short
+// fine-tune at 4× with each of them (factor 4). From web/lab/results.json (`npm run lab`).
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays } from './common.js';
+import { messages } from '../host/i18n.js';
+import { MULTIPLES, TRAIN_LENGTH } from '../lab/run.js';
+import { LAB, taskParam } from './shared/lab.js';
+import results from '../lab/results.json' with { type: 'json' };
+
+const M = messages({
+  en: {
+    title: 'Scaling a trained RoPE model: PI, NTK and YaRN at evaluation only, and after a short fine-tune at 4×',
+    metric: 'accuracy',
+    token: 'per token',
+    sequence: 'whole sequence',
+    xTitle: 'test length (tokens of the task; trained up to 16)',
+    yTitle: 'accuracy',
+    plain: 'RoPE, unscaled',
+    atEval: 'RoPE + {scaling} at evaluation',
+    tuned: 'RoPE + {scaling}, fine-tuned {steps} steps at {length}',
+    readout: '{task}, {metric} accuracy at 1× / 2× / 4× / 8× the training length: {list}.',
+    readItem: '{name} {values}',
+    sep: '; ',
+  },
+  zh: {
+    title: '缩放一个训练好的 RoPE 模型：只在评估时使用 PI、NTK 和 YaRN，以及在 4× 长度上短暂微调之后',
+    metric: '准确率',
+    token: '按 token',
+    sequence: '整条序列',
+    xTitle: '测试长度（任务的 token 数；训练时最长 16）',
+    yTitle: '准确率',
+    plain: 'RoPE，不缩放',
+    atEval: 'RoPE + {scaling}，仅在评估时',
+    tuned: 'RoPE + {scaling}，在长度 {length} 上微调 {steps} 步',
+    readout: '{task}，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}）：{list}。',
+    readItem: '{name} {values}',
+    sep: '；',
+  },
+});
+
+const SCALINGS = [['pi', 'PI'], ['ntk', 'NTK'], ['yarn', 'YaRN']];
+
+/** The lines of one task: [name, evaluation summaries, colour, dashed, fine-tuned]. */
+function lines(task) {
+  const run = results.runs.find((r) => r.task === task && r.encoding === 'rope');
+  const ft = results.options.fineTune;
+  const out = [[M.plain.format(), run.evaluation, palette[6], false, false]];
+  SCALINGS.forEach(([s, name], i) => out.push([M.atEval.format({ scaling: name }), run.scaled[s], palette[i], true, false]));
+  SCALINGS.forEach(([s, name], i) => out.push([M.tuned.format({ scaling: name, steps: ft.steps, length: ft.multiple * TRAIN_LENGTH }), run.fineTuned[s].evaluation, palette[i], false, true]));
+  return out;
+}
+
+export default {
+  kind: 'lab-scaling',
+  messages: M,
+  title: M.title,
+  params: [
+    taskParam('kback'),
+    { name: 'metric', label: M.metric, type: 'select', options: ['token', 'sequence'], value: 'token', optionLabels: { token: M.token, sequence: M.sequence } },
+  ],
+  mount(el, { Chart }) {
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
+    chart.options.plugins.legend = lineLegend;
+    Object.assign(chart.options.scales.x, { min: TRAIN_LENGTH * 0.9, max: TRAIN_LENGTH * 8 * 1.1,
+      afterBuildTicks: (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * TRAIN_LENGTH }))) });
+    chart.options.scales.x.ticks = { ...chart.options.scales.x.ticks, callback: (v) => String(v) };
+    Object.assign(chart.options.scales.y, { min: 0, max: 1 });
+    const pts = pointArrays();
+    const view = {
+      update({ task, metric }) {
+        const field = metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
+        const ls = lines(task);
+        chart.data.datasets = ls.map(([label, ev, colour, dashed, tuned], j) => ({
+          label, data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
+          borderColor: colour, borderDash: dashed ? dashes[1] : [], borderWidth: tuned || j === 0 ? 2.25 : 1.5,
+          pointRadius: 3, pointStyle: tuned ? 'rect' : dashed ? 'triangle' : 'circle',
+        }));
+        chart.update();
+        view.readout = M.readout.format({
+          task: String(LAB[task]), metric: String(M[metric]),
+          list: ls.map(([name, ev]) => M.readItem.format({ name, values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
+        });
+        return {
+          columns: ['model', 'length', 'factor', 'token accuracy', 'sequence accuracy', 'loss'],
+          rows: ls.flatMap(([name, ev]) => ev.map((e) => [name, e.length, e.factor ?? 1, e.tokenAccuracy, e.sequenceAccuracy, e.loss])),
+        };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};
