@@ -55,6 +55,19 @@ test('Train: a Web Worker trains every encoding and the chart draws what it trai
   await context.close();
 });
 
+test('the reader\'s settings: one encoding, another training length and size, trained and drawn at their lengths', async () => {
+  const { page, context, errors } = await open('encoding=rope&trainLength=8&dModel=16&layers=1&steps=50');
+  const shown = await page.evaluate(() => window.posencEmbed.host.data.rows);
+  assert.deepEqual([...new Set(shown.map((r) => r[0]))], ['rope', 'rope + pi', 'rope + ntk', 'rope + yarn'], 'one encoding of the default run meanwhile');
+  await button(page).click();
+  await page.waitForFunction(() => /trained here/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 120_000 });
+  const rows = await page.evaluate(() => window.posencEmbed.host.data.rows);
+  assert.deepEqual([...new Set(rows.map((r) => r[1]))], [8, 16, 32, 64], 'tested at 1x to 8x of length 8');
+  assert.deepEqual([...new Set(rows.map((r) => r[0]))], ['rope', 'rope + pi', 'rope + ntk', 'rope + yarn']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('Cancel stops training and says so', async () => {
   const { page, context, errors } = await open('steps=2000&seed=3');
   await button(page).click();

@@ -7,7 +7,8 @@
 import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays } from './common.js';
 import { messages } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds } from '../lab/run.js';
-import { LAB, taskParam } from './shared/lab.js';
+import { LAB_DEFAULTS } from '../lib/lab.js';
+import { LAB, taskParam, ENCODING_NAMES } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const DEFAULT_STEPS = results.options.train.steps, DEFAULT_SEED = results.options.train.seed;
@@ -18,13 +19,18 @@ const runName = (encoding, scaling) => (scaling ? M.withScaling.format({ name: S
 
 const M = messages({
   en: {
-    title: 'Accuracy against test length: tiny transformers trained at length 16 with each position encoding',
+    title: 'Accuracy against test length: tiny transformers trained with each position encoding, tested at 1× to 8× their training length',
     metric: 'accuracy',
     token: 'per token',
     sequence: 'whole sequence',
+    encoding: 'encodings',
+    every: 'every one',
+    trainLength: 'training length',
+    dModel: 'd_model',
+    layers: 'layers',
     steps: 'training steps',
     seed: 'seed',
-    xTitle: 'test length (tokens of the task; trained up to 16)',
+    xTitle: 'test length (tokens of the task; trained up to {length})',
     yTitle: 'accuracy',
     lossTitle: 'training loss',
     lossX: 'step',
@@ -34,7 +40,7 @@ const M = messages({
     shownOwn: 'Shown: trained here, {steps} steps, seed {seed}{where}.',
     inWorker: ', in a Web Worker',
     inSlices: ', in slices on this page (no Worker here)',
-    pressTrain: 'Press Train to train with {steps} steps and seed {seed} (about a minute); shown meanwhile: {defSteps} steps, seed {defSeed}.',
+    pressTrain: 'Press Train to train with these settings (every encoding at the default size takes about half a minute); shown meanwhile: the results of npm run lab.',
     progress: 'Training {name} ({index} of {count}), step {step} of {steps}…',
     cancelled: 'Cancelled.',
     failed: 'Training failed: {message}',
@@ -44,13 +50,18 @@ const M = messages({
     withScaling: '{name} + {scaling}',
   },
   zh: {
-    title: '准确率随测试长度的变化：用各种位置编码在长度 16 上训练的小 Transformer',
+    title: '准确率随测试长度的变化：用各种位置编码训练的小 Transformer，在训练长度的 1× 到 8× 上测试',
     metric: '准确率',
     token: '按 token',
     sequence: '整条序列',
+    encoding: '编码',
+    every: '全部',
+    trainLength: '训练长度',
+    dModel: 'd_model',
+    layers: '层数',
     steps: '训练步数',
     seed: '种子',
-    xTitle: '测试长度（任务的 token 数；训练时最长 16）',
+    xTitle: '测试长度（任务的 token 数；训练时最长 {length}）',
     yTitle: '准确率',
     lossTitle: '训练损失',
     lossX: '步',
@@ -60,7 +71,7 @@ const M = messages({
     shownOwn: '当前显示：在这里训练的结果，{steps} 步，种子 {seed}{where}。',
     inWorker: '，在 Web Worker 中',
     inSlices: '，在本页面上分片运行（这里没有 Worker）',
-    pressTrain: '按“训练”即可用 {steps} 步和种子 {seed} 训练（大约一分钟）；在此之前显示 {defSteps} 步、种子 {defSeed} 的结果。',
+    pressTrain: '按“训练”即可用这些设置训练（默认大小下训练全部编码大约需要半分钟）；在此之前显示 npm run lab 的结果。',
     progress: '正在训练 {name}（第 {index} 个，共 {count} 个），第 {step} 步，共 {steps} 步……',
     cancelled: '已取消。',
     failed: '训练失败：{message}',
@@ -70,6 +81,9 @@ const M = messages({
     withScaling: '{name} + {scaling}',
   },
 });
+
+/** An encoding's colour, the same in every setting: its place in the lab's list. */
+const colourOf = (encoding) => palette[ENCODING_NAMES.indexOf(encoding) % 7];
 
 /** Where training runs: a module Worker when the page can start one (not file://, not the single-file build). */
 function startWorker() {
@@ -88,15 +102,22 @@ export default {
   params: [
     taskParam('kback'),
     { name: 'metric', label: M.metric, type: 'select', options: ['token', 'sequence'], value: 'token', optionLabels: { token: M.token, sequence: M.sequence } },
+    { name: 'encoding', label: M.encoding, type: 'select', options: ['all', ...ENCODING_NAMES], value: 'all',
+      optionLabels: { all: M.every, ...Object.fromEntries(ENCODING_NAMES.map((n) => [n, LAB[n]])) } },
+    { name: 'trainLength', label: M.trainLength, type: 'int', min: 4, max: 32, step: 4, value: TRAIN_LENGTH },
+    { name: 'dModel', label: M.dModel, type: 'int', min: 16, max: 64, step: 16, value: LAB_DEFAULTS.dModel },
+    { name: 'layers', label: M.layers, type: 'int', min: 1, max: 4, value: LAB_DEFAULTS.layers },
     { name: 'steps', label: M.steps, type: 'int', min: 50, max: 2000, step: 50, value: DEFAULT_STEPS },
     { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: DEFAULT_SEED },
   ],
   mount(el, { pe, Chart }) {
-    const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
+    let shownLength = TRAIN_LENGTH; // the training length of the runs drawn
+    // the axis title in the language of the moment (t() reads a message object by language)
+    const xTitle = { get en() { return M.xTitle.format({ length: shownLength }); }, get zh() { return M.xTitle.format({ length: shownLength }); } };
+    const chart = lineChart(el, Chart, { x: xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
     chart.options.plugins.legend = lineLegend;
     chart.options.plugins.filler = { propagate: false }; // the seeds' bands
-    Object.assign(chart.options.scales.x, { min: TRAIN_LENGTH * 0.9, max: TRAIN_LENGTH * 8 * 1.1,
-      afterBuildTicks: (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * TRAIN_LENGTH }))) });
+    chart.options.scales.x.afterBuildTicks = (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * shownLength })));
     chart.options.scales.x.ticks = { ...chart.options.scales.x.ticks, callback: (v) => String(v) };
     Object.assign(chart.options.scales.y, { min: 0, max: 1 });
 
@@ -111,17 +132,19 @@ export default {
     el.append(panel);
     const loss = lineChart(el, Chart, { x: M.lossX, y: M.lossTitle, aspect: 3.2, legend: false });
     // the losses of the runs shown (every 5th step; steps without a loss position read 0 and are skipped)
-    const lossCurves = (runs) => runs.map((r, i) => ({
+    const lossCurves = (runs) => runs.map((r) => ({
       data: Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => ({ x: 5 * n + 1, y: r.loss[5 * n] })).filter((q) => q.y > 0),
-      borderColor: palette[i % 7], borderWidth: 1, borderDash: [],
+      borderColor: colourOf(r.encoding), borderWidth: 1, borderDash: [],
     }));
     Object.assign(loss.options.plugins, { decimation: false });
     const pts = pointArrays();
 
-    const own = new Map(); // runs trained here, by task/steps/seed
+    const own = new Map(); // runs trained here, by their settings
     let job = null; // { key, stop(), where }
     let message = null;
-    const key = (p) => `${p.task}/${p.steps}/${p.seed}`;
+    const key = (p, encoding = p.encoding) => `${p.task}/${encoding}/${p.trainLength}/${p.dModel}/${p.layers}/${p.steps}/${p.seed}`;
+    const settings = (p) => ({ task: p.task, steps: p.steps, seed: p.seed, trainLength: p.trainLength, dModel: p.dModel, layers: p.layers,
+      ...(p.encoding === 'all' ? {} : { encodings: [p.encoding] }) });
     let params = null;
 
     const finish = (runs, where, k) => {
@@ -155,14 +178,14 @@ export default {
           worker.terminate();
           if (job?.key === k && !lossPoints.length) sliced(p, k);
         };
-        worker.postMessage({ task: p.task, steps: p.steps, seed: p.seed });
+        worker.postMessage(settings(p));
       } else sliced(p, k);
       requestRedraw(el);
     };
     const sliced = (p, k) => {
       let stop = false, last = performance.now();
       job = { key: k, stop: () => (stop = true), where: 'slices' };
-      trainAll(pe, p, {
+      trainAll(pe, settings(p), {
         slice: 5,
         cancelled: () => stop,
         pause: (q) => {
@@ -186,15 +209,19 @@ export default {
     const view = {
       update(p) {
         params = p;
-        const isDefault = p.steps === DEFAULT_STEPS && p.seed === DEFAULT_SEED;
-        const mine = own.get(key(p));
-        const seeds = mine ? [mine.runs] : fileSeeds[p.task]; // one list of runs per seed
+        const isDefault = p.steps === DEFAULT_STEPS && p.seed === DEFAULT_SEED && p.trainLength === TRAIN_LENGTH &&
+          p.dModel === LAB_DEFAULTS.dModel && p.layers === LAB_DEFAULTS.layers;
+        const mine = own.get(key(p)) ?? own.get(key(p, 'all')); // one encoding of an 'all' run is shown from it
+        const chosen = (runs) => runs.filter((r) => p.encoding === 'all' || r.encoding === p.encoding);
+        const seeds = (mine ? [mine.runs] : fileSeeds[p.task]).map(chosen); // one list of runs per seed
         const runs = seeds[0];
+        shownLength = mine ? p.trainLength : TRAIN_LENGTH;
+        Object.assign(chart.options.scales.x, { min: shownLength * 0.9, max: shownLength * 8 * 1.1 });
         button.textContent = String(job ? M.cancel : M.train);
         if (!job) {
           status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where: String(mine.where === 'worker' ? M.inWorker : M.inSlices) })
             : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seeds: seedList })
-              : M.pressTrain.format({ steps: p.steps, seed: p.seed, defSteps: DEFAULT_STEPS, defSeed: DEFAULT_SEED }));
+              : M.pressTrain.format());
           message = null;
         }
         const field = p.metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
@@ -202,17 +229,18 @@ export default {
         // more than one seed, the band between their lowest and highest
         const lines = [];
         runs.forEach((r, i) => {
+          if (!r) return;
           for (const s of [null, ...SCALINGS]) {
             if (s && !r.scaled?.[s]) continue;
             const evs = seeds.map((rs) => (s ? rs[i].scaled[s] : rs[i].evaluation));
             const stat = (n, f) => f(...evs.map((ev) => ev[n][field]));
             const mean = evs[0].map((e, n) => ({ ...e, [field]: stat(n, (...v) => v.reduce((a, b) => a + b, 0) / v.length), lo: stat(n, Math.min), hi: stat(n, Math.max) }));
-            lines.push([r.encoding, s, mean, i]);
+            lines.push([r.encoding, s, mean]);
           }
         });
         const band = seeds.length > 1;
-        chart.data.datasets = lines.flatMap(([enc, s, ev, i], j) => {
-          const colour = palette[i % 7];
+        chart.data.datasets = lines.flatMap(([enc, s, ev], j) => {
+          const colour = colourOf(enc);
           const line = {
             label: runName(enc, s), data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
             borderColor: colour, borderDash: s ? dashes[1 + SCALINGS.indexOf(s)] : [], borderWidth: s ? 1.5 : 2.25,
@@ -224,7 +252,8 @@ export default {
             pointHitRadius: 0, borderColor: 'transparent', backgroundColor: `${colour}${s ? '14' : '26'}`, fill,
           });
           return [line, edge('hi', false), edge('lo', '-1')];
-        });        chart.update();
+        });
+        chart.update();
         if (!job) {
           loss.data.datasets = lossCurves(runs);
           loss.update();

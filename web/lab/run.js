@@ -1,5 +1,5 @@
 // run.js: the lab's runs as the page trains them (in a worker, or in time slices on the page):
-// every encoding on one task, each evaluated at 1×, 2×, 4× and 8× its training length, RoPE also
+// every encoding (or the ones chosen) on one task, each evaluated at 1×, 2×, 4× and 8× its training length, RoPE also
 // with position interpolation, NTK and YaRN applied at evaluation. And the default run's results
 // as web/lab/results.json holds them (made by `npm run lab` with the same calls), decoded into the
 // same shape, so the chart draws both alike.
@@ -16,20 +16,23 @@ const SEQUENCES = 128;
 const summary = (ev) => ev.map((e) => ({ length: e.length, tokenAccuracy: e.tokenAccuracy, sequenceAccuracy: e.sequenceAccuracy, loss: e.loss }));
 
 /**
- * Trains every encoding on `task` for `steps` steps from `seed`, in slices of `slice` steps;
- * after each slice `pause(progress)` may return a promise (a time-sliced page yields there) and
- * a true `cancelled()` stops. Resolves to the runs, or null when cancelled.
+ * Trains the encodings named in `encodings` (default every one) on `task` for `steps` steps from
+ * `seed`, at `trainLength` with `dModel` and `layers` (pe.train's defaults otherwise), in slices
+ * of `slice` steps; after each slice `pause(progress)` may return a promise (a time-sliced page
+ * yields there) and a true `cancelled()` stops. Resolves to the runs, or null when cancelled.
  */
-export async function trainAll(pe, { task, steps, seed }, { slice = 10, pause = () => null, cancelled = () => false } = {}) {
+export async function trainAll(pe, { task, steps, seed, trainLength = TRAIN_LENGTH, dModel, layers, encodings },
+  { slice = 10, pause = () => null, cancelled = () => false } = {}) {
   const runs = [];
-  const lengths = MULTIPLES.map((m) => m * TRAIN_LENGTH);
-  for (let k = 0; k < ENCODINGS.length; k++) {
-    const enc = ENCODINGS[k];
-    const run = pe.train({ task, ...enc, trainLength: TRAIN_LENGTH, steps: 0, seed });
+  const lengths = MULTIPLES.map((m) => m * trainLength);
+  const chosen = encodings ? ENCODINGS.filter((e) => encodings.includes(e.encoding)) : ENCODINGS;
+  for (let k = 0; k < chosen.length; k++) {
+    const enc = chosen[k];
+    const run = pe.train({ task, ...enc, trainLength, ...(dModel ? { dModel } : {}), ...(layers ? { layers } : {}), steps: 0, seed });
     try {
       while (run.steps < steps) {
         run.step(Math.min(slice, steps - run.steps));
-        await pause({ encoding: enc.encoding, index: k, count: ENCODINGS.length, step: run.steps, steps, loss: run.loss });
+        await pause({ encoding: enc.encoding, index: k, count: chosen.length, step: run.steps, steps, loss: run.loss });
         if (cancelled()) return null;
       }
       const evaluate = (scaling) => summary(run.evaluate({ lengths, sequences: SEQUENCES, seed: 1, ...(scaling ? { scaling: { type: scaling } } : {}) }));
