@@ -32,7 +32,7 @@ const KINDS_8_15 = {
 
 // sections 16-21
 const KINDS_16_20 = ['scaling-variants', 'scaling-decay', 'dynamic-kv-cache', 'precision-lab', 'precision-heatmap', 'convention-lab', 'sinusoidal-layouts',
-  'model-positions', 'model-misreads', 'length-lab', 'alibi-bias', 't5-buckets', 'xpos-scale'];
+  'model-positions', 'model-misreads', 'length-lab', 'alibi-bias', 't5-buckets', 'xpos-scale', 'lab-order', 'lab-learned'];
 // One control per chart to change, and its new value.
 const CHANGE_16_20 = {
   'scaling-variants': ['factor', '4'],
@@ -48,6 +48,8 @@ const CHANGE_16_20 = {
   'alibi-bias': ['heads', '12'],
   't5-buckets': ['numBuckets', '16'],
   'xpos-scale': ['scaleBase', '256'],
+  'lab-order': ['encoding', 'rope'],
+  'lab-learned': ['task', 'copy'],
 };
 const LLAMA31 = {
   hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000.0,

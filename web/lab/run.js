@@ -47,7 +47,7 @@ export async function trainAll(pe, { task, steps, seed, trainLength = TRAIN_LENG
 }
 
 const bytesOf = (b) => Uint8Array.from(atob(b.base64), (c) => c.charCodeAt(0));
-const fromBase64 = (b) => new Float32Array(bytesOf(b).buffer);
+export const fromBase64 = (b) => new Float32Array(bytesOf(b).buffer);
 
 /**
  * One run of the file with its per-position figures and attention pictures decoded:

@@ -1,0 +1,99 @@
+// lab-learned.js: what a learned position table holds past the positions training reached, row
+// by row: how far training moved each row from its random initial value, and its largest cosine
+// with any reached row, for the lab's default run (web/lab/results.json, made by `npm run lab`).
+import { lineChartWith, palette, dashes, lineLegend, beyondShade, sig, isDark } from './common.js';
+import { messages } from '../host/i18n.js';
+import { fromBase64 } from '../lab/run.js';
+import { LAB, taskParam } from './shared/lab.js';
+import results from '../lab/results.json' with { type: 'json' };
+
+const M = messages({
+  en: {
+    title: 'What a learned position table gives a position it never trained',
+    xTitle: 'position (row of the table)',
+    yTitle: 'fraction moved, or cosine',
+    moved: 'moved by training: |P − P₀| / |P₀|',
+    nearest: 'largest cosine with a reached row',
+    random: 'random {dim}-dimensional vectors: {value} on average',
+    beyond: 'never reached in training (positions ≥ {reached})',
+    range: '{lo} to {hi}',
+    readout: '“{task}”, learned table, {steps} steps: training reached positions 0 to {last}. Their rows moved {reachedMoved} of their length; every other row moved {otherMoved}, what weight decay alone does: it is still its random initial value. Largest cosine with a reached row: {reachedCos} for the reached rows, {otherCos} for the others; a random {dim}-dimensional vector gets {random} on average against {reached} random ones.',
+  },
+  zh: {
+    title: '可学习的位置表给从未训练过的位置什么',
+    xTitle: '位置（表中的行）',
+    yTitle: '移动的比例，或余弦',
+    moved: '训练带来的移动：|P − P₀| / |P₀|',
+    nearest: '与已训练行的最大余弦',
+    random: '随机 {dim} 维向量：平均 {value}',
+    beyond: '训练时从未到达（位置 ≥ {reached}）',
+    range: '{lo} 到 {hi}',
+    readout: '任务“{task}”，可学习的位置表，{steps} 步：训练到达了位置 0 到 {last}。这些行移动了自身长度的 {reachedMoved}；其余每一行都移动了 {otherMoved}，这是权重衰减单独造成的：它仍是随机的初始值。与已训练行的最大余弦：已训练的行为 {reachedCos}，其余的行为 {otherCos}；一个随机的 {dim} 维向量与 {reached} 个随机向量相比，平均得到 {random}。',
+  },
+});
+
+const DRAWS = 400;
+
+/** Mean over DRAWS random vectors of the largest cosine with `others` random vectors, in `dim` dimensions. */
+function randomNearest(pe, dim, others) {
+  const v = pe.randomNormal(DRAWS * (others + 1) * dim, 1);
+  const row = (k) => v.subarray(k * dim, (k + 1) * dim);
+  const dot = (a, b) => a.reduce((s, x, j) => s + x * b[j], 0);
+  let sum = 0;
+  for (let d = 0; d < DRAWS; d++) {
+    const base = d * (others + 1), a = row(base);
+    let best = -1;
+    for (let k = 1; k <= others; k++) best = Math.max(best, dot(a, row(base + k)) / Math.sqrt(dot(a, a) * dot(row(base + k), row(base + k))));
+    sum += best;
+  }
+  return sum / DRAWS;
+}
+
+const pct = (f) => `${sig(100 * f, 2)}%`;
+
+export default {
+  kind: 'lab-learned',
+  messages: M,
+  title: M.title,
+  params: [taskParam('kback')],
+  mount(el, { pe, Chart }) {
+    const chart = lineChartWith([beyondShade], el, Chart, { x: M.xTitle, y: M.yTitle, aspect: 2 });
+    chart.options.plugins.legend = lineLegend;
+    chart.canvas.parentElement.classList.add('phone-legend');
+    Object.assign(chart.options.scales.y, { min: 0, suggestedMax: 0.8 });
+    const reference = new Map();
+    const view = {
+      update({ task }) {
+        const run = results.runs.find((r) => r.task === task && r.encoding === 'learned');
+        const { reached, rows } = run.positionTable;
+        const moved = fromBase64(run.positionTable.moved), nearest = fromBase64(run.positionTable.nearest);
+        const dim = run.options.dModel;
+        if (!reference.has(reached)) reference.set(reached, randomNearest(pe, dim, reached));
+        const random = reference.get(reached);
+        const line = (a) => Array.from(a, (y, x) => ({ x, y }));
+        chart.data.datasets = [
+          { label: String(M.moved), data: line(moved), borderColor: palette[0], borderDash: dashes[0], borderWidth: 1.75 },
+          { label: String(M.nearest), data: line(nearest), borderColor: palette[1], borderDash: dashes[1], borderWidth: 1.5 },
+          { label: M.random.format({ dim, value: sig(random, 2) }), data: [{ x: 0, y: random }, { x: rows - 1, y: random }], borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
+        ];
+        Object.assign(chart.options.scales.x, { min: 0, max: rows - 1 });
+        // (the default shade is too faint to see on the dark theme)
+        chart.options.plugins.posencBeyond = { x: reached - 0.5, label: M.beyond.format({ reached }), color: isDark() ? 'rgba(170, 180, 200, 0.14)' : undefined };
+        chart.update();
+        const span = (a, f) => {
+          const lo = f(Math.min(...a)), hi = f(Math.max(...a));
+          return lo === hi ? lo : M.range.format({ lo, hi });
+        };
+        const cos = (x) => sig(x, 2);
+        view.readout = M.readout.format({
+          task: String(LAB[task]), steps: run.options.steps, last: reached - 1, reached, dim, random: sig(random, 2),
+          reachedMoved: span(moved.subarray(0, reached), pct), otherMoved: span(moved.subarray(reached), pct),
+          reachedCos: span(nearest.subarray(0, reached), cos), otherCos: span(nearest.subarray(reached), cos),
+        });
+        return { columns: ['position', 'reached', 'moved', 'nearest cosine'], rows: Array.from(moved, (m, p) => [p, p < reached ? 1 : 0, m, nearest[p]]) };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};

@@ -1,0 +1,146 @@
+// lab-order.js: what a causal layer without a position encoding can tell about word order. One
+// sequence and the same with two earlier tokens swapped go through the lab's model (pe.train,
+// run.hidden); the chart plots, per position and depth, how far the two residual streams are
+// apart, relative to the stream's norm.
+import { lineChartWith, palette, dashes, lineLegend, logAxis, logTick, sig, ink, isDark } from './common.js';
+import { messages, t } from '../host/i18n.js';
+import { ENCODINGS } from '../lab/run.js';
+import { LAB, encodingParam } from './shared/lab.js';
+
+const M = messages({
+  en: {
+    title: 'Which order information survives without a position encoding (NoPE, causal mask)',
+    steps: 'training steps',
+    seed: 'seed',
+    xTitle: 'position in the sequence (tokens)',
+    yTitle: 'change of the residual stream, |Δh| / |h|',
+    depth0: 'embedding',
+    depth1: 'after layer 1',
+    depth2: 'after layer 2',
+    zero: '0 (identical)',
+    rounding: 'float32 rounding (≤ 1e-6)',
+    swapped: '← swapped →',
+    readout: '{encoding}, {steps} training steps, seed {seed}: tokens {first} and {second} at positions {a} and {b} of a 24-token “{task}” input swapped. At the positions after {b}, after layer 1 the stream moved by {l1} of its norm at most, after layer 2 by {l2lo} to {l2hi}. {verdict}',
+    verdictSet: 'Layer 1 gives the same rows up to float32 rounding (about 1e-7, sums taken in another order): it saw the tokens before each position as a set. Layer 2 differs again, because it reads the rows between the two, which differed.',
+    verdictOrder: 'Layer 1 already tells the two orders apart: the encoding gives it positions.',
+  },
+  zh: {
+    title: '没有位置编码时（NoPE，因果掩码）还剩下哪些顺序信息',
+    steps: '训练步数',
+    seed: '种子',
+    xTitle: '序列中的位置（token）',
+    yTitle: '残差流的变化 |Δh| / |h|',
+    depth0: '词嵌入',
+    depth1: '第 1 层之后',
+    depth2: '第 2 层之后',
+    zero: '0（完全相同）',
+    rounding: 'float32 舍入（≤ 1e-6）',
+    swapped: '← 互换 →',
+    readout: '{encoding}，训练 {steps} 步，种子 {seed}：把一个 24 个 token 的“{task}”输入中位置 {a} 和 {b} 上的 token {first} 与 {second} 互换。在 {b} 之后的各位置，第 1 层之后的状态最多变化了其范数的 {l1}，第 2 层之后变化了 {l2lo} 到 {l2hi}。{verdict}',
+    verdictSet: '第 1 层给出的行在 float32 舍入误差（约 1e-7，按另一种顺序求和所致）以内完全相同：它把每个位置之前的 token 看作一个集合。第 2 层又出现差别，因为它读取了两者之间的那些行，而那些行是不同的。',
+    verdictOrder: '第 1 层已经能区分两种顺序：位置编码给了它位置。',
+  },
+});
+
+const LENGTH = 24, A = 2, B = 6, EXAMPLE_SEED = 1;
+// Exact zeros have no place on a log axis: they are drawn at FLOOR, whose tick reads "0".
+const FLOOR = 1e-9, ROUNDING = 1e-6;
+const DEPTHS = [M.depth0, M.depth1, M.depth2];
+
+/** Relative distance between the two streams at each depth and position: [depth][position]. */
+function distances(pe, encoding, steps, seed) {
+  const run = pe.train({ task: 'kback', ...ENCODINGS.find((e) => e.encoding === encoding), steps, seed });
+  try {
+    const one = run.hidden({ length: LENGTH, seed: EXAMPLE_SEED });
+    const tokens = Array.from(one.tokens);
+    [tokens[A], tokens[B]] = [tokens[B], tokens[A]];
+    const x = one.hidden, y = run.hidden(tokens).hidden, D = one.dModel, T = one.length;
+    const out = Array.from({ length: one.layers + 1 }, (_, l) => Array.from({ length: T }, (_, p) => {
+      let d = 0, n = 0;
+      for (let j = (l * T + p) * D, end = j + D; j < end; j++) (d += (x[j] - y[j]) ** 2), (n += x[j] ** 2);
+      return Math.sqrt(d / n);
+    }));
+    return { out, first: one.tokens[A], second: one.tokens[B] };
+  } finally {
+    run.free();
+  }
+}
+
+/** The float32 rounding band along the bottom and the swapped positions, drawn under the lines. */
+const marks = {
+  id: 'posencOrderMarks',
+  beforeDatasetsDraw(chart) {
+    const { ctx, chartArea: a, scales: { x, y } } = chart;
+    const top = y.getPixelForValue(ROUNDING);
+    ctx.save();
+    ctx.fillStyle = isDark() ? 'rgba(170, 180, 200, 0.14)' : 'rgba(91, 100, 117, 0.14)';
+    ctx.fillRect(a.left, top, a.right - a.left, a.bottom - top);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillStyle = ink().muted;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(t(M.rounding), a.right - 4, top - 2);
+    ctx.strokeStyle = ink().muted;
+    ctx.setLineDash([3, 3]);
+    for (const p of [A, B]) {
+      const px = x.getPixelForValue(p);
+      ctx.beginPath();
+      ctx.moveTo(px, a.top);
+      ctx.lineTo(px, a.bottom);
+      ctx.stroke();
+    }
+    // one label between the two lines: two would collide on a phone
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillText(t(M.swapped), (x.getPixelForValue(A) + x.getPixelForValue(B)) / 2, a.top + 2);
+    ctx.restore();
+  },
+};
+
+export default {
+  kind: 'lab-order',
+  messages: M,
+  title: M.title,
+  params: [
+    encodingParam('none'),
+    // a choice, not a slider: 400 steps take about a second on the page, only when asked for
+    { name: 'steps', label: M.steps, type: 'select', options: ['0', '100', '400'], value: '0' },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 1 },
+  ],
+  mount(el, { pe, Chart }) {
+    const chart = lineChartWith([marks], el, Chart, { x: M.xTitle, y: M.yTitle, yType: 'logarithmic', aspect: 2 });
+    chart.options.plugins.legend = lineLegend;
+    chart.canvas.parentElement.classList.add('phone-legend');
+    Object.assign(chart.options.scales.y, logAxis, { min: FLOOR, max: 10 });
+    // ten decades: only the powers of ten are labelled, small ones in exponent form
+    chart.options.scales.y.ticks = { ...logAxis.ticks, callback(v, i, ticks) {
+      if (v <= FLOOR) return t(M.zero);
+      const label = logTick.call(this, v, i, ticks);
+      return label && v < 1e-3 ? `1e${Math.round(Math.log10(v))}` : label;
+    } };
+    Object.assign(chart.options.scales.x, { min: 0, max: LENGTH - 1 });
+    let kept = null;
+    const view = {
+      update({ encoding, steps, seed }) {
+        const key = `${encoding} ${steps} ${seed}`;
+        if (kept?.key !== key) kept = { key, ...distances(pe, encoding, Number(steps), seed) };
+        const { out, first, second } = kept;
+        chart.data.datasets = out.map((row, l) => ({
+          label: String(DEPTHS[l]), data: row.map((v, p) => ({ x: p, y: Math.max(v, FLOOR) })),
+          borderColor: palette[l], borderDash: dashes[l], borderWidth: 1.75, pointRadius: 2.5, pointBackgroundColor: palette[l],
+        }));
+        chart.update();
+        const after = (l) => out[l].slice(B + 1);
+        const l1 = Math.max(...after(1)), l2 = after(2);
+        view.readout = M.readout.format({
+          encoding: String(LAB[encoding]), steps, seed, task: String(LAB.kback), first, second, a: A, b: B,
+          l1: sig(l1, 2), l2lo: sig(Math.min(...l2), 2), l2hi: sig(Math.max(...l2), 2),
+          verdict: String(l1 < ROUNDING ? M.verdictSet : M.verdictOrder),
+        });
+        return { columns: ['depth', 'position', 'relative distance'], rows: out.flatMap((row, l) => row.map((v, p) => [l, p, v])) };
+      },
+      destroy: () => chart.destroy(),
+    };
+    return view;
+  },
+};
