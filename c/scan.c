@@ -55,10 +55,17 @@ int32_t posenc_first_invalid_f32(const float *a, int32_t n, double lo, double hi
      * decides, all ones for Inf and NaN, so three integer operations a vector suffice */
     const v128_t ones = wasm_i32x4_splat(0x7f800000);
     for (; i + BLOCK <= n; i += BLOCK) {
-      v128_t bad = wasm_i32x4_splat(0);
-      for (int32_t j = 0; j < BLOCK; j += 4)
-        bad = wasm_v128_or(bad, wasm_i32x4_eq(wasm_v128_and(wasm_v128_load(a + i + j), ones), ones));
-      if (wasm_v128_any_true(bad)) return first_bad_f32_scalar(a, i, i + BLOCK, flo, fhi);
+      /* the largest exponent field of the block reaches all ones only if some value is bad:
+       * two operations a vector, in four independent chains */
+      v128_t m0 = wasm_i32x4_splat(0), m1 = m0, m2 = m0, m3 = m0;
+      for (int32_t j = 0; j < BLOCK; j += 16) {
+        m0 = wasm_u32x4_max(m0, wasm_v128_and(wasm_v128_load(a + i + j), ones));
+        m1 = wasm_u32x4_max(m1, wasm_v128_and(wasm_v128_load(a + i + j + 4), ones));
+        m2 = wasm_u32x4_max(m2, wasm_v128_and(wasm_v128_load(a + i + j + 8), ones));
+        m3 = wasm_u32x4_max(m3, wasm_v128_and(wasm_v128_load(a + i + j + 12), ones));
+      }
+      v128_t m = wasm_u32x4_max(wasm_u32x4_max(m0, m1), wasm_u32x4_max(m2, m3));
+      if (wasm_v128_any_true(wasm_i32x4_eq(m, ones))) return first_bad_f32_scalar(a, i, i + BLOCK, flo, fhi);
     }
     return first_bad_f32_scalar(a, i, n, flo, fhi);
   }

@@ -63,6 +63,7 @@ export class Heap {
     this.limits = { callBytes: MAX_CALL_BYTES, heapBytes: MAX_HEAP_BYTES };
     this.trapped = null; // the WebAssembly.RuntimeError that made this instance unusable
     this.views = new Map(); // typed-array type -> a view of all of wasm memory (see view())
+    this.kept = null; // what keeps heap memory between calls (rope.js's table memo): kept.drop() frees it
   }
 
   /**
@@ -91,7 +92,11 @@ export class Heap {
       throw new RangeError(`posenc: this call needs ${used + bytes} bytes of wasm memory; the limit per call is ${callBytes}`);
     }
     if (this.view(Uint8Array).length + bytes > heapBytes) {
-      const live = this.fn.posenc_heap_in_use();
+      let live = this.fn.posenc_heap_in_use();
+      if (live + bytes > heapBytes && this.kept) {
+        this.kept.drop(); // a table kept between calls gives way before a call is refused
+        live = this.fn.posenc_heap_in_use();
+      }
       if (live + bytes > heapBytes) {
         throw new RangeError(`posenc: the wasm heap would hold ${live + bytes} bytes; the limit is ${heapBytes} (free tensors no longer needed)`);
       }
@@ -221,7 +226,7 @@ class Scope {
 
   /**
    * A row-wise kernel over `rows` rows, block by block (BLOCK_BYTES at a time): each block of
-   * every input is copied into the heap and scanned, run(pointers, r0, nr) runs the kernel on
+   * every input is copied into the heap and scanned, run(pointers, nr, r0) runs the kernel on
    * rows [r0, r0 + nr) in place in the first input's block, and that block is copied to rows
    * [r0, r0 + nr) of `result`. `inputs` are [array as numbers() gave it, elements per row, ...]
    * (flat). Every value is checked before the first row of `result` is written: with more than
@@ -246,7 +251,7 @@ class Scope {
     for (let r0 = 0; r0 < rows; r0 += nb) {
       const nr = Math.min(nb, rows - r0);
       for (let i = 0; i < k; i += 2) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], !scanFirst);
-      run(ptrs, nr);
+      run(ptrs, nr, r0);
       const view = this.heap.view(result.constructor);
       if (nr * per === result.length) result.set(nr * per === view.length ? view : view.subarray(at, at + nr * per));
       else result.set(view.subarray(at, at + nr * per), r0 * per);

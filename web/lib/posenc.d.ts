@@ -318,8 +318,11 @@ export interface Posenc {
   readonly simd: boolean;
   /** the memory limits this instance enforces (see LoadOptions) */
   readonly limits: { readonly callBytes: number; readonly heapBytes: number };
-  /** wasm heap use: bytes malloc has handed out, and bytes of wasm memory */
-  heapBytes(): { inUse: number; total: number };
+  /**
+   * wasm heap use: bytes malloc has handed out, bytes of wasm memory, and the part of inUse kept
+   * between calls (applyRope's cos/sin table memo, at most 1 MiB; freed when the heap limit needs room)
+   */
+  heapBytes(): { inUse: number; total: number; cached: number };
   /** the sinusoidal table [length][dim], row r is position start + r */
   sinusoidal(length: number, dim: number, options?: SinusoidalOptions & { precision?: 'f32' }): Float32Array;
   sinusoidal(length: number, dim: number, options: SinusoidalOptions & { precision: 'f64' }): Float64Array;

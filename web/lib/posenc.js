@@ -68,9 +68,13 @@ class Posenc {
     Object.freeze(this);
   }
 
-  /** Wasm heap use: { inUse: bytes malloc has handed out, total: bytes of wasm memory }. */
+  /**
+   * Wasm heap use: { inUse: bytes malloc has handed out, total: bytes of wasm memory, cached:
+   * the part of inUse kept between calls (the RoPE table memo, at most 1 MiB) }.
+   */
   heapBytes() {
-    return { inUse: this.#heap.fn.posenc_heap_in_use(), total: this.#heap.memory.buffer.byteLength };
+    const heap = this.#heap;
+    return { inUse: heap.fn.posenc_heap_in_use(), total: heap.memory.buffer.byteLength, cached: heap.kept?.bytes ?? 0 };
   }
 
   sinusoidal(length, dim, options) {

@@ -51,29 +51,160 @@ const INV_FREQ_KEEP = 64; // bases kept per instance; past it the memo starts ov
 
 /**
  * theta_i into scope h's heap, for a kernel of the same call: { inv: pointer to
- * Float64Array(half), attn } (no copy out and back in between).
+ * Float64Array(half), attn } (no copy out and back in between). With `values`, also
+ * values: theta_i as a Float64Array that nothing writes to (the table memo's key).
  */
-export function freqIn(heap, h, { rotaryDim, half, base, sc }) {
+export function freqIn(heap, h, { rotaryDim, half, base, sc }, values = false) {
   if (!sc) {
     let memo = INV_FREQ.get(heap);
     if (!memo) INV_FREQ.set(heap, (memo = new Map()));
     let byDim = memo.get(base);
     const known = byDim?.get(rotaryDim);
-    if (known) return { inv: h.copyIn(known), attn: 1 };
+    if (known) return { inv: h.copyIn(known), attn: 1, values: known };
     const inv = h.alloc(Float64Array, half);
     heap.call('posenc_rope_inv_freq', inv, rotaryDim, base);
     if (!byDim) {
       if (memo.size >= INV_FREQ_KEEP) memo.clear();
       memo.set(base, (byDim = new Map()));
     }
-    byDim.set(rotaryDim, h.copyOut(Float64Array, inv, half));
-    return { inv, attn: 1 };
+    const v = h.copyOut(Float64Array, inv, half);
+    byDim.set(rotaryDim, v);
+    return { inv, attn: 1, values: v };
   }
   const inv = h.alloc(Float64Array, half);
   const attn = h.alloc(Float64Array, 1);
   heap.call('posenc_rope_scaled_freq', inv, attn, rotaryDim, base, h.copyIn(sc.struct),
     sc.shortFactor ? h.copyIn(sc.shortFactor) : 0, sc.longFactor ? h.copyIn(sc.longFactor) : 0);
-  return { inv, attn: h.copyOut(Float64Array, attn, 1)[0] };
+  return { inv, attn: h.copyOut(Float64Array, attn, 1)[0], values: values ? h.copyOut(Float64Array, inv, half) : null };
+}
+
+/** Most bytes of the cos/sin table a memo keeps (float32 cos and sin: 2048 rows of 64 pairs). */
+export const MEMO_BYTES = 2 ** 20;
+
+/** a and b (the same length) hold the same float64 values bit for bit (0 and -0 differ). */
+function sameBits(a, b) {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const u = a[i], v = b[i];
+    if (u !== v || (u === 0 && 1 / u !== 1 / v)) return false;
+  }
+  return true;
+}
+
+/**
+ * The cos/sin table of the positions a RoPE call with positions saw twice in a row, kept in
+ * the heap between calls (one a heap, at most MEMO_BYTES): a later call with the same key runs
+ * the table kernel on it instead of forming cos/sin again. The key is what posenc_rope_cache
+ * reads, bit for bit: the positions, theta_i (base, rotaryDim and scaling made them) and the
+ * attention factor. A row's cos/sin depend on its position alone (c/rope.c), so the table
+ * kernel gives the fused kernel's bits. A key is remembered only after a call with it
+ * succeeded (its positions were checked); its table is built on the next call with that key.
+ * The table counts as heap in use and is freed when the key changes or the heap limit needs
+ * room (heap.js budget()).
+ */
+class RopeMemo {
+  constructor(heap) {
+    this.heap = heap;
+    this.pos = null; // Float64Array: the key's positions (checked)
+    this.inv = null;
+    this.attn = 0;
+    this.ptr = 0; // cos then sin, float32 [rows][half] each; 0 while none is built
+    this.held = 0; // bytes in use for it, as malloc counts them (its own overhead included)
+  }
+
+  static of(heap) {
+    if (!(heap.kept instanceof RopeMemo)) heap.kept = new RopeMemo(heap);
+    return heap.kept;
+  }
+
+  /**
+   * The key's positions when `v` (a caller's positions argument) holds exactly them, so that it
+   * needs no checks and no conversion; else null (numbers() then checks v as always).
+   */
+  holds(v, length) {
+    const p = this.pos;
+    return p !== null && (Array.isArray(v) || ArrayBuffer.isView(v)) && v.length === p.length &&
+      (length === undefined || length === p.length) && sameBits(p, v) ? p : null;
+  }
+
+  matches(pos, inv, attn) {
+    return this.pos !== null && Object.is(attn, this.attn) && sameBits(this.pos, pos) && sameBits(this.inv, inv);
+  }
+
+  /** After a successful call on another key: that key (pos: a Float64Array nothing else writes). */
+  remember(pos, inv, attn) {
+    this.drop();
+    const fits = 8 * pos.length * inv.length <= MEMO_BYTES;
+    this.pos = fits ? pos : null;
+    this.inv = fits ? inv : null;
+    this.attn = attn;
+  }
+
+  /** { cos, sin } pointers to the key's table, built now if need be and if the budget allows; else null. */
+  table(h, pp, inv) {
+    const half = this.inv.length, bytes = 8 * this.pos.length * half;
+    if (!this.ptr) {
+      try {
+        h.reserve(bytes);
+      } catch (err) {
+        if (err instanceof RangeError) return null; // no room: the fused kernel needs none
+        throw err;
+      }
+      const fn = this.heap.fn, before = fn.posenc_heap_in_use(), ptr = fn.malloc(bytes);
+      if (!ptr) return null;
+      const held = fn.posenc_heap_in_use() - before;
+      try {
+        this.heap.call('posenc_rope_cache', ptr, ptr + bytes / 2, pp(), this.pos.length, inv, half, this.attn);
+      } catch (err) {
+        this.heap.fn.free(ptr);
+        throw err;
+      }
+      this.ptr = ptr;
+      this.held = held;
+    }
+    return { cos: this.ptr, sin: this.ptr + bytes / 2 };
+  }
+
+  /** Heap bytes the table holds. */
+  get bytes() {
+    return this.ptr ? this.held : 0;
+  }
+
+  drop() {
+    if (this.ptr && !this.heap.trapped) this.heap.fn.free(this.ptr);
+    this.ptr = 0;
+  }
+}
+
+/**
+ * The kernel for rows [r0, r0 + nr) of x (heap pointer px) rotated by `pos` (as numbers() gave
+ * it): (px, nr, r0) => void. It reads the memo's table when the key matches; otherwise the fused
+ * kernel on a heap copy of the positions (scanned when unscanned), and the key is remembered
+ * by done() once the call has succeeded. Call it only after every other allocation of the call
+ * (budget() may free the memo's table to make room).
+ */
+function ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim }) {
+  const { inv, attn, values } = freqIn(heap, h, f, true);
+  const arr = pos instanceof A.Unscanned ? pos.array : pos, half = rotaryDim / 2;
+  const memo = RopeMemo.of(heap), hit = memo.matches(arr, values, attn);
+  let run = null;
+  const kernel = (px, nr, r0) => {
+    if (run === null) {
+      const t = hit ? memo.table(h, () => h.copyIn(memo.pos), inv) : null;
+      if (t) {
+        run = (px, nr, r0) => heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style,
+          t.cos + 4 * r0 * half, t.sin + 4 * r0 * half);
+      } else {
+        const pp = h.copyIn(pos);
+        run = (px, nr, r0) => heap.call('posenc_rope_apply', px, px, nr, heads, headDim, rotaryDim, style, pp + 8 * r0, inv, attn);
+      }
+    }
+    run(px, nr, r0);
+  };
+  // (positions that came as a Float64Array were the caller's: the key keeps a copy)
+  const done = () => hit || memo.remember(arr === pos ? pos : Float64Array.from(arr), values, attn);
+  return { kernel, done };
 }
 
 /** { inv: Float64Array(rotaryDim/2), attn } from options { base, scaling }. */
@@ -150,16 +281,17 @@ export function applyRope(heap, x, opts) {
     return heap.scoped((h) => h.rows(seq, [xs, row, cos, half, sin, half], out ?? new Float32Array(xs.length), !out,
       ([px, pc, ps], nr) => heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style, pc, ps)));
   }
-  const pos = A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
+  const pos = RopeMemo.of(heap).holds(o.positions) ?? A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
   const n = A.elements('x', pos.length, heads, headDim);
   const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
   const out = A.outArray('out', o.out, Float32Array, n);
   const f = freqArgs(rotaryDim, o);
   return heap.scoped((h) => {
-    const { inv, attn } = freqIn(heap, h, f);
+    const { kernel, done } = ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim });
     // (posenc.h: a row's cos/sin depend only on its position, so blocks give the same bits)
-    return h.rows(pos.length, [xs, row, pos, 1], out ?? new Float32Array(n), !out,
-      ([px, pp], nr) => heap.call('posenc_rope_apply', px, px, nr, heads, headDim, rotaryDim, style, pp, inv, attn));
+    const y = h.rows(pos.length, [xs, row], out ?? new Float32Array(n), !out, ([px], nr, r0) => kernel(px, nr, r0));
+    done();
+    return y;
   });
 }
 
@@ -214,11 +346,13 @@ export function applyRopeInPlace(heap, x, opts) {
       cos.pointer, sin.pointer);
     return x;
   }
-  const pos = A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });
+  const pos = RopeMemo.of(heap).holds(o.positions, seq) ??
+    A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });
   const f = freqArgs(rotaryDim, o);
   heap.scoped((h) => {
-    const pp = h.copyIn(pos), { inv, attn } = freqIn(heap, h, f);
-    heap.call('posenc_rope_apply', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style, pp, inv, attn);
+    const { kernel, done } = ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim });
+    kernel(t.pointer, seq, 0);
+    done();
   });
   return x;
 }
