@@ -4,7 +4,7 @@
 // task while the worker trains is printed (a diagnostic, not an assertion).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser } from './browser.js';
+import { startBrowser, pageReady } from './browser.js';
 
 let b;
 before(async () => (b = await startBrowser()));
@@ -66,6 +66,31 @@ test('the reader\'s settings: one encoding, another training length and size, tr
   assert.deepEqual([...new Set(rows.map((r) => r[0]))], ['rope', 'rope + pi', 'rope + ntk', 'rope + yarn']);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('on the page, the position and attention charts show the runs just trained', async () => {
+  const { page, problems } = await b.open('');
+  await pageReady(page);
+  const readout = (kind) => page.locator(`[data-chart="${kind}"] .readout`).textContent();
+  assert.match(await readout('lab-attention'), /^RoPE on “the token 3 places back”: /);
+  assert.doesNotMatch(await readout('lab-attention'), /Trained on this page/);
+  await page.evaluate(() => {
+    const input = document.querySelector('[data-chart="length-lab"] .controls input[type="number"][name="steps"]');
+    input.value = '50';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.locator('[data-chart="length-lab"] .lab-panel button').click();
+  await page.waitForFunction(() => /trained here/.test(document.querySelector('[data-chart="length-lab"] .lab-panel [role="status"]').textContent), null, { timeout: 240_000 });
+  await page.evaluate(() => { // lab-positions opens on copy; the run trained k-back
+    const select = document.querySelector('[data-chart="lab-positions"] .controls select[name="task"]');
+    select.value = 'kback';
+    select.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction(() => /trained on this page/.test(document.querySelector('[data-chart="lab-positions"] .readout').textContent));
+  assert.match(await readout('lab-positions'), /trained on this page \(50 steps, seed 1, training length 16\)/);
+  await page.waitForFunction(() => /Trained on this page/.test(document.querySelector('[data-chart="lab-attention"] .readout').textContent));
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  await page.context().close();
 });
 
 test('Cancel stops training and says so', async () => {

@@ -1,9 +1,10 @@
 // lab-attention.js: what a tiny model trained at length 16 attends to, at 1× and at 4× that
 // length: the last layer's attention, averaged over heads, for one example of the task, for one
-// encoding of the lab's default run (web/lab/results.json; stored in sixteenths).
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar } from './common.js';
+// encoding of the lab's default run (web/lab/results.json; stored in sixteenths), or of the
+// latest run trained on this page.
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { decodeDetails } from '../lab/run.js';
+import { labDetails, onTrained } from '../lab/run.js';
 import { LAB, taskParam, encodingParam, ENCODING_NAMES } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
@@ -18,6 +19,7 @@ const M = messages({
     readItem: '{multiple}× {value}',
     readoutAll: 'One input of “{task}” at the training length, every encoding: the weight on the key the task needs, averaged over queries: {list}.',
     readItemAll: '{name} {value}',
+    here: ' (Trained on this page: {steps} steps, seed {seed}, training length {length}.)',
   },
   zh: {
     title: '模型在关注什么：最后一层、各头平均，在训练长度的 1× 与 4× 上',
@@ -29,6 +31,7 @@ const M = messages({
     readItem: '{multiple}× 为 {value}',
     readoutAll: '任务“{task}”的同一个输入，在训练长度上，各种编码：任务所需的 key 上的权重，在各 query 上的平均：{list}。',
     readItemAll: '{name} 为 {value}',
+    here: '（在本页训练：{steps} 步，种子 {seed}，训练长度 {length}。）',
   },
 });
 
@@ -51,12 +54,14 @@ export default {
   mount(el) {
     const { paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
     const images = ENCODING_NAMES.map(() => document.createElement('canvas'));
+    const stop = onTrained(() => requestRedraw(el));
     const view = {
       update({ task, encoding }) {
         // one encoding at 1× and 4×, or every encoding at 1× (the same input for all)
         const all = encoding === 'all';
-        const attention = all ? ENCODING_NAMES.map((e) => ({ ...decodeDetails(results, task, e).attention[0], name: e }))
-          : decodeDetails(results, task, encoding).attention;
+        const details = all ? ENCODING_NAMES.map((e) => labDetails(results, task, e)) : [labDetails(results, task, encoding)];
+        const attention = all ? details.map((d, k) => ({ ...d.attention[0], name: ENCODING_NAMES[k] })) : details[0].attention;
+        const trained = details.every((d) => d.trained) ? details[0].trained : null;
         const hits = attention.map((a) => {
           let s = 0, n = 0;
           for (let i = 0; i < a.length; i++) {
@@ -87,11 +92,12 @@ export default {
             encoding: String(LAB[encoding]), task: String(LAB[task]),
             list: attention.map((a, k) => M.readItem.format({ multiple: a.multiple, value: value(k) })).join(', '),
           });
+        if (trained) view.readout += M.here.format({ steps: trained.steps, seed: trained.seed, length: trained.trainLength });
         const rows = [];
         for (const a of attention) for (let i = 0; i < a.length; i++) for (let j = 0; j <= i; j++) rows.push([a.name ?? encoding, a.multiple, i, j, a.weights[i * a.length + j]]);
         return { columns: ['encoding', 'multiple', 'query', 'key', 'weight'], rows };
       },
-      destroy,
+      destroy: () => (stop(), destroy()),
     };
     return view;
   },

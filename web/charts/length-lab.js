@@ -6,7 +6,7 @@
 // Web Worker where there is one, else in slices on the page, with a live loss curve and Cancel.
 import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays } from './common.js';
 import { messages } from '../host/i18n.js';
-import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds } from '../lab/run.js';
+import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained } from '../lab/run.js';
 import { LAB_DEFAULTS } from '../lib/lab.js';
 import { LAB, taskParam, ENCODING_NAMES } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
@@ -147,9 +147,9 @@ export default {
       ...(p.encoding === 'all' ? {} : { encodings: [p.encoding] }) });
     let params = null;
 
-    const finish = (runs, where, k) => {
+    const finish = (runs, where, k, p) => {
       job = null;
-      if (runs) (own.set(k, { runs, where }), (message = null));
+      if (runs) (own.set(k, { runs, where }), (message = null), publishTrained(p.task, runs, settings(p)));
       requestRedraw(el);
     };
     const lossPoints = [];
@@ -169,8 +169,8 @@ export default {
         worker.onmessage = (e) => {
           const d = e.data;
           if (d.type === 'progress') progress(d);
-          else if (d.type === 'done') (worker.terminate(), finish(d.runs, 'worker', k));
-          else if (d.type === 'error') (worker.terminate(), (message = M.failed.format({ message: d.message })), finish(null, null, k));
+          else if (d.type === 'done') (worker.terminate(), finish(d.runs, 'worker', k, p));
+          else if (d.type === 'error') (worker.terminate(), (message = M.failed.format({ message: d.message })), finish(null, null, k, p));
         };
         // a worker that cannot start (a single-file build has no worker file) trains in slices instead
         worker.onerror = (e) => {
@@ -193,7 +193,7 @@ export default {
           progress({ ...q, lastLoss: q.loss[q.loss.length - 1] });
           return new Promise((r) => setTimeout(r)).then(() => (last = performance.now()));
         },
-      }).then((runs) => finish(runs, 'slices', k), (err) => ((message = M.failed.format({ message: err.message })), finish(null, null, k)));
+      }).then((runs) => finish(runs, 'slices', k, p), (err) => ((message = M.failed.format({ message: err.message })), finish(null, null, k, p)));
     };
     button.addEventListener('click', () => {
       if (job) {

@@ -11,6 +11,7 @@ export const ENCODINGS = [
 export const SCALINGS = ['pi', 'ntk', 'yarn'];
 export const MULTIPLES = [1, 2, 4, 8];
 export const TRAIN_LENGTH = 16;
+const ATTENTION_MULTIPLES = [1, 4]; // the attention pictures, as npm run lab stores them
 const SEQUENCES = 128;
 
 const summary = (ev) => ev.map((e) => ({ length: e.length, tokenAccuracy: e.tokenAccuracy, sequenceAccuracy: e.sequenceAccuracy, loss: e.loss }));
@@ -35,15 +36,60 @@ export async function trainAll(pe, { task, steps, seed, trainLength = TRAIN_LENG
         await pause({ encoding: enc.encoding, index: k, count: chosen.length, step: run.steps, steps, loss: run.loss });
         if (cancelled()) return null;
       }
-      const evaluate = (scaling) => summary(run.evaluate({ lengths, sequences: SEQUENCES, seed: 1, ...(scaling ? { scaling: { type: scaling } } : {}) }));
-      const record = { encoding: enc.encoding, style: enc.style, loss: run.loss, evaluation: evaluate(null) };
-      if (enc.encoding === 'rope') record.scaled = Object.fromEntries(SCALINGS.map((s) => [s, evaluate(s)]));
+      const evaluate = (scaling) => run.evaluate({ lengths, sequences: SEQUENCES, seed: 1, ...(scaling ? { scaling: { type: scaling } } : {}) });
+      const plain = evaluate(null);
+      const record = { encoding: enc.encoding, style: enc.style, loss: run.loss, evaluation: summary(plain), details: details(run, plain, trainLength) };
+      if (enc.encoding === 'rope') record.scaled = Object.fromEntries(SCALINGS.map((s) => [s, summary(evaluate(s))]));
       runs.push(record);
     } finally {
       run.free();
     }
   }
   return runs;
+}
+
+/** The per-position figures and attention pictures of a run trained here, in decodeDetails' shape (weights not quantised). */
+function details(run, evaluation, trainLength) {
+  const positions = (e) => Array.from(e.positionAccuracy, (accuracy, t) => ({ position: t, accuracy, loss: e.positionLoss[t] }))
+    .filter((q) => !Number.isNaN(q.loss));
+  const attention = ATTENTION_MULTIPLES.map((multiple) => {
+    const a = run.attention({ length: multiple * trainLength, seed: 1 }), T = a.length, w = new Float32Array(T * T).fill(NaN);
+    const base = (a.layers - 1) * a.heads * T * T;
+    for (let i = 0; i < T; i++)
+      for (let j = 0; j <= i; j++) {
+        let sum = 0;
+        for (let h = 0; h < a.heads; h++) sum += a.weights[base + h * T * T + i * T + j];
+        w[i * T + j] = sum / a.heads;
+      }
+    return { multiple, length: T, tokens: Array.from(a.tokens), weights: w };
+  });
+  return { evaluation: evaluation.map((e) => ({ length: e.length, positions: positions(e) })), attention };
+}
+
+// Runs trained on this page, by task (the latest of each), for every lab chart on the page.
+const trainedHere = new Map();
+const listeners = new Set();
+
+/** Records runs trained on this page (trainAll's result and its settings) and tells the charts. */
+export function publishTrained(task, runs, settings) {
+  trainedHere.set(task, { runs, settings });
+  for (const f of listeners) f(task);
+}
+
+/** Calls f(task) whenever runs of a task are trained on this page; returns the unsubscribe. */
+export function onTrained(f) {
+  listeners.add(f);
+  return () => listeners.delete(f);
+}
+
+/**
+ * The per-position figures and attention of `encoding` on `task`: the latest run trained on this
+ * page when there is one, else the file's; with `trained` = that run's settings, or null.
+ */
+export function labDetails(results, task, encoding) {
+  const here = trainedHere.get(task)?.runs.find((r) => r.encoding === encoding);
+  if (here) return { ...here.details, trained: trainedHere.get(task).settings };
+  return { ...decodeDetails(results, task, encoding), trained: null };
 }
 
 const bytesOf = (b) => Uint8Array.from(atob(b.base64), (c) => c.charCodeAt(0));
