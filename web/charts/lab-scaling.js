@@ -62,6 +62,7 @@ export default {
   mount(el, { Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
     chart.options.plugins.legend = lineLegend;
+    chart.canvas.parentElement.classList.add('phone-legend'); // ten lines' legend: a taller box on phones
     Object.assign(chart.options.scales.x, { min: TRAIN_LENGTH * 0.9, max: TRAIN_LENGTH * 8 * 1.1,
       afterBuildTicks: (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * TRAIN_LENGTH }))) });
     chart.options.scales.x.ticks = { ...chart.options.scales.x.ticks, callback: (v) => String(v) };
