@@ -187,6 +187,19 @@ export class Unscanned {
   get length() {
     return this.array.length;
   }
+
+  /**
+   * Throws the error a scan of the heap copy of elements [from, from + n) would throw (each
+   * converted to Type first, as the copy converts it). A JS loop, for when a kernel that checks
+   * its input itself reported a bad value: 2-3 ns an element, so never on the common path.
+   */
+  check(from, n) {
+    const a = this.array, f32 = this.Type === Float32Array;
+    for (let i = from; i < from + n; i++) {
+      const v = f32 ? Math.fround(a[i]) : a[i];
+      if (!(Number.isFinite(v) && v >= this.min && v <= this.max)) rejectValue(this.name, i, a[i], this.min, this.max, this.Type);
+    }
+  }
 }
 
 /** Throws the error numbers() gives for value x at index i of argument `name`, converted to Type. */
