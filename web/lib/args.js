@@ -73,7 +73,7 @@ export function options(name, v, known, method) {
   }
   if (known) {
     for (const k in v) {
-      if (Object.hasOwn(v, k) && !known.includes(k)) throw unknownKey(k, known, `${method}'s ${name}`);
+      if (!known.includes(k) && Object.hasOwn(v, k)) throw unknownKey(k, known, `${method}'s ${name}`);
     }
   }
   return v;

@@ -52,7 +52,8 @@ const INV_FREQ_KEEP = 64; // bases kept per instance; past it the memo starts ov
 /**
  * theta_i into scope h's heap, for a kernel of the same call: { inv: pointer to
  * Float64Array(half), attn } (no copy out and back in between). With `values`, also
- * values: theta_i as a Float64Array that nothing writes to (the table memo's key).
+ * values: theta_i as a Float64Array that nothing writes to (the table memo's key), and inv
+ * may be 0 (theta_i known, not copied in: a call that needs them copies values in).
  */
 export function freqIn(heap, h, { rotaryDim, half, base, sc }, values = false) {
   if (!sc) {
@@ -60,7 +61,7 @@ export function freqIn(heap, h, { rotaryDim, half, base, sc }, values = false) {
     if (!memo) INV_FREQ.set(heap, (memo = new Map()));
     let byDim = memo.get(base);
     const known = byDim?.get(rotaryDim);
-    if (known) return { inv: h.copyIn(known), attn: 1, values: known };
+    if (known) return { inv: values ? 0 : h.copyIn(known), attn: 1, values: known };
     const inv = h.alloc(Float64Array, half);
     heap.call('posenc_rope_inv_freq', inv, rotaryDim, base);
     if (!byDim) {
@@ -186,13 +187,14 @@ class RopeMemo {
  * one that failed frees the table it built, if any.
  */
 function ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim }) {
-  const { inv, attn, values } = freqIn(heap, h, f, true);
+  let { inv, attn, values } = freqIn(heap, h, f, true);
   const arr = pos instanceof A.Unscanned ? pos.array : pos, half = rotaryDim / 2;
   const memo = RopeMemo.of(heap), hit = memo.matches(arr, values, attn);
   let run = null, built = false;
   const kernel = (px, nr, r0) => {
     if (run === null) {
       built = hit && !memo.ptr;
+      if (!inv && !(hit && memo.ptr)) inv = h.copyIn(values); // (the memo's table needs none)
       const t = hit ? memo.table(h, () => h.copyIn(memo.pos), inv) : null;
       if (t) {
         run = (px, nr, r0) => heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style,
