@@ -38,10 +38,11 @@ static int step(kv_t *c, int32_t t, double *score_diff, double *weight_diff) {
   double attn;
   int rc = dyn_freq(c, t, &attn);
   if (rc) return rc;
+  /* (POSENC_NONFINITE: NaN or inf in q or k rotates to NaN or inf, as any other value) */
   rc = posenc_rope_apply(c->qt, c->q + (size_t)(t - 1) * hd, 1, 1, hd, hd, c->style, c->pos + t - 1, c->inv, attn);
-  if (rc) return rc;
+  if (rc < 0) return rc;
   rc = posenc_rope_apply(c->fresh, c->k, t, 1, hd, hd, c->style, c->pos, c->inv, attn);
-  if (rc) return rc;
+  if (rc < 0) return rc;
   double scale = 1.0 / sqrt((double)hd), ds = 0.0, dw = 0.0;
   for (int32_t j = 0; j < t; j++) {
     c->dc[j] = ps_dot(c->qt, c->cache + (size_t)j * hd, hd);
@@ -92,11 +93,11 @@ int posenc_dynamic_kv_cache(double *score_diff, double *weight_diff, double *cac
   double attn;
   if ((rc = dyn_freq(&c, 1, &attn))) goto done;
   int32_t early = max_pos < length ? (int32_t)max_pos : length;
-  if ((rc = posenc_rope_apply(cache, k, early, 1, head_dim, head_dim, style, c.pos, c.inv, attn))) goto done;
+  if ((rc = posenc_rope_apply(cache, k, early, 1, head_dim, head_dim, style, c.pos, c.inv, attn)) < 0) goto done;
   for (int32_t j = early; j < length; j++) {
     size_t at = (size_t)j * head_dim;
     if ((rc = dyn_freq(&c, j + 1, &attn))) goto done;
-    if ((rc = posenc_rope_apply(cache + at, k + at, 1, 1, head_dim, head_dim, style, c.pos + j, c.inv, attn))) goto done;
+    if ((rc = posenc_rope_apply(cache + at, k + at, 1, 1, head_dim, head_dim, style, c.pos + j, c.inv, attn)) < 0) goto done;
   }
 
   for (int32_t i = 0; i < n_steps; i++)

@@ -16,7 +16,9 @@
  *   rotary_dim pass through unchanged.
  * - x for RoPE and attention is laid out [seq][heads][head_dim]; one position per seq row.
  * - Every function checks its arguments first and returns a negative posenc_status
- *   without writing anything when one is bad. Sizes are checked for overflow.
+ *   without writing anything when one is bad. Sizes are checked for overflow. The RoPE
+ *   rotations (posenc_rope_apply, posenc_rope_apply_table) return POSENC_NONFINITE after
+ *   rotating when x held a NaN or an infinity: the JS API's check of x, in the same pass.
  */
 #ifndef POSENC_H
 #define POSENC_H
@@ -24,6 +26,8 @@
 #include <stdint.h>
 
 typedef enum {
+  POSENC_NONFINITE = 1,    /* RoPE rotations only: done, but x held a NaN or an infinity (or a
+                              rotation overflowed float32) */
   POSENC_OK = 0,
   POSENC_E_NULL = -1,      /* a required pointer is NULL */
   POSENC_E_SIZE = -2,      /* a count is zero, negative or too large (overflow) */
@@ -91,12 +95,15 @@ int posenc_rope_cache(float *cos_out, float *sin_out, const double *positions, i
                       const double *inv_freq, int32_t half, double attn);
 
 /* RoPE with a given cos/sin table (row r of the table serves seq row r).
- * out may equal x (in place); otherwise the two must not overlap. */
+ * out may equal x (in place); otherwise the two must not overlap. Returns POSENC_NONFINITE,
+ * the rotation done, when some value of x is NaN or infinite or some pair's x0 cos - x1 sin
+ * is not finite (an overflow, or a cos or sin that is not finite); else POSENC_OK. */
 int posenc_rope_apply_table(float *out, const float *x, int32_t seq, int32_t heads,
                             int32_t head_dim, int32_t rotary_dim, int32_t style,
                             const float *cos_t, const float *sin_t);
 
-/* RoPE fused: cos/sin formed on the fly from positions[seq] and inv_freq[rotary_dim/2]. */
+/* RoPE fused: cos/sin formed on the fly from positions[seq] and inv_freq[rotary_dim/2].
+ * Returns as posenc_rope_apply_table. */
 int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, int32_t head_dim,
                       int32_t rotary_dim, int32_t style, const double *positions,
                       const double *inv_freq, double attn);

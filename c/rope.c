@@ -265,53 +265,76 @@ static void pr_rows_simd(float *cs, float *sn, size_t ld, int32_t nr, int32_t np
 
 /* ---- rotation of pairs [p0, p0+np) of one head's row ---- */
 
-MAYBE_UNUSED static void rotate_scalar(float *o, const float *x, int32_t rot, int32_t style,
-                                       int32_t p0, int32_t np, const float *cs, const float *sn) {
+/* Every rotation also reports whether x held a NaN or an infinity, for two operations a pair
+ * (scalar) or a vector of four pairs (SIMD): a pair's x0 cos - x1 sin is NaN or infinite
+ * whenever x0 or x1 is (whatever cos and sin are: inf * 0 and inf - inf are NaN), and otherwise
+ * only when the rotation overflows float32 or cos or sin is not finite. The rotate functions
+ * return 1 when some pair's first output is not finite; the scalar form sums r - r (0 for
+ * finite r, NaN else: at 1x32x128 a third of the cost of an isfinite test), the SIMD form keeps
+ * the largest of the outputs' bits shifted left by one. pass_through tests the dims it does not
+ * rotate. */
+MAYBE_UNUSED static int rotate_scalar(float *o, const float *x, int32_t rot, int32_t style,
+                                      int32_t p0, int32_t np, const float *cs, const float *sn) {
   int32_t stride = style == POSENC_STYLE_INTERLEAVED ? 2 : 1;
   int32_t off = style == POSENC_STYLE_INTERLEAVED ? 1 : rot / 2;
+  float acc = 0.0f; /* r - r is 0 for every finite r, NaN for NaN and inf */
   for (int32_t j = 0; j < np; j++) {
     int32_t i0 = (p0 + j) * stride;
     float a = x[i0], b = x[i0 + off], c = cs[j], s = sn[j];
-    o[i0] = a * c - b * s;
+    float r = a * c - b * s;
+    o[i0] = r;
     o[i0 + off] = a * s + b * c;
+    acc += r - r;
   }
+  return acc != 0.0f;
 }
 
 /* Every head of one seq row (heads rows of head_dim floats), pairs [p0, p0+np). */
-MAYBE_UNUSED static void rotate_row_scalar(float *o, const float *x, int32_t heads,
-                                           int32_t head_dim, int32_t rot, int32_t style,
-                                           int32_t p0, int32_t np, const float *cs,
-                                           const float *sn) {
+MAYBE_UNUSED static int rotate_row_scalar(float *o, const float *x, int32_t heads,
+                                          int32_t head_dim, int32_t rot, int32_t style,
+                                          int32_t p0, int32_t np, const float *cs,
+                                          const float *sn) {
+  int bad = 0;
   for (int32_t h = 0; h < heads; h++)
-    rotate_scalar(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, style, p0, np, cs, sn);
+    bad |= rotate_scalar(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, style, p0, np, cs, sn);
+  return bad;
 }
 
 /* A [seq][rot] tensor (one head, every dim rotated) with its [seq][rot/2] tables: rows follow
  * each other in x, out and the tables with nothing between, so interleaved pairs form one long
  * row and half pairs need no per-row call. */
-MAYBE_UNUSED static void rotate_rows_scalar(float *o, const float *x, int32_t seq, int32_t rot,
-                                            int32_t style, const float *cs, const float *sn) {
+MAYBE_UNUSED static int rotate_rows_scalar(float *o, const float *x, int32_t seq, int32_t rot,
+                                           int32_t style, const float *cs, const float *sn) {
   int32_t half = rot / 2;
-  if (style == POSENC_STYLE_INTERLEAVED) {
-    rotate_scalar(o, x, rot, style, 0, seq * half, cs, sn);
-    return;
-  }
+  if (style == POSENC_STYLE_INTERLEAVED) return rotate_scalar(o, x, rot, style, 0, seq * half, cs, sn);
+  int bad = 0;
   for (int32_t r = 0; r < seq; r++)
-    rotate_scalar(o + (size_t)r * rot, x + (size_t)r * rot, rot, style, 0, half,
-                  cs + (size_t)r * half, sn + (size_t)r * half);
+    bad |= rotate_scalar(o + (size_t)r * rot, x + (size_t)r * rot, rot, style, 0, half,
+                         cs + (size_t)r * half, sn + (size_t)r * half);
+  return bad;
 }
 
 #ifdef __wasm_simd128__
+/* acc: the largest of the first outputs' bits shifted left by one (the sign out, the exponent
+ * field on top, no constant in the loop); those of NaN and inf are at least 0xff000000 */
+#define KEEP_EXP(acc, r) ((acc) = wasm_u32x4_max((acc), wasm_i32x4_shl((r), 1)))
+#define ANY_NONFINITE(acc) wasm_v128_any_true(wasm_u32x4_ge((acc), wasm_i32x4_splat((int32_t)0xff000000)))
+
 #define HALF_STEP(j)                                                                    \
   do {                                                                                  \
     v128_t a = wasm_v128_load(xa + (j)), b = wasm_v128_load(xb + (j));                 \
     v128_t c = wasm_v128_load(cs + (j)), s = wasm_v128_load(sn + (j));                 \
-    wasm_v128_store(oa + (j), wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s))); \
+    v128_t r = wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s));             \
+    wasm_v128_store(oa + (j), r);                                                       \
     wasm_v128_store(ob + (j), wasm_f32x4_add(wasm_f32x4_mul(a, s), wasm_f32x4_mul(b, c))); \
+    KEEP_EXP(*acc, r);                                                                  \
   } while (0)
 
+/* (tails: 1 from rotate_scalar becomes 0xff000000 in *acc) */
+#define KEEP_SCALAR(acc, bad) ((acc) = wasm_v128_or((acc), wasm_i32x4_splat((bad) ? (int32_t)0xff000000 : 0)))
+
 static inline __attribute__((always_inline)) void rotate_half_simd(float *o, const float *x, int32_t rot, int32_t p0, int32_t np,
-                             const float *cs, const float *sn) {
+                             const float *cs, const float *sn, v128_t *acc) {
   const float *xa = x + p0, *xb = x + p0 + rot / 2;
   float *oa = o + p0, *ob = o + p0 + rot / 2;
   int32_t j = 0;
@@ -323,7 +346,7 @@ static inline __attribute__((always_inline)) void rotate_half_simd(float *o, con
     HALF_STEP(j);
     j += 4;
   }
-  if (j < np) rotate_scalar(o, x, rot, POSENC_STYLE_HALF, p0 + j, np - j, cs + j, sn + j);
+  if (j < np) KEEP_SCALAR(*acc, rotate_scalar(o, x, rot, POSENC_STYLE_HALF, p0 + j, np - j, cs + j, sn + j));
 }
 
 /* Interleaved pairs of one head from cos/sin as they are: the pairs' first and second elements
@@ -341,56 +364,63 @@ static inline __attribute__((always_inline)) void rotate_half_simd(float *o, con
     v128_t ob = wasm_f32x4_add(wasm_f32x4_mul(a, s), wasm_f32x4_mul(b, c));                     \
     wasm_v128_store(op + 2 * (k), wasm_i32x4_shuffle(oa, ob, 0, 4, 1, 5));                       \
     wasm_v128_store(op + 2 * (k) + 4, wasm_i32x4_shuffle(oa, ob, 2, 6, 3, 7));                   \
+    KEEP_EXP(*acc, oa);                                                                         \
   } while (0)
 
 static inline __attribute__((always_inline)) void rotate_il_direct_simd(float *o, const float *x, int32_t p0, int32_t n4,
-                                  const float *cs, const float *sn) {
+                                  const float *cs, const float *sn, v128_t *acc) {
   const float *xp = x + 2 * p0, *cp = cs, *sp = sn, *end = cs + n4;
   float *op = o + 2 * p0;
   for (; cp < end; cp += 4, sp += 4, xp += 8, op += 8) IL_DIRECT(0);
 }
 
-static inline __attribute__((always_inline)) void rotate_row_simd(float *o, const float *x, int32_t heads, int32_t head_dim,
+static inline __attribute__((always_inline)) int rotate_row_simd(float *o, const float *x, int32_t heads, int32_t head_dim,
                             int32_t rot, int32_t style, int32_t p0, int32_t np, const float *cs,
                             const float *sn) {
+  v128_t acc = wasm_i32x4_splat(0);
   if (style == POSENC_STYLE_HALF) {
     for (int32_t h = 0; h < heads; h++)
-      rotate_half_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, p0, np, cs, sn);
+      rotate_half_simd(o + (size_t)h * head_dim, x + (size_t)h * head_dim, rot, p0, np, cs, sn, &acc);
   } else {
     int32_t n4 = np & ~3;
     for (int32_t h = 0; h < heads; h++) {
       float *oh = o + (size_t)h * head_dim;
       const float *xh = x + (size_t)h * head_dim;
-      rotate_il_direct_simd(oh, xh, p0, n4, cs, sn);
+      rotate_il_direct_simd(oh, xh, p0, n4, cs, sn, &acc);
       if (n4 < np)
-        rotate_scalar(oh, xh, rot, POSENC_STYLE_INTERLEAVED, p0 + n4, np - n4, cs + n4, sn + n4);
+        KEEP_SCALAR(acc, rotate_scalar(oh, xh, rot, POSENC_STYLE_INTERLEAVED, p0 + n4, np - n4, cs + n4, sn + n4));
     }
   }
+  return ANY_NONFINITE(acc);
 }
 /* One head per row, all dims rotated (see rotate_rows_scalar). Half pairs bump their pointers
  * across rows and reach the second half by a fixed offset. At 512x1x64, out of place: 10.8 ->
  * 8.1 us interleaved, 9.9 -> 9.0 us half; in place 10.6 -> 7.5 and 8.7 -> 7.1. */
-static void rotate_rows_simd(float *o, const float *x, int32_t seq, int32_t rot, int32_t style,
-                             const float *cs, const float *sn) {
+static int rotate_rows_simd(float *o, const float *x, int32_t seq, int32_t rot, int32_t style,
+                            const float *cs, const float *sn) {
   int32_t half = rot / 2;
+  v128_t acc = wasm_i32x4_splat(0);
   if (style == POSENC_STYLE_INTERLEAVED) {
     int32_t np = seq * half, n4 = np & ~3;
-    rotate_il_direct_simd(o, x, 0, n4, cs, sn);
-    if (n4 < np) rotate_scalar(o, x, rot, style, n4, np - n4, cs + n4, sn + n4);
+    rotate_il_direct_simd(o, x, 0, n4, cs, sn, &acc);
+    if (n4 < np) KEEP_SCALAR(acc, rotate_scalar(o, x, rot, style, n4, np - n4, cs + n4, sn + n4));
   } else if (half % 4) { /* each row needs its own tail */
     for (int32_t r = 0; r < seq; r++)
       rotate_half_simd(o + (size_t)r * rot, x + (size_t)r * rot, rot, 0, half,
-                       cs + (size_t)r * half, sn + (size_t)r * half);
+                       cs + (size_t)r * half, sn + (size_t)r * half, &acc);
   } else {
     for (const float *end = x + (size_t)seq * rot; x < end; x += half, o += half) {
       for (const float *row_end = x + half; x < row_end; x += 4, o += 4, cs += 4, sn += 4) {
         v128_t a = wasm_v128_load(x), b = wasm_v128_load(x + half);
         v128_t c = wasm_v128_load(cs), s = wasm_v128_load(sn);
-        wasm_v128_store(o, wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s)));
+        v128_t r = wasm_f32x4_sub(wasm_f32x4_mul(a, c), wasm_f32x4_mul(b, s));
+        wasm_v128_store(o, r);
         wasm_v128_store(o + half, wasm_f32x4_add(wasm_f32x4_mul(a, s), wasm_f32x4_mul(b, c)));
+        KEEP_EXP(acc, r);
       }
     }
   }
+  return ANY_NONFINITE(acc);
 }
 #define rotate_row rotate_row_simd
 #define rotate_rows rotate_rows_simd
@@ -436,8 +466,19 @@ static int32_t near_from(const double *w, int32_t half, double pmax) {
   return j;
 }
 
-static void pass_through(float *o, const float *x, int32_t rot, int32_t head_dim) {
-  if (o != x && rot < head_dim) memcpy(o + rot, x + rot, (size_t)(head_dim - rot) * sizeof(float));
+/* Dims [rot, head_dim) of one head copied when out is not x; 1 when one of them is NaN or
+ * infinite (the largest exponent field, without a branch a value: vectorised where it may be). */
+static int pass_through(float *o, const float *x, int32_t rot, int32_t head_dim) {
+  if (rot == head_dim) return 0;
+  if (o != x) memcpy(o + rot, x + rot, (size_t)(head_dim - rot) * sizeof(float));
+  uint32_t m = 0;
+  for (int32_t i = rot; i < head_dim; i++) {
+    uint32_t u;
+    memcpy(&u, &x[i], sizeof u);
+    u &= 0x7f800000u;
+    m = u > m ? u : m;
+  }
+  return m == 0x7f800000u;
 }
 
 /* positions[0..n) an exact arithmetic progression the recurrence serves: long enough to pay
@@ -477,8 +518,8 @@ static void pr_cache(float *cos_out, float *sin_out, int32_t n, double x0, doubl
 
 /* Fused RoPE of a progression: blocks of up to PR_RUN rows of the table formed as the cache
  * forms them, then rotated as posenc_rope_apply_table rotates. Out of line: its 40 KiB of
- * stack only when it runs. */
-__attribute__((noinline)) static void pr_apply(float *out, const float *x, int32_t seq,
+ * stack only when it runs. 1 when x held a NaN or an infinity (see rotate_scalar). */
+__attribute__((noinline)) static int pr_apply(float *out, const float *x, int32_t seq,
                                                int32_t heads, int32_t head_dim, int32_t rot,
                                                int32_t style, double x0, double dx,
                                                const double *w, double attn, double wmax) {
@@ -486,6 +527,7 @@ __attribute__((noinline)) static void pr_apply(float *out, const float *x, int32
   float cs[PR_BLOCK], sn[PR_BLOCK];
   pr_run_t R = {.s = s, .c = c, .ws = ws, .wc = wc};
   int32_t half = rot / 2;
+  int bad = 0;
   for (int32_t p0 = 0; p0 < half; p0 += PR_CHUNK) {
     int32_t np = half - p0 < PR_CHUNK ? half - p0 : PR_CHUNK;
     int32_t rows = PR_BLOCK / np < PR_RUN ? PR_BLOCK / np : PR_RUN;
@@ -498,19 +540,20 @@ __attribute__((noinline)) static void pr_apply(float *out, const float *x, int32
         R.r0 = rb; /* the fallback's row numbers count from the block */
         pr_rows(cs, sn, np, nb, np, &R);
         if (heads == 1 && rot == head_dim && np == half) { /* rows follow each other */
-          rotate_rows(out + (size_t)rb * rot, x + (size_t)rb * rot, nb, rot, style, cs, sn);
+          bad |= rotate_rows(out + (size_t)rb * rot, x + (size_t)rb * rot, nb, rot, style, cs, sn);
           continue;
         }
         for (int32_t i = 0; i < nb; i++) {
           size_t at = (size_t)(rb + i) * heads * head_dim;
-          rotate_row(out + at, x + at, heads, head_dim, rot, style, p0, np, cs + (size_t)i * np,
-                     sn + (size_t)i * np);
+          bad |= rotate_row(out + at, x + at, heads, head_dim, rot, style, p0, np,
+                            cs + (size_t)i * np, sn + (size_t)i * np);
         }
       }
     }
   }
   for (size_t h = 0; h < (size_t)seq * heads; h++)
-    pass_through(out + h * head_dim, x + h * head_dim, rot, head_dim);
+    bad |= pass_through(out + h * head_dim, x + h * head_dim, rot, head_dim);
+  return bad;
 }
 
 int posenc_rope_cache(float *cos_out, float *sin_out, const double *positions, int32_t n,
@@ -541,18 +584,17 @@ int posenc_rope_apply_table(float *out, const float *x, int32_t seq, int32_t hea
   if (rc) return rc;
   CHECK(cos_t && sin_t, POSENC_E_NULL);
   int32_t half = rotary_dim / 2;
-  if (heads == 1 && rotary_dim == head_dim) {
-    rotate_rows(out, x, seq, rotary_dim, style, cos_t, sin_t);
-    return POSENC_OK;
-  }
+  if (heads == 1 && rotary_dim == head_dim)
+    return rotate_rows(out, x, seq, rotary_dim, style, cos_t, sin_t) ? POSENC_NONFINITE : POSENC_OK;
+  int bad = 0;
   for (int32_t r = 0; r < seq; r++) {
     size_t at = (size_t)r * heads * head_dim;
-    rotate_row(out + at, x + at, heads, head_dim, rotary_dim, style, 0, half,
-               cos_t + (size_t)r * half, sin_t + (size_t)r * half);
+    bad |= rotate_row(out + at, x + at, heads, head_dim, rotary_dim, style, 0, half,
+                      cos_t + (size_t)r * half, sin_t + (size_t)r * half);
     for (int32_t h = 0; h < heads; h++)
-      pass_through(out + at + (size_t)h * head_dim, x + at + (size_t)h * head_dim, rotary_dim, head_dim);
+      bad |= pass_through(out + at + (size_t)h * head_dim, x + at + (size_t)h * head_dim, rotary_dim, head_dim);
   }
-  return POSENC_OK;
+  return bad ? POSENC_NONFINITE : POSENC_OK;
 }
 
 int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, int32_t head_dim,
@@ -568,23 +610,23 @@ int posenc_rope_apply(float *out, const float *x, int32_t seq, int32_t heads, in
   rc = check_angles(positions, seq, inv_freq, half, &pmax, &wmax);
   if (rc) return rc;
   double x0, dx;
-  if (pr_serves(positions, seq, pmax, wmax, attn, &x0, &dx)) {
-    pr_apply(out, x, seq, heads, head_dim, rotary_dim, style, x0, dx, inv_freq, attn, wmax);
-    return POSENC_OK;
-  }
+  if (pr_serves(positions, seq, pmax, wmax, attn, &x0, &dx))
+    return pr_apply(out, x, seq, heads, head_dim, rotary_dim, style, x0, dx, inv_freq, attn, wmax)
+               ? POSENC_NONFINITE : POSENC_OK;
   int32_t near = near_from(inv_freq, half, pmax);
   float cs[CHUNK], sn[CHUNK];
+  int bad = 0;
   for (int32_t r = 0; r < seq; r++) {
     for (int32_t p0 = 0; p0 < half; p0 += CHUNK) {
       int32_t np = half - p0 < CHUNK ? half - p0 : CHUNK;
       cache_row(cs, sn, positions[r], inv_freq + p0, np, attn, far_row(positions[r], wmax), near - p0);
       size_t at = (size_t)r * heads * head_dim;
-      rotate_row(out + at, x + at, heads, head_dim, rotary_dim, style, p0, np, cs, sn);
+      bad |= rotate_row(out + at, x + at, heads, head_dim, rotary_dim, style, p0, np, cs, sn);
     }
     for (int32_t h = 0; h < heads; h++) {
       size_t at = ((size_t)r * heads + h) * head_dim;
-      pass_through(out + at, x + at, rotary_dim, head_dim);
+      bad |= pass_through(out + at, x + at, rotary_dim, head_dim);
     }
   }
-  return POSENC_OK;
+  return bad ? POSENC_NONFINITE : POSENC_OK;
 }

@@ -378,7 +378,8 @@ function apiCases(pe, heaps, shapes) {
     const kt = ropeKernel(heaps.simd, { seq, heads, hd, style: 'half', mode: 'table', place: 'in', x, positions });
     const f = heaps.simd.fn, mem = heaps.simd.memory, out = new Float32Array(n);
     // the copies, done as the API does them: BLOCK_BYTES of rows at a time (x, and for the table
-    // path cos and sin too), each block copied in, scanned and (x) copied out while in cache
+    // path cos and sin too), each block copied in and (x) copied out while in cache; cos and sin
+    // are scanned, x not (the rotation checks it)
     const cache = pe.ropeCache(positions, hd), half = hd / 2, scratch = arena(heaps.simd);
     const blocked = (withTable) => {
       const rowBytes = 4 * (heads * hd + (withTable ? hd : 0)), nb = Math.max(1, Math.min(seq, Math.floor(BLOCK_BYTES / rowBytes)));
@@ -388,7 +389,7 @@ function apiCases(pe, heaps, shapes) {
           const nr = Math.min(nb, seq - r0);
           for (const [a, per, p] of parts) {
             new Float32Array(mem.buffer, p, nr * per).set(a.subarray(r0 * per, (r0 + nr) * per));
-            f.posenc_first_invalid_f32(p, nr * per, -Infinity, Infinity);
+            if (a !== x) f.posenc_first_invalid_f32(p, nr * per, -Infinity, Infinity);
           }
           out.set(new Float32Array(mem.buffer, parts[0][2], nr * heads * hd), r0 * heads * hd);
         }
@@ -462,8 +463,8 @@ function printApi() {
     console.log('\nThe public API (pairs "half", positions 0..seq-1), ms per call, median of %d repetitions:', REPS);
     console.log('positions / table = applyRope(x, { positions }) / applyRope(x, { cos, sin }), copying (a new array) or with out;');
     console.log('in place = applyRopeInPlace on pe.tensor() arrays; kernel = the kernel the call runs, on buffers already in the heap;');
-    console.log('copies = what a copying call cannot avoid, block by block as the API does it: x into the heap, the scan of its values, the result\n'
-      + 'out (copies tab: cos and sin in and scanned too). JS = plain JS, table precomputed.');
+    console.log('copies = what a copying call cannot avoid, block by block as the API does it: x into the heap and the result out (the kernel\n'
+      + 'checks x as it rotates it; copies tab: cos and sin in and scanned too). JS = plain JS, table precomputed.');
     console.log('API/kernel: positions calls against the fused kernel, table calls against the table kernel; (API-copies)/kernel: the rest of a call.');
     const cols = ['shape', 'positions', '+out', 'table', '+out', 'in place', 'in pl table', 'kernel fused', 'kernel table', 'copies', 'copies tab', 'JS table',
       '| JS/pos', 'JS/pos+out', 'JS/table', 'JS/tab+out', '| pos+out/kern', 'tab+out/kern', 'in pl/kern', '| (pos+out-copies)/kern', '(tab+out-copies tab)/kern'];

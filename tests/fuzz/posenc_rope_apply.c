@@ -1,5 +1,6 @@
 /* posenc_rope_apply_table and posenc_rope_apply: x, out [seq][heads][head_dim]; pairs of the
- * first rotary_dim dims turn, the rest pass through; out may equal x but not partly overlap it. */
+ * first rotary_dim dims turn, the rest pass through; out may equal x but not partly overlap it;
+ * POSENC_NONFINITE says x held a NaN or an infinity. */
 #include "fuzz.h"
 
 typedef struct {
@@ -53,6 +54,19 @@ static void check_pass_through(fz_call *c, const shape *s) {
     }
 }
 
+/* POSENC_NONFINITE (the rotation done) exactly when it should be: whenever x holds a NaN or an
+ * infinity, and otherwise only when some output is not finite (an overflow, or a cos or sin
+ * that is not finite). Returns the status the contract checks see (POSENC_OK for it). */
+static int check_nonfinite(fz_call *c, const shape *s, int rc) {
+  if (rc < 0) return rc;
+  int bad_x = 0, bad_out = 0;
+  for (int64_t i = 0; i < s->n; i++) bad_x |= !isfinite(s->x0[i]), bad_out |= !isfinite(s->out[i]);
+  FZ_CHECK(c, rc == POSENC_OK || rc == POSENC_NONFINITE, "a positive status other than POSENC_NONFINITE");
+  FZ_CHECK(c, !bad_x || rc == POSENC_NONFINITE, "x held a NaN or an infinity and the status did not say so");
+  FZ_CHECK(c, rc == POSENC_OK || bad_out, "POSENC_NONFINITE with every value of x and of out finite");
+  return POSENC_OK;
+}
+
 /* out is x rotated by the cos/sin table [seq][rot/2], computed as rotate_scalar does. */
 static void check_rotation(fz_call *c, const shape *s, const float *cs, const float *sn) {
   int32_t half = s->rot / 2;
@@ -85,6 +99,7 @@ FZ_HARNESS(posenc_rope_apply_table) {
   s.x0 = (const float *)c.b[s.alias ? 0 : 1].copy;
   int rc = posenc_rope_apply_table(fz_null(nulls, 0) ? NULL : s.out, fz_null(nulls, 1) ? NULL : s.x, s.seq, s.heads,
                                    s.head_dim, s.rot, s.style, fz_ptr(&c, 2, nulls), fz_ptr(&c, 3, nulls));
+  rc = check_nonfinite(&c, &s, rc);
   fz_after(&c, rc, valid, (s.alias ? 0u : 2u) | 4u | 8u);
   if (rc == POSENC_OK) {
     check_pass_through(&c, &s);
@@ -112,6 +127,7 @@ FZ_HARNESS(posenc_rope_apply) {
   s.x0 = (const float *)c.b[s.alias ? 0 : 1].copy;
   int rc = posenc_rope_apply(fz_null(nulls, 0) ? NULL : s.out, fz_null(nulls, 1) ? NULL : s.x, s.seq, s.heads,
                              s.head_dim, s.rot, s.style, fz_ptr(&c, 2, nulls), fz_ptr(&c, 3, nulls), attn);
+  rc = check_nonfinite(&c, &s, rc);
   fz_after(&c, rc, valid, (s.alias ? 0u : 2u) | 4u | 8u);
   if (rc == POSENC_OK) {
     check_pass_through(&c, &s);

@@ -4,6 +4,9 @@
 // the bytes live in the heap (tensors included) may not pass limits.heapBytes.
 import { MAX_CALL_BYTES, MAX_HEAP_BYTES, Unscanned, rejectValue } from './args.js';
 
+/** What the RoPE rotations return, the rotation done, when x held a NaN or an infinity. */
+export const NONFINITE = 1;
+
 export const STATUS = {
   [-1]: 'a required pointer is NULL',
   [-2]: 'a size is zero or too large',
@@ -226,12 +229,15 @@ class Scope {
 
   /**
    * A row-wise kernel over `rows` rows, block by block (BLOCK_BYTES at a time): each block of
-   * every input is copied into the heap and scanned, run(pointers, nr, r0) runs the kernel on
-   * rows [r0, r0 + nr) in place in the first input's block, and that block is copied to rows
+   * every input is copied into the heap, run(pointers, nr, r0) runs the kernel on rows
+   * [r0, r0 + nr) in place in the first input's block, and that block is copied to rows
    * [r0, r0 + nr) of `result`. `inputs` are [array as numbers() gave it, elements per row, ...]
-   * (flat). Every value is checked before the first row of `result` is written: with more than
-   * one block and `fresh` false (result is the caller's), a first pass scans every block.
-   * Returns `result`.
+   * (flat). The other inputs are scanned as they are copied in; the first (any finite float32
+   * allowed) is checked by the kernel itself, which returns NONFINITE when it met a NaN or an
+   * infinity (or a rotation overflowed): then the caller's values of that block are checked in
+   * JS, which throws the error a scan would have (an overflow passes). Every value is checked
+   * before the first row of `result` is written: with more than one block and `fresh` false
+   * (result is the caller's), a first pass scans every block. Returns `result`.
    */
   rows(rows, inputs, result, fresh, run) {
     const k = inputs.length;
@@ -250,8 +256,8 @@ class Scope {
     const per = inputs[1], at = ptrs[0] / result.BYTES_PER_ELEMENT;
     for (let r0 = 0; r0 < rows; r0 += nb) {
       const nr = Math.min(nb, rows - r0);
-      for (let i = 0; i < k; i += 2) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], !scanFirst);
-      run(ptrs, nr, r0);
+      for (let i = 0; i < k; i += 2) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], !scanFirst && i > 0);
+      if (run(ptrs, nr, r0) === NONFINITE && inputs[0] instanceof Unscanned) inputs[0].check(r0 * per, nr * per);
       const view = this.heap.view(result.constructor);
       if (nr * per === result.length) result.set(nr * per === view.length ? view : view.subarray(at, at + nr * per));
       else result.set(view.subarray(at, at + nr * per), r0 * per);

@@ -52,7 +52,8 @@ const INV_FREQ_KEEP = 64; // bases kept per instance; past it the memo starts ov
 /**
  * theta_i into scope h's heap, for a kernel of the same call: { inv: pointer to
  * Float64Array(half), attn } (no copy out and back in between). With `values`, also
- * values: theta_i as a Float64Array that nothing writes to (the table memo's key).
+ * values: theta_i as a Float64Array that nothing writes to (the table memo's key), and inv
+ * may be 0 (theta_i known, not copied in: a call that needs them copies values in).
  */
 export function freqIn(heap, h, { rotaryDim, half, base, sc }, values = false) {
   if (!sc) {
@@ -60,7 +61,7 @@ export function freqIn(heap, h, { rotaryDim, half, base, sc }, values = false) {
     if (!memo) INV_FREQ.set(heap, (memo = new Map()));
     let byDim = memo.get(base);
     const known = byDim?.get(rotaryDim);
-    if (known) return { inv: h.copyIn(known), attn: 1, values: known };
+    if (known) return { inv: values ? 0 : h.copyIn(known), attn: 1, values: known };
     const inv = h.alloc(Float64Array, half);
     heap.call('posenc_rope_inv_freq', inv, rotaryDim, base);
     if (!byDim) {
@@ -179,18 +180,21 @@ class RopeMemo {
 
 /**
  * The kernel for rows [r0, r0 + nr) of x (heap pointer px) rotated by `pos` (as numbers() gave
- * it): (px, nr, r0) => void. It reads the memo's table when the key matches; otherwise the fused
- * kernel on a heap copy of the positions (scanned when unscanned), and the key is remembered
- * by done() once the call has succeeded. Call it only after every other allocation of the call
- * (budget() may free the memo's table to make room).
+ * it): (px, nr, r0) => the kernel's status (for heap.js rows()). It reads the memo's table when
+ * the key matches; otherwise the fused kernel on a heap copy of the positions (scanned when
+ * unscanned). Call it only after every other allocation of the call (budget() may free the
+ * memo's table to make room). done(ok) after the rows: a call that succeeded remembers its key;
+ * one that failed frees the table it built, if any.
  */
 function ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim }) {
-  const { inv, attn, values } = freqIn(heap, h, f, true);
+  let { inv, attn, values } = freqIn(heap, h, f, true);
   const arr = pos instanceof A.Unscanned ? pos.array : pos, half = rotaryDim / 2;
   const memo = RopeMemo.of(heap), hit = memo.matches(arr, values, attn);
-  let run = null;
+  let run = null, built = false;
   const kernel = (px, nr, r0) => {
     if (run === null) {
+      built = hit && !memo.ptr;
+      if (!inv && !(hit && memo.ptr)) inv = h.copyIn(values); // (the memo's table needs none)
       const t = hit ? memo.table(h, () => h.copyIn(memo.pos), inv) : null;
       if (t) {
         run = (px, nr, r0) => heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style,
@@ -200,10 +204,14 @@ function ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim }) {
         run = (px, nr, r0) => heap.call('posenc_rope_apply', px, px, nr, heads, headDim, rotaryDim, style, pp + 8 * r0, inv, attn);
       }
     }
-    run(px, nr, r0);
+    return run(px, nr, r0);
   };
-  // (positions that came as a Float64Array were the caller's: the key keeps a copy)
-  const done = () => hit || memo.remember(arr === pos ? pos : Float64Array.from(arr), values, attn);
+  // (positions that came as a Float64Array were the caller's: the key keeps a copy; a table
+  // built by a call the kernel's check of x then refused goes, so that the memo is as it was)
+  const done = (ok) => {
+    if (!ok) built && memo.drop();
+    else if (!hit) memo.remember(arr === pos ? pos : Float64Array.from(arr), values, attn);
+  };
   return { kernel, done };
 }
 
@@ -289,9 +297,14 @@ export function applyRope(heap, x, opts) {
   return heap.scoped((h) => {
     const { kernel, done } = ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim });
     // (posenc.h: a row's cos/sin depend only on its position, so blocks give the same bits)
-    const y = h.rows(pos.length, [xs, row], out ?? new Float32Array(n), !out, ([px], nr, r0) => kernel(px, nr, r0));
-    done();
-    return y;
+    let ok = false;
+    try {
+      const y = h.rows(pos.length, [xs, row], out ?? new Float32Array(n), !out, ([px], nr, r0) => kernel(px, nr, r0));
+      ok = true;
+      return y;
+    } finally {
+      done(ok);
+    }
   });
 }
 
@@ -352,7 +365,7 @@ export function applyRopeInPlace(heap, x, opts) {
   heap.scoped((h) => {
     const { kernel, done } = ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim });
     kernel(t.pointer, seq, 0);
-    done();
+    done(true);
   });
   return x;
 }
