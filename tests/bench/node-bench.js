@@ -397,16 +397,22 @@ function apiCases(pe, heaps, shapes) {
     };
     const copies = blocked(false), copiesTable = blocked(true);
     const t = pe.tensor(x), cos = pe.tensor(cache.cos), sin = pe.tensor(cache.sin);
-    const o = { heads, headDim: hd, style: 'half', positions }, oOut = { ...o, out };
+    // A decode step (one row) advances its position on every call, as a model generating text
+    // does, so no call repeats the last one's positions; longer calls rotate 0..seq-1 each time.
+    // Options objects are written at the call, as callers write them.
+    let step = 0;
+    const at = seq === 1 ? () => [step++ & 4095] : () => positions;
+    const o = { heads, headDim: hd, style: 'half', positions };
     const ot = { heads, headDim: hd, style: 'half', cos: cache.cos, sin: cache.sin }, otOut = { ...ot, out };
     const tt = { heads, headDim: hd, style: 'half', cos, sin }, ti = { ...tt, style: 'interleaved' };
     const xs = x.slice(), jsOut = new Float32Array(n), tab = JS.ropeTableJS(seq, hd);
     const groups = [
       { kernelFused: kf.run, kernelTable: kt.run, copies, copiesTable },
       {
-        api: () => pe.applyRope(x, o), apiOut: () => pe.applyRope(x, oOut),
+        api: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at() }),
+        apiOut: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at(), out }),
         table: () => pe.applyRope(x, ot), tableOut: () => pe.applyRope(x, otOut),
-        inPlace: () => pe.applyRopeInPlace(t, o), inPlaceTable: () => pe.applyRopeInPlace(t, tt),
+        inPlace: () => pe.applyRopeInPlace(t, { heads, headDim: hd, style: 'half', positions: at() }), inPlaceTable: () => pe.applyRopeInPlace(t, tt),
         inPlaceTableIl: () => pe.applyRopeInPlace(t, ti),
       },
       { js: () => JS.ropeWithTableJS(jsOut, xs, seq, heads, hd, 'half', tab.cos, tab.sin) },
@@ -460,7 +466,7 @@ const pad = (s, w) => String(s).padStart(w);
 
 function printApi() {
   if (apiRows.length) {
-    console.log('\nThe public API (pairs "half", positions 0..seq-1), ms per call, median of %d repetitions:', REPS);
+    console.log('\nThe public API (pairs "half", positions 0..seq-1; the one-row decode step advances its position on every call), ms per call, median of %d repetitions:', REPS);
     console.log('positions / table = applyRope(x, { positions }) / applyRope(x, { cos, sin }), copying (a new array) or with out;');
     console.log('in place = applyRopeInPlace on pe.tensor() arrays; kernel = the kernel the call runs, on buffers already in the heap;');
     console.log('copies = what a copying call cannot avoid, block by block as the API does it: x into the heap and the result out (the kernel\n'
