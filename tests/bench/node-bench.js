@@ -110,7 +110,7 @@ function ropeKernel(heap, { seq, heads, hd, style, mode, place, x, positions }) 
   const run = mode === 'table'
     ? () => f.posenc_rope_apply_table(py, px, seq, heads, hd, hd, st, pc, ps)
     : () => f.posenc_rope_apply(py, px, seq, heads, hd, hd, st, ppos, pw, 1);
-  return { run, reset, output: () => a.view(Float32Array, py, n).slice(), free: a.free, px, py, pc, ps };
+  return { run, reset, output: () => a.view(Float32Array, py, n).slice(), free: a.free, px, py, pc, ps, ppos };
 }
 
 // ---- the cases ----
@@ -402,12 +402,19 @@ function apiCases(pe, heaps, shapes) {
     // Options objects are written at the call, as callers write them.
     let step = 0;
     const at = seq === 1 ? () => [step++ & 4095] : () => positions;
+    // ... and its kernel runs at the same positions (larger angles cost the sincos more than 0 does)
+    let kstep = 0, kpos = null;
+    const kernelFused = seq === 1 ? () => {
+      if (!kpos || kpos.length === 0) kpos = new Float64Array(heaps.simd.memory.buffer, kf.ppos, 1);
+      kpos[0] = kstep++ & 4095;
+      return kf.run();
+    } : kf.run;
     const o = { heads, headDim: hd, style: 'half', positions };
     const ot = { heads, headDim: hd, style: 'half', cos: cache.cos, sin: cache.sin }, otOut = { ...ot, out };
     const tt = { heads, headDim: hd, style: 'half', cos, sin }, ti = { ...tt, style: 'interleaved' };
     const xs = x.slice(), jsOut = new Float32Array(n), tab = JS.ropeTableJS(seq, hd);
     const groups = [
-      { kernelFused: kf.run, kernelTable: kt.run, copies, copiesTable },
+      { kernelFused, kernelTable: kt.run, copies, copiesTable },
       {
         api: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at() }),
         apiOut: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at(), out }),
@@ -419,6 +426,7 @@ function apiCases(pe, heaps, shapes) {
     ];
     const r = 4 * n <= 256 * 1024 ? timeAll(Object.assign({}, ...groups)) : Object.assign({}, ...groups.map(timeAll));
     // the API's results are the kernel's, bit for bit
+    new Float64Array(heaps.simd.memory.buffer, kf.ppos, seq).set(positions); // (the decode kernel moved on)
     const same = JS.maxUlps(pe.applyRope(x, o), (kf.reset(), kf.run(), kf.output())) === 0
       && JS.maxUlps(pe.applyRope(x, ot), (kt.reset(), kt.run(), kt.output())) === 0;
     for (const v of [t, cos, sin]) v.free();
