@@ -27,6 +27,7 @@ test('the file records the script\'s default run, this version, every task and e
   }
   const seeds = DEFAULT_RUN.seeds.flatMap((seed) => want.map((w) => `${seed} ${w}`));
   assert.deepEqual(results.seedRuns.map((r) => `${r.seed} ${r.task} ${r.encoding} ${r.style ?? ''}`), seeds);
+  for (const r of results.seedRuns) assert.equal(Boolean(r.fineTuned), r.encoding === 'rope');
   assert.ok(readFileSync(RESULTS_FILE).length < 256 * 1024, 'the file stays under 256 KiB');
 });
 

@@ -1,11 +1,12 @@
 // lab-scaling.js: the long-context recipes on a model that was actually trained. The lab's RoPE
 // model (trained at lengths up to 16) tested at 1× to 8× that length: unscaled; with position
 // interpolation, NTK or YaRN applied at evaluation only (factor = the multiple); and after a short
-// fine-tune at 4× with each of them (factor 4). From web/lab/results.json (`npm run lab`).
+// fine-tune at 4× with each of them (factor 4). From web/lab/results.json (`npm run lab`): each
+// line the mean over its seeds, the band their range.
 import { lineChart, palette, dashes, lineLegend, sig, pointArrays } from './common.js';
 import { messages } from '../host/i18n.js';
 import { MULTIPLES, TRAIN_LENGTH } from '../lab/run.js';
-import { LAB, taskParam } from './shared/lab.js';
+import { LAB, taskParam, acrossSeeds, seedBand } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
@@ -19,7 +20,7 @@ const M = messages({
     plain: 'RoPE, unscaled',
     atEval: 'RoPE + {scaling} at evaluation',
     tuned: 'RoPE + {scaling}, fine-tuned {steps} steps at {length}',
-    readout: '{task}, {metric} accuracy at 1× / 2× / 4× / 8× the training length: {list}.',
+    readout: '{task}, {metric} accuracy at 1× / 2× / 4× / 8× the training length (the mean of seeds {seeds}): {list}.',
     readItem: '{name} {values}',
     sep: '; ',
   },
@@ -33,7 +34,7 @@ const M = messages({
     plain: 'RoPE，不缩放',
     atEval: 'RoPE + {scaling}，仅在评估时',
     tuned: 'RoPE + {scaling}，在长度 {length} 上微调 {steps} 步',
-    readout: '{task}，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}）：{list}。',
+    readout: '{task}，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}；种子 {seeds} 的平均值）：{list}。',
     readItem: '{name} {values}',
     sep: '；',
   },
@@ -41,13 +42,17 @@ const M = messages({
 
 const SCALINGS = [['pi', 'PI'], ['ntk', 'NTK'], ['yarn', 'YaRN']];
 
-/** The lines of one task: [name, evaluation summaries, colour, dashed, fine-tuned]. */
+const SEEDS = [results.options.train.seed, ...results.options.seeds];
+
+/** The lines of one task: [name, one evaluation list per seed, colour, dashed, fine-tuned]. */
 function lines(task) {
-  const run = results.runs.find((r) => r.task === task && r.encoding === 'rope');
+  const rope = (r) => r.task === task && r.encoding === 'rope';
+  const runs = [results.runs.find(rope), ...results.seedRuns.filter(rope)];
   const ft = results.options.fineTune;
-  const out = [[M.plain.format(), run.evaluation, palette[6], false, false]];
-  SCALINGS.forEach(([s, name], i) => out.push([M.atEval.format({ scaling: name }), run.scaled[s], palette[i], true, false]));
-  SCALINGS.forEach(([s, name], i) => out.push([M.tuned.format({ scaling: name, steps: ft.steps, length: ft.multiple * TRAIN_LENGTH }), run.fineTuned[s].evaluation, palette[i], false, true]));
+  const out = [[M.plain.format(), runs.map((r) => r.evaluation), palette[6], false, false]];
+  SCALINGS.forEach(([s, name], i) => out.push([M.atEval.format({ scaling: name }), runs.map((r) => r.scaled[s]), palette[i], true, false]));
+  SCALINGS.forEach(([s, name], i) => out.push([M.tuned.format({ scaling: name, steps: ft.steps, length: ft.multiple * TRAIN_LENGTH }),
+    runs.map((r) => r.fineTuned[s].evaluation), palette[i], false, true]));
   return out;
 }
 
@@ -62,6 +67,7 @@ export default {
   mount(el, { Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
     chart.options.plugins.legend = lineLegend;
+    chart.options.plugins.filler = { propagate: false }; // the seeds' bands
     chart.canvas.parentElement.classList.add('phone-legend'); // ten lines' legend: a taller box on phones
     Object.assign(chart.options.scales.x, { min: TRAIN_LENGTH * 0.9, max: TRAIN_LENGTH * 8 * 1.1,
       afterBuildTicks: (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * TRAIN_LENGTH }))) });
@@ -71,20 +77,20 @@ export default {
     const view = {
       update({ task, metric }) {
         const field = metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
-        const ls = lines(task);
-        chart.data.datasets = ls.map(([label, ev, colour, dashed, tuned], j) => ({
+        const ls = lines(task).map(([label, evs, ...rest]) => [label, acrossSeeds(evs, field), ...rest]);
+        chart.data.datasets = ls.flatMap(([label, ev, colour, dashed, tuned], j) => [{
           label, data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
           borderColor: colour, borderDash: dashed ? dashes[1] : [], borderWidth: tuned || j === 0 ? 2.25 : 1.5,
           pointRadius: 3, pointStyle: tuned ? 'rect' : dashed ? 'triangle' : 'circle',
-        }));
+        }, ...seedBand(pts, j, ev, colour, dashed ? '14' : '22')]);
         chart.update();
         view.readout = M.readout.format({
-          task: String(LAB[task]), metric: String(M[metric]),
+          task: String(LAB[task]), metric: String(M[metric]), seeds: SEEDS.join(', '),
           list: ls.map(([name, ev]) => M.readItem.format({ name, values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
         });
         return {
-          columns: ['model', 'length', 'factor', 'token accuracy', 'sequence accuracy', 'loss'],
-          rows: ls.flatMap(([name, ev]) => ev.map((e) => [name, e.length, e.factor ?? 1, e.tokenAccuracy, e.sequenceAccuracy, e.loss])),
+          columns: ['model', 'length', 'factor', `${field} (mean over ${SEEDS.length} seeds)`, `${field} lowest`, `${field} highest`],
+          rows: ls.flatMap(([name, ev]) => ev.map((e) => [name, e.length, e.factor ?? 1, e[field], e.lo, e.hi])),
         };
       },
       destroy: () => chart.destroy(),

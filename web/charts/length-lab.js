@@ -8,7 +8,7 @@ import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays
 import { messages } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained } from '../lab/run.js';
 import { LAB_DEFAULTS } from '../lib/lab.js';
-import { LAB, taskParam, ENCODING_NAMES } from './shared/lab.js';
+import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const DEFAULT_STEPS = results.options.train.steps, DEFAULT_SEED = results.options.train.seed;
@@ -233,10 +233,7 @@ export default {
           if (!r) return;
           for (const s of [null, ...SCALINGS]) {
             if (s && !r.scaled?.[s]) continue;
-            const evs = seeds.map((rs) => (s ? rs[i].scaled[s] : rs[i].evaluation));
-            const stat = (n, f) => f(...evs.map((ev) => ev[n][field]));
-            const mean = evs[0].map((e, n) => ({ ...e, [field]: stat(n, (...v) => v.reduce((a, b) => a + b, 0) / v.length), lo: stat(n, Math.min), hi: stat(n, Math.max) }));
-            lines.push([r.encoding, s, mean]);
+            lines.push([r.encoding, s, acrossSeeds(seeds.map((rs) => (s ? rs[i].scaled[s] : rs[i].evaluation)), field)]);
           }
         });
         const band = seeds.length > 1;
@@ -247,12 +244,7 @@ export default {
             borderColor: colour, borderDash: s ? dashes[1 + SCALINGS.indexOf(s)] : [], borderWidth: s ? 1.5 : 2.25,
             pointRadius: 3, pointStyle: s ? 'triangle' : 'circle',
           };
-          if (!band) return [line];
-          const edge = (key, fill) => ({
-            label: '', data: pts(`${j}${key}`, ev.length, (n) => ev[n][key], (n) => ev[n].length), borderWidth: 0, pointRadius: 0,
-            pointHitRadius: 0, borderColor: 'transparent', backgroundColor: `${colour}${s ? '14' : '26'}`, fill,
-          });
-          return [line, edge('hi', false), edge('lo', '-1')];
+          return band ? [line, ...seedBand(pts, j, ev, colour, s ? '14' : '26')] : [line];
         });
         chart.update();
         if (!job) {

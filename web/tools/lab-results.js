@@ -39,7 +39,7 @@ export const DEFAULT_RUN = Object.freeze({
   // `multiple`, then evaluated with that scaling at every multiple (the same model retrained
   // from the same seed for each: training is deterministic)
   fineTune: { multiple: 4, steps: 100 },
-  seeds: [2, 3], // more seeds of every model: the evaluation summaries
+  seeds: [2, 3], // more seeds of every model (RoPE's fine-tunes too): the evaluation summaries
 });
 
 export const b64 = (typed, shape) => ({
@@ -107,8 +107,8 @@ export function positionTable(initial, trained, dModel, rows, reached) {
 }
 
 /** The rope model fine-tuned with `scaling` (trained afresh from the same options; freed). */
-export function fineTuned(pe, task, enc, scaling, o = DEFAULT_RUN) {
-  const run = pe.train(trainOptionsOf(task, enc, o));
+export function fineTuned(pe, task, enc, scaling, o = DEFAULT_RUN, seed = o.train.seed) {
+  const run = pe.train(trainOptionsOf(task, enc, o, seed));
   try {
     const f = o.fineTune, length = f.multiple * o.train.trainLength;
     const loss = run.step(f.steps, { length, scaling: { type: scaling, factor: f.multiple } });
@@ -120,14 +120,17 @@ export function fineTuned(pe, task, enc, scaling, o = DEFAULT_RUN) {
   }
 }
 
-/** Another seed of one model: its evaluation summaries (RoPE's scaled ones too). */
+/** Another seed of one model: its evaluation summaries (RoPE's scaled and fine-tuned ones too). */
 export function seedRecord(pe, task, enc, seed, o = DEFAULT_RUN) {
   const run = pe.train(trainOptionsOf(task, enc, o, seed));
   try {
     const lengths = o.multiples.map((m) => m * o.train.trainLength);
     const ev = (scaling) => run.evaluate({ lengths, ...o.evaluate, ...(scaling ? { scaling: { type: scaling } } : {}) }).map(summaryOf);
     const r = { task, ...enc, seed, evaluation: ev(null) };
-    if (enc.encoding === 'rope') r.scaled = Object.fromEntries(o.scalings.map((s) => [s, ev(s)]));
+    if (enc.encoding === 'rope') {
+      r.scaled = Object.fromEntries(o.scalings.map((s) => [s, ev(s)]));
+      r.fineTuned = Object.fromEntries(o.scalings.map((s) => [s, { evaluation: fineTuned(pe, task, enc, s, o, seed).evaluation }]));
+    }
     return r;
   } finally {
     run.free();

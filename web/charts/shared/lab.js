@@ -46,3 +46,27 @@ export const encodingParam = (value, { all = false } = {}) => {
   const options = all ? [...NAMES, 'all'] : NAMES;
   return { name: 'encoding', label: LAB.encoding, type: 'select', options, value, optionLabels: Object.fromEntries(options.map((n) => [n, LAB[n]])) };
 };
+
+/**
+ * Per length, the mean over seeds of `field`, with the lowest and highest as lo and hi: `evs` is
+ * one evaluation list (the same lengths) per seed.
+ */
+export function acrossSeeds(evs, field) {
+  return evs[0].map((e, n) => {
+    const v = evs.map((ev) => ev[n][field]);
+    return { ...e, [field]: v.reduce((a, b) => a + b, 0) / v.length, lo: Math.min(...v), hi: Math.max(...v) };
+  });
+}
+
+/**
+ * The two borders of a line's seed band, filled between them in `colour` at opacity `alpha`
+ * (two hex digits); labelled '' so that lineLegend leaves them out. pts is the chart's
+ * pointArrays(), key the line's own.
+ */
+export function seedBand(pts, key, ev, colour, alpha) {
+  const edge = (side, fill) => ({
+    label: '', data: pts(`${key}${side}`, ev.length, (n) => ev[n][side], (n) => ev[n].length), borderWidth: 0, pointRadius: 0,
+    pointHitRadius: 0, borderColor: 'transparent', backgroundColor: `${colour}${alpha}`, fill,
+  });
+  return [edge('hi', false), edge('lo', '-1')];
+}
