@@ -82,6 +82,18 @@ export function fillCells(image, cols, rows, lut, index) {
   return image;
 }
 
+/** Frames `box` in the theme's muted line and leaves the theme's ink and label font set, aligned as given. */
+function frameAndInk(ctx, box, align, baseline) {
+  const colour = ink();
+  ctx.strokeStyle = colour.muted;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(box.x - 0.5, box.y - 0.5, box.w + 1, box.h + 1);
+  ctx.fillStyle = colour.fg;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = align;
+  ctx.textBaseline = baseline;
+}
+
 /**
  * Draws a cell image into the rectangle `plot` ({ x, y, w, h }, CSS pixels) with a frame, tick
  * labels and axis titles: xTicks / yTicks are [fraction of the axis from the left / top, text];
@@ -91,14 +103,7 @@ export function fillCells(image, cols, rows, lut, index) {
 export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', yTitleX, title = '' } = {}) {
   ctx.imageSmoothingEnabled = image.width > plot.w || image.height > plot.h;
   ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
-  const colour = ink();
-  ctx.strokeStyle = colour.muted;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
-  ctx.fillStyle = colour.fg;
-  ctx.font = '11px system-ui, sans-serif';
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
+  frameAndInk(ctx, plot, 'center', 'top');
   for (const [f, text] of xTicks) {
     const x = plot.x + f * plot.w;
     ctx.fillRect(Math.round(x), plot.y + plot.h, 1, 3);
@@ -135,14 +140,7 @@ export function drawColourBar(ctx, lut, bar, labels) {
     ctx.fillStyle = `rgb(${lut[k]} ${lut[k + 1]} ${lut[k + 2]})`;
     ctx.fillRect(bar.x, bar.y + py, bar.w, 1);
   }
-  const colour = ink();
-  ctx.strokeStyle = colour.muted;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(bar.x - 0.5, bar.y - 0.5, bar.w + 1, bar.h + 1);
-  ctx.fillStyle = colour.fg;
-  ctx.font = '11px system-ui, sans-serif';
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'middle';
+  frameAndInk(ctx, bar, 'left', 'middle');
   for (const [f, text] of labels) {
     const y = bar.y + f * bar.h;
     ctx.fillRect(bar.x + bar.w, Math.round(y), 3, 1);
