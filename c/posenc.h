@@ -18,7 +18,8 @@
  * - Every function checks its arguments first and returns a negative posenc_status
  *   without writing anything when one is bad. Sizes are checked for overflow. The RoPE
  *   rotations (posenc_rope_apply, posenc_rope_apply_table) return POSENC_NONFINITE after
- *   rotating when x held a NaN or an infinity: the JS API's check of x, in the same pass.
+ *   rotating when x (or the table) held a NaN or an infinity: the JS API's check of x, cos
+ *   and sin, in the same pass.
  */
 #ifndef POSENC_H
 #define POSENC_H
@@ -26,8 +27,8 @@
 #include <stdint.h>
 
 typedef enum {
-  POSENC_NONFINITE = 1,    /* RoPE rotations only: done, but x held a NaN or an infinity (or a
-                              rotation overflowed float32) */
+  POSENC_NONFINITE = 1,    /* RoPE rotations only: done, but x or the cos/sin table held a NaN
+                              or an infinity (or a rotation overflowed float32) */
   POSENC_OK = 0,
   POSENC_E_NULL = -1,      /* a required pointer is NULL */
   POSENC_E_SIZE = -2,      /* a count is zero, negative or too large (overflow) */

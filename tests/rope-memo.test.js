@@ -13,6 +13,9 @@ const range = (n, start = 0) => Array.from({ length: n }, (_, r) => start + r);
 const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
 const sameBits = (a, b, what) => assert.deepEqual(bits(a), bits(b), what);
 const live = (pe) => pe.heapBytes().inUse - pe.heapBytes().cached;
+// what `cached` holds besides a table: the kept copy of theta_i (rotaryDim/2 doubles and
+// malloc's own word), here at most rotaryDim 128
+const THETA = 8 * 64 + 16;
 
 /** applyRope on an instance that has seen nothing: the fused kernel, no memo. */
 async function fresh(simd, x, o) {
@@ -125,13 +128,13 @@ for (const simd of [true, false]) {
       const big = { heads: 1, headDim: 128, style: 'half', positions: range(4096) }; // a 2 MiB table: never kept
       const xb = randomFloats(4096 * 128, 6);
       for (let i = 0; i < 3; i++) pe.applyRope(xb, big);
-      assert.equal(pe.heapBytes().cached, 0, 'a table past 1 MiB is not kept');
+      assert.ok(pe.heapBytes().cached <= THETA, 'a table past 1 MiB is not kept');
       const max = { ...big, positions: range(2048) }; // exactly 1 MiB
       for (let i = 0; i < 3; i++) pe.applyRope(xb.subarray(0, 2048 * 128), max);
-      assert.ok(pe.heapBytes().cached >= 2 ** 20 && pe.heapBytes().cached < 2 ** 20 + 64);
+      assert.ok(pe.heapBytes().cached >= 2 ** 20 && pe.heapBytes().cached < 2 ** 20 + 64 + THETA);
       const small = { heads: 1, headDim: 8, style: 'half', positions: range(30) }, xs = randomFloats(240, 7);
       pe.applyRope(xs, small);
-      assert.equal(pe.heapBytes().cached, 0, 'the old table goes when the key changes');
+      assert.ok(pe.heapBytes().cached <= THETA, 'the old table goes when the key changes');
       // 10^4 calls over three keys, failing ones included
       const x = randomFloats(64 * 2 * 16, 8), bad = x.slice();
       bad[5] = NaN;
@@ -140,7 +143,7 @@ for (const simd of [true, false]) {
         const o = keys[Math.floor(i / 3) % 3];
         if (i % 7 === 0) assert.throws(() => pe.applyRope(bad, o), RangeError);
         else pe.applyRope(x, o);
-        assert.ok(pe.heapBytes().cached <= 8 * 64 * 8 + 64);
+        assert.ok(pe.heapBytes().cached <= 8 * 64 * 8 + 64 + THETA);
       }
       assert.equal(live(pe), before, 'bytes in use besides the memo');
       // the heap limit frees the table before it refuses a call
@@ -148,7 +151,7 @@ for (const simd of [true, false]) {
       for (let i = 0; i < 2; i++) tight.applyRope(xb.subarray(0, 2048 * 128), max);
       assert.ok(tight.heapBytes().cached >= 2 ** 20);
       const t = tight.tensor(5 * 2 ** 18); // 5 MiB: fits only without the table
-      assert.equal(tight.heapBytes().cached, 0);
+      assert.ok(tight.heapBytes().cached <= THETA);
       t.free();
       sameBits(tight.applyRope(xb.subarray(0, 2048 * 128), max), await fresh(simd, xb.subarray(0, 2048 * 128), max), 'after the drop');
     });

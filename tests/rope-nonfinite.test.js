@@ -1,10 +1,11 @@
 // The RoPE rotations check x themselves (c/rope.c: a pair's x0 cos - x1 sin is not finite
-// whenever x0 or x1 is not): they return POSENC_NONFINITE after rotating, and the JS API turns
-// that into the RangeError a scan of x gave, naming x and the index, with `out`, the table memo
-// and the heap as they were. Here, in both builds: the kernels' status for a NaN or an infinity
-// at the first, a middle and the last element (rotated dims and passed-through ones, every
-// path: table, fused, progression, SIMD tails), their output bits against the rotation computed
-// in JS from the cache, and the API's errors and what a refused call leaves.
+// whenever x0, x1, cos or sin is not): they return POSENC_NONFINITE after rotating, and the JS
+// API turns that into the RangeError a scan gave, naming x, cos or sin and the index, with
+// `out`, the table memo and the heap as they were. Here, in both builds: the kernels' status
+// for a NaN or an infinity at the first, a middle and the last element (rotated dims and
+// passed-through ones, every path: table, fused, progression, SIMD tails), their output bits
+// against the rotation computed in JS from the cache, and the API's errors and what a refused
+// call leaves.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { instantiate, NONFINITE } from '../web/lib/heap.js';
@@ -68,6 +69,17 @@ for (const file of ['posenc.wasm', 'posenc-scalar.wasm']) {
                 const xb = x.slice();
                 xb[i] = v;
                 assert.equal(run(xb).rc, NONFINITE, `${what}: x[${i}] = ${v}`);
+              }
+            }
+            // the table kernel reports a bad cos or sin the same way (x finite)
+            for (const [name, ptr] of kernel === 'table' ? [['cos', cos], ['sin', sin]] : []) {
+              for (const j of [0, (seq * half) >> 1, seq * half - 1]) {
+                const f32 = heap.view(Float32Array), at32 = ptr / 4 + j, keep = f32[at32];
+                for (const v of BAD) {
+                  heap.view(Float32Array)[at32] = v;
+                  assert.equal(run(x).rc, NONFINITE, `${what}: ${name}[${j}] = ${v}`);
+                }
+                heap.view(Float32Array)[at32] = keep;
               }
             }
           }
@@ -142,6 +154,41 @@ for (const simd of [true, false]) {
         assert.ok(y.some((v) => !Number.isFinite(v)), 'the rotation overflowed');
       } finally {
         t.free();
+      }
+    });
+
+    test('cos and sin are checked by the rotation too: the error names the table, out untouched', async () => {
+      const pe = await loadPosenc({ simd });
+      // one block, and 600 rows of one 128-dim head (x, cos and sin past one block)
+      for (const [seq, heads, headDim, rotaryDim] of [[1, 32, 128, 128], [3, 3, 10, 6], [600, 1, 128, 128]]) {
+        const n = seq * heads * headDim, half = rotaryDim / 2, x = randomFloats(n, n);
+        const positions = Array.from({ length: seq }, (_, i) => i);
+        const { cos, sin } = pe.ropeCache(positions, rotaryDim);
+        const o = { heads, headDim, style: 'interleaved', rotaryDim };
+        const want = pe.applyRope(x, { ...o, positions });
+        assert.deepEqual(bits(pe.applyRope(x, { ...o, cos, sin })), bits(want), `${seq}x${heads}x${headDim}: the table's bits`);
+        for (const [name, table] of [['cos', cos], ['sin', sin]]) {
+          for (const i of [0, (seq * half) >> 1, seq * half - 1]) {
+            for (const v of BAD) {
+              const tb = table.slice();
+              tb[i] = v;
+              const args = name === 'cos' ? { cos: tb, sin } : { cos, sin: tb };
+              const re = new RegExp(`^RangeError: ${name}\\[${i}\\] must be finite and in \\[-Infinity, Infinity\\], got ${v}$`);
+              const out = new Float32Array(n).fill(42);
+              assert.throws(() => pe.applyRope(x, { ...o, ...args }), re);
+              assert.throws(() => pe.applyRope(x, { ...o, ...args, out }), re);
+              assert.ok(out.every((y) => y === 42), `${name}[${i}] = ${v}: out was written`);
+              // x bad too, in the same row: the table's error, as when it was scanned before the rotation
+              const xb = x.slice();
+              xb[Math.floor(i / half) * heads * headDim] = NaN;
+              assert.throws(() => pe.applyRope(xb, { ...o, ...args }), re);
+            }
+          }
+        }
+        // a float64 table value past float32's range: the error says it does not fit
+        const c64 = Float64Array.from(cos);
+        c64[seq * half - 1] = 1e39;
+        assert.throws(() => pe.applyRope(x, { ...o, cos: c64, sin }), new RegExp(`^RangeError: cos\\[${seq * half - 1}\\] = 1e\\+39 does not fit in Float32Array$`));
       }
     });
 

@@ -378,19 +378,17 @@ function apiCases(pe, heaps, shapes) {
     const kt = ropeKernel(heaps.simd, { seq, heads, hd, style: 'half', mode: 'table', place: 'in', x, positions });
     const f = heaps.simd.fn, mem = heaps.simd.memory, out = new Float32Array(n);
     // the copies, done as the API does them: BLOCK_BYTES of rows at a time (x, and for the table
-    // path cos and sin too), each block copied in and (x) copied out while in cache; cos and sin
-    // are scanned, x not (the rotation checks it)
-    const cache = pe.ropeCache(positions, hd), half = hd / 2, scratch = arena(heaps.simd);
+    // path cos and sin, else the positions), each block copied in and (x) copied out while in
+    // cache; nothing is scanned (the rotation checks x, cos and sin; these positions are checked)
+    const cache = pe.ropeCache(positions, hd), half = hd / 2, scratch = arena(heaps.simd), pos64 = Float64Array.from(positions);
     const blocked = (withTable) => {
-      const rowBytes = 4 * (heads * hd + (withTable ? hd : 0)), nb = Math.max(1, Math.min(seq, Math.floor(BLOCK_BYTES / rowBytes)));
-      const parts = [[x, heads * hd], ...(withTable ? [[cache.cos, half], [cache.sin, half]] : [])].map(([a, per]) => [a, per, scratch.alloc(Float32Array, nb * per)]);
+      const rowBytes = 4 * heads * hd + (withTable ? 4 * hd : 8), nb = Math.max(1, Math.min(seq, Math.floor(BLOCK_BYTES / rowBytes)));
+      const parts = [[x, heads * hd], ...(withTable ? [[cache.cos, half], [cache.sin, half]] : [[pos64, 1]])]
+        .map(([a, per]) => [a, per, scratch.alloc(a.constructor, nb * per)]);
       return () => {
         for (let r0 = 0; r0 < seq; r0 += nb) {
           const nr = Math.min(nb, seq - r0);
-          for (const [a, per, p] of parts) {
-            new Float32Array(mem.buffer, p, nr * per).set(a.subarray(r0 * per, (r0 + nr) * per));
-            if (a !== x) f.posenc_first_invalid_f32(p, nr * per, -Infinity, Infinity);
-          }
+          for (const [a, per, p] of parts) new a.constructor(mem.buffer, p, nr * per).set(a.subarray(r0 * per, (r0 + nr) * per));
           out.set(new Float32Array(mem.buffer, parts[0][2], nr * heads * hd), r0 * heads * hd);
         }
       };
@@ -478,7 +476,7 @@ function printApi() {
     console.log('positions / table = applyRope(x, { positions }) / applyRope(x, { cos, sin }), copying (a new array) or with out;');
     console.log('in place = applyRopeInPlace on pe.tensor() arrays; kernel = the kernel the call runs, on buffers already in the heap;');
     console.log('copies = what a copying call cannot avoid, block by block as the API does it: x into the heap and the result out (the kernel\n'
-      + 'checks x as it rotates it; copies tab: cos and sin in and scanned too). JS = plain JS, table precomputed.');
+      + 'checks x, cos and sin as it rotates; copies tab: cos and sin in too). JS = plain JS, table precomputed.');
     console.log('API/kernel: positions calls against the fused kernel, table calls against the table kernel; (API-copies)/kernel: the rest of a call.');
     const cols = ['shape', 'positions', '+out', 'table', '+out', 'in place', 'in pl table', 'kernel fused', 'kernel table', 'copies', 'copies tab', 'JS table',
       '| JS/pos', 'JS/pos+out', 'JS/table', 'JS/tab+out', '| pos+out/kern', 'tab+out/kern', 'in pl/kern', '| (pos+out-copies)/kern', '(tab+out-copies tab)/kern'];

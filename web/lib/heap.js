@@ -66,6 +66,8 @@ export class Heap {
     this.limits = { callBytes: MAX_CALL_BYTES, heapBytes: MAX_HEAP_BYTES };
     this.trapped = null; // the WebAssembly.RuntimeError that made this instance unusable
     this.views = new Map(); // typed-array type -> a view of all of wasm memory (see view())
+    this.f32 = undefined;
+    this.f64 = undefined;
     this.kept = null; // what keeps heap memory between calls (rope.js's table memo): kept.drop() frees it
   }
 
@@ -75,10 +77,13 @@ export class Heap {
    * detached buffer has length 0 (wasm memory itself never has).
    */
   view(Type) {
-    let v = this.views.get(Type);
+    // (the two types every call copies, without a Map lookup)
+    let v = Type === Float32Array ? this.f32 : Type === Float64Array ? this.f64 : this.views.get(Type);
     if (v === undefined || v.length === 0) {
       v = new Type(this.memory.buffer);
-      this.views.set(Type, v);
+      if (Type === Float32Array) this.f32 = v;
+      else if (Type === Float64Array) this.f64 = v;
+      else this.views.set(Type, v);
     }
     return v;
   }
@@ -232,12 +237,13 @@ class Scope {
    * every input is copied into the heap, run(pointers, nr, r0) runs the kernel on rows
    * [r0, r0 + nr) in place in the first input's block, and that block is copied to rows
    * [r0, r0 + nr) of `result`. `inputs` are [array as numbers() gave it, elements per row, ...]
-   * (flat). The other inputs are scanned as they are copied in; the first (any finite float32
-   * allowed) is checked by the kernel itself, which returns NONFINITE when it met a NaN or an
+   * (flat). The kernel checks every input itself (the RoPE rotations: a pair's first output is
+   * not finite whenever x, cos or sin is not) and returns NONFINITE when it met a NaN or an
    * infinity (or a rotation overflowed): then the caller's values of that block are checked in
-   * JS, which throws the error a scan would have (an overflow passes). Every value is checked
-   * before the first row of `result` is written: with more than one block and `fresh` false
-   * (result is the caller's), a first pass scans every block. Returns `result`.
+   * JS, the other inputs first and the first last, which throws the error a scan would have (an
+   * overflow passes). Every value is checked before the first row of `result` is written: with
+   * more than one block and `fresh` false (result is the caller's), a first pass scans every
+   * block. Returns `result`.
    */
   rows(rows, inputs, result, fresh, run) {
     const k = inputs.length;
@@ -256,8 +262,13 @@ class Scope {
     const per = inputs[1], at = ptrs[0] / result.BYTES_PER_ELEMENT;
     for (let r0 = 0; r0 < rows; r0 += nb) {
       const nr = Math.min(nb, rows - r0);
-      for (let i = 0; i < k; i += 2) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], !scanFirst && i > 0);
-      if (run(ptrs, nr, r0) === NONFINITE && inputs[0] instanceof Unscanned) inputs[0].check(r0 * per, nr * per);
+      for (let i = 0; i < k; i += 2) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], false);
+      if (run(ptrs, nr, r0) === NONFINITE) {
+        for (let i = 2; i <= k; i += 2) {
+          const u = inputs[i % k], m = inputs[(i % k) + 1];
+          if (u instanceof Unscanned) u.check(r0 * m, nr * m);
+        }
+      }
       const view = this.heap.view(result.constructor);
       if (nr * per === result.length) result.set(nr * per === view.length ? view : view.subarray(at, at + nr * per));
       else result.set(view.subarray(at, at + nr * per), r0 * per);

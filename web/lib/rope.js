@@ -1,6 +1,6 @@
 // rope.js: the RoPE methods of the JS API (frequencies, cos/sin caches, rotation copying or in
 // place). Each takes the instance's heap first; web/lib/posenc.js binds them to the class.
-import { HeapArray } from './heap.js';
+import { HeapArray, BLOCK_BYTES, NONFINITE } from './heap.js';
 import * as A from './args.js';
 import { scalingStruct } from './scaling.js';
 import * as M from './mrope.js';
@@ -112,6 +112,43 @@ class RopeMemo {
     this.attn = 0;
     this.ptr = 0; // cos then sin, float32 [rows][half] each; 0 while none is built
     this.held = 0; // bytes in use for it, as malloc counts them (its own overhead included)
+    this.theta = null; // the theta_i (a Float64Array nothing writes to) kept at thetaPtr
+    this.thetaPtr = 0;
+    this.thetaHeld = 0; // its bytes as malloc counts them
+    this.next = null; // { values, ptr, held }: a copy made by the call under way (thetaIn)
+  }
+
+  /**
+   * A heap copy of theta_i (`values`, from freqIn), kept from one call to the next while calls
+   * use the same values: a decode step then copies in nothing but its row and its position. A
+   * call with other values gets a new copy, which replaces the kept one when the call succeeds
+   * (settle(true)) and goes when it fails, so that a refused call leaves the heap as it was. A
+   * few KiB at most: budget() leaves it alone, so that no later allocation of a call frees what
+   * the call reads.
+   */
+  thetaIn(values) {
+    if (this.theta === values) return this.thetaPtr;
+    if (this.next?.values === values) return this.next.ptr;
+    const fn = this.heap.fn, bytes = 8 * values.length;
+    this.heap.budget(bytes);
+    const before = fn.posenc_heap_in_use(), ptr = fn.malloc(bytes);
+    if (!ptr) throw new RangeError(`posenc: out of wasm memory allocating ${values.length} × Float64Array`);
+    this.heap.view(Float64Array).set(values, ptr / 8);
+    if (this.next) fn.free(this.next.ptr);
+    this.next = { values, ptr, held: fn.posenc_heap_in_use() - before };
+    return ptr;
+  }
+
+  /** After a call: keeps the theta_i copy it made when it succeeded, frees it when it failed. */
+  settle(ok) {
+    const next = this.next;
+    if (!next || this.heap.trapped) return;
+    this.next = null;
+    if (!ok) return this.heap.fn.free(next.ptr);
+    if (this.thetaPtr) this.heap.fn.free(this.thetaPtr);
+    this.theta = next.values;
+    this.thetaPtr = next.ptr;
+    this.thetaHeld = next.held;
   }
 
   static of(heap) {
@@ -167,9 +204,9 @@ class RopeMemo {
     return { cos: this.ptr, sin: this.ptr + bytes / 2 };
   }
 
-  /** Heap bytes the table holds. */
+  /** Heap bytes the table and theta_i hold. */
   get bytes() {
-    return this.ptr ? this.held : 0;
+    return (this.ptr ? this.held : 0) + this.thetaHeld;
   }
 
   drop() {
@@ -179,40 +216,101 @@ class RopeMemo {
 }
 
 /**
- * The kernel for rows [r0, r0 + nr) of x (heap pointer px) rotated by `pos` (as numbers() gave
- * it): (px, nr, r0) => the kernel's status (for heap.js rows()). It reads the memo's table when
- * the key matches; otherwise the fused kernel on a heap copy of the positions (scanned when
- * unscanned). Call it only after every other allocation of the call (budget() may free the
- * memo's table to make room). done(ok) after the rows: a call that succeeded remembers its key;
- * one that failed frees the table it built, if any.
+ * The rotation of one call with positions (`pos` as numbers() gave it), over rows of x already in
+ * the heap: block(px, nr, r0, pp) rotates rows [r0, r0 + nr) at heap pointer px and returns the
+ * kernel's status (for heap.js rows()). It reads the memo's table when the key matches;
+ * otherwise it runs the fused kernel on the rows' positions: those at pp (the block's positions,
+ * copied in beside x when `needsPositions`) or, when pp is 0, all of them copied in whole. Start
+ * it only after every other allocation of the call (budget() may free the memo's table to make
+ * room). done(ok) after the rows: a call that succeeded remembers its key; one that failed frees
+ * the table it built, if any. A class, not closures: a decode step allocates as little as it can.
  */
-function ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim }) {
-  let { inv, attn, values } = freqIn(heap, h, f, true);
-  const arr = pos instanceof A.Unscanned ? pos.array : pos, half = rotaryDim / 2;
-  const memo = RopeMemo.of(heap), hit = memo.matches(arr, values, attn);
-  let run = null, built = false;
-  const kernel = (px, nr, r0) => {
-    if (run === null) {
-      built = hit && !memo.ptr;
-      if (!inv && !(hit && memo.ptr)) inv = h.copyIn(values); // (the memo's table needs none)
-      const t = hit ? memo.table(h, () => h.copyIn(memo.pos), inv) : null;
-      if (t) {
-        run = (px, nr, r0) => heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style,
-          t.cos + 4 * r0 * half, t.sin + 4 * r0 * half);
-      } else {
-        const pp = h.copyIn(pos);
-        run = (px, nr, r0) => heap.call('posenc_rope_apply', px, px, nr, heads, headDim, rotaryDim, style, pp + 8 * r0, inv, attn);
-      }
+class Rotation {
+  constructor(heap, h, pos, f, { heads, headDim, style, rotaryDim }) {
+    const { inv, attn, values } = freqIn(heap, h, f, true);
+    this.heap = heap;
+    this.h = h;
+    this.pos = pos;
+    this.arr = pos instanceof A.Unscanned ? pos.array : pos;
+    this.heads = heads;
+    this.headDim = headDim;
+    this.style = style;
+    this.rotaryDim = rotaryDim;
+    this.inv = inv;
+    this.attn = attn;
+    this.values = values;
+    this.memo = RopeMemo.of(heap);
+    this.hit = this.memo.matches(this.arr, values, attn);
+    this.started = false;
+    this.built = false;
+    this.table = null;
+    this.pp = 0;
+  }
+
+  /** Whether block() wants each block's positions (pp): not when the memo's table serves. */
+  get needsPositions() {
+    return !this.hit;
+  }
+
+  start() {
+    const { memo, h } = this;
+    this.started = true;
+    this.built = this.hit && !memo.ptr;
+    if (!this.inv && !(this.hit && memo.ptr)) this.inv = memo.thetaIn(this.values); // (the memo's table needs none)
+    this.table = this.hit ? memo.table(h, () => h.copyIn(memo.pos), this.inv) : null;
+  }
+
+  block(px, nr, r0, pp) {
+    if (!this.started) this.start();
+    const { heap, heads, headDim, style, rotaryDim, table } = this;
+    if (table) {
+      const at = 2 * r0 * rotaryDim; // bytes: r0 rows of rotaryDim/2 floats
+      return heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style, table.cos + at, table.sin + at);
     }
-    return run(px, nr, r0);
-  };
+    if (!pp) {
+      if (!this.pp) this.pp = this.h.copyIn(this.pos);
+      pp = this.pp + 8 * r0;
+    }
+    return heap.call('posenc_rope_apply', px, px, nr, heads, headDim, rotaryDim, style, pp, this.inv, this.attn);
+  }
+
+  /**
+   * Rotates xs (x as numbers() gave it) into `result` through the heap, block by block by the
+   * rules of heap.js rows(), written out for x and its positions: a one-row decode step costs
+   * little more than its kernel and its two copies. Returns result.
+   */
+  copying(xs, result, fresh) {
+    const { heap, h, pos, arr } = this, rows = pos.length, per = this.heads * this.headDim;
+    const xa = xs instanceof A.Unscanned ? xs.array : xs, posBytes = this.hit ? 0 : 8;
+    let nb = Math.max(1, Math.min(rows, Math.floor(BLOCK_BYTES / (4 * per + posBytes))));
+    if (!fresh && nb < rows && xa.buffer === result.buffer) nb = rows; // (written only after x is in)
+    const px = h.alloc(Float32Array, nb * per), pp = posBytes ? h.alloc(Float64Array, nb) : 0;
+    const scanFirst = !fresh && nb < rows; // every value checked before the caller's result is written
+    for (let r0 = 0; scanFirst && r0 < rows; r0 += nb) {
+      const nr = Math.min(nb, rows - r0);
+      h.put(xs, px, r0 * per, nr * per, true);
+      if (pp) h.put(pos, pp, r0, nr, true);
+    }
+    for (let r0 = 0; r0 < rows; r0 += nb) {
+      const nr = Math.min(nb, rows - r0), n = nr * per, whole = nr === rows;
+      heap.view(Float32Array).set(whole ? xa : xa.subarray(r0 * per, r0 * per + n), px / 4);
+      if (pp) {
+        heap.view(Float64Array).set(whole ? arr : arr.subarray(r0, r0 + nr), pp / 8);
+        if (!scanFirst && pos !== arr) heap.scan(pos, pp, r0, nr);
+      }
+      if (this.block(px, nr, r0, pp) === NONFINITE && xa !== xs) xs.check(r0 * per, n);
+      result.set(heap.view(Float32Array).subarray(px / 4, px / 4 + n), r0 * per);
+    }
+    return result;
+  }
+
   // (positions that came as a Float64Array were the caller's: the key keeps a copy; a table
   // built by a call the kernel's check of x then refused goes, so that the memo is as it was)
-  const done = (ok) => {
-    if (!ok) built && memo.drop();
-    else if (!hit) memo.remember(arr === pos ? pos : Float64Array.from(arr), values, attn);
-  };
-  return { kernel, done };
+  done(ok) {
+    this.memo.settle(ok);
+    if (!ok) this.built && this.memo.drop();
+    else if (!this.hit) this.memo.remember(this.arr === this.pos ? this.pos : Float64Array.from(this.arr), this.values, this.attn);
+  }
 }
 
 /** { inv: Float64Array(rotaryDim/2), attn } from options { base, scaling }. */
@@ -295,15 +393,15 @@ export function applyRope(heap, x, opts) {
   const out = A.outArray('out', o.out, Float32Array, n);
   const f = freqArgs(rotaryDim, o);
   return heap.scoped((h) => {
-    const { kernel, done } = ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim });
+    const rot = new Rotation(heap, h, pos, f, { heads, headDim, style, rotaryDim });
     // (posenc.h: a row's cos/sin depend only on its position, so blocks give the same bits)
     let ok = false;
     try {
-      const y = h.rows(pos.length, [xs, row], out ?? new Float32Array(n), !out, ([px], nr, r0) => kernel(px, nr, r0));
+      const y = rot.copying(xs, out ?? new Float32Array(n), !out);
       ok = true;
       return y;
     } finally {
-      done(ok);
+      rot.done(ok);
     }
   });
 }
@@ -363,9 +461,14 @@ export function applyRopeInPlace(heap, x, opts) {
     A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });
   const f = freqArgs(rotaryDim, o);
   heap.scoped((h) => {
-    const { kernel, done } = ropeKernel(heap, h, pos, f, { heads, headDim, style, rotaryDim });
-    kernel(t.pointer, seq, 0);
-    done(true);
+    const rot = new Rotation(heap, h, pos, f, { heads, headDim, style, rotaryDim });
+    let ok = false;
+    try {
+      rot.block(t.pointer, seq, 0, 0);
+      ok = true;
+    } finally {
+      rot.done(ok);
+    }
   });
   return x;
 }
