@@ -216,14 +216,15 @@ class RopeMemo {
 }
 
 /**
- * The rotation of one call with positions (`pos` as numbers() gave it), over rows of x already in
- * the heap: block(px, nr, r0, pp) rotates rows [r0, r0 + nr) at heap pointer px and returns the
- * kernel's status (for heap.js rows()). It reads the memo's table when the key matches;
- * otherwise it runs the fused kernel on the rows' positions: those at pp (the block's positions,
- * copied in beside x when `needsPositions`) or, when pp is 0, all of them copied in whole. Start
- * it only after every other allocation of the call (budget() may free the memo's table to make
- * room). done(ok) after the rows: a call that succeeded remembers its key; one that failed frees
- * the table it built, if any. A class, not closures: a decode step allocates as little as it can.
+ * The rotation of one call with positions (`pos` as numbers() gave it), over rows of x in the
+ * heap: block(px, nr, r0, pp) rotates rows [r0, r0 + nr) at heap pointer px and returns the
+ * kernel's status; copying() streams the caller's x through it. It reads the memo's table when
+ * the key matches; otherwise it runs the fused kernel on the rows' positions: those at pp (the
+ * block's positions, which copying() puts beside x) or, when pp is 0, all of them copied in
+ * whole. The rotation starts (theta_i, the table) only after every other allocation of the
+ * call's first block (budget() may free the memo's table to make room). done(ok) after the rows:
+ * a call that succeeded remembers its key and keeps its theta_i; one that failed frees the table
+ * and theta_i it made, if any. A class, not closures: a decode step allocates as little as it can.
  */
 class Rotation {
   constructor(heap, h, pos, f, { heads, headDim, style, rotaryDim }) {
@@ -245,11 +246,6 @@ class Rotation {
     this.built = false;
     this.table = null;
     this.pp = 0;
-  }
-
-  /** Whether block() wants each block's positions (pp): not when the memo's table serves. */
-  get needsPositions() {
-    return !this.hit;
   }
 
   start() {
