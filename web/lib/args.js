@@ -72,8 +72,9 @@ export function options(name, v, known, method) {
     throw new TypeError(`${name} must be an options object, got ${show(v)}`);
   }
   if (known) {
+    const set = known[KEY_SET];
     for (const k in v) {
-      if (!known.includes(k) && Object.hasOwn(v, k)) throw unknownKey(k, known, `${method}'s ${name}`);
+      if (!(set ? set.has(k) : known.includes(k)) && Object.hasOwn(v, k)) throw unknownKey(k, known, `${method}'s ${name}`);
     }
   }
   return v;
@@ -81,10 +82,13 @@ export function options(name, v, known, method) {
 
 /** Which methods take each option key: filled by optionKeys(), read for suggestions. */
 const OWNERS = new Map();
+/** The Set of an optionKeys() array's keys, for options() (which runs on every call). */
+const KEY_SET = Symbol('keys');
 
 /** Declares `method`'s option keys (for options() and for other methods' suggestions). */
 export function optionKeys(method, keys) {
   for (const k of keys) OWNERS.set(k, [...(OWNERS.get(k) ?? []), method]);
+  if (!Object.isFrozen(keys)) Object.defineProperty(keys, KEY_SET, { value: new Set(keys) });
   return Object.freeze(keys);
 }
 
@@ -140,6 +144,11 @@ function editDistance(a, b, cap) {
  * values are checked when heap.js copies it into the heap.
  */
 export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity, minLength = 1 } = {}) {
+  // (the common case first: a float typed array, checked later where it is copied)
+  if ((v instanceof Float32Array || v instanceof Float64Array) && (Type === Float32Array || Type === Float64Array) &&
+    (length === undefined || v.length === length) && v.length >= minLength && v.length <= MAX_ELEMENTS) {
+    return unscanned(v, name, Type, min, max);
+  }
   if (!(Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView)))) {
     throw new TypeError(`${name} must be an array or typed array of numbers, got ${show(v)}`);
   }
@@ -154,13 +163,7 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
   }
   // (Only into float types: converting into an integer type wraps and truncates, so NaN or
   // 2^32 + 1 would arrive as a valid-looking 0 or 1; integer targets take the checked loop.)
-  if (ArrayBuffer.isView(v) && (Type === Float32Array || Type === Float64Array)) {
-    // Typed input is checked where it is copied into the wasm heap, by a SIMD scan of the copy
-    // (heap.js copyIn; a JS scan costs 2-3 ns per number, more than the kernels). Memory another
-    // thread may write is copied now, so that what is scanned is what is used.
-    const shared = typeof SharedArrayBuffer === 'function' && v.buffer instanceof SharedArrayBuffer;
-    return new Unscanned(shared ? v.slice() : v, name, Type, min, max);
-  }
+  if (ArrayBuffer.isView(v) && (Type === Float32Array || Type === Float64Array)) return unscanned(v, name, Type, min, max);
   const out = new Type(v.length);
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
@@ -168,6 +171,14 @@ export function numbers(name, v, Type, { length, min = -Infinity, max = Infinity
     out[i] = x;
   }
   return out;
+}
+
+// Typed input is checked where it is copied into the wasm heap, by a SIMD scan of the copy
+// (heap.js copyIn; a JS scan costs 2-3 ns per number, more than the kernels). Memory another
+// thread may write is copied now, so that what is scanned is what is used.
+function unscanned(v, name, Type, min, max) {
+  const shared = typeof SharedArrayBuffer === 'function' && v.buffer instanceof SharedArrayBuffer;
+  return new Unscanned(shared ? v.slice() : v, name, Type, min, max);
 }
 
 /**

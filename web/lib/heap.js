@@ -68,6 +68,7 @@ export class Heap {
     this.views = new Map(); // typed-array type -> a view of all of wasm memory (see view())
     this.f32 = undefined;
     this.f64 = undefined;
+    this.u8 = undefined;
     this.kept = null; // what keeps heap memory between calls (rope.js's table memo): kept.drop() frees it
   }
 
@@ -77,12 +78,13 @@ export class Heap {
    * detached buffer has length 0 (wasm memory itself never has).
    */
   view(Type) {
-    // (the two types every call copies, without a Map lookup)
-    let v = Type === Float32Array ? this.f32 : Type === Float64Array ? this.f64 : this.views.get(Type);
+    // (the types every call uses, without a Map lookup)
+    let v = Type === Float32Array ? this.f32 : Type === Float64Array ? this.f64 : Type === Uint8Array ? this.u8 : this.views.get(Type);
     if (v === undefined || v.length === 0) {
       v = new Type(this.memory.buffer);
       if (Type === Float32Array) this.f32 = v;
       else if (Type === Float64Array) this.f64 = v;
+      else if (Type === Uint8Array) this.u8 = v;
       else this.views.set(Type, v);
     }
     return v;
@@ -165,14 +167,13 @@ export class Heap {
 }
 
 /**
- * Bytes of one block of a row-wise call (Scope.rows): its inputs' rows, small enough that the
+ * Bytes of one block of a row-wise call (Scope.stream): its inputs' rows, small enough that the
  * copy in, the scan, the kernel and the copy out of a block all find it in the L2 cache
  * (512 KiB a core on the machine measured: 64 KiB to 1 MiB blocks ran within 10 % of each other,
  * and 1.3x faster than the whole tensor at once at 2048×32×128).
  */
 export const BLOCK_BYTES = 256 * 1024;
 
-const typeOf = (a) => (a instanceof Unscanned ? a.Type : a.constructor);
 const arrayOf = (a) => (a instanceof Unscanned ? a.array : a);
 
 /** The allocations of one heap.scoped() call, freed together when it returns or throws. */
@@ -233,45 +234,48 @@ class Scope {
   }
 
   /**
-   * A row-wise kernel over `rows` rows, block by block (BLOCK_BYTES at a time): each block of
-   * every input is copied into the heap, run(pointers, nr, r0) runs the kernel on rows
-   * [r0, r0 + nr) in place in the first input's block, and that block is copied to rows
-   * [r0, r0 + nr) of `result`. `inputs` are [array as numbers() gave it, elements per row, ...]
-   * (flat). The kernel checks every input itself (the RoPE rotations: a pair's first output is
-   * not finite whenever x, cos or sin is not) and returns NONFINITE when it met a NaN or an
-   * infinity (or a rotation overflowed): then the caller's values of that block are checked in
-   * JS, the other inputs first and the first last, which throws the error a scan would have (an
-   * overflow passes). Every value is checked before the first row of `result` is written: with
-   * more than one block and `fresh` false (result is the caller's), a first pass scans every
-   * block. Returns `result`.
+   * Runs a row kernel over `rows` rows of x (as numbers() gave it: `per` float32 a row) and, when
+   * given, of cos and sin (`half` a row), block by block (BLOCK_BYTES of their rows at a time):
+   * each block is copied into the heap, kernel.block(px, nr, r0, pc, ps) rotates rows
+   * [r0, r0 + nr) in place at px, and px is copied to the same rows of `result`. kernel.start()
+   * runs once, after this call's allocations and before the first value is checked (so that
+   * what it checks itself, positions, is named first). The kernel checks x, cos and sin (the
+   * RoPE rotations: a pair's first output is not finite whenever x, cos or sin is not) and
+   * returns NONFINITE when it met a NaN or an infinity (or a rotation overflowed): then the
+   * block's cos, sin and x are checked in JS, in that order, which throws the error a scan would
+   * have (an overflow passes). Every value is checked before the first row of `result` is
+   * written: with more than one block and `fresh` false (result is the caller's), a first pass
+   * scans every block. Returns `result`.
    */
-  rows(rows, inputs, result, fresh, run) {
-    const k = inputs.length;
-    let rowBytes = 0;
-    for (let i = 0; i < k; i += 2) rowBytes += inputs[i + 1] * typeOf(inputs[i]).BYTES_PER_ELEMENT;
-    let nb = Math.max(1, Math.min(rows, Math.floor(BLOCK_BYTES / rowBytes)));
+  stream(rows, xs, per, result, fresh, kernel, cos = null, sin = null, half = 0) {
+    const heap = this.heap, xa = arrayOf(xs), ca = cos && arrayOf(cos), sa = sin && arrayOf(sin);
+    let nb = Math.max(1, Math.min(rows, Math.floor(BLOCK_BYTES / (4 * per + (cos ? 8 * half : 0)))));
     // a caller's result that shares memory with an input is written only after every input is in
-    for (let i = 0; i < k && nb < rows && !fresh; i += 2) if (arrayOf(inputs[i]).buffer === result.buffer) nb = rows;
-    const ptrs = [];
-    for (let i = 0; i < k; i += 2) ptrs.push(this.alloc(typeOf(inputs[i]), nb * inputs[i + 1]));
+    if (!fresh && nb < rows && (xa.buffer === result.buffer || ca?.buffer === result.buffer || sa?.buffer === result.buffer)) nb = rows;
+    const px = this.alloc(Float32Array, nb * per);
+    const pc = cos ? this.alloc(Float32Array, nb * half) : 0, ps = cos ? this.alloc(Float32Array, nb * half) : 0;
+    kernel.start();
     const scanFirst = !fresh && nb < rows;
     for (let r0 = 0; scanFirst && r0 < rows; r0 += nb) {
       const nr = Math.min(nb, rows - r0);
-      for (let i = 0; i < k; i += 2) if (inputs[i] instanceof Unscanned) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], true);
+      if (cos) this.put(cos, pc, r0 * half, nr * half, true), this.put(sin, ps, r0 * half, nr * half, true);
+      this.put(xs, px, r0 * per, nr * per, true);
     }
-    const per = inputs[1], at = ptrs[0] / result.BYTES_PER_ELEMENT;
+    const at = px / 4;
     for (let r0 = 0; r0 < rows; r0 += nb) {
-      const nr = Math.min(nb, rows - r0);
-      for (let i = 0; i < k; i += 2) this.put(inputs[i], ptrs[i >> 1], r0 * inputs[i + 1], nr * inputs[i + 1], false);
-      if (run(ptrs, nr, r0) === NONFINITE) {
-        for (let i = 2; i <= k; i += 2) {
-          const u = inputs[i % k], m = inputs[(i % k) + 1];
-          if (u instanceof Unscanned) u.check(r0 * m, nr * m);
-        }
+      const nr = Math.min(nb, rows - r0), n = nr * per, whole = nr === rows;
+      heap.view(Float32Array).set(whole ? xa : xa.subarray(r0 * per, r0 * per + n), at);
+      if (cos) {
+        const m = nr * half, f32 = heap.view(Float32Array);
+        f32.set(whole ? ca : ca.subarray(r0 * half, r0 * half + m), pc / 4);
+        f32.set(whole ? sa : sa.subarray(r0 * half, r0 * half + m), ps / 4);
       }
-      const view = this.heap.view(result.constructor);
-      if (nr * per === result.length) result.set(nr * per === view.length ? view : view.subarray(at, at + nr * per));
-      else result.set(view.subarray(at, at + nr * per), r0 * per);
+      if (kernel.block(px, nr, r0, pc, ps) === NONFINITE) {
+        if (cos instanceof Unscanned) cos.check(r0 * half, nr * half);
+        if (sin instanceof Unscanned) sin.check(r0 * half, nr * half);
+        if (xs instanceof Unscanned) xs.check(r0 * per, n);
+      }
+      result.set(heap.view(Float32Array).subarray(at, at + n), r0 * per);
     }
     return result;
   }

@@ -1,6 +1,6 @@
 // rope.js: the RoPE methods of the JS API (frequencies, cos/sin caches, rotation copying or in
 // place). Each takes the instance's heap first; web/lib/posenc.js binds them to the class.
-import { HeapArray, BLOCK_BYTES, NONFINITE } from './heap.js';
+import { HeapArray } from './heap.js';
 import * as A from './args.js';
 import { scalingStruct } from './scaling.js';
 import * as M from './mrope.js';
@@ -216,15 +216,14 @@ class RopeMemo {
 }
 
 /**
- * The rotation of one call with positions (`pos` as numbers() gave it), over rows of x in the
- * heap: block(px, nr, r0, pp) rotates rows [r0, r0 + nr) at heap pointer px and returns the
- * kernel's status; copying() streams the caller's x through it. It reads the memo's table when
- * the key matches; otherwise it runs the fused kernel on the rows' positions: those at pp (the
- * block's positions, which copying() puts beside x) or, when pp is 0, all of them copied in
- * whole. The rotation starts (theta_i, the table) only after every other allocation of the
- * call's first block (budget() may free the memo's table to make room). done(ok) after the rows:
- * a call that succeeded remembers its key and keeps its theta_i; one that failed frees the table
- * and theta_i it made, if any. A class, not closures: a decode step allocates as little as it can.
+ * The rotation of one call with positions (`pos` as numbers() gave it), the row kernel of
+ * heap.js stream(): block(px, nr, r0) rotates rows [r0, r0 + nr) at heap pointer px and returns
+ * the kernel's status. It reads the memo's table when the key matches; otherwise it runs the
+ * fused kernel on the positions, copied in (and checked) whole by start(). start() comes after
+ * every other allocation of the call (budget() may free the memo's table to make room). done(ok)
+ * after the rows: a call that succeeded remembers its key and keeps its theta_i; one that failed
+ * frees the table and theta_i it made, if any. A class, not closures: a decode step allocates as
+ * little as it can.
  */
 class Rotation {
   constructor(heap, h, pos, f, { heads, headDim, style, rotaryDim }) {
@@ -242,7 +241,6 @@ class Rotation {
     this.values = values;
     this.memo = RopeMemo.of(heap);
     this.hit = this.memo.matches(this.arr, values, attn);
-    this.started = false;
     this.built = false;
     this.table = null;
     this.pp = 0;
@@ -250,54 +248,19 @@ class Rotation {
 
   start() {
     const { memo, h } = this;
-    this.started = true;
     this.built = this.hit && !memo.ptr;
     if (!this.inv && !(this.hit && memo.ptr)) this.inv = memo.thetaIn(this.values); // (the memo's table needs none)
     this.table = this.hit ? memo.table(h, () => h.copyIn(memo.pos), this.inv) : null;
+    if (!this.table) this.pp = h.copyIn(this.pos);
   }
 
-  block(px, nr, r0, pp) {
-    if (!this.started) this.start();
+  block(px, nr, r0) {
     const { heap, heads, headDim, style, rotaryDim, table } = this;
     if (table) {
       const at = 2 * r0 * rotaryDim; // bytes: r0 rows of rotaryDim/2 floats
       return heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style, table.cos + at, table.sin + at);
     }
-    if (!pp) {
-      if (!this.pp) this.pp = this.h.copyIn(this.pos);
-      pp = this.pp + 8 * r0;
-    }
-    return heap.call('posenc_rope_apply', px, px, nr, heads, headDim, rotaryDim, style, pp, this.inv, this.attn);
-  }
-
-  /**
-   * Rotates xs (x as numbers() gave it) into `result` through the heap, block by block by the
-   * rules of heap.js rows(), written out for x and its positions: a one-row decode step costs
-   * little more than its kernel and its two copies. Returns result.
-   */
-  copying(xs, result, fresh) {
-    const { heap, h, pos, arr } = this, rows = pos.length, per = this.heads * this.headDim;
-    const xa = xs instanceof A.Unscanned ? xs.array : xs, posBytes = this.hit ? 0 : 8;
-    let nb = Math.max(1, Math.min(rows, Math.floor(BLOCK_BYTES / (4 * per + posBytes))));
-    if (!fresh && nb < rows && xa.buffer === result.buffer) nb = rows; // (written only after x is in)
-    const px = h.alloc(Float32Array, nb * per), pp = posBytes ? h.alloc(Float64Array, nb) : 0;
-    const scanFirst = !fresh && nb < rows; // every value checked before the caller's result is written
-    for (let r0 = 0; scanFirst && r0 < rows; r0 += nb) {
-      const nr = Math.min(nb, rows - r0);
-      h.put(xs, px, r0 * per, nr * per, true);
-      if (pp) h.put(pos, pp, r0, nr, true);
-    }
-    for (let r0 = 0; r0 < rows; r0 += nb) {
-      const nr = Math.min(nb, rows - r0), n = nr * per, whole = nr === rows;
-      heap.view(Float32Array).set(whole ? xa : xa.subarray(r0 * per, r0 * per + n), px / 4);
-      if (pp) {
-        heap.view(Float64Array).set(whole ? arr : arr.subarray(r0, r0 + nr), pp / 8);
-        if (!scanFirst && pos !== arr) heap.scan(pos, pp, r0, nr);
-      }
-      if (this.block(px, nr, r0, pp) === NONFINITE && xa !== xs) xs.check(r0 * per, n);
-      result.set(heap.view(Float32Array).subarray(px / 4, px / 4 + n), r0 * per);
-    }
-    return result;
+    return heap.call('posenc_rope_apply', px, px, nr, heads, headDim, rotaryDim, style, this.pp + 8 * r0, this.inv, this.attn);
   }
 
   // (positions that came as a Float64Array were the caller's: the key keeps a copy; a table
@@ -306,6 +269,24 @@ class Rotation {
     this.memo.settle(ok);
     if (!ok) this.built && this.memo.drop();
     else if (!this.hit) this.memo.remember(this.arr === this.pos ? this.pos : Float64Array.from(this.arr), this.values, this.attn);
+  }
+}
+
+/** The row kernel of heap.js stream() for a call with a cos/sin table (pc, ps: the block's rows of it). */
+class TableRotation {
+  constructor(heap, { heads, headDim, style, rotaryDim }) {
+    this.heap = heap;
+    this.heads = heads;
+    this.headDim = headDim;
+    this.style = style;
+    this.rotaryDim = rotaryDim;
+  }
+
+  start() {}
+
+  block(px, nr, r0, pc, ps) {
+    const { heap, heads, headDim, style, rotaryDim } = this;
+    return heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style, pc, ps);
   }
 }
 
@@ -380,8 +361,8 @@ export function applyRope(heap, x, opts) {
     const sin = A.numbers('sin', o.sin, Float32Array, { length: nt, min: -Infinity, max: Infinity });
     const out = A.outArray('out', o.out, Float32Array, xs.length);
     // block by block of seq rows: a row's result does not depend on the other rows
-    return heap.scoped((h) => h.rows(seq, [xs, row, cos, half, sin, half], out ?? new Float32Array(xs.length), !out,
-      ([px, pc, ps], nr) => heap.call('posenc_rope_apply_table', px, px, nr, heads, headDim, rotaryDim, style, pc, ps)));
+    const kernel = new TableRotation(heap, { heads, headDim, style, rotaryDim });
+    return heap.scoped((h) => h.stream(seq, xs, row, out ?? new Float32Array(xs.length), !out, kernel, cos, sin, half));
   }
   const pos = RopeMemo.of(heap).holds(o.positions) ?? A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
   const n = A.elements('x', pos.length, heads, headDim);
@@ -393,7 +374,7 @@ export function applyRope(heap, x, opts) {
     // (posenc.h: a row's cos/sin depend only on its position, so blocks give the same bits)
     let ok = false;
     try {
-      const y = rot.copying(xs, out ?? new Float32Array(n), !out);
+      const y = h.stream(pos.length, xs, heads * headDim, out ?? new Float32Array(n), !out, rot);
       ok = true;
       return y;
     } finally {
@@ -460,7 +441,8 @@ export function applyRopeInPlace(heap, x, opts) {
     const rot = new Rotation(heap, h, pos, f, { heads, headDim, style, rotaryDim });
     let ok = false;
     try {
-      rot.block(t.pointer, seq, 0, 0);
+      rot.start();
+      rot.block(t.pointer, seq, 0);
       ok = true;
     } finally {
       rot.done(ok);
