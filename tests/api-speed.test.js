@@ -167,6 +167,36 @@ for (const [name, pe] of await builds) {
       assert.ok(out.every((v) => v === 5), 'out was written');
     });
 
+    test('out may be x itself or overlap it, past one block: the result is the copying one', () => {
+      const positions = PROGRESSION, heads = 4, headDim = 64, row = heads * headDim, n = positions.length * row;
+      const { cos, sin } = pe.ropeCache(positions, headDim);
+      for (const o of [{ positions }, { cos, sin }]) {
+        const opts = { heads, headDim, style: 'half', ...o };
+        const want = pe.applyRope(values(n), opts);
+        const x = values(n);
+        assert.equal(pe.applyRope(x, { ...opts, out: x }), x);
+        assert.deepEqual(x, want, 'out === x');
+        // out one row further on in the same buffer: every row of x is read before out is written
+        const buf = new Float32Array(n + row);
+        buf.set(values(n));
+        pe.applyRope(buf.subarray(0, n), { ...opts, out: buf.subarray(row) });
+        assert.deepEqual(buf.subarray(row), want, 'out overlapping x');
+      }
+    });
+
+    test('bad positions are named before a bad x, wherever each is', () => {
+      const heads = 4, headDim = 64, n = PROGRESSION.length * heads * headDim;
+      const x = values(n);
+      x[n - 1] = NaN;
+      x[0] = Infinity;
+      const positions = Float64Array.from(PROGRESSION);
+      positions[299] = -1;
+      for (const out of [undefined, new Float32Array(n).fill(5)]) {
+        assert.throws(() => pe.applyRope(x, { heads, headDim, style: 'half', positions, out }), /^RangeError: positions\[299\] must be finite and in \[0, /);
+        if (out) assert.ok(out.every((v) => v === 5), 'out was written');
+      }
+    });
+
     test('sinusoidal: made in blocks, the same bits as the kernel in one call; out gives exactly the copying result', async () => {
       const heap = await instantiate(new URL(WASM[name], import.meta.url));
       // 700 rows of 1024 floats (2.7 MiB): more than one 2 MiB block; starts at 0 and near 1e6

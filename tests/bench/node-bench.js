@@ -206,6 +206,16 @@ function cacheCase(heaps, seq, hd) {
     ulps: Math.max(JS.maxUlps(outs.simd[0], outs.scalar[0]), JS.maxUlps(outs.simd[1], outs.scalar[1])) });
 }
 
+/**
+ * What a call without `out` pays beyond one with it: a new array of the result's size written
+ * once (V8 hands out fresh pages, and every first touch of one faults), against writing the
+ * same bytes into `out`, which the caller allocated once. { fresh, warm }: ms per call.
+ */
+function freshMemory(out) {
+  const { fresh, warm } = timeAll({ fresh: () => new Float32Array(out.length).fill(0.5), warm: () => out.fill(0.5) });
+  return { fresh, warm };
+}
+
 /** The public sinusoidal(): copying and with `out`, beside the kernel alone (whole table in the heap) and plain JS, in turn. */
 function sinusoidalApiCase(pe, heaps, length, dim) {
   const name = `api sinusoidal ${length}×${dim}`;
@@ -217,6 +227,7 @@ function sinusoidalApiCase(pe, heaps, length, dim) {
     api: () => pe.sinusoidal(length, dim), apiOut: () => pe.sinusoidal(length, dim, { out }),
     kernel: () => f.posenc_sinusoidal(p, length, dim, 10000, 0, 0), js: () => JS.sinusoidalJS(js, length, dim),
   });
+  Object.assign(t, freshMemory(out));
   const same = JS.maxUlps(pe.sinusoidal(length, dim), a.view(Float32Array, p, n)) === 0;
   a.free();
   sinApiRows.push({ shape: `${length}×${dim}`, same, ...t });
@@ -363,9 +374,10 @@ function styleCases(heaps, shapes) {
  * applyRope with positions (copying, and with `out`), with a cos/sin table (copying, with
  * `out`), applyRopeInPlace on tensors (positions; table in both styles), beside the kernel the
  * API runs (in place on its heap copy, buffers already in the heap), the copies a copying call
- * cannot avoid (x into the heap, the scan of every value, the result out into `out`) and plain
- * JS with a table computed beforehand. Tensors past 256 KiB: kernels and copies, API calls and
- * JS are timed as three groups (see ropeCases); smaller ones all in turn.
+ * cannot avoid (x into the heap and the result out into `out`, block by block) and plain JS
+ * with a table computed beforehand. Tensors past 256 KiB: the kernels, the copies, the API calls
+ * and JS are timed as four groups (see ropeCases; a copy timed right after an in-place kernel
+ * over 32 MiB measured up to 1.7x its time alone); smaller ones all in turn.
  */
 function apiCases(pe, heaps, shapes) {
   for (const [seq, heads, hd] of shapes) {
@@ -378,14 +390,16 @@ function apiCases(pe, heaps, shapes) {
     const kt = ropeKernel(heaps.simd, { seq, heads, hd, style: 'half', mode: 'table', place: 'in', x, positions });
     const f = heaps.simd.fn, mem = heaps.simd.memory, out = new Float32Array(n);
     // the copies, done as the API does them: BLOCK_BYTES of rows at a time (x, and for the table
-    // path cos and sin, else the positions), each block copied in and (x) copied out while in
-    // cache; nothing is scanned (the rotation checks x, cos and sin; these positions are checked)
+    // path cos and sin), each block copied in and (x) copied out while in cache, the positions
+    // whole; nothing is scanned (the rotation checks x, cos and sin; these positions are checked)
     const cache = pe.ropeCache(positions, hd), half = hd / 2, scratch = arena(heaps.simd), pos64 = Float64Array.from(positions);
     const blocked = (withTable) => {
-      const rowBytes = 4 * heads * hd + (withTable ? 4 * hd : 8), nb = Math.max(1, Math.min(seq, Math.floor(BLOCK_BYTES / rowBytes)));
-      const parts = [[x, heads * hd], ...(withTable ? [[cache.cos, half], [cache.sin, half]] : [[pos64, 1]])]
+      const rowBytes = 4 * heads * hd + (withTable ? 4 * hd : 0), nb = Math.max(1, Math.min(seq, Math.floor(BLOCK_BYTES / rowBytes)));
+      const parts = [[x, heads * hd], ...(withTable ? [[cache.cos, half], [cache.sin, half]] : [])]
         .map(([a, per]) => [a, per, scratch.alloc(a.constructor, nb * per)]);
+      const pp = scratch.alloc(Float64Array, seq);
       return () => {
+        if (!withTable) new Float64Array(mem.buffer, pp, seq).set(pos64);
         for (let r0 = 0; r0 < seq; r0 += nb) {
           const nr = Math.min(nb, seq - r0);
           for (const [a, per, p] of parts) new a.constructor(mem.buffer, p, nr * per).set(a.subarray(r0 * per, (r0 + nr) * per));
@@ -394,6 +408,23 @@ function apiCases(pe, heaps, shapes) {
       };
     };
     const copies = blocked(false), copiesTable = blocked(true);
+    // the pass that checks every value before a caller's out is written, when x spans more than
+    // one block: each block of x (and cos and sin) copied into the heap again and scanned
+    const scanPass = (withTable) => {
+      const nb = Math.max(1, Math.min(seq, Math.floor(BLOCK_BYTES / (4 * heads * hd + (withTable ? 4 * hd : 0)))));
+      if (nb >= seq) return undefined;
+      const parts = [[x, heads * hd], ...(withTable ? [[cache.cos, half], [cache.sin, half]] : [])].map(([a, per]) => [a, per, scratch.alloc(Float32Array, nb * per)]);
+      return () => {
+        for (let r0 = 0; r0 < seq; r0 += nb) {
+          const nr = Math.min(nb, seq - r0);
+          for (const [a, per, p] of parts) {
+            new Float32Array(mem.buffer, p, nr * per).set(a.subarray(r0 * per, (r0 + nr) * per));
+            if (f.posenc_first_invalid_f32(p, nr * per, -Infinity, Infinity) !== nr * per) throw new Error('bench: a value is not finite');
+          }
+        }
+      };
+    };
+    const scan = scanPass(false), scanTable = scanPass(true);
     const t = pe.tensor(x), cos = pe.tensor(cache.cos), sin = pe.tensor(cache.sin);
     // A decode step (one row) advances its position on every call, as a model generating text
     // does, so no call repeats the last one's positions; longer calls rotate 0..seq-1 each time.
@@ -412,7 +443,8 @@ function apiCases(pe, heaps, shapes) {
     const tt = { heads, headDim: hd, style: 'half', cos, sin }, ti = { ...tt, style: 'interleaved' };
     const xs = x.slice(), jsOut = new Float32Array(n), tab = JS.ropeTableJS(seq, hd);
     const groups = [
-      { kernelFused, kernelTable: kt.run, copies, copiesTable },
+      { kernelFused, kernelTable: kt.run },
+      { copies, copiesTable, scan, scanTable },
       {
         api: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at() }),
         apiOut: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at(), out }),
@@ -423,6 +455,7 @@ function apiCases(pe, heaps, shapes) {
       { js: () => JS.ropeWithTableJS(jsOut, xs, seq, heads, hd, 'half', tab.cos, tab.sin) },
     ];
     const r = 4 * n <= 256 * 1024 ? timeAll(Object.assign({}, ...groups)) : Object.assign({}, ...groups.map(timeAll));
+    Object.assign(r, freshMemory(out));
     // the API's results are the kernel's, bit for bit
     new Float64Array(heaps.simd.memory.buffer, kf.ppos, seq).set(positions); // (the decode kernel moved on)
     const same = JS.maxUlps(pe.applyRope(x, o), (kf.reset(), kf.run(), kf.output())) === 0
@@ -476,22 +509,41 @@ function printApi() {
     console.log('positions / table = applyRope(x, { positions }) / applyRope(x, { cos, sin }), copying (a new array) or with out;');
     console.log('in place = applyRopeInPlace on pe.tensor() arrays; kernel = the kernel the call runs, on buffers already in the heap;');
     console.log('copies = what a copying call cannot avoid, block by block as the API does it: x into the heap and the result out (the kernel\n'
-      + 'checks x, cos and sin as it rotates; copies tab: cos and sin in too). JS = plain JS, table precomputed.');
-    console.log('API/kernel: positions calls against the fused kernel, table calls against the table kernel; (API-copies)/kernel: the rest of a call.');
-    const cols = ['shape', 'positions', '+out', 'table', '+out', 'in place', 'in pl table', 'kernel fused', 'kernel table', 'copies', 'copies tab', 'JS table',
-      '| JS/pos', 'JS/pos+out', 'JS/table', 'JS/tab+out', '| pos+out/kern', 'tab+out/kern', 'in pl/kern', '| (pos+out-copies)/kern', '(tab+out-copies tab)/kern'];
-    const w = [12, 9, 9, 9, 9, 9, 11, 12, 12, 9, 10, 9, 9, 11, 9, 11, 15, 13, 11, 24, 22];
-    const ln = (c) => c.map((v, i) => (i === 0 ? String(v).padEnd(w[0]) : pad(v, w[i]))).join(' ');
-    console.log(ln(cols));
+      + 'checks x, cos and sin as it rotates; copies tab: cos and sin in too); scan = the pass that checks every value before a caller\'s\n'
+      + 'out is written, when x spans more than one block (x, and for the table path cos and sin, copied in again and scanned). JS = plain JS, table precomputed.');
+    const cols = ['shape', 'positions', '+out', 'table', '+out', 'in place', 'in pl table', 'kernel fused', 'kernel table', 'copies', 'copies tab', 'scan', 'scan tab', 'JS table'];
+    const w = [12, 9, 9, 9, 9, 9, 11, 12, 12, 9, 10, 9, 9, 9];
+    const ln = (c, widths) => c.map((v, i) => (i === 0 ? String(v).padEnd(widths[0]) : pad(v, widths[i]))).join(' ');
+    console.log(ln(cols, w));
     for (const r of apiRows) {
       console.log(ln([r.shape, fmt(r.api), fmt(r.apiOut), fmt(r.table), fmt(r.tableOut), fmt(r.inPlace), fmt(r.inPlaceTable), fmt(r.kernelFused),
-        fmt(r.kernelTable), fmt(r.copies), fmt(r.copiesTable), fmt(r.js), `| ${ratio(r.js, r.api)}`, ratio(r.js, r.apiOut), ratio(r.js, r.table), ratio(r.js, r.tableOut),
+        fmt(r.kernelTable), fmt(r.copies), fmt(r.copiesTable), fmt(r.scan), fmt(r.scanTable), fmt(r.js)], w));
+    }
+    console.log('\nRatios: JS/... > 1: the API is faster than plain JS; .../kern: the call against its kernel (positions calls against the fused kernel,\n'
+      + 'table calls against the table kernel); -copies/kern: what the call costs beyond its kernel and its copies; -scan: and beyond the scan pass.');
+    const rc = ['shape', 'JS/pos', 'JS/pos+out', 'JS/table', 'JS/tab+out', '| pos+out/kern', 'tab+out/kern', 'in pl/kern', '| pos+out-copies', 'tab+out-copies', '| pos+out-copies-scan', 'tab+out-copies-scan'];
+    const rw = [12, 7, 11, 9, 11, 14, 13, 11, 16, 15, 21, 20];
+    const less = (t, c, k, sc) => (sc === undefined ? '–' : ratio(t - c - sc, k));
+    console.log(ln(rc, rw));
+    for (const r of apiRows) {
+      console.log(ln([r.shape, ratio(r.js, r.api), ratio(r.js, r.apiOut), ratio(r.js, r.table), ratio(r.js, r.tableOut),
         `| ${ratio(r.apiOut, r.kernelFused)}`, ratio(r.tableOut, r.kernelTable), ratio(r.inPlaceTable, r.kernelTable),
-        `| ${ratio(r.apiOut - r.copies, r.kernelFused)}`, ratio(r.tableOut - r.copiesTable, r.kernelTable)]));
+        `| ${ratio(r.apiOut - r.copies, r.kernelFused)}`, ratio(r.tableOut - r.copiesTable, r.kernelTable),
+        `| ${less(r.apiOut, r.copies, r.kernelFused, r.scan)}`, less(r.tableOut, r.copiesTable, r.kernelTable, r.scanTable)], rw));
     }
     for (const r of sinApiRows) {
       console.log(`\nsinusoidal ${r.shape} (ms per call, median): API ${fmt(r.api)}, API with out ${fmt(r.apiOut)}, kernel alone ${fmt(r.kernel)}, plain JS ${fmt(r.js)}`
         + ` | JS/API ${ratio(r.js, r.api)}, JS/API+out ${ratio(r.js, r.apiOut)}, JS/kernel ${ratio(r.js, r.kernel)}, API+out/kernel ${ratio(r.apiOut, r.kernel)}; ${r.same ? 'the same bits' : 'DIFFERENT bits'} as the kernel`);
+    }
+    console.log('\nCalls without out: new memory = a new Float32Array of the result\'s size written once, less the same writes into an array'
+      + ' allocated once (ms per call, median);\nbest JS/API = JS / (API with out + new memory): the most a call that allocates its result can reach.');
+    const rows = [...apiRows.flatMap((a) => [{ what: `applyRope ${a.shape} positions`, api: a.api, out: a.apiOut },
+      { what: `applyRope ${a.shape} table`, api: a.table, out: a.tableOut }].map((v) => ({ ...a, ...v }))),
+    ...sinApiRows.map((a) => ({ ...a, what: `sinusoidal ${a.shape}`, out: a.apiOut }))];
+    for (const r of rows) {
+      const extra = r.fresh - r.warm;
+      console.log(`  ${r.what.padEnd(34)} new memory ${pad(fmt(extra), 7)}   API ${pad(fmt(r.api), 7)}   API with out + new memory ${pad(fmt(r.out + extra), 7)}`
+        + `   | JS/API ${pad(ratio(r.js, r.api), 6)}   best JS/API ${pad(ratio(r.js, r.out + extra), 6)}`);
     }
     const diff = apiRows.filter((r) => !r.same).map((r) => r.shape);
     console.log(diff.length ? `API results differ from the kernel's at ${diff.join(', ')}` : 'API results: bit for bit the kernel\'s, every shape.');
@@ -617,9 +669,10 @@ function printTargets(nativeInfo) {
     check('API decode step 1×32×128 positions: API / kernel', step.api / step.kernelFused, step.api / step.kernelFused <= 2, '<= 2×');
   }
   for (const r of apiRows.filter((x) => x.bytes > 64 * 1024)) {
-    for (const [what, t, k, c] of [['positions', r.apiOut, r.kernelFused, r.copies], ['table', r.tableOut, r.kernelTable, r.copiesTable]]) {
+    for (const [what, t, k, c, sc] of [['positions', r.apiOut, r.kernelFused, r.copies, r.scan], ['table', r.tableOut, r.kernelTable, r.copiesTable, r.scanTable]]) {
       const v = (t - c) / k;
       check(`API ${r.shape} ${what}, out: (API - copies) / kernel`, v, v <= 1.5, '<= 1.5×');
+      if (sc !== undefined) check(`  (the same less the scan pass before out is written)`, v - sc / k, v - sc / k <= 1.5, '<= 1.5×');
     }
   }
   const errs = results.filter((r) => r.group !== 'decay' && r.err !== undefined);

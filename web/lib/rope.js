@@ -58,15 +58,20 @@ const INV_FREQ_KEEP = 64; // bases kept per instance; past it the memo starts ov
 export function freqIn(heap, h, { rotaryDim, half, base, sc }, values = false) {
   if (!sc) {
     let memo = INV_FREQ.get(heap);
-    if (!memo) INV_FREQ.set(heap, (memo = new Map()));
-    let byDim = memo.get(base);
+    if (!memo) INV_FREQ.set(heap, (memo = { byBase: new Map(), base: NaN, byDim: null }));
+    // (the last base first: calls in a loop ask for the same theta_i)
+    let byDim = memo.base === base ? memo.byDim : memo.byBase.get(base);
     const known = byDim?.get(rotaryDim);
-    if (known) return { inv: values ? 0 : h.copyIn(known), attn: 1, values: known };
+    if (known) {
+      memo.base = base;
+      memo.byDim = byDim;
+      return { inv: values ? 0 : h.copyIn(known), attn: 1, values: known };
+    }
     const inv = h.alloc(Float64Array, half);
     heap.call('posenc_rope_inv_freq', inv, rotaryDim, base);
     if (!byDim) {
-      if (memo.size >= INV_FREQ_KEEP) memo.clear();
-      memo.set(base, (byDim = new Map()));
+      if (memo.byBase.size >= INV_FREQ_KEEP) memo.byBase.clear(), (memo.base = NaN);
+      memo.byBase.set(base, (byDim = new Map()));
     }
     const v = h.copyOut(Float64Array, inv, half);
     byDim.set(rotaryDim, v);
@@ -350,7 +355,7 @@ function tableArgs(o) {
 export function applyRope(heap, x, opts) {
   const o = A.options('options', opts, APPLY_KEYS, 'applyRope');
   if (M.isMrope(o, o.positions)) return M.applyMrope(heap, x, o);
-  const { heads, headDim, style, rotaryDim } = ropeShape(o);
+  const shape = ropeShape(o), { heads, headDim, rotaryDim } = shape;
   const row = heads * headDim, half = rotaryDim / 2;
   if (o.cos !== undefined || o.sin !== undefined) {
     tableArgs(o);
@@ -361,7 +366,7 @@ export function applyRope(heap, x, opts) {
     const sin = A.numbers('sin', o.sin, Float32Array, { length: nt, min: -Infinity, max: Infinity });
     const out = A.outArray('out', o.out, Float32Array, xs.length);
     // block by block of seq rows: a row's result does not depend on the other rows
-    const kernel = new TableRotation(heap, { heads, headDim, style, rotaryDim });
+    const kernel = new TableRotation(heap, shape);
     return heap.scoped((h) => h.stream(seq, xs, row, out ?? new Float32Array(xs.length), !out, kernel, cos, sin, half));
   }
   const pos = RopeMemo.of(heap).holds(o.positions) ?? A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
@@ -370,7 +375,7 @@ export function applyRope(heap, x, opts) {
   const out = A.outArray('out', o.out, Float32Array, n);
   const f = freqArgs(rotaryDim, o);
   return heap.scoped((h) => {
-    const rot = new Rotation(heap, h, pos, f, { heads, headDim, style, rotaryDim });
+    const rot = new Rotation(heap, h, pos, f, shape);
     // (posenc.h: a row's cos/sin depend only on its position, so blocks give the same bits)
     let ok = false;
     try {
@@ -417,7 +422,7 @@ export function applyRopeInPlace(heap, x, opts) {
   const t = tensorArg(heap, 'x', x);
   const o = A.options('options', opts, IN_PLACE_KEYS, 'applyRopeInPlace');
   if (M.isMrope(o, o.positions)) return M.applyMropeInPlace(heap, t, o), x;
-  const { heads, headDim, style, rotaryDim } = ropeShape(o);
+  const shape = ropeShape(o), { heads, headDim, style, rotaryDim } = shape;
   const row = heads * headDim;
   if (t.length % row !== 0) {
     throw new RangeError(`x.length must be a multiple of heads × headDim = ${row}, got ${t.length}`);
@@ -438,7 +443,7 @@ export function applyRopeInPlace(heap, x, opts) {
     A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });
   const f = freqArgs(rotaryDim, o);
   heap.scoped((h) => {
-    const rot = new Rotation(heap, h, pos, f, { heads, headDim, style, rotaryDim });
+    const rot = new Rotation(heap, h, pos, f, shape);
     let ok = false;
     try {
       rot.start();
