@@ -152,8 +152,8 @@ static inline __attribute__((always_inline)) int rotate_row_simd(float *o, const
   return ANY_NONFINITE(acc);
 }
 /* One head per row, all dims rotated (see rotate_rows_scalar). Half pairs bump their pointers
- * across rows and reach the second half by a fixed offset. At 512x1x64, out of place: 10.8 ->
- * 8.1 us interleaved, 9.9 -> 9.0 us half; in place 10.6 -> 7.5 and 8.7 -> 7.1. */
+ * across rows and reach the second half by a fixed offset: a call per row made 512x1x64 up to
+ * a third slower. */
 static int rotate_rows_simd(float *o, const float *x, int32_t seq, int32_t rot, int32_t style,
                             const float *cs, const float *sn) {
   int32_t half = rot / 2;

@@ -477,6 +477,35 @@ test('dynamic NTK: the cache agrees up to max_position_embeddings and drifts aft
 
 // ---- the page on a phone, and the API in the browser ----
 
+test('lab-order trains in slices: the redraw shows the axes and says so, the page redraws other charts meanwhile, then the result', async () => {
+  const r = await page.evaluate(async () => {
+    const box = document.querySelector('[data-chart="lab-order"]'), host = window.posencPage.charts.get('lab-order');
+    const drawn = () => new Promise((resolve) => box.addEventListener('posenc:drawn', resolve, { once: true }));
+    const select = box.querySelector('.controls [name="steps"]');
+    let next = drawn();
+    const t0 = performance.now();
+    select.value = '100';
+    select.dispatchEvent(new Event('input', { bubbles: true }));
+    await next;
+    const training = { ms: performance.now() - t0, readout: box.querySelector('.readout').textContent, rows: host.data.rows.length };
+    // another chart redraws while the model trains
+    const other = document.querySelector('[data-chart="rope-periods"]');
+    const otherDrawn = new Promise((resolve) => other.addEventListener('posenc:drawn', resolve, { once: true }));
+    const input = [...other.querySelectorAll('.controls input')].at(-1);
+    input.value = String(Number(input.value) + 2);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    next = drawn();
+    const otherFirst = await Promise.race([otherDrawn.then(() => true), next.then(() => false)]);
+    await next;
+    return { training, otherFirst, readout: box.querySelector('.readout').textContent, rows: host.data.rows.length };
+  });
+  assert.match(r.training.readout, /training 100 steps/);
+  assert.equal(r.training.rows, 0);
+  assert.ok(r.otherFirst, 'another chart redrew before the training ended');
+  assert.match(r.readout, /100 training steps, seed 1: tokens/);
+  assert.equal(r.rows, 3 * 24);
+});
+
 test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, nothing logged', async () => {
   const phone = await b.open('', { viewport: { width: 360, height: 740 } });
   await pageReady(phone.page);

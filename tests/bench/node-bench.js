@@ -667,6 +667,7 @@ function printTargets(nativeInfo) {
   if (step) {
     check('API decode step 1×32×128 positions, out: API / kernel', step.apiOut / step.kernelFused, step.apiOut / step.kernelFused <= 2, '<= 2×');
     check('API decode step 1×32×128 positions: API / kernel', step.api / step.kernelFused, step.api / step.kernelFused <= 2, '<= 2×');
+    check('  (the same in place on a pe.tensor(): API / kernel)', step.inPlace / step.kernelFused, step.inPlace / step.kernelFused <= 2, '<= 2×');
   }
   for (const r of apiRows.filter((x) => x.bytes > 64 * 1024)) {
     for (const [what, t, k, c, sc] of [['positions', r.apiOut, r.kernelFused, r.copies, r.scan], ['table', r.tableOut, r.kernelTable, r.copiesTable, r.scanTable]]) {

@@ -36,14 +36,14 @@ const DRAWS = 400;
 
 /** Mean over DRAWS random vectors of the largest cosine with `others` random vectors, in `dim` dimensions. */
 function randomNearest(pe, dim, others) {
-  const v = pe.randomNormal(DRAWS * (others + 1) * dim, 1);
-  const row = (k) => v.subarray(k * dim, (k + 1) * dim);
-  const dot = (a, b) => a.reduce((s, x, j) => s + x * b[j], 0);
+  // each draw: rows [a, o_1 … o_others]; every row is set beside its draw's a, one rowCosines call for all
+  const per = (others + 1) * dim, v = pe.randomNormal(DRAWS * per, 1), a = new v.constructor(v.length);
+  for (let d = 0; d < DRAWS; d++) for (let k = 0; k <= others; k++) a.set(v.subarray(d * per, d * per + dim), d * per + k * dim);
+  const cos = pe.rowCosines(a, v, dim);
   let sum = 0;
   for (let d = 0; d < DRAWS; d++) {
-    const base = d * (others + 1), a = row(base);
     let best = -1;
-    for (let k = 1; k <= others; k++) best = Math.max(best, dot(a, row(base + k)) / Math.sqrt(dot(a, a) * dot(row(base + k), row(base + k))));
+    for (let k = 1; k <= others; k++) best = Math.max(best, cos[d * (others + 1) + k]);
     sum += best;
   }
   return sum / DRAWS;

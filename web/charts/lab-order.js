@@ -2,7 +2,7 @@
 // sequence and the same with two earlier tokens swapped go through the lab's model (pe.train,
 // run.hidden); the chart plots, per position and depth, how far the two residual streams are
 // apart, relative to the stream's norm.
-import { lineChartWith, palette, dashes, lineLegend, logAxis, logTick, sig, ink, isDark } from './common.js';
+import { lineChartWith, palette, dashes, lineLegend, logAxis, logTick, sig, ink, isDark, requestRedraw } from './common.js';
 import { messages, t } from '../host/i18n.js';
 import { ENCODINGS } from '../lab/run.js';
 import { LAB, encodingParam } from './shared/lab.js';
@@ -23,6 +23,7 @@ const M = messages({
     readout: '{encoding}, {steps} training steps, seed {seed}: tokens {first} and {second} at positions {a} and {b} of a 24-token “{task}” input swapped. At the positions after {b}, after layer 1 the stream moved by {l1} of its norm at most, after layer 2 by {l2lo} to {l2hi}. {verdict}',
     verdictSet: 'Layer 1 gives the same rows up to float32 rounding (about 1e-7, sums taken in another order): it saw the tokens before each position as a set. Layer 2 differs again, because it reads the rows between the two, which differed.',
     verdictOrder: 'Layer 1 already tells the two orders apart: the encoding gives it positions.',
+    training: '{encoding}, seed {seed}: training {steps} steps…',
   },
   zh: {
     title: '没有位置编码时（NoPE，因果掩码）还剩下哪些顺序信息',
@@ -39,31 +40,53 @@ const M = messages({
     readout: '{encoding}，训练 {steps} 步，种子 {seed}：把一个 24 个 token 的“{task}”输入中位置 {a} 和 {b} 上的 token {first} 与 {second} 互换。在 {b} 之后的各位置，第 1 层之后的状态最多变化了其范数的 {l1}，第 2 层之后变化了 {l2lo} 到 {l2hi}。{verdict}',
     verdictSet: '第 1 层给出的行在 float32 舍入误差（约 1e-7，按另一种顺序求和所致）以内完全相同：它把每个位置之前的 token 看作一个集合。第 2 层又出现差别，因为它读取了两者之间的那些行，而那些行是不同的。',
     verdictOrder: '第 1 层已经能区分两种顺序：位置编码给了它位置。',
+    training: '{encoding}，种子 {seed}：正在训练 {steps} 步……',
   },
 });
 
 const LENGTH = 24, A = 2, B = 6, EXAMPLE_SEED = 1;
+// training runs in slices of about SLICE_MS, SLICE_STEPS steps at a time (a step of this model: ~2 ms)
+const SLICE_MS = 8, SLICE_STEPS = 2;
 // Exact zeros have no place on a log axis: they are drawn at FLOOR, whose tick reads "0".
 const FLOOR = 1e-9, ROUNDING = 1e-6;
 const DEPTHS = [M.depth0, M.depth1, M.depth2];
 
-/** Relative distance between the two streams at each depth and position: [depth][position]. */
-function distances(pe, encoding, steps, seed) {
-  const run = pe.train({ task: 'kback', ...ENCODINGS.find((e) => e.encoding === encoding), steps, seed });
-  try {
-    const one = run.hidden({ length: LENGTH, seed: EXAMPLE_SEED });
-    const tokens = Array.from(one.tokens);
-    [tokens[A], tokens[B]] = [tokens[B], tokens[A]];
-    const x = one.hidden, y = run.hidden(tokens).hidden, D = one.dModel, T = one.length;
-    const out = Array.from({ length: one.layers + 1 }, (_, l) => Array.from({ length: T }, (_, p) => {
-      let d = 0, n = 0;
-      for (let j = (l * T + p) * D, end = j + D; j < end; j++) (d += (x[j] - y[j]) ** 2), (n += x[j] ** 2);
-      return Math.sqrt(d / n);
-    }));
-    return { out, first: one.tokens[A], second: one.tokens[B] };
-  } finally {
-    run.free();
-  }
+/** Relative distance between the two streams of `run` at each depth and position: [depth][position]. */
+function distances(run) {
+  const one = run.hidden({ length: LENGTH, seed: EXAMPLE_SEED });
+  const tokens = Array.from(one.tokens);
+  [tokens[A], tokens[B]] = [tokens[B], tokens[A]];
+  const x = one.hidden, y = run.hidden(tokens).hidden, D = one.dModel, T = one.length;
+  const out = Array.from({ length: one.layers + 1 }, (_, l) => Array.from({ length: T }, (_, p) => {
+    let d = 0, n = 0;
+    for (let j = (l * T + p) * D, end = j + D; j < end; j++) (d += (x[j] - y[j]) ** 2), (n += x[j] ** 2);
+    return Math.sqrt(d / n);
+  }));
+  return { out, first: one.tokens[A], second: one.tokens[B] };
+}
+
+/**
+ * Trains `encoding` for `steps` steps from `seed` in slices of a few milliseconds, between which
+ * the page stays responsive (a redraw never waits for training); done(result) gets distances()
+ * of the trained run. Returns stop(), which ends it early (nothing is called then).
+ */
+function trainInSlices(pe, { encoding, steps, seed }, done) {
+  const run = pe.train({ task: 'kback', ...ENCODINGS.find((e) => e.encoding === encoding), steps: 0, seed });
+  let timer = 0;
+  const slice = () => {
+    let more = false;
+    try {
+      const t0 = performance.now();
+      while (run.steps < steps && performance.now() - t0 < SLICE_MS) run.step(Math.min(SLICE_STEPS, steps - run.steps));
+      more = run.steps < steps;
+      if (more) timer = setTimeout(slice);
+      else done(distances(run));
+    } finally {
+      if (!more) run.free();
+    }
+  };
+  timer = setTimeout(slice);
+  return () => (clearTimeout(timer), run.free());
 }
 
 /** The float32 rounding band along the bottom and the swapped positions, drawn under the lines. */
@@ -103,7 +126,7 @@ export default {
   title: M.title,
   params: [
     encodingParam('none'),
-    // a choice, not a slider: 400 steps take about a second on the page, only when asked for
+    // a choice, not a slider: 400 steps take about a second, in slices between which the page goes on
     { name: 'steps', label: M.steps, type: 'select', options: ['0', '100', '400'], value: '0' },
     { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 1 },
   ],
@@ -119,11 +142,32 @@ export default {
       return label && v < 1e-3 ? `1e${Math.round(Math.log10(v))}` : label;
     } };
     Object.assign(chart.options.scales.x, { min: 0, max: LENGTH - 1 });
-    let kept = null;
+    let kept = null, job = null; // the drawn result and its key; the training under way, { key, stop }
     const view = {
       update({ encoding, steps, seed }) {
         const key = `${encoding} ${steps} ${seed}`;
-        if (kept?.key !== key) kept = { key, ...distances(pe, encoding, Number(steps), seed) };
+        if (kept?.key !== key && job?.key !== key) {
+          job?.stop();
+          job = null;
+          const settings = { encoding, steps: Number(steps), seed };
+          if (settings.steps === 0) {
+            const run = pe.train({ task: 'kback', ...ENCODINGS.find((e) => e.encoding === encoding), steps: 0, seed });
+            try {
+              kept = { key, ...distances(run) };
+            } finally {
+              run.free();
+            }
+          } else {
+            job = { key, stop: trainInSlices(pe, settings, (result) => ((kept = { key, ...result }), (job = null), requestRedraw(el))) };
+          }
+        }
+        if (kept?.key !== key) {
+          // training: the axes alone until it is done (the lines of other settings would mislead)
+          chart.data.datasets = [];
+          chart.update();
+          view.readout = M.training.format({ encoding: String(LAB[encoding]), steps, seed });
+          return { columns: ['depth', 'position', 'relative distance'], rows: [] };
+        }
         const { out, first, second } = kept;
         chart.data.datasets = out.map((row, l) => ({
           label: String(DEPTHS[l]), data: row.map((v, p) => ({ x: p, y: Math.max(v, FLOOR) })),
@@ -139,7 +183,7 @@ export default {
         });
         return { columns: ['depth', 'position', 'relative distance'], rows: out.flatMap((row, l) => row.map((v, p) => [l, p, v])) };
       },
-      destroy: () => chart.destroy(),
+      destroy: () => (job?.stop(), chart.destroy()),
     };
     return view;
   },
