@@ -58,20 +58,15 @@ const INV_FREQ_KEEP = 64; // bases kept per instance; past it the memo starts ov
 export function freqIn(heap, h, { rotaryDim, half, base, sc }, values = false) {
   if (!sc) {
     let memo = INV_FREQ.get(heap);
-    if (!memo) INV_FREQ.set(heap, (memo = { byBase: new Map(), base: NaN, byDim: null }));
-    // (the last base first: calls in a loop ask for the same theta_i)
-    let byDim = memo.base === base ? memo.byDim : memo.byBase.get(base);
+    if (!memo) INV_FREQ.set(heap, (memo = new Map()));
+    let byDim = memo.get(base);
     const known = byDim?.get(rotaryDim);
-    if (known) {
-      memo.base = base;
-      memo.byDim = byDim;
-      return { inv: values ? 0 : h.copyIn(known), attn: 1, values: known };
-    }
+    if (known) return { inv: values ? 0 : h.copyIn(known), attn: 1, values: known };
     const inv = h.alloc(Float64Array, half);
     heap.call('posenc_rope_inv_freq', inv, rotaryDim, base);
     if (!byDim) {
-      if (memo.byBase.size >= INV_FREQ_KEEP) memo.byBase.clear(), (memo.base = NaN);
-      memo.byBase.set(base, (byDim = new Map()));
+      if (memo.size >= INV_FREQ_KEEP) memo.clear();
+      memo.set(base, (byDim = new Map()));
     }
     const v = h.copyOut(Float64Array, inv, half);
     byDim.set(rotaryDim, v);
