@@ -26,6 +26,12 @@ const M = messages({
   },
 });
 
+/** e^b to 3 digits; past float64's range (b > 709) from its base-10 logarithm, as 1.23e889. */
+function expFactor(b) {
+  const e = b / Math.LN10, k = Math.floor(e);
+  return e < 7 ? sig(Math.exp(b), 3) : `${sig(10 ** (e - k), 3)}e${k}`;
+}
+
 export default {
   kind: 'alibi-bias',
   messages: M,
@@ -36,6 +42,7 @@ export default {
   ],
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle });
+    chart.canvas.parentElement.classList.add('phone-legend'); // a legend of several lines on a phone
     chart.options.plugins.legend = lineLegend;
     const pts = pointArrays();
     const view = {
@@ -52,7 +59,7 @@ export default {
         chart.update();
         view.readout = M.readout.format({
           heads, first: sig(slopes[0], 4), last: sig(slopes[heads - 1], 4), max: maxDist,
-          steep: sig(-slopes[0] * maxDist, 4), gentle: sig(-slopes[heads - 1] * maxDist, 4), factor: sig(Math.exp(slopes[0] * maxDist), 3),
+          steep: sig(-slopes[0] * maxDist, 4), gentle: sig(-slopes[heads - 1] * maxDist, 4), factor: expFactor(slopes[0] * maxDist),
         });
         return { columns: ['head', 'slope', `bias at ${maxDist}`], rows: Array.from(slopes, (m, h) => [h + 1, m, -m * maxDist]) };
       },

@@ -95,6 +95,7 @@ export default {
   ],
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
+    chart.canvas.parentElement.classList.add('phone-legend'); // a legend of several lines on a phone
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.x, logAxis);
     const reader = modelReader(el, pe, 'qwen2-7b-yarn4');

@@ -131,6 +131,7 @@ export default {
   ],
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, yType: 'logarithmic', aspect: 1.8 });
+    chart.canvas.parentElement.classList.add('phone-legend'); // a legend of several lines on a phone
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
     // Llama 4's query temperature on its NoPE layers, over position (shown for models that have one)

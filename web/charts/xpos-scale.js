@@ -39,6 +39,7 @@ export default {
   ],
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, yType: 'logarithmic' });
+    chart.canvas.parentElement.classList.add('phone-legend'); // a legend of several lines on a phone
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.y, logAxis);
     const pts = pointArrays();

@@ -1,7 +1,7 @@
 // canvas.js: canvases drawn by hand: a responsive canvas with an accessible name, a canvas for
 // diagrams, and heatmaps painted as ImageData through a 256-entry colour table.
 import { t } from '../../host/i18n.js';
-import { ink } from './colours.js';
+import { ink, isDark } from './colours.js';
 
 /**
  * A canvas's accessible name that follows the language: `label` is a string, a message or a
@@ -64,17 +64,18 @@ export function requestRedraw(el) {
 
 /**
  * Paints a cols × rows grid into `image` (an offscreen canvas, one pixel per cell):
- * index(c, r) gives a LUT entry 0..255, or -1 for a cell without a value (drawn light grey).
+ * index(c, r) gives a LUT entry 0..255, or -1 for a cell without a value (drawn in a grey a
+ * step off the theme's background: light on the light theme, dark on the dark one).
  */
 export function fillCells(image, cols, rows, lut, index) {
   if (image.width !== cols || image.height !== rows) (image.width = cols), (image.height = rows);
   const ctx = image.getContext('2d');
   const img = ctx.createImageData(cols, rows);
-  const px = img.data;
+  const px = img.data, none = isDark() ? [44, 49, 59, 255] : [232, 234, 238, 255];
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const k = index(c, r), o = 4 * (r * cols + c);
-      if (k < 0) px.set([232, 234, 238, 255], o);
+      if (k < 0) px.set(none, o);
       else (px[o] = lut[3 * k]), (px[o + 1] = lut[3 * k + 1]), (px[o + 2] = lut[3 * k + 2]), (px[o + 3] = 255);
     }
   }

@@ -124,14 +124,20 @@ export const pointLegend = { display: true, labels: { usePointStyle: true } };
 
 /**
  * Tick labels for a log axis (a Chart.js ticks.callback, `this` is the scale): 1, 2 and 5
- * times a power of ten, or only the powers when a decade gets under 60 px; others blank.
+ * times a power of ten where a decade has room for three labels, the powers where it has room
+ * for one, every other power where it has less; others blank. A label takes a line's height on
+ * a vertical axis and its digits' width on a horizontal one.
  */
 export function logTick(v, index, ticks) {
-  const m = v / 10 ** Math.floor(Math.log10(v) + 1e-9);
+  const text = (x) => String(Number(x.toPrecision(3)));
+  const p = Math.floor(Math.log10(v) + 1e-9), m = v / 10 ** p;
   const span = ticks?.length ? Math.log10(ticks[ticks.length - 1].value / ticks[0].value) : 0;
-  const px = (this?.isHorizontal?.() ? this.width : this?.height) || 400;
-  const keep = px / Math.max(span, 1e-9) < 60 ? [1] : [1, 2, 5];
-  return keep.some((d) => Math.abs(m - d) < 1e-6) ? String(Number(v.toPrecision(3))) : '';
+  const horizontal = this?.isHorizontal?.();
+  const px = (horizontal ? this.width : this?.height) || 400;
+  const label = horizontal && ticks?.length ? 7 * text(ticks[ticks.length - 1].value).length + 10 : 20;
+  const perDecade = px / Math.max(span, 1e-9);
+  const keep = perDecade >= 3 * label ? [1, 2, 5] : perDecade >= label || p % 2 === 0 ? [1] : [];
+  return keep.some((d) => Math.abs(m - d) < 1e-6) ? text(v) : '';
 }
 
 /**
