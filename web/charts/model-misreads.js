@@ -24,7 +24,7 @@ const M = messages({
     attention: 'YaRN attention factor dropped (ik_llama.cpp#1298)',
     style: 'the other pair style (transformers.js#1416)',
     readout: 'Random q and k from seed {seed}, {count} distances from 1 to {max}. ',
-    readLine: '{name}, on {type}: largest error {worst} (x = {at}){first}. ',
+    readLine: '“{name}”, on {type}: largest error {worst} (x = {at}){first}. ',
     readFirst: ', first past 1% at x = {x}',
     readNever: ', never past 1%',
     readNone: 'Of the misreads listed, these do not apply to this model: {list}.',

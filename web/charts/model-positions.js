@@ -44,6 +44,7 @@ const M = messages({
     readNope: '{type}{layers}: no position encoding{temperature}.',
     readTemperature: '; queries scaled by {t1} at position 8191, {t2} at 10^6 and {t3} at 10^7 (Llama 4 temperature: scale {scale}, floor {floor})',
     readStill: ', {zero} pairs do not turn at all (θ = 0)',
+    still: '{type}: pairs {from}–{to}, θ = 0 (no turn)',
     readMrope: ' mRoPE sections t/h/w = {section}{interleaved}.',
     readInterleaved: ' (interleaved)',
     noScaling: 'no scaling',
@@ -80,6 +81,7 @@ const M = messages({
     readNope: '{type}{layers}：没有位置编码{temperature}。',
     readTemperature: '；query 在位置 8191 乘以 {t1}，在 10^6 乘以 {t2}，在 10^7 乘以 {t3}（Llama 4 温度：scale {scale}，floor {floor}）',
     readStill: '，{zero} 对完全不转（θ = 0）',
+    still: '{type}：第 {from}–{to} 对，θ = 0（不转）',
     readMrope: ' mRoPE 分段 t/h/w = {section}{interleaved}。',
     readInterleaved: '（交错）',
     noScaling: '无缩放',
@@ -169,8 +171,8 @@ export default {
           return { columns: ['layer type', 'pair', 'theta', 'wavelength'], rows: [] };
         }
         const maxPos = info.maxPositionEmbeddings;
-        const rows = [], parts = [];
-        let maxHalf = 1, l0Shown = null;
+        const rows = [], parts = [], still = []; // still: the pairs with θ = 0 of each type, { type, k, pairs }
+        let maxHalf = 1, l0Shown = null, top = 1;
         Object.entries(info.layerTypes).forEach(([type, t], k) => {
           const count = t.layers?.length;
           const layers = count ? M.readLayers.format({ count }) : '';
@@ -191,13 +193,15 @@ export default {
           const inv = pe.ropeInvFreq(t.rotaryDim, freqOptions(t, maxPos ?? l0));
           const pts = [];
           let turning = 0, zero = 0;
+          const none = [];
           for (let i = 0; i < half; i++) {
             const lambda = inv[i] > 0 ? TAU / inv[i] : Infinity;
             if (l0 && lambda <= l0) turning++;
-            if (inv[i] === 0) zero++;
-            if (Number.isFinite(lambda)) pts.push({ x: i, y: lambda });
+            if (inv[i] === 0) zero++, none.push(i);
+            if (Number.isFinite(lambda)) pts.push({ x: i, y: lambda }), (top = Math.max(top, lambda));
             rows.push([type, i, inv[i], lambda]);
           }
+          if (none.length) still.push({ type, k, pairs: none });
           chart.data.datasets.push({
             label: (count ? M.curve : M.curveAll).format({ type, count }), data: pts,
             borderColor: palette[k % 6], borderDash: dashes[k % 6], borderWidth: 2,
@@ -214,6 +218,15 @@ export default {
         const flat = (y, label, dash) => ({ label, data: [{ x: 0, y }, { x: maxHalf - 1, y }], borderColor: ink().muted, borderDash: dash, borderWidth: 1 });
         if (l0Shown) chart.data.datasets.push(flat(l0Shown, M.l0.format({ l0: l0Shown }), [3, 6]));
         if (maxPos && maxPos !== l0Shown) chart.data.datasets.push(flat(maxPos, M.max.format({ max: maxPos }), [8, 4]));
+        // pairs with θ = 0 have no wavelength: a row of marks above every finite one, in their type's colour
+        top = 3 * Math.max(top, l0Shown ?? 1, maxPos ?? 1);
+        chart.options.scales.y.max = still.length ? 2 * top : undefined;
+        for (const { type, k, pairs } of still) {
+          chart.data.datasets.push({
+            label: M.still.format({ type, from: pairs[0], to: pairs[pairs.length - 1] }), data: pairs.map((x) => ({ x, y: top })),
+            showLine: false, pointStyle: 'triangle', pointRadius: 3, borderColor: palette[k % 6], backgroundColor: palette[k % 6],
+          });
+        }
         chart.options.scales.x.min = 0;
         chart.options.scales.x.max = maxHalf - 1;
         chart.update();

@@ -93,7 +93,7 @@ export function scatterChart(el, Chart, { x, y, aspect = 1, legend = false, labe
 
 /**
  * Legend options that draw each entry as a short line in its dataset's colour and dash (bars as
- * a box); datasets labelled '' are left out. Chart.js's own point-style legend drops the dash.
+ * a box, marks without a line as their mark); datasets labelled '' are left out. Chart.js's own point-style legend drops the dash.
  */
 export const lineLegend = {
   display: true,
@@ -105,10 +105,10 @@ export const lineLegend = {
       const items = chart.constructor.defaults.plugins.legend.labels.generateLabels(chart);
       return items.filter((it) => it.text !== '').map((it) => {
         const ds = chart.data.datasets[it.datasetIndex];
-        const bar = (ds.type ?? chart.config.type) === 'bar';
+        const bar = (ds.type ?? chart.config.type) === 'bar', marks = ds.showLine === false;
         return {
           ...it,
-          pointStyle: bar ? 'rect' : 'line',
+          pointStyle: bar ? 'rect' : marks ? ds.pointStyle ?? 'circle' : 'line',
           lineDash: bar ? [] : ds.borderDash ?? [],
           lineWidth: bar ? 1 : Math.max(2, ds.borderWidth ?? 1.5),
           strokeStyle: ds.borderColor,
