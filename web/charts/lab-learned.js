@@ -1,7 +1,7 @@
 // lab-learned.js: what a learned position table holds past the positions training reached, row
 // by row: how far training moved each row from its random initial value, and its largest cosine
 // with any reached row, for the lab's default run (web/lab/results.json, made by `npm run lab`).
-import { lineChartWith, palette, dashes, lineLegend, beyondShade, sig, isDark } from './common.js';
+import { lineChartWith, palette, dashes, lineLegend, beyondShade, sig } from './common.js';
 import { messages } from '../host/i18n.js';
 import { fromBase64 } from '../lab/run.js';
 import { LAB, taskParam } from './shared/lab.js';
@@ -77,8 +77,7 @@ export default {
           { label: M.random.format({ dim, value: sig(random, 2) }), data: [{ x: 0, y: random }, { x: rows - 1, y: random }], borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
         ];
         Object.assign(chart.options.scales.x, { min: 0, max: rows - 1 });
-        // (the default shade is too faint to see on the dark theme)
-        chart.options.plugins.posencBeyond = { x: reached - 0.5, label: M.beyond.format({ reached }), color: isDark() ? 'rgba(170, 180, 200, 0.14)' : undefined };
+        chart.options.plugins.posencBeyond = { x: reached - 0.5, label: M.beyond.format({ reached }) };
         chart.update();
         const span = (a, f) => {
           const lo = f(Math.min(...a)), hi = f(Math.max(...a));

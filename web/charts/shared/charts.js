@@ -2,7 +2,7 @@
 // parsing off (they cost the most), legends that show dashes, log axes, point labels and the
 // shading beyond a training length.
 import { t, messages } from '../../host/i18n.js';
-import { ink, palette } from './colours.js';
+import { ink, palette, isDark } from './colours.js';
 import { ariaLabel, canvasIn } from './canvas.js';
 
 export const MESSAGES = messages({
@@ -198,26 +198,43 @@ export const pointLabels = {
 
 /**
  * A Chart.js plugin that shades the plot area right of x = options.plugins.posencBeyond.x (a
- * region such as "never seen in training") and writes its .label at the top of it.
+ * region such as "never seen in training") under the lines, and writes its .label at the top of
+ * it over them, on a backdrop of the background (a line along the top would cross it).
  */
 export const beyondShade = {
   id: 'posencBeyond',
   beforeDatasetsDraw(chart) {
-    const o = chart.options.plugins.posencBeyond;
-    if (!o || o.x === undefined || o.x === null) return;
-    const { ctx, chartArea: a, scales } = chart;
-    const x = Math.max(a.left, Math.min(a.right, scales.x.getPixelForValue(o.x)));
-    if (x >= a.right) return;
+    const x = beyondX(chart);
+    if (x === null) return;
+    const { ctx, chartArea: a } = chart;
     ctx.save();
-    ctx.fillStyle = o.color ?? 'rgba(91, 100, 117, 0.1)';
+    ctx.fillStyle = chart.options.plugins.posencBeyond.color ?? (isDark() ? 'rgba(170, 180, 200, 0.14)' : 'rgba(91, 100, 117, 0.1)');
     ctx.fillRect(x, a.top, a.right - x, a.bottom - a.top);
-    if (o.label) {
-      ctx.fillStyle = ink().muted;
-      ctx.font = '11px system-ui, sans-serif';
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'top';
-      ctx.fillText(t(o.label), x + 4, a.top + 3);
-    }
+    ctx.restore();
+  },
+  afterDatasetsDraw(chart) {
+    const x = beyondX(chart), label = chart.options.plugins.posencBeyond?.label;
+    if (x === null || !label) return;
+    const { ctx, chartArea: a } = chart, text = t(label);
+    ctx.save();
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.globalAlpha = 0.85;
+    ctx.fillStyle = ink().bg;
+    ctx.fillRect(x + 2, a.top + 1, ctx.measureText(text).width + 4, 14);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = ink().muted;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText(text, x + 4, a.top + 3);
     ctx.restore();
   },
 };
+
+/** The shade's left edge in pixels, or null when there is none to draw. */
+function beyondX(chart) {
+  const o = chart.options.plugins.posencBeyond;
+  if (!o || o.x === undefined || o.x === null) return null;
+  const { chartArea: a, scales } = chart;
+  const x = Math.max(a.left, Math.min(a.right, scales.x.getPixelForValue(o.x)));
+  return x >= a.right ? null : x;
+}
