@@ -93,7 +93,8 @@ export function scatterChart(el, Chart, { x, y, aspect = 1, legend = false, labe
 
 /**
  * Legend options that draw each entry as a short line in its dataset's colour and dash (bars as
- * a box, marks without a line as their mark); datasets labelled '' are left out. Chart.js's own point-style legend drops the dash.
+ * a box, marks without a line as their mark); datasets labelled '' are left out. Chart.js's
+ * own point-style legend drops the dash.
  */
 export const lineLegend = {
   display: true,
@@ -208,7 +209,7 @@ export const beyondShade = {
     if (x === null) return;
     const { ctx, chartArea: a } = chart;
     ctx.save();
-    ctx.fillStyle = chart.options.plugins.posencBeyond.color ?? (isDark() ? 'rgba(170, 180, 200, 0.14)' : 'rgba(91, 100, 117, 0.1)');
+    ctx.fillStyle = isDark() ? 'rgba(170, 180, 200, 0.14)' : 'rgba(91, 100, 117, 0.1)';
     ctx.fillRect(x, a.top, a.right - x, a.bottom - a.top);
     ctx.restore();
   },
