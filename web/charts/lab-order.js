@@ -65,13 +65,18 @@ function distances(run) {
   return { out, first: one.tokens[A], second: one.tokens[B] };
 }
 
+/** A new run of the lab's model with `encoding` on "kback" from `seed`, not trained yet. */
+function untrained(pe, encoding, seed) {
+  return pe.train({ task: 'kback', ...ENCODINGS.find((e) => e.encoding === encoding), steps: 0, seed });
+}
+
 /**
  * Trains `encoding` for `steps` steps from `seed` in slices of a few milliseconds, between which
  * the page stays responsive (a redraw never waits for training); done(result) gets distances()
  * of the trained run. Returns stop(), which ends it early (nothing is called then).
  */
 function trainInSlices(pe, { encoding, steps, seed }, done) {
-  const run = pe.train({ task: 'kback', ...ENCODINGS.find((e) => e.encoding === encoding), steps: 0, seed });
+  const run = untrained(pe, encoding, seed);
   let timer = 0;
   const slice = () => {
     let more = false;
@@ -151,7 +156,7 @@ export default {
           job = null;
           const settings = { encoding, steps: Number(steps), seed };
           if (settings.steps === 0) {
-            const run = pe.train({ task: 'kback', ...ENCODINGS.find((e) => e.encoding === encoding), steps: 0, seed });
+            const run = untrained(pe, encoding, seed);
             try {
               kept = { key, ...distances(run) };
             } finally {
