@@ -70,6 +70,10 @@ export class Heap {
     this.f64 = undefined;
     this.u8 = undefined;
     this.kept = null; // what keeps heap memory between calls (rope.js's table memo): kept.drop() frees it
+    // (taken at load, so that it is part of the heap in use before any call, as the static data is;
+    // malloc aligns to 8 bytes, v128 loads want 16)
+    this.scratch = (exports.malloc(SCRATCH_BYTES + 8) + 15) & ~15;
+    this.scratchTop = 0; // bytes of it the scopes under way hold
   }
 
   /**
@@ -128,6 +132,7 @@ export class Heap {
     try {
       return body(scope);
     } finally {
+      this.scratchTop = scope.mark;
       if (!this.trapped) for (const p of scope.ptrs) this.fn.free(p);
     }
   }
@@ -174,6 +179,13 @@ export class Heap {
  */
 export const BLOCK_BYTES = 256 * 1024;
 
+/**
+ * Bytes of the scratch region a heap keeps from its load on: a scope takes its allocations from
+ * it while they fit and returns them when it ends (scopes nest, so it is a stack), and mallocs
+ * the rest. A decode step (one row of 32 heads × 128) then costs no malloc or free at all.
+ */
+export const SCRATCH_BYTES = 64 * 1024;
+
 const arrayOf = (a) => (a instanceof Unscanned ? a.array : a);
 
 /** The allocations of one heap.scoped() call, freed together when it returns or throws. */
@@ -182,12 +194,19 @@ class Scope {
     this.heap = heap;
     this.ptrs = [];
     this.used = 0;
+    this.mark = heap.scratchTop; // where this scope's part of the scratch region starts
   }
 
   alloc(Type, n) {
-    const bytes = Math.max(1, n) * Type.BYTES_PER_ELEMENT;
-    this.heap.budget(bytes, this.used);
-    const ptr = this.heap.fn.malloc(bytes);
+    const bytes = Math.max(1, n) * Type.BYTES_PER_ELEMENT, heap = this.heap;
+    heap.budget(bytes, this.used);
+    const top = heap.scratchTop, end = top + bytes + (-bytes & 15); // (16-byte aligned, for v128 and f64)
+    if (end <= SCRATCH_BYTES) {
+      heap.scratchTop = end;
+      this.used += bytes;
+      return heap.scratch + top;
+    }
+    const ptr = heap.fn.malloc(bytes);
     if (!ptr) throw new RangeError(`posenc: out of wasm memory allocating ${n} × ${Type.name}`);
     this.used += bytes;
     this.ptrs.push(ptr);
