@@ -359,7 +359,7 @@ test('extrapolation: 18 of 64 pairs never turn within 4096 positions (d = 128)',
   assert.match(readout, /^18 of 64 pairs never complete a turn within L = 4096/);
 });
 
-// ---- sections 16-20 ----
+// ---- sections 16-23 ----
 
 test('each chart of sections 16-23 mounts, paints, labels its canvases, and redraws on a control', async () => {
   const sections = await page.$$eval('main > section', (s) => s.map((x) => [x.id, x.querySelector('h2').textContent]));

@@ -140,11 +140,9 @@ export default {
     chart.options.plugins.legend = lineLegend;
     chart.canvas.parentElement.classList.add('phone-legend');
     Object.assign(chart.options.scales.y, logAxis, { min: FLOOR, max: 10 });
-    // ten decades: only the powers of ten are labelled, small ones in exponent form
+    // (the floor stands for a loss that printed as 0)
     chart.options.scales.y.ticks = { ...logAxis.ticks, callback(v, i, ticks) {
-      if (v <= FLOOR) return t(M.zero);
-      const label = logTick.call(this, v, i, ticks);
-      return label && v < 1e-3 ? `1e${Math.round(Math.log10(v))}` : label;
+      return v <= FLOOR ? t(M.zero) : logTick.call(this, v, i, ticks);
     } };
     Object.assign(chart.options.scales.x, { min: 0, max: LENGTH - 1 });
     let kept = null, job = null; // the drawn result and its key; the training under way, { key, stop }

@@ -2,7 +2,7 @@
 // (pe.ropeConfig): every pair's wavelength after scaling against the training length L0 and the
 // longest context, which pairs complete a turn within L0, the attention factor, the softmax
 // scale, NoPE layers and their query temperature, mRoPE sections, and the cos/sin cache's size.
-import { lineChart, palette, dashes, lineLegend, sig, logAxis, logTick, ink, intGrid } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink, intGrid } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
 import { messages } from '../host/i18n.js';
 import { download } from '../host/export.js';
@@ -138,8 +138,7 @@ export default {
     Object.assign(chart.options.scales.y, logAxis);
     // Llama 4's query temperature on its NoPE layers, over position (shown for models that have one)
     const temp = lineChart(el, Chart, { x: M.tempX, y: M.tempY, xType: 'logarithmic', aspect: 3, legend: false });
-    // exponent labels past 10^4, so that the decades to 10^7 do not run into each other
-    Object.assign(temp.options.scales.x, { ...logAxis, ticks: { ...logAxis.ticks, callback: (v, i, t) => (logTick(v, i, t) && v >= 1e4 ? v.toExponential(0).replace('e+', 'e') : logTick(v, i, t)) } });
+    Object.assign(temp.options.scales.x, logAxis);
     const tempBox = temp.canvas.parentElement;
     // mRoPE's (t, h, w) ids for a small input: text, an image, text (shown for models with mRoPE)
     const grid = document.createElement('div');

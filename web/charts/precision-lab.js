@@ -3,7 +3,7 @@
 // (position, inverse frequency, angle, output, each rounded to nearest-even); the float64
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
-import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, dropBlankTicks } from './common.js';
+import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, logAxis } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MAX_POS = 1e6;
@@ -134,20 +134,6 @@ export function lastFloat16(pe, dim, base) {
   return lo;
 }
 
-/** Tick labels for a log axis: powers of ten only, as 1e4 / 1e-5 once they get long. */
-export const decades = {
-  ticks: {
-    autoSkip: false, maxRotation: 0,
-    callback(v) {
-      const k = Math.round(Math.log10(v));
-      if (Math.abs(v / 10 ** k - 1) > 1e-9) return '';
-      return k >= 4 || k <= -3 ? `1e${k}` : String(Number(v.toPrecision(1)));
-    },
-  },
-  grid: { color: (c) => (c.tick?.label ? ink().grid : 'transparent') },
-  afterTickToLabelConversion: dropBlankTicks,
-};
-
 /** The float64 truth, position by position: { sin(p), cos(p) } rows of [half]. */
 export function truth(pe, positions, dim, base) {
   const half = dim / 2, cos = new Float64Array(positions.length * half), sin = new Float64Array(positions.length * half);
@@ -192,8 +178,8 @@ export default {
         elements: { point: { radius: 0 }, line: { borderWidth: 1.5 } },
         plugins: { legend: markerLegend },
         scales: {
-          x: { type: 'logarithmic', min: 1, max: MAX_POS, title: { display: true, text: () => String(M.xTitle) }, ...decades },
-          y: { type: 'logarithmic', title: { display: true, text: () => String(M.yTitle) }, ...decades },
+          x: { type: 'logarithmic', min: 1, max: MAX_POS, title: { display: true, text: () => String(M.xTitle) }, ...logAxis },
+          y: { type: 'logarithmic', title: { display: true, text: () => String(M.yTitle) }, ...logAxis },
         },
       },
     });

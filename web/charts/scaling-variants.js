@@ -2,12 +2,11 @@
 // wavelength 2π/θ_i against the original training length L0, and how much each pair was
 // stretched (λ'_i/λ_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
-import { lineChart, palette, lineLegend, sig, logAxis, logTick, requestRedraw, ink, pointArrays } from './common.js';
+import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, pointArrays } from './common.js';
 import { messages, lang } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
-const shortLog = { ...logAxis, ticks: { ...logAxis.ticks, callback: (v, i, t) => (logTick(v, i, t) && v >= 1e5 ? v.toExponential(0).replace('e+', 'e') : logTick(v, i, t)) } };
 
 const M = messages({
   en: {
@@ -154,7 +153,7 @@ export default {
   mount(el, { pe, Chart }) {
     const wave = lineChart(el, Chart, { x: M.xTitle, y: M.waveTitle, yType: 'logarithmic', aspect: 1.8 });
     wave.options.plugins.legend = lineLegend;
-    Object.assign(wave.options.scales.y, shortLog);
+    Object.assign(wave.options.scales.y, logAxis);
     const stretch = lineChart(el, Chart, { x: M.xTitle, y: M.stretchTitle, yType: 'logarithmic', aspect: 2.6, legend: false });
     Object.assign(stretch.options.scales.y, logAxis);
     // Its legend is the one above: off, not only hidden (a hidden legend still builds its items,

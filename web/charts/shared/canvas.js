@@ -50,7 +50,7 @@ export function plainCanvas(el, aspect, label) {
   return { canvas, paint, destroy: () => ro.disconnect() };
 }
 
-// ---- helpers for sections 1-7 (appended; the exports above are unchanged) ----
+// ---- redraws a chart asks for, and hand-drawn grids ----
 
 /**
  * Asks the chart host to redraw the chart around `el`, as a change of one of its controls

@@ -54,7 +54,7 @@ export function lineChart(el, Chart, { x, y, xType = 'linear', yType = 'linear',
   });
 }
 
-// ---- helpers for sections 8-15 (appended; the exports above are unchanged) ----
+// ---- charts with plugins ----
 
 /** lineChart(el, Chart, opts) with inline Chart.js plugins (beyondShade, pointLabels, ...). */
 export function lineChartWith(plugins, el, Chart, opts) {
@@ -65,7 +65,7 @@ export function lineChartWith(plugins, el, Chart, opts) {
   return lineChart(el, WithPlugins, opts);
 }
 
-// ---- helpers for cheap redraws (appended; the exports above are unchanged) ----
+// ---- scatter charts ----
 
 /** A scatter chart on numeric axes (animation and parsing off) with pointLabels registered. */
 export function scatterChart(el, Chart, { x, y, aspect = 1, legend = false, label } = {}) {
@@ -89,7 +89,7 @@ export function scatterChart(el, Chart, { x, y, aspect = 1, legend = false, labe
   });
 }
 
-// ---- helpers for sections 16-20 (appended; the exports above are unchanged) ----
+// ---- legends, axes and overlays ----
 
 /**
  * Legend options that draw each entry as a short line in its dataset's colour and dash (bars as
@@ -124,21 +124,31 @@ export const lineLegend = {
 export const pointLegend = { display: true, labels: { usePointStyle: true } };
 
 /**
+ * How a log axis writes v: from a thousand on as the field writes context lengths (4k, 128k,
+ * 1M, 2B), below a thousandth in exponent form (5e-4), plain digits between; one rule for every
+ * axis, so that no axis runs from 1000 to 1e4.
+ */
+export function logLabel(v) {
+  const p = Math.floor(Math.log10(v) + 1e-9), digits = (x) => String(Number(x.toPrecision(3)));
+  if (p >= 3 && p < 12) return digits(v / 1000 ** Math.floor(p / 3)) + ['k', 'M', 'B'][Math.floor(p / 3) - 1];
+  return p >= 12 || p < -3 ? `${digits(v / 10 ** p)}e${p}` : digits(v);
+}
+
+/**
  * Tick labels for a log axis (a Chart.js ticks.callback, `this` is the scale): 1, 2 and 5
  * times a power of ten where a decade has room for three labels, the powers where it has room
  * for one, every other power where it has less; others blank. A label takes a line's height on
  * a vertical axis and its digits' width on a horizontal one.
  */
 export function logTick(v, index, ticks) {
-  const text = (x) => String(Number(x.toPrecision(3)));
   const p = Math.floor(Math.log10(v) + 1e-9), m = v / 10 ** p;
   const span = ticks?.length ? Math.log10(ticks[ticks.length - 1].value / ticks[0].value) : 0;
   const horizontal = this?.isHorizontal?.();
   const px = (horizontal ? this.width : this?.height) || 400;
-  const label = horizontal && ticks?.length ? 7 * text(ticks[ticks.length - 1].value).length + 10 : 20;
+  const label = horizontal && ticks?.length ? 7 * logLabel(ticks[ticks.length - 1].value).length + 10 : 20;
   const perDecade = px / Math.max(span, 1e-9);
   const keep = perDecade >= 3 * label ? [1, 2, 5] : perDecade >= label || p % 2 === 0 ? [1] : [];
-  return keep.some((d) => Math.abs(m - d) < 1e-6) ? text(v) : '';
+  return keep.some((d) => Math.abs(m - d) < 1e-6) ? logLabel(v) : '';
 }
 
 /**
