@@ -131,11 +131,15 @@ export default {
     status.setAttribute('role', 'status');
     panel.append(button, status);
     el.append(panel);
-    const loss = lineChart(el, Chart, { x: M.lossX, y: M.lossTitle, aspect: 3.2, legend: false });
+    const loss = lineChart(el, Chart, { x: M.lossX, y: M.lossTitle, aspect: 2.6 });
+    // (a legend of its own: the scaled RoPE lines above share their run's one loss curve)
+    loss.options.plugins.legend = lineLegend;
+    loss.canvas.parentElement.classList.add('phone-legend');
     // the losses of the runs shown (every 5th step; steps without a loss position read 0 and are skipped)
     const lossCurves = (runs) => runs.map((r) => ({
+      label: String(LAB[r.encoding]),
       data: Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => ({ x: 5 * n + 1, y: r.loss[5 * n] })).filter((q) => q.y > 0),
-      borderColor: colourOf(r.encoding), borderWidth: 1, borderDash: [],
+      borderColor: colourOf(r.encoding), borderWidth: 1.25, borderDash: [],
     }));
     Object.assign(loss.options.plugins, { decimation: false });
     const pts = pointArrays();
@@ -158,7 +162,7 @@ export default {
       lossPoints.push({ x: p.index * p.steps + p.step, y: p.lastLoss });
       message = M.progress.format({ ...p, name: String(LAB[p.encoding]), index: p.index + 1 });
       status.textContent = message;
-      loss.data.datasets = [{ data: lossPoints.filter((q) => q.y > 0), borderColor: palette[0], borderWidth: 1.25 }];
+      loss.data.datasets = [{ label: '', data: lossPoints.filter((q) => q.y > 0), borderColor: palette[0], borderWidth: 1.25 }];
       loss.update();
     };
     const train = () => {

@@ -12,9 +12,10 @@ export function isDark() {
 
 // Okabe-Ito's black would vanish on the dark theme, and its blue (3.5:1 on the dark background)
 // would be too faint for thin lines and small labels: palette[0] and palette[6] are read when a
-// chart draws, so they are a lighter blue (6:1) and near-white there (every chart redraws on a
-// theme change).
-Object.defineProperty(palette, 0, { get: () => (isDark() ? '#4A9BE0' : '#0072B2'), enumerable: true });
+// chart draws, so they are near-white and a lighter blue (6:1) there (every chart redraws on a
+// theme change). That blue leans to violet (hue 232°): a plain lighter blue is palette[5]'s sky
+// blue again.
+Object.defineProperty(palette, 0, { get: () => (isDark() ? '#7A8CFF' : '#0072B2'), enumerable: true });
 Object.defineProperty(palette, 6, { get: () => (isDark() ? '#e8e8e8' : '#000000'), enumerable: true });
 
 /**
