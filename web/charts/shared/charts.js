@@ -182,7 +182,8 @@ export function niceTicks(lo, hi, count = 6, minStep = 1) {
 
 /**
  * A Chart.js plugin that writes dataset.pointLabels[i] beside point i (scatter points and
- * bars alike): above the point, or below a bar whose value is negative.
+ * bars alike): above the point, or below a bar whose value is negative. Each label has a halo
+ * of the background, so that it stays readable where a line runs through it.
  */
 export const pointLabels = {
   id: 'posencPointLabels',
@@ -191,6 +192,7 @@ export const pointLabels = {
     ctx.save();
     ctx.font = '12px system-ui, sans-serif';
     ctx.textAlign = 'center';
+    Object.assign(ctx, { strokeStyle: ink().bg, lineWidth: 3, lineJoin: 'round' });
     chart.data.datasets.forEach((ds, i) => {
       if (!ds.pointLabels || !chart.isDatasetVisible(i)) return;
       const meta = chart.getDatasetMeta(i);
@@ -200,7 +202,9 @@ export const pointLabels = {
         const below = meta.type === 'bar' && ds.data[j] < 0;
         ctx.fillStyle = ds.labelColor ?? ink().fg;
         ctx.textBaseline = below ? 'top' : 'bottom';
-        ctx.fillText(text, el.x + (ds.labelDx ?? 0), el.y + (below ? 4 : -(ds.labelDy ?? 6)));
+        const x = el.x + (ds.labelDx ?? 0), y = el.y + (below ? 4 : -(ds.labelDy ?? 6));
+        ctx.strokeText(text, x, y);
+        ctx.fillText(text, x, y);
       });
     });
     ctx.restore();
