@@ -3,8 +3,9 @@
 // (the floor), then runs the same C compiled natively as a child process. Per case it prints
 // the median of the repetitions, the ratios, and the largest error against float64.
 //
-//   node tests/bench/node-bench.js [--reps=N] [--min-ms=MS] [--only=TEXT] [--no-native] [--smoke]
+//   node tests/bench/node-bench.js [--reps=N] [--min-ms=MS] [--only=TEXT] [--no-native] [--smoke] [--json]
 // --smoke: one tiny case, one repetition, no native build (for tests/bench-smoke.test.js).
+// --json: the public-API cases alone, printed as JSON (huge-pages.js runs them so in a child).
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, loadavg } from 'node:os';
@@ -14,6 +15,7 @@ import * as JS from './js-baselines.js';
 import { labBench } from './lab-bench.js';
 import { runNative } from './native.js';
 import { wasmCopy } from './wasm-copy.js';
+import { withHugePages, TUNABLE } from './huge-pages.js';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -22,6 +24,7 @@ const SMOKE = flag('smoke');
 const REPS = Number(opt('reps', SMOKE ? 1 : 7));
 const MIN_MS = Number(opt('min-ms', SMOKE ? 0 : 30)); // each repetition runs calls for at least this long
 const ONLY = opt('only', '');
+const JSON_OUT = flag('json');
 const STYLE = { interleaved: 0, half: 1 };
 const BUILD = new URL('../../web/build/', import.meta.url);
 const log = (s) => process.stderr.write(s + '\n');
@@ -503,7 +506,14 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b)
 const sci = (e) => (e === undefined ? '–' : e.toExponential(1));
 const pad = (s, w) => String(s).padStart(w);
 
-function printApi() {
+/** The calls without out of one run, a row per call: { what, api, out, js, fresh, warm }. */
+function withoutOut(apiRows, sinApiRows) {
+  return [...apiRows.flatMap((a) => [{ what: `applyRope ${a.shape} positions`, api: a.api, out: a.apiOut },
+    { what: `applyRope ${a.shape} table`, api: a.table, out: a.tableOut }].map((v) => ({ ...a, ...v }))),
+  ...sinApiRows.map((a) => ({ ...a, what: `sinusoidal ${a.shape}`, out: a.apiOut }))];
+}
+
+function printApi(huge) {
   if (apiRows.length) {
     console.log('\nThe public API (pairs "half", positions 0..seq-1; the one-row decode step advances its position on every call), ms per call, median of %d repetitions:', REPS);
     console.log('positions / table = applyRope(x, { positions }) / applyRope(x, { cos, sin }), copying (a new array) or with out;');
@@ -537,13 +547,17 @@ function printApi() {
     }
     console.log('\nCalls without out: new memory = a new Float32Array of the result\'s size written once, less the same writes into an array'
       + ' allocated once (ms per call, median);\nbest JS/API = JS / (API with out + new memory): the most a call that allocates its result can reach.');
-    const rows = [...apiRows.flatMap((a) => [{ what: `applyRope ${a.shape} positions`, api: a.api, out: a.apiOut },
-      { what: `applyRope ${a.shape} table`, api: a.table, out: a.tableOut }].map((v) => ({ ...a, ...v }))),
-    ...sinApiRows.map((a) => ({ ...a, what: `sinusoidal ${a.shape}`, out: a.apiOut }))];
-    for (const r of rows) {
+    const line = (r) => {
       const extra = r.fresh - r.warm;
       console.log(`  ${r.what.padEnd(34)} new memory ${pad(fmt(extra), 7)}   API ${pad(fmt(r.api), 7)}   API with out + new memory ${pad(fmt(r.out + extra), 7)}`
         + `   | JS/API ${pad(ratio(r.js, r.api), 6)}   best JS/API ${pad(ratio(r.js, r.out + extra), 6)}`);
+    };
+    withoutOut(apiRows, sinApiRows).forEach(line);
+    if (huge?.skipped) console.log(`With huge pages (${TUNABLE}): skipped: ${huge.skipped}.`);
+    else if (huge) {
+      console.log(`The same in a child process run with GLIBC_TUNABLES=${TUNABLE}: malloc asks for transparent huge pages, so a new`
+        + ' array faults once per 2 MiB instead of once per 4 KiB (its own medians; compare its ratios, not its times, with the rows above):');
+      withoutOut(huge.apiRows, huge.sinApiRows).forEach(line);
     }
     const diff = apiRows.filter((r) => !r.same).map((r) => r.shape);
     console.log(diff.length ? `API results differ from the kernel's at ${diff.join(', ')}` : 'API results: bit for bit the kernel\'s, every shape.');
@@ -608,7 +622,7 @@ function printSizes() {
   }
 }
 
-function printTargets(nativeInfo) {
+function printTargets(nativeInfo, huge) {
   const get = (name) => results.find((r) => r.name === name);
   const checks = [];
   const check = (what, value, pass, want) => checks.push({ what, value, pass, want });
@@ -643,23 +657,33 @@ function printTargets(nativeInfo) {
   const d = get('decay 2000 log-spaced distances d=4096');
   if (d) check('decay 2000 log-spaced at d=4096: JS / SIMD', d.jsMath / d.simd, d.jsMath / d.simd >= 5, '>= 5×');
   // through the public API (apiCases, sinusoidalApiCase): what callers get
+  // a copying call's target, and the same in the child with huge pages for its new array
+  const copying = (what, row, r, want) => {
+    check(what, r(row), r(row) >= want, `>= ${want}×`);
+    if (row && huge?.sinApiRows) check(`  (the same with ${TUNABLE})`, r(row.huge), r(row.huge) >= want, `>= ${want}×`);
+  };
   const sa = sinApiRows.find((r) => r.shape === '8192×4096');
   if (sa) {
+    sa.huge = huge?.sinApiRows?.find((r) => r.shape === sa.shape);
     check('API sinusoidal 8192×4096 with out: JS / API', sa.js / sa.apiOut, sa.js / sa.apiOut >= 10, '>= 10×');
-    check('API sinusoidal 8192×4096 copying: JS / API', sa.js / sa.api, sa.js / sa.api >= 6, '>= 6×');
+    copying('API sinusoidal 8192×4096 copying: JS / API', sa, (r) => r.js / r.api, 6);
   }
-  const api = (shape) => apiRows.find((r) => r.shape === shape);
+  const api = (shape) => {
+    const row = apiRows.find((r) => r.shape === shape);
+    if (row) row.huge = huge?.apiRows?.find((r) => r.shape === shape);
+    return row;
+  };
   const demo = api('512×1×64');
   if (demo) {
-    check('API applyRope 512×1×64 positions: JS-with-table / API', demo.js / demo.api, demo.js / demo.api >= 4, '>= 4×');
-    check('API applyRope 512×1×64 cos/sin table: JS-with-table / API', demo.js / demo.table, demo.js / demo.table >= 6, '>= 6×');
+    copying('API applyRope 512×1×64 positions: JS-with-table / API', demo, (r) => r.js / r.api, 4);
+    copying('API applyRope 512×1×64 cos/sin table: JS-with-table / API', demo, (r) => r.js / r.table, 6);
   }
   const big = api('2048×32×128');
   if (big) {
     check('API applyRope 2048×32×128 positions, out: JS-with-table / API', big.js / big.apiOut, big.js / big.apiOut >= 2, '>= 2×');
-    check('API applyRope 2048×32×128 positions: JS-with-table / API', big.js / big.api, big.js / big.api >= 1.5, '>= 1.5×');
+    copying('API applyRope 2048×32×128 positions: JS-with-table / API', big, (r) => r.js / r.api, 1.5);
     check('API applyRope 2048×32×128 table, out: JS-with-table / API', big.js / big.tableOut, big.js / big.tableOut >= 2, '>= 2×');
-    check('API applyRope 2048×32×128 table: JS-with-table / API', big.js / big.table, big.js / big.table >= 1.5, '>= 1.5×');
+    copying('API applyRope 2048×32×128 table: JS-with-table / API', big, (r) => r.js / r.table, 1.5);
     const q = big.inPlaceTableIl / big.inPlaceTable;
     check('API applyRopeInPlace 2048×32×128 table: interleaved / half', q, q <= 1.2, '<= 1.2×');
   }
@@ -712,12 +736,17 @@ const heaps = {
   simd: await instantiate(new URL('posenc.wasm', BUILD)),
   scalar: await instantiate(new URL('posenc-scalar.wasm', BUILD)),
 };
-console.log(`posenc bench: Node ${process.version}, ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; WASM SIMD build vs scalar build vs plain JS vs native.`);
-console.log(`CPU: ${cpuModel()}`);
+if (!JSON_OUT) console.log(`posenc bench: Node ${process.version}, ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; WASM SIMD build vs scalar build vs plain JS vs native.`);
+if (!JSON_OUT) console.log(`CPU: ${cpuModel()}`);
 const loadAtStart = loadavg()[0];
 
 const pe = await loadPosenc();
-if (SMOKE) {
+if (JSON_OUT) {
+  apiCases(pe, heaps, SMOKE ? [[4, 2, 16]] : [[2048, 32, 128], [512, 1, 64], [1, 32, 128]]);
+  if (!SMOKE) sinusoidalApiCase(pe, heaps, 8192, 4096);
+  console.log(JSON.stringify({ apiRows, sinApiRows }));
+  process.exit(0);
+} else if (SMOKE) {
   apiCases(pe, heaps, [[4, 2, 16]]);
   ropeCases(heaps, [[4, 2, 16]]);
   progressionCases(heaps, [{ kind: 'cache', seq: 70, hd: 16 }, { kind: 'fused', seq: 70, heads: 2, hd: 16, style: 'interleaved', place: 'out' }]);
@@ -751,13 +780,20 @@ if (!SMOKE && !flag('no-native') && specs.length) {
   nativeInfo = runNative(specs, { reps: REPS, minMs: MIN_MS });
 }
 
+// the copying calls again with huge pages for their new arrays (a child: glibc reads the setting at start)
+let huge = null;
+if (apiRows.length) {
+  log(`public API with ${TUNABLE}`);
+  huge = withHugePages([...(SMOKE ? ['--smoke'] : [`--reps=${REPS}`, `--min-ms=${MIN_MS}`])]);
+}
+
 let lab = null;
 if (!ONLY || wanted('lab')) {
   log('lab');
   lab = labBench(SMOKE ? { repeats: 1, steps: 1, native: false } : { native: !flag('no-native') });
 }
 
-printApi();
+printApi(huge);
 printTable(nativeInfo);
 if (lab) {
   const row = (name, r) => (r.ms ? `${name} ${fmt(r.ms)} ms a step, ${Math.round(r.tokensPerSecond).toLocaleString('en')} tokens/s` : `${name} skipped: ${r.skipped}`);
@@ -775,5 +811,5 @@ if (big) {
   console.log(`Physical limit: out-of-place RoPE at 2048×32×128 must read and write 33.6 MB; a plain copy of them takes ${fmt(big.floorWasm)} ms in wasm (${(bytes / big.floorWasm / 1e6).toFixed(1)} GB/s read+write), ${fmt(big.floorJs)} ms with Float32Array.set. In place avoids the second buffer and can go below it.`);
 }
 printSizes();
-printTargets(nativeInfo);
+printTargets(nativeInfo, huge);
 console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other jobs on this machine make the times noisy; compare ratios within one run).`);
