@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builds } from './reference.js';
-import { instantiate } from '../web/lib/heap.js';
+import { instantiate, SCRATCH_BYTES } from '../web/lib/heap.js';
 
 const WASM = { simd: '../web/build/posenc.wasm', scalar: '../web/build/posenc-scalar.wasm' };
 
@@ -231,3 +231,31 @@ for (const [name, pe] of await builds) {
     });
   });
 }
+
+test('scopes take the scratch region as a stack: nested ones get disjoint memory, a throwing one gives its part back', async () => {
+  const heap = await instantiate(new URL(WASM.simd, import.meta.url));
+  const inUse = heap.fn.posenc_heap_in_use();
+  const span = (p, bytes) => [p, p + bytes];
+  const disjoint = ([a, b], [c, d]) => b <= c || d <= a;
+  heap.scoped((outer) => {
+    const a = outer.alloc(Float32Array, 1000), b = outer.alloc(Float64Array, 3);
+    assert.ok(a % 16 === 0 && b % 16 === 0, 'v128-aligned');
+    assert.ok(disjoint(span(a, 4000), span(b, 24)));
+    assert.ok(a >= heap.scratch && b + 24 <= heap.scratch + SCRATCH_BYTES, 'small allocations come from the scratch region');
+    heap.view(Float32Array).fill(7, a / 4, a / 4 + 1000);
+    assert.throws(() => heap.scoped((inner) => {
+      const c = inner.alloc(Float32Array, 2000);
+      assert.ok(disjoint(span(a, 4000), span(c, 8000)) && disjoint(span(b, 24), span(c, 8000)), 'an inner scope does not reuse the outer one\'s memory');
+      heap.view(Float32Array).fill(-1, c / 4, c / 4 + 2000);
+      throw new Error('refused');
+    }), /refused/);
+    assert.ok(heap.view(Float32Array).subarray(a / 4, a / 4 + 1000).every((v) => v === 7), 'the inner scope left the outer one\'s memory alone');
+    const big = outer.alloc(Float32Array, SCRATCH_BYTES); // past what is left: malloc
+    assert.ok(big + 4 * SCRATCH_BYTES <= heap.scratch || big >= heap.scratch + SCRATCH_BYTES);
+    assert.ok(heap.fn.posenc_heap_in_use() > inUse);
+  });
+  assert.equal(heap.scratchTop, 0, 'every scope gave its part back');
+  assert.equal(heap.fn.posenc_heap_in_use(), inUse, 'what did not fit was freed');
+  // the next scope starts at the region's start again
+  heap.scoped((h) => assert.equal(h.alloc(Uint8Array, 1), heap.scratch));
+});
