@@ -319,8 +319,9 @@ export interface Posenc {
   /** the memory limits this instance enforces (see LoadOptions) */
   readonly limits: { readonly callBytes: number; readonly heapBytes: number };
   /**
-   * wasm heap use: bytes malloc has handed out, bytes of wasm memory, and the part of inUse kept
-   * between calls (applyRope's cos/sin table memo, at most 1 MiB; freed when the heap limit needs room)
+   * wasm heap use: bytes malloc has handed out (64 KiB of them from load on: the scratch region
+   * calls take small buffers from), bytes of wasm memory, and the part of inUse kept between calls
+   * (applyRope's cos/sin table memo, at most 1 MiB; freed when the heap limit needs room)
    */
   heapBytes(): { inUse: number; total: number; cached: number };
   /** the sinusoidal table [length][dim], row r is position start + r */
