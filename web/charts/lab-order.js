@@ -140,7 +140,7 @@ export default {
     chart.options.plugins.legend = lineLegend;
     chart.canvas.parentElement.classList.add('phone-legend');
     Object.assign(chart.options.scales.y, logAxis, { min: FLOOR, max: 10 });
-    // (the floor stands for a loss that printed as 0)
+    // (exact zeros are drawn at the floor, whose tick reads 0)
     chart.options.scales.y.ticks = { ...logAxis.ticks, callback(v, i, ticks) {
       return v <= FLOOR ? t(M.zero) : logTick.call(this, v, i, ticks);
     } };
