@@ -259,3 +259,54 @@ test('scopes take the scratch region as a stack: nested ones get disjoint memory
   // the next scope starts at the region's start again
   heap.scoped((h) => assert.equal(h.alloc(Uint8Array, 1), heap.scratch));
 });
+
+// Every method of the API that returns typed arrays (alone or in an object) takes `out`: called
+// with arrays of its own, it returns them, filled with exactly what it returns without them.
+// Methods returning something else are listed apart, so that a new method must be placed.
+const OUT_CALLS = {
+  sinusoidal: (pe, o) => pe.sinusoidal(6, 8, o),
+  binary: (pe, o) => pe.binary(5, 3, o),
+  shiftSinusoidal: (pe, o) => pe.shiftSinusoidal(values(16), 3, { dim: 8, ...o }),
+  ropeInvFreq: (pe, o) => pe.ropeInvFreq(16, { base: 500, ...o }),
+  attentionTemperature: (pe, o) => pe.attentionTemperature([0, 9000, 1e6], o),
+  ropeCache: (pe, o) => pe.ropeCache([0, 3, 7], 8, o),
+  applyRope: (pe, o) => pe.applyRope(values(2 * 2 * 8), { heads: 2, headDim: 8, style: 'half', positions: [4, 9], ...o }),
+  attention: (pe, o) => pe.attention(values(2 * 8), values(3 * 8, 2), values(3 * 8, 3), { heads: 2, headDim: 4, ...o }),
+  dynamicKvCache: (pe, o) => pe.dynamicKvCache(values(6 * 8), values(6 * 8, 2), { headDim: 8, style: 'half', factor: 2, maxPositionEmbeddings: 3, ...o }),
+  gram: (pe, o) => pe.gram(values(8), values(12, 2), 4, o),
+  rowDots: (pe, o) => pe.rowDots(values(8), values(8, 2), 4, o),
+  rowCosines: (pe, o) => pe.rowCosines(values(8), values(8, 2), 4, o),
+  orderDemo: (pe, o) => pe.orderDemo([1, 2, 3], { encoding: 'rope', ...o }),
+  ropeDecay: (pe, o) => pe.ropeDecay([0, 5, 50], { dim: 8, ...o }),
+  sinusoidalDecay: (pe, o) => pe.sinusoidalDecay([0, 5, 50], { dim: 8, ...o }),
+  alibiSlopes: (pe, o) => pe.alibiSlopes(6, o),
+  alibiBias: (pe, o) => pe.alibiBias(3, 4, o),
+  randomNormal: (pe, o) => pe.randomNormal(7, 1, o),
+  t5Bucket: (pe, o) => pe.t5Bucket([-40, -1, 0, 2, 300], o),
+  xposScale: (pe, o) => pe.xposScale([0, 10, -3], { dim: 8, ...o }),
+};
+const NO_TYPED_RESULT = ['ropeAttentionFactor', 'ropeScaling', 'ropeConfig', 'ropeVectors', 'tensor', 'applyRopeInPlace', 'heapBytes', 'train'];
+
+test('every method that returns typed arrays fills the caller\'s out instead, with the same values', async () => {
+  const [[, pe]] = await builds;
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(pe)).filter((m) => m !== 'constructor');
+  assert.deepEqual(methods.filter((m) => !(m in OUT_CALLS) && !NO_TYPED_RESULT.includes(m)), [], 'methods not placed in either list');
+  for (const [method, call] of Object.entries(OUT_CALLS)) {
+    const want = call(pe, {});
+    const fresh = (a) => new a.constructor(a.length).fill(7);
+    const out = ArrayBuffer.isView(want) ? fresh(want) : Object.fromEntries(Object.entries(want).map(([k, a]) => [k, fresh(a)]));
+    const got = call(pe, { out });
+    if (ArrayBuffer.isView(want)) assert.equal(got, out, `${method} returns out`);
+    else for (const k in want) assert.equal(got[k], out[k], `${method} returns out.${k}`);
+    assert.deepEqual(got, want, `${method}: out holds what the copying call returns`);
+  }
+});
+
+test('ropeDecay takes what ropeScaling returns, and names the pair style for q·R(x)k', async () => {
+  const [[, pe]] = await builds;
+  const config = { rope_theta: 500000, head_dim: 64, rope_scaling: { rope_type: 'linear', factor: 4 } };
+  const s = pe.ropeScaling(config);
+  assert.deepEqual(pe.ropeDecay([0, 10, 1000], s), pe.ropeDecay([0, 10, 1000], { dim: 64, base: 500000, scaling: s.scaling }));
+  assert.throws(() => pe.ropeDecay([0], { ...s, dim: 32 }), /^RangeError: options.rotaryDim \(64\) differs from options.dim \(32\)/);
+  assert.throws(() => pe.ropeDecay([0, 1], { dim: 4, kind: 'vectors', q: [1, 0, 0, 1], k: [0, 1, 1, 0] }), /^TypeError: style is required/);
+});

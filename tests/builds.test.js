@@ -55,7 +55,7 @@ test('RoPE, caches and decay curves are the same bits in both builds (same float
   }
   const d = Array.from({ length: 301 }, (_, i) => i * 331.7);
   const q = randomFloats(64, 1), k = randomFloats(64, 2);
-  const va = simd.ropeDecay(d, { dim: 64, kind: 'vectors', q, k }), vb = scalar.ropeDecay(d, { dim: 64, kind: 'vectors', q, k });
+  const va = simd.ropeDecay(d, { dim: 64, kind: 'vectors', q, k, style: 'interleaved' }), vb = scalar.ropeDecay(d, { dim: 64, kind: 'vectors', q, k, style: 'interleaved' });
   assert.deepEqual(va, vb, 'vectors');
 });
 

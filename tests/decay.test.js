@@ -121,7 +121,7 @@ for (const [name, pe] of built) {
         }
         // the source post's experiment: the same vector at offset 0 and x, q = k: at 0 it is |k|^2
         const v = pe.randomNormal(512, 7);
-        const same = pe.ropeDecay(path === 'direct' ? [0] : [0, 1, 2, 3], { dim: 512, kind: 'vectors', q: v, k: v });
+        const same = pe.ropeDecay(path === 'direct' ? [0] : [0, 1, 2, 3], { dim: 512, kind: 'vectors', q: v, k: v, style: 'interleaved' });
         close(same[0], dot(v, v), 1e-9, '|k|^2');
       });
 
@@ -152,7 +152,7 @@ for (const [name, pe] of built) {
         for (const dist of grids) {
           if (dist[dist.length - 1] * t >= 1.4e6) continue; // past the reduction's range: direct path
           const g = pe.ropeDecay(dist, { invFreq: [t] });
-          const s = pe.ropeDecay(dist, { invFreq: [t], kind: 'vectors', q: [0, 1], k: [1, 0] });
+          const s = pe.ropeDecay(dist, { invFreq: [t], kind: 'vectors', q: [0, 1], k: [1, 0], style: 'interleaved' });
           dist.forEach((x, j) => {
             const [c, sn] = cosSinExact(x, t);
             worst = Math.max(worst, Math.abs(g[j] / 2 - c), Math.abs(s[j] - sn));

@@ -339,7 +339,7 @@ const SPEC = {
       'opts.base': num({ min: 1, optional: true }),
       'opts.q': arr({ fixedLength: true, name: 'q' }),
       'opts.k': arr({ fixedLength: true, name: 'k' }),
-      'opts.style': oneOf(['interleaved', 'half'], { optional: true }),
+      'opts.style': oneOf(['interleaved', 'half']),
     },
     cross: [
       ['invFreq and scaling together', { 'opts.invFreq': [1, 0.1], 'opts.scaling': { type: 'linear', factor: 2 } }, TypeError, 'invFreq or scaling'],

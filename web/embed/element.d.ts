@@ -1,6 +1,6 @@
 // element.d.ts: types for <posenc-chart> (package entry "posenc/element", which is
 // dist/posenc.js: a classic script that registers the element and sets window.posenc) and for
-// web/element.js (the same element as an ES module, for pages served with posenc's web/ files).
+// web/embed/element.js (the same element as an ES module, for pages served with posenc's web/ files).
 import type { Posenc } from '../lib/posenc.js';
 
 /** The numbers behind a chart, as its CSV has them. */

@@ -245,3 +245,14 @@ export function outArray(name, out, Type, n) {
   if (out.length !== n) throw new RangeError(`${name} must have ${n} elements, got ${out.length}`);
   return out;
 }
+
+/**
+ * A caller-owned output of several arrays, `method`'s options.out (`{ cos, sin }`,
+ * `{ output, weights }`, ...): `parts` maps each name to [Type, n]. Returns {} when out is
+ * undefined, else each part as outArray() checks it (a part left out is allocated by the call).
+ */
+export function outParts(out, method, parts) {
+  if (out === undefined) return {};
+  const o = options('out', out, Object.keys(parts), method);
+  return Object.fromEntries(Object.entries(parts).map(([k, [Type, n]]) => [k, outArray(`out.${k}`, o[k], Type, n)]));
+}

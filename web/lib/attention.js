@@ -7,8 +7,8 @@ import { MAX_DIM, ropeStyle } from './rope.js';
 const ENCODINGS = { none: 0, sinusoidal: 1, rope: 2 };
 const F32_MAX = 3.4028234663852886e38;
 const ATTENTION_KEYS = A.optionKeys('attention', ['heads', 'headDim', 'causal', 'out']);
-const KV_KEYS = A.optionKeys('dynamicKvCache', ['headDim', 'style', 'base', 'factor', 'maxPositionEmbeddings', 'steps']);
-const ORDER_KEYS = A.optionKeys('orderDemo', ['vocab', 'dim', 'heads', 'encoding', 'causal', 'seed', 'base']);
+const KV_KEYS = A.optionKeys('dynamicKvCache', ['headDim', 'style', 'base', 'factor', 'maxPositionEmbeddings', 'steps', 'out']);
+const ORDER_KEYS = A.optionKeys('orderDemo', ['vocab', 'dim', 'heads', 'encoding', 'causal', 'seed', 'base', 'out']);
 const OUT_ONLY = ['out'];
 for (const m of ['gram', 'rowDots', 'rowCosines']) A.optionKeys(m, OUT_ONLY);
 
@@ -35,9 +35,7 @@ export function attention(heap, q, k, v, opts) {
   const ks = A.numbers('k', k, Float32Array);
   const vs = A.numbers('v', v, Float32Array, { length: ks.length });
   const nw = heads * seqQ * seqK;
-  const out = o.out === undefined ? {} : A.options('out', o.out, ['output', 'weights'], 'attention');
-  A.outArray('out.output', out.output, Float32Array, qs.length);
-  A.outArray('out.weights', out.weights, Float32Array, nw);
+  const out = A.outParts(o.out, 'attention', { output: [Float32Array, qs.length], weights: [Float32Array, nw] });
   return heap.scoped((h) => {
     const po = h.alloc(Float32Array, qs.length), w = h.alloc(Float32Array, nw);
     heap.call('posenc_attention', po, w, h.copyIn(qs), h.copyIn(ks), h.copyIn(vs), seqQ, seqK, heads, headDim, causal ? 1 : 0);
@@ -64,6 +62,9 @@ export function dynamicKvCache(heap, q, k, opts) {
     if (!Number.isInteger(given[i])) throw new TypeError(`steps[${i}] must be an integer, got ${A.show(given[i])}`);
   }
   const ns = steps.length;
+  const out = A.outParts(o.out, 'dynamicKvCache', {
+    scoreDiff: [Float64Array, ns], weightDiff: [Float64Array, ns], cachedScores: [Float64Array, length], freshScores: [Float64Array, length],
+  });
   return heap.scoped((h) => {
     // the kernel's own buffers: the cache and one step's fresh keys, q rotated, two weight and
     // three float64 rows, the frequencies
@@ -73,8 +74,8 @@ export function dynamicKvCache(heap, q, k, opts) {
     heap.call('posenc_dynamic_kv_cache', sd, wd, cs, fs, h.copyIn(qs), h.copyIn(ks), length, headDim, style,
       base, factor, maxPos, h.copyIn(steps), ns);
     return {
-      scoreDiff: h.copyOut(Float64Array, sd, ns), weightDiff: h.copyOut(Float64Array, wd, ns),
-      cachedScores: h.copyOut(Float64Array, cs, length), freshScores: h.copyOut(Float64Array, fs, length),
+      scoreDiff: h.copyOut(Float64Array, sd, ns, out.scoreDiff), weightDiff: h.copyOut(Float64Array, wd, ns, out.weightDiff),
+      cachedScores: h.copyOut(Float64Array, cs, length, out.cachedScores), freshScores: h.copyOut(Float64Array, fs, length, out.freshScores),
     };
   });
 }
@@ -121,11 +122,12 @@ export function orderDemo(heap, tokens, opts) {
   });
   const n = toks.length;
   A.elements('orderDemo weights', heads, n, n);
+  const out = A.outParts(o.out, 'orderDemo', { output: [Float32Array, n * dim], weights: [Float32Array, heads * n * n] });
   return heap.scoped((h) => {
     // the kernel's own buffers (embedding table, projections, activations) count too
     h.reserve(4 * (vocab * dim + 3 * dim * dim + 6 * n * dim) + 8 * (n + (dim / heads) + 1));
     const po = h.alloc(Float32Array, n * dim), w = h.alloc(Float32Array, heads * n * n);
     heap.call('posenc_order_demo', po, w, h.copyIn(toks), n, vocab, dim, heads, seed, encoding, causal ? 1 : 0, base);
-    return { output: h.copyOut(Float32Array, po, n * dim), weights: h.copyOut(Float32Array, w, heads * n * n) };
+    return { output: h.copyOut(Float32Array, po, n * dim, out.output), weights: h.copyOut(Float32Array, w, heads * n * n, out.weights) };
   });
 }

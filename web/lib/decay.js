@@ -1,27 +1,32 @@
 // decay.js: the JS API's decay curves: RoPE's score against distance (all-ones, the RoFormer
 // bound, given vectors) and absolute PE's. Each takes the instance's heap first.
 import * as A from './args.js';
-import { MAX_DIM, MAX_POSITION, STYLES, STYLE_NAMES, ropeInvFreq } from './rope.js';
+import { MAX_DIM, MAX_POSITION, ropeStyle, ropeInvFreq } from './rope.js';
 
 const DECAY_KINDS = ['ones', 'bound', 'vectors'];
-const ROPE_DECAY_KEYS = A.optionKeys('ropeDecay', ['kind', 'dim', 'base', 'scaling', 'invFreq', 'q', 'k', 'style', 'out']);
+// (rotaryDim: what ropeScaling() returns passes on as options; it is dim here)
+const ROPE_DECAY_KEYS = A.optionKeys('ropeDecay', ['kind', 'dim', 'rotaryDim', 'base', 'scaling', 'invFreq', 'q', 'k', 'style', 'out']);
 const SIN_DECAY_KEYS = A.optionKeys('sinusoidalDecay', ['dim', 'base', 'q', 'k', 'out']);
 
 export function ropeDecay(heap, distances, opts) {
   const o = A.options('options', opts, ROPE_DECAY_KEYS, 'ropeDecay');
   const kind = A.oneOf('kind', o.kind ?? 'ones', DECAY_KINDS);
   const dist = A.numbers('distances', distances, Float64Array, { min: 0, max: MAX_POSITION });
+  if (o.rotaryDim !== undefined && o.dim !== undefined && o.rotaryDim !== o.dim) {
+    throw new RangeError(`options.rotaryDim (${A.show(o.rotaryDim)}) differs from options.dim (${A.show(o.dim)})`);
+  }
+  const dim = o.dim ?? o.rotaryDim;
   let inv;
   if (o.invFreq !== undefined) {
     if (o.scaling !== undefined) throw new TypeError('give either invFreq or scaling, not both');
     inv = A.numbers('invFreq', o.invFreq, Float64Array, { min: 0, max: 1e6 });
-    if (o.dim !== undefined && A.evenInt('dim', o.dim, 2, MAX_DIM) !== 2 * inv.length) {
-      throw new RangeError(`invFreq must have dim/2 = ${o.dim / 2} entries, got ${inv.length}`);
+    if (dim !== undefined && A.evenInt('dim', dim, 2, MAX_DIM) !== 2 * inv.length) {
+      throw new RangeError(`invFreq must have dim/2 = ${dim / 2} entries, got ${inv.length}`);
     }
   } else {
     // a scaling variant changes the frequencies; its attention factor (a constant scale of
     // every score by its square) is left out so the curves compare by shape
-    inv = ropeInvFreq(heap, A.evenInt('dim', o.dim, 2, MAX_DIM), { base: o.base, scaling: o.scaling });
+    inv = ropeInvFreq(heap, A.evenInt('dim', dim, 2, MAX_DIM), { base: o.base, scaling: o.scaling });
   }
   const half = inv.length;
   A.elements('decay work', dist.length, half);
@@ -29,7 +34,7 @@ export function ropeDecay(heap, distances, opts) {
   if (kind === 'vectors') {
     q = A.numbers('q', o.q, Float32Array, { length: 2 * half });
     k = A.numbers('k', o.k, Float32Array, { length: 2 * half });
-    style = STYLES[A.oneOf('style', o.style ?? 'interleaved', STYLE_NAMES)];
+    style = ropeStyle(o); // (required, as on every RoPE call: q·R(x)k depends on the pair layout)
   }
   const out = A.outArray('out', o.out, Float64Array, dist.length);
   return heap.scoped((h) => {

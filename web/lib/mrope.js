@@ -12,7 +12,7 @@
 //   3·s_w read w, every other pair t (transformers qwen3_vl apply_interleaved_mrope).
 // A text token has t = h = w = p and gets exactly plain RoPE's cos/sin at p.
 import * as A from './args.js';
-import { MAX_DIM, MAX_POSITION, ropeShape, freqArgs, freqIn } from './rope.js';
+import { MAX_DIM, MAX_POSITION, ropeShape, freqArgs, freqIn, pairOut } from './rope.js';
 
 const STREAMS = ['t', 'h', 'w'];
 const TEMPERATURE_KEYS = A.optionKeys('attentionTemperature', ['scale', 'floorScale', 'offset', 'out']);
@@ -87,12 +87,7 @@ export function mropeCache(heap, positions, rotaryDim, o) {
   const streams = streamsArg(positions, 'ropeCache');
   const f = freqArgs(rotaryDim, o);
   const m = mropeArg(o, rotaryDim, 'ropeCache');
-  let out = {};
-  if (o.out !== undefined) {
-    const oo = A.options('out', o.out, ['cos', 'sin'], 'ropeCache');
-    const nt = A.elements('rope cache', streams[0].length, f.half);
-    out = { cos: A.outArray('out.cos', oo.cos, Float32Array, nt), sin: A.outArray('out.sin', oo.sin, Float32Array, nt) };
-  }
+  const out = pairOut(o.out, Float32Array, A.elements('rope cache', streams[0].length, f.half));
   return heap.scoped((h) => {
     const { cos, sin, nt } = tableIn(heap, h, streams, f, m);
     return { cos: h.copyOut(Float32Array, cos, nt, out.cos), sin: h.copyOut(Float32Array, sin, nt, out.sin) };

@@ -198,7 +198,7 @@ export interface RopeCacheOptions extends FrequencyOptions {
   /** emulate an implementation working in these types; the result is then Float64Array */
   precision?: Precision | PrecisionSteps;
   /** caller-owned { cos, sin } to fill (Float32Array, or Float64Array with precision) */
-  out?: { cos: Float32Array | Float64Array; sin: Float32Array | Float64Array };
+  out?: { cos?: Float32Array | Float64Array; sin?: Float32Array | Float64Array };
 }
 
 interface RopeShape {
@@ -244,13 +244,14 @@ export interface AttentionOptions {
   headDim: number;
   /** default false; query row i sees keys j <= i + seqK - seqQ */
   causal?: boolean;
-  out?: { output: Float32Array; weights: Float32Array };
+  out?: { output?: Float32Array; weights?: Float32Array };
 }
 
 export interface ShiftOptions extends Out<Float32Array> {
   dim: number;
   base?: number;
-  layout?: Layout;
+  /** default 'interleaved' (tensor2tensor's frequencies are not shifted by a rotation of this form) */
+  layout?: 'interleaved' | 'concat';
 }
 
 export interface OrderDemoOptions {
@@ -266,6 +267,7 @@ export interface OrderDemoOptions {
   /** default 0 */
   seed?: number;
   base?: number;
+  out?: { output?: Float32Array; weights?: Float32Array };
 }
 
 export interface RopeDecayOptions extends Out<Float64Array> {
@@ -273,11 +275,13 @@ export interface RopeDecayOptions extends Out<Float64Array> {
   kind?: 'ones' | 'bound' | 'vectors';
   /** even; required unless invFreq is given */
   dim?: number;
+  /** the same as dim (what ropeScaling returns passes on); must agree with dim when both are given */
+  rotaryDim?: number;
   base?: number;
   scaling?: Scaling;
   /** θ_i given outright (dim/2 of them), instead of base and scaling */
   invFreq?: Numbers;
-  /** kind 'vectors': q and k of length dim, and their pair style (default 'interleaved') */
+  /** kind 'vectors': q and k of length dim, and their pair style (required) */
   q?: Numbers;
   k?: Numbers;
   style?: RopeStyle;
@@ -301,6 +305,7 @@ export interface DynamicKvCacheOptions {
   base?: number;
   /** the steps t (1..length) to report; default every step */
   steps?: Numbers;
+  out?: { scoreDiff?: Float64Array; weightDiff?: Float64Array; cachedScores?: Float64Array; freshScores?: Float64Array };
 }
 
 /** A Float32Array that lives in the wasm heap (pe.tensor()): the zero-copy path. */
@@ -330,7 +335,7 @@ export interface Posenc {
   /** binary codes [length][bits], column j is bit j (least significant first); bits 1..31 */
   binary(length: number, bits: number, options?: Out<Float32Array>): Float32Array;
   /** θ_i for i < rotaryDim/2 (float64): base^(-2i/rotaryDim), or a scaling variant's */
-  ropeInvFreq(rotaryDim: number, options?: FrequencyOptions): Float64Array;
+  ropeInvFreq(rotaryDim: number, options?: FrequencyOptions & Out<Float64Array>): Float64Array;
   /** the factor a scaling variant multiplies cos and sin by (1 without scaling) */
   ropeAttentionFactor(rotaryDim: number, options?: FrequencyOptions): number;
   /** reads a model's config.json (same as the top-level ropeScaling) */
@@ -344,7 +349,7 @@ export interface Posenc {
   /** mRoPE cos and sin, each [positions.t.length][rotaryDim/2] */
   ropeCache(positions: MropePositions, rotaryDim: number, options: RopeCacheOptions & { mrope: MropeOptions; precision?: undefined }): { cos: Float32Array; sin: Float32Array };
   /** cos and sin of position × θ_i, each [positions.length][rotaryDim/2] */
-  ropeCache(positions: Numbers, rotaryDim: number, options?: FrequencyOptions): { cos: Float32Array; sin: Float32Array };
+  ropeCache(positions: Numbers, rotaryDim: number, options?: FrequencyOptions & { out?: { cos?: Float32Array; sin?: Float32Array } }): { cos: Float32Array; sin: Float32Array };
   ropeCache(positions: Numbers, rotaryDim: number, options: RopeCacheOptions & { precision: Precision | PrecisionSteps }): { cos: Float64Array; sin: Float64Array };
   /** rotates x [seq][heads][headDim]; returns a new array */
   applyRope(x: Numbers, options: RopeOptions): Float32Array;

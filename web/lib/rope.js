@@ -13,8 +13,8 @@ const PRECISIONS = { f64: 0, f32: 1, bf16: 2, f16: 3 };
 const PRECISION_STEPS = ['position', 'invFreq', 'angle', 'output'];
 
 // rotaryDim may come along (what ropeScaling() returns passes on as options) if it agrees
-const FREQ_KEYS = A.optionKeys('ropeInvFreq', ['base', 'scaling', 'rotaryDim']);
-A.optionKeys('ropeAttentionFactor', FREQ_KEYS);
+const INV_FREQ_KEYS = A.optionKeys('ropeInvFreq', ['base', 'scaling', 'rotaryDim', 'out']);
+const FREQ_KEYS = A.optionKeys('ropeAttentionFactor', ['base', 'scaling', 'rotaryDim']);
 const CACHE_KEYS = A.optionKeys('ropeCache', ['base', 'scaling', 'rotaryDim', 'precision', 'out', 'mrope']);
 const SHAPE = ['heads', 'headDim', 'style', 'rotaryDim'];
 const APPLY_KEYS = A.optionKeys('applyRope', [...SHAPE, 'positions', 'base', 'scaling', 'cos', 'sin', 'out', 'mrope']);
@@ -290,29 +290,26 @@ class TableRotation {
   }
 }
 
-/** { inv: Float64Array(rotaryDim/2), attn } from options { base, scaling }. */
+/** { inv: Float64Array(rotaryDim/2) (into options.out when given), attn } from options { base, scaling }. */
 function freq(heap, rotaryDim, o) {
   const f = freqArgs(rotaryDim, o);
+  const out = A.outArray('out', o.out, Float64Array, f.half);
   return heap.scoped((h) => {
     const { inv, attn } = freqIn(heap, h, f);
-    return { inv: h.copyOut(Float64Array, inv, f.half), attn };
+    return { inv: h.copyOut(Float64Array, inv, f.half, out), attn };
   });
 }
 
 export function ropeInvFreq(heap, rotaryDim, opts) {
-  return freq(heap, rotaryDim, A.options('options', opts, FREQ_KEYS, 'ropeInvFreq')).inv;
+  return freq(heap, rotaryDim, A.options('options', opts, INV_FREQ_KEYS, 'ropeInvFreq')).inv;
 }
 
 export function ropeAttentionFactor(heap, rotaryDim, opts) {
   return freq(heap, rotaryDim, A.options('options', opts, FREQ_KEYS, 'ropeAttentionFactor')).attn;
 }
 
-/** { cos, sin } outputs: the caller's (options.out = { cos, sin }) or null for new arrays. */
-function pairOut(out, Type, n) {
-  if (out === undefined) return {};
-  const o = A.options('out', out, ['cos', 'sin'], 'ropeCache');
-  return { cos: A.outArray('out.cos', o.cos, Type, n), sin: A.outArray('out.sin', o.sin, Type, n) };
-}
+/** The { cos, sin } outputs of ropeCache: the caller's (options.out), or undefined for new arrays. */
+export const pairOut = (out, Type, n) => A.outParts(out, 'ropeCache', { cos: [Type, n], sin: [Type, n] });
 
 export function ropeCache(heap, positions, rotaryDim, opts) {
   const o = A.options('options', opts, CACHE_KEYS, 'ropeCache');
