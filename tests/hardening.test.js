@@ -343,9 +343,10 @@ const SPEC = {
     },
     cross: [
       ['invFreq and scaling together', { 'opts.invFreq': [1, 0.1], 'opts.scaling': { type: 'linear', factor: 2 } }, TypeError, 'invFreq or scaling'],
-      ['invFreq not dim/2 long', { 'opts.invFreq': [1, 0.1, 0.01] }, RangeError, 'invFreq'],
-      ['invFreq holding NaN', { 'opts.invFreq': [1, NaN] }, RangeError, 'invFreq[1]'],
-      ['invFreq past its maximum', { 'opts.invFreq': [1, 2e6] }, RangeError, 'invFreq[1]'],
+      ['invFreq and base together', { 'opts.invFreq': [1, 0.1] }, TypeError, 'base has no effect with invFreq'],
+      ['invFreq not dim/2 long', { 'opts.invFreq': [1, 0.1, 0.01], 'opts.base': undefined }, RangeError, 'invFreq'],
+      ['invFreq holding NaN', { 'opts.invFreq': [1, NaN], 'opts.base': undefined }, RangeError, 'invFreq[1]'],
+      ['invFreq past its maximum', { 'opts.invFreq': [1, 2e6], 'opts.base': undefined }, RangeError, 'invFreq[1]'],
     ],
   },
   sinusoidalDecay: {

@@ -110,3 +110,14 @@ test('a chart setting with a wrong name (URL, embed.html, <posenc-chart>) is not
   assert.match(notes[1], /“bse” is not a setting of this chart; did you mean “base”\?/);
   assert.match(notes[2], /“zzz” is not a setting of this chart\.$/);
 });
+
+test('a scaling object refuses the keys of another variant; ropeScaling passes on only the keys its variant reads', () => {
+  assert.throws(() => pe.ropeInvFreq(64, { scaling: { type: 'linear', factor: 2, originalMaxPositionEmbeddings: 4096 } }),
+    /^TypeError: scaling.originalMaxPositionEmbeddings does not apply to linear scaling \(it takes factor, attentionFactor\)/);
+  assert.throws(() => pe.ropeInvFreq(64, { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, lowFreqFactor: 1 } }),
+    /^TypeError: scaling.lowFreqFactor does not apply to yarn scaling/);
+  // a config block may carry keys its variant does not read (transformers ignores them too)
+  const s = pe.ropeScaling({ rope_theta: 10000, head_dim: 64, rope_scaling: { rope_type: 'linear', factor: 2, original_max_position_embeddings: 4096 } });
+  assert.deepEqual(s, { base: 10000, rotaryDim: 64, scaling: { type: 'linear', factor: 2 } });
+  assert.deepEqual(pe.ropeInvFreq(64, s), pe.ropeInvFreq(64, { base: 10000, scaling: { type: 'linear', factor: 2 } }));
+});

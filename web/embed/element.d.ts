@@ -42,7 +42,7 @@ export declare class PosencChartElement extends HTMLElement {
   controls: boolean;
   /** show PNG and CSV buttons (attribute toolbar); default false */
   toolbar: boolean;
-  /** 'auto' (follow prefers-color-scheme, the default), 'light' or 'dark'; one per page: the last set wins */
+  /** 'auto' (follow prefers-color-scheme, the default), 'light' or 'dark' ('auto' for another attribute value, which the chart notes); one per page: the last set wins */
   theme: 'auto' | 'light' | 'dark';
   /** resolves once the chart has drawn (asking for it starts rendering, even off screen) */
   readonly ready: Promise<ChartHost>;

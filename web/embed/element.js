@@ -129,9 +129,10 @@ export class PosencChartElement extends HTMLElement {
     else this.removeAttribute('toolbar');
   }
 
-  /** The theme asked for (attribute theme: 'auto', 'light' or 'dark'; one per page, see above). */
+  /** The theme asked for (attribute theme: 'auto', 'light' or 'dark'; one per page, see above); 'auto' for any other value. */
   get theme() {
-    return this.getAttribute('theme') ?? 'auto';
+    const r = parseValue(THEME, this.getAttribute('theme') ?? 'auto');
+    return 'value' in r ? r.value : 'auto';
   }
 
   set theme(v) {

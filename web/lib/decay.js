@@ -19,6 +19,7 @@ export function ropeDecay(heap, distances, opts) {
   let inv;
   if (o.invFreq !== undefined) {
     if (o.scaling !== undefined) throw new TypeError('give either invFreq or scaling, not both');
+    if (o.base !== undefined) throw new TypeError('base has no effect with invFreq (it gives θ_i outright); leave it out');
     inv = A.numbers('invFreq', o.invFreq, Float64Array, { min: 0, max: 1e6 });
     if (dim !== undefined && A.evenInt('dim', dim, 2, MAX_DIM) !== 2 * inv.length) {
       throw new RangeError(`invFreq must have dim/2 = ${dim / 2} entries, got ${inv.length}`);

@@ -119,7 +119,7 @@ export interface RopeVectors {
 export interface RopeConfig {
   /** rope_theta, if the config has one */
   base?: number;
-  /** head_dim (or hidden_size / num_attention_heads) × partial_rotary_factor, if known */
+  /** ⌊head_dim (or hidden_size / num_attention_heads) × the partial factor (partial_rotary_factor, in the block or at the top, or rotary_pct)⌋, if known; the whole head_dim for 'proportional' */
   rotaryDim?: number;
   /** undefined when the config has no scaling */
   scaling?: Scaling;
@@ -171,9 +171,11 @@ export interface FrequencyOptions {
   /** default 10000 (>= 1) */
   base?: number;
   scaling?: Scaling;
+  /** what ropeScaling() returns may come along: it must equal the rotaryDim argument */
+  rotaryDim?: number;
 }
 
-export interface SinusoidalOptions extends Out<Float32Array | Float64Array> {
+export interface SinusoidalOptions {
   /** default 10000 (>= 1) */
   base?: number;
   /** default 'interleaved' */
@@ -184,7 +186,7 @@ export interface SinusoidalOptions extends Out<Float32Array | Float64Array> {
   start?: number;
 }
 
-/** Per-step types for ropeCache's emulation: each step rounded to nearest-even into its type. */
+/** Per-step types for ropeCache's emulation: each step rounded to nearest-even into its type (each default 'f64'). */
 export interface PrecisionSteps {
   position?: Precision;
   invFreq?: Precision;
@@ -193,13 +195,16 @@ export interface PrecisionSteps {
 }
 
 export interface RopeCacheOptions extends FrequencyOptions {
-  /** mRoPE: positions are then { t, h, w } */
+  /** mRoPE: positions are then { t, h, w } (not with precision) */
   mrope?: MropeOptions;
   /** emulate an implementation working in these types; the result is then Float64Array */
   precision?: Precision | PrecisionSteps;
   /** caller-owned { cos, sin } to fill (Float32Array, or Float64Array with precision) */
   out?: { cos?: Float32Array | Float64Array; sin?: Float32Array | Float64Array };
 }
+
+type Float32Pair = { cos?: Float32Array; sin?: Float32Array };
+type Float64Pair = { cos?: Float64Array; sin?: Float64Array };
 
 interface RopeShape {
   heads: number;
@@ -279,7 +284,7 @@ export interface RopeDecayOptions extends Out<Float64Array> {
   rotaryDim?: number;
   base?: number;
   scaling?: Scaling;
-  /** θ_i given outright (dim/2 of them), instead of base and scaling */
+  /** θ_i given outright (dim/2 of them), instead of base and scaling (which are then refused) */
   invFreq?: Numbers;
   /** kind 'vectors': q and k of length dim, and their pair style (required) */
   q?: Numbers;
@@ -296,6 +301,7 @@ export interface SinusoidalDecayOptions extends Out<Float64Array> {
 }
 
 export interface DynamicKvCacheOptions {
+  /** even, >= 4 */
   headDim: number;
   /** the RoPE pair layout: required */
   style: RopeStyle;
@@ -330,8 +336,8 @@ export interface Posenc {
    */
   heapBytes(): { inUse: number; total: number; cached: number };
   /** the sinusoidal table [length][dim], row r is position start + r */
-  sinusoidal(length: number, dim: number, options?: SinusoidalOptions & { precision?: 'f32' }): Float32Array;
-  sinusoidal(length: number, dim: number, options: SinusoidalOptions & { precision: 'f64' }): Float64Array;
+  sinusoidal(length: number, dim: number, options?: SinusoidalOptions & { precision?: 'f32' } & Out<Float32Array>): Float32Array;
+  sinusoidal(length: number, dim: number, options: SinusoidalOptions & { precision: 'f64' } & Out<Float64Array>): Float64Array;
   /** binary codes [length][bits], column j is bit j (least significant first); bits 1..31 */
   binary(length: number, bits: number, options?: Out<Float32Array>): Float32Array;
   /** θ_i for i < rotaryDim/2 (float64): base^(-2i/rotaryDim), or a scaling variant's */
@@ -340,17 +346,17 @@ export interface Posenc {
   ropeAttentionFactor(rotaryDim: number, options?: FrequencyOptions): number;
   /** reads a model's config.json (same as the top-level ropeScaling) */
   ropeScaling(config: object): RopeConfig;
-  /** A whole config.json (object or JSON text, v4 or v5 format, text_config looked into), read per layer type. */
+  /** A whole config.json (object or JSON text, v4 or v5 format, text_config looked into), read per layer type; the result is frozen. */
   ropeConfig(config: object | string): ModelPositions;
   /** conformance vectors per layer type of a config.json (format 'posenc-rope-vectors/1'); positions: more rows to list */
   ropeVectors(config: object | string, options?: { positions?: Numbers }): RopeVectors;
   /** Llama 4's query temperature per position: 1 + scale·ln(⌊(p + offset)/floorScale⌋ + 1), float64 */
   attentionTemperature(positions: Numbers, options?: TemperatureOptions): Float64Array;
   /** mRoPE cos and sin, each [positions.t.length][rotaryDim/2] */
-  ropeCache(positions: MropePositions, rotaryDim: number, options: RopeCacheOptions & { mrope: MropeOptions; precision?: undefined }): { cos: Float32Array; sin: Float32Array };
+  ropeCache(positions: MropePositions, rotaryDim: number, options: FrequencyOptions & { mrope: MropeOptions; out?: Float32Pair }): { cos: Float32Array; sin: Float32Array };
   /** cos and sin of position × θ_i, each [positions.length][rotaryDim/2] */
-  ropeCache(positions: Numbers, rotaryDim: number, options?: FrequencyOptions & { out?: { cos?: Float32Array; sin?: Float32Array } }): { cos: Float32Array; sin: Float32Array };
-  ropeCache(positions: Numbers, rotaryDim: number, options: RopeCacheOptions & { precision: Precision | PrecisionSteps }): { cos: Float64Array; sin: Float64Array };
+  ropeCache(positions: Numbers, rotaryDim: number, options?: FrequencyOptions & { out?: Float32Pair }): { cos: Float32Array; sin: Float32Array };
+  ropeCache(positions: Numbers, rotaryDim: number, options: FrequencyOptions & { precision: Precision | PrecisionSteps; out?: Float64Pair }): { cos: Float64Array; sin: Float64Array };
   /** rotates x [seq][heads][headDim]; returns a new array */
   applyRope(x: Numbers, options: RopeOptions): Float32Array;
   /** a heap tensor: zero-filled of this length, or a copy of data */
@@ -423,7 +429,7 @@ export interface TrainOptions {
   task?: LabTask;
   /** kback's offset (default 3) [1..64]; kback only */
   k?: number;
-  /** rope, xpos and sinusoidal base (default 10000) */
+  /** rope, xpos and sinusoidal base (default 10000, > 1); refused for the others */
   base?: number;
   /** xpos only (default 512) */
   scaleBase?: number;
@@ -441,7 +447,7 @@ export interface TrainOptions {
   maxPositions?: number;
   /** training draws task lengths 1..trainLength (default 16) [1..256] */
   trainLength?: number;
-  /** the longest task length evaluate and attention take (default 8 trainLength) [1..1024] */
+  /** the longest task length evaluate and attention take (default min(8 trainLength, 1024)) [1..1024] */
   maxEvalLength?: number;
   /** default 32 [1..256] */
   batch?: number;
@@ -520,9 +526,9 @@ export interface LabRun {
   /** task lengths (default [trainLength]), 256 sequences, seed 1 by default */
   evaluate(options?: { lengths?: Numbers; sequences?: number; seed?: number; scaling?: LabScaling }): LabEvaluation[];
   /** one sequence: its tokens, or an example of the task at task length `length` from `seed` (defaults trainLength, 1) */
-  attention(input: Numbers | { tokens: Numbers; scaling?: LabScaling } | { length?: number; seed?: number; scaling?: LabScaling }): LabAttention;
+  attention(input?: Numbers | { tokens: Numbers; scaling?: LabScaling } | { length?: number; seed?: number; scaling?: LabScaling }): LabAttention;
   /** the residual stream of one sequence (input as for attention, no scaling) */
-  hidden(input: Numbers | { tokens: Numbers } | { length?: number; seed?: number }): LabHidden;
+  hidden(input?: Numbers | { tokens: Numbers } | { length?: number; seed?: number }): LabHidden;
   /** copies of the parameters by group name (tok_emb, pos_emb, t5_bias, wqkv.0, …; c/lab/lab.h) */
   parameters(): Record<string, Float32Array>;
   /** returns the model's memory; the run then throws a TypeError on use */

@@ -9,7 +9,17 @@ const FIELDS = ['type', 'factor', 'originalMaxPositionEmbeddings', 'maxPositionE
   'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate', 'lowFreqFactor', 'highFreqFactor',
   'partialRotaryFactor'];
 
-// The keys a scaling option object may have (any other is a TypeError: a misspelt key would be ignored).
+// The keys each variant reads (any other is a TypeError: a misspelt key, or one of another
+// variant's, would be ignored).
+const TYPE_KEYS = {
+  linear: ['factor', 'attentionFactor'],
+  ntk: ['factor', 'attentionFactor'],
+  dynamic: ['factor', 'maxPositionEmbeddings', 'seqLen', 'attentionFactor'],
+  yarn: ['factor', 'originalMaxPositionEmbeddings', 'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate'],
+  llama3: ['factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositionEmbeddings', 'attentionFactor'],
+  longrope: ['factor', 'shortFactor', 'longFactor', 'originalMaxPositionEmbeddings', 'maxPositionEmbeddings', 'seqLen', 'attentionFactor'],
+  proportional: ['factor', 'partialRotaryFactor'],
+};
 const KEYS = new Set([...FIELDS, 'shortFactor', 'longFactor']);
 
 const pos = (name, v) => A.num(name, v, Number.MIN_VALUE);
@@ -61,7 +71,9 @@ export function scalingStruct(scaling, half) {
     v.seqLen = A.num('scaling.seqLen', s.seqLen ?? 0, 0);
   }
   for (const k in s) {
-    if (Object.hasOwn(s, k) && !KEYS.has(k)) throw new TypeError(`scaling has unknown key ${JSON.stringify(k)}`);
+    if (!Object.hasOwn(s, k) || k === 'type' || TYPE_KEYS[type].includes(k)) continue;
+    if (!KEYS.has(k)) throw new TypeError(`scaling has unknown key ${JSON.stringify(k)}`);
+    throw new TypeError(`scaling.${k} does not apply to ${type} scaling (it takes ${TYPE_KEYS[type].join(', ')})`);
   }
   // (a loop, not Float64Array.from with a map function: V8 runs that through its slow iterator path)
   const struct = new Float64Array(FIELDS.length);
@@ -119,8 +131,9 @@ export function ropeScaling(config) {
   for (const k of REQUIRED[type]) {
     if (block[k] === undefined) throw new TypeError(`rope_scaling of type ${type} needs ${k}`);
   }
+  // (the keys this variant reads; transformers ignores the others too)
   const scaling = { type };
-  for (const [k, v] of Object.entries(block)) if (CONFIG_KEYS[k]) scaling[CONFIG_KEYS[k]] = v;
+  for (const [k, v] of Object.entries(block)) if (TYPE_KEYS[type].includes(CONFIG_KEYS[k])) scaling[CONFIG_KEYS[k]] = v;
   if (type === 'yarn' && scaling.originalMaxPositionEmbeddings === undefined) {
     const l0 = c.original_max_position_embeddings ?? c.max_position_embeddings;
     if (l0 === undefined) throw new TypeError('rope_scaling of type yarn needs original_max_position_embeddings (or max_position_embeddings)');
