@@ -85,7 +85,7 @@ int posenc_sinusoidal_shift(float *out, const float *in, int32_t rows, int32_t d
 /* Binary position codes, out[length][bits]; column j holds bit j of the position (LSB first). */
 int posenc_binary(float *out, int32_t length, int32_t bits);
 
-/* ==== RoPE (rope.c) ==== */
+/* ==== RoPE (rope_table.c: frequencies and caches; rope.c: the rotations) ==== */
 
 /* RoPE inverse frequencies theta_i = base^(-2i/rotary_dim), i < rotary_dim/2. */
 int posenc_rope_inv_freq(double *out, int32_t rotary_dim, double base);

@@ -1,5 +1,5 @@
 /* progression.h: cos/sin of x * theta for positions in exact arithmetic progression, by a
- * float64 rotation recurrence (rope.c's cache and fused kernels). Private to rope.c.
+ * float64 rotation recurrence (rope_table.c's cache, rope.c's fused kernel). Private to the two.
  *
  * Detection (pr_progression): x_r = x0 + r dx bit for bit for every r, with neither the
  * product r dx nor the sum rounded (Dekker's and Knuth's error terms are 0): the same test as

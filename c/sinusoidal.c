@@ -6,7 +6,7 @@
  * from the exact angle every BLOCK_ROWS rows. Each step adds at most a few float64 ulp plus
  * the error of the step's own cos/sin (< 3e-14, repeated every step), so the bound after 63
  * steps is 63 * 4e-14 < 3e-12, four orders below float32's rounding: the results, rounded to
- * float32, match the scalar reference within 1 ulp (tests/builds.test.js). It needs ~8 f64x2
+ * float32, match the scalar reference within 2 ulp (tests/builds.test.js). It needs ~8 f64x2
  * operations per 4 outputs against ~25 for a polynomial. Four pairs' state lives in registers
  * while they run SUB_ROWS rows (rows inner), so each step is 8 multiplies, 4 adds, 4 demotes,
  * 2 shuffles and 2 stores for 8 outputs; a large table is bound by its writes.

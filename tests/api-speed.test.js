@@ -310,3 +310,12 @@ test('ropeDecay takes what ropeScaling returns, and names the pair style for q·
   assert.throws(() => pe.ropeDecay([0], { ...s, dim: 32 }), /^RangeError: options.rotaryDim \(64\) differs from options.dim \(32\)/);
   assert.throws(() => pe.ropeDecay([0, 1], { dim: 4, kind: 'vectors', q: [1, 0, 0, 1], k: [0, 1, 1, 0] }), /^TypeError: style is required/);
 });
+
+test('ropeDecay refuses q, k and style where the curve does not read them', async () => {
+  const [[, pe]] = await builds;
+  for (const kind of ['ones', 'bound']) {
+    assert.throws(() => pe.ropeDecay([0, 1], { dim: 4, kind, q: [1, 0, 0, 1], k: [0, 1, 1, 0] }), /^TypeError: q applies to kind 'vectors' only/);
+    assert.throws(() => pe.ropeDecay([0, 1], { dim: 4, kind, style: 'half' }), /^TypeError: style applies to kind 'vectors' only/);
+  }
+  assert.throws(() => pe.ropeDecay([0, 1], { invFreq: [1, 0.1], base: 500 }), /^TypeError: base has no effect with invFreq/);
+});

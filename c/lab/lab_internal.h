@@ -8,7 +8,7 @@
 #include "lab.h"
 #include "lab_kernels.h"
 
-/* Argument checks return a status: no assert or printf (the wasm module has no imports). */
+/* Argument checks return a status: no assert or printf (the wasm module imports nothing for them). */
 #define LAB_CHECK(cond, status) \
   do {                          \
     if (!(cond)) return (status); \

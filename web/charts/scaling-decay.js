@@ -140,7 +140,7 @@ export default {
         const q = pe.randomNormal(dim, seed);
         const curves = {};
         for (const kind of ['ones', 'vectors']) {
-          const opts = { dim, base, kind, q, k: q, style: 'half' };
+          const opts = kind === 'vectors' ? { dim, base, kind, q, k: q, style: 'half' } : { dim, base, kind };
           curves[kind] = { before: pe.ropeDecay(dist, opts), after: pe.ropeDecay(dist, { ...opts, scaling }) };
         }
         const attn = pe.ropeAttentionFactor(dim, { base, scaling });

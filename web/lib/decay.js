@@ -32,7 +32,11 @@ export function ropeDecay(heap, distances, opts) {
   const half = inv.length;
   A.elements('decay work', dist.length, half);
   let q, k, style;
-  if (kind === 'vectors') {
+  if (kind !== 'vectors') {
+    for (const key of ['q', 'k', 'style']) {
+      if (o[key] !== undefined) throw new TypeError(`${key} applies to kind 'vectors' only (kind is ${JSON.stringify(kind)})`);
+    }
+  } else {
     q = A.numbers('q', o.q, Float32Array, { length: 2 * half });
     k = A.numbers('k', o.k, Float32Array, { length: 2 * half });
     style = ropeStyle(o); // (required, as on every RoPE call: q·R(x)k depends on the pair layout)

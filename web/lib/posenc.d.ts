@@ -286,7 +286,7 @@ export interface RopeDecayOptions extends Out<Float64Array> {
   scaling?: Scaling;
   /** θ_i given outright (dim/2 of them), instead of base and scaling (which are then refused) */
   invFreq?: Numbers;
-  /** kind 'vectors': q and k of length dim, and their pair style (required) */
+  /** kind 'vectors' only (refused for the others): q and k of length dim, and their pair style (required) */
   q?: Numbers;
   k?: Numbers;
   style?: RopeStyle;
