@@ -125,35 +125,35 @@ export interface RopeConfig {
   scaling?: Scaling;
 }
 
-/** How one kind of layer encodes positions (ropeConfig). */
+/** How one kind of layer encodes positions (ropeConfig; frozen, as the whole result is). */
 export interface LayerPositions {
   /** rope_theta for this layer type; null for layers with no position encoding */
-  base: number | null;
-  headDim: number;
+  readonly base: number | null;
+  readonly headDim: number;
   /** dims rotated (0 on NoPE layers) */
-  rotaryDim: number;
-  style: RopeStyle | null;
+  readonly rotaryDim: number;
+  readonly style: RopeStyle | null;
   /** posenc's scaling option for this layer type, or null */
-  scaling: Scaling | { type: 'proportional'; partialRotaryFactor: number; factor: number } | null;
+  readonly scaling: Scaling | { type: 'proportional'; partialRotaryFactor: number; factor: number } | null;
   /** mRoPE: the (t, h, w) sections over the rotated pairs */
-  mrope: { section: number[]; interleaved: boolean } | null;
+  readonly mrope: { readonly section: readonly number[]; readonly interleaved: boolean } | null;
   /** the factor on cos and sin (YaRN, LongRoPE); null when the config cannot give it */
-  attentionFactor: number | null;
+  readonly attentionFactor: number | null;
   /** the factor the model applies to the 1/√d softmax scale (DeepSeek MLA: mscale²) */
-  softmaxScale: number;
+  readonly softmaxScale: number;
   /** true for layers without any position encoding */
-  nope: boolean;
+  readonly nope: boolean;
   /** query temperature by position (Llama 4's NoPE layers, Ministral's llama_4_scaling_beta), or null */
-  temperature: { scale: number; floorScale: number; offset: 0 | 1; beta?: number } | null;
+  readonly temperature: { scale: number; floorScale: number; offset: 0 | 1; beta?: number } | null;
   /** the layer indices of this type, or null when the config does not say */
-  layers: number[] | null;
+  readonly layers: readonly number[] | null;
 }
 
 export interface ModelPositions {
-  layerTypes: Record<string, LayerPositions>;
-  maxPositionEmbeddings: number | null;
+  readonly layerTypes: Readonly<Record<string, LayerPositions>>;
+  readonly maxPositionEmbeddings: number | null;
   /** the known ambiguities found, each with a stable code */
-  warnings: { code: string; message: string }[];
+  readonly warnings: readonly { readonly code: string; readonly message: string }[];
 }
 
 /** Real models' position-relevant config keys, with the public file each number comes from. */
