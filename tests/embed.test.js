@@ -466,6 +466,9 @@ test('web/lib/posenc.d.ts declares every export and every method of web/lib/pose
   assert.ok(methods.length > 15);
   for (const m of methods) assert.match(dts, new RegExp(`\\n  ${m}\\(`), `method ${m}`);
   for (const k of Object.keys(pe)) assert.match(dts, new RegExp(`readonly ${k}:`), `property ${k}`);
+  // both declaration files parse as TypeScript (esbuild's parser: there is no tsc here)
+  const { transformSync } = await import('esbuild');
+  for (const f of ['web/lib/posenc.d.ts', 'web/embed/element.d.ts']) transformSync(readFileSync(join(ROOT, f), 'utf8'), { loader: 'ts' });
 });
 
 test('npm pack: the exports map, types and files an author installs', async () => {
