@@ -282,10 +282,10 @@ class Scope {
     }
     const at = px / 4;
     for (let r0 = 0; r0 < rows; r0 += nb) {
-      const nr = Math.min(nb, rows - r0), n = nr * per, whole = nr === rows;
-      heap.view(Float32Array).set(whole ? xa : xa.subarray(r0 * per, r0 * per + n), at);
+      const nr = Math.min(nb, rows - r0), n = nr * per, whole = nr === rows, f32 = heap.view(Float32Array);
+      f32.set(whole ? xa : xa.subarray(r0 * per, r0 * per + n), at);
       if (cos) {
-        const m = nr * half, f32 = heap.view(Float32Array);
+        const m = nr * half;
         f32.set(whole ? ca : ca.subarray(r0 * half, r0 * half + m), pc / 4);
         f32.set(whole ? sa : sa.subarray(r0 * half, r0 * half + m), ps / 4);
       }

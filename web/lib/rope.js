@@ -371,7 +371,7 @@ export function applyRope(heap, x, opts) {
     // (posenc.h: a row's cos/sin depend only on its position, so blocks give the same bits)
     let ok = false;
     try {
-      const y = h.stream(pos.length, xs, heads * headDim, out ?? new Float32Array(n), !out, rot);
+      const y = h.stream(pos.length, xs, row, out ?? new Float32Array(n), !out, rot);
       ok = true;
       return y;
     } finally {
