@@ -112,7 +112,9 @@ static inline __attribute__((always_inline)) void rotate_half_simd(float *o, con
  * form and interleaved back (unpcklps / unpckhps). Its loads and stores are the half form's one
  * for one, with four shuffles per 8 floats on top; a*s + b*c is b*c + a*s, so the bits are
  * those of x*[c c] + swap(x)*[-s s]. Pointers are bumped (V8 folds constant offsets into each
- * access); unrolling by two changed nothing measurable. */
+ * access), and the loop is unrolled by two: V8 leaves it rolled where it is inlined into
+ * rotate_rows_simd, and there its counter and stack check per 8 floats made it 1.2-1.4x half's
+ * loop in llvm-mca's Skylake and Zen models (tests/bench/uarch-model.js). */
 #define IL_DIRECT(k)                                                                            \
   do {                                                                                          \
     v128_t c = wasm_v128_load(cp + (k)), s = wasm_v128_load(sp + (k));                          \
@@ -129,7 +131,11 @@ static inline __attribute__((always_inline)) void rotate_il_direct_simd(float *o
                                   const float *cs, const float *sn, v128_t *acc) {
   const float *xp = x + 2 * p0, *cp = cs, *sp = sn, *end = cs + n4;
   float *op = o + 2 * p0;
-  for (; cp < end; cp += 4, sp += 4, xp += 8, op += 8) IL_DIRECT(0);
+  for (; cp + 8 <= end; cp += 8, sp += 8, xp += 16, op += 16) {
+    IL_DIRECT(0);
+    IL_DIRECT(4);
+  }
+  if (cp < end) IL_DIRECT(0);
 }
 
 static inline __attribute__((always_inline)) int rotate_row_simd(float *o, const float *x, int32_t heads, int32_t head_dim,

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import * as M from './bench/uarch-model.js';
 
 const run = (script, args) =>
   execFileSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -16,6 +17,23 @@ test('node bench: one tiny case, one repetition, prints times, ratios, errors an
   assert.match(line, /\| \d\.\de[-+]\d/, 'error column');
   assert.match(out, /posenc\.wasm +\d+ B, gzip -9 +\d+ B/);
   assert.match(out, /HOLDS +max error vs float64/);
+  assert.match(out, /^slowest interleaved \/ fastest half( +\d\.\d\d×)+$|^Core models: skipped: llvm-mca not found/m, 'the core models');
+});
+
+test('core models: the loops are found in a V8 listing and written as llvm-mca reads them', () => {
+  const at = (off, text) => `0x2c8c95dd${(0x9b40 + off).toString(16)}   ${off.toString(16).padStart(4)}  c5fa6f   ${text}`;
+  const listing = ['--- WebAssembly code ---', 'name: wasm-function[27]', 'index: 27', 'kind: wasm function', 'compiler: TurboFan',
+    at(0x10, 'movl r14,[rbp-0x30]'),
+    at(0x20, 'vmovdqu xmm4,[rcx+r8*1]'), at(0x26, 'vshufps xmm7,xmm5,xmm6,0xdd'), at(0x2b, 'vmulps xmm8,xmm4,xmm7'),
+    at(0x30, 'vmovdqu [r11+rcx*1+0x10],xmm6'), at(0x36, 'addl r8,0x10'), at(0x3a, 'REX.W cmpq rsp,[rdi]'),
+    at(0x3e, 'jc 0x2c8c95dd9b60  <+0x20>'), at(0x44, 'ret 0x20'),
+    '--- WebAssembly code ---', 'name: wasm-function[28]', 'index: 28', 'kind: wasm function', 'compiler: Liftoff',
+    at(0x20, 'vmulps xmm8,xmm4,xmm7'), at(0x30, 'jmp 0x2c8c95dd9b60  <+0x20>')].join('\n');
+  const loops = M.turbofanCode(listing).flatMap(M.vectorLoops);
+  assert.equal(loops.length, 1, 'the one loop of the optimized function (Liftoff code is left out)');
+  assert.deepEqual(loops[0].map((c) => M.toIntel(c.text, '.L')), [
+    'vmovdqu xmm4, xmmword ptr [rcx+r8*1]', 'vshufps xmm7, xmm5, xmm6, 0xdd', 'vmulps xmm8, xmm4, xmm7',
+    'vmovdqu xmmword ptr [r11+rcx*1+0x10], xmm6', 'add r8, 0x10', 'cmp rsp, qword ptr [rdi]', 'jb .L']);
 });
 
 test('browser bench: one chart, two values per control, one page load', () => {

@@ -16,6 +16,7 @@ import { labBench } from './lab-bench.js';
 import { runNative } from './native.js';
 import { wasmCopy } from './wasm-copy.js';
 import { withHugePages, TUNABLE } from './huge-pages.js';
+import { rotationModels, printModels, worstRatio, llvmMca, CPUS } from './uarch-model.js';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -626,7 +627,7 @@ function printSizes() {
   }
 }
 
-function printTargets(nativeInfo, huge) {
+function printTargets(nativeInfo, huge, models) {
   const get = (name) => results.find((r) => r.name === name);
   const checks = [];
   const check = (what, value, pass, want) => checks.push({ what, value, pass, want });
@@ -699,6 +700,10 @@ function printTargets(nativeInfo, huge) {
       check(`API ${r.shape} ${what}, out: (API - copies) / kernel`, v, v <= 1.5, '<= 1.5×');
       if (sc !== undefined) check(`  (the same less the scan pass before out is written)`, v - sc / k, v - sc / k <= 1.5, '<= 1.5×');
     }
+  }
+  if (models?.loops) {
+    const worst = Math.max(...CPUS.map((c) => worstRatio(models.loops, c)));
+    check(`model: slowest interleaved / fastest half loop, worst of ${CPUS.length} cores`, worst, worst <= 1.2, '<= 1.2×');
   }
   const errs = results.filter((r) => r.group !== 'decay' && r.err !== undefined);
   if (errs.length) {
@@ -793,8 +798,18 @@ if (!ONLY || wanted('lab')) {
   lab = labBench(SMOKE ? { repeats: 1, steps: 1, native: false } : { native: !flag('no-native') });
 }
 
+// the rotation loops V8 compiled here, on llvm-mca's models of other cores (AMD among them)
+let models = null;
+if (!ONLY || wanted('model')) {
+  log('core models');
+  const version = llvmMca();
+  models = version ? { version, loops: rotationModels() } : { skipped: 'llvm-mca not found (Debian package llvm)' };
+}
+
 printApi(huge);
 printTable(nativeInfo);
+if (models?.skipped) console.log(`\nCore models: skipped: ${models.skipped}`);
+else if (models) printModels(models.version, CPUS, models.loops);
 if (lab) {
   const row = (name, r) => (r.ms ? `${name} ${fmt(r.ms)} ms a step, ${Math.round(r.tokensPerSecond).toLocaleString('en')} tokens/s` : `${name} skipped: ${r.skipped}`);
   console.log(`\nThe lab (a training step of the default model: 32 × 16 tokens of k-back, loss, gradient, AdamW; minimum of means):\n  ${[row('WASM SIMD', lab.simd), row('scalar build', lab.scalar), row(`native ${lab.native.compiler ?? ''} -O3 -march=native`, lab.native)].join('\n  ')}`);
@@ -811,5 +826,5 @@ if (big) {
   console.log(`Physical limit: out-of-place RoPE at 2048×32×128 must read and write 33.6 MB; a plain copy of them takes ${fmt(big.floorWasm)} ms in wasm (${(bytes / big.floorWasm / 1e6).toFixed(1)} GB/s read+write), ${fmt(big.floorJs)} ms with Float32Array.set. In place avoids the second buffer and can go below it.`);
 }
 printSizes();
-printTargets(nativeInfo, huge);
+printTargets(nativeInfo, huge, models);
 console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(0)} s; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other jobs on this machine make the times noisy; compare ratios within one run).`);
