@@ -1,9 +1,10 @@
 // uarch-model.js: the RoPE rotation loops as V8 compiles them on this machine, run through
 // llvm-mca's models of other x86 cores, so that interleaved and half pairs can be compared on
 // AMD's Zen cores where no such machine is at hand. A model, not a measurement: llvm-mca
-// simulates the loop body with every access in L1, so it shows what the instructions cost a
-// core (shuffle and multiply ports, load and store slots), not memory bandwidth, which bounds
-// the large calls of the bench on every core.
+// simulates the loop body with every access in L1 and no store forwarding or aliasing between
+// them, so it shows what the instructions cost a core (shuffle and multiply ports, load and
+// store slots, loop overhead), not memory effects, and not the bandwidth that bounds the large
+// calls of the bench on every core.
 //
 //   node tests/bench/uarch-model.js [--cpus=skylake,znver3] [--json]
 //
@@ -68,7 +69,8 @@ export function toIntel(text, label) {
   if (op.startsWith('j')) return `${JCC[op] ?? op} ${label}`;
   const vector = /^v/.test(op);
   if (!vector) op = op.replace(/^(add|sub|cmp|mov|lea|imul|and|or|xor|shl|shr|sar|test|inc|dec)[lqwb]$/, '$1');
-  const size = vector ? 'xmmword' : 'qword';
+  // (a memory operand's size is the access's: scalar float ops and vmovd read 4 bytes, double ones and vmovq 8)
+  const size = !vector ? 'qword' : /ss$|^vmovd$/.test(op) ? 'dword' : /sd$|^vmovq$/.test(op) ? 'qword' : 'xmmword';
   args = args.split(',').map((a) => (a.startsWith('[') ? `${size} ptr ${a}` : a)).join(', ');
   if (op === 'lea') args = args.replace(/qword ptr /, '');
   return `${op} ${args}`;
