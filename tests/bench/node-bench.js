@@ -16,7 +16,7 @@ import { labBench } from './lab-bench.js';
 import { runNative } from './native.js';
 import { wasmCopy } from './wasm-copy.js';
 import { withHugePages, TUNABLE } from './huge-pages.js';
-import { rotationModels, printModels, worstRatio, llvmMca, CPUS } from './uarch-model.js';
+import { rotationModels, printModels, worstRatio, llvmMca, CPUS, NO_MCA } from './uarch-model.js';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -803,7 +803,7 @@ let models = null;
 if (!ONLY || wanted('model')) {
   log('core models');
   const version = llvmMca();
-  models = version ? { version, loops: rotationModels() } : { skipped: 'llvm-mca not found (Debian package llvm)' };
+  models = version ? { version, loops: rotationModels() } : { skipped: NO_MCA };
 }
 
 printApi(huge);

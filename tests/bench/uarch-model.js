@@ -107,6 +107,9 @@ export function rotationModels(cpus = CPUS) {
   });
 }
 
+export const NO_MCA = 'llvm-mca not found (Debian package llvm)';
+
+/** llvm-mca's LLVM version, or null when it is not installed. */
 export function llvmMca() {
   const r = spawnSync('llvm-mca', ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? (/LLVM version ([\d.]+)/.exec(r.stdout)?.[1] ?? '?') : null;
@@ -117,7 +120,7 @@ function main() {
   const cpus = arg('cpus')?.split(',') ?? CPUS;
   const version = llvmMca();
   if (!version) {
-    console.log('uarch model: skipped, llvm-mca not found (Debian package llvm)');
+    console.log(`Core models: skipped: ${NO_MCA}`);
     return;
   }
   const loops = rotationModels(cpus);
