@@ -379,9 +379,10 @@ function styleCases(heaps, shapes) {
  * `out`), applyRopeInPlace on tensors (positions; table in both styles), beside the kernel the
  * API runs (in place on its heap copy, buffers already in the heap), the copies a copying call
  * cannot avoid (x into the heap and the result out into `out`, block by block) and plain JS
- * with a table computed beforehand. Tensors past 256 KiB: the kernels, the copies, the API calls
- * and JS are timed as four groups (see ropeCases; a copy timed right after an in-place kernel
- * over 32 MiB measured up to 1.7x its time alone); smaller ones all in turn.
+ * with a table computed beforehand. Tensors up to 256 KiB: all in turn. Larger ones: each
+ * function alone, so that none pays for refilling the cache after another's buffers (this
+ * machine's L3, 480 MiB shared with other jobs, keeps a 33.6 MB buffer used call after call;
+ * two in-place kernels taking turns on two such buffers took 1.3x their time alone).
  */
 function apiCases(pe, heaps, shapes) {
   for (const [seq, heads, hd] of shapes) {
@@ -458,7 +459,8 @@ function apiCases(pe, heaps, shapes) {
       },
       { js: () => JS.ropeWithTableJS(jsOut, xs, seq, heads, hd, 'half', tab.cos, tab.sin) },
     ];
-    const r = 4 * n <= 256 * 1024 ? timeAll(Object.assign({}, ...groups)) : Object.assign({}, ...groups.map(timeAll));
+    const all = Object.assign({}, ...groups);
+    const r = 4 * n <= 256 * 1024 ? timeAll(all) : Object.assign({}, ...Object.entries(all).map(([k, fn]) => timeAll({ [k]: fn })));
     Object.assign(r, freshMemory(out));
     // the API's results are the kernel's, bit for bit
     new Float64Array(heaps.simd.memory.buffer, kf.ppos, seq).set(positions); // (the decode kernel moved on)
