@@ -1,35 +1,52 @@
-// uarch-model.js: the RoPE rotation loops as V8 compiles them on this machine, run through
-// llvm-mca's models of other x86 cores, so that interleaved and half pairs can be compared on
-// AMD's Zen cores where no such machine is at hand. A model, not a measurement: llvm-mca
-// simulates the loop body with every access in L1 and no store forwarding or aliasing between
-// them, so it shows what the instructions cost a core (shuffle and multiply ports, load and
-// store slots, loop overhead), not memory effects, and not the bandwidth that bounds the large
-// calls of the bench on every core.
+// uarch-model.js: the kernels' loops as V8 compiles them on this machine, run through llvm-mca's
+// models of other x86 cores, so that a loop's cost can be compared on AMD's Zen cores where no
+// such machine is at hand. A model, not a measurement: llvm-mca simulates the loop body with
+// every access in L1 and no store forwarding or aliasing between them, so it shows what the
+// instructions cost a core (shuffle and multiply ports, load and store slots, loop overhead),
+// not memory effects, and not the bandwidth that bounds the large calls of the bench on every
+// core.
 //
 //   node tests/bench/uarch-model.js [--cpus=skylake,znver3] [--json]
 //
-// Prints, for each loop of posenc_rope_apply_table that rotates float32 vectors (one per pair
-// style, for the heads-of-a-row form and the one-head form), the cycles per 8 floats on each
-// core model and interleaved / half. Needs llvm-mca (Debian's llvm package); without it, says so.
+// Prints (1) for each loop of posenc_rope_apply_table that rotates float32 vectors, the cycles
+// per 8 floats on each core model and interleaved / half, and (2) for each kernel the RoPE
+// calls, the caches and the sinusoidal tables run, its vector loops' cycles on each model
+// against Skylake's, the worst loop. Needs llvm-mca (Debian's llvm package); without it, says so.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const WASM = fileURLToPath(new URL('../../web/build/posenc.wasm', import.meta.url));
-const KERNEL = 'posenc_rope_apply_table';
+const TABLE = 'posenc_rope_apply_table';
 export const CPUS = ['skylake', 'icelake-server', 'znver1', 'znver2', 'znver3'];
-const ITERATIONS = 1000;
+const BASE_CPU = CPUS[0];
+const ITERATIONS = 100;
+export const NO_MCA = 'llvm-mca not found (Debian package llvm)';
 
-/** Runs the kernel often enough for V8's optimizing tier, both styles, several heads and one. */
-async function drive() {
+/** How each kernel is driven: calls over small buffers, both pair styles, several heads and one. */
+const DRIVERS = {
+  [TABLE]: (f, b) => {
+    for (const heads of [32, 1]) for (const style of [0, 1]) f.posenc_rope_apply_table(b.x, b.x, b.seq, heads, b.hd, b.hd, style, b.cos, b.sin);
+  },
+  posenc_rope_apply: (f, b) => {
+    for (const heads of [32, 1]) for (const style of [0, 1]) f.posenc_rope_apply(b.x, b.x, b.seq, heads, b.hd, b.hd, style, b.pos, b.inv, 1);
+  },
+  posenc_rope_cache: (f, b) => f.posenc_rope_cache(b.cos, b.sin, b.pos, b.seq, b.inv, b.hd / 2, 1),
+  posenc_sinusoidal: (f, b) => {
+    for (const layout of [0, 1]) f.posenc_sinusoidal(b.x, b.seq, b.hd, 10000, 0, layout);
+  },
+};
+
+/** Calls `kernel` often enough for V8's optimizing tier (run in a child under --print-wasm-code). */
+async function drive(kernel) {
   const { instantiate } = await import('../../web/lib/heap.js');
   const heap = await instantiate(new URL(`file://${WASM}`));
-  const fn = heap.fn, seq = 16, hd = 128, half = hd / 2;
-  const px = fn.malloc(4 * seq * 32 * hd), pc = fn.malloc(4 * seq * half), ps = fn.malloc(4 * seq * half);
-  new Float32Array(heap.memory.buffer, pc, seq * half).fill(0.5);
-  new Float32Array(heap.memory.buffer, ps, seq * half).fill(0.5);
-  for (let i = 0; i < 4000; i++) {
-    for (const heads of [32, 1]) for (const style of [0, 1]) fn.posenc_rope_apply_table(px, px, seq, heads, hd, hd, style, pc, ps);
-  }
+  const f = heap.fn, seq = 16, hd = 128, half = hd / 2;
+  const b = { seq, hd, x: f.malloc(4 * seq * 32 * hd), cos: f.malloc(4 * seq * half), sin: f.malloc(4 * seq * half), pos: f.malloc(8 * seq), inv: f.malloc(8 * half) };
+  new Float32Array(heap.memory.buffer, b.cos, seq * half).fill(0.5);
+  new Float32Array(heap.memory.buffer, b.sin, seq * half).fill(0.5);
+  new Float64Array(heap.memory.buffer, b.pos, seq).set(Array.from({ length: seq }, (_, i) => (i * 7919) % 1000));
+  f.posenc_rope_inv_freq(b.inv, hd, 10000);
+  for (let i = 0; i < 4000; i++) DRIVERS[kernel](f, b);
 }
 
 /** The instructions of each wasm function V8 compiled with TurboFan: [[{ off, text }]]. The
@@ -47,7 +64,8 @@ export function turbofanCode(listing) {
   });
 }
 
-/** Innermost loops (a backward branch and what lies between it and its target) that multiply float32 vectors. */
+/** Innermost loops (a backward branch and what lies between it and its target) that do vector
+ * float arithmetic. */
 export function vectorLoops(code) {
   const loops = [];
   code.forEach((ins, i) => {
@@ -57,7 +75,7 @@ export function vectorLoops(code) {
     if (head >= 0) loops.push(code.slice(head, i + 1));
   });
   const inner = loops.filter((l) => !loops.some((o) => o !== l && o[0].off >= l[0].off && o.at(-1).off <= l.at(-1).off));
-  return inner.filter((l) => l.some((c) => c.text.startsWith('vmulps')));
+  return inner.filter((l) => l.some((c) => /^v(mul|add|sub)p[sd] /.test(c.text)));
 }
 
 const JCC = { jc: 'jb', jnc: 'jae', jna: 'jbe', ja: 'ja', jz: 'je', jnz: 'jne', jl: 'jl', jge: 'jge', jle: 'jle', jg: 'jg', jmp: 'jmp' };
@@ -89,25 +107,39 @@ function model(loop, cpus) {
   return out;
 }
 
-/** [{ style, floats, cycles: { cpu: per 8 floats } }] for the rotation loops of the SIMD build. */
-export function rotationModels(cpus = CPUS) {
+/** The distinct vector loops V8 compiled for `kernel` and its callees, each with its cycles per
+ * iteration on each cpu model: [{ loop, cycles }]. */
+function kernelLoops(kernel, cpus) {
   const self = fileURLToPath(import.meta.url);
-  const run = spawnSync(process.execPath, ['--print-wasm-code', self, '--drive'], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (run.status !== 0) throw new Error(`driving the kernel failed: ${run.stderr}`);
+  const run = spawnSync(process.execPath, ['--print-wasm-code', self, `--drive=${kernel}`], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (run.status !== 0) throw new Error(`driving ${kernel} failed: ${run.stderr}`);
   const seen = new Set();
-  const loops = turbofanCode(run.stdout).flatMap(vectorLoops).filter((l) => {
+  return turbofanCode(run.stdout).flatMap(vectorLoops).filter((l) => {
     const key = l.map((c) => c.text.replace(/<\+0x[0-9a-f]+>|0x[0-9a-f]{8,}/g, '')).join('\n');
     return !seen.has(key) && seen.add(key);
-  });
-  return loops.map((loop) => {
-    const stores = loop.filter((c) => /^vmov\w+\s+\[/.test(c.text)).length;
-    const style = loop.some((c) => c.text.startsWith('vshufps')) ? 'interleaved' : 'half';
-    const perIter = model(loop, cpus), floats = 4 * stores;
-    return { style, floats, instructions: loop.length, cycles: Object.fromEntries(cpus.map((c) => [c, (perIter[c] * 8) / floats])) };
-  });
+  }).map((loop) => ({ loop, cycles: model(loop, cpus) }));
 }
 
-export const NO_MCA = 'llvm-mca not found (Debian package llvm)';
+/**
+ * { rotation, kernels }: rotation, [{ style, floats, instructions, cycles: { cpu: per 8 floats } }]
+ * for the loops of posenc_rope_apply_table that rotate float32 vectors (no float64 arithmetic;
+ * interleaved when they shuffle pairs apart); kernels, [{ kernel, loops, worst: { cpu: the
+ * largest ratio of a loop's cycles on cpu to its cycles on Skylake } }].
+ */
+export function coreModels(cpus = CPUS) {
+  const kernels = [], rotation = [];
+  for (const kernel of Object.keys(DRIVERS)) {
+    const loops = kernelLoops(kernel, cpus);
+    kernels.push({ kernel, loops: loops.length, worst: Object.fromEntries(cpus.map((c) => [c, Math.max(...loops.map((l) => l.cycles[c] / l.cycles[BASE_CPU]))])) });
+    if (kernel !== TABLE) continue;
+    for (const { loop, cycles } of loops.filter(({ loop }) => !loop.some((c) => /^v\w+pd /.test(c.text)))) {
+      const floats = 4 * loop.filter((c) => /^vmov\w+\s+\[/.test(c.text)).length;
+      const style = loop.some((c) => c.text.startsWith('vshufps')) ? 'interleaved' : 'half';
+      rotation.push({ style, floats, instructions: loop.length, cycles: Object.fromEntries(cpus.map((c) => [c, (cycles[c] * 8) / floats])) });
+    }
+  }
+  return { rotation, kernels };
+}
 
 /** llvm-mca's LLVM version, or null when it is not installed. */
 export function llvmMca() {
@@ -118,37 +150,40 @@ export function llvmMca() {
 function main() {
   const arg = (k) => process.argv.find((a) => a.startsWith(`--${k}=`))?.slice(k.length + 3);
   const cpus = arg('cpus')?.split(',') ?? CPUS;
+  if (cpus[0] !== BASE_CPU) cpus.unshift(BASE_CPU);
   const version = llvmMca();
-  if (!version) {
-    console.log(`Core models: skipped: ${NO_MCA}`);
-    return;
-  }
-  const loops = rotationModels(cpus);
-  if (process.argv.includes('--json')) return console.log(JSON.stringify({ version, cpus, loops }));
-  printModels(version, cpus, loops);
+  if (!version) return console.log(`Core models: skipped: ${NO_MCA}`);
+  const models = coreModels(cpus);
+  if (process.argv.includes('--json')) return console.log(JSON.stringify({ version, cpus, ...models }));
+  printModels(version, cpus, models);
 }
 
-/** The table: a row per loop, cycles per 8 floats on each model, then the slowest interleaved
- * loop against the fastest half loop on each model (an upper bound: a call runs one form). */
-export function printModels(version, cpus, loops) {
-  console.log(`\nRoPE rotation loops of ${KERNEL} as V8 compiled them here, on llvm-mca ${version}'s core models`);
+const row = (label, cpus, cell) => console.log(label.padEnd(36) + cpus.map((c) => cell(c).padStart(15)).join(''));
+
+/** The two tables: the rotation loops, cycles per 8 floats and interleaved / half (worstRatio);
+ * then each kernel's worst loop against Skylake. */
+export function printModels(version, cpus, { rotation, kernels }) {
+  console.log(`\nRoPE rotation loops of ${TABLE} as V8 compiled them here, on llvm-mca ${version}'s core models`);
   console.log('(a model: every access in L1; cycles per 8 floats rotated; a row per distinct loop V8 emitted):');
-  console.log('loop'.padEnd(30) + cpus.map((c) => c.padStart(15)).join(''));
-  for (const l of loops) {
-    console.log(`${l.style}, ${l.instructions} instructions`.padEnd(30) + cpus.map((c) => l.cycles[c].toFixed(2).padStart(15)).join(''));
+  row('loop', cpus, (c) => c);
+  for (const l of rotation) row(`${l.style}, ${l.instructions} instructions`, cpus, (c) => l.cycles[c].toFixed(2));
+  if (rotation.some((l) => l.style === 'half') && rotation.some((l) => l.style === 'interleaved')) {
+    row('slowest interleaved / fastest half', cpus, (c) => `${worstRatio(rotation, c).toFixed(2)}×`);
   }
-  if (loops.some((l) => l.style === 'half') && loops.some((l) => l.style === 'interleaved')) {
-    console.log('slowest interleaved / fastest half'.padEnd(30) + cpus.map((c) => `${worstRatio(loops, c).toFixed(2)}×`.padStart(15)).join(''));
-  }
+  console.log(`\nEach kernel's vector loops on the same models: the largest ratio of a loop's cycles to its cycles on ${BASE_CPU}:`);
+  row('kernel (vector loops)', cpus, (c) => c);
+  for (const k of kernels) row(`${k.kernel} (${k.loops})`, cpus, (c) => `${k.worst[c].toFixed(2)}×`);
 }
 
-/** The slowest interleaved loop's cycles over the fastest half loop's on `cpu`. */
+/** The slowest interleaved loop's cycles over the fastest half loop's on `cpu` (an upper bound on
+ * interleaved / half: a call runs one form, the heads of a row or one head's rows back to back). */
 export function worstRatio(loops, cpu) {
   const of = (style) => loops.filter((l) => l.style === style).map((l) => l.cycles[cpu]);
   return Math.max(...of('interleaved')) / Math.min(...of('half'));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--drive')) await drive();
+  const kernel = process.argv.find((a) => a.startsWith('--drive='))?.slice(8);
+  if (kernel) await drive(kernel);
   else main();
 }
