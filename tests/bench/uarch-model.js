@@ -48,6 +48,7 @@ async function drive(kernel) {
   new Float64Array(heap.memory.buffer, b.pos, seq).set(Array.from({ length: seq }, (_, i) => (i * 7919) % 1000));
   f.posenc_rope_inv_freq(b.inv, hd, 10000);
   for (let i = 0; i < 4000; i++) DRIVERS[kernel](f, b);
+  await new Promise((resolve) => setTimeout(resolve, 100)); // (V8 prints what its background compiles finish)
 }
 
 /** The instructions of each wasm function V8 compiled with TurboFan: [[{ off, text }]]. The
@@ -131,6 +132,7 @@ export function coreModels(cpus = CPUS) {
   const kernels = [], rotation = [];
   for (const kernel of Object.keys(DRIVERS)) {
     const loops = kernelLoops(kernel, cpus);
+    if (!loops.length) throw new Error(`V8 printed no optimized vector loop of ${kernel}`);
     kernels.push({ kernel, loops: loops.length, worst: Object.fromEntries(cpus.map((c) => [c, Math.max(...loops.map((l) => l.cycles[c] / l.cycles[BASE_CPU]))])) });
     if (kernel !== TABLE) continue;
     const rotates = (loop) => loop.some((c) => c.text.startsWith('vmulps')) && !loop.some((c) => /^v\w+pd /.test(c.text));
