@@ -447,19 +447,16 @@ function apiCases(pe, heaps, shapes) {
     const ot = { heads, headDim: hd, style: 'half', cos: cache.cos, sin: cache.sin }, otOut = { ...ot, out };
     const tt = { heads, headDim: hd, style: 'half', cos, sin }, ti = { ...tt, style: 'interleaved' };
     const xs = x.slice(), jsOut = new Float32Array(n), tab = JS.ropeTableJS(seq, hd);
-    const groups = [
-      { kernelFused, kernelTable: kt.run },
-      { copies, copiesTable, scan, scanTable },
-      {
-        api: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at() }),
-        apiOut: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at(), out }),
-        table: () => pe.applyRope(x, ot), tableOut: () => pe.applyRope(x, otOut),
-        inPlace: () => pe.applyRopeInPlace(t, { heads, headDim: hd, style: 'half', positions: at() }), inPlaceTable: () => pe.applyRopeInPlace(t, tt),
-        inPlaceTableIl: () => pe.applyRopeInPlace(t, ti),
-      },
-      { js: () => JS.ropeWithTableJS(jsOut, xs, seq, heads, hd, 'half', tab.cos, tab.sin) },
-    ];
-    const all = Object.assign({}, ...groups);
+    const all = {
+      kernelFused, kernelTable: kt.run,
+      copies, copiesTable, scan, scanTable,
+      api: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at() }),
+      apiOut: () => pe.applyRope(x, { heads, headDim: hd, style: 'half', positions: at(), out }),
+      table: () => pe.applyRope(x, ot), tableOut: () => pe.applyRope(x, otOut),
+      inPlace: () => pe.applyRopeInPlace(t, { heads, headDim: hd, style: 'half', positions: at() }), inPlaceTable: () => pe.applyRopeInPlace(t, tt),
+      inPlaceTableIl: () => pe.applyRopeInPlace(t, ti),
+      js: () => JS.ropeWithTableJS(jsOut, xs, seq, heads, hd, 'half', tab.cos, tab.sin),
+    };
     const r = 4 * n <= 256 * 1024 ? timeAll(all) : Object.assign({}, ...Object.entries(all).map(([k, fn]) => timeAll({ [k]: fn })));
     Object.assign(r, freshMemory(out));
     // the API's results are the kernel's, bit for bit
