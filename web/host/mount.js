@@ -34,6 +34,10 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   readout.id = newId('readout', chart.kind);
   readout.setAttribute('aria-live', 'polite');
   figure.append(caption, body, readout);
+  // The module's "how this is computed" text (sampling, rounding, API calls) stays out of the
+  // lesson's prose: folded under the chart, for whoever wants it.
+  const how = chart.messages && Object.hasOwn(chart.messages, 'how') ? howNote(chart.messages) : null;
+  if (how) figure.append(how.el);
   const notesAt = document.createElement('div');
   notesAt.className = 'posenc-notes';
   container.replaceChildren(notesAt, form, figure);
@@ -64,6 +68,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   /** The caption and the controls' texts in the current language. */
   const labels = () => {
     caption.textContent = t(chart.title);
+    how?.relabel();
     for (const c of host.controls) c.relabel();
   };
   labels();
@@ -85,7 +90,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     }
     host.data = data;
     readout.classList.remove('posenc-error');
-    readout.textContent = host.view.readout ?? '';
+    showReadout(readout, host.view);
     describe();
     container.dispatchEvent(new CustomEvent('posenc:drawn', { detail: host.data }));
     return host.data;
@@ -125,4 +130,32 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     container.replaceChildren();
   };
   return host;
+}
+
+/** The readout: what to notice first (view.notice, in bold), then the measured values (view.readout). */
+function showReadout(el, view) {
+  const numbers = view.readout ?? '';
+  if (!view.notice) {
+    el.textContent = numbers;
+    return;
+  }
+  const notice = document.createElement('strong');
+  notice.className = 'notice';
+  notice.textContent = view.notice;
+  el.replaceChildren(notice, ...(numbers ? [' ', numbers] : []));
+}
+
+/** A folded note under the chart, with the module's M.how text. */
+function howNote(M) {
+  const el = document.createElement('details');
+  el.className = 'how';
+  const summary = document.createElement('summary');
+  const text = document.createElement('p');
+  el.append(summary, text);
+  const relabel = () => {
+    summary.textContent = HOST.how;
+    text.textContent = M.how;
+  };
+  relabel();
+  return { el, relabel };
 }

@@ -45,6 +45,7 @@ export const HOST = messages({
     tablePart: ' (the first {nr} of {rows} rows and {nc} of {cols} columns; the CSV has them all)',
     scrolls: '{name} (scrolls)',
     numberInput: '{label} (number)',
+    how: 'How this is computed',
   },
   zh: {
     link: '链接',
@@ -88,5 +89,6 @@ export const HOST = messages({
     tablePart: '（显示 {rows} 行中的前 {nr} 行、{cols} 列中的前 {nc} 列；CSV 中有全部数据）',
     scrolls: '{name}（可滚动）',
     numberInput: '{label}（数值）',
+    how: '计算方法',
   },
 });
