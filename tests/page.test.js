@@ -328,10 +328,10 @@ test('rope-periods: T_max/4 is 157 for d = 4 and 14617 for d = 256', async () =>
   assert.ok(Math.abs(data.measured.quarter - 157.08) < 0.01, `d = 4: T_max/4 = ${data.measured.quarter}`);
 });
 
-test('rope-decay: θ_i = 0 gives g = d everywhere, θ_i = 1 gives d·cos x', async () => {
+test('rope-decay: θ_i = 0 gives g = d everywhere, θ_i = 1 gives d·cos Δ', async () => {
   await setControl('rope-decay', 'preset', '256');
   let { data } = await setControl('rope-decay', 'theta', 'θ_i = 0');
-  assert.equal(data.columns[1], 'g(x)');
+  assert.equal(data.columns[1], 'g(Δ)');
   assert.ok(data.rows.length > 1000);
   for (const [x, g] of data.rows) assert.ok(Math.abs(g - 256) < 1e-9, `g(${x}) = ${g}`);
   ({ data } = await setControl('rope-decay', 'theta', 'θ_i = 1'));
@@ -356,13 +356,13 @@ test('kv-cache: the cached decode step equals the full recomputation', async () 
 test('extrapolation: 18 of 64 pairs never turn within 4096 positions (d = 128)', async () => {
   const { data, readout } = await setControl('extrapolation', 'length', 4096);
   assert.equal(data.measured.neverTurn, 18);
-  assert.match(readout, /^18 of 64 pairs never complete a turn within L = 4096/);
+  assert.match(readout, /18 of 64 pairs never complete a turn within L0 = 4096/);
 });
 
 // ---- sections 16-23 ----
 
 test('each chart of sections 16-23 mounts, paints, labels its canvases, and redraws on a control', async () => {
-  const sections = await page.$$eval('main > section', (s) => s.map((x) => [x.id, x.querySelector('h2').textContent]));
+  const sections = await page.$$eval('main > section:not(#primer, #notation, #sources)', (s) => s.map((x) => [x.id, x.querySelector('h2').textContent]));
   const ids = sections.map(([id]) => id);
   assert.deepEqual(ids.slice(-8), ['scaling', 'beyond', 'dynamic-cache', 'precision', 'conventions', 'your-model', 'lab', 'other-encodings']);
   assert.match(sections[sections.length - 8][1], /^16\. Scaling variants/);

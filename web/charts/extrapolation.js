@@ -7,30 +7,36 @@ import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
-    title: 'Turns of each RoPE pair by the last trained position',
-    length: 'training length L',
+    title: 'Turns of each RoPE pair over the largest trained distance L0 − 1',
+    length: 'training length L0',
     dim: 'head dim d',
     base: 'base',
     xTitle: 'pair i',
-    yTitle: 'turns (L − 1)·θ_i / 2π, log scale',
-    full: '≥ 1 full turn within L',
+    yTitle: 'turns (L0 − 1)·θ_i / 2π, log scale',
+    full: '≥ 1 full turn within L0',
     short: '< 1 turn: never came full circle',
     one: 'one turn',
-    readout: '{short} of {half} pairs never complete a turn within L = {length} positions',
+    readout: '{short} of {half} pairs never complete a turn within L0 = {length}',
+    notice: 'The slow pairs never came full circle in training: {short} of {half} pairs meet new angles at distances of L0 or more.',
+    noticeNone: 'Every pair came full circle in training: no pair meets an angle it has not seen at some distance.',
+    how: 'Turns = (L0 − 1)·θ_i / 2π for each pair, with θ_i = base^(−2i/d) in double precision: how far pair i has turned over the largest distance a sequence of L0 tokens contains.',
     readoutShort: ' (pairs {first}…{last}; pair {last} turns {slowest} of a circle, pair 0 {fastest} times).',
     readoutNone: ' (the slowest, pair {last}, turns {slowest} times).',
   },
   zh: {
-    title: '到训练过的最后一个位置时 RoPE 每一对转过的圈数',
-    length: '训练长度 L',
+    title: '在训练见过的最大距离 L0 − 1 上，RoPE 每一对转过的圈数',
+    length: '训练长度 L0',
     dim: '头维度 d',
     base: '底数 base',
     xTitle: '第 i 对',
-    yTitle: '圈数 (L − 1)·θ_i / 2π，对数坐标',
-    full: 'L 之内转满 ≥ 1 圈',
+    yTitle: '圈数 (L0 − 1)·θ_i / 2π，对数坐标',
+    full: 'L0 之内转满 ≥ 1 圈',
     short: '< 1 圈：从未转满一圈',
     one: '一圈',
-    readout: '在 L = {length} 个位置之内，{half} 对中有 {short} 对从未转满一圈',
+    readout: '在 L0 = {length} 之内，{half} 对中有 {short} 对从未转满一圈',
+    notice: '慢的各对在训练中从未转满一圈：距离达到 L0 或更远时，{half} 对中有 {short} 对会遇到新的角度。',
+    noticeNone: '每一对在训练中都转满了一圈：没有哪一对会在某个距离上遇到没见过的角度。',
+    how: '对每一对计算圈数 (L0 − 1)·θ_i / 2π，θ_i = base^(−2i/d) 用双精度：即在 L0 个 token 的序列所含的最大距离上，第 i 对转过了多少圈。',
     readoutShort: '（第 {first}…{last} 对；第 {last} 对只转了 {slowest} 圈，第 0 对转了 {fastest} 圈）。',
     readoutNone: '（最慢的第 {last} 对转了 {slowest} 圈）。',
   },
@@ -73,6 +79,7 @@ export default {
         const v = {
           short, half, length, first, last: half - 1, slowest: sig(turns[half - 1], short ? 3 : 4), fastest: sig(turns[0], 4),
         };
+        view.notice = (short ? M.notice : M.noticeNone).format(v);
         view.readout = M.readout.format(v) + (short ? M.readoutShort : M.readoutNone).format(v);
         return lazyRows({ measured: { neverTurn: short }, columns: ['pair i', 'theta_i', 'turns by position L-1'] },
           () => turns.map((t, i) => [i, theta[i], t]));

@@ -27,6 +27,8 @@ const M = messages({
     same: 'positions ({a}, {b}) it is {value}',
     sameSep: ' and ',
     end: '.',
+    notice: 'The score depends only on the offset n − m = {offset}: shifting both positions turns both arrows and leaves q·k as it is.',
+    how: 'q and k are 2-D vectors of length 1 (k at the chosen angle from q); each is rotated by its position times θ, and q·k is their dot product, computed again at the unshifted positions and at the smallest pair of positions with the same offset to show that it does not change.',
   },
   zh: {
     title: '位置 m 的 q 与位置 n 的 k，各自旋转“位置 × θ”',
@@ -45,6 +47,8 @@ const M = messages({
     same: '在位置 ({a}, {b}) 上为 {value}',
     sameSep: '，',
     end: '。',
+    notice: '得分只取决于偏移 n − m = {offset}：同时平移两个位置，两支箭头一起转动，q·k 保持不变。',
+    how: 'q 和 k 是长度为 1 的二维向量（k 与 q 成所选的夹角）；各自旋转“位置 × θ”，q·k 是两者的内积。图中还在未平移的位置、以及偏移相同的最小一对位置上重新计算得分，以显示它不变。',
   },
 });
 
@@ -224,6 +228,7 @@ export default {
           list: same.map(([a, b, x]) => M.same.format({ a, b, value: x.toFixed(6) })).join(String(M.sameSep)),
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
+        view.notice = M.notice.format(v);
         view.readout = M.readout.format(v) + (same.length ? M.readoutSame.format(v) : M.end);
         return {
           columns: ['vector', 'position', 'x0', 'x1'],

@@ -12,40 +12,52 @@ const SAMPLES = 2000;
 
 const M = messages({
   en: {
-    title: 'RoPE score of q = k = all ones against relative distance x',
+    title: 'RoPE score g(Δ) of q = k = all ones against the distance Δ, with RoFormer\'s bound',
     free: 'free',
     dimFree: 'd when "free"',
     maxDist: 'largest distance',
-    axis: 'x axis',
+    axis: 'Δ axis',
     linear: 'linear',
     log: 'log',
     bound: 'RoFormer bound',
     base: 'base',
-    xTitle: 'relative distance x',
-    yTitle: 'score',
-    boundLabel: 'bound (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|',
-    readout: 'd = {dim}: g({x0}) = {g0}, g({xn}) = {gn}; over the {count} sampled distances g runs from {lo} (x = {xlo}) to {hi} (x = {xhi})',
-    readoutBound: '; the bound goes from {b0} to {bn}',
-    readoutQuarter: '; T_max/4 = {quarter}.',
+    xTitle: 'distance Δ',
+    yTitle: 'score g(Δ)',
+    y2Title: 'relative bound (right axis)',
+    boundLabel: 'RoFormer Fig. 2: relative bound (2/d)·Σ_j |S_j| (right axis; × d it bounds |g|)',
+    noticeGeometric: 'Pairs fall out of step one after another, fastest first: at Δ = {x}, {inPhase} of the {half} pairs have turned by less than 1 radian, and g = {gx} ≈ 2 × {inPhase}.',
+    noticeReturns: 'With only {half} pairs, g falls and then comes back up to {peak} of d = {dim} at Δ = {xpeak}: the pairs fall back into step, so there is no lasting decay. Try d = 256.',
+    noticeOnes: 'Every pair turns at the same speed, so g = d·cos Δ repeats for ever: no decay.',
+    noticeZeros: 'Nothing turns, so g = d at every distance: no position signal at all.',
+    readout: 'd = {dim}: g({x0}) = {g0}, g({xn}) = {gn}; lowest {lo} at Δ = {xlo}',
+    readoutBound: '; the bound d·(2/d)·Σ_j |S_j| stays above |g| (from {b0} to {bn})',
+    readoutQuarter: '; the slowest pair\'s cosine reaches 0 at T_max/4 = {quarter}.',
     end: '.',
+    how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. The bound\'s partial sums S_j add the unit vectors (cos Δθ_i, sin Δθ_i) of pairs 0 … j − 1; the chart plots RoFormer\'s relative curve (2/d)·Σ_j |S_j| on the right axis, and the table and CSV carry d times it, which bounds |g| for all-ones q and k.',
   },
   zh: {
-    title: 'q = k = 全 1 向量时 RoPE 得分随相对距离 x 的变化',
+    title: 'q = k = 全 1 向量时 RoPE 得分 g(Δ) 随距离 Δ 的变化，以及 RoFormer 的上界',
     free: '自定义',
     dimFree: '自定义时的 d',
     maxDist: '最大距离',
-    axis: 'x 轴',
+    axis: 'Δ 轴',
     linear: '线性',
     log: '对数',
     bound: 'RoFormer 上界',
     base: '底数 base',
-    xTitle: '相对距离 x',
-    yTitle: '得分',
-    boundLabel: '上界 (2/d)·Σ_j |Σ_{k<j} e^(i·x·θ_k)|',
-    readout: 'd = {dim}：g({x0}) = {g0}，g({xn}) = {gn}；在 {count} 个采样距离上，g 从 {lo}（x = {xlo}）到 {hi}（x = {xhi}）',
-    readoutBound: '；上界从 {b0} 变到 {bn}',
-    readoutQuarter: '；T_max/4 = {quarter}。',
+    xTitle: '距离 Δ',
+    yTitle: '得分 g(Δ)',
+    y2Title: '相对上界（右轴）',
+    boundLabel: 'RoFormer 图 2：相对上界 (2/d)·Σ_j |S_j|（右轴；乘以 d 才是 |g| 的上界）',
+    noticeGeometric: '各对按从快到慢的顺序依次失去同步：Δ = {x} 时，{half} 对中还有 {inPhase} 对转过的角度不到 1 弧度，而 g = {gx} ≈ 2 × {inPhase}。',
+    noticeReturns: '只有 {half} 对时，g 先下降，又在 Δ = {xpeak} 处回升到 {peak}（d = {dim}）：各对重新回到同步，所以没有持续的衰减。试试 d = 256。',
+    noticeOnes: '所有的对都以同样的速度旋转，于是 g = d·cos Δ 永远周期性重复，没有衰减。',
+    noticeZeros: '什么都不转，g 在任何距离上都等于 d：完全没有位置信号。',
+    readout: 'd = {dim}：g({x0}) = {g0}，g({xn}) = {gn}；最低为 {lo}（Δ = {xlo}）',
+    readoutBound: '；上界 d·(2/d)·Σ_j |S_j| 始终高于 |g|（从 {b0} 到 {bn}）',
+    readoutQuarter: '；最慢一对的余弦在 T_max/4 = {quarter} 处降到 0。',
     end: '。',
+    how: 'g(Δ) 在每个画出的距离上对 d/2 个对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθ_i, sin Δθ_i) 之和；图中右轴画的是 RoFormer 的相对曲线 (2/d)·Σ_j |S_j|，表格和 CSV 给出它的 d 倍，对全 1 的 q 和 k 来说这才是 |g| 的上界。',
   },
 });
 
@@ -66,6 +78,10 @@ export default {
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle });
     chart.options.plugins.legend = lineLegend;
+    // RoFormer's relative bound is d times smaller than a bound on |g|: drawn on the axis of g it
+    // would sit below the curve it bounds, so it gets an axis of its own.
+    chart.options.scales.y2 = { type: 'linear', position: 'right', title: { display: true, text: () => String(M.y2Title) },
+      grid: { drawOnChartArea: false }, ticks: { maxRotation: 0 } };
     const view = {
       update({ theta, preset, dim: free, maxDist, scale, bound, base }) {
         const dim = preset === 'free' ? free : Number(preset);
@@ -84,11 +100,11 @@ export default {
         const b = bound ? pe.ropeDecay(dist, { ...opts, kind: 'bound' }) : null;
         const xy = (v) => dist.map((x, j) => ({ x, y: v[j] }));
         chart.data.datasets = [
-          { label: 'g(x) = 2·Σ_i cos(x·θ_i)', data: xy(g), borderColor: palette[0], borderDash: dashes[0] },
+          { label: 'g(Δ) = 2·Σ_i cos(Δ·θ_i)', data: xy(g), borderColor: palette[0], borderDash: dashes[0] },
         ];
         if (b) {
           chart.data.datasets.push({
-            label: String(M.boundLabel), data: xy(b), borderColor: palette[1], borderDash: dashes[1],
+            label: String(M.boundLabel), data: xy(b), borderColor: palette[1], borderDash: dashes[1], yAxisID: 'y2',
           });
         }
         // Where the slowest pair stops falling; only meaningful for the geometric θ_i.
@@ -97,37 +113,56 @@ export default {
           quarter = (2 * Math.PI) / pe.ropeInvFreq(dim, { base })[half - 1] / 4;
           if (quarter <= maxDist) {
             let lo = Infinity, hi = -Infinity;
-            for (const v of [g, b ?? []]) for (const y of v) (lo = Math.min(lo, y)), (hi = Math.max(hi, y));
+            for (const y of g) (lo = Math.min(lo, y)), (hi = Math.max(hi, y));
             chart.data.datasets.push({
               label: `x = T_max/4 = ${Math.round(quarter)}`, data: [{ x: quarter, y: lo }, { x: quarter, y: hi }],
               borderColor: palette[2], borderDash: dashes[2], borderWidth: 1.5,
             });
           }
         }
+        chart.options.scales.y2.display = Boolean(b);
         Object.assign(chart.options.scales.x, scale === 'log' ? { type: 'logarithmic', ...logAxis }
           : { type: 'linear', ticks: { maxRotation: 0, includeBounds: false }, grid: {} });
         chart.options.scales.x.min = dist[0];
         chart.options.scales.x.max = maxDist;
         chart.update();
-        let lo = 0, hi = 0;
-        for (let j = 1; j < g.length; j++) {
-          if (g[j] < g[lo]) lo = j;
-          if (g[j] > g[hi]) hi = j;
-        }
+        let lo = 0;
+        for (let j = 1; j < g.length; j++) if (g[j] < g[lo]) lo = j;
         const last = dist.length - 1;
+        // RoFormer's bound on |g|: the relative curve times max|h_(i+1) − h_i|·(d/2) = 2·(d/2) = d
+        // for all-ones q and k (h_i = 2 for every pair, h_(d/2) = 0).
+        const onG = b && Array.from(b, (r) => r * dim);
         const v = {
-          dim, x0: dist[0], g0: sig(g[0], 6), xn: dist[last], gn: sig(g[last], 4), count: dist.length,
-          lo: sig(g[lo], 4), xlo: dist[lo], hi: sig(g[hi], 6), xhi: dist[hi],
-          b0: b && sig(b[0], 4), bn: b && sig(b[last], 4), quarter: quarter && Math.round(quarter),
+          dim, x0: dist[0], g0: sig(g[0], 6), xn: dist[last], gn: sig(g[last], 4),
+          lo: sig(g[lo], 4), xlo: dist[lo], b0: b && sig(onG[0], 4), bn: b && sig(onG[last], 4),
+          quarter: quarter && Math.round(quarter),
         };
+        view.notice = notice(theta, dim, opts, maxDist, dist, g);
         view.readout = M.readout.format(v) + (b ? M.readoutBound.format(v) : '') + (quarter ? M.readoutQuarter.format(v) : M.end);
         return {
-          columns: ['x', 'g(x)', ...(b ? ['bound'] : [])],
-          rows: dist.map((x, j) => [x, g[j], ...(b ? [b[j]] : [])]),
+          columns: ['Δ', 'g(Δ)', ...(b ? ['RoFormer relative bound (2/d)·Σ|S_j|', 'bound on |g| = d × relative'] : [])],
+          rows: dist.map((x, j) => [x, g[j], ...(b ? [b[j], onG[j]] : [])]),
         };
       },
       destroy: () => chart.destroy(),
     };
+    /** What to notice: for the geometric θ_i, g against the count of pairs still in step at a round distance. */
+    function notice(theta, dim, opts, maxDist, dist, g) {
+      if (theta === THETAS[1]) return M.noticeOnes.format({});
+      if (theta === THETAS[2]) return M.noticeZeros.format({});
+      // Few pairs fall back into step (d = 4 within its period of 628): say so rather than count pairs.
+      const fell = g.findIndex((y) => y < dim / 4);
+      if (fell >= 0) {
+        let peak = fell;
+        for (let j = fell; j < g.length; j++) if (g[j] > g[peak]) peak = j;
+        if (g[peak] > dim / 2) return M.noticeReturns.format({ half: dim / 2, dim, peak: sig(g[peak], 3), xpeak: dist[peak] });
+      }
+      const x = 10 ** Math.max(0, Math.floor(Math.log10(maxDist)) - 1);
+      const invFreq = pe.ropeInvFreq(dim, { base: opts.base });
+      const inPhase = invFreq.filter((t) => x * t <= 1).length;
+      const [gx] = pe.ropeDecay([x], { ...opts, kind: 'ones' });
+      return M.noticeGeometric.format({ x, inPhase, half: dim / 2, gx: sig(gx, 3) });
+    }
     return view;
   },
 };

@@ -13,7 +13,9 @@ const M = messages({
     base: 'base',
     xTitle: 'pair i',
     yTitle: 'θ_i (rad per position) and T_i (positions), log scale',
-    readout: 'd = {dim}, base {base}: T_max = T_{last} = {tmax} positions, T_max/4 = {quarter}; θ runs from {theta0} down to {thetaLast} rad per position.',
+    readout: 'd = {dim}, base {base}: T_max = T_{last} = {tmax} positions, T_max/4 = {quarter}; θ runs from {theta0} down to θ_min = {thetaLast} rad per position.',
+    notice: 'The periods grow geometrically, a straight line on the log axis: this head has pairs that repeat every 6.28 positions and pairs that take {tmax} positions to turn once.',
+    how: 'θ_i = base^(−2i/d) is computed in double precision for each pair i = 0 … d/2 − 1, and T_i = 2π/θ_i. The dashed line is T_max/4, a quarter of the slowest pair\'s period.',
   },
   zh: {
     title: 'RoPE 每一对的频率 θ_i 与周期 T_i = 2π/θ_i',
@@ -22,7 +24,9 @@ const M = messages({
     base: '底数 base',
     xTitle: '第 i 对',
     yTitle: 'θ_i（弧度/位置）与 T_i（位置数），对数坐标',
-    readout: 'd = {dim}，底数 {base}：T_max = T_{last} = {tmax} 个位置，T_max/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到 {thetaLast} 弧度。',
+    readout: 'd = {dim}，底数 {base}：T_max = T_{last} = {tmax} 个位置，T_max/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到 θ_min = {thetaLast} 弧度。',
+    notice: '周期按几何级数增长，在对数坐标上是一条直线：这个头里既有每 6.28 个位置就重复一次的对，也有要 {tmax} 个位置才转一圈的对。',
+    how: '对每一对 i = 0 … d/2 − 1 用双精度计算 θ_i = base^(−2i/d) 和 T_i = 2π/θ_i。虚线是 T_max/4，即最慢一对周期的四分之一。',
   },
 });
 
@@ -63,6 +67,7 @@ export default {
         chart.options.scales.x.min = -0.5;
         chart.options.scales.x.max = half - 0.5;
         chart.update();
+        view.notice = M.notice.format({ tmax: sig(tmax, 3) });
         view.readout = M.readout.format({
           dim, base: sig(base, 6), last: half - 1, tmax: sig(tmax, 6), quarter: sig(quarter, 6),
           theta0: sig(theta[0], 4), thetaLast: sig(theta[half - 1], 4),

@@ -7,6 +7,7 @@
 // <html data-ui-ready> says the switches are wired and every chart is mounted and laid out.
 import { lang, setLang, t, messages, onLang } from '../host/i18n.js';
 import { themeSetting, setTheme } from '../host/theme.js';
+import { markStages } from './here.js';
 
 const M = messages({
   en: {
@@ -59,6 +60,7 @@ function wireSwitches() {
 
 async function init() {
   wireSwitches();
+  markStages();
   await window.posencPage?.ready;
   // one frame more: the chart hosts' checks that wait for layout (scrolling tables) have run
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
