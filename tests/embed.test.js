@@ -412,7 +412,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
       assert.ok(comments.includes(`# ${p}`), `header names ${p}`);
     }
     const table = lines.filter((l) => !l.startsWith('#'));
-    assert.equal(table[0], 'x,g(x)');
+    assert.equal(table[0], 'Δ,g(Δ)');
     const rows = table.slice(1).map((l) => l.split(',').map(Number));
     const g = await page.evaluate(async (xs) => {
       // the page's own kernels (runtime.js is one module instance per page)

@@ -28,7 +28,7 @@ import { normalize, setLang } from '../host/i18n.js';
 import { theme, setTheme, onTheme } from '../host/theme.js';
 
 const TAG = 'posenc-chart';
-const OWN = ['kind', 'controls', 'toolbar', 'theme'];
+const OWN = ['kind', 'controls', 'locked', 'toolbar', 'theme'];
 const THEME = { name: 'theme', type: 'select', options: ['auto', 'light', 'dark'], value: 'auto' };
 const HOST_CSS = ':host { display: block; width: 100%; max-width: 100%; } :host([hidden]) { display: none; }';
 
@@ -117,6 +117,17 @@ export class PosencChartElement extends HTMLElement {
 
   set controls(v) {
     this.setAttribute('controls', v ? '1' : '0');
+  }
+
+  /** Whether the controls show disabled (attribute locked, default false): one picture for everyone. */
+  get locked() {
+    const v = this.getAttribute('locked');
+    return v === '' || flag(v, false); // a bare boolean attribute, as HTML's own
+  }
+
+  set locked(v) {
+    if (v) this.setAttribute('locked', '');
+    else this.removeAttribute('locked');
   }
 
   /** Whether PNG and CSV buttons show (attribute toolbar, default false). */
@@ -228,9 +239,9 @@ export class PosencChartElement extends HTMLElement {
     else notes.push(HOST.unknownChart.format({ kind: show(raw), used: DEFAULT_KIND }));
     const chart = await loadChart(kind);
     if (generation !== this.#generation) return;
-    for (const n of ['controls', 'toolbar']) {
+    for (const n of ['controls', 'toolbar', 'locked']) {
       const v = this.getAttribute(n);
-      const r = v === null ? {} : parseValue({ name: n, type: 'bool', value: n === 'controls' }, v);
+      const r = v === null || (n === 'locked' && v === '') ? {} : parseValue({ name: n, type: 'bool', value: n === 'controls' }, v);
       if (r.note) notes.push(r.note);
     }
     const attrs = [...this.attributes].filter((a) => !isOwnOrGlobal(a.name)).map((a) => [a.name, a.value]);
@@ -242,7 +253,7 @@ export class PosencChartElement extends HTMLElement {
     container.addEventListener('posenc:drawn', (e) => this.dispatchEvent(new CustomEvent('posenc:drawn', { detail: e.detail })));
     container.addEventListener('posenc:error', (e) => this.dispatchEvent(new CustomEvent('posenc:error', { detail: e.detail })));
     this.#host = mountChart(container, chart, {
-      pe, Chart, values: parsed.values, notes: [...notes, ...parsed.notes], controls: this.controls,
+      pe, Chart, values: parsed.values, notes: [...notes, ...parsed.notes], controls: this.controls, locked: this.locked,
       toolbar: this.toolbar ? { png: true, csv: true } : null,
     });
     this.#root.querySelector('slot')?.remove();

@@ -43,6 +43,7 @@ async function run() {
   window.posencEmbed.kind = kind;
   const controls = flag(q, 'controls', true, notes);
   const toolbar = flag(q, 'toolbar', false, notes);
+  const locked = flag(q, 'lock', false, notes);
   new ResizeObserver(postHeight).observe(main);
 
   let pe, Chart;
@@ -61,7 +62,7 @@ async function run() {
     notes.push(...parsed.notes);
     window.posencEmbed.notes = notes;
     window.posencEmbed.host = mountChart(box, chart, {
-      pe, Chart, values: parsed.values, notes, controls, toolbar: toolbar ? { png: true, csv: true } : null,
+      pe, Chart, values: parsed.values, notes, controls, locked, toolbar: toolbar ? { png: true, csv: true } : null,
     });
     const title = () => (document.title = `posenc: ${t(chart.title)}`);
     title();

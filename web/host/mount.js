@@ -14,10 +14,11 @@ import { addToolbar } from './toolbar.js';
 /**
  * Mounts `chart` into `container`. Options: pe, Chart (Chart.js), values (starting values by
  * param name, already checked: use parseParams for outside input), notes (shown above the
- * chart), controls (false hides them), toolbar: { link?: () => url, embed?: () => html,
- * png?: true, csv?: true } or null for none.
+ * chart), controls (false hides them), locked (true shows them disabled: everyone on one
+ * picture), toolbar: { link?: () => url, sectionLink?: () => url, embed?: () => html,
+ * reset?: true, png?: true, csv?: true } or null for none.
  */
-export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, toolbar = null } = {}) {
+export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, locked = false, toolbar = null } = {}) {
   container.classList.add('chart');
   container.dataset.kind = chart.kind;
   applyChartTheme(Chart); // (a bundled Chart.js is not the global one theme.js keeps in step)
@@ -59,6 +60,16 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   host.set = (vals) => {
     for (const c of host.controls) if (Object.hasOwn(vals, c.param.name)) c.write(vals[c.param.name]);
     schedule();
+  };
+  /** The chart's own starting values, by param name. */
+  host.defaults = () => Object.fromEntries(chart.params.map((p) => [p.name, p.value]));
+  /** Back to the defaults. */
+  host.reset = () => host.set(host.defaults());
+  /** Shows the controls disabled (or enabled again): the chart stays as it is set. */
+  host.lock = (on = true) => {
+    host.locked = Boolean(on);
+    form.classList.toggle('locked', host.locked);
+    for (const c of host.controls) for (const input of c.inputs) input.disabled = host.locked;
   };
   /** Replaces the notes shown above the chart. */
   host.setNotes = (list) => {
@@ -105,6 +116,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   }
   showNotes();
 
+  host.lock(locked);
   if (toolbar) addToolbar(container, figure, host, toolbar, Chart);
   else host.relabel = () => {};
   const table = tableView(container, host);

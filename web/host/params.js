@@ -9,7 +9,7 @@ import { HOST } from './strings.js';
 import { suggest } from '../lib/args.js';
 
 /** Names that are not chart params but are read elsewhere (page, embed.html, i18n, themes). */
-export const RESERVED = Object.freeze(['chart', 'controls', 'toolbar', 'lang', 'theme']);
+export const RESERVED = Object.freeze(['chart', 'controls', 'lock', 'toolbar', 'lang', 'theme']);
 
 /** Most name/value pairs read from one URL or element; the rest are ignored with a note. */
 export const MAX_ENTRIES = 64;

@@ -46,6 +46,11 @@ export const HOST = messages({
     scrolls: '{name} (scrolls)',
     numberInput: '{label} (number)',
     how: 'How this is computed',
+    reset: 'Reset',
+    resetTitle: 'Put every control of this chart back to its default',
+    sectionLink: 'Link to the whole section instead',
+    sectionLinkLabel: 'Link to this section, every chart as it is set now',
+    locked: 'The controls are locked on this page, so everyone sees the same picture.',
   },
   zh: {
     link: '链接',
@@ -90,5 +95,10 @@ export const HOST = messages({
     scrolls: '{name}（可滚动）',
     numberInput: '{label}（数值）',
     how: '计算方法',
+    reset: '重置',
+    resetTitle: '把这张图的所有控件恢复为默认值',
+    sectionLink: '改为链接到整节',
+    sectionLinkLabel: '此节的链接，包含本节每张图现在的设置',
+    locked: '本页的控件已锁定，大家看到的是同一张图。',
   },
 });

@@ -70,7 +70,24 @@ export function addToolbar(container, figure, host, opts, Chart) {
     return copied;
   };
 
-  if (opts.link) button('link', () => share('linkLabel', opts.link(host.params()), 2));
+  if (opts.link) {
+    button('link', () => {
+      // a section of several charts can be linked whole (a scene): offered beside this chart's link
+      if (opts.sectionLink) sectionButton.hidden = false;
+      return share('linkLabel', opts.link(host.params()), 2);
+    });
+  }
+  const sectionButton = document.createElement('button');
+  sectionButton.type = 'button';
+  sectionButton.className = 'posenc-close';
+  sectionButton.hidden = true;
+  sectionButton.addEventListener('click', () => {
+    sectionButton.hidden = true;
+    share('sectionLinkLabel', opts.sectionLink(), 3);
+  });
+  if (opts.sectionLink) panel.insertBefore(sectionButton, close);
+  close.addEventListener('click', () => (sectionButton.hidden = true));
+  if (opts.reset) button('reset', () => host.reset());
   if (opts.embed) {
     button('embed', () => {
       const text = opts.embed(host.params(), container.getBoundingClientRect().height);
@@ -90,6 +107,7 @@ export function addToolbar(container, figure, host, opts, Chart) {
   host.relabel = () => {
     bar.setAttribute('aria-label', HOST.toolbar);
     close.textContent = HOST.close;
+    sectionButton.textContent = HOST.sectionLink;
     for (const [key, b] of Object.entries(buttons)) {
       b.textContent = HOST[key];
       b.title = HOST[`${key}Title`];

@@ -5,7 +5,10 @@
 // A link to one chart's state: index.html?chart=<kind>&<param>=<value>...#<section id>
 // (see README "Share and export"): that chart starts from those values (checked by parseParams: unknown
 // or malformed ones are named in a note and keep their defaults) and is scrolled into view.
+// A scene sets several charts at once (<kind>.<param>=<value>, scene.js), and lock=1 shows
+// every control disabled.
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
+import { PAGE_KEYS, isSceneKey, readScene, sceneQuery } from './scene.js';
 import {
   chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
 } from '../host/chart-host.js';
@@ -19,9 +22,12 @@ function readQuery() {
   const { query: q, named, kind, notes } = chartQuery(location.search);
   const target = kind && document.querySelector(`[data-chart="${kind}"]`) ? kind : null;
   if (named.length === 1 && !target) notes.push(HOST.chartNotOnPage.format({ kind: show(named[0]) }));
-  const entries = [...q];
+  const entries = [...q].filter(([k]) => !isSceneKey(k) && !PAGE_KEYS.includes(k));
   if (!named.length && entries.some(([k]) => !RESERVED.includes(k))) notes.push(String(HOST.paramsWithoutChart));
-  return { target, entries, notes };
+  const scene = readScene(q, (k) => Boolean(document.querySelector(`[data-chart="${k}"]`)));
+  notes.push(...scene.notes);
+  if (scene.locked) notes.push(String(HOST.locked));
+  return { target, entries, scene, notes };
 }
 
 /** Query values the language and theme switches own, carried over into links when sane. */
@@ -43,6 +49,16 @@ function linkFor(chart, el, values) {
   return url.href;
 }
 
+/** A link to every chart of `el`'s section as it is set now (a scene), scrolled to the section. */
+function sectionLinkFor(el) {
+  const section = el.closest('section[id]');
+  const hosts = [...(section ?? document).querySelectorAll('[data-chart]')].map((c) => charts.get(c.dataset.chart)).filter(Boolean);
+  const url = new URL(location.href);
+  url.search = `?${sceneQuery(hosts, carried())}`;
+  url.hash = section?.id ?? '';
+  return url.href;
+}
+
 function showPageNotes(notes) {
   window.posencPage.notes = notes;
   const box = noteBox(notes);
@@ -53,7 +69,7 @@ function showPageNotes(notes) {
 }
 
 async function mountAll() {
-  const { target, entries, notes } = readQuery();
+  const { target, entries, scene, notes } = readQuery();
   showPageNotes(notes);
   const els = [...document.querySelectorAll('[data-chart]')];
   // Every chart module loads now, alongside the kernels, not one after another as they mount
@@ -84,12 +100,16 @@ async function mountAll() {
     const k = el.dataset.chart;
     try {
       const chart = await modules.get(el);
-      const { values, notes: chartNotes } = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
+      const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
+      const inScene = scene.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
+      const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
       const { scriptUrl, embedUrl } = assetUrls();
       charts.set(k, mountChart(el, chart, {
-        pe, Chart, values, notes: chartNotes,
+        pe, Chart, values, notes: chartNotes, locked: scene.locked,
         toolbar: {
           link: (v) => linkFor(chart, el, v),
+          sectionLink: () => sectionLinkFor(el),
+          reset: true,
           embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, embedUrl, height }),
           png: true,
           csv: true,

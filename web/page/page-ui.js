@@ -8,6 +8,8 @@
 import { lang, setLang, t, messages, onLang } from '../host/i18n.js';
 import { themeSetting, setTheme } from '../host/theme.js';
 import { markStages } from './here.js';
+import { preparePrinting } from './print.js';
+import { setUpPresenter } from './present.js';
 
 const M = messages({
   en: {
@@ -61,7 +63,11 @@ function wireSwitches() {
 async function init() {
   wireSwitches();
   markStages();
+  preparePrinting();
   await window.posencPage?.ready;
+  const presenter = setUpPresenter({ charts: window.posencPage?.charts });
+  if (window.posencPage) window.posencPage.presenter = presenter;
+  if (presenter && new URLSearchParams(location.search).has('present')) presenter.open(0);
   // one frame more: the chart hosts' checks that wait for layout (scrolling tables) have run
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
   document.documentElement.dataset.uiReady = '';

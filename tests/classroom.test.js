@@ -1,0 +1,162 @@
+// classroom.test.js: the page in a class: a scene URL sets charts of several sections at once,
+// Reset puts a chart back to its defaults, lock=1 (and <posenc-chart locked>) disables the
+// controls, the section's Link offers a scene of the whole section, printing to PDF hides the
+// controls and keeps every chart drawn, and ?present steps through every figure with the arrow
+// keys and returns with Escape; axe finds nothing in the presenter view or the print media.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { startBrowser, pageReady } from './browser.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let b;
+before(async () => (b = await startBrowser()));
+after(() => b?.close());
+
+const params = (page, kind) => page.evaluate((k) => window.posencPage.charts.get(k).params(), kind);
+const ready = async (page) => {
+  await pageReady(page);
+  await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+};
+
+test('a scene sets two charts of different sections; unknown names are noted; lock=1 disables the controls', async () => {
+  const { page, problems } = await b.open('?rope-periods.preset=4&rope-decay.preset=4&rope-decay.maxDist=99999999&rope-decay.nope=1&sin-heatmap.length=30&nochart.x=1&lock=1#rope-periods');
+  await ready(page);
+  assert.equal((await params(page, 'rope-periods')).preset, '4');
+  const decay = await params(page, 'rope-decay');
+  assert.equal(decay.preset, '4');
+  assert.equal(decay.maxDist, 100000, 'clamped to the control\'s range');
+  assert.equal((await params(page, 'sin-heatmap')).length, 30);
+  assert.equal((await params(page, 'four-terms')).dim, 512, 'charts the scene does not name keep their defaults');
+  const r = await page.evaluate(() => ({
+    notes: window.posencPage.notes,
+    chartNotes: document.querySelector('[data-chart="rope-decay"] .posenc-notes').textContent,
+    enabled: [...document.querySelectorAll('main .controls input, main .controls select')].filter((i) => !i.disabled).length,
+  }));
+  assert.ok(r.notes.some((n) => /nochart/.test(n)), 'a chart that is not on the page is named');
+  assert.match(r.chartNotes, /nope/);
+  assert.match(r.chartNotes, /maxDist/);
+  assert.equal(r.enabled, 0, 'every control is disabled under lock=1');
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+});
+
+test('Reset restores the defaults; the Link panel offers the whole section as a scene that restores it', async () => {
+  const { page, context } = await b.open('');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await ready(page);
+  const defaults = await params(page, 'rope-decay');
+  await page.evaluate(() => {
+    window.posencPage.charts.get('rope-decay').set({ preset: '4', maxDist: 500 });
+    window.posencPage.charts.get('rope-periods').set({ preset: '4096' });
+    window.posencPage.charts.get('rope-decay').update();
+    window.posencPage.charts.get('rope-periods').update();
+  });
+  const box = page.locator('[data-chart="rope-decay"]');
+  await box.locator('.posenc-toolbar button[data-action="link"]').click();
+  await box.getByRole('button', { name: 'Link to the whole section instead' }).click();
+  const scene = await box.locator('.posenc-share textarea').inputValue();
+  const url = new URL(scene);
+  assert.equal(url.hash, '#decay');
+  assert.equal(url.searchParams.get('rope-decay.preset'), '4');
+  assert.equal(url.searchParams.get('rope-decay.maxDist'), '500');
+  assert.ok(!url.searchParams.has('rope-periods.preset'), 'only the section\'s own charts');
+  assert.ok(!url.searchParams.has('rope-decay.base'), 'values at their defaults are left out');
+
+  await box.locator('.posenc-toolbar button[data-action="reset"]').click();
+  await page.waitForFunction((d) => JSON.stringify(window.posencPage.charts.get('rope-decay').params()) === d, JSON.stringify(defaults));
+  assert.deepEqual(await params(page, 'rope-decay'), defaults);
+
+  const again = await b.open(url.search + url.hash);
+  await ready(again.page);
+  const restored = await params(again.page, 'rope-decay');
+  assert.equal(restored.preset, '4');
+  assert.equal(restored.maxDist, 500);
+});
+
+test('embed.html?lock=1 and <posenc-chart locked> show their controls disabled', async () => {
+  const { page } = await b.open('embed.html?chart=rope-decay&lock=1');
+  await page.waitForFunction(() => window.posencEmbed?.host);
+  assert.ok(await page.evaluate(() => [...document.querySelectorAll('.controls input')].every((i) => i.disabled)));
+  const el = await b.open('');
+  await el.page.route(`${b.url}fixture-locked.html`, (r) => r.fulfill({ contentType: 'text/html', body: `<!doctype html>
+    <html lang="en"><head><meta charset="utf-8"><title>locked</title><link rel="icon" href="data:,">
+    <script type="module" src="/embed/element.js"></script></head>
+    <body><posenc-chart id="a" kind="rope-periods" locked></posenc-chart><posenc-chart id="b" kind="rope-periods"></posenc-chart></body></html>` }));
+  await el.page.goto(`${b.url}fixture-locked.html`);
+  const r = await el.page.evaluate(async () => {
+    const disabled = async (id) => {
+      const x = document.getElementById(id);
+      await x.ready;
+      return [...x.shadowRoot.querySelectorAll('.controls input, .controls select')].map((i) => i.disabled);
+    };
+    return { a: await disabled('a'), b: await disabled('b'), locked: document.getElementById('a').locked };
+  });
+  assert.ok(r.a.length && r.a.every(Boolean), 'locked');
+  assert.ok(r.b.length && r.b.every((d) => !d), 'not locked');
+  assert.equal(r.locked, true);
+});
+
+test('printing to PDF hides every control and keeps every chart drawn', async () => {
+  const { page } = await b.open('?lang=zh');
+  await ready(page);
+  const canvases = await page.evaluate(() => [...document.querySelectorAll('main [data-chart] canvas')].filter((c) => c.width && c.getClientRects().length).length);
+  await page.emulateMedia({ media: 'print' });
+  const hidden = await page.evaluate(() => [...document.querySelectorAll('.controls, .posenc-toolbar, .page-tools, .data-table')]
+    .every((el) => getComputedStyle(el).display === 'none'));
+  assert.ok(hidden, 'controls, toolbars and switches are hidden in print');
+  const pdf = await page.pdf({ format: 'A4' });
+  const images = (pdf.toString('latin1').match(/\/Subtype\s*\/Image/g) ?? []).length;
+  assert.ok(images >= canvases, `${images} images in the PDF for ${canvases} drawn canvases`);
+});
+
+test('?present steps through every figure with the arrow keys, and Escape returns to the page', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, problems } = await b.open(`?present&lang=${lang}&theme=dark`);
+    await ready(page);
+    await page.waitForFunction(() => window.posencPage.presenter?.index === 0);
+    const count = await page.evaluate(() => window.posencPage.presenter.count);
+    assert.equal(count, await page.evaluate(() => document.querySelectorAll('[data-chart]').length));
+    const seen = new Set();
+    for (let i = 0; i < count; i++) {
+      const r = await page.evaluate(() => ({
+        kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart,
+        title: document.getElementById('present-title').textContent,
+        controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).length,
+        focus: document.activeElement?.id,
+      }));
+      assert.ok(r.kind && !seen.has(r.kind), `figure ${i}: ${r.kind}`);
+      seen.add(r.kind);
+      assert.match(r.title, lang === 'zh' ? /[\u4e00-\u9fff]/ : /^\d+\. [A-Z]/);
+      assert.ok(r.controls <= 1, `${r.kind}: ${r.controls} controls shown`);
+      if (i < count - 1) await page.keyboard.press('ArrowRight');
+    }
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.evaluate(() => window.posencPage.presenter.index), count - 2);
+    await page.keyboard.press('Escape');
+    const back = await page.evaluate(() => ({
+      index: window.posencPage.presenter.index,
+      present: new URLSearchParams(location.search).has('present'),
+      inPlace: document.querySelectorAll('main [data-chart]').length,
+      hidden: document.querySelector('.presenter').hidden,
+    }));
+    assert.deepEqual(back, { index: -1, present: false, inPlace: count, hidden: true });
+    assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  }
+});
+
+test('axe finds nothing serious in the presenter view or under print media', async () => {
+  const context = await b.browser.newContext({ bypassCSP: true, viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  await page.route('**/*', (r) => (new URL(r.request().url()).hostname === '127.0.0.1' ? r.continue() : r.abort()));
+  await page.goto(`${b.url}?present`);
+  await ready(page);
+  await page.addScriptTag({ path: AXE });
+  const audit = async () => (await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }))).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  assert.deepEqual(await audit(), [], 'presenter view');
+  await page.keyboard.press('Escape');
+  await page.emulateMedia({ media: 'print' });
+  assert.deepEqual(await audit(), [], 'print media');
+  await context.close();
+});

@@ -1,0 +1,167 @@
+// present.js: the presenter view (index.html?present, or the Present button): one figure per
+// screen with its section's takeaway, in large type, only the chart's main control, the
+// section's title and track above it. Arrow keys (or the buttons) step, Escape goes back to
+// the page. The chart itself is moved into the view and back, so it keeps its state.
+import { lang, messages, onLang, t } from '../host/i18n.js';
+import { TRACKS, trackOf } from './tracks.js';
+
+const M = messages({
+  en: {
+    open: 'Present',
+    openTitle: 'Show one figure per screen, for a class (arrow keys step, Escape returns)',
+    label: 'Presenter view',
+    previous: '← Previous',
+    next: 'Next →',
+    exit: 'Back to the page (Esc)',
+    step: 'Figure {n} of {count}',
+    header: '{track} · section {section}',
+  },
+  zh: {
+    open: '演示',
+    openTitle: '每屏显示一张图，适合课堂（方向键翻页，Esc 返回）',
+    label: '演示模式',
+    previous: '← 上一张',
+    next: '下一张 →',
+    exit: '返回页面（Esc）',
+    step: '第 {n} 张，共 {count} 张',
+    header: '{track} · 第 {section} 节',
+  },
+});
+
+/** Every figure of the page in order, with its section. */
+function figures(doc) {
+  return [...doc.querySelectorAll('main > section [data-chart]')].map((el) => ({ el, section: el.closest('section') }));
+}
+
+/** The sentence shown under a figure: its section's takeaway, else what its readout says to notice. */
+function takeaway(fig) {
+  const aside = [...fig.section.querySelectorAll('aside.takeaway')].find((a) => a.checkVisibility?.() ?? true);
+  if (aside) return aside.textContent.trim();
+  return fig.el.querySelector('.readout .notice')?.textContent ?? '';
+}
+
+export function setUpPresenter({ charts, doc = document } = {}) {
+  const all = figures(doc);
+  if (!all.length) return null;
+  const view = doc.createElement('div');
+  view.className = 'presenter';
+  view.hidden = true;
+  view.setAttribute('role', 'dialog');
+  view.setAttribute('aria-modal', 'true');
+  const header = doc.createElement('p');
+  header.className = 'present-track';
+  const title = doc.createElement('h2');
+  title.id = 'present-title';
+  title.tabIndex = -1;
+  view.setAttribute('aria-labelledby', title.id);
+  const slot = doc.createElement('div');
+  slot.className = 'present-slot';
+  const note = doc.createElement('p');
+  note.className = 'present-takeaway';
+  const nav = doc.createElement('div');
+  nav.className = 'present-nav';
+  const button = (cls, onClick) => {
+    const b = doc.createElement('button');
+    b.type = 'button';
+    b.className = cls;
+    b.addEventListener('click', onClick);
+    nav.append(b);
+    return b;
+  };
+  const prev = button('present-prev', () => go(index - 1));
+  const count = doc.createElement('span');
+  count.className = 'present-count';
+  count.setAttribute('aria-live', 'polite');
+  nav.append(count);
+  const next = button('present-next', () => go(index + 1));
+  const exit = button('present-exit', () => close());
+  view.append(header, title, slot, note, nav);
+  doc.body.append(view);
+
+  const opener = doc.createElement('button');
+  opener.type = 'button';
+  opener.className = 'present-open';
+  opener.addEventListener('click', () => open(0));
+  doc.querySelector('.page-tools')?.append(opener);
+
+  let index = -1, placeholder = null, shown = null;
+
+  const restore = () => {
+    if (!shown) return;
+    shown.el.classList.remove('presenting');
+    for (const c of shown.el.querySelectorAll('.control.main')) c.classList.remove('main');
+    placeholder.replaceWith(shown.el);
+    shown = placeholder = null;
+  };
+
+  const label = () => {
+    view.setAttribute('aria-label', t(M.label));
+    prev.textContent = t(M.previous);
+    next.textContent = t(M.next);
+    exit.textContent = t(M.exit);
+    opener.textContent = t(M.open);
+    opener.title = t(M.openTitle);
+    if (index < 0) return;
+    const fig = all[index];
+    const h2 = fig.section.querySelector('h2');
+    const number = /^\s*(\d+)\./.exec(h2.textContent)?.[1] ?? '';
+    const heading = h2.querySelector(`:scope > [lang="${lang() === 'zh' ? 'zh-CN' : 'en'}"]`) ?? h2;
+    const track = trackOf(fig.section);
+    header.textContent = track ? t(M.header, { track: t(TRACKS[track]), section: number }) : '';
+    title.textContent = heading.textContent;
+    note.textContent = takeaway(fig);
+    count.textContent = t(M.step, { n: index + 1, count: all.length });
+    prev.disabled = index === 0;
+    next.disabled = index === all.length - 1;
+  };
+
+  function go(i) {
+    if (i < 0 || i >= all.length) return;
+    restore();
+    index = i;
+    shown = all[i];
+    placeholder = doc.createComment('presented chart');
+    shown.el.replaceWith(placeholder);
+    slot.replaceChildren(shown.el);
+    shown.el.classList.add('presenting');
+    // only the chart's main control: the one its module names, else its first
+    const host = charts?.get(shown.el.dataset.chart);
+    const main = host?.controls.find((c) => c.param.name === host.chart.main) ?? host?.controls[0];
+    main?.wrap.classList.add('main');
+    label();
+    host?.update();
+    title.focus();
+  }
+
+  function open(i = 0) {
+    view.hidden = false;
+    doc.documentElement.classList.add('presenting-page');
+    go(i);
+    const u = new URL(location.href);
+    if (!u.searchParams.has('present')) (u.searchParams.set('present', ''), history.replaceState(history.state, '', u));
+  }
+
+  function close() {
+    const back = shown?.el;
+    restore();
+    index = -1;
+    view.hidden = true;
+    doc.documentElement.classList.remove('presenting-page');
+    const u = new URL(location.href);
+    if (u.searchParams.has('present')) (u.searchParams.delete('present'), history.replaceState(history.state, '', u));
+    back?.scrollIntoView({ block: 'start' });
+    opener.focus();
+  }
+
+  doc.addEventListener('keydown', (e) => {
+    if (view.hidden) return;
+    if (e.key === 'Escape') return e.preventDefault(), close();
+    // arrows inside a control move the control, not the slides
+    if (e.target.closest?.('input, select, textarea')) return;
+    if (e.key === 'ArrowRight' || e.key === 'PageDown') e.preventDefault(), go(index + 1);
+    else if (e.key === 'ArrowLeft' || e.key === 'PageUp') e.preventDefault(), go(index - 1);
+  });
+  onLang(label);
+  label();
+  return { open, close, go, get index() { return index; }, count: all.length };
+}
