@@ -61,10 +61,10 @@ async function hostilePage(opts) {
   return t;
 }
 
-/** What a hostile load left behind: the flag, and elements no page of posenc ever makes. */
+/** What a hostile load left behind: the flag, and elements no page of posenc ever makes (its one svg is the primer's diagram). */
 const aftermath = (page) => page.evaluate(() => ({
   pwned: window.__pwned,
-  foreign: document.querySelectorAll('img, iframe, svg, object, embed, script:not([src])').length,
+  foreign: document.querySelectorAll('img, iframe, svg:not(.pipeline), object, embed, script:not([src])').length,
 }));
 
 test('parseParams: whitelist, clamping, steps, repeats; never throws, never pollutes', () => {
