@@ -55,8 +55,8 @@ test('KINDS lists every chart module', () => {
   assert.deepEqual([...KINDS].sort(), files.sort());
 });
 
-test('README documents every kind and every attribute of <posenc-chart>', async () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+test('web/embed/README.md documents every kind and every attribute of <posenc-chart>', async () => {
+  const readme = readFileSync(join(ROOT, 'web', 'embed', 'README.md'), 'utf8');
   const { paramAttribute } = await import('../web/host/chart-host.js');
   for (const kind of KINDS) {
     const row = readme.split('\n').find((l) => l.startsWith(`| \`${kind}\` |`));
