@@ -50,6 +50,9 @@ const CLASSES = {
     no_rope_layer_interval: 4, attn_temperature_tuning: true, floor_scale: 8192, attn_scale: 0.1,
   }],
 };
+// (frozen: a default block is handed to the reader as if the file had it)
+const freeze = (o) => { for (const v of Object.values(o)) if (v && typeof v === 'object') freeze(v); return Object.freeze(o); };
+freeze(CLASSES);
 // Wrappers whose text_config is built from the text class, and v5's name for Qwen2-VL's text part.
 const ALIAS = { gemma3: 'gemma3_text', gemma4: 'gemma4_text', llama4: 'llama4_text', qwen2_vl_text: 'qwen2_vl' };
 
