@@ -259,7 +259,7 @@ export const MODELS = [
         },
       },
     },
-    source: 'google/gemma-4-e2b config.json as copied in AI-Hypercomputer/maxtext src/maxtext/checkpoint_conversion/utils/hf_model_configs.py gemma4_e2b_dict (transformers 5.5.0.dev0)',
+    source: 'google/gemma-4-e2b config.json as copied in AI-Hypercomputer/maxtext hf_model_configs.py, gemma4_e2b_dict (transformers 5.5.0.dev0)',
     note: 'p-RoPE on the global layers: the 512-wide head rotates with frequencies past int(0.25·512/2) = 64 pairs set to 0. Four sliding layers to one global (layers 4, 9, …, 34); the last 20 layers reuse earlier layers\' keys and values.',
   },
   {
@@ -349,7 +349,7 @@ export const MODELS = [
     id: 'smollm3', name: 'SmolLM3 3B', family: 'SmolLM', year: 2025,
     checkpoint: 'HuggingFaceTB/SmolLM3-3B',
     config: { model_type: 'smollm3', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 36, max_position_embeddings: 65536, rope_theta: 5000000.0, no_rope_layer_interval: 4 },
-    source: 'huggingface/smollm text/pretraining/smollm3/long_context_32k_to_64.yaml, the last training stage (rope_theta 5000000.0, max_position_embeddings 65536, no_rope_layer 4); widths from smollm3/configuration_smollm3.py, whose defaults are this checkpoint\'s',
+    source: 'huggingface/smollm, SmolLM3 pretraining config long_context_32k_to_64.yaml, the last training stage (rope_theta 5000000.0, max_position_embeddings 65536, no_rope_layer 4); widths from smollm3/configuration_smollm3.py, whose defaults are this checkpoint\'s',
     note: 'NoPE every 4th layer. The class defaults (base 2e6, 32768) are the stage before, long_context_4k_to_32k.yaml.',
   },
   {
