@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { loadPosenc } from '../web/lib/posenc.js';
 import { readRopeConfig } from '../web/lib/rope-config.js';
 import { MODELS } from '../web/lib/models.js';
+import { configClass } from '../web/lib/config-defaults.js';
 
 const pe = await loadPosenc();
 const read = (config) => readRopeConfig(config, { attentionFactor: (d, o) => pe.ropeAttentionFactor(d, o) });
@@ -256,4 +257,19 @@ test('every entry holds its source\'s numbers', () => {
       }
     }
   }
+});
+
+test('every family of the gallery has its transformers class defaults, except custom-code models', () => {
+  // model types whose config.json points at the repository's own code (no transformers class)
+  const custom = new Set(['phi-msft', 'internlm2', 'minicpm']);
+  for (const m of MODELS) {
+    const type = m.config.text_config?.model_type ?? m.config.model_type;
+    if (custom.has(type)) assert.equal(configClass(type), null, type);
+    else assert.ok(configClass(type), `${m.id}: no class defaults for model_type ${type}`);
+  }
+  // the wrappers resolve to their text classes
+  assert.equal(configClass('gemma3').name, 'Gemma3TextConfig');
+  assert.equal(configClass('llama4').name, 'Llama4TextConfig');
+  assert.equal(configClass('qwen2_vl_text').name, 'Qwen2VLTextConfig');
+  for (const k of ['__proto__', 'constructor', 'toString', 'x', 7, undefined]) assert.equal(configClass(k), null, String(k));
 });
