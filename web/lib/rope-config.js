@@ -123,11 +123,11 @@ export function readRopeConfig(config, options) {
     }));
   }
   if (defaults.length > 0) {
-    const list = defaults.map((d) => `${at}${d.key} ${JSON.stringify(d.value)}`).join(', ');
+    const named = defaults.map((d) => `${at}${d.key} ${JSON.stringify(d.value)}`).join(', ');
     const from = completed.name === null
       ? 'the default transformers uses for every model type'
       : `transformers' ${completed.name} defaults, as loading the file there would`;
-    warn('class-defaults', `not in the config, taken from ${from}: ${list}`);
+    warn('class-defaults', `not in the config, taken from ${from}: ${named}`);
   }
   return Object.freeze({ layerTypes: Object.freeze(layerTypes), maxPositionEmbeddings: maxPos ?? null, warnings: Object.freeze(warnings) });
 }
