@@ -142,7 +142,10 @@ typedef struct {
   double partial_rotary_factor; /* proportional (Gemma 4's p-RoPE): p in (0, 1] */
 } posenc_rope_scaling;
 
-/* Proportional: rotary_dim is the whole head D; pairs i < floor(p*D/2) get base^(-2i/D), the
+/* llama3: wavelength w_i = 2 pi / theta_i; w_i < L0/high keeps theta_i, w_i > L0/low gets
+ * theta_i / factor, the band between is interpolated; high = low is a step (w_i >= L0/low is
+ * divided); high < low and low <= 0 give POSENC_E_VALUE.
+ * Proportional: rotary_dim is the whole head D; pairs i < floor(p*D/2) get base^(-2i/D), the
  * rest 0 (they do not turn), all divided by factor; attention factor 1.
  * inv_out[rotary_dim/2] = the variant's theta_i, *attn_out = its attention factor.
  * short_factor/long_factor (rotary_dim/2 each) are read for longrope only. */

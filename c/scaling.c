@@ -49,7 +49,9 @@ static int check_scaling(const posenc_rope_scaling *s, int32_t half, const doubl
     case POSENC_SCALING_LLAMA3:
       CHECK(isfinite(s->original_max_pos) && s->original_max_pos >= 1.0, POSENC_E_VALUE);
       CHECK(isfinite(s->low_freq_factor) && isfinite(s->high_freq_factor), POSENC_E_VALUE);
-      CHECK(s->low_freq_factor > 0.0 && s->high_freq_factor > s->low_freq_factor, POSENC_E_VALUE);
+      /* high = low is a step (Llama 4 Scout ships 1 and 1); high < low is refused: there
+       * transformers divides the pairs between L0/low and L0/high and Meta's code keeps them */
+      CHECK(s->low_freq_factor > 0.0 && s->high_freq_factor >= s->low_freq_factor, POSENC_E_VALUE);
       break;
     case POSENC_SCALING_LONGROPE:
       CHECK(short_f && long_f, POSENC_E_NULL);
@@ -138,7 +140,9 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
       for (int32_t i = 0; i < half; i++) {
         double th = inv_out[i], wl = 2.0 * PI / th;
         if (wl < high_wl) continue; /* high frequency: unchanged */
-        if (wl > low_wl) {
+        /* hi == lo: no band between, so wl == L0/lo is divided too (transformers' smooth factor
+         * is 0/0 there and Meta's code asserts; the band's own value at its low end is th / sf) */
+        if (wl > low_wl || hi == lo) {
           inv_out[i] = th / sf; /* low frequency: interpolated */
         } else {
           double smooth = (l0 / wl - lo) / (hi - lo);

@@ -287,8 +287,9 @@ for (const [name, pe] of await builds) {
     test('Gemma 3 4B: two layer types (sliding base 1e4 plain, global base 1e6 linear ×8)', () => {
       const v = pe.ropeVectors(config('gemma-3-4b'));
       assert.deepEqual(Object.keys(v.layerTypes).sort(), ['full_attention', 'sliding_attention']);
-      checkLayer(v.layerTypes.sliding_attention, { theta: partialRef(256, 10000) }, 'sliding');
-      checkLayer(v.layerTypes.full_attention, { theta: partialRef(256, 1e6).map((t) => t / 8) }, 'global');
+      // max_position_embeddings: not in the file, Gemma3TextConfig's 131072
+      checkLayer(v.layerTypes.sliding_attention, { theta: partialRef(256, 10000), max: 131072, l0: 131072 }, 'sliding');
+      checkLayer(v.layerTypes.full_attention, { theta: partialRef(256, 1e6).map((t) => t / 8), max: 131072, l0: 131072 }, 'global');
     });
 
     test('Qwen2-VL: mRoPE streams, text rows equal plain RoPE', () => {
@@ -308,11 +309,14 @@ for (const [name, pe] of await builds) {
       const nope = v.layerTypes.full_attention, rope = v.layerTypes.chunked_attention;
       assert.equal(nope.nope, true);
       assert.deepEqual(nope.invFreq, []);
-      checkLayer(nope, { max: 131072, l0: 131072 }, 'nope');
+      checkLayer(nope, { max: 262144, l0: 262144 }, 'nope');
       assert.deepEqual(nope.pair.qRotated, nope.pair.q);
       nope.positions.forEach((r) => assert.ok(Math.abs(r.temperature - temperatureRef(r.position)) < 1e-15));
       assert.equal(rope.style, 'interleaved');
-      checkLayer(rope, { theta: partialRef(128, 500000), max: 131072, l0: 131072 }, 'rope layers');
+      // llama3 with low = high = 1 (Meta's apply_scaling): wavelength < 8192 kept, the rest ÷ 16
+      const step = partialRef(128, 500000).map((t) => ((2 * Math.PI) / t < 8192 ? t : t / 16));
+      checkLayer(rope, { theta: step, max: 262144, l0: 8192 }, 'rope layers');
+      assert.deepEqual(v.warnings.map((w) => w.code), ['llama3-step', 'class-defaults']);
     });
 
     test('Gemma 4 (proportional), DeepSeek-V3 (YaRN, interleaved, attention factor) and Phi-3.5 (longrope per length)', () => {

@@ -147,7 +147,7 @@ const SPEC = {
       ['scaling.factor NaN', { 'opts.scaling': { type: 'linear', factor: NaN } }, RangeError, 'scaling.factor'],
       ['scaling.factor a string', { 'opts.scaling': { type: 'linear', factor: '2' } }, TypeError, 'scaling.factor'],
       ['scaling with an unknown key', { 'opts.scaling': { type: 'linear', factor: 2, fator: 3 } }, TypeError, 'fator'],
-      ['llama3 high <= low', { 'opts.scaling': { type: 'llama3', factor: 8, lowFreqFactor: 4, highFreqFactor: 4 } }, RangeError, 'highFreqFactor'],
+      ['llama3 high < low', { 'opts.scaling': { type: 'llama3', factor: 8, lowFreqFactor: 4, highFreqFactor: 1 } }, RangeError, 'highFreqFactor'],
       ['yarn betaFast negative', { 'opts.scaling': { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, betaFast: -1 } }, RangeError, 'betaFast'],
       ['yarn truncate not boolean', { 'opts.scaling': { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, truncate: 1 } }, TypeError, 'truncate'],
       ['longrope shortFactor of the wrong length', { 'opts.scaling': { type: 'longrope', shortFactor: [1, 1], longFactor: [1, 1, 1, 1], originalMaxPositionEmbeddings: 4096 } }, RangeError, 'shortFactor'],

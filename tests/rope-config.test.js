@@ -13,6 +13,7 @@ const codes = (config) => read(config).warnings.map((w) => w.code);
 
 const llama = { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 4, max_position_embeddings: 8192 };
 const yarn = { rope_type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 };
+const llama3 = { rope_type: 'llama3', factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192 };
 
 test('each warning fires on a config built to raise it, and only that warning', () => {
   const cases = {
@@ -26,9 +27,12 @@ test('each warning fires on a config built to raise it, and only that warning', 
     'rotary-width': { ...llama, partial_rotary_factor: 0.3, rope_theta: 1e4 },
     'rope-type-legacy': { ...llama, max_position_embeddings: 131072, original_max_position_embeddings: 4096, rope_theta: 1e4, rope_scaling: { type: 'su', short_factor: Array(64).fill(1), long_factor: Array(64).fill(2) } },
     'rope-type-conflict': { ...llama, rope_theta: 1e4, rope_scaling: { rope_type: 'linear', type: 'dynamic', factor: 2 } },
-    'layers-unknown': { model_type: 'llama', head_dim: 128, rope_theta: 1e4 },
+    'layers-unknown': { head_dim: 128, rope_theta: 1e4 },
     'yarn-factor-mismatch': { ...llama, max_position_embeddings: 131072, rope_theta: 1e6, rope_scaling: { ...yarn, factor: 8 } },
     'mrope-section-sum': { ...llama, rope_theta: 1e6, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 16] } },
+    'rope-theta-dropped': { ...llama, rope_theta: 500000, rope_scaling: { ...llama3 }, rope_parameters: { ...llama3, rope_theta: 10000 } },
+    'llama3-step': { ...llama, rope_theta: 500000, rope_scaling: { ...llama3, factor: 16, high_freq_factor: 1 } },
+    'class-defaults': { model_type: 'llama', num_attention_heads: 32, num_hidden_layers: 4, max_position_embeddings: 8192, rope_theta: 1e4 },
   };
   for (const [code, config] of Object.entries(cases)) {
     assert.deepEqual(codes(config), [code], code);
@@ -53,7 +57,92 @@ test('the warnings say what was used', () => {
   assert.equal(w.layerTypes.full_attention.rotaryDim, 38); // 0.3·128 = 38.4 → 38
   const missing = read({ ...llama, layer_types: ['sliding_attention', 'full_attention', 'sliding_attention', 'full_attention'], rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 1e6 } } });
   assert.equal(missing.layerTypes.sliding_attention.base, 10000);
-  assert.equal(read({ model_type: 'llama', head_dim: 128, rope_theta: 1e4 }).layerTypes.full_attention.layers, null);
+  assert.equal(read({ head_dim: 128, rope_theta: 1e4 }).layerTypes.full_attention.layers, null);
+});
+
+test('rope_scaling and rope_parameters with different bases: v5 keeps rope_scaling and the top-level base, and says what is dropped', () => {
+  // transformers v5 convert_rope_params_to_dict: rope_parameters = rope_scaling or rope_parameters,
+  // then rope_theta is set (if the kept block has none) from the top level
+  const r = read({ ...llama, rope_theta: 500000, rope_scaling: { ...llama3 }, rope_parameters: { ...llama3, rope_theta: 10000 } });
+  assert.equal(r.layerTypes.full_attention.base, 500000);
+  const [w] = r.warnings;
+  assert.equal(w.code, 'rope-theta-dropped');
+  assert.match(w.message, /keeps rope_scaling with base 500000 \(rope_theta\)/);
+  assert.match(w.message, /drops rope_parameters, whose rope_theta is 10000/);
+  // a base inside rope_scaling wins over both
+  const inner = read({ ...llama, rope_theta: 500000, rope_scaling: { ...llama3, rope_theta: 1e6 }, rope_parameters: { ...llama3, rope_theta: 10000 } });
+  assert.equal(inner.layerTypes.full_attention.base, 1e6);
+  assert.deepEqual(inner.warnings.map((x) => x.code), ['rope-theta-conflict', 'rope-theta-dropped']);
+  assert.match(inner.warnings[1].message, /base 1000000 \(rope_scaling\.rope_theta\)/);
+  // no top-level base: the class default is what v5 keeps; a block shared by two layer types warns once
+  const g = read({ model_type: 'gemma2', head_dim: 256, num_hidden_layers: 4, max_position_embeddings: 8192, query_pre_attn_scalar: 256,
+    rope_scaling: { rope_type: 'linear', factor: 2 }, rope_parameters: { rope_type: 'linear', factor: 2, rope_theta: 40000 } });
+  assert.equal(g.layerTypes.full_attention.base, 10000);
+  assert.deepEqual(g.warnings.map((x) => x.code), ['rope-theta-dropped', 'class-defaults']);
+  // equal bases: nothing to say
+  assert.deepEqual(codes({ ...llama, rope_theta: 500000, rope_scaling: { ...llama3 }, rope_parameters: { ...llama3, rope_theta: 500000 } }), []);
+});
+
+test('class defaults fill what a hub file leaves out, as transformers does, and are listed', () => {
+  // google/gemma-3-4b-it text_config as saved (no head_dim, no num_attention_heads: both are defaults)
+  const four = { model_type: 'gemma3', text_config: { model_type: 'gemma3_text', hidden_size: 2560, num_hidden_layers: 34, sliding_window: 1024, rope_scaling: { factor: 8.0, rope_type: 'linear' } } };
+  const r4 = read(four);
+  for (const t of Object.values(r4.layerTypes)) assert.equal(t.headDim, 256);
+  assert.equal(r4.maxPositionEmbeddings, 131072);
+  assert.equal(r4.layerTypes.full_attention.base, 1e6);
+  assert.equal(r4.layerTypes.sliding_attention.base, 1e4);
+  assert.deepEqual(r4.layerTypes.full_attention.layers, [5, 11, 17, 23, 29]);
+  assert.deepEqual(r4.warnings.map((w) => w.code), ['class-defaults']);
+  const m = r4.warnings[0].message;
+  for (const k of ['text_config.head_dim 256', 'text_config.max_position_embeddings 131072', 'text_config.rope_theta 1000000',
+    'text_config.rope_local_base_freq 10000', 'text_config.sliding_window_pattern 6', 'text_config.query_pre_attn_scalar 256', 'Gemma3TextConfig']) {
+    assert.ok(m.includes(k), `${k} in ${m}`);
+  }
+  assert.ok(!m.includes('num_attention_heads'), 'heads are not needed once head_dim is known');
+  // a 12B-shaped text_config (3840 wide, 16 heads, no head_dim): 256 per head, not 3840 / 16 = 240
+  const r12 = read({ model_type: 'gemma3_text', hidden_size: 3840, num_attention_heads: 16, num_hidden_layers: 48, rope_theta: 1e6, rope_scaling: { factor: 8.0, rope_type: 'linear' } });
+  assert.equal(r12.layerTypes.full_attention.headDim, 256);
+  assert.equal(r12.layerTypes.full_attention.rotaryDim, 256);
+  const theta = pe.ropeInvFreq(256, { base: 1e6 });
+  assert.ok(Math.abs(theta[1] - 1e6 ** (-2 / 256)) <= 1e-15 * theta[1], 'θ_1 = 1e6^(-2/256)');
+  // a Llama config without widths: LlamaConfig's 4096 / 32 heads; an unknown type still refuses
+  const l = read({ model_type: 'llama', num_hidden_layers: 2, rope_theta: 1e4 });
+  assert.equal(l.layerTypes.full_attention.headDim, 128);
+  assert.equal(l.maxPositionEmbeddings, 2048);
+  assert.match(l.warnings[0].message, /hidden_size 4096, num_attention_heads 32, max_position_embeddings 2048/);
+  // Qwen3 carries its own head_dim 128 (not hidden / heads = 64 here)
+  assert.equal(read({ model_type: 'qwen3', hidden_size: 1024, num_attention_heads: 16, num_hidden_layers: 2, max_position_embeddings: 40960, rope_theta: 1e6 }).layerTypes.full_attention.headDim, 128);
+  // partial rotary and bases per class
+  const w = (c) => read(c).layerTypes.full_attention;
+  assert.equal(w({ model_type: 'stablelm', num_hidden_layers: 2 }).rotaryDim, 20);
+  assert.equal(w({ model_type: 'glm', num_hidden_layers: 2 }).rotaryDim, 64);
+  assert.equal(w({ model_type: 'gpt_neox', num_hidden_layers: 2 }).rotaryDim, 24); // 6144 / 64 = 96, rotary_pct 0.25
+  assert.equal(w({ model_type: 'gptj' }).rotaryDim, 64);
+  assert.equal(w({ model_type: 'mixtral', num_hidden_layers: 2 }).base, 1e6);
+  assert.equal(w({ model_type: 'smollm3' }).base, 2e6);
+  assert.equal(w({ model_type: 'deepseek_v3' }).headDim, 64);
+  // gpt-oss with no rope block: its class's YaRN ×32 (truncate false) at base 150000, no v5 placement warning
+  const o = read({ model_type: 'gpt_oss', num_hidden_layers: 4 });
+  assert.deepEqual(o.warnings.map((x) => x.code), ['class-defaults']);
+  assert.equal(o.layerTypes.sliding_attention.scaling.factor, 32);
+  assert.equal(o.layerTypes.full_attention.scaling.truncate, false);
+  assert.equal(o.layerTypes.full_attention.base, 150000);
+  // Gemma 4 with no rope block: sliding default at 1e4, full proportional p 0.25 at 1e6 on the 512 head
+  const g4 = read({ model_type: 'gemma4_text', num_hidden_layers: 6 }).layerTypes;
+  assert.deepEqual([g4.sliding_attention.base, g4.sliding_attention.headDim, g4.sliding_attention.scaling], [1e4, 256, null]);
+  assert.deepEqual([g4.full_attention.base, g4.full_attention.headDim, g4.full_attention.scaling.type], [1e6, 512, 'proportional']);
+  // Llama 4: every 4th layer NoPE, temperature on, base 500000
+  const l4 = read({ model_type: 'llama4_text', num_hidden_layers: 8 }).layerTypes;
+  assert.deepEqual(l4.full_attention.layers, [3, 7]);
+  assert.deepEqual(l4.full_attention.temperature, { scale: 0.1, floorScale: 8192, offset: 1 });
+  // a key a class does not know (custom code) stays missing: no invented default
+  assert.deepEqual(codes({ model_type: 'internlm2', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, max_position_embeddings: 32768, rope_theta: 1e6 }), []);
+});
+
+test('Llama 4 Scout\'s llama3 block with low_freq_factor = high_freq_factor = 1 is read, with a warning', () => {
+  const r = read({ ...llama, rope_theta: 500000, rope_scaling: { ...llama3, factor: 16, high_freq_factor: 1 } });
+  assert.deepEqual(r.layerTypes.full_attention.scaling, { type: 'llama3', factor: 16, lowFreqFactor: 1, highFreqFactor: 1, originalMaxPositionEmbeddings: 8192 });
+  assert.match(r.warnings[0].message, /wavelength below 8192 .* divided by 16/);
 });
 
 test('v4 and v5 layouts of the same config give the same result', () => {
@@ -63,8 +152,8 @@ test('v4 and v5 layouts of the same config give the same result', () => {
     [{ ...llama, rope_theta: 5e5, partial_rotary_factor: 0.5, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } },
       { ...llama, rope_parameters: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192, rope_theta: 5e5, partial_rotary_factor: 0.5 } }],
     // Gemma 3: rope_local_base_freq + sliding_window_pattern (v4) vs nested per layer type (v5)
-    [{ model_type: 'gemma3_text', head_dim: 256, num_hidden_layers: 12, rope_theta: 1e6, rope_local_base_freq: 1e4, sliding_window_pattern: 6, rope_scaling: { factor: 8.0, rope_type: 'linear' } },
-      { model_type: 'gemma3_text', head_dim: 256, num_hidden_layers: 12,
+    [{ model_type: 'gemma3_text', head_dim: 256, num_hidden_layers: 12, max_position_embeddings: 32768, query_pre_attn_scalar: 256, rope_theta: 1e6, rope_local_base_freq: 1e4, sliding_window_pattern: 6, rope_scaling: { factor: 8.0, rope_type: 'linear' } },
+      { model_type: 'gemma3_text', head_dim: 256, num_hidden_layers: 12, max_position_embeddings: 32768, query_pre_attn_scalar: 256,
         layer_types: Array.from({ length: 12 }, (_, i) => ((i + 1) % 6 ? 'sliding_attention' : 'full_attention')),
         rope_parameters: { full_attention: { rope_type: 'linear', factor: 8.0, rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } } }],
   ];
@@ -108,11 +197,11 @@ test('errors name the key and the value', () => {
   bad({ ...llama, rope_scaling: { rope_type: 'linear', factor: 0.5 } }, RangeError, /^rope_scaling\.factor must be a number >= 1 for linear, got 0\.5/);
   bad({ ...llama, rope_scaling: { rope_type: 'warp', factor: 2 } }, RangeError, /^rope_scaling\.rope_type "warp" is unknown/);
   bad({ ...llama, rope_scaling: { rope_type: 'llama3', factor: 8 } }, TypeError, /^rope_scaling of type llama3 needs low_freq_factor/);
-  bad({ text_config: { model_type: 'llama', head_dim: 128, num_hidden_layers: 2, rope_parameters: { rope_type: 'yarn', factor: 4, rope_theta: 1e4 } } },
+  bad({ text_config: { model_type: 'custom', head_dim: 128, num_hidden_layers: 2, rope_parameters: { rope_type: 'yarn', factor: 4, rope_theta: 1e4 } } },
     TypeError, /^text_config\.rope_parameters of type yarn needs original_max_position_embeddings/);
   bad({ ...llama, num_hidden_layers: 3.5 }, RangeError, /^num_hidden_layers must be an integer/);
   bad({ ...llama, rope_scaling: [1, 2] }, TypeError, /^rope_scaling must be an object/);
-  bad({ model_type: 'llama', num_hidden_layers: 2 }, TypeError, /head_dim is missing/);
+  bad({ model_type: 'custom', num_hidden_layers: 2 }, TypeError, /head_dim is missing/);
   bad({ ...llama, partial_rotary_factor: 2 }, RangeError, /^partial_rotary_factor must be in/);
   bad({ ...llama, rope_scaling: { type: 'mrope', mrope_section: [16, '24', 24] } }, TypeError, /^rope_scaling\.mrope_section\[1\]/);
   bad({ ...llama, rope_scaling: { type: 'longrope', short_factor: [1, 'x'], long_factor: [1, 1] } }, TypeError, /^rope_scaling\.short_factor\[1\]/);

@@ -103,6 +103,26 @@ for (const [name, pe] of await builds) {
       closeAll(pe.ropeInvFreq(d, { base: 500000, scaling: { type: 'llama3' } }), got, 0, 'defaults are the 3.1 preset');
     });
 
+    test('Llama 4 Scout: llama3 with low = high = 1 is a step at L0 (no ramp), as Meta\'s apply_scaling computes it', () => {
+      // Meta llama-models models/llama4 apply_scaling, written out: w < L0/high keeps θ; w > L0/low
+      // divides by the factor; with low = high nothing lies between (its smooth branch asserts)
+      const step = (t, l0 = 8192, f = 16) => ((2 * Math.PI) / t < l0 ? t : t / f);
+      const scaling = { type: 'llama3', factor: 16, lowFreqFactor: 1, highFreqFactor: 1, originalMaxPositionEmbeddings: 8192 };
+      const got = pe.ropeInvFreq(d, { base: 500000, scaling });
+      closeAll(got, theta(d, 500000).map((t) => step(t)), 1e-15, 'step');
+      // 2π·500000^(2i/128) < 8192 for i ≤ 34: 35 pairs keep θ_i, 29 are divided by 16
+      const kept = got.filter((t, i) => Math.abs(t - freq(i, d, 500000)) <= 1e-13 * t).length;
+      assert.equal(kept, 35);
+      assert.equal(Math.floor(64 * Math.log(8192 / (2 * Math.PI)) / Math.log(500000)) + 1, 35);
+      // at exactly w = L0/low (θ = 1, L0 = 2π) the pair is divided: transformers gives 0/0 there, Meta asserts
+      assert.deepEqual([...pe.ropeInvFreq(2, { scaling: { ...scaling, originalMaxPositionEmbeddings: 2 * Math.PI } })], [1 / 16]);
+      assert.deepEqual([...pe.ropeInvFreq(2, { scaling: { ...scaling, originalMaxPositionEmbeddings: 2 * Math.PI * (1 + 2 ** -50) } })], [1]);
+      // the cache turns at those frequencies; high < low is still refused
+      const c = pe.ropeCache([0, 5000], d, { base: 500000, scaling });
+      assert.ok(Math.abs(c.cos[d / 2 + 63] - Math.cos(5000 * got[63])) < 1e-6);
+      assert.throws(() => pe.ropeInvFreq(d, { scaling: { ...scaling, highFreqFactor: 0.5 } }), /highFreqFactor \(0\.5\) must be at least/);
+    });
+
     test('LongRoPE short and long factors, default attention factor', () => {
       const half = d / 2;
       const shortFactor = Array.from({ length: half }, (_, i) => 1 + i / 100);

@@ -250,7 +250,7 @@ export default {
             const inv = pe.ropeInvFreq(dim, { base, scaling });
             out.push({ key, label, inv, attn: pe.ropeAttentionFactor(dim, { base, scaling }) });
           } catch (err) {
-            // e.g. llama3 with high_freq_factor <= low_freq_factor: say so, draw the others
+            // e.g. llama3 with high_freq_factor < low_freq_factor: say so, draw the others
             skipped.push(`${key}: ${err.message}`);
           }
         }

@@ -14,20 +14,21 @@ const NOPE_INTERVAL = { llama4: 4, llama4_text: 4, smollm3: 4 };
 
 /**
  * Which block holds the scaling (rope_scaling or rope_parameters), whether it is nested per
- * layer type, and the layer kinds the config names.
+ * layer type, the layer kinds the config names, and the block transformers v5 drops (dropped:
+ * rope_parameters when rope_scaling is there too).
  */
 export function chooseBlock(at, c, modelType, numLayers, warn) {
   const rs = get(c, 'rope_scaling'), rp = get(c, 'rope_parameters');
   if (rs !== undefined) record(`${at}rope_scaling`, rs);
   if (rp !== undefined) record(`${at}rope_parameters`, rp);
   // (with neither block, errors and warnings name rope_scaling, the v4 place)
-  let block, blockName = 'rope_scaling';
+  let block, blockName = 'rope_scaling', dropped;
   if (rs !== undefined && rp !== undefined) {
     // transformers v5 (convert_rope_params_to_dict): rope_scaling, when present, replaces rope_parameters
     if (!sameRopeBlock(rs, rp)) {
       warn('rope-scaling-conflict', `${at}rope_scaling and ${at}rope_parameters are both present and disagree; rope_scaling used, as transformers v5 does`);
     }
-    block = rs; blockName = 'rope_scaling';
+    block = rs; blockName = 'rope_scaling'; dropped = rp;
   } else if (rs !== undefined) {
     block = rs; blockName = 'rope_scaling';
   } else if (rp !== undefined) {
@@ -37,7 +38,7 @@ export function chooseBlock(at, c, modelType, numLayers, warn) {
   // nested per layer type when every key names a layer type (transformers' standardize_rope_params)
   const keys = block === undefined ? [] : Object.keys(block);
   const nested = keys.length > 0 && keys.every((k) => kinds.has(k));
-  return { block, blockName, nested, kinds };
+  return { block, blockName, nested, kinds, dropped };
 }
 
 /** The set of layer type names the config uses (before NoPE layers are split off). */

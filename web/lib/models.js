@@ -1,7 +1,8 @@
 // models.js: a gallery of real models' position settings, for readRopeConfig() (rope-config.js).
-// Each config holds only the position-relevant keys of the model's config.json, with the key
-// names and values of the source named beside it; nothing here is recalled or rounded. Where a
-// source lacked a number, the key is left out and the note says so.
+// Each entry names one checkpoint (a Hugging Face repository id) and holds only the
+// position-relevant keys of that checkpoint's config.json, with the key names and values of the
+// source named beside it; nothing here is recalled or rounded. A key the file itself leaves out
+// stays out: readRopeConfig then takes transformers' class default and says so in a warning.
 //
 // Sources used most:
 //   MLC = mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py (config.json files copied verbatim;
@@ -46,22 +47,26 @@ const PHI4_MINI_SHORT = Array(48).fill(1.0);
 export const MODELS = [
   {
     id: 'llama-2-7b', name: 'Llama 2 7B', family: 'Llama', year: 2023,
-    config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 2048, rope_scaling: null },
-    source: 'MLC llama2_7b',
-    note: 'No rope_theta: the Llama default 10000. max_position_embeddings is 2048 in this copy; the 4096 of the hub file was not verified.',
+    checkpoint: 'meta-llama/Llama-2-7b-hf',
+    config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 4096, rope_scaling: null },
+    source: 'Lightning-AI/litgpt litgpt/config.py Llama-2-7b-hf (block_size 4096, mirroring the hub file); widths as MLC llama2_7b',
+    note: 'No rope_theta in the file: LlamaConfig\'s default 10000. MLC\'s copy (an early revision, transformers 4.31.0.dev0) still says 2048.',
   },
   {
     id: 'codellama-7b', name: 'CodeLlama 7B', family: 'Llama', year: 2023,
+    checkpoint: 'codellama/CodeLlama-7b-hf',
     config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 16384, rope_scaling: null, rope_theta: 1000000 },
     source: 'MLC codellama_7b (codellama/CodeLlama-7b-hf)',
   },
   {
     id: 'llama-3-8b', name: 'Llama 3 8B', family: 'Llama', year: 2024,
+    checkpoint: 'meta-llama/Meta-Llama-3-8B',
     config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 8192, rope_scaling: null, rope_theta: 500000.0 },
     source: 'MLC llama3_8b (commented-out preset)',
   },
   {
     id: 'llama-3.1-8b', name: 'Llama 3.1 8B', family: 'Llama', year: 2024,
+    checkpoint: 'meta-llama/Llama-3.1-8B',
     config: {
       model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 131072,
       rope_scaling: { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
@@ -71,6 +76,7 @@ export const MODELS = [
   },
   {
     id: 'llama-3.2-1b', name: 'Llama 3.2 1B', family: 'Llama', year: 2024,
+    checkpoint: 'meta-llama/Llama-3.2-1B',
     config: {
       model_type: 'llama', head_dim: 64, hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 16, max_position_embeddings: 131072,
       rope_scaling: { factor: 32.0, high_freq_factor: 4.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
@@ -80,40 +86,47 @@ export const MODELS = [
   },
   {
     id: 'llama-4-scout', name: 'Llama 4 Scout 17B-16E (text)', family: 'Llama', year: 2025,
+    checkpoint: 'meta-llama/Llama-4-Scout-17B-16E',
     config: {
       model_type: 'llama4',
       text_config: {
         model_type: 'llama4_text', hidden_size: 5120, num_attention_heads: 40, head_dim: 128, num_hidden_layers: 48,
-        max_position_embeddings: 131072, rope_theta: 500000.0, no_rope_layer_interval: 4, attention_chunk_size: 8192,
-        attn_temperature_tuning: true, floor_scale: 8192, attn_scale: 0.1,
+        max_position_embeddings: 262144, no_rope_layers: [], attention_chunk_size: 8192,
+        rope_scaling: { factor: 16.0, high_freq_factor: 1.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+        rope_theta: 500000.0,
       },
     },
-    source: 'HF llama4/configuration_llama4.py Llama4TextConfig defaults (checkpoint meta-llama/Llama-4-Scout-17B-16E; rope_theta is its default_theta, max_position_embeddings 4096 * 32)',
-    note: 'The checkpoint\'s rope_scaling (llama3 type) is left out: the published values could not be read from a public file (copies disagree on factor 8 vs 16). Every 4th layer is NoPE with attention temperature tuning.',
+    source: 'meta-llama/Llama-4-Scout-17B-16E config.json text_config as quoted in AMD-AGI/Primus#165; factor 16 and high_freq_factor 1 also in meta-llama/llama-models models/llama4/args.py (llama-models#322)',
+    note: 'llama3 scaling with low_freq_factor = high_freq_factor = 1: a step, not a ramp. Wavelengths under 8192 keep θ_i, longer ones are divided by 16. no_rope_layers is empty, so Llama4TextConfig\'s defaults apply: every 4th layer is NoPE, with attention temperature tuning (scale 0.1, floor 8192).',
   },
   {
     id: 'tinyllama-1.1b', name: 'TinyLlama 1.1B Chat v1.0', family: 'Llama', year: 2024,
+    checkpoint: 'TinyLlama/TinyLlama-1.1B-Chat-v1.0',
     config: { model_type: 'llama', hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 22, max_position_embeddings: 2048, rope_scaling: null, rope_theta: 10000.0 },
     source: 'MLC tinyllama_1b_chat_v1.0',
   },
   {
     id: 'mistral-7b-v0.1', name: 'Mistral 7B v0.1', family: 'Mistral', year: 2023,
+    checkpoint: 'mistralai/Mistral-7B-v0.1',
     config: { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 32768, rope_theta: 10000.0 },
     source: 'MLC mistral_7b',
     note: 'Sliding window 4096 (attention, not position).',
   },
   {
     id: 'mistral-7b-v0.3', name: 'Mistral 7B v0.3', family: 'Mistral', year: 2024,
+    checkpoint: 'mistralai/Mistral-7B-v0.3',
     config: { model_type: 'mistral', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 32768, rope_theta: 1000000.0 },
     source: 'MLC mistral_7b_v03',
   },
   {
     id: 'mixtral-8x7b', name: 'Mixtral 8x7B v0.1', family: 'Mistral', year: 2023,
+    checkpoint: 'mistralai/Mixtral-8x7B-v0.1',
     config: { model_type: 'mixtral', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 32768, rope_theta: 1000000.0 },
     source: 'MLC Mixtral-8x7B-v0.1',
   },
   {
     id: 'ministral-3-3b', name: 'Ministral 3 3B Reasoning 2512', family: 'Mistral', year: 2025,
+    checkpoint: 'mistralai/Ministral-3-3B-Reasoning-2512',
     config: {
       model_type: 'mistral3',
       text_config: {
@@ -128,40 +141,54 @@ export const MODELS = [
     note: 'YaRN ×16 with mscale = mscale_all_dim (attention factor 1), plus Llama-4-style query temperature with beta 0.1 over 16384-token buckets.',
   },
   {
-    id: 'qwen2-7b', name: 'Qwen2 7B', family: 'Qwen', year: 2024,
+    id: 'qwen2-7b', name: 'Qwen2 7B Instruct', family: 'Qwen', year: 2024,
+    checkpoint: 'Qwen/Qwen2-7B-Instruct',
     config: { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1000000.0 },
-    source: 'MLC qwen2_7b',
+    source: 'MLC qwen2_7b (the Instruct config: eos_token_id 151645)',
+    note: 'The Instruct model is set to 32768 on purpose; its model card adds YaRN ×4 for longer inputs (next entry).',
+  },
+  {
+    id: 'qwen2-7b-base', name: 'Qwen2 7B (base)', family: 'Qwen', year: 2024,
+    checkpoint: 'Qwen/Qwen2-7B',
+    config: { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 131072, rope_theta: 1000000.0 },
+    source: 'QwenLM/Qwen3#663 (Qwen2-7B vs Qwen2-7B-Instruct config screenshots) and a Qwen maintainer in QwenLM/Qwen3#679: "All base models support the context length of 131072"; widths as Qwen2-7B-Instruct',
+    note: 'Same RoPE as the Instruct model, read to 131072 with no scaling block.',
   },
   {
     id: 'qwen2-7b-yarn4', name: 'Qwen2 7B Instruct + YaRN ×4 (128K recipe)', family: 'Qwen', year: 2024,
+    checkpoint: 'Qwen/Qwen2-7B-Instruct',
     config: {
       model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1000000.0,
       rope_scaling: { factor: 4.0, original_max_position_embeddings: 32768, type: 'yarn' },
     },
     source: 'MLC qwen2_7b, with the rope_scaling block the Qwen2/Qwen2.5 Instruct model cards tell users to add (quoted in ggml-org/llama.cpp#10698, turboderp-org/exllamav2#642)',
-    note: 'Static YaRN: applies at every length once added. Qwen2.5-7B was not used: its config was not found in a readable public file.',
+    note: 'Static YaRN: applies at every length once added. transformers before #40320 replaced factor by max_position_embeddings / original_max_position_embeddings = 1 here, so the recipe did nothing there unless max_position_embeddings was raised to 131072 (transformers#38224).',
   },
   {
     id: 'qwen2.5-3b', name: 'Qwen2.5 3B', family: 'Qwen', year: 2024,
+    checkpoint: 'Qwen/Qwen2.5-3B',
     config: { model_type: 'qwen2', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 36, max_position_embeddings: 32768, rope_theta: 1000000.0 },
     source: 'MLC qwen2.5_3b',
   },
   {
     id: 'qwen3-8b', name: 'Qwen3 8B', family: 'Qwen', year: 2025,
+    checkpoint: 'Qwen/Qwen3-8B',
     config: { model_type: 'qwen3', head_dim: 128, hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 36, max_position_embeddings: 40960, rope_scaling: null, rope_theta: 1000000 },
     source: 'MLC qwen3_8b (commented-out preset)',
   },
   {
-    id: 'qwen2-vl', name: 'Qwen2-VL (text part)', family: 'Qwen', year: 2024,
+    id: 'qwen2-vl', name: 'Qwen2-VL 7B Instruct (text part)', family: 'Qwen', year: 2024,
+    checkpoint: 'Qwen/Qwen2-VL-7B-Instruct',
     config: {
-      model_type: 'qwen2_vl', hidden_size: 8192, num_attention_heads: 64, num_hidden_layers: 80, max_position_embeddings: 32768, rope_theta: 1000000.0,
+      model_type: 'qwen2_vl', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1000000.0,
       rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
     },
-    source: 'HF qwen2_vl/configuration_qwen2_vl.py Qwen2VLTextConfig defaults (rope_theta default 1000000.0; mrope → default); mrope_section [16, 24, 24] as in modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb and NVIDIA Megatron _apply_mrope_bshd',
-    note: 'The class defaults are the 72B shape; the 7B\'s own widths (3584 / 28 heads) were not verified. Both have head_dim 128, so the RoPE is the same: 16 + 24 + 24 = 64 pairs in three streams (t, h, w).',
+    source: 'Qwen/Qwen2-VL-7B-Instruct config.json as quoted in huggingface/transformers#33401 (an exported copy in modelscope/ms-swift#2340)',
+    note: 'head_dim 3584 / 28 = 128: 16 + 24 + 24 = 64 pairs in three streams (t, h, w). transformers reads the mrope type as default RoPE.',
   },
   {
     id: 'deepseek-v3', name: 'DeepSeek-V3', family: 'DeepSeek', year: 2024,
+    checkpoint: 'deepseek-ai/DeepSeek-V3',
     config: {
       model_type: 'deepseek_v3', hidden_size: 7168, num_attention_heads: 128, num_hidden_layers: 61, max_position_embeddings: 163840,
       qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128, rope_theta: 10000,
@@ -172,6 +199,7 @@ export const MODELS = [
   },
   {
     id: 'deepseek-v2-lite', name: 'DeepSeek-V2-Lite', family: 'DeepSeek', year: 2024,
+    checkpoint: 'deepseek-ai/DeepSeek-V2-Lite',
     config: {
       model_type: 'deepseek_v2', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 27, max_position_embeddings: 163840,
       qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128, rope_theta: 10000,
@@ -181,18 +209,21 @@ export const MODELS = [
   },
   {
     id: 'gemma-2-9b', name: 'Gemma 2 9B', family: 'Gemma', year: 2024,
+    checkpoint: 'google/gemma-2-9b',
     config: { model_type: 'gemma2', head_dim: 256, hidden_size: 3584, num_attention_heads: 16, num_hidden_layers: 42, max_position_embeddings: 8192, query_pre_attn_scalar: 256, rope_theta: 10000.0, sliding_window: 4096 },
     source: 'MLC gemma2_9b',
     note: 'Sliding (4096) and global layers alternate with the same RoPE.',
   },
   {
     id: 'gemma-2-27b', name: 'Gemma 2 27B', family: 'Gemma', year: 2024,
+    checkpoint: 'google/gemma-2-27b',
     config: { model_type: 'gemma2', head_dim: 128, hidden_size: 4608, num_attention_heads: 32, num_hidden_layers: 46, max_position_embeddings: 8192, query_pre_attn_scalar: 144, rope_theta: 10000.0, sliding_window: 4096 },
     source: 'MLC gemma2_27b',
     note: 'query_pre_attn_scalar 144 ≠ head_dim 128: scores are scaled by 1/√144, i.e. √(128/144) times 1/√128.',
   },
   {
     id: 'gemma-3-1b', name: 'Gemma 3 1B', family: 'Gemma', year: 2025,
+    checkpoint: 'google/gemma-3-1b-it',
     config: {
       model_type: 'gemma3_text', head_dim: 256, hidden_size: 1152, num_attention_heads: 4, num_hidden_layers: 26, max_position_embeddings: 32768,
       query_pre_attn_scalar: 256, rope_local_base_freq: 10000, rope_scaling: null, rope_theta: 1000000, sliding_window: 512, sliding_window_pattern: 6,
@@ -201,6 +232,7 @@ export const MODELS = [
   },
   {
     id: 'gemma-3-4b', name: 'Gemma 3 4B', family: 'Gemma', year: 2025,
+    checkpoint: 'google/gemma-3-4b-it',
     config: {
       model_type: 'gemma3',
       text_config: {
@@ -210,32 +242,36 @@ export const MODELS = [
       },
     },
     source: 'google/gemma-3-4b-it config.json text_config rope_scaling as quoted in Blaizzy/mlx-vlm#1709; widths, layers, window and both bases from AI-Hypercomputer/maxtext MaxText/configs/models/gemma3-4b.yml',
-    note: 'Linear ×8 on the global layers only; the sliding layers keep base 10000 unscaled. The hub file omits keys equal to the class defaults; they are written out here. max_position_embeddings left out (not verified).',
+    note: 'Linear ×8 on the global layers only; the sliding layers keep base 10000 unscaled. The hub file leaves out the keys equal to Gemma3TextConfig\'s defaults (head_dim 256 among them); the sources above write most of them out. max_position_embeddings and query_pre_attn_scalar are not in them: the class defaults 131072 and 256 apply.',
   },
   {
-    id: 'gemma-4', name: 'Gemma 4 (E2B shape)', family: 'Gemma', year: 2026,
+    id: 'gemma-4', name: 'Gemma 4 E2B', family: 'Gemma', year: 2026,
+    checkpoint: 'google/gemma-4-e2b',
     config: {
       model_type: 'gemma4',
       text_config: {
-        model_type: 'gemma4_text', hidden_size: 2304, num_attention_heads: 8, num_hidden_layers: 30, head_dim: 256, global_head_dim: 512,
-        max_position_embeddings: 131072, sliding_window: 512,
+        model_type: 'gemma4_text', hidden_size: 1536, num_attention_heads: 8, num_hidden_layers: 35, head_dim: 256, global_head_dim: 512,
+        max_position_embeddings: 131072, sliding_window: 512, num_kv_shared_layers: 20,
+        layer_types: Array.from({ length: 35 }, (_, i) => (i % 5 === 4 ? 'full_attention' : 'sliding_attention')),
         rope_parameters: {
           sliding_attention: { rope_type: 'default', rope_theta: 10000.0 },
           full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1000000.0 },
         },
       },
     },
-    source: 'HF gemma4/configuration_gemma4.py Gemma4TextConfig defaults (checkpoint google/gemma-4-e2b-it)',
-    note: 'p-RoPE on the global layers: the 512-wide head rotates with frequencies past int(0.25·512/2) = 64 pairs set to 0. Five sliding layers to one global.',
+    source: 'google/gemma-4-e2b config.json as copied in AI-Hypercomputer/maxtext hf_model_configs.py, gemma4_e2b_dict (transformers 5.5.0.dev0)',
+    note: 'p-RoPE on the global layers: the 512-wide head rotates with frequencies past int(0.25·512/2) = 64 pairs set to 0. Four sliding layers to one global (layers 4, 9, …, 34); the last 20 layers reuse earlier layers\' keys and values.',
   },
   {
     id: 'phi-2', name: 'Phi-2', family: 'Phi', year: 2023,
+    checkpoint: 'microsoft/phi-2',
     config: { model_type: 'phi-msft', n_embd: 2560, n_head: 32, n_layer: 32, n_positions: 2048, rotary_dim: 32 },
     source: 'MLC phi-2 (microsoft/phi-2, custom-code config)',
     note: 'Rotates 32 of 80 dims per head; no base in the config: 10000.',
   },
   {
     id: 'phi-3.5-mini', name: 'Phi-3.5 mini instruct', family: 'Phi', year: 2024,
+    checkpoint: 'microsoft/Phi-3.5-mini-instruct',
     config: {
       model_type: 'phi3', hidden_size: 3072, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096,
       rope_scaling: { long_factor: PHI3_5_LONG, short_factor: PHI3_5_SHORT, type: 'longrope' }, rope_theta: 10000.0,
@@ -245,6 +281,7 @@ export const MODELS = [
   },
   {
     id: 'phi-4-mini', name: 'Phi-4 mini instruct', family: 'Phi', year: 2025,
+    checkpoint: 'microsoft/Phi-4-mini-instruct',
     config: {
       model_type: 'phi3', hidden_size: 3072, num_attention_heads: 24, num_hidden_layers: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096,
       partial_rotary_factor: 0.75, rope_scaling: { long_factor: PHI4_MINI_LONG, short_factor: PHI4_MINI_SHORT, type: 'longrope' }, rope_theta: 10000.0,
@@ -254,35 +291,41 @@ export const MODELS = [
   },
   {
     id: 'gpt-j-6b', name: 'GPT-J 6B', family: 'GPT-J', year: 2021,
+    checkpoint: 'EleutherAI/gpt-j-6b',
     config: { model_type: 'gptj', n_embd: 4096, n_head: 16, n_layer: 28, n_positions: 2048, rotary_dim: 64 },
     source: 'MLC gpt_j (EleutherAI/gpt-j-6b)',
     note: 'Rotates 64 of 256 dims, adjacent pairs (rotate_every_two). The preset\'s rope_scaling {"rope_type": "gptj"} is MLC\'s own marker, not part of the model\'s config.json, and is left out.',
   },
   {
     id: 'redpajama-incite-3b', name: 'RedPajama-INCITE 3B v1 (GPT-NeoX)', family: 'GPT-NeoX', year: 2023,
+    checkpoint: 'togethercomputer/RedPajama-INCITE-Chat-3B-v1',
     config: { model_type: 'gpt_neox', hidden_size: 2560, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 2048, rotary_emb_base: 10000, rotary_pct: 1.0 },
     source: 'MLC redpajama_3b_v1',
     note: 'GPT-NeoX architecture with full rotary (rotary_pct 1.0). Pythia (rotary_pct 0.25) is not listed: its config was not found in a readable public file.',
   },
   {
     id: 'stablelm-3b-4e1t', name: 'StableLM 3B', family: 'StableLM', year: 2023,
+    checkpoint: 'stabilityai/stablelm-3b-4e1t',
     config: { model_type: 'stablelm', hidden_size: 2560, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 4096, partial_rotary_factor: 0.25, rope_theta: 10000 },
     source: 'MLC stablelm',
     note: 'Rotates 20 of 80 dims per head.',
   },
   {
     id: 'stablelm-2-1.6b', name: 'StableLM 2 Zephyr 1.6B', family: 'StableLM', year: 2024,
+    checkpoint: 'stabilityai/stablelm-2-zephyr-1_6b',
     config: { model_type: 'stablelm', hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 24, max_position_embeddings: 4096, partial_rotary_factor: 0.25, rope_theta: 10000 },
     source: 'MLC stablelm-2-zephyr-1_6b',
   },
   {
-    id: 'glm-4-9b', name: 'GLM-4 9B', family: 'GLM', year: 2024,
-    config: { model_type: 'glm', hidden_size: 4096, num_attention_heads: 32, head_dim: 128, num_hidden_layers: 40, max_position_embeddings: 131072, partial_rotary_factor: 0.5 },
-    source: 'HF glm/configuration_glm.py GlmConfig defaults (checkpoint THUDM/glm-4-9b-chat; partial_rotary_factor 0.5 is its default; no rope_theta: 10000)',
-    note: 'Rotates 64 of 128 dims, adjacent pairs (modeling_glm.py).',
+    id: 'glm-4-9b', name: 'GLM-4 9B Chat', family: 'GLM', year: 2024,
+    checkpoint: 'THUDM/glm-4-9b-chat',
+    config: { model_type: 'glm', hidden_size: 4096, num_attention_heads: 32, head_dim: 128, num_hidden_layers: 40, max_position_embeddings: 131072, partial_rotary_factor: 0.5, rope_theta: 5000000.0 },
+    source: 'THUDM/glm-4-9b-chat config.json (rope_ratio 500, seq_length 131072, kv_channels 128, num_layers 40) mapped as transformers glm/convert_glm_weights_to_hf.py maps it: rope_theta = 10000 × rope_ratio (llama.cpp does the same, ggml-org/llama.cpp#8031)',
+    note: 'Rotates 64 of 128 dims, adjacent pairs (modeling_glm.py). The ChatGLM file says rope_ratio 500, not rope_theta: a reader that looks only for rope_theta falls back to 10000.',
   },
   {
     id: 'gpt-oss-20b', name: 'gpt-oss-20b', family: 'gpt-oss', year: 2025,
+    checkpoint: 'openai/gpt-oss-20b',
     config: {
       model_type: 'gpt_oss', hidden_size: 2880, num_attention_heads: 64, head_dim: 64, num_hidden_layers: 24, max_position_embeddings: 131072, sliding_window: 128,
       rope_parameters: { rope_type: 'yarn', rope_theta: 150000.0, factor: 32.0, beta_fast: 32.0, beta_slow: 1.0, truncate: false, original_max_position_embeddings: 4096 },
@@ -292,27 +335,32 @@ export const MODELS = [
   },
   {
     id: 'smollm2-135m', name: 'SmolLM2 135M', family: 'SmolLM', year: 2024,
+    checkpoint: 'HuggingFaceTB/SmolLM2-135M',
     config: { model_type: 'llama', hidden_size: 576, num_attention_heads: 9, num_hidden_layers: 30, max_position_embeddings: 8192, rope_interleaved: false, rope_scaling: null, rope_theta: 100000 },
     source: 'MLC smollm2_135m',
   },
   {
     id: 'smollm2-360m', name: 'SmolLM2 360M', family: 'SmolLM', year: 2024,
+    checkpoint: 'HuggingFaceTB/SmolLM2-360M',
     config: { model_type: 'llama', hidden_size: 960, num_attention_heads: 15, num_hidden_layers: 32, max_position_embeddings: 8192, rope_interleaved: false, rope_scaling: null, rope_theta: 100000 },
     source: 'MLC smollm2_360m',
   },
   {
-    id: 'smollm3', name: 'SmolLM3 (config-class defaults)', family: 'SmolLM', year: 2025,
-    config: { model_type: 'smollm3', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 36, max_position_embeddings: 32768, rope_theta: 2000000.0, no_rope_layer_interval: 4 },
-    source: 'HF smollm3/configuration_smollm3.py SmolLM3Config defaults (rope_theta is its default_theta)',
-    note: 'NoPE every 4th layer. The SmolLM3-3B checkpoint\'s own base and context (reported as 5e6 and 65536) were not verified in a public file, so the class defaults stand here.',
+    id: 'smollm3', name: 'SmolLM3 3B', family: 'SmolLM', year: 2025,
+    checkpoint: 'HuggingFaceTB/SmolLM3-3B',
+    config: { model_type: 'smollm3', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 36, max_position_embeddings: 65536, rope_theta: 5000000.0, no_rope_layer_interval: 4 },
+    source: 'huggingface/smollm, SmolLM3 pretraining config long_context_32k_to_64.yaml, the last training stage (rope_theta 5000000.0, max_position_embeddings 65536, no_rope_layer 4); widths from smollm3/configuration_smollm3.py, whose defaults are this checkpoint\'s',
+    note: 'NoPE every 4th layer. The class defaults (base 2e6, 32768) are the stage before, long_context_4k_to_32k.yaml.',
   },
   {
     id: 'internlm2.5-7b', name: 'InternLM2.5 7B', family: 'InternLM', year: 2024,
+    checkpoint: 'internlm/internlm2_5-7b-chat',
     config: { model_type: 'internlm2', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 32768, rope_scaling: { type: 'dynamic', factor: 2.0 }, rope_theta: 1000000 },
     source: 'MLC internlm2_5_7b',
   },
   {
     id: 'minicpm-2b', name: 'MiniCPM 2B', family: 'MiniCPM', year: 2024,
+    checkpoint: 'openbmb/MiniCPM-2B-sft-bf16',
     config: { model_type: 'minicpm', hidden_size: 2304, num_attention_heads: 36, num_hidden_layers: 40, max_position_embeddings: 65536, rope_scaling: { type: 'dynamic', factor: 4.0 }, rope_theta: 1000000.0 },
     source: 'MLC minicpm_2b',
   },

@@ -16,6 +16,7 @@
 import * as A from './args.js';
 import { ropeScaling } from './scaling.js';
 import { chooseBlock, layerList } from './config-layers.js';
+import { configClass, withClassDefaults } from './config-defaults.js';
 import { MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_CONFIG_VALUES, load, get, record, number, count, optCount, optString, numbers, ints } from './config-json.js';
 
 export { MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_CONFIG_VALUES };
@@ -24,11 +25,9 @@ const SCALAR_KEYS = ['factor', 'attention_factor', 'beta_fast', 'beta_slow', 'ms
   'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'];
 const LIST_KEYS = ['short_factor', 'long_factor'];
 
-// Bases transformers uses when a config names none (the config classes' default_theta);
-// every other model type defaults to 10000 (RotaryEmbeddingConfigMixin.default_theta).
-const DEFAULT_THETA = { llama4: 500000, llama4_text: 500000, gpt_oss: 150000, smollm3: 2000000,
-  gemma3: 1000000, gemma3_text: 1000000, gemma4: 1000000, gemma4_text: 1000000 };
-// Gemma 3's sliding layers: rope_local_base_freq, default 10000 (configuration_gemma3.py).
+// The base when neither the config nor its class names one (RotaryEmbeddingConfigMixin.default_theta),
+// and Gemma's sliding layers' base (rope_local_base_freq; Gemma 4's sliding block).
+const DEFAULT_THETA = 10000;
 const DEFAULT_LOCAL_THETA = 10000;
 
 // Pair layout ('half' = rotate_half, pairs (i, i + r/2); 'interleaved' = adjacent pairs), by
@@ -61,7 +60,10 @@ export function readRopeConfig(config, options) {
   }
   const root = load(config);
   const warnings = [];
-  const warn = (code, message) => warnings.push(Object.freeze({ code, message }));
+  // (a block shared by several layer types would raise the same warning once per type)
+  const warn = (code, message) => {
+    if (!warnings.some((w) => w.code === code && w.message === message)) warnings.push(Object.freeze({ code, message }));
+  };
 
   // Vision-language models (Qwen3-VL, Gemma 3/4, Mistral 3, Llama 4) keep the language model's
   // settings in text_config; the top level then holds only the wrapper's keys.
@@ -72,6 +74,12 @@ export function readRopeConfig(config, options) {
     at = 'text_config.';
   }
   const modelType = optString(`${at}model_type`, get(c, 'model_type')) ?? optString('model_type', get(root, 'model_type'));
+  // Keys the file leaves out take their config class's defaults, as in transformers; the
+  // warning at the end lists them.
+  const completed = withClassDefaults(c, modelType);
+  c = completed.config;
+  const defaults = completed.used.slice();
+  const noteDefault = (key, value) => { if (!defaults.some((d) => d.key === key)) defaults.push({ key, value }); };
 
   const numLayers = optCount(at, c, ['num_hidden_layers', 'n_layer', 'num_layers'], 1);
   const maxPos = optCount(at, c, ['max_position_embeddings', 'n_positions', 'seq_length'], 1);
@@ -79,7 +87,8 @@ export function readRopeConfig(config, options) {
   const mla = get(c, 'qk_rope_head_dim') !== undefined;
   const headDim = readHeadDim(at, c, mla);
 
-  const { block, blockName, nested, kinds } = chooseBlock(at, c, modelType, numLayers, warn);
+  const { block, blockName, nested, kinds, dropped } = chooseBlock(at, c, modelType, numLayers, warn);
+  const blockIsDefault = completed.used.some((d) => d.key === 'rope_parameters');
   const list = layerList(at, c, modelType, numLayers, kinds);
   if (list.layers === null && numLayers === undefined) {
     warn('layers-unknown', `${at}num_hidden_layers is missing: the layers of each type are unknown (layers: null)`);
@@ -109,9 +118,16 @@ export function readRopeConfig(config, options) {
     }
     layerTypes[name] = Object.freeze(readLayerType({
       // (a layer type with no block of its own is warned about once, not again for its base)
-      at, c, modelType, kind, block: b, bPath, fromV5: blockName === 'rope_parameters' && b !== undefined, nested, headDim, mla,
-      maxPos, topL0, style, layers, callback, warn,
+      at, c, modelType, kind, block: b, bPath, fromV5: blockName === 'rope_parameters' && b !== undefined && !blockIsDefault, nested, headDim, mla,
+      maxPos, topL0, style, layers, callback, warn, noteDefault, dropped: nested ? undefined : dropped,
     }));
+  }
+  if (defaults.length > 0) {
+    const named = defaults.map((d) => `${at}${d.key} ${JSON.stringify(d.value)}`).join(', ');
+    const from = completed.name === null
+      ? 'the default transformers uses for every model type'
+      : `transformers' ${completed.name} defaults, as loading the file there would`;
+    warn('class-defaults', `not in the config, taken from ${from}: ${named}`);
   }
   return Object.freeze({ layerTypes: Object.freeze(layerTypes), maxPositionEmbeddings: maxPos ?? null, warnings: Object.freeze(warnings) });
 }
@@ -141,8 +157,10 @@ function readLayerType(x) {
   // base
   const local = sliding && !nested && (get(c, 'rope_local_base_freq') !== undefined || modelType?.startsWith('gemma3'));
   let base;
-  if (local) base = number(`${at}rope_local_base_freq`, get(c, 'rope_local_base_freq') ?? DEFAULT_LOCAL_THETA, 1);
-  else base = readBase(at, c, modelType, b, bPath, fromV5, kind, warn);
+  if (local) {
+    if (get(c, 'rope_local_base_freq') === undefined) x.noteDefault('rope_local_base_freq', DEFAULT_LOCAL_THETA);
+    base = number(`${at}rope_local_base_freq`, get(c, 'rope_local_base_freq') ?? DEFAULT_LOCAL_THETA, 1);
+  } else base = readBase(x);
 
   // Gemma 3's sliding layers use plain RoPE: the scaling block is for the global layers
   // (transformers v5 rewrites it as { full_attention: rope_scaling, sliding_attention: default }).
@@ -236,6 +254,10 @@ function readScaling(x, b, bPath, type, rotaryDim, warn) {
     }
     throw e;
   }
+  if (type === 'llama3' && s.lowFreqFactor === s.highFreqFactor) {
+    const edge = s.originalMaxPositionEmbeddings / s.lowFreqFactor;
+    warn('llama3-step', `${bPath}.low_freq_factor and high_freq_factor are both ${s.lowFreqFactor}: no smooth band, a step instead; pairs with wavelength below ${edge} (original_max_position_embeddings / low_freq_factor) keep θ_i, the others are divided by ${s.factor}, as transformers and Meta's apply_scaling compute it`);
+  }
   if (type === 'longrope') {
     const half = rotaryDim / 2;
     for (const k of ['shortFactor', 'longFactor']) {
@@ -249,28 +271,40 @@ function readScaling(x, b, bPath, type, rotaryDim, warn) {
   return Object.freeze(s);
 }
 
-/** rope_theta for one layer type, with the v4/v5 placement checks. */
-function readBase(at, c, modelType, b, bPath, fromV5, kind, warn) {
+/**
+ * rope_theta for one layer type, with the v4/v5 placement checks. With both rope_scaling and
+ * rope_parameters, transformers v5 (convert_rope_params_to_dict) keeps rope_scaling, fills its
+ * rope_theta from the top level or the class default, and drops rope_parameters whole.
+ */
+function readBase(x) {
+  const { at, c, modelType, block: b, bPath, fromV5, kind, warn } = x;
   const inside = get(b, 'rope_theta');
   const topKey = get(c, 'rope_theta') !== undefined ? 'rope_theta' : get(c, 'rotary_emb_base') !== undefined ? 'rotary_emb_base' : null;
   const top = topKey === null ? undefined : number(`${at}${topKey}`, get(c, topKey), 1);
+  let base, from;
   if (inside !== undefined) {
-    const v = number(`${bPath}.rope_theta`, inside, 1);
-    if (top !== undefined && top !== v) {
-      warn('rope-theta-conflict', `${at}${topKey} ${top} and ${bPath}.rope_theta ${v} disagree; ${v} used (transformers v5 keeps the one in the block)`);
+    base = number(`${bPath}.rope_theta`, inside, 1);
+    from = `${bPath}.rope_theta`;
+    if (top !== undefined && top !== base) {
+      warn('rope-theta-conflict', `${at}${topKey} ${top} and ${bPath}.rope_theta ${base} disagree; ${base} used (transformers v5 keeps the one in the block)`);
     }
-    return v;
-  }
-  if (top !== undefined) {
+  } else if (top !== undefined) {
     if (fromV5) {
       warn('rope-theta-outside', `${bPath} has no rope_theta; ${at}${topKey} ${top} used (transformers v5 moves it into the block, runtimes that read only the block fall back to 10000)`);
     }
-    return top;
+    base = top;
+    from = `${at}${topKey}`;
+  } else {
+    base = configClass(modelType)?.values.rope_theta ?? DEFAULT_THETA;
+    if ((modelType === 'gemma4' || modelType === 'gemma4_text') && kind === 'sliding_attention') base = DEFAULT_LOCAL_THETA;
+    from = 'the default';
+    if (fromV5) {
+      warn('rope-theta-missing', `${bPath} has no rope_theta (nor has the config); the default base ${base} for ${modelType ? `model type ${JSON.stringify(modelType)}` : 'an unnamed model type'} used`);
+    } else if (!x.nested) x.noteDefault('rope_theta', base); // (nested: layer-type-missing said so)
   }
-  let base = DEFAULT_THETA[modelType] ?? 10000;
-  if ((modelType === 'gemma4' || modelType === 'gemma4_text') && kind === 'sliding_attention') base = DEFAULT_LOCAL_THETA;
-  if (fromV5) {
-    warn('rope-theta-missing', `${bPath} has no rope_theta (nor has the config); the default base ${base} for ${modelType ? `model type ${JSON.stringify(modelType)}` : 'an unnamed model type'} used`);
+  const other = get(x.dropped, 'rope_theta');
+  if (other !== undefined && number(`${at}rope_parameters.rope_theta`, other, 1) !== base) {
+    warn('rope-theta-dropped', `${at}rope_scaling and ${at}rope_parameters are both present and their bases differ: transformers v5 keeps rope_scaling with base ${base} (${from}) and drops rope_parameters, whose rope_theta is ${other}; a runtime that reads rope_parameters uses base ${other}`);
   }
   return base;
 }

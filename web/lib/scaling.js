@@ -54,8 +54,10 @@ export function scalingStruct(scaling, half) {
     v.originalMaxPositionEmbeddings = atLeast1('scaling.originalMaxPositionEmbeddings', s.originalMaxPositionEmbeddings ?? 8192);
     v.lowFreqFactor = pos('scaling.lowFreqFactor', s.lowFreqFactor ?? 1);
     v.highFreqFactor = pos('scaling.highFreqFactor', s.highFreqFactor ?? 4);
-    if (!(v.highFreqFactor > v.lowFreqFactor)) {
-      throw new RangeError(`scaling.highFreqFactor (${v.highFreqFactor}) must exceed scaling.lowFreqFactor (${v.lowFreqFactor})`);
+    // equal factors (Llama 4 Scout's 1 and 1) make a step at L0/low, as transformers and Meta
+    // compute it; below, the two references disagree on the band between, so it is refused
+    if (!(v.highFreqFactor >= v.lowFreqFactor)) {
+      throw new RangeError(`scaling.highFreqFactor (${v.highFreqFactor}) must be at least scaling.lowFreqFactor (${v.lowFreqFactor})`);
     }
   } else if (type === 'proportional') {
     // Gemma 4's p-RoPE over the whole head (rotaryDim = head dim): the first
