@@ -27,8 +27,10 @@ function pressed(group, attr, value) {
 }
 
 function pageText() {
-  document.title = t(M.title);
-  document.querySelector('meta[name="description"]')?.setAttribute('content', t(M.description));
+  // a page of its own (the teacher's guide) names itself on <html data-title-en data-title-zh>
+  const own = document.documentElement.dataset;
+  document.title = own.titleEn ? (lang() === 'zh' ? own.titleZh : own.titleEn) : t(M.title);
+  if (!own.titleEn) document.querySelector('meta[name="description"]')?.setAttribute('content', t(M.description));
   for (const el of document.querySelectorAll('[data-aria-en]')) {
     el.setAttribute('aria-label', lang() === 'zh' ? el.dataset.ariaZh : el.dataset.ariaEn);
   }
