@@ -126,6 +126,29 @@ async function mountAll() {
   status.textContent = '';
 }
 
+/**
+ * A scene link of this page (an exercise's "try it") sets the charts it names where they are,
+ * without a reload, keeps the reader's language and theme, and brings the first of them into view.
+ */
+function followSceneLink(e) {
+  const a = e.target.closest?.('a.scene-link');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const url = new URL(a.href);
+  if (url.origin !== location.origin || url.pathname !== location.pathname || !charts.size) return;
+  e.preventDefault();
+  const scene = readScene(url.searchParams, (k) => charts.has(k));
+  let first = null;
+  for (const [kind, entries] of scene.byKind) {
+    const host = charts.get(kind);
+    host.set(parseParams(host.chart.params, entries, { ignore: [] }).values);
+    first ??= document.querySelector(`[data-chart="${kind}"]`);
+  }
+  for (const [k, v] of Object.entries(carried())) url.searchParams.set(k, v);
+  history.pushState(history.state, '', url);
+  first?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+}
+document.addEventListener('click', followSceneLink);
+
 window.posencPage.ready = new Promise((resolve) => {
   const go = () => mountAll().catch((err) => console.error(err)).then(resolve);
   // Chart.js is a deferred classic script; module scripts run after it.
