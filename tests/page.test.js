@@ -365,7 +365,7 @@ test('each chart of sections 16-23 mounts, paints, labels its canvases, and redr
   const sections = await page.$$eval('main > section:not(#primer, #notation, #sources)', (s) => s.map((x) => [x.id, x.querySelector('h2').textContent]));
   const ids = sections.map(([id]) => id);
   assert.deepEqual(ids.slice(-8), ['scaling', 'beyond', 'dynamic-cache', 'precision', 'conventions', 'your-model', 'lab', 'other-encodings']);
-  assert.match(sections[sections.length - 8][1], /^16\. Scaling variants/);
+  assert.match(sections[sections.length - 8][1], /^16\. RoPE scaling methods/);
   assert.match(sections[sections.length - 1][1], /^23\. The other encodings/);
   for (const kind of KINDS_16_20) {
     const state = await page.evaluate((kind) => {

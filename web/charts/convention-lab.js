@@ -27,10 +27,11 @@ const M = messages({
     wrong: 'rows not permuted, rotate_half',
     wrongSub: 'the wrong pairing',
     panel: 'Attention weights: {title}',
-    keyPosition: 'key position',
+    keyPosition: 'key position n',
+    queryPosition: 'query position m',
     aria: 'Attention weights, {title} ({sub}): {seq} queries down, {seq} keys across, ' +
       'causal; the previous token gets {prev} % on average.',
-    caption: 'The row permutation of W_q and W_k (and so of q, k): Hugging Face row j takes Meta row …',
+    caption: 'The row permutation of W_Q and W_K (and so of q, k): Hugging Face row j takes Meta row …',
     hfRow: 'HF row j',
     metaRow: 'Meta row',
     pair: 'pair',
@@ -39,6 +40,9 @@ const M = messages({
       '{prevTrained} % of each query\'s attention as trained, {prevConverted} % converted and ' +
       '{prevWrong} % with the wrong pairing, which gives the token itself {selfWrong} % ' +
       '({selfTrained} % as trained).',
+    noticeHead: 'Converted, the head keeps its previous-token pattern ({prevConverted} %, as trained); with the rows not permuted it loses it ({prevWrong} %).',
+    noticeRandom: 'With the rows permuted, rotate_half gives the interleaved scores (to {scoreDiff}); without, the attention weights differ by up to {wrongDiff}.',
+    how: 'The page rotates the same q and k three ways: interleaved pairs, rotate_half pairs after the row permutation, and rotate_half pairs without it, then takes the scores q·k and a causal softmax. The previous-token head uses one random vector c (from the seed, times the length control) as every query and c rotated one position on as every key, so its score peaks one position back. Percentages are averaged over the queries at positions 1 and later.',
   },
   zh: {
     title: '同样的 q、k 分别经过交错配对和 rotate_half 配对：置换与不置换',
@@ -57,10 +61,11 @@ const M = messages({
     wrong: '行未置换，rotate_half',
     wrongSub: '错误的配对',
     panel: '注意力权重：{title}',
-    keyPosition: 'key 位置',
+    keyPosition: 'key 位置 n',
+    queryPosition: 'query 位置 m',
     aria: '注意力权重，{title}（{sub}）：纵向 {seq} 个 query，横向 {seq} 个 key，' +
       '因果掩码；前一个 token 平均得到 {prev} %。',
-    caption: 'W_q 和 W_k 的行置换（因而也是 q、k 的）：Hugging Face 的第 j 行取自 Meta 的第 … 行',
+    caption: 'W_Q 和 W_K 的行置换（因而也是 q、k 的）：Hugging Face 的第 j 行取自 Meta 的第 … 行',
     hfRow: 'HF 第 j 行',
     metaRow: 'Meta 的行',
     pair: '对',
@@ -69,6 +74,9 @@ const M = messages({
       '{prevTrained} %，转换后为 {prevConverted} %，' +
       '错误配对时为 {prevWrong} %，此时 token 自身得到 {selfWrong} %' +
       '（训练时为 {selfTrained} %）。',
+    noticeHead: '转换后，这个头保留了关注前一个 token 的模式（{prevConverted} %，与训练时相同）；行不置换时模式就丢了（{prevWrong} %）。',
+    noticeRandom: '置换行之后，rotate_half 给出与交错方式相同的得分（相差不超过 {scoreDiff}）；不置换时，注意力权重最多相差 {wrongDiff}。',
+    how: '页面把同样的 q 和 k 用三种方式旋转：交错配对；先置换行、再用 rotate_half 配对；不置换、直接用 rotate_half 配对，然后计算得分 q·k 并做带因果掩码的 softmax。关注前一个 token 的头用一个随机向量 c（由种子生成，再乘以长度控件的值）作为每个 query，把 c 旋转一个位置后作为每个 key，于是得分在前一个位置处最大。百分比是对位置 1 及之后的各个 query 取的平均。',
   },
 });
 
@@ -124,7 +132,7 @@ export default {
       const side = Math.max(10, Math.min(w - MARGIN.left - MARGIN.right, h - MARGIN.top - MARGIN.bottom));
       const plot = { x: MARGIN.left, y: MARGIN.top + 12, w: side, h: side - 12 };
       const ticks = niceTicks(0, seq - 1, 4).map((v) => [(v + 0.5) / seq, String(v)]);
-      drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: String(M.keyPosition), yTitle: 'query', title });
+      drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: String(M.keyPosition), yTitle: String(M.queryPosition), title });
       ctx.fillStyle = ink().muted;
       ctx.font = '11px system-ui, sans-serif';
       ctx.textAlign = 'left';
@@ -188,6 +196,7 @@ export default {
           `<tr><th scope="row">${M.pair}</th>${perm.map((p) => `<td>${p >> 1}</td>`).join('')}</tr></tbody>`;
 
         view.readout = M.readout.format(v);
+        view.notice = (input === INPUTS[0] ? M.noticeHead : M.noticeRandom).format(v);
         return {
           measured: { permutedScoreDiff: scoreDiff, wrongWeightDiff: wrongDiff, previousToken: weights.map(prev), self: weights.map(self) },
           columns: ['query', 'key', 'score interleaved', 'score half permuted', 'score half unpermuted', 'weight interleaved', 'weight half permuted', 'weight half unpermuted'],

@@ -17,56 +17,61 @@ const MAX_LENGTH = 512;
 const M = messages({
   en: {
     title: 'Dynamic NTK with a KV cache: scores from cached keys against keys recomputed with the current base',
+    maxPos: 'L0 (max_position_embeddings)',
     length: 'grow to length',
     factor: 'factor s',
     headDim: 'head dim',
     base: 'base',
     seed: 'seed for q, k',
-    growX: 'current length T',
+    growX: 'current length L',
     growY: 'largest |difference|',
     growY1: 'attention weight |difference|',
-    lastX: 'key position j',
-    lastY: 'score q·k_j',
+    lastX: 'key position n',
+    lastY: 'score q·k_n',
     scoreDiff: 'largest |score difference| (left axis)',
     weightDiff: 'largest |attention weight difference| (right axis)',
-    beyond: 'longer than {maxPos}',
+    beyond: 'longer than L0 = {maxPos}',
     note: 'At the last step (length {T}): the query\'s score on every key, from the cache and recomputed with the current base. ' +
       'Keys 0…{lastEarly} were cached with the original base, each later key with a larger one; only the newest share the query\'s base.',
     fresh: 'recomputed with the current base',
     cached: 'from the cache (each key with its own step\'s base)',
     agreeExact: 'matches the recomputation exactly',
     agreeUpTo: 'differs by up to {worst}',
-    readoutShort: 'The sequence never grows past max_position_embeddings = {maxPos}, so every step uses the original base and the ' +
-      'cache {agree} (grow it past {maxPos} to see them part).',
-    readoutLong: 'Up to length {maxPos} the cache {agree}; at length {T} the {past} keys written past it were rotated with ' +
-      '{past} different bases (slowest-pair wavelength {slowThen} at step {maxPos}, {slowNow} now), ' +
-      'and the query\'s scores differ by up to {score}, its attention weights by up to {weight}.',
+    readoutShort: 'The sequence never grows past L0 = {maxPos}: the cache {agree} (grow it past {maxPos} to see them part).',
+    readoutLong: 'Up to length {maxPos} the cache {agree}; the {past} keys written after it were rotated with {past} different bases ' +
+      '(slowest-pair wavelength {slowThen} at step {maxPos}, {slowNow} now), and the attention weights differ by up to {weight}.',
+    noticeShort: 'Within L0 the cache is exact: every step uses the original base.',
+    noticeLong: 'Past L0 = {maxPos} the cached keys keep the bases of their own steps, so the query\'s scores drift from a fresh computation: by up to {score} at length {T}.',
+    how: 'The page runs one generation up to the chosen length: the key written at step t (position t − 1) is rotated with dynamic NTK at length t and kept; at about 24 sampled steps, always including L0 and L0 + 1, the query is scored against the kept keys and against every key rotated afresh with that step\'s base, and the chart plots the largest difference of the scores and of the softmax weights. q and k are random normal vectors drawn from the seed; pairs use the rotate_half layout.',
   },
   zh: {
     title: '带 KV 缓存的动态 NTK：缓存的 key 给出的得分，与用当前底数重新计算的 key 对比',
+    maxPos: 'L0（max_position_embeddings）',
     length: '增长到长度',
     factor: '缩放因子 s',
     headDim: '头维度',
     base: '底数 base',
     seed: 'q、k 的种子',
-    growX: '当前长度 T',
+    growX: '当前长度 L',
     growY: '最大 |差值|',
     growY1: '注意力权重 |差值|',
-    lastX: 'key 位置 j',
-    lastY: '得分 q·k_j',
+    lastX: 'key 位置 n',
+    lastY: '得分 q·k_n',
     scoreDiff: '最大 |得分差值|（左轴）',
     weightDiff: '最大 |注意力权重差值|（右轴）',
-    beyond: '长于 {maxPos}',
+    beyond: '长于 L0 = {maxPos}',
     note: '最后一步（长度 {T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。' +
       'key 0…{lastEarly} 是用原始底数缓存的，之后的每个 key 用的底数都更大；只有最新的 key 与 query 的底数相同。',
     fresh: '用当前底数重新计算',
     cached: '来自缓存（每个 key 用写入那一步的底数）',
     agreeExact: '与重新计算完全一致',
     agreeUpTo: '最多相差 {worst}',
-    readoutShort: '序列从未超过 max_position_embeddings = {maxPos}，所以每一步都使用原始底数，缓存{agree}（让长度超过 {maxPos} 就能看到两者分开）。',
-    readoutLong: '长度不超过 {maxPos} 时缓存{agree}；到长度 {T} 时，超过它之后写入的 {past} 个 key 用了 ' +
-      '{past} 个不同的底数旋转（最慢一对的波长在第 {maxPos} 步为 {slowThen}，现在为 {slowNow}），' +
-      'query 的得分最多相差 {score}，注意力权重最多相差 {weight}。',
+    readoutShort: '序列从未超过 L0 = {maxPos}：缓存{agree}（让长度超过 {maxPos} 就能看到两者分开）。',
+    readoutLong: '长度不超过 {maxPos} 时缓存{agree}；之后写入的 {past} 个 key 用了 {past} 个不同的底数旋转' +
+      '（最慢一对的波长在第 {maxPos} 步为 {slowThen}，现在为 {slowNow}），注意力权重最多相差 {weight}。',
+    noticeShort: '长度不超过 L0 时缓存完全准确：每一步用的都是原始底数。',
+    noticeLong: '超过 L0 = {maxPos} 之后，缓存的 key 各自保留写入那一步的底数，query 的得分因此偏离重新计算的结果：到长度 {T} 时最多相差 {score}。',
+    how: '页面把一次生成一直跑到所选长度：第 t 步（位置 t − 1）写入的 key 用长度为 t 的动态 NTK 旋转后保存；在约 24 个采样步上（总包括 L0 和 L0 + 1），分别用保存的 key 和用该步底数重新旋转的全部 key 给 query 打分，图中画出得分之差与 softmax 权重之差的最大值。q 和 k 是由种子生成的正态随机向量；配对用 rotate_half 布局。',
   },
 });
 
@@ -83,7 +88,7 @@ export default {
   messages: M,
   title: M.title,
   params: [
-    { name: 'maxPos', label: 'max_position_embeddings', type: 'int', min: 2, max: 512, value: 32 },
+    { name: 'maxPos', label: M.maxPos, type: 'int', min: 2, max: 512, value: 32 },
     { name: 'length', label: M.length, type: 'int', min: 2, max: MAX_LENGTH, value: 128 },
     { name: 'factor', label: M.factor, type: 'number', min: 1, max: 16, step: 'any', value: 2 },
     { name: 'headDim', label: M.headDim, type: 'int', min: 4, max: 128, step: 2, value: 32 }, // dynamic NTK's exponent d/(d − 2) needs d > 2
@@ -147,6 +152,7 @@ export default {
         };
         v.agree = exact ? String(M.agreeExact) : M.agreeUpTo.format(v);
         view.readout = (T <= maxPos ? M.readoutShort : M.readoutLong).format(v);
+        view.notice = (T <= maxPos ? M.noticeShort : M.noticeLong).format(v);
         return {
           measured: { lastScoreDiff: fin.score, lastWeightDiff: fin.weight, exactUpToMax: exact },
           columns: ['length T', 'max |score diff|', 'max |weight diff|'],

@@ -14,8 +14,8 @@ const M = messages({
     title: 'Common misreads of a model\'s position settings: score error against the correct reading, by distance',
     model: 'model',
     seed: 'seed of q and k',
-    xTitle: 'distance x between query and key (log scale)',
-    yTitle: 'largest |score error| up to x, / (|q|·|k|)',
+    xTitle: 'distance Δ between query and key (log scale)',
+    yTitle: 'largest |score error| up to Δ, / (|q|·|k|)',
     theta: 'rope_theta left at 10000 (vllm#42624)',
     partial: 'partial rotary factor ignored (transformers#48652)',
     proportional: 'proportional read as classic partial (pie#603)',
@@ -24,19 +24,26 @@ const M = messages({
     attention: 'YaRN attention factor dropped (ik_llama.cpp#1298)',
     style: 'the other pair style (transformers.js#1416)',
     readout: 'Random q and k from seed {seed}, {count} distances from 1 to {max}. ',
-    readLine: '“{name}”, on {type}: largest error {worst} (x = {at}){first}. ',
-    readFirst: ', first past 1% at x = {x}',
+    readLine: '“{name}”, on {type}: largest error {worst} (Δ = {at}){first}. ',
+    readFirst: ', first past 1% at Δ = {x}',
     readNever: ', never past 1%',
     readNone: 'Of the misreads listed, these do not apply to this model: {list}.',
     error: 'This config could not be read: {message}',
     noRope: 'This model has no rotated layers to misread.',
+    listSep: '; ',
+    noticeAll: 'Every misread that applies here moves the score by more than 1 % by distance Δ = {near}: none waits for long inputs.',
+    noticeMixed: '{early} of {count} misreads move the score by more than 1 % by distance Δ = {near}; the rest first do so at Δ = {x} or later.',
+    noticeMixedNever: '{early} of {count} misreads move the score by more than 1 % by distance Δ = {near}; the rest stay under 1 % at every distance shown.',
+    noticeLate: 'The misreads here wait for long range: none moves the score by more than 1 % before Δ = {x}.',
+    noticeNever: 'None of the misreads here moves the score by more than 1 % at any distance shown.',
+    how: 'For the chosen model the page reads its config and scores one random query and key (from the seed, with the head size of the layer type concerned) at about 240 log-spaced distances Δ, key at position 0 and query at Δ, once read right and once with each misread. The error is |wrong − right| / (|q|·|k|), drawn as the largest so far up to each Δ; the distances just below L0 are always included. A misread counts as early here when it passes 1 % within the first 64 positions.',
   },
   zh: {
     title: '模型位置设置的常见误读：各误读相对正确读法的得分误差，随距离变化',
     model: '模型',
     seed: 'q 和 k 的种子',
-    xTitle: 'query 与 key 的距离 x（对数坐标）',
-    yTitle: '距离 x 以内最大的 |得分误差| / (|q|·|k|)',
+    xTitle: 'query 与 key 的距离 Δ（对数坐标）',
+    yTitle: '距离 Δ 以内最大的 |得分误差| / (|q|·|k|)',
     theta: 'rope_theta 停留在 10000（vllm#42624）',
     partial: '忽略了部分旋转比例（transformers#48652）',
     proportional: '把 proportional 当成经典的部分旋转（pie#603）',
@@ -45,12 +52,19 @@ const M = messages({
     attention: '丢掉了 YaRN 的注意力因子（ik_llama.cpp#1298）',
     style: '用了另一种配对方式（transformers.js#1416）',
     readout: '随机的 q 和 k（种子 {seed}），{count} 个距离，从 1 到 {max}。',
-    readLine: '{name}，在 {type} 上：最大误差 {worst}（x = {at}）{first}。',
-    readFirst: '，在 x = {x} 处首次超过 1%',
+    readLine: '{name}，在 {type} 上：最大误差 {worst}（Δ = {at}）{first}。',
+    readFirst: '，在 Δ = {x} 处首次超过 1%',
     readNever: '，从未超过 1%',
     readNone: '以下误读不适用于这个模型：{list}。',
     error: '无法读取这个配置：{message}',
     noRope: '这个模型没有旋转的层，无从误读。',
+    listSep: '；',
+    noticeAll: '适用于这个模型的每种误读，都在距离 Δ = {near} 以内就让得分偏差超过 1%：没有哪一种要等到长输入才显现。',
+    noticeMixed: '{count} 种误读中有 {early} 种在距离 Δ = {near} 以内就让得分偏差超过 1%；其余的要到 Δ = {x} 或更远才超过。',
+    noticeMixedNever: '{count} 种误读中有 {early} 种在距离 Δ = {near} 以内就让得分偏差超过 1%；其余的在图中所有距离上都不超过 1%。',
+    noticeLate: '这里的误读要到长距离才显现：在 Δ = {x} 之前，没有哪一种让得分偏差超过 1%。',
+    noticeNever: '这里的误读在图中所有距离上都没有让得分偏差超过 1%。',
+    how: '页面读取所选模型的配置，用由种子生成的一个随机 query 和 key（维度取相应层类型的头大小），在约 240 个按对数等距的距离 Δ 上打分：key 在位置 0，query 在位置 Δ；一次按正确的设置，每种误读各一次。误差为 |误读 − 正确| / (|q|·|k|)，画的是到每个 Δ 为止的最大值；紧挨 L0 之下的几个距离总会包括在内。误差在前 64 个位置之内超过 1% 的误读，这里算作“立即显现”。',
   },
 });
 
@@ -83,6 +97,20 @@ function misreads(info, typeName, t) {
   ].map(([name, wrong]) => ({ name, type: typeName, right: t, wrong: wrong || null }));
   if (plain) list[4] = { name: 'global', type: plain[0], right: plain[1], wrong: { ...plain[1], scaling: scaled[1].scaling } };
   return list;
+}
+
+/**
+ * What to notice: misreads that move the score past 1 % within the first EARLY positions against
+ * those that wait for long range. `firsts`: each misread's first distance past 1 % (Infinity: never).
+ */
+const EARLY = 64;
+function noticeFor(firsts) {
+  if (!firsts.length) return undefined;
+  const early = firsts.filter((x) => x <= EARLY), late = firsts.filter((x) => x > EARLY);
+  const v = { early: early.length, count: firsts.length, near: Math.max(...early), x: Math.min(...late) };
+  if (!late.length) return M.noticeAll.format(v);
+  if (!early.length) return (Number.isFinite(v.x) ? M.noticeLate : M.noticeNever).format(v);
+  return (Number.isFinite(v.x) ? M.noticeMixed : M.noticeMixedNever).format(v);
 }
 
 export default {
@@ -138,9 +166,9 @@ export default {
         const { info, error } = reader.read(model);
         chart.data.datasets = [];
         const empty = { columns: ['distance'], rows: [] };
-        if (error || !info) return chart.update(), (view.readout = M.error.format({ message: error })), empty;
+        if (error || !info) return chart.update(), (view.notice = undefined), (view.readout = M.error.format({ message: error })), empty;
         const main = mainType(info);
-        if (!main) return chart.update(), (view.readout = String(M.noRope)), empty;
+        if (!main) return chart.update(), (view.notice = undefined), (view.readout = String(M.noRope)), empty;
         const [typeName, t] = main;
         // (a config that names no context: distances to 32768)
         const maxPos = info.maxPositionEmbeddings ?? trainingLength(t, null) ?? 32768;
@@ -161,7 +189,7 @@ export default {
           }
           return reference.get(type);
         };
-        const lines = [], skipped = [], columns = ['distance'], cols = [];
+        const lines = [], skipped = [], columns = ['distance'], cols = [], firsts = [];
         misreads(info, typeName, t).forEach(({ name, type, right: u, wrong }, i) => {
           if (!wrong) return skipped.push(String(M[name]));
           const { q, k, norm, scores: right } = rightFor(type, u);
@@ -174,6 +202,7 @@ export default {
             label: String(M[name]), data: dist.map((x, j) => ({ x, y: (run = Math.max(run, err[j])) })),
             borderColor: palette[i % 7], borderDash: dashes[i % 6], borderWidth: 1.75,
           });
+          firsts.push(first >= 0 ? dist[first] : Infinity);
           lines.push(M.readLine.format({
             name: String(M[name]), type, worst: sig(err[worst], 3), at: dist[worst],
             first: first >= 0 ? M.readFirst.format({ x: dist[first] }) : String(M.readNever),
@@ -184,8 +213,9 @@ export default {
         chart.options.scales.x.min = 1;
         chart.options.scales.x.max = maxPos;
         chart.update();
+        view.notice = noticeFor(firsts);
         view.readout = M.readout.format({ seed, count: dist.length, max: maxPos }) + lines.join('') +
-          (skipped.length ? M.readNone.format({ list: skipped.join('; ') }) : '');
+          (skipped.length ? M.readNone.format({ list: skipped.join(String(M.listSep)) }) : '');
         return { columns, rows: dist.map((x, j) => [x, ...cols.map((c) => c[j])]) };
       },
       destroy: () => chart.destroy(),

@@ -32,7 +32,7 @@ const M = messages({
     title: "A model's RoPE pairs: wavelength after scaling, against its training length and context",
     model: 'model',
     xTitle: 'pair i',
-    yTitle: 'wavelength 2π/θ_i (positions, log scale)',
+    yTitle: 'wavelength T_i = 2π/θ_i (positions, log scale)',
     l0: 'L0 = {l0} (training length)',
     max: 'context = {max}',
     curve: '{type} ({count} layers)',
@@ -64,12 +64,17 @@ const M = messages({
     vectorsTitle: "cos/sin at the boundary positions and a rotated q·k for every layer type, in float64 and float32: to test a runtime against (format in posenc's README)",
     half: 'half',
     interleaved: 'interleaved',
+    noticeTurns: 'Pairs above the L0 line never complete a turn in training: {never} of the {half} pairs of the {type} layers{zero}.',
+    noticeZero: ' ({zero} of them do not turn at all)',
+    noticeAllTurn: 'Every pair of every layer type completes a turn within L0 = {l0}.',
+    noticeZeroAll: 'In the {type} layers {zero} of the {half} pairs do not turn at all (θ = 0); every pair that turns completes a turn within L0 = {l0}.',
+    how: 'The page reads the config the way transformers does (rope_theta or rope_parameters, the scaling block, partial_rotary_factor, head_dim, layer types), computes each layer type\'s frequencies θ_i after scaling and draws each pair\'s wavelength T_i = 2π/θ_i. A pair completes a turn within L0 when T_i ≤ L0. Scaling that depends on the current length is taken at the context length. The cos/sin cache size assumes float32.',
   },
   zh: {
     title: '一个模型的 RoPE 各对：缩放后的波长，与训练长度和上下文长度对比',
     model: '模型',
     xTitle: '第 i 对',
-    yTitle: '波长 2π/θ_i（位置数，对数坐标）',
+    yTitle: '波长 T_i = 2π/θ_i（位置数，对数坐标）',
     l0: 'L0 = {l0}（训练长度）',
     max: '上下文 = {max}',
     curve: '{type}（{count} 层）',
@@ -94,13 +99,18 @@ const M = messages({
     gridCaption: '一个小输入（文本、2 × 3 个图块的图像、文本）的 mRoPE 位置编号：分段 t/h/w = {st}/{sh}/{sw} 对，{layout}',
     gridChunked: '每一段读一个流',
     gridInterleaved: '各对按 t、h、w 轮流',
-    gridToken: '词元',
+    gridToken: 'token',
     gridText: '文本',
     gridImage: '图像',
     vectors: '下载一致性测试向量（JSON）',
     vectorsTitle: '每种层类型在边界位置上的 cos/sin 以及一次旋转后的 q·k，float64 与 float32 两种精度：用来检验一个运行时（格式见 posenc 的 README）',
     half: '前后两半',
-    interleaved: '相邻',
+    interleaved: '交错',
+    noticeTurns: '在 L0 线之上的对，训练时从未转满一圈：{type} 层的 {half} 对中有 {never} 对{zero}。',
+    noticeZero: '（其中 {zero} 对完全不转）',
+    noticeAllTurn: '每种层类型的每一对都在 L0 = {l0} 以内转满了一圈。',
+    noticeZeroAll: '{type} 层的 {half} 对中有 {zero} 对完全不转（θ = 0）；转动的各对都在 L0 = {l0} 以内转满了一圈。',
+    how: '页面按 transformers 的方式读取配置（rope_theta 或 rope_parameters、缩放部分、partial_rotary_factor、head_dim、层类型），算出每种层类型缩放后的频率 θ_i，画出每一对的波长 T_i = 2π/θ_i。T_i ≤ L0 的对在 L0 以内转满一圈。依赖当前长度的缩放取上下文长度。cos/sin 缓存的大小按 float32 计算。',
   },
 });
 
@@ -166,11 +176,12 @@ export default {
         chart.data.datasets = [];
         if (error) {
           chart.update();
+          view.notice = undefined;
           view.readout = M.error.format({ message: error });
           return { columns: ['layer type', 'pair', 'theta', 'wavelength'], rows: [] };
         }
         const maxPos = info.maxPositionEmbeddings;
-        const rows = [], parts = [], still = []; // still: the pairs with θ = 0 of each type, { type, k, pairs }
+        const rows = [], parts = [], still = [], turns = []; // still: the pairs with θ = 0 of each type, { type, k, pairs }
         let maxHalf = 1, l0Shown = null, top = 1;
         Object.entries(info.layerTypes).forEach(([type, t], k) => {
           const count = t.layers?.length;
@@ -201,6 +212,7 @@ export default {
             rows.push([type, i, inv[i], lambda]);
           }
           if (none.length) still.push({ type, k, pairs: none });
+          if (l0) turns.push({ type, never: half - turning, half, zero, l0 });
           chart.data.datasets.push({
             label: (count ? M.curve : M.curveAll).format({ type, count }), data: pts,
             borderColor: palette[k % 6], borderDash: dashes[k % 6], borderWidth: 2,
@@ -242,6 +254,11 @@ export default {
         grid.replaceChildren(...(withMrope ? [mropeTable(withMrope.mrope)] : []));
         const warnings = info.warnings.length ? M.warnings.format({ list: info.warnings.map((w) => w.code).join(', ') }) : '';
         view.readout = parts.join(' ') + warnings;
+        // What to notice: the layer type with the largest share of pairs that never turn within L0.
+        const least = turns.sort((x, y) => y.never / y.half - x.never / x.half)[0];
+        view.notice = !least ? undefined : !least.never ? M.noticeAllTurn.format(least)
+          : least.never === least.zero ? M.noticeZeroAll.format(least)
+            : M.noticeTurns.format({ ...least, zero: least.zero ? M.noticeZero.format(least) : '' });
         return { columns: ['layer type', 'pair', 'theta', 'wavelength'], rows };
       },
       destroy: () => (chart.destroy(), temp.destroy()),

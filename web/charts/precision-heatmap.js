@@ -13,52 +13,56 @@ const M = messages({
   en: {
     title: 'Error of every table entry: position × pair',
     type: 'table type',
-    early: 'inv_freq bf16 early',
+    early: 'θ_i in bfloat16 early',
     dim: 'rotary dim d',
     maxPos: 'largest position',
     columns: 'positions sampled',
     base: 'base',
     heatmap: 'Heatmap of RoPE table errors',
-    xLog: 'position (log scale)',
-    xLinear: 'position',
+    xLog: 'position m (log scale)',
+    xLinear: 'position m',
     yTitle: 'pair i',
     refused: 'float16 refused',
     above: 'above {max}',
-    hint: 'Point at the map (or focus it and use the arrow keys) to read one entry.',
+    hint: 'Point at the map (or select it with Tab and use the arrow keys) to read one entry.',
     cellRefused: 'position {pos}: not representable in float16',
-    cell: 'position {pos}, pair {pair} (θ = {theta}): largest of |Δcos|, |Δsin| = {err}',
+    cell: 'position {pos}, pair {pair} (θ_i = {theta}): largest of |Δcos|, |Δsin| = {err}',
     aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
-      'across, {half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Focus it and use the arrow keys to read entries.',
+      'across, {half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Select it with Tab and use the arrow keys to read entries.',
     readout: '{type}: the largest error, {worst}, is at position {worstPos}, pair {worstPair}; ' +
-      'pair 0 (θ = 1) is off by up to {first} and the slowest pair by up to {slowest}; ' +
       '{big} of {entries} entries are off by more than 0.01',
-    readoutRefused: '; positions above {f16Max} are grey: the API refuses them in float16, whose largest value is 65504.',
+    readoutRefused: '; positions above {f16Max} are grey: they or their angles do not fit a float16, whose largest value is 65504.',
     end: '.',
+    noticeFast: 'The error sits in the fast pairs: pair 0 is off by up to {first}, the slowest pair by up to {slowest}.',
+    noticeSlow: 'Here the slow pairs carry the larger error: the slowest is off by up to {slowest}, pair 0 by up to {first}.',
+    how: 'Each cell is one entry of the emulated table (as in the chart above: every step rounded into the chosen type) against the float64 value: the larger of the cos and sin errors, on a log colour scale fixed from 10^−9 to about 3 so that the types compare. Positions are log-spaced from 1 to the largest position (evenly spaced below 100), with the powers of ten added.',
   },
   zh: {
     title: '表中每个元素的误差：位置 × 对',
     type: '表的类型',
-    early: 'inv_freq 过早转为 bf16',
+    early: 'θ_i 过早舍入为 bfloat16',
     dim: '旋转维度 d',
     maxPos: '最大位置',
     columns: '采样的位置数',
     base: '底数 base',
     heatmap: 'RoPE 表误差的热力图',
-    xLog: '位置（对数坐标）',
-    xLinear: '位置',
+    xLog: '位置 m（对数坐标）',
+    xLinear: '位置 m',
     yTitle: '第 i 对',
     refused: 'float16 拒绝',
     above: '高于 {max}',
-    hint: '把指针移到图上（或让图获得焦点后使用方向键）即可读出一个元素。',
+    hint: '把指针移到图上（或用 Tab 键选中图后按方向键）即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
-    cell: '位置 {pos}，第 {pair} 对（θ = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
+    cell: '位置 {pos}，第 {pair} 对（θ_i = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
-      '颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。让它获得焦点后用方向键可读出各个元素。',
+      '颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。用 Tab 键选中后按方向键可读出各个元素。',
     readout: '{type}：最大误差 {worst} 出现在位置 {worstPos}、第 {worstPair} 对；' +
-      '第 0 对（θ = 1）最多偏差 {first}，最慢的一对最多偏差 {slowest}；' +
       '{entries} 个元素中有 {big} 个偏差超过 0.01',
-    readoutRefused: '；高于 {f16Max} 的位置是灰色的：float16 的最大值是 65504，API 拒绝在 float16 中处理这些位置。',
+    readoutRefused: '；高于 {f16Max} 的位置是灰色的：这些位置本身或它们的角度放不进 float16（最大值 65504）。',
     end: '。',
+    noticeFast: '误差集中在快的各对上：第 0 对最多偏差 {first}，最慢的一对最多偏差 {slowest}。',
+    noticeSlow: '在这组设置下，慢的各对误差更大：最慢的一对最多偏差 {slowest}，第 0 对最多偏差 {first}。',
+    how: '每个格子是模拟表（与上图相同：每一步都舍入到所选类型）中的一个元素与 float64 值之差，取 cos 与 sin 误差中较大的一个，用对数色标表示；色标固定为 10^−9 到约 3，以便比较不同类型。位置从 1 到所选的最大位置按对数等距采样（小于 100 时等距），并加上 10 的各次幂。',
   },
 });
 
@@ -192,6 +196,7 @@ export default {
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
         view.readout = M.readout.format(v) + (f16Max !== null && n < grid.length ? M.readoutRefused.format(v) : M.end);
+        view.notice = (pairMax(0) >= pairMax(half - 1) ? M.noticeFast : M.noticeSlow).format(v);
         let rows = null;
         return {
           measured: { worst, over001: big },

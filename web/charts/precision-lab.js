@@ -23,10 +23,10 @@ const M = messages({
     f32: 'float32 table',
     bf16: 'bfloat16 table',
     f16: 'float16 table',
-    early: 'inv_freq cast to bfloat16, then float32',
+    early: 'θ_i rounded to bfloat16, the rest float32',
     measureTable: 'cos/sin table',
     measureScore: 'score q·k/√d, k one position back',
-    xTitle: 'position (log scale)',
+    xTitle: 'position m (log scale)',
     yTitle: 'largest error over pairs (log scale)',
     yTable: 'largest |Δcos|, |Δsin| over pairs (log scale)',
     yScore: '|Δ(q·k)|/√d, the logit error (log scale)',
@@ -34,16 +34,19 @@ const M = messages({
     underFloor: '{label} (under 1e{exp} drawn at the bottom)',
     cases: 'reported cases, at their positions',
     aria: 'Log-log chart: {measure} error against position 1 to 10^6 for float32, bfloat16, float16, ' +
-      'an early bfloat16 inverse frequency and float64, with the reported cases marked',
-    stop: 'float16 stops at position {f16Max}: the API refuses a position whose value or angle would not fit a float16 (largest {f16Limit})',
+      'θ_i rounded early to bfloat16 and float64, with the reported cases marked',
+    stop: 'float16 stops at position {f16Max}: past it the position or one of its angles does not fit a float16 (largest {f16Limit})',
     range: '{lo} to {hi}',
     readoutScore: 'With d = {dim} and k one position behind q, the logit q·k/√d is off by up to {f16Past} in float16 past ' +
       'position 2048 and {bf16Past} in bfloat16 past 256, where neighbouring positions start to round together, ' +
-      'but only by {spread} with the inverse frequency cast early: q and k share the wrong θ_i, and a score sees only their ' +
+      'but only by {spread} with θ_i rounded early: q and k share the wrong θ_i, and a score sees only their ' +
       'one-position difference; at 10^6 float32 is off by {f32}, float64 tables by {f64}; {stop}.',
     readoutTable: 'With d = {dim}, the table is off by {f16Case} in float16 at position 1857, {bf16Case} in bfloat16 ' +
-      'at 15962 and {earlyCase} at 4095 with the inverse frequency cast to bfloat16 early; at 10^6 float32 is off by ' +
+      'at 15962 and {earlyCase} at 4095 with θ_i rounded to bfloat16 early; at 10^6 float32 is off by ' +
       '{f32} and float64 by {f64}; {stop}.',
+    noticeTable: 'Built in a 16-bit type, the table loses the position: bfloat16 is off by up to {bf16Worst} (2 is the most a cos or sin can be off), while float32 stays within {f32Worst} up to position 10^6.',
+    noticeScore: 'Attention sees the loss too: past position 256 the bfloat16 logit is off by up to {bf16Past}, while θ_i rounded early costs at most {earlyWorst}, because q and k share it.',
+    how: 'Each table is emulated step by step in its type: the position m, the frequency θ_i, the angle m·θ_i and the cos/sin output are each rounded to the nearest value of the type (ties to even), then compared with a float64 table computed by separate code. Positions: 160 log-spaced from 1 to 10^6, plus the reported ones. In the score view q (at m) and k (at m − 1) are random vectors from the seed, rotated with the emulated table in float32 and scored against the float64 rotation. float16 stops at the last position whose value and angles fit below 65504.',
   },
   zh: {
     title: '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差',
@@ -54,10 +57,10 @@ const M = messages({
     f32: 'float32 表',
     bf16: 'bfloat16 表',
     f16: 'float16 表',
-    early: 'inv_freq 先转为 bfloat16，再用 float32',
+    early: 'θ_i 先舍入为 bfloat16，其余用 float32',
     measureTable: 'cos/sin 表',
     measureScore: '得分 q·k/√d，k 落后一个位置',
-    xTitle: '位置（对数坐标）',
+    xTitle: '位置 m（对数坐标）',
     yTitle: '各对中的最大误差（对数坐标）',
     yTable: '各对中最大的 |Δcos|、|Δsin|（对数坐标）',
     yScore: '|Δ(q·k)|/√d，即 logit 的误差（对数坐标）',
@@ -65,16 +68,19 @@ const M = messages({
     underFloor: '{label}（低于 1e{exp} 的画在底部）',
     cases: '已报告的案例，标在各自的位置上',
     aria: '双对数坐标图：{measure}的误差随位置 1 到 10^6 的变化，包括 float32、bfloat16、float16、' +
-      '过早转为 bfloat16 的逆频率以及 float64，并标出已报告的案例',
-    stop: 'float16 止于位置 {f16Max}：位置本身或其角度放不进 float16（最大 {f16Limit}）时，API 会拒绝',
+      '过早舍入为 bfloat16 的 θ_i 以及 float64，并标出已报告的案例',
+    stop: 'float16 止于位置 {f16Max}：再往后，位置本身或它的某个角度就放不进 float16 了（最大 {f16Limit}）',
     range: '{lo} 到 {hi}',
     readoutScore: 'd = {dim}，k 比 q 落后一个位置：在位置 2048 之后 float16 的 logit q·k/√d 最多偏差 {f16Past}，' +
       '在 256 之后 bfloat16 最多偏差 {bf16Past}，因为从那里开始相邻位置会被舍入成同一个数；' +
-      '而逆频率过早转换时只偏差 {spread}：q 和 k 共用同一个有误差的 θ_i，而得分只看到它们相差一个位置的部分；' +
+      '而 θ_i 过早舍入时只偏差 {spread}：q 和 k 共用同一个有误差的 θ_i，而得分只看到它们相差一个位置的部分；' +
       '在 10^6 处 float32 偏差 {f32}，float64 表偏差 {f64}；{stop}。',
     readoutTable: 'd = {dim} 时，float16 表在位置 1857 偏差 {f16Case}，bfloat16 表在 15962 偏差 {bf16Case}，' +
-      '逆频率过早转为 bfloat16 时在 4095 偏差 {earlyCase}；在 10^6 处 float32 偏差 ' +
+      'θ_i 过早舍入为 bfloat16 时在 4095 偏差 {earlyCase}；在 10^6 处 float32 偏差 ' +
       '{f32}，float64 偏差 {f64}；{stop}。',
+    noticeTable: '用 16 位类型构建的表会丢失位置：bfloat16 最多偏差 {bf16Worst}（cos 或 sin 最多也只能偏差 2），而 float32 到位置 10^6 都不超过 {f32Worst}。',
+    noticeScore: '注意力同样受影响：位置 256 之后，bfloat16 的 logit 最多偏差 {bf16Past}；而 θ_i 过早舍入最多只造成 {earlyWorst} 的偏差，因为 q 和 k 共用它。',
+    how: '每张表都在对应类型中逐步模拟：位置 m、频率 θ_i、角度 m·θ_i 和 cos/sin 输出各自舍入到该类型最近的值（恰在中间时取偶数），再与另一段代码算出的 float64 表比较。位置取 1 到 10^6 之间按对数等距的 160 个，外加已报告的位置。在得分视图中，q（位于 m）和 k（位于 m − 1）是由种子生成的随机向量，用模拟的表以 float32 旋转后打分，再与 float64 的旋转结果比较。float16 止于最后一个位置本身及其各个角度都不超过 65504 的位置。',
   },
 });
 
@@ -284,6 +290,10 @@ export default {
         };
         // A score sees only the angle difference of q and k: a frequency error shared by both
         // costs distance·Δθ (here one position's worth), a rounded position or angle does not cancel.
+        const worstAll = (key) => worstFrom(key, 0);
+        view.notice = scoreMode
+          ? M.noticeScore.format({ bf16Past: sig(worstFrom('bf16', 256), 3), earlyWorst: sig(worstAll('early'), 2) })
+          : M.noticeTable.format({ bf16Worst: sig(worstAll('bf16'), 3), f32Worst: sig(worstAll('f32'), 3) });
         view.readout = scoreMode
           ? M.readoutScore.format({ ...v, f16Past: sig(worstFrom('f16', 2048), 3), bf16Past: sig(worstFrom('bf16', 256), 3), spread: spread() })
           : M.readoutTable.format({ ...v, f16Case: sig(cases[0].error, 3), bf16Case: sig(cases[1].error, 3), earlyCase: sig(cases[2].error, 3) });

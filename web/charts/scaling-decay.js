@@ -1,5 +1,5 @@
 // scaling-decay.js: the long-range decay curves of RoPE out to 4·L0, before and after a
-// scaling variant: g(x) = 2·Σ cos(x·θ_i) (pe.ropeDecay kind 'ones') and q·R(x)q for one random
+// scaling method: g(Δ) = 2·Σ cos(Δ·θ_i) (pe.ropeDecay kind 'ones') and q·R(Δ)q for one random
 // q (kind 'vectors'). Distances past L0 are shaded: the model never saw them in training.
 import { lineChartWith, palette, lineLegend, sig, intGrid, logAxis, beyondShade, ink } from './common.js';
 import { messages } from '../host/i18n.js';
@@ -10,8 +10,8 @@ const SAMPLES = 1000;
 
 const M = messages({
   en: {
-    title: 'RoPE decay curves out to 4 × the training length, before and after a scaling variant',
-    variant: 'variant',
+    title: 'RoPE decay curves out to 4 × the training length, before and after a scaling method',
+    variant: 'method',
     factor: 'factor s',
     l0: 'training length L0',
     dim: 'head dim d',
@@ -22,25 +22,29 @@ const M = messages({
     log: 'log',
     linearPI: 'linear (PI)',
     dynamicNTK: 'dynamic NTK',
-    xTitle: 'relative distance x',
-    vecY: 'q·R(x)q, random q',
+    xTitle: 'distance Δ',
+    vecY: 'q·R(Δ)q, random q',
     note: 'The same for one random vector q as query and key (colours and dashes as above).',
     noScaling: 'no scaling',
     scaled: '{name}, factor {factor}',
     range: 'range within L0 without scaling',
     beyond: 'beyond L0 = {l0}',
-    curveOnes: 'g(x)',
-    curveVectors: 'q·R(x)q for a random q',
+    curveOnes: 'g(Δ)',
+    curveVectors: 'q·R(Δ)q for a random q',
     aria: '{curve} against distance 0 to {max}, without scaling and with {name}; distances past {l0} shaded',
-    readout: 'Past L0 = {l0}, g(x) leaves the range it had within L0 ([{lo}, {hi}]) at ' +
+    readout: 'Past L0 = {l0}, g(Δ) leaves the range it had within L0 ([{lo}, {hi}]) at ' +
       '{onesBefore} of the sampled distances without scaling and {onesAfter} with {name}; the random-vector score ' +
       'at {vecBefore} and {vecAfter}',
     readoutAttention: '; {name}\'s attention factor {attn}, left out here, multiplies q and k and so every score by its square.',
     end: '.',
+    noticeHelps: 'With {name}, the curves past L0 mostly stay in their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), but they change inside L0 too: g moves by up to {inside} there (g(0) = {g0}).',
+    noticeNoHelp: 'At these settings {name} does not bring the curves back into their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), and g still moves by up to {inside} inside L0.',
+    noticeSame: 'At factor 1 the scaled curves are the unscaled ones.',
+    how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θ_i) and q·R(Δ)q, for one random q drawn from the seed, at about 1000 distances from 0 to 4·L0 (evenly spaced, or log-spaced on the log axis), with the frequencies before and after scaling. Dynamic NTK is taken at length 4·L0, the whole window. A curve is outside its range at a distance past L0 where it lies below the lowest or above the highest value the unscaled curve took within L0; “moves inside L0” is the largest |scaled − unscaled| of g at distances up to L0.',
   },
   zh: {
     title: 'RoPE 衰减曲线延伸到 4 倍训练长度：缩放前与缩放后',
-    variant: '缩放变体',
+    variant: '缩放方法',
     factor: '缩放因子 s',
     l0: '训练长度 L0',
     dim: '头维度 d',
@@ -51,21 +55,25 @@ const M = messages({
     log: '对数',
     linearPI: '线性插值（PI）',
     dynamicNTK: '动态 NTK',
-    xTitle: '相对距离 x',
-    vecY: 'q·R(x)q，随机 q',
+    xTitle: '距离 Δ',
+    vecY: 'q·R(Δ)q，随机 q',
     note: '同样的比较，换成一个随机向量 q 同时作为 query 和 key（颜色和虚线样式同上）。',
     noScaling: '不缩放',
     scaled: '{name}，缩放因子 {factor}',
     range: '不缩放时 L0 之内的取值范围',
     beyond: '超出 L0 = {l0}',
-    curveOnes: 'g(x)',
-    curveVectors: '随机 q 的 q·R(x)q',
+    curveOnes: 'g(Δ)',
+    curveVectors: '随机 q 的 q·R(Δ)q',
     aria: '{curve} 随距离 0 到 {max} 的变化，不缩放与使用 {name} 对比；超过 {l0} 的距离加了阴影',
-    readout: '超过 L0 = {l0} 之后，g(x) 离开它在 L0 之内的取值范围（[{lo}, {hi}]）的采样距离比例：' +
+    readout: '超过 L0 = {l0} 之后，g(Δ) 离开它在 L0 之内的取值范围（[{lo}, {hi}]）的采样距离比例：' +
       '不缩放时为 {onesBefore}，使用 {name} 时为 {onesAfter}；随机向量得分的比例分别为 ' +
       '{vecBefore} 和 {vecAfter}',
     readoutAttention: '；{name} 的注意力因子 {attn} 这里没有计入，它乘在 q 和 k 上，因此每个得分都乘以它的平方。',
     end: '。',
+    noticeHelps: '用 {name} 之后，L0 之外的曲线基本留在训练时的范围内（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），但 L0 之内的曲线也变了：那里的 g 最多变化 {inside}（g(0) = {g0}）。',
+    noticeNoHelp: '在这组设置下，{name} 没能把曲线拉回训练时的范围（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），而 L0 之内的 g 仍最多变化 {inside}。',
+    noticeSame: '缩放因子为 1 时，缩放后的曲线与不缩放的完全相同。',
+    how: '页面用缩放前后的两组频率，在 0 到 4·L0 之间约 1000 个距离上（线性坐标下等距，对数坐标下按对数等距）计算 g(Δ) = 2·Σ cos(Δ·θ_i)，以及由种子生成的一个随机向量 q 的 q·R(Δ)q。动态 NTK 取长度 4·L0，即整个窗口。在 L0 之外的某个距离上，曲线低于未缩放曲线在 L0 之内的最小值或高于其最大值，就算越界；“L0 之内的变化”是 g 在不超过 L0 的距离上 |缩放后 − 缩放前| 的最大值。',
   },
 });
 
@@ -117,7 +125,7 @@ export default {
       optionLabels: { linear: M.linear, log: M.log } },
   ],
   mount(el, { pe, Chart }) {
-    const ones = lineChartWith([beyondShade], el, Chart, { x: M.xTitle, y: 'g(x) = 2·Σ cos(x·θ_i)', aspect: 2.2 });
+    const ones = lineChartWith([beyondShade], el, Chart, { x: M.xTitle, y: 'g(Δ) = 2·Σ cos(Δ·θ_i)', aspect: 2.2 });
     const vec = lineChartWith([beyondShade], el, Chart, { x: M.xTitle, y: M.vecY, aspect: 2.2, legend: false });
     ones.options.plugins.legend = lineLegend;
     ones.canvas.parentElement.classList.add('phone-tall');
@@ -171,6 +179,12 @@ export default {
           vecBefore: pct(s2.before), vecAfter: pct(s2.after),
         });
         view.readout = M.readout.format(v) + (attn !== 1 ? M.readoutAttention.format(v) : M.end);
+        // What to notice: past L0 the scaled curves come back into range, but inside L0 they move too
+        // (the slow pairs turn more slowly at every distance), which is why scaling comes with fine-tuning.
+        let inside = 0;
+        for (let j = 0; j < dist.length && dist[j] <= l0; j++) inside = Math.max(inside, Math.abs(curves.ones.after[j] - curves.ones.before[j]));
+        Object.assign(v, { inside: sig(inside, 3), g0: dim });
+        view.notice = (inside <= 1e-9 * dim ? M.noticeSame : s1.after < s1.before ? M.noticeHelps : M.noticeNoHelp).format(v);
         return {
           measured: { outside: stats, attentionFactor: attn },
           columns: ['x', 'g no scaling', `g ${variant}`, 'q.R(x)q no scaling', `q.R(x)q ${variant}`],

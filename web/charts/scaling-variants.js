@@ -1,6 +1,6 @@
-// scaling-variants.js: what each RoPE scaling variant does to every pair: the
-// wavelength 2π/θ_i against the original training length L0, and how much each pair was
-// stretched (λ'_i/λ_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
+// scaling-variants.js: what each RoPE scaling method does to every pair: the
+// wavelength T_i = 2π/θ_i against the original training length L0, and how much each pair was
+// stretched (T'_i/T_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
 import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, pointArrays } from './common.js';
 import { messages, lang } from '../host/i18n.js';
@@ -10,16 +10,16 @@ const TAU = 2 * Math.PI;
 
 const M = messages({
   en: {
-    title: 'Wavelength of every RoPE pair under each scaling variant, against the training length L0',
+    title: 'Wavelength of every RoPE pair under each scaling method, against the training length L0',
     dim: 'head dim d',
     base: 'base',
     factor: 'factor s',
     l0: 'training length L0',
     seqLen: 'current length (dynamic NTK)',
     xTitle: 'pair i',
-    waveTitle: 'wavelength 2π/θ_i (positions, log scale)',
-    stretchTitle: "stretch λ'_i / λ_i (log scale)",
-    note: 'Below: how far each variant stretched each pair (1 = untouched), in the colours and dashes of the legend above.',
+    waveTitle: 'wavelength T_i = 2π/θ_i (positions, log scale)',
+    stretchTitle: 'stretch T′_i / T_i (log scale)',
+    note: 'Below: how far each method stretched each pair (1 = untouched), in the colours and dashes of the legend above.',
     startFrom: 'Start from',
     configLabel: "Paste a model's config.json (or just its <code>rope_scaling</code> block); it is drawn as the thick dotted orange curve",
     presetQwen: 'Qwen2.5-7B with YaRN ×4 (as its model card suggests)',
@@ -31,7 +31,7 @@ const M = messages({
     dynamic: 'dynamic NTK at length {seqLen}',
     yourConfig: 'your config ({type}, d = {dim})',
     noScaling: 'no scaling',
-    l0Line: 'L0 = {l0}: the longest distance seen in training',
+    l0Line: 'L0 = {l0}: the training length',
     configRead: 'Read as {kind}, rotary dim {rotaryDim}',
     configDimFallback: ' (from the head dim control: the config names none)',
     configBase: ', base {base}',
@@ -44,23 +44,30 @@ const M = messages({
     attnSep: ', ',
     nameSep: ', ',
     skipSep: '; ',
-    readout: 'Attention factor (multiplies cos and sin): {attn}. The slowest pair (i = {last}, λ = {slowLambda}) is stretched ×{linear} by linear, ×{ntk} by NTK, ×{dynamic} by dynamic NTK at length {seqLen}, ×{yarn} by YaRN and ×{llama3} by llama3; pair 0 (λ = {fastLambda}) ',
+    readout: 'Attention factor (multiplies cos and sin): {attn}. The slowest pair (i = {last}, T = {slowLambda}) is stretched ×{linear} by linear, ×{ntk} by NTK, ×{dynamic} by dynamic NTK at length {seqLen}, ×{yarn} by YaRN and ×{llama3} by llama3; pair 0 (T = {fastLambda}) ',
     readoutMoved: 'changes only under {moved}',
     readoutUnmoved: 'is left alone by all',
     readoutSkipped: '; not drawn: {skipped}.',
     end: '.',
+    noticeDynamic: 'Dynamic NTK stretches the slowest pair ×{dynamic}, not ×{factor}: at length L = {seqLen} its factor is s·L/L0 − (s − 1) = {dynFactor}.',
+    noticeDynamicOff: 'Dynamic NTK changes nothing yet: the length {seqLen} has not passed L0 = {l0}.',
+    noticeSlowest: 'Every method stretches the slowest pair ×{factor}.',
+    noticeSlowestMixed: 'Not every method stretches the slowest pair ×{factor} here: the lower chart shows how far each does.',
+    noticeFast: ' Pair 0, the fastest, moves only under {moved}.',
+    noticeFastNone: ' No method moves pair 0, the fastest.',
+    how: 'The page computes every pair\'s frequency θ_i under each method by the rules of Hugging Face transformers (linear, dynamic, yarn, llama3; NTK-aware as the base raised to base·s^(d/(d−2))) and draws the wavelength T_i = 2π/θ_i of each pair, and below its stretch T′_i/T_i against the unscaled wavelength. Dynamic NTK is taken at the current-length control. A pasted config.json is read for its RoPE settings (base, scaling block, head size); where it names no head size or base, the controls fill in.',
   },
   zh: {
-    title: '各种缩放变体下 RoPE 每一对的波长，与训练长度 L0 对比',
+    title: '各种缩放方法下 RoPE 每一对的波长，与训练长度 L0 对比',
     dim: '头维度 d',
     base: '底数 base',
     factor: '缩放因子 s',
     l0: '训练长度 L0',
     seqLen: '当前长度（动态 NTK）',
     xTitle: '第 i 对',
-    waveTitle: '波长 2π/θ_i（位置数，对数坐标）',
-    stretchTitle: "拉伸倍数 λ'_i / λ_i（对数坐标）",
-    note: '下图：每种变体把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。',
+    waveTitle: '波长 T_i = 2π/θ_i（位置数，对数坐标）',
+    stretchTitle: '拉伸倍数 T′_i / T_i（对数坐标）',
+    note: '下图：每种方法把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。',
     startFrom: '从这里开始',
     configLabel: '粘贴一个模型的 config.json（或者只粘贴其中的 <code>rope_scaling</code> 部分）；它会画成粗的橙色点线',
     presetQwen: 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
@@ -72,7 +79,7 @@ const M = messages({
     dynamic: '动态 NTK，长度 {seqLen}',
     yourConfig: '你的配置（{type}，d = {dim}）',
     noScaling: '无缩放',
-    l0Line: 'L0 = {l0}：训练中见过的最长距离',
+    l0Line: 'L0 = {l0}：训练长度',
     configRead: '读作 {kind}，旋转维度 {rotaryDim}',
     configDimFallback: '（取自头维度控件：配置中没有给出）',
     configBase: '，底数 {base}',
@@ -85,11 +92,18 @@ const M = messages({
     attnSep: '，',
     nameSep: '、',
     skipSep: '；',
-    readout: '注意力因子（乘在 cos 和 sin 上）：{attn}。最慢的一对（i = {last}，λ = {slowLambda}）被线性插值拉伸 ×{linear}，被 NTK 拉伸 ×{ntk}，被长度 {seqLen} 时的动态 NTK 拉伸 ×{dynamic}，被 YaRN 拉伸 ×{yarn}，被 llama3 拉伸 ×{llama3}；第 0 对（λ = {fastLambda}）',
-    readoutMoved: '只在 {moved} 下改变',
+    readout: '注意力因子（乘在 cos 和 sin 上）：{attn}。最慢的一对（i = {last}，T = {slowLambda}）被线性插值拉伸 ×{linear}，被 NTK 拉伸 ×{ntk}，被长度 {seqLen} 时的动态 NTK 拉伸 ×{dynamic}，被 YaRN 拉伸 ×{yarn}，被 llama3 拉伸 ×{llama3}；第 0 对（T = {fastLambda}）',
+    readoutMoved: '只在{moved}下改变',
     readoutUnmoved: '在所有变体下都保持不变',
     readoutSkipped: '；未绘制：{skipped}。',
     end: '。',
+    noticeDynamic: '动态 NTK 把最慢的一对拉伸 ×{dynamic}，而不是 ×{factor}：在长度 L = {seqLen} 时，它的缩放因子是 s·L/L0 − (s − 1) = {dynFactor}。',
+    noticeDynamicOff: '动态 NTK 还没有起作用：长度 {seqLen} 没有超过 L0 = {l0}。',
+    noticeSlowest: '每种方法都把最慢的一对拉伸 ×{factor}。',
+    noticeSlowestMixed: '在这组设置下，并非每种方法都把最慢的一对拉伸 ×{factor}：下图显示了各自拉伸了多少。',
+    noticeFast: '最快的第 0 对只在{moved}下改变。',
+    noticeFastNone: '没有哪种方法改变最快的第 0 对。',
+    how: '页面按 Hugging Face transformers 的规则（linear、dynamic、yarn、llama3；NTK-aware 即把底数提高到 base·s^(d/(d−2))）算出每种方法下每一对的频率 θ_i，上图画出每一对的波长 T_i = 2π/θ_i，下图画出相对未缩放波长的拉伸倍数 T′_i/T_i。动态 NTK 取“当前长度”控件的值。粘贴的 config.json 只读取其中的 RoPE 设置（底数、缩放部分、头的大小）；配置中没有给出头的大小或底数时，用控件的值补上。',
   },
 });
 
@@ -300,6 +314,15 @@ export default {
         };
         view.readout = M.readout.format(r) + (moved0.length ? M.readoutMoved : M.readoutUnmoved).format(r) +
           (skipped.length ? M.readoutSkipped.format(r) : M.end);
+        // What to notice: dynamic NTK's own factor s·L/L0 − (s − 1), the one stretch that is not s
+        // (HF takes max(L, L0), so it is 1 up to L0), then whether the fastest pair moved.
+        const nv = { factor: sig(factor, 4), seqLen, l0, dynamic: r.dynamic, dynFactor: sig((factor * seqLen) / l0 - (factor - 1), 4), moved: r.moved };
+        const dynStretch = byKey.dynamic ? orig[half - 1] / byKey.dynamic.inv[half - 1] : null;
+        const allS = out.slice(1).every((v) => Math.abs(orig[half - 1] / v.inv[half - 1] / factor - 1) < 1e-9);
+        view.notice = (dynStretch !== null && seqLen <= l0 && factor !== 1 ? M.noticeDynamicOff
+          : dynStretch !== null && Math.abs(dynStretch / factor - 1) > 1e-9 ? M.noticeDynamic
+            : allS ? M.noticeSlowest : M.noticeSlowestMixed).format(nv) +
+          (moved0.length ? M.noticeFast : M.noticeFastNone).format(nv);
 
         const keys = out.map((v) => v.key);
         const n = Math.max(half, cfg.inv?.length ?? 0);

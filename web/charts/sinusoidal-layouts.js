@@ -11,7 +11,7 @@ import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
-    title: 'Three sinusoidal layouts, and the dot products PE(0)·PE(x) they give',
+    title: 'Three sinusoidal layouts, and the dot products PE(0)·PE(Δ) they give',
     length: 'positions',
     base: 'base',
     interleavedTitle: 'interleaved [sin, cos, sin, cos, …]',
@@ -19,14 +19,16 @@ const M = messages({
     concatTitle: 'concat [sin … | cos …]',
     concat: 'concat',
     heatmap: 'Heatmap of the {name} sinusoidal table',
-    xTitle: 'distance x',
+    xTitle: 'distance Δ',
     dimension: 'dimension',
     position: 'position',
-    note: 'Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row x.',
-    readout: 'Over all {length} distances x, the interleaved and concat dot products PE(0)·PE(x) differ by at most {same} (the order of the sums), the tensor2tensor ones by up to {other}: its slowest frequency is exactly 1/base, while base^(−2i/d) stops one step short of it, at {slowest}.',
+    note: 'Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row Δ.',
+    readout: 'Over all {length} distances Δ, the interleaved and concat dot products PE(0)·PE(Δ) differ by at most {same} (the order of the sums), the tensor2tensor ones by up to {other}: its slowest frequency is exactly 1/base, while base^(−2i/d) stops one step short of it, at {slowest}.',
+    notice: 'Interleaved and concat hold the same numbers in another order, so their dot products agree; tensor2tensor\'s other frequencies change them by up to {other}.',
+    how: 'The page builds each table with d = d_model columns and the chosen number of positions, then dots row 0 with every row Δ. Every layout pairs a sin and a cos of one frequency, so PE(m)·PE(n) depends on n − m alone, and row 0 against every row covers every distance there is.',
   },
   zh: {
-    title: '三种正弦位置编码布局，以及它们给出的内积 PE(0)·PE(x)',
+    title: '三种正弦位置编码布局，以及它们给出的内积 PE(0)·PE(Δ)',
     length: '位置数',
     base: '底数 base',
     interleavedTitle: '交错 [sin, cos, sin, cos, …]',
@@ -34,11 +36,13 @@ const M = messages({
     concatTitle: '拼接 [sin … | cos …]',
     concat: '拼接',
     heatmap: '{name}布局的正弦位置编码表热力图',
-    xTitle: '距离 x',
+    xTitle: '距离 Δ',
     dimension: '维度',
     position: '位置',
-    note: '颜色：从 −1（蓝）经 0（灰）到 1（红），纵向为位置，横向为维度。下图：每张表的第 0 行与第 x 行的内积。',
-    readout: '在全部 {length} 个距离 x 上，交错与拼接布局的内积 PE(0)·PE(x) 最多相差 {same}（只是求和顺序不同），tensor2tensor 的则最多相差 {other}：它最慢的频率恰好是 1/base，而 base^(−2i/d) 差一步才到，停在 {slowest}。',
+    note: '颜色：从 −1（蓝）经 0（灰）到 1（红），纵向为位置，横向为维度。下图：每张表的第 0 行与第 Δ 行的内积。',
+    readout: '在全部 {length} 个距离 Δ 上，交错与拼接布局的内积 PE(0)·PE(Δ) 最多相差 {same}（只是求和顺序不同），tensor2tensor 的则最多相差 {other}：它最慢的频率恰好是 1/base，而 base^(−2i/d) 差一步才到，停在 {slowest}。',
+    notice: '交错与拼接布局只是同样的数换了顺序，所以内积一致；tensor2tensor 的频率不同，内积最多相差 {other}。',
+    how: '页面按 d = d_model 列和所选的位置数构建每张表，再把第 0 行与每个第 Δ 行做内积。每种布局都把同一频率的 sin 与 cos 配成一对，所以 PE(m)·PE(n) 只取决于 n − m，第 0 行与各行的内积已经覆盖了所有距离。',
   },
 });
 
@@ -72,7 +76,7 @@ export default {
     const note = document.createElement('p');
     note.className = 'chart-note';
     el.append(note);
-    const chart = lineChart(el, Chart, { x: M.xTitle, y: 'PE(0)·PE(x)', aspect: 2.6 });
+    const chart = lineChart(el, Chart, { x: M.xTitle, y: 'PE(0)·PE(Δ)', aspect: 2.6 });
     chart.options.plugins.legend = lineLegend;
     chart.canvas.parentElement.classList.add('phone-tall');
     Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
@@ -109,6 +113,7 @@ export default {
         const same = maxAbsDiff(grams[0], grams[1]), other = maxAbsDiff(grams[0], grams[2]);
         const w = pe.ropeInvFreq(dim, { base });
         view.readout = M.readout.format({ length, same: sig(same, 2), other: sig(other, 3), slowest: sig(w[w.length - 1], 3) });
+        view.notice = M.notice.format({ other: sig(other, 3) });
         return {
           measured: { interleavedVsConcat: same, interleavedVsT2t: other },
           columns: ['x', ...LAYOUTS.map(([l]) => `PE(0).PE(x) ${l}`)],
