@@ -300,3 +300,37 @@ test('property: random valid headers parse to exactly their entries; mutations p
   assert.ok(parsed > 100 && refused > 1000, `both outcomes occur (${parsed} parsed, ${refused} refused)`);
   assert.equal(Object.prototype.dtype, undefined);
 });
+
+test('a table too large to read whole (Qwen2.5-0.5B\'s embedding: 151936 × 896 BF16, 272 MB) gives its rows, reading only them', async () => {
+  // a virtual file behind options.fetch: the header, then bytes that encode each row's index
+  const V = 151936, H = 896, rowBytes = 2 * H;
+  const json = enc(JSON.stringify({ 'model.embed_tokens.weight': { dtype: 'BF16', shape: [V, H], data_offsets: [0, V * rowBytes] } }));
+  const head = rawHeader(json), size = head.length + V * rowBytes;
+  const served = [];
+  const fetch = async (url, { headers }) => {
+    const [, a, b] = /^bytes=(\d+)-(\d+)$/.exec(headers.Range).map(Number);
+    const end = Math.min(b, size - 1), body = new Uint8Array(end - a + 1);
+    for (let p = a; p <= end; p++) {
+      if (p < head.length) body[p - a] = head[p];
+      else {
+        // element j of row r holds bf16(r + j/1024): high byte first in the number, little-endian in the file
+        const off = p - head.length, r = Math.floor(off / rowBytes), j = (off % rowBytes) >> 1;
+        const bits = new Uint32Array(Float32Array.of(r + j / 1024).buffer)[0] >>> 16;
+        body[p - a] = off % 2 ? bits >> 8 : bits & 255;
+      }
+    }
+    served.push(body.length);
+    return new Response(body, { status: 206, headers: { 'content-range': `bytes ${a}-${end}/${size}` } });
+  };
+  const st = await readSafetensors('http://hub.invalid/model.safetensors', { fetch });
+  await assert.rejects(st.tensor('model.embed_tokens.weight'), /^RangeError: tensor "model.embed_tokens.weight" has 136134656 elements; at most 67108864 are read at once \(ask for rows\)/);
+  const n0 = served.length;
+  const rows = [151935, 9707, 0];
+  const got = await st.tensor('model.embed_tokens.weight', { rows });
+  // (row 0 came with the first read, the header's 64 KiB)
+  assert.deepEqual(served.slice(n0), [rowBytes, rowBytes]);
+  rows.forEach((r, i) => {
+    const bf = (x) => new Float32Array(new Uint32Array([(new Uint32Array(Float32Array.of(x).buffer)[0] >>> 16) << 16]).buffer)[0];
+    for (const j of [0, 1, 895]) assert.equal(got[i * H + j], bf(r + j / 1024), `row ${r}, element ${j}`);
+  });
+});

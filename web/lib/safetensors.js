@@ -377,10 +377,10 @@ class SafetensorsFile {
     if (!DECODED.includes(e.dtype)) throw new TypeError(`tensor ${JSON.stringify(name)} is ${e.dtype}; this reader decodes ${DECODED.join(', ')}`);
     const esize = BITS[e.dtype] / 8;
     const numel = (e.end - e.begin) / esize;
-    if (numel > A.MAX_ELEMENTS) throw new RangeError(`tensor ${JSON.stringify(name)} has ${numel} elements; at most ${A.MAX_ELEMENTS} are read at once (ask for rows)`);
     const { src, dataStart } = e.shard;
     const at = dataStart + e.begin;
     if (o.rows === undefined) {
+      if (numel > A.MAX_ELEMENTS) throw new RangeError(`tensor ${JSON.stringify(name)} has ${numel} elements; at most ${A.MAX_ELEMENTS} are read at once (ask for rows)`);
       const out = new Float32Array(numel);
       if (numel) decode(e.dtype, await src.read(at, at + numel * esize), out, 0);
       return out;
