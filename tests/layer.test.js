@@ -194,6 +194,9 @@ for (const [name, pe] of await builds) {
     ];
     for (const [change, Err, re] of cases) assert.throws(() => pe.layerAttention({ ...ok, ...change }), (e) => e instanceof Err && re.test(e.message), re.source);
     assert.throws(() => pe.layerAttention({ ...ok, config: { ...m.config, model_type: 'llama', no_rope_layers: [0, 1] } }), /^RangeError: config: layer 0 of this model uses no positional encoding \(NoPE\)/);
+    assert.throws(() => pe.layerAttention({ ...ok, config: { ...m.config, sliding_window: 2 } }), /^RangeError: x has 3 tokens, more than config.sliding_window \(2\)/);
+    pe.layerAttention({ ...ok, config: { ...m.config, sliding_window: 2, use_sliding_window: false } });
+    pe.layerAttention({ ...ok, config: { ...m.config, sliding_window: 3 } });
     assert.throws(() => pe.pairEnergy(w.q, { heads: 4, headDim: 16 }), /^TypeError: style is required/);
     assert.throws(() => pe.pairEnergy(w.q.subarray(1), { heads: 4, headDim: 16, style: 'half' }), /^RangeError: W.length must be a multiple of heads × headDim = 64/);
     assert.throws(() => pe.pairEnergy(w.q, { heads: 4, headDim: 16, style: 'half', rotaryDim: 18 }), /^RangeError: rotaryDim/);

@@ -107,6 +107,12 @@ export function layerAttention(heap, opts) {
   if (xs0.length % hidden) throw new RangeError(`x.length must be a multiple of config.hidden_size = ${hidden}, got ${xs0.length}`);
   const T = xs0.length / hidden;
   A.elements('scores', heads, T, T);
+  // a sliding window masks keys farther back than it: the full causal mask computed here is the
+  // model's only while the sequence fits in the window
+  const win = get(c, 'sliding_window');
+  if (typeof win === 'number' && get(c, 'use_sliding_window') !== false && T > win) {
+    throw new RangeError(`x has ${T} tokens, more than config.sliding_window (${win}); layerAttention computes full causal attention`);
+  }
   const x = floats('x', o.x, T * hidden);
 
   const w = A.options('weights', o.weights ?? (() => {
