@@ -131,14 +131,19 @@ async function httpSource(url, fetchFn, counter) {
       return all.subarray(b, e);
     }
     if (res.status !== 206) throw httpError(url, res);
-    const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.headers.get('content-range') ?? '');
-    if (!m || Number(m[1]) !== b) {
+    // Content-Range gives the file's size; a cross-origin server that does not expose it leaves
+    // the body's length, which is short only at the end of the file
+    const cr = res.headers.get('content-range');
+    const m = cr === null ? null : /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(cr);
+    if (cr !== null && (!m || Number(m[1]) !== b)) {
       await res.body?.cancel?.();
-      throw new RangeError(`${url.href}: the server answered bytes=${b}-${e - 1} with Content-Range ${A.show(res.headers.get('content-range'))}`);
+      throw new RangeError(`${url.href}: the server answered bytes=${b}-${e - 1} with Content-Range ${A.show(cr)}`);
     }
-    if (m[3] !== '*') src.size = Number(m[3]);
+    if (m && m[3] !== '*') src.size = Number(m[3]);
     const u8 = new Uint8Array(await res.arrayBuffer());
     counter.bytes += u8.length;
+    if (u8.length > e - b) throw new RangeError(`${url.href}: asked for bytes ${b}-${e - 1}, got ${u8.length} bytes`);
+    if (src.size === null && u8.length < e - b) src.size = b + u8.length;
     // (a file shorter than asked ends the range early: only the first read may ask past the end)
     if (u8.length !== Math.min(e, src.size ?? e) - b) {
       throw new RangeError(`${url.href}: asked for bytes ${b}-${e - 1}, got ${u8.length} bytes`);
