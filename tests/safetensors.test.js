@@ -96,6 +96,8 @@ test('a sharded model: the index, then each shard\'s header, then only the bytes
   const st = await readSafetensors(server.url('/index/model.safetensors.index.json'));
   assert.deepEqual(server.log.slice(n00).map((r) => r.path).sort(), Object.keys(files).filter((f) => f.startsWith('/index/')).sort(), 'the index and one read per shard');
   assert.deepEqual(st.shards, ['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors']);
+  assert.deepEqual(st.names, Object.keys(index.weight_map));
+  assert.equal(st.metadata.format, 'pt');
   for (const t of sharded.tensors) {
     assert.equal(st.info(t.name).file, index.weight_map[t.name]);
     same(await st.tensor(t.name), t.data, t.name);

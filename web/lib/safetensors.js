@@ -279,24 +279,21 @@ async function openSharded(url, fetchFn, counter) {
     }
     if (!files.has(file)) {
       if (files.size >= MAX_SHARDS) throw new RangeError(`${url.href}: the index names more than ${MAX_SHARDS} shards`);
-      files.set(file, []);
+      files.set(file, true);
     }
-    files.get(file).push(name);
   }
   const shards = new Map();
   await Promise.all([...files.keys()].map(async (file) => {
     shards.set(file, await openBytes(await httpSource(new URL(file, url), fetchFn, counter)));
   }));
   const entries = new Map();
-  for (const [file, names] of files) {
-    const s = shards.get(file);
-    for (const name of names) {
-      const e = s.entries.get(name);
-      if (!e) throw new RangeError(`${url.href}: the index puts ${JSON.stringify(name)} in ${file}, whose header does not hold it`);
-      entries.set(name, { ...e, shard: s, file });
-    }
+  for (const name of Object.keys(map)) {
+    const file = map[name], s = shards.get(file), e = s.entries.get(name);
+    if (!e) throw new RangeError(`${url.href}: the index puts ${JSON.stringify(name)} in ${file}, whose header does not hold it`);
+    entries.set(name, { ...e, shard: s, file });
   }
-  return new SafetensorsFile({ entries, metadata: Object.freeze(Object.assign(Object.create(null), shards.values().next().value?.metadata)) }, counter, [...files.keys()]);
+  const first = shards.get(files.keys().next().value);
+  return new SafetensorsFile({ entries, metadata: first ? first.metadata : Object.freeze(Object.create(null)) }, counter, [...files.keys()]);
 }
 
 let F16 = null;
