@@ -336,3 +336,31 @@ test('a table too large to read whole (Qwen2.5-0.5B\'s embedding: 151936 × 896 
     for (const j of [0, 1, 895]) assert.equal(got[i * H + j], bf(r + j / 1024), `row ${r}, element ${j}`);
   });
 });
+
+test('property: whole files, mutated anywhere (length, header, data) or cut short, open and read or refuse with TypeError/RangeError', async () => {
+  const rand = rng(4242);
+  const base = Object.values(models).map((m) => buildSafetensors(m.tensors, { metadata: { format: 'pt' } }).bytes);
+  let opened = 0, refused = 0;
+  for (let iter = 0; iter < 400; iter++) {
+    const f = Uint8Array.from(base[iter % base.length]);
+    let bytes = f;
+    const n = Number(new DataView(f.buffer).getBigUint64(0, true));
+    const kind = Math.floor(rand() * 4);
+    if (kind === 0) f[Math.floor(rand() * 8)] ^= 1 << Math.floor(rand() * 8); // the length
+    else if (kind === 1) f[8 + Math.floor(rand() * n)] ^= 1 << Math.floor(rand() * 8); // the header
+    else if (kind === 2) f[8 + n + Math.floor(rand() * (f.length - 8 - n))] ^= 0xff; // the data
+    else bytes = f.subarray(0, Math.floor(rand() * f.length)); // cut short
+    try {
+      const st = await readSafetensors(rand() < 0.5 ? bytes : new Blob([bytes]));
+      for (const name of st.names) {
+        const { dtype, shape } = st.info(name);
+        if (['F32', 'F16', 'BF16'].includes(dtype)) assert.equal((await st.tensor(name)).length, shape.reduce((p, d) => p * d, 1));
+      }
+      opened++;
+    } catch (e) {
+      refused++;
+      assert.ok(e instanceof TypeError || e instanceof RangeError, `kind ${kind}: ${e?.constructor?.name}: ${e?.message}`);
+    }
+  }
+  assert.ok(opened > 50 && refused > 50, `${opened} opened, ${refused} refused`);
+});
