@@ -505,8 +505,8 @@ export interface Posenc {
    * one attention layer of a real model from token embeddings and its weights, as transformers
    * computes it (float32, sums in float64): RMSNorm (LayerNorm for posenc_lab), q/k projections
    * and biases, Qwen3's per-head norms, RoPE as ropeConfig reads the config, GQA, causal softmax.
-   * BF16 weights are decoded exactly and computed on in float32: a model run in bfloat16 rounds
-   * every step and differs from these by about 1e-2 relative.
+   * BF16 weights are decoded exactly and computed on in float32; a model run in bfloat16 rounds
+   * every intermediate to 8 significant bits (steps of 2^-8 relative), so its numbers differ more.
    */
   layerAttention(options: LayerAttentionOptions): LayerAttention;
   /**
