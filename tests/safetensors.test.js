@@ -4,7 +4,8 @@
 // test of the header parser on seeded random headers and mutations of them.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readSafetensors, parseHeader, writeSafetensors, MAX_HEADER_BYTES } from '../web/lib/safetensors.js';
+import { readSafetensors, parseHeader, MAX_HEADER_BYTES } from '../web/lib/safetensors.js';
+import { writeSafetensors } from '../web/lib/safetensors-write.js';
 import { layerModel, buildSafetensors, rawHeader, concat, serveFiles, rng, values } from './weights-fixtures.js';
 
 const enc = (s) => new TextEncoder().encode(s);
@@ -239,6 +240,8 @@ test('writeSafetensors: the layout safetensors writes (name order, 8-byte alignm
   assert.throws(() => writeSafetensors({ __proto__x: 1, ['__metadata__']: { dtype: 'F32', shape: [1], data: [1] } }), /not allowed/);
   assert.throws(() => writeSafetensors({ a: { dtype: 'I8', shape: [1], data: [1] } }), /^RangeError: tensors\["a"\].dtype/);
   assert.throws(() => writeSafetensors({ a: { dtype: 'F32', shape: [2], data: [1] } }), /needs 2/);
+  assert.throws(() => writeSafetensors({ a: { dtype: 'F32', shape: [-1], data: [] } }), /^TypeError: tensors\["a"\].shape must be/);
+  assert.throws(() => writeSafetensors({ a: { dtype: 'F32', shape: [1], data: 'x' } }), /^TypeError: tensors\["a"\].data must be/);
 });
 
 // ---- property test: seeded random headers, and mutations of them ----

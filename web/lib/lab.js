@@ -5,7 +5,7 @@
 // against the heap budget; free() returns it. Training is deterministic: the same options give
 // the same bits.
 import * as A from './args.js';
-import { writeSafetensors } from './safetensors.js';
+import { writeSafetensors } from './safetensors-write.js';
 
 export const TASKS = Object.freeze(['kback', 'copy', 'reverse', 'recall']);
 export const ENCODINGS = Object.freeze(['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5', 'xpos']);

@@ -31,7 +31,8 @@ import * as layer from './layer.js';
 export { MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 export { simdSupported, ropeScaling };
 export { MODELS } from './models.js';
-export { readSafetensors, writeSafetensors } from './safetensors.js';
+export { readSafetensors } from './safetensors.js';
+export { writeSafetensors } from './safetensors-write.js';
 export { readLayer, LAYER_MODEL_TYPES } from './layer.js';
 
 const BUILDS = {
