@@ -222,6 +222,22 @@ test('readLayer reads only the layer\'s tensors and the tokens\' rows', async ()
   await assert.rejects(readLayer({}, {}), /^TypeError: file must be what readSafetensors\(\) resolves to/);
 });
 
+test('real models\' sizes: SmolLM2-135M (576 wide, 9 heads over 3, d = 64) and Qwen3-0.6B (1024 wide, 16 heads over 8, d = 128)', async (t) => {
+  const [[, pe]] = await builds;
+  for (const [kind, dims] of [
+    ['llama', { hidden_size: 576, num_attention_heads: 9, num_key_value_heads: 3, head_dim: 64, rope_theta: 100000, max_position_embeddings: 8192 }],
+    ['qwen3', { hidden_size: 1024, num_attention_heads: 16, num_key_value_heads: 8, head_dim: 128, rope_theta: 1000000 }],
+  ]) {
+    const m = layerModel(kind, { dtype: 'BF16', seed: 8, dims });
+    const st = await readSafetensors(buildSafetensors(m.tensors).bytes);
+    const toks = [5, 31, 0, 17, 17, 2];
+    const { x, weights } = await readLayer(st, { tokens: toks });
+    const positions = toks.map((_, i) => 8000 + i);
+    const e = compare(pe.layerAttention({ config: m.config, x, weights, positions }), reference(m.config, x, weights, positions), kind);
+    t.diagnostic(`${kind} at real sizes: scores within ${e.toExponential(2)} of ‖q‖‖k‖/√d`);
+  }
+});
+
 test('a random-weights fuzz of shapes: every layout and GQA ratio stays within 1e-5', async () => {
   const [[, pe]] = await builds;
   const rand = rng(77);

@@ -70,15 +70,16 @@ export function concat(...parts) {
  * Layer 0 of a small model of each supported layout: config.json, the tensors (HF names) and
  * the float values a file of `dtype` holds (BF16 rounds them). kind: 'llama' (SmolLM2-like),
  * 'qwen2' (q/k biases), 'qwen3' (per-head q_norm/k_norm). GQA everywhere (heads / kvHeads = 2 or 3).
+ * dims: config keys that replace the small defaults (a real model's sizes).
  */
-export function layerModel(kind, { dtype = 'F32', seed = 1, vocab = 40 } = {}) {
+export function layerModel(kind, { dtype = 'F32', seed = 1, vocab = 40, dims = {} } = {}) {
   const rand = rng(seed);
   const cfg = {
     llama: { model_type: 'llama', hidden_size: 48, num_attention_heads: 6, num_key_value_heads: 2, head_dim: 8, rope_theta: 100000, rms_norm_eps: 1e-5, max_position_embeddings: 64 },
     qwen2: { model_type: 'qwen2', hidden_size: 32, num_attention_heads: 4, num_key_value_heads: 2, rope_theta: 1000000, rms_norm_eps: 1e-6, max_position_embeddings: 128 },
     qwen3: { model_type: 'qwen3', hidden_size: 32, num_attention_heads: 4, num_key_value_heads: 2, head_dim: 16, rope_theta: 1000000, rms_norm_eps: 1e-6, max_position_embeddings: 40960, attention_bias: false },
   }[kind];
-  const config = { architectures: ['X'], num_hidden_layers: 2, vocab_size: vocab, torch_dtype: 'bfloat16', ...cfg };
+  const config = { architectures: ['X'], num_hidden_layers: 2, vocab_size: vocab, torch_dtype: 'bfloat16', ...cfg, ...dims };
   const H = config.hidden_size, hd = config.head_dim ?? H / config.num_attention_heads;
   const nq = config.num_attention_heads * hd, nk = config.num_key_value_heads * hd;
   const round = (a) => (dtype === 'BF16' ? a.map(bf16) : a);
