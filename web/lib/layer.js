@@ -118,19 +118,21 @@ export function layerAttention(heap, opts) {
   const w = A.options('weights', o.weights ?? (() => {
     throw new TypeError('weights is required: { inputNorm, q, k } and, for the layouts that have them, qBias, kBias, qNorm, kNorm');
   })(), WEIGHT_KEYS, 'layerAttention');
-  const req = (k, n, wanted, why) => {
+  // (the projection matrices go to the C kernel as numbers() gives them: the heap copy is
+  // scanned for NaN there, faster than a JS loop; the small vectors are read here and checked now)
+  const req = (k, n, wanted, why, kernel = false) => {
     if (w[k] === undefined) {
       if (wanted) throw new TypeError(`weights.${k} is required for ${why}`);
       return null;
     }
     if (!wanted) throw new TypeError(`weights.${k} does not belong to ${why}`);
-    return floats(`weights.${k}`, w[k], n);
+    return kernel ? A.numbers(`weights.${k}`, w[k], Float32Array, { length: n }) : floats(`weights.${k}`, w[k], n);
   };
   const arch = `config.model_type ${JSON.stringify(s.modelType)}${s.bias ? ' (q/k biases)' : ''}`;
   const inputNorm = req('inputNorm', hidden, true, 'every layer (input_layernorm.weight)');
   const inputNormBias = req('inputNormBias', hidden, s.layerNorm, `${arch}${s.layerNorm ? ' (LayerNorm: input_layernorm.bias)' : ''}`);
-  const Wq = req('q', nq * hidden, true, 'every layer (q_proj.weight)');
-  const Wk = req('k', nk * hidden, true, 'every layer (k_proj.weight)');
+  const Wq = req('q', nq * hidden, true, 'every layer (q_proj.weight)', true);
+  const Wk = req('k', nk * hidden, true, 'every layer (k_proj.weight)', true);
   const qBias = req('qBias', nq, s.bias, arch), kBias = req('kBias', nk, s.bias, arch);
   const qNorm = req('qNorm', hd, s.headNorm, arch), kNorm = req('kNorm', hd, s.headNorm, arch);
 
