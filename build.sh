@@ -44,9 +44,10 @@ if stale "$out/posenc.wasm" || stale "$out/posenc-scalar.wasm"; then
   echo "build.sh: built $out/posenc.wasm ($(wc -c <"$out/posenc.wasm") B) and posenc-scalar.wasm ($(wc -c <"$out/posenc-scalar.wasm") B)" >&2
 fi
 
-# npm packages (Chart.js for the page, playwright-core for the browser tests, esbuild for dist/).
+# npm packages (Chart.js for the page, @huggingface/tokenizers for real models' tokenizer.json,
+# playwright-core for the browser tests, esbuild for dist/).
 if [ ! -f node_modules/chart.js/package.json ] || [ ! -f node_modules/playwright-core/package.json ] ||
-   [ ! -f node_modules/esbuild/package.json ]; then
+   [ ! -f node_modules/esbuild/package.json ] || [ ! -f node_modules/@huggingface/tokenizers/package.json ]; then
   npm install --no-audit --no-fund >&2
 fi
 

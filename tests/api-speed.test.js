@@ -284,8 +284,9 @@ const OUT_CALLS = {
   randomNormal: (pe, o) => pe.randomNormal(7, 1, o),
   t5Bucket: (pe, o) => pe.t5Bucket([-40, -1, 0, 2, 300], o),
   xposScale: (pe, o) => pe.xposScale([0, 10, -3], { dim: 8, ...o }),
+  pairEnergy: (pe, o) => pe.pairEnergy(values(2 * 4 * 3), { heads: 2, headDim: 4, style: 'half', ...o }),
 };
-const NO_TYPED_RESULT = ['ropeAttentionFactor', 'ropeScaling', 'ropeConfig', 'ropeVectors', 'tensor', 'applyRopeInPlace', 'heapBytes', 'train'];
+const NO_TYPED_RESULT = ['ropeAttentionFactor', 'ropeScaling', 'ropeConfig', 'ropeVectors', 'tensor', 'applyRopeInPlace', 'heapBytes', 'train', 'layerAttention'];
 
 test('every method that returns typed arrays fills the caller\'s out instead, with the same values', async () => {
   const [[, pe]] = await builds;

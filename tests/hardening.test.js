@@ -522,6 +522,46 @@ const SPEC = {
       ['a style for alibi', { 'opts.encoding': 'alibi' }, RangeError, 'style'],
     ],
   },
+  layerAttention: {
+    call: (pe, a) => pe.layerAttention(a.opts),
+    args: { opts: {
+      config: { model_type: 'qwen2', hidden_size: 4, num_attention_heads: 2, num_key_value_heads: 1, head_dim: 2, rope_theta: 10000 },
+      x: [0.5, -1, 2, 0.25, 1, 1, -0.5, 3],
+      weights: { inputNorm: [1, 0.5, 2, 1], q: [1, 0, 0.5, -1, 0, 1, 1, 2, -1, 0.5, 0, 1, 2, 1, -1, 0], k: [0.5, 1, -1, 0, 1, 0, 2, 1], qBias: [0.1, -0.2, 0.3, 0], kBias: [0.5, -0.5] },
+      positions: [3, 40],
+    } },
+    params: {
+      opts: opts({ optional: false }),
+      'opts.x': arr({ name: 'x' }),
+      'opts.positions': arr({ min: 0, max: MAX_POSITION, fixedLength: true, optional: true, name: 'positions' }),
+      'opts.weights': opts({ name: 'weights' }),
+      'opts.weights.inputNorm': arr({ fixedLength: true, name: 'weights.inputNorm' }),
+      'opts.weights.q': arr({ fixedLength: true, name: 'weights.q' }),
+      'opts.weights.kBias': arr({ fixedLength: true, name: 'weights.kBias' }),
+    },
+    cross: [
+      ['x not a multiple of hidden_size', { 'opts.x': [1, 2, 3] }, RangeError, 'x.length'],
+      ['a model type not computed', { 'opts.config.model_type': 'gemma2' }, RangeError, 'model_type'],
+      ['a missing bias', { 'opts.weights.qBias': undefined }, TypeError, 'weights.qBias'],
+      ['a norm of another layout', { 'opts.weights.qNorm': [1, 1] }, TypeError, 'weights.qNorm'],
+      ['heads not a multiple of kv heads', { 'opts.config.num_key_value_heads': 3 }, RangeError, 'num_key_value_heads'],
+      ['an unknown weight', { 'opts.weights.v': [1] }, TypeError, '"v"'],
+      ['a bad scaling', { 'opts.scaling': { type: 'linear', factor: -2 } }, RangeError, 'factor'],
+    ],
+  },
+  pairEnergy: {
+    call: (pe, a) => pe.pairEnergy(a.W, a.opts),
+    args: { W: [1, 2, -1, 0.5, 3, 0, 1, 1], opts: { heads: 1, headDim: 4, style: 'half', rotaryDim: 4 } },
+    params: {
+      W: arr({ name: 'W' }),
+      opts: opts({ optional: false }),
+      'opts.heads': int(),
+      'opts.headDim': int({ min: 2, max: MAX_DIM }),
+      'opts.style': oneOf(['half', 'interleaved']),
+      'opts.rotaryDim': int({ min: 2, max: 4, even: true, optional: true }),
+    },
+    cross: [['W not a multiple of heads × headDim', { W: [1, 2, 3] }, RangeError, 'W.length']],
+  },
 };
 
 // ---- running the spec ----

@@ -46,6 +46,9 @@ const CALLS = {
   t5Bucket: [{}, (o) => pe.t5Bucket([1, -2], o)],
   xposScale: [{ dim: 4 }, (o) => pe.xposScale([0, 1], o)],
   train: [{ encoding: 'none', steps: 0 }, (o) => pe.train(o).free()],
+  layerAttention: [{ config: { model_type: 'llama', hidden_size: 4, num_attention_heads: 1, head_dim: 4 }, x, weights: { inputNorm: [1, 1, 1, 1], q: new Float32Array(16).fill(0.5), k: new Float32Array(16).fill(0.25) } }, (o) => pe.layerAttention(o)],
+  'layerAttention (weights)': [{ inputNorm: [1, 1, 1, 1], q: new Float32Array(16), k: new Float32Array(16) }, (o) => pe.layerAttention({ config: { model_type: 'llama', hidden_size: 4, num_attention_heads: 1, head_dim: 4 }, x, weights: o })],
+  pairEnergy: [{ heads: 1, headDim: 4, style: 'half' }, (o) => pe.pairEnergy(x, o)],
 };
 
 test('every method of the API is covered here', () => {

@@ -5,6 +5,7 @@
 // against the heap budget; free() returns it. Training is deterministic: the same options give
 // the same bits.
 import * as A from './args.js';
+import { writeSafetensors } from './safetensors-write.js';
 
 export const TASKS = Object.freeze(['kback', 'copy', 'reverse', 'recall']);
 export const ENCODINGS = Object.freeze(['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5', 'xpos']);
@@ -327,6 +328,73 @@ export class LabRun {
       }
     });
     return out;
+  }
+
+  /**
+   * The run as a model file: { safetensors: Uint8Array, config } where config is the config.json
+   * that goes with it (model_type "posenc_lab"), for readSafetensors + readLayer + layerAttention
+   * like any model. Encoding 'rope' only. Names and layout (float32, Linear weights [out][in] as
+   * transformers stores them; README "Inside a real model"): model.embed_tokens.weight [vocab][D];
+   * per layer l, model.layers.l.input_layernorm.weight/.bias (LayerNorm), self_attn.{q,k,v,o}_proj
+   * .weight/.bias, post_attention_layernorm.weight/.bias, mlp.up_proj.weight [dFF][D]/.bias,
+   * mlp.down_proj.weight [D][dFF]/.bias (exact-erf GELU between); model.norm.weight/.bias,
+   * lm_head.weight [vocab][D]/.bias. q and k rows are in the half pair layout (pair i = rows
+   * h·hd + i and h·hd + i + hd/2); a run trained interleaved has them permuted so, which changes
+   * no score.
+   */
+  exportSafetensors() {
+    this.#live('exportSafetensors');
+    const r = this.options;
+    if (r.encoding !== 'rope') throw new RangeError(`exportSafetensors: only runs with encoding 'rope' can be written as a RoPE model; this run's is ${JSON.stringify(r.encoding)}`);
+    const P = this.parameters();
+    const D = r.dModel, H = r.heads, hd = D / H, F = r.dFF, V = r.vocab;
+    // y = x W (W [in][out]) -> nn.Linear's [out][in]; `rows` picks the output columns in order
+    const linear = (W, inDim, outDim, rows = null, col0 = 0) => {
+      const n = rows ? rows.length : outDim, out = new Float32Array(n * inDim);
+      for (let o = 0; o < n; o++) {
+        const c = col0 + (rows ? rows[o] : o);
+        for (let j = 0; j < inDim; j++) out[o * inDim + j] = W[j * outDim + c];
+      }
+      return out;
+    };
+    // half layout: pair i of each head is its rows (i, i + hd/2); an interleaved run's pair i is (2i, 2i + 1)
+    const order = Array.from({ length: D }, (_, o) => {
+      const h = Math.floor(o / hd), d = o % hd;
+      return r.style === 'half' ? o : h * hd + (d < hd / 2 ? 2 * d : 2 * (d - hd / 2) + 1);
+    });
+    const t = {};
+    const put = (name, shape, data) => (t[name] = { dtype: 'F32', shape, data });
+    put('model.embed_tokens.weight', [V, D], P.tok_emb);
+    for (let l = 0; l < r.layers; l++) {
+      const p = `model.layers.${l}.`, wqkv = P[`wqkv.${l}`], b = P[`bqkv.${l}`];
+      put(`${p}input_layernorm.weight`, [D], P[`ln1_g.${l}`]);
+      put(`${p}input_layernorm.bias`, [D], P[`ln1_b.${l}`]);
+      ['q', 'k', 'v'].forEach((n, i) => {
+        const rows = n === 'v' ? null : order;
+        put(`${p}self_attn.${n}_proj.weight`, [D, D], linear(wqkv, D, 3 * D, rows ?? Array.from({ length: D }, (_, o) => o), i * D));
+        put(`${p}self_attn.${n}_proj.bias`, [D], Float32Array.from({ length: D }, (_, o) => b[i * D + (rows ? rows[o] : o)]));
+      });
+      put(`${p}self_attn.o_proj.weight`, [D, D], linear(P[`wo.${l}`], D, D));
+      put(`${p}self_attn.o_proj.bias`, [D], P[`bo.${l}`]);
+      put(`${p}post_attention_layernorm.weight`, [D], P[`ln2_g.${l}`]);
+      put(`${p}post_attention_layernorm.bias`, [D], P[`ln2_b.${l}`]);
+      put(`${p}mlp.up_proj.weight`, [F, D], linear(P[`w1.${l}`], D, F));
+      put(`${p}mlp.up_proj.bias`, [F], P[`b1.${l}`]);
+      put(`${p}mlp.down_proj.weight`, [D, F], linear(P[`w2.${l}`], F, D));
+      put(`${p}mlp.down_proj.bias`, [D], P[`b2.${l}`]);
+    }
+    put('model.norm.weight', [D], P.lnf_g);
+    put('model.norm.bias', [D], P.lnf_b);
+    put('lm_head.weight', [V, D], linear(P.wh, D, V));
+    put('lm_head.bias', [V], P.bh);
+    const config = {
+      architectures: ['PosencLabForCausalLM'], model_type: 'posenc_lab', torch_dtype: 'float32',
+      vocab_size: V, hidden_size: D, intermediate_size: F, num_hidden_layers: r.layers, num_attention_heads: H,
+      num_key_value_heads: H, head_dim: hd, hidden_act: 'gelu', layer_norm_eps: 1e-5, attention_bias: true,
+      rope_theta: r.base, max_position_embeddings: sequenceLength(r.task, r.trainLength), tie_word_embeddings: false,
+      posenc_lab: { task: r.task, ...(r.k === undefined ? {} : { k: r.k }), trainLength: r.trainLength, trainedStyle: r.style, steps: this.#steps, seed: r.seed },
+    };
+    return { safetensors: writeSafetensors(t, { format: 'pt', source: 'posenc lab' }), config };
   }
 
   /** Checks a sequence input of attention or hidden: its tokens (an array or { tokens }), or { length, seed } for an example. */

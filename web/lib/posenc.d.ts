@@ -162,6 +162,108 @@ export declare const MODELS: readonly { id: string; name: string; family: string
 /** Reads a model's config.json object (or just its rope_scaling block). */
 export declare function ropeScaling(config: object): RopeConfig;
 
+// ---- real weights: safetensors files and one attention layer (web/lib/safetensors.js, layer.js) ----
+
+/** An opened safetensors file, or a sharded model's files through its index. */
+export interface SafetensorsFile {
+  /** tensor names, in the header's order (for a sharded model: the index's) */
+  readonly names: readonly string[];
+  /** the header's __metadata__ (a sharded model: its first shard's) */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** a sharded model's shard files, else null */
+  readonly shards: readonly string[] | null;
+  /** bytes read so far, headers included (over HTTP: bytes received) */
+  readonly bytesRead: number;
+  /** dtype (any of the format's), shape, bytes, and the shard file holding it (or null) */
+  info(name: string): { readonly dtype: string; readonly shape: readonly number[]; readonly byteLength: number; readonly file: string | null };
+  has(name: string): boolean;
+  /**
+   * an F32, F16 or BF16 tensor as float32, row-major, reading only its bytes; `rows`: indices
+   * along the first dimension (any order, repeats allowed), only those read and returned in order
+   */
+  tensor(name: string, options?: { rows?: Numbers }): Promise<Float32Array>;
+}
+
+/**
+ * Opens a safetensors file: an ArrayBuffer (or view), a Blob/File, a URL (read with HTTP Range
+ * requests), or the URL of a sharded model's model.safetensors.index.json. Checks the whole
+ * header first (TypeError/RangeError saying what is wrong). HTTP failures reject with an Error
+ * carrying `status` (401/403 gated or private, 404 missing) and `url`; no network: an Error
+ * whose `cause` is fetch's.
+ */
+export declare function readSafetensors(source: ArrayBuffer | ArrayBufferView | Blob | string | URL, options?: { fetch?: typeof fetch }): Promise<SafetensorsFile>;
+
+/** Tensors (laid out in name order, header padded to 8 bytes, as safetensors writes) → file bytes. BF16 and F16 round to nearest even. */
+export declare function writeSafetensors(tensors: Record<string, { dtype: 'F32' | 'BF16' | 'F16'; shape: number[]; data: Numbers }>, metadata?: Record<string, string>): Uint8Array;
+
+/** The weights of one attention layer, transformers' tensors of model.layers.{i}. (float32 values). */
+export interface LayerWeights {
+  /** input_layernorm.weight [hidden] */
+  inputNorm: Numbers;
+  /** input_layernorm.bias [hidden]: LayerNorm models only (posenc_lab) */
+  inputNormBias?: Numbers;
+  /** self_attn.q_proj.weight [heads·headDim][hidden] (nn.Linear: [out][in]) */
+  q: Numbers;
+  /** self_attn.k_proj.weight [kvHeads·headDim][hidden] */
+  k: Numbers;
+  /** self_attn.q_proj.bias, k_proj.bias: required for qwen2 and configs with attention_bias, refused otherwise */
+  qBias?: Numbers;
+  kBias?: Numbers;
+  /** self_attn.q_norm.weight, k_norm.weight [headDim]: required for qwen3 (RMSNorm of each head's q, k before RoPE), refused otherwise */
+  qNorm?: Numbers;
+  kNorm?: Numbers;
+}
+
+/** Model types layerAttention computes: llama, mistral, qwen2, qwen3, posenc_lab (the lab's exports). */
+export declare const LAYER_MODEL_TYPES: readonly string[];
+
+/** The embedding rows of `tokens` (x) and layer `layer`'s weights (default 0) from a file in transformers' names; reads only those bytes. */
+export declare function readLayer(file: SafetensorsFile, options?: { tokens?: Numbers; layer?: number; prefix?: string }): Promise<{ x?: Float32Array; weights: LayerWeights }>;
+
+export interface LayerAttentionOptions {
+  /** the model's config.json (object or text) */
+  config: object | string;
+  /** token embeddings [tokens][hidden_size] (for layer 0: embed_tokens rows; deeper: that layer's input) */
+  x: Numbers;
+  weights: LayerWeights;
+  /** each token's position (default 0, 1, …) */
+  positions?: Numbers;
+  /** RoPE scaling in posenc's format (what ropeScaling returns): default the config's; null: none */
+  scaling?: object | null;
+}
+
+export interface LayerAttention {
+  /** queries and keys after the norms and RoPE: [tokens][heads][headDim], [tokens][kvHeads][headDim] */
+  q: Float32Array;
+  k: Float32Array;
+  /** q·k·scale [heads][query][key] (scale 1/√headDim, Gemma-style configs aside); -Infinity above the diagonal (masked) */
+  scores: Float32Array;
+  /** the softmax of each row [heads][query][key]; 0 above the diagonal */
+  weights: Float32Array;
+  /** ‖q_t^(h,i)‖, ‖k_t^(h,i)‖ of rotated pair i: [heads][rotaryDim/2][tokens], [kvHeads][rotaryDim/2][tokens] */
+  pairNorms: { q: Float32Array; k: Float32Array };
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  rotaryDim: number;
+  /** the pair layout ('half' for transformers' Llama and Qwen: rows i and i + rotaryDim/2 of a head rotate together) */
+  style: RopeStyle;
+  base: number;
+  scaling: object | null;
+  /** tokens */
+  length: number;
+}
+
+export interface PairEnergyOptions {
+  heads: number;
+  headDim: number;
+  /** which rows of a head rotate together: 'half' (i, i + rotaryDim/2; transformers' layout) or 'interleaved' (2i, 2i + 1) */
+  style: RopeStyle;
+  /** default headDim (rounded down to even) */
+  rotaryDim?: number;
+  out?: Float64Array;
+}
+
 /** `out`: a caller-owned array of exactly the result's type and length, filled and returned instead of a new one. */
 export interface Out<T> {
   out?: T;
@@ -399,6 +501,20 @@ export interface Posenc {
   xposScale(positions: Numbers, options: XposScaleOptions): Float64Array;
   /** the length-generalisation lab: builds a tiny transformer in the wasm heap and trains it */
   train(options: TrainOptions): LabRun;
+  /**
+   * one attention layer of a real model from token embeddings and its weights, as transformers
+   * computes it (float32, sums in float64): RMSNorm (LayerNorm for posenc_lab), q/k projections
+   * and biases, Qwen3's per-head norms, RoPE as ropeConfig reads the config, GQA, causal softmax.
+   * BF16 weights are decoded exactly and computed on in float32; a model run in bfloat16 rounds
+   * every intermediate to 8 significant bits (steps of 2^-8 relative), so its numbers differ more.
+   */
+  layerAttention(options: LayerAttentionOptions): LayerAttention;
+  /**
+   * per head and rotation pair, ‖W[h·d + u]‖² + ‖W[h·d + v]‖² over the two rows (u, v) of a q or k
+   * projection W [heads·headDim][in] that rotate together: Float64Array [heads][rotaryDim/2].
+   * A proxy from the weights alone: real q, k depend on the tokens too (layerAttention's pairNorms).
+   */
+  pairEnergy(W: Numbers, options: PairEnergyOptions): Float64Array;
 }
 
 export interface T5BucketOptions extends Out<Int32Array> {
@@ -531,6 +647,12 @@ export interface LabRun {
   hidden(input?: Numbers | { tokens: Numbers } | { length?: number; seed?: number }): LabHidden;
   /** copies of the parameters by group name (tok_emb, pos_emb, t5_bias, wqkv.0, …; c/lab/lab.h) */
   parameters(): Record<string, Float32Array>;
+  /**
+   * a RoPE run as a model: safetensors bytes (float32, transformers' names and [out][in] Linear
+   * layout, q/k rows in the half pair layout) and its config.json (model_type "posenc_lab"), for
+   * readSafetensors + readLayer + layerAttention. Encoding 'rope' only.
+   */
+  exportSafetensors(): { safetensors: Uint8Array; config: Record<string, unknown> };
   /** returns the model's memory; the run then throws a TypeError on use */
   free(): void;
 }

@@ -11,8 +11,9 @@
 // into instead of allocating. The zero-copy path is pe.tensor(): heap memory the caller owns
 // until free(), which pe.applyRopeInPlace() rotates where it lies. Conventions: README.md.
 // The methods live by family in rope.js (mRoPE and the attention temperature in mrope.js),
-// tables.js, attention.js, decay.js and vectors.js (conformance vectors); this class binds
-// them to one instance's heap. Types and documentation of every method: posenc.d.ts.
+// tables.js, attention.js, decay.js, vectors.js (conformance vectors) and layer.js (a real
+// model's layer from its weights); this class binds them to one instance's heap. Types and
+// documentation of every method: posenc.d.ts.
 import { instantiate, simdSupported } from './heap.js';
 import * as A from './args.js';
 import { ropeScaling } from './scaling.js';
@@ -25,10 +26,14 @@ import { attentionTemperature } from './mrope.js';
 import { ropeVectors } from './vectors.js';
 import * as relative from './relative.js';
 import * as lab from './lab.js';
+import * as layer from './layer.js';
 
 export { MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 export { simdSupported, ropeScaling };
 export { MODELS } from './models.js';
+export { readSafetensors } from './safetensors.js';
+export { writeSafetensors } from './safetensors-write.js';
+export { readLayer, LAYER_MODEL_TYPES } from './layer.js';
 
 const BUILDS = {
   simd: new URL('../build/posenc.wasm', import.meta.url),
@@ -182,6 +187,16 @@ class Posenc {
 
   xposScale(positions, options) {
     return relative.xposScale(this.#heap, positions, options);
+  }
+
+  /** One attention layer of a real model from its weights, as transformers computes it (web/lib/layer.js). */
+  layerAttention(options) {
+    return layer.layerAttention(this.#heap, options);
+  }
+
+  /** Per head and rotation pair, the energy of the q or k projection rows that rotate together (a proxy). */
+  pairEnergy(W, options) {
+    return layer.pairEnergy(this.#heap, W, options);
   }
 
   /** The length-generalisation lab: trains a tiny transformer in the heap (web/lib/lab.js). */
