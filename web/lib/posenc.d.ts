@@ -162,6 +162,44 @@ export declare const MODELS: readonly { id: string; name: string; family: string
 /** Reads a model's config.json object (or just its rope_scaling block). */
 export declare function ropeScaling(config: object): RopeConfig;
 
+/** A metadata value of a GGUF file: numbers (64-bit ones past 2^53 as bigint), strings, booleans, arrays;
+ * tokenizer arrays (and any array longer than 65536) as a summary. */
+export type GgufValue = number | bigint | string | boolean | readonly (number | bigint | string | boolean)[] |
+  { readonly itemType: string; readonly count: number };
+
+/** readGguf's result (frozen): the front of a GGUF file. */
+export interface Gguf {
+  readonly version: 2 | 3;
+  readonly littleEndian: boolean;
+  readonly metadata: Readonly<Record<string, GgufValue>>;
+  /** tensor infos: shape ne[0] first (ggml's order), type a ggml_type number, offset from dataOffset */
+  readonly tensors: readonly { readonly name: string; readonly shape: readonly number[]; readonly type: number; readonly offset: number }[];
+  readonly dataOffset: number;
+  /** the data of rope_freqs, rope_factors_long and rope_factors_short, where the file has them */
+  readonly ropeTensors: { readonly rope_freqs?: Float32Array; readonly rope_factors_long?: Float32Array; readonly rope_factors_short?: Float32Array };
+  readonly bytesRead: number;
+}
+
+/** An unreadable GGUF or an unreachable one: code 'malformed' | 'unsupported' | 'too-large' | 'not-found' | 'gated' | 'http' | 'network'. */
+export interface GgufError extends Error {
+  readonly code: string;
+}
+export declare const GgufError: new (code: string, message: string) => GgufError;
+/** readGguf's default maxBytes (64 MiB). */
+export declare const GGUF_MAX_BYTES: number;
+
+/**
+ * Reads a GGUF file's metadata, tensor infos and RoPE tensors, and nothing past them: a Blob or
+ * File is sliced, a URL is read with HTTP Range requests. Never reads more than maxBytes.
+ */
+export declare function readGguf(source: ArrayBuffer | ArrayBufferView | Blob | URL | string, options?: {
+  fetch?: typeof fetch;
+  maxBytes?: number;
+  /** called after each read with the bytes read so far and the file size (undefined until known) */
+  onProgress?: (bytesRead: number, size: number | undefined) => void;
+}): Promise<Gguf>;
+
+
 /** `out`: a caller-owned array of exactly the result's type and length, filled and returned instead of a new one. */
 export interface Out<T> {
   out?: T;

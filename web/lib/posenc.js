@@ -29,6 +29,7 @@ import * as lab from './lab.js';
 export { MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 export { simdSupported, ropeScaling };
 export { MODELS } from './models.js';
+export { readGguf, GgufError, GGUF_MAX_BYTES } from './gguf.js';
 
 const BUILDS = {
   simd: new URL('../build/posenc.wasm', import.meta.url),
