@@ -65,7 +65,7 @@ export const FLAG_NAMES = {
 function numKey(meta, key, { int = false, min = -Infinity } = {}) {
   let v = meta[key];
   if (v === undefined) return undefined;
-  if (Array.isArray(v)) v = v.find((x) => x !== 0) ?? v[0]; // a per-layer array: llama.cpp's n_head() is layer 0's
+  if (Array.isArray(v)) v = v[0]; // a per-layer array (head counts): llama.cpp's n_head() is layer 0's
   if (typeof v === 'bigint') throw new RangeError(`GGUF key ${key} = ${v} is out of range`);
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`GGUF key ${key} must be a number, got ${A.show(v)}`);
   if ((int && !Number.isInteger(v)) || v < min) throw new RangeError(`GGUF key ${key} must be ${int ? 'an integer ' : ''}>= ${min}, got ${v}`);

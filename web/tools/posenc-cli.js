@@ -9,8 +9,10 @@
 // A GGUF is read at its front only: a local file through a Blob over the file, a Hub file with
 // HTTP Range requests (progress on stderr). HF_TOKEN, when set, is sent to the Hub for gated
 // models; POSENC_HUB points hub: at another host (the tests' local server).
-import { openAsBlob } from 'node:fs';
+import { existsSync, openAsBlob } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { loadPosenc, readGguf } from '../lib/posenc.js';
 
 const HUB = process.env.POSENC_HUB ?? 'https://huggingface.co';
@@ -191,7 +193,14 @@ async function main(argv) {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
-  const pe = await loadPosenc();
+  const pe = await loadPosenc().catch((e) => {
+    // a clone after `npm install` has no kernels yet: build them once (the package ships them built)
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    if (existsSync(`${root}web/build/posenc.wasm`) || !existsSync(`${root}build.sh`)) throw e;
+    process.stderr.write('posenc: building the kernels first (bash build.sh)\n');
+    if (spawnSync('bash', ['build.sh'], { cwd: root, stdio: ['ignore', 2, 2] }).status !== 0) throw new Error('build.sh failed; see above');
+    return loadPosenc();
+  });
   const say = (text, data) => process.stdout.write(`${a.json ? toJson(data) : text}\n`);
   if (command === 'inspect') {
     if (a.files.length !== 1) throw new UsageError('inspect takes one file: config.json, model.gguf or hub:owner/name');
