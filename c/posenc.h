@@ -153,6 +153,20 @@ int posenc_rope_scaled_freq(double *inv_out, double *attn_out, int32_t rotary_di
                             const posenc_rope_scaling *scaling, const double *short_factor,
                             const double *long_factor);
 
+/* ==== llama.cpp's RoPE (llamacpp.c) ==== */
+
+/* The cos/sin llama.cpp's CPU backend uses (ggml_rope_ext / ggml_rope_multi), float32 step for step
+ * as ggml computes them: cos_out[n][n_dims/2], sin_out likewise, per pair, already multiplied by
+ * the magnitude (attn_factor, times YaRN's 1 + 0.1 ln(1/freq_scale) when ext_factor != 0).
+ * positions: ggml's int32 positions (>= 0). freq_factors: NULL or n_dims/2 divisors (rope_freqs or
+ * the LongRoPE factors, each finite and > 0). mode: 0 NORM, 2 NEOX, 8 MROPE, 40 IMROPE (the pairing
+ * does not change the table; MROPE and IMROPE read sections[4] and treat every position as a text
+ * token: streams t = h = w = p, e = 0). Scalar in both builds. */
+int posenc_llamacpp_cache(float *cos_out, float *sin_out, const int32_t *positions, int32_t n,
+                          int32_t n_dims, float freq_base, float freq_scale, float ext_factor,
+                          float attn_factor, float beta_fast, float beta_slow, int32_t n_ctx_orig,
+                          const float *freq_factors, int32_t mode, const int32_t *sections);
+
 /* ==== Precision emulation (precision.c) ==== */
 
 /* cos/sin as an implementation working in narrower types computes them.

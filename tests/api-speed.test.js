@@ -285,8 +285,11 @@ const OUT_CALLS = {
   t5Bucket: (pe, o) => pe.t5Bucket([-40, -1, 0, 2, 300], o),
   xposScale: (pe, o) => pe.xposScale([0, 10, -3], { dim: 8, ...o }),
   pairEnergy: (pe, o) => pe.pairEnergy(values(2 * 4 * 3), { heads: 2, headDim: 4, style: 'half', ...o }),
+  llamaCppCache: (pe, o) => pe.llamaCppCache({ nDims: 8, mode: 'neox', nCtxOrig: 4096, freqBase: 10000, freqScale: 0.25, extFactor: 1,
+    attnFactor: 1, betaFast: 32, betaSlow: 1 }, [0, 3, 7], o),
 };
-const NO_TYPED_RESULT = ['ropeAttentionFactor', 'ropeScaling', 'ropeConfig', 'ropeVectors', 'tensor', 'applyRopeInPlace', 'heapBytes', 'train', 'layerAttention'];
+const NO_TYPED_RESULT = ['ropeAttentionFactor', 'ropeScaling', 'ropeConfig', 'ropeVectors', 'tensor', 'applyRopeInPlace', 'heapBytes', 'train',
+  'layerAttention', 'llamaCppRope', 'compareRuntimes'];
 
 test('every method that returns typed arrays fills the caller\'s out instead, with the same values', async () => {
   const [[, pe]] = await builds;

@@ -14,7 +14,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { builds } from './reference.js';
-import { loadPosenc, MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from '../web/lib/posenc.js';
+import { loadPosenc, readGguf, MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from '../web/lib/posenc.js';
+import { MODELS, gguf } from './fixtures/gguf-writer.js';
 import { instantiate } from '../web/lib/heap.js';
 
 const MAX_DIM = 65536;
@@ -104,7 +105,67 @@ const KINDS = {
 const x8 = Float32Array.from({ length: 8 }, (_, i) => (i - 3.5) / 4);
 const ropeArgs = { x: x8, opts: { heads: 1, headDim: 8, positions: [3], style: 'half', rotaryDim: 8, base: 10000 } };
 
+const QWEN = await readGguf(gguf('qwen2-7b-yarn'));
+const QWEN_CONFIG = MODELS['qwen2-7b-yarn'].config;
+const LLAMA_PARAMS = { nDims: 8, mode: 'neox', nCtxOrig: 4096, freqBase: 10000, freqScale: 0.25, extFactor: 1, attnFactor: 1,
+  betaFast: 32, betaSlow: 1, freqFactors: [1, 2, 4, 8], sections: null };
+const FLAGS = {
+  opts: opts(),
+  'opts.ctx': int({ min: 0, max: 2 ** 31 - 1, optional: true }),
+  'opts.flags': opts({ name: 'flags' }),
+  'opts.flags.ropeScaling': oneOf(['none', 'linear', 'yarn'], { optional: true, name: 'ropeScaling' }),
+  'opts.flags.ropeScale': num({ min: Number.MIN_VALUE, optional: true, name: 'ropeScale' }),
+  'opts.flags.ropeFreqBase': num({ min: Number.MIN_VALUE, optional: true, name: 'ropeFreqBase' }),
+  'opts.flags.yarnOrigCtx': int({ min: 1, max: 2 ** 31 - 1, optional: true, name: 'yarnOrigCtx' }),
+  'opts.flags.yarnAttnFactor': num({ min: 0, optional: true, name: 'yarnAttnFactor' }),
+  'opts.flags.yarnBetaFast': num({ min: Number.MIN_VALUE, optional: true, name: 'yarnBetaFast' }),
+};
+
 const SPEC = {
+  llamaCppRope: {
+    call: (pe, a) => pe.llamaCppRope(a.gguf, a.opts),
+    args: { gguf: QWEN, opts: { ctx: 8192, flags: { ropeScaling: 'yarn', ropeScale: 2, ropeFreqBase: 500000, yarnOrigCtx: 4096, yarnAttnFactor: 1, yarnBetaFast: 16 } } },
+    params: FLAGS,
+    cross: [
+      ['gguf a number', { gguf: 3 }, TypeError, 'gguf'],
+      ['gguf without metadata', { gguf: {} }, TypeError, 'gguf'],
+      ['ropeScale and ropeFreqScale both', { 'opts.flags.ropeFreqScale': 0.5 }, TypeError, 'ropeFreqScale'],
+      ['an unknown flag', { 'opts.flags.ropeScal': 2 }, TypeError, '"ropeScal"'],
+    ],
+  },
+  llamaCppCache: {
+    call: (pe, a) => pe.llamaCppCache(a.params, a.positions, a.opts),
+    args: { params: LLAMA_PARAMS, positions: [0, 7, 30000] },
+    params: {
+      params: opts({ name: 'params', optional: false }),
+      'params.nDims': int({ min: 2, max: 65536, even: true, name: 'nDims' }),
+      'params.mode': oneOf(['norm', 'neox', 'mrope', 'imrope'], { name: 'mode' }),
+      'params.nCtxOrig': int({ max: 2 ** 31 - 1, name: 'nCtxOrig' }),
+      'params.freqBase': num({ min: 1, name: 'freqBase' }),
+      'params.freqScale': num({ min: Number.MIN_VALUE, name: 'freqScale' }),
+      'params.extFactor': num({ name: 'extFactor' }),
+      'params.attnFactor': num({ name: 'attnFactor' }),
+      'params.betaFast': num({ min: Number.MIN_VALUE, name: 'betaFast' }),
+      'params.betaSlow': num({ min: Number.MIN_VALUE, name: 'betaSlow' }),
+      'params.freqFactors': arr({ min: Number.MIN_VALUE, fixedLength: true, optional: true, name: 'freqFactors' }),
+      positions: arr({ ints: true, min: 0, max: 2 ** 31 - 1, name: 'positions' }),
+    },
+    cross: [
+      ['mrope without sections', { 'params.mode': 'mrope' }, TypeError, 'sections'],
+      ['mrope with zero sections', { 'params.mode': 'imrope', 'params.sections': [0, 0, 0, 0] }, RangeError, 'sections'],
+      ['freqBase of exactly 1', { 'params.freqBase': 1 }, RangeError, 'freqBase'],
+    ],
+  },
+  compareRuntimes: {
+    call: (pe, a) => pe.compareRuntimes(a.config, a.gguf, a.opts),
+    args: { config: QWEN_CONFIG, gguf: QWEN, opts: { positions: [0, 100, 5000], ctx: 8192, flags: { ropeScaling: 'yarn', ropeScale: 2, ropeFreqBase: 500000, yarnOrigCtx: 4096, yarnAttnFactor: 1, yarnBetaFast: 16 } } },
+    params: { ...FLAGS, 'opts.positions': arr({ ints: true, min: 0, max: 2 ** 31 - 1, optional: true, name: 'positions' }) },
+    cross: [
+      ['config a number', { config: 3 }, TypeError, 'config'],
+      ['config text that is not JSON', { config: '{"rope_theta": ' }, TypeError, 'config'],
+      ['gguf null', { gguf: null }, TypeError, 'gguf'],
+    ],
+  },
   sinusoidal: {
     call: (pe, a) => pe.sinusoidal(a.length, a.dim, a.opts),
     args: { length: 3, dim: 8, opts: { base: 10000, layout: 'interleaved', precision: 'f32', start: 5 } },

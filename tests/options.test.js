@@ -3,12 +3,15 @@
 // another method's key). A misspelt key silently ignored would be a silent misread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPosenc } from '../web/lib/posenc.js';
+import { loadPosenc, readGguf } from '../web/lib/posenc.js';
+import { MODELS, gguf } from './fixtures/gguf-writer.js';
 import { suggest } from '../web/lib/args.js';
 
 const pe = await loadPosenc();
 const x = new Float32Array(8);
 const { cos, sin } = pe.ropeCache([0], 8);
+const QWEN = await readGguf(gguf('qwen2-7b-yarn'));
+const QWEN_PARAMS = pe.llamaCppRope(QWEN).layerTypes.full_attention;
 
 // method -> a call that succeeds with options o (o holds every required key)
 const CALLS = {
@@ -49,6 +52,11 @@ const CALLS = {
   layerAttention: [{ config: { model_type: 'llama', hidden_size: 4, num_attention_heads: 1, head_dim: 4 }, x, weights: { inputNorm: [1, 1, 1, 1], q: new Float32Array(16).fill(0.5), k: new Float32Array(16).fill(0.25) } }, (o) => pe.layerAttention(o)],
   'layerAttention (weights)': [{ inputNorm: [1, 1, 1, 1], q: new Float32Array(16), k: new Float32Array(16) }, (o) => pe.layerAttention({ config: { model_type: 'llama', hidden_size: 4, num_attention_heads: 1, head_dim: 4 }, x, weights: o })],
   pairEnergy: [{ heads: 1, headDim: 4, style: 'half' }, (o) => pe.pairEnergy(x, o)],
+  llamaCppRope: [{}, (o) => pe.llamaCppRope(QWEN, o)],
+  'llamaCppRope (flags)': [{}, (o) => pe.llamaCppRope(QWEN, { flags: o })],
+  llamaCppCache: [{}, (o) => pe.llamaCppCache(QWEN_PARAMS, [0, 9], o)],
+  compareRuntimes: [{ positions: [0, 9] }, (o) => pe.compareRuntimes(MODELS['qwen2-7b-yarn'].config, QWEN, o)],
+  'compareRuntimes (flags)': [{}, (o) => pe.compareRuntimes(MODELS['qwen2-7b-yarn'].config, QWEN, { positions: [0, 9], flags: o })],
 };
 
 test('every method of the API is covered here', () => {

@@ -11,7 +11,7 @@
   X(posenc_rope_scaled_freq) X(posenc_rope_cache_emulated) X(posenc_alibi_slopes)               \
   X(posenc_alibi_bias) X(posenc_sinusoidal_t2t) X(posenc_first_invalid_f32) X(posenc_first_invalid_f64)    \
   X(posenc_dynamic_kv_cache) X(posenc_mrope_cache) X(posenc_attention_temperature)              \
-  X(posenc_t5_bucket) X(posenc_xpos_scale)
+  X(posenc_t5_bucket) X(posenc_xpos_scale) X(posenc_llamacpp_cache)
 
 #define DECLARE(name) FZ_HARNESS(name);
 HARNESSES(DECLARE)

@@ -263,6 +263,43 @@ export interface PairEnergyOptions {
   rotaryDim?: number;
   out?: Float64Array;
 }
+/** A metadata value of a GGUF file: numbers (64-bit ones past 2^53 as bigint), strings, booleans, arrays;
+ * tokenizer arrays (and any array longer than 65536) as a summary. */
+export type GgufValue = number | bigint | string | boolean | readonly (number | bigint | string | boolean)[] |
+  { readonly itemType: string; readonly count: number };
+
+/** readGguf's result (frozen): the front of a GGUF file. */
+export interface Gguf {
+  readonly version: 2 | 3;
+  readonly littleEndian: boolean;
+  readonly metadata: Readonly<Record<string, GgufValue>>;
+  /** tensor infos: shape ne[0] first (ggml's order), type a ggml_type number, offset from dataOffset */
+  readonly tensors: readonly { readonly name: string; readonly shape: readonly number[]; readonly type: number; readonly offset: number }[];
+  readonly dataOffset: number;
+  /** the data of rope_freqs, rope_factors_long and rope_factors_short, where the file has them */
+  readonly ropeTensors: { readonly rope_freqs?: Float32Array; readonly rope_factors_long?: Float32Array; readonly rope_factors_short?: Float32Array };
+  readonly bytesRead: number;
+}
+
+/** An unreadable GGUF or an unreachable one: code 'malformed' | 'unsupported' | 'too-large' | 'not-found' | 'gated' | 'http' | 'network'. */
+export interface GgufError extends Error {
+  readonly code: string;
+}
+export declare const GgufError: new (code: string, message: string) => GgufError;
+/** readGguf's default maxBytes (64 MiB). */
+export declare const GGUF_MAX_BYTES: number;
+
+/**
+ * Reads a GGUF file's metadata, tensor infos and RoPE tensors, and nothing past them: a Blob or
+ * File is sliced, a URL is read with HTTP Range requests. Never reads more than maxBytes.
+ */
+export declare function readGguf(source: ArrayBuffer | ArrayBufferView | Blob | URL | string, options?: {
+  fetch?: typeof fetch;
+  maxBytes?: number;
+  /** called after each read with the bytes read so far and the file size (undefined until known) */
+  onProgress?: (bytesRead: number, size: number | undefined) => void;
+}): Promise<Gguf>;
+
 
 /** `out`: a caller-owned array of exactly the result's type and length, filled and returned instead of a new one. */
 export interface Out<T> {
@@ -426,6 +463,96 @@ export interface Tensor {
   free(): void;
 }
 
+/** llama.cpp's RoPE flags (llama-cli, llama-server), camelCase: --rope-scaling → ropeScaling, and so on. */
+export interface LlamaCppFlags {
+  ropeScaling?: 'none' | 'linear' | 'yarn';
+  /** --rope-scale N: freq_scale = 1/N (give this or ropeFreqScale) */
+  ropeScale?: number;
+  ropeFreqScale?: number;
+  ropeFreqBase?: number;
+  yarnOrigCtx?: number;
+  yarnExtFactor?: number;
+  yarnAttnFactor?: number;
+  yarnBetaFast?: number;
+  yarnBetaSlow?: number;
+}
+
+/** What llama.cpp passes to ggml_rope_ext for one layer type (float32 values, as llama.cpp keeps them). */
+export interface LlamaCppRopeParams {
+  readonly nDims: number;
+  readonly mode: 'norm' | 'neox' | 'mrope' | 'imrope';
+  readonly nCtxOrig: number;
+  readonly freqBase: number;
+  readonly freqScale: number;
+  readonly extFactor: number;
+  readonly attnFactor: number;
+  readonly betaFast: number;
+  readonly betaSlow: number;
+  /** the divisors per pair: rope_freqs, or LongRoPE's long or short factors (picked by the context), else null */
+  readonly freqFactors: Float32Array | null;
+  readonly factorsName: 'rope_freqs' | 'rope_factors_long' | 'rope_factors_short' | null;
+  /** mRoPE sections [t, h, w, e] */
+  readonly sections: readonly number[] | null;
+  /** what cos and sin end up multiplied by: attnFactor, times YaRN's 1 + 0.1 ln(1/freqScale) when extFactor != 0 */
+  readonly magnitude: number;
+  readonly layers: readonly number[] | null;
+}
+
+/** pe.llamaCppRope's result (frozen). */
+export interface LlamaCppRope {
+  /** the llama.cpp commit whose rules are followed */
+  readonly llamaCpp: string;
+  readonly arch: string;
+  readonly mode: 'norm' | 'neox' | 'mrope' | 'imrope';
+  readonly nCtxTrain: number;
+  /** the context of one sequence: -c (or context_length) padded to 256 */
+  readonly nCtx: number;
+  readonly layerTypes: { readonly full_attention: LlamaCppRopeParams; readonly sliding_attention?: LlamaCppRopeParams };
+  /** flags llama.cpp overwrites ('flag-overridden') or that change nothing ('flag-no-op') */
+  readonly notes: readonly { readonly code: string; readonly message: string }[];
+}
+
+/** One finding of compareRuntimes. */
+export interface RuntimeFinding {
+  readonly code: 'none' | 'rope-freqs-missing' | 'longrope-factors-by-context' | 'swa-base-missing' | 'flag-overridden' |
+    'flag-no-op' | 'base-differs' | 'scaling-differs' | 'pairing-differs' | 'attn-factor-differs';
+  readonly message: string;
+  /** the llama.cpp flags that fix it, or what to do where no flag can; null for 'none' */
+  readonly fix: string | null;
+  readonly layerTypes: readonly string[];
+}
+
+/** pe.compareRuntimes's result (frozen): per layer type, in float64. */
+export interface RuntimeComparison {
+  readonly llamaCpp: string;
+  readonly arch: string;
+  readonly nCtx: number;
+  readonly positions: readonly number[];
+  readonly layerTypes: Readonly<Record<string, {
+    readonly llamaCppLayerType: string;
+    readonly layers: readonly number[] | null;
+    readonly llamaCppLayers: readonly number[] | null;
+    readonly rotaryDim: { readonly config: number; readonly llamaCpp: number };
+    readonly pairing: { readonly config: RopeStyle; readonly llamaCpp: RopeStyle };
+    readonly magnitude: { readonly config: number | null; readonly llamaCpp: number };
+    readonly base: { readonly config: number; readonly llamaCpp: number };
+    readonly factors: string | null;
+    /** θ_i per pair as each runtime means it, their relative difference, the largest |Δcos|, |Δsin| per pair over the positions */
+    readonly thetaConfig: Float64Array;
+    readonly thetaLlamaCpp: Float64Array;
+    readonly relDiff: Float64Array;
+    readonly maxDcos: Float64Array;
+    readonly maxDsin: Float64Array;
+    readonly differingPairs: readonly number[];
+  }>>;
+  readonly maxDcos: number;
+  readonly maxDsin: number;
+  readonly findings: readonly RuntimeFinding[];
+  /** not a finding: each runtime's own float32 rounding (largest |Δ| of cos/sin from its float64 values) at the largest position */
+  readonly float32: { readonly position: number; readonly llamaCpp: number; readonly transformers: number };
+  readonly configWarnings: readonly { readonly code: string; readonly message: string }[];
+}
+
 export interface Posenc {
   /** true when the loaded module is the WASM SIMD build */
   readonly simd: boolean;
@@ -452,6 +579,14 @@ export interface Posenc {
   ropeConfig(config: object | string): ModelPositions;
   /** conformance vectors per layer type of a config.json (format 'posenc-rope-vectors/1'); positions: more rows to list */
   ropeVectors(config: object | string, options?: { positions?: Numbers }): RopeVectors;
+  /** What llama.cpp passes to ggml_rope_ext per layer type for a GGUF (readGguf) under its flags; ctx: -c of one sequence (0: context_length) */
+  llamaCppRope(gguf: Gguf, options?: { flags?: LlamaCppFlags; ctx?: number }): LlamaCppRope;
+  /** ggml's float32 cos and sin per pair, each [positions.length][nDims/2], the magnitude in (integer positions, as ggml's int32) */
+  llamaCppCache(params: Omit<LlamaCppRopeParams, 'factorsName' | 'magnitude' | 'layers' | 'freqFactors' | 'sections'> &
+    { freqFactors?: Numbers | null; sections?: readonly number[] | null }, positions: Numbers,
+    options?: { out?: { cos?: Float32Array; sin?: Float32Array } }): { cos: Float32Array; sin: Float32Array };
+  /** A config.json against a GGUF of it in llama.cpp: θ_i, magnitudes and pairing per layer type in float64, and the findings */
+  compareRuntimes(config: object | string, gguf: Gguf, options?: { positions?: Numbers; flags?: LlamaCppFlags; ctx?: number }): RuntimeComparison;
   /** Llama 4's query temperature per position: 1 + scale·ln(⌊(p + offset)/floorScale⌋ + 1), float64 */
   attentionTemperature(positions: Numbers, options?: TemperatureOptions): Float64Array;
   /** mRoPE cos and sin, each [positions.t.length][rotaryDim/2] */

@@ -27,6 +27,8 @@ import { ropeVectors } from './vectors.js';
 import * as relative from './relative.js';
 import * as lab from './lab.js';
 import * as layer from './layer.js';
+import { llamaCppRope, llamaCppCache } from './llamacpp.js';
+import { compareRuntimes } from './runtimes.js';
 
 export { MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 export { simdSupported, ropeScaling };
@@ -34,6 +36,7 @@ export { MODELS } from './models.js';
 export { readSafetensors } from './safetensors.js';
 export { writeSafetensors } from './safetensors-write.js';
 export { readLayer, LAYER_MODEL_TYPES } from './layer.js';
+export { readGguf, GgufError, GGUF_MAX_BYTES } from './gguf.js';
 
 const BUILDS = {
   simd: new URL('../build/posenc.wasm', import.meta.url),
@@ -114,6 +117,21 @@ class Posenc {
   /** Conformance vectors per layer type of a model's config.json: see web/lib/vectors.js. */
   ropeVectors(config, options) {
     return ropeVectors(this, config, options);
+  }
+
+  /** What llama.cpp passes to ggml_rope_ext per layer type, for a GGUF (readGguf) and its flags: web/lib/llamacpp.js. */
+  llamaCppRope(gguf, options) {
+    return llamaCppRope(gguf, options);
+  }
+
+  /** The cos/sin ggml computes for one layer type of llamaCppRope, float32 step for step (c/llamacpp.c). */
+  llamaCppCache(params, positions, options) {
+    return llamaCppCache(this.#heap, params, positions, options);
+  }
+
+  /** A model's config.json (transformers) against a GGUF of it in llama.cpp: findings per layer type (web/lib/runtimes.js). */
+  compareRuntimes(config, gguf, options) {
+    return compareRuntimes(this, config, gguf, options);
   }
 
   /** Llama 4's query temperature per position, float64: 1 + scale·ln(⌊(p + offset)/floorScale⌋ + 1). */

@@ -1,0 +1,150 @@
+// The `posenc` command (web/tools/posenc-cli.js): its outputs and exit codes on files the test
+// writes, and on a local stand-in for the Hub (a public model, a gated one, a missing one, a GGUF
+// served with Range requests). Nothing here uses the network.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MODELS, gguf } from './fixtures/gguf-writer.js';
+
+const CLI = fileURLToPath(new URL('../web/tools/posenc-cli.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'posenc-cli-'));
+const file = (name, data) => {
+  const p = join(dir, name);
+  writeFileSync(p, data);
+  return p;
+};
+const llamaConfig = file('llama-config.json', JSON.stringify(MODELS['llama-3.1-8b'].config));
+// a GGUF converted before llama.cpp#8676: no rope_freqs tensor; weights' bytes after the front
+const front = gguf('llama-3.1-8b', { drop: ['rope_freqs.weight'] });
+const old = new Uint8Array(front.length + 4 * 2 ** 20);
+old.set(front);
+const oldGguf = file('llama-old.gguf', old);
+const goodGguf = file('llama.gguf', gguf('llama-3.1-8b'));
+
+let hub, requests = [];
+before(async () => {
+  const served = { 'meta/llama/resolve/main/config.json': JSON.stringify(MODELS['llama-3.1-8b'].config), 'meta/llama/resolve/main/old.gguf': old };
+  hub = createServer((req, res) => {
+    const path = decodeURIComponent(req.url.slice(1));
+    requests.push([path, req.headers.range ?? null]);
+    if (path === 'api/models/meta/llama') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ siblings: [{ rfilename: 'config.json' }, { rfilename: 'old.gguf' }] }));
+    if (path.startsWith('gated/')) return res.writeHead(401).end('Access to model gated/x is restricted.');
+    const body = served[path];
+    if (body === undefined) return res.writeHead(404).end('Entry not found');
+    const m = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? '');
+    if (!m) return res.writeHead(200, { 'content-length': Buffer.byteLength(body) }).end(body);
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const a = Number(m[1]), b = Math.min(Number(m[2]), bytes.length - 1);
+    res.writeHead(206, { 'content-range': `bytes ${a}-${b}/${bytes.length}`, 'content-length': b - a + 1 }).end(bytes.subarray(a, b + 1));
+  });
+  await new Promise((r) => hub.listen(0, '127.0.0.1', r));
+});
+after(async () => {
+  await new Promise((r) => hub.close(r));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function run(...args) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, POSENC_HUB: `http://127.0.0.1:${hub.address().port}`, HF_TOKEN: '' } },
+      (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+  });
+}
+
+test('compare: a Llama 3.1 GGUF without rope_freqs shows the finding with its fix and exits 1; a good one exits 0', async () => {
+  const bad = await run('compare', llamaConfig, oldGguf);
+  assert.equal(bad.code, 1, bad.stderr);
+  assert.match(bad.stdout, /rope-freqs-missing: this GGUF has no rope_freqs tensor/);
+  assert.match(bad.stdout, /fix: download or convert a GGUF made with convert_hf_to_gguf.py from llama.cpp b3472 or later/);
+  assert.match(bad.stdout, /float32 at position 131071 \(rounding, not a finding\)/);
+  const good = await run('compare', llamaConfig, goodGguf);
+  assert.equal(good.code, 0, good.stdout);
+  assert.match(good.stdout, /none: llama.cpp and the config agree/);
+  const json = JSON.parse((await run('compare', llamaConfig, oldGguf, '--json')).stdout);
+  assert.deepEqual(json.findings.map((f) => f.code), ['rope-freqs-missing']);
+  assert.equal(json.layerTypes.full_attention.thetaConfig.length, 64);
+});
+
+test('compare takes llama.cpp\'s flags and -c: Phi-3.5\'s short prompt agrees only with -c 4096', async () => {
+  const cfg = file('phi.json', JSON.stringify(MODELS['phi-3.5-mini'].config)), g = file('phi.gguf', gguf('phi-3.5-mini'));
+  const wide = await run('compare', cfg, g, '--positions', '0,100,2000');
+  assert.equal(wide.code, 1);
+  assert.match(wide.stdout, /longrope-factors-by-context/);
+  assert.match(wide.stdout, /fix: -c 4096/);
+  assert.equal((await run('compare', cfg, g, '--positions', '0,100,2000', '-c', '4096')).code, 0);
+  const qcfg = file('qwen.json', JSON.stringify(MODELS['qwen2-7b-yarn'].config));
+  const q = file('qwen.gguf', gguf('qwen2-7b-yarn', { drop: ['qwen2.rope.scaling.type', 'qwen2.rope.scaling.factor', 'qwen2.rope.scaling.original_context_length'] }));
+  const bare = await run('compare', qcfg, q);
+  assert.equal(bare.code, 1);
+  assert.match(bare.stdout, /fix: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768/);
+  const fixed = await run('compare', qcfg, q, '--rope-scaling', 'yarn', '--rope-scale=4', '--yarn-orig-ctx', '32768');
+  assert.equal(fixed.code, 0, fixed.stdout);
+});
+
+test('inspect: a config, a GGUF (with flags), --json', async () => {
+  const c = await run('inspect', llamaConfig);
+  assert.equal(c.code, 0);
+  assert.match(c.stdout, /full_attention \(32 layers\): base 500000, head 128, rotary 128, pairs half, scaling type llama3, factor 8/);
+  const g = await run('inspect', oldGguf, '--rope-scaling', 'yarn');
+  assert.equal(g.code, 0);
+  assert.match(g.stdout, /n_dims 128, mode norm, freq_base 500000, freq_scale 1, ext_factor 1/);
+  assert.match(g.stdout, /flag-no-op: --rope-scaling yarn without --rope-scale/);
+  const j = JSON.parse((await run('inspect', goodGguf, '--json')).stdout);
+  assert.equal(j.metadata['llama.rope.freq_base'], 500000);
+  assert.deepEqual(j.metadata.ropeTensors, ['rope_freqs']);
+  assert.equal(j.llamaCpp.layerTypes.full_attention.freqFactors.length, 64);
+});
+
+test('vectors: the conformance vectors as JSON, to stdout or a file', async () => {
+  const v = await run('vectors', llamaConfig, '--positions', '7');
+  assert.equal(v.code, 0);
+  const data = JSON.parse(v.stdout);
+  assert.equal(data.format, 'posenc-rope-vectors/1');
+  assert.ok(data.layerTypes.full_attention.positions.some((r) => r.position === 7));
+  const out = join(dir, 'vectors.json');
+  const w = await run('vectors', llamaConfig, '--out', out);
+  assert.match(w.stdout, /wrote .*vectors.json: 1 layer types/);
+  assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')).format, 'posenc-rope-vectors/1');
+});
+
+test('the Hub, offline: a public config and its GGUF files, a GGUF read by Range with progress, gated and missing models', async () => {
+  requests = [];
+  const c = await run('inspect', 'hub:meta/llama');
+  assert.equal(c.code, 0, c.stderr);
+  assert.match(c.stdout, /GGUF files in meta\/llama: old.gguf/);
+  const cmp = await run('compare', 'hub:meta/llama', 'hub:meta/llama/old.gguf');
+  assert.equal(cmp.code, 1, cmp.stderr);
+  assert.match(cmp.stdout, /rope-freqs-missing/);
+  assert.match(cmp.stderr, /reading meta\/llama\/old.gguf: [\d.]+ MiB of [\d.]+ MiB/);
+  const ranged = requests.filter(([p, r]) => p.endsWith('old.gguf') && r);
+  assert.ok(ranged.length >= 1 && requests.filter(([p]) => p.endsWith('old.gguf')).every(([, r]) => r), 'every GGUF read is a Range request');
+  const gated = await run('inspect', 'hub:gated/x');
+  assert.equal(gated.code, 2);
+  assert.match(gated.stderr, /gated\/x is gated or private \(HTTP 401\): accept its licence on the Hub and set HF_TOKEN/);
+  const gatedGguf = await run('inspect', 'hub:gated/x/model.gguf');
+  assert.equal(gatedGguf.code, 2);
+  assert.match(gatedGguf.stderr, /gated or private/);
+  const missing = await run('inspect', 'hub:meta/nothing');
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /meta\/nothing has no config.json \(HTTP 404\)/);
+});
+
+test('errors: usage, unknown options, missing files, a file that is not GGUF: exit 2 with a message', async () => {
+  const none = await run();
+  assert.equal(none.code, 2);
+  assert.match(none.stdout, /usage:/);
+  assert.equal((await run('--help')).code, 0);
+  const bad = await run('compare', llamaConfig);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /compare takes two files/);
+  assert.match((await run('inspect', llamaConfig, '--rope-scal', '2')).stderr, /unknown option --rope-scal/);
+  assert.match((await run('inspect', join(dir, 'nope.gguf'))).stderr, /cannot open .*nope.gguf: no such file/);
+  const notGguf = file('fake.gguf', 'PK\u0003\u0004 not a model');
+  assert.match((await run('inspect', notGguf)).stderr, /not a GGUF file/);
+  assert.match((await run('inspect', oldGguf, '--rope-scale', 'x')).stderr, /--rope-scale needs a number/);
+});

@@ -1,0 +1,130 @@
+// compareRuntimes: each fixture model, converted as convert_hf_to_gguf.py converts it, against
+// its config.json: the finding the field's record says each case gives, with the fix; the
+// comparison itself checked against θ_i computed here from the formulas.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPosenc, readGguf } from '../web/lib/posenc.js';
+import { MODELS, gguf } from './fixtures/gguf-writer.js';
+
+const pe = await loadPosenc();
+const read = (name, o) => readGguf(gguf(name, o));
+const codes = (r) => r.findings.map((f) => f.code);
+const compare = async (name, o = {}, g = {}) => pe.compareRuntimes(MODELS[name].config, await read(name, g), o);
+
+test('every fixture model as converted agrees with its config, but gpt-oss (truncate: false has no llama.cpp form)', async () => {
+  for (const name of ['llama-3.1-8b', 'qwen2-7b-yarn', 'phi-3.5-mini', 'gemma-3-4b', 'deepseek-v3', 'qwen2-vl-7b']) {
+    const r = await compare(name, name === 'phi-3.5-mini' ? { positions: [0, 5000, 100000] } : {});
+    assert.deepEqual(codes(r), ['none'], `${name}: ${r.findings.map((f) => f.message).join(' / ')}`);
+    assert.equal(r.llamaCpp, 'ec98e2002');
+    for (const lt of Object.values(r.layerTypes)) assert.ok(Math.max(...lt.relDiff) <= 1e-6, name);
+  }
+  const oss = await compare('gpt-oss-20b');
+  assert.deepEqual(codes(oss), ['scaling-differs']);
+  const f = oss.findings[0];
+  assert.deepEqual(f.layerTypes, ['sliding_attention', 'full_attention']);
+  assert.match(f.message, /truncate false/);
+  assert.match(f.fix, /^no flag: ggml always rounds/);
+  // the ramp pairs only: transformers' bounds 8.09 and 17.4, ggml's 8 and 18
+  assert.deepEqual(oss.layerTypes.full_attention.differingPairs, [9, 10, 11, 12, 13, 14, 15, 16, 17]);
+});
+
+test('rope-freqs-missing: a Llama 3.1 GGUF from before llama.cpp#8676, with the fix', async () => {
+  const r = await compare('llama-3.1-8b', {}, { drop: ['rope_freqs.weight'] });
+  assert.deepEqual(codes(r), ['rope-freqs-missing']);
+  assert.match(r.findings[0].message, /no rope_freqs tensor.*pairs 29–63 of 64 turn up to 8× faster/);
+  assert.match(r.findings[0].fix, /llama.cpp#8676/);
+  const lt = r.layerTypes.full_attention;
+  assert.deepEqual([lt.factors, lt.pairing.config, lt.pairing.llamaCpp], [null, 'half', 'half']);
+  // θ_i here from the formula: llama.cpp's are plain 500000^(-2i/128); the config's divided by the llama3 factors
+  for (const i of [0, 28, 35, 63]) {
+    assert.ok(Math.abs(lt.thetaLlamaCpp[i] - 500000 ** (-2 * i / 128)) <= 1e-15 * lt.thetaLlamaCpp[i] + 1e-300);
+  }
+  assert.ok(Math.abs(lt.thetaLlamaCpp[63] / lt.thetaConfig[63] - 8) < 1e-12);
+  assert.ok(r.maxDcos > 1);
+});
+
+test('longrope-factors-by-context: Phi-3.5 picks the long factors for a short prompt unless -c is at most 4096', async () => {
+  const short = { positions: [0, 1, 100, 2000] };
+  const r = await compare('phi-3.5-mini', short);
+  assert.deepEqual(codes(r), ['longrope-factors-by-context']);
+  assert.match(r.findings[0].message, /long factors from the allocated context \(-c 131072 > 4096\), transformers the short ones from the sequence \(2001 tokens\)/);
+  assert.match(r.findings[0].fix, /^-c 4096/);
+  assert.deepEqual(codes(await compare('phi-3.5-mini', { ...short, ctx: 4096 })), ['none']);
+  // a long prompt in a small context: the other way round
+  const small = await compare('phi-3.5-mini', { positions: [0, 6000], ctx: 4096 });
+  assert.deepEqual(codes(small), ['longrope-factors-by-context']);
+  assert.match(small.findings[0].fix, /^-c 4352 or more/);
+  // the attention factor 1.19024 is the file's in both runtimes
+  assert.ok(Math.abs(r.layerTypes.full_attention.magnitude.llamaCpp / r.layerTypes.full_attention.magnitude.config - 1) < 1e-6);
+});
+
+test('swa-base-missing: Gemma 3 without freq_base_swa, and a reader that falls back to the global base', async () => {
+  const r = await compare('gemma-3-4b', {}, { drop: ['gemma3.rope.freq_base_swa'] });
+  assert.deepEqual(codes(r), ['swa-base-missing']);
+  assert.deepEqual(r.findings[0].layerTypes, ['sliding_attention']);
+  assert.match(r.findings[0].message, /right for this model.*candle#2891/);
+  // an SWA base that differs from the config's (written wrong by a converter): a misread llama.cpp makes
+  const wrong = await compare('gemma-3-4b', {}, { set: [['gemma3.rope.freq_base_swa', 'f32', 1e6]] });
+  assert.deepEqual(codes(wrong), ['base-differs']);
+  assert.match(wrong.findings[0].fix, /^reconvert/);
+  assert.deepEqual(wrong.findings[0].layerTypes, ['sliding_attention']);
+});
+
+test('flags: Qwen YaRN given on the command line agrees; left out it differs, with the flags that fix it', async () => {
+  const noKeys = { drop: ['qwen2.rope.scaling.type', 'qwen2.rope.scaling.factor', 'qwen2.rope.scaling.original_context_length'] };
+  const bare = await compare('qwen2-7b-yarn', {}, noKeys);
+  assert.deepEqual(codes(bare), ['scaling-differs', 'attn-factor-differs']);
+  assert.equal(bare.findings[0].fix, '--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768');
+  assert.deepEqual(codes(await compare('qwen2-7b-yarn', { flags: { ropeScaling: 'yarn', ropeScale: 4, yarnOrigCtx: 32768 } }, noKeys)), ['none']);
+  // --rope-scaling yarn alone: a no-op, and the model still differs
+  const half = await compare('qwen2-7b-yarn', { flags: { ropeScaling: 'yarn' } }, noKeys);
+  assert.deepEqual(codes(half), ['flag-no-op', 'scaling-differs', 'attn-factor-differs']);
+  // --yarn-attn-factor with YaRN active: overwritten (and harmless here)
+  const over = await compare('qwen2-7b-yarn', { flags: { yarnAttnFactor: 1.5 } });
+  assert.deepEqual(codes(over), ['flag-overridden']);
+  // a wrapper's default base over the file's (llama-cpp-python#765)
+  const base = await compare('qwen2-7b-yarn', { flags: { ropeFreqBase: 10000 } });
+  assert.deepEqual(codes(base), ['base-differs']);
+  assert.match(base.findings[0].fix, /^leave out --rope-freq-base 10000/);
+  // a wrong --rope-scale: the angles and YaRN's magnitude both differ; the right scale is named
+  const scale = await compare('qwen2-7b-yarn', { flags: { ropeScale: 8 } });
+  assert.deepEqual(codes(scale), ['scaling-differs', 'attn-factor-differs']);
+  assert.match(scale.findings[1].fix, /^the YaRN flags that fix the scaling set it too/);
+  assert.match(scale.findings[0].fix, /--rope-scale 4/);
+});
+
+test('attn-factor-differs: Phi-3.5 without its attn_factor key, fixed by --yarn-attn-factor', async () => {
+  const r = await compare('phi-3.5-mini', { positions: [0, 100000] }, { drop: ['phi3.rope.scaling.attn_factor'] });
+  assert.deepEqual(codes(r), ['attn-factor-differs']);
+  assert.match(r.findings[0].fix, /^--yarn-attn-factor 1\.1902/);
+  const fixed = await compare('phi-3.5-mini', { positions: [0, 100000], flags: { yarnAttnFactor: 1.1902381181716919 } }, { drop: ['phi3.rope.scaling.attn_factor'] });
+  assert.deepEqual(codes(fixed), ['none']);
+});
+
+test('pairing-differs: a GPT-J-style config (adjacent pairs) against a Llama GGUF (rotate_half after the permute)', async () => {
+  const cfg = { ...MODELS['llama-3.1-8b'].config, model_type: 'gptj' };
+  const r = pe.compareRuntimes(cfg, await read('llama-3.1-8b'));
+  assert.deepEqual(codes(r), ['pairing-differs']);
+  // DeepSeek's NORM without a permute is the config's interleaved pairing: no finding
+  assert.equal((await compare('deepseek-v3')).layerTypes.full_attention.pairing.llamaCpp, 'interleaved');
+});
+
+test('float32 rounding at the largest position is reported apart: ~1e-3 to 1e-2 at p = 131071, tiny at p = 100', async () => {
+  const r = await compare('llama-3.1-8b');
+  assert.equal(r.float32.position, 131071);
+  for (const k of ['llamaCpp', 'transformers']) assert.ok(r.float32[k] > 1e-4 && r.float32[k] < 5e-2, `${k} ${r.float32[k]}`);
+  const near = await compare('llama-3.1-8b', { positions: [0, 100] });
+  for (const k of ['llamaCpp', 'transformers']) assert.ok(near.float32[k] < 1e-5, `${k} ${near.float32[k]}`);
+  assert.deepEqual(codes(r), ['none']);
+});
+
+test('bad arguments are refused by name', async () => {
+  const g = await read('qwen2-7b-yarn');
+  const cfg = MODELS['qwen2-7b-yarn'].config;
+  assert.throws(() => pe.compareRuntimes(cfg, g, { positions: [1.5] }), /positions\[0\] must be an integer/);
+  assert.throws(() => pe.compareRuntimes(cfg, g, { positions: [-1] }), RangeError);
+  assert.throws(() => pe.compareRuntimes(cfg, g, { position: [1] }), /no key "position"/);
+  assert.throws(() => pe.compareRuntimes(cfg, g, { flags: { ropeScale: -1 } }), /flags.ropeScale/);
+  assert.throws(() => pe.compareRuntimes('{', g), /config is not valid JSON/);
+  assert.throws(() => pe.compareRuntimes(cfg, null), /gguf must be what readGguf returns/);
+});

@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// posenc-cli.js: the `posenc` command (package.json bin).
+//
+//   posenc inspect <config.json | model.gguf | hub:owner/name[/file.gguf]> [llama.cpp flags] [--json]
+//   posenc compare <config.json | hub:owner/name> <model.gguf | hub:owner/name/file.gguf> [--ctx N] [llama.cpp flags] [--positions a,b,...] [--json]
+//   posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--out file.json]
+//
+// compare exits 1 when llama.cpp and the config disagree (any finding but "none"), 2 on an error.
+// A GGUF is read at its front only: a local file through a Blob over the file, a Hub file with
+// HTTP Range requests (progress on stderr). HF_TOKEN, when set, is sent to the Hub for gated
+// models; POSENC_HUB points hub: at another host (the tests' local server).
+import { existsSync, openAsBlob } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadPosenc, readGguf } from '../lib/posenc.js';
+
+const HUB = process.env.POSENC_HUB ?? 'https://huggingface.co';
+const USAGE = `usage:
+  posenc inspect <config.json | model.gguf | hub:owner/name[/file.gguf]> [llama.cpp flags] [--json]
+  posenc compare <config.json | hub:owner/name> <model.gguf | hub:owner/name/file.gguf> [--ctx N] [llama.cpp flags] [--positions a,b,...] [--json]
+  posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--out file.json]
+llama.cpp flags: -c/--ctx-size/--ctx N, --rope-scaling {none,linear,yarn}, --rope-scale N, --rope-freq-base N,
+  --rope-freq-scale N, --yarn-orig-ctx N, --yarn-ext-factor N, --yarn-attn-factor N, --yarn-beta-fast N, --yarn-beta-slow N
+compare exits 0 when llama.cpp computes what the config means, 1 when it does not, 2 on an error.`;
+
+const FLAGS = {
+  '--rope-scaling': 'ropeScaling', '--rope-scale': 'ropeScale', '--rope-freq-base': 'ropeFreqBase', '--rope-freq-scale': 'ropeFreqScale',
+  '--yarn-orig-ctx': 'yarnOrigCtx', '--yarn-ext-factor': 'yarnExtFactor', '--yarn-attn-factor': 'yarnAttnFactor',
+  '--yarn-beta-fast': 'yarnBetaFast', '--yarn-beta-slow': 'yarnBetaSlow',
+};
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const out = { files: [], flags: {}, json: false, ctx: undefined, positions: undefined, out: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i], v;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    if (eq > 0) (v = a.slice(eq + 1)), (a = a.slice(0, eq));
+    const value = () => {
+      if (v !== undefined) return v;
+      if (i + 1 >= argv.length) throw new UsageError(`${a} needs a value`);
+      return argv[++i];
+    };
+    const number = (s) => {
+      const n = Number(s);
+      if (s === '' || !Number.isFinite(n)) throw new UsageError(`${a} needs a number, got ${JSON.stringify(s)}`);
+      return n;
+    };
+    if (a === '--json') out.json = true;
+    else if (a === '-h' || a === '--help') out.help = true;
+    else if (a === '-c' || a === '--ctx-size' || a === '--ctx') out.ctx = number(value());
+    else if (a === '--positions') out.positions = value().split(',').map((s) => number(s.trim()));
+    else if (a === '--out' || a === '-o') out.out = value();
+    else if (a in FLAGS) out.flags[FLAGS[a]] = a === '--rope-scaling' ? value() : number(value());
+    else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+    else out.files.push(a);
+  }
+  return out;
+}
+
+/** hub:owner/name[/path] → { repo, file } */
+function hubRef(s) {
+  const m = /^hub:([\w.-]+\/[\w.-]+)(?:\/(.+))?$/.exec(s);
+  if (!m) throw new UsageError(`${s}: a Hub reference is hub:owner/name or hub:owner/name/file.gguf`);
+  return { repo: m[1], file: m[2] ?? null };
+}
+
+function hubFetch(url, init = {}) {
+  const headers = { ...(init.headers ?? {}) };
+  if (process.env.HF_TOKEN) headers.Authorization = `Bearer ${process.env.HF_TOKEN}`;
+  return fetch(url, { ...init, headers });
+}
+
+async function hubText(repo, file) {
+  const url = `${HUB}/${repo}/resolve/main/${file}`;
+  let res;
+  try {
+    res = await hubFetch(url);
+  } catch (e) {
+    throw new Error(`cannot reach the Hub for ${repo} (${e.cause?.code ?? e.message}); offline? Give a local ${file} instead`);
+  }
+  if (res.status === 401 || res.status === 403) throw new Error(`${repo} is gated or private (HTTP ${res.status}): accept its licence on the Hub and set HF_TOKEN`);
+  if (res.status === 404) throw new Error(`${repo} has no ${file} (HTTP 404)`);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.text();
+}
+
+/** The GGUF files of a Hub repo (the model API's sibling list). */
+async function hubGgufs(repo) {
+  try {
+    const res = await hubFetch(`${HUB}/api/models/${repo}`);
+    if (!res.ok) return [];
+    const info = await res.json();
+    return (info.siblings ?? []).map((s) => s.rfilename).filter((f) => typeof f === 'string' && f.endsWith('.gguf'));
+  } catch {
+    return [];
+  }
+}
+
+const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+
+async function loadGguf(ref) {
+  if (ref.startsWith('hub:')) {
+    const { repo, file } = hubRef(ref);
+    if (!file) throw new UsageError(`${ref}: name the GGUF file, as hub:${repo}/file.gguf`);
+    const url = `${HUB}/${repo}/resolve/main/${file}`;
+    const onProgress = (n, total) => process.stderr.write(`reading ${repo}/${file}: ${mib(n)}${total ? ` of ${mib(total)}` : ''}\n`);
+    try {
+      return await readGguf(url, { fetch: hubFetch, onProgress });
+    } catch (e) {
+      if (e.code === 'gated') throw new Error(`${repo} is gated or private: accept its licence on the Hub and set HF_TOKEN`);
+      if (e.code === 'not-found') throw new Error(`${repo} has no ${file} (HTTP 404)`);
+      throw e;
+    }
+  }
+  try {
+    if (!(await stat(ref)).isFile()) throw new Error('not a file');
+  } catch (e) {
+    throw new Error(`cannot open ${ref}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  }
+  // a Blob over the file: readGguf slices its front, the weights are never read
+  return readGguf(await openAsBlob(ref));
+}
+
+async function loadConfig(ref) {
+  if (ref.startsWith('hub:')) {
+    const { repo, file } = hubRef(ref);
+    return { text: await hubText(repo, file ?? 'config.json'), repo };
+  }
+  try {
+    return { text: await readFile(ref, 'utf8') };
+  } catch (e) {
+    throw new Error(`cannot read ${ref}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  }
+}
+
+const isGguf = (ref) => /\.gguf$/i.test(ref);
+const fmt = (x) => (typeof x !== 'number' ? String(x) : Number.isInteger(x) ? String(x) : Number(x.toPrecision(6)).toString());
+
+/** JSON with typed arrays as arrays and bigints as strings. */
+function toJson(v) {
+  return JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? String(x) : ArrayBuffer.isView(x) ? Array.from(x) : x), 2);
+}
+
+function describeScaling(s) {
+  if (!s) return 'none';
+  return Object.entries(s).filter(([k]) => k !== 'shortFactor' && k !== 'longFactor').map(([k, v]) => `${k} ${fmt(v)}`).join(', ') +
+    (s.shortFactor ? `, ${s.shortFactor.length} short/long factors` : '');
+}
+
+function printConfig(cfg, name) {
+  const lines = [`${name}: positions as transformers reads them`];
+  for (const [t, lt] of Object.entries(cfg.layerTypes)) {
+    const n = lt.layers ? `${lt.layers.length} layers` : 'layers unknown';
+    if (lt.nope) lines.push(`  ${t} (${n}): no position encoding (NoPE)`);
+    else lines.push(`  ${t} (${n}): base ${fmt(lt.base)}, head ${lt.headDim}, rotary ${lt.rotaryDim}, pairs ${lt.style}, scaling ${describeScaling(lt.scaling)}, magnitude ${fmt(lt.attentionFactor)}`);
+  }
+  for (const w of cfg.warnings) lines.push(`  warning (${w.code}): ${w.message}`);
+  return lines.join('\n');
+}
+
+function printLlama(rt, name) {
+  const lines = [`${name}: ${rt.arch}, what llama.cpp ${rt.llamaCpp} passes to ggml_rope_ext (context ${rt.nCtx})`];
+  for (const [t, p] of Object.entries(rt.layerTypes)) {
+    const n = p.layers ? `${p.layers.length} layers` : 'layers unknown';
+    lines.push(`  ${t} (${n}): n_dims ${p.nDims}, mode ${p.mode}, freq_base ${fmt(p.freqBase)}, freq_scale ${fmt(p.freqScale)}, ext_factor ${fmt(p.extFactor)}, attn_factor ${fmt(p.attnFactor)}, beta ${fmt(p.betaFast)}/${fmt(p.betaSlow)}, n_ctx_orig ${p.nCtxOrig}, factors ${p.factorsName ?? 'none'}${p.sections ? `, sections [${p.sections.join(', ')}]` : ''}; cos/sin magnitude ${fmt(p.magnitude)}`);
+  }
+  for (const n of rt.notes) lines.push(`  ${n.code}: ${n.message}`);
+  return lines.join('\n');
+}
+
+function printCompare(r, cfgName, ggufName) {
+  const lines = [`${ggufName} in llama.cpp ${r.llamaCpp} (${r.arch}, context ${r.nCtx}) against ${cfgName}, positions up to ${r.float32.position}`];
+  for (const [t, lt] of Object.entries(r.layerTypes)) {
+    lines.push(`  ${t}: base ${fmt(lt.base.llamaCpp)} (config ${fmt(lt.base.config)}), rotary ${lt.rotaryDim.llamaCpp} (${lt.rotaryDim.config}), pairs ${lt.pairing.llamaCpp} (${lt.pairing.config}), magnitude ${fmt(lt.magnitude.llamaCpp)} (${fmt(lt.magnitude.config)}), θ differs on ${lt.differingPairs.length} of ${lt.relDiff.length} pairs`);
+  }
+  lines.push('findings:');
+  for (const f of r.findings) {
+    lines.push(`  ${f.code}: ${f.message}`);
+    if (f.fix) lines.push(`    fix: ${f.fix}`);
+  }
+  for (const w of r.configWarnings) lines.push(`  config warning (${w.code}): ${w.message}`);
+  lines.push(`float32 at position ${r.float32.position} (rounding, not a finding): llama.cpp's cos/sin ${fmt(r.float32.llamaCpp)} from its float64 values, transformers' ${fmt(r.float32.transformers)}`);
+  return lines.join('\n');
+}
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  const a = parseArgs(rest);
+  if (!command || command === '-h' || command === '--help' || a.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return command ? 0 : 2;
+  }
+  const pe = await loadPosenc().catch((e) => {
+    // a clone after `npm install` has no kernels yet: build them once (the package ships them built)
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    if (existsSync(`${root}web/build/posenc.wasm`) || !existsSync(`${root}build.sh`)) throw e;
+    process.stderr.write('posenc: building the kernels first (bash build.sh)\n');
+    if (spawnSync('bash', ['build.sh'], { cwd: root, stdio: ['ignore', 2, 2] }).status !== 0) throw new Error('build.sh failed; see above');
+    return loadPosenc();
+  });
+  const say = (text, data) => process.stdout.write(`${a.json ? toJson(data) : text}\n`);
+  if (command === 'inspect') {
+    if (a.files.length !== 1) throw new UsageError('inspect takes one file: config.json, model.gguf or hub:owner/name');
+    const ref = a.files[0];
+    const hubGguf = ref.startsWith('hub:') && hubRef(ref).file && isGguf(ref);
+    if (isGguf(ref) || hubGguf) {
+      const g = await loadGguf(ref);
+      const rt = pe.llamaCppRope(g, { flags: a.flags, ctx: a.ctx });
+      say(printLlama(rt, ref), { file: ref, metadata: ropeMetadata(g), llamaCpp: rt });
+      return 0;
+    }
+    const { text, repo } = await loadConfig(ref);
+    const cfg = pe.ropeConfig(text);
+    const ggufs = repo ? await hubGgufs(repo) : [];
+    let out = printConfig(cfg, ref);
+    if (ggufs.length) out += `\n  GGUF files in ${repo}: ${ggufs.join(', ')}`;
+    say(out, { file: ref, config: cfg, ggufFiles: ggufs });
+    return 0;
+  }
+  if (command === 'compare') {
+    if (a.files.length !== 2) throw new UsageError('compare takes two files: the config.json and the GGUF');
+    const [cref, gref] = a.files;
+    const [{ text }, g] = await Promise.all([loadConfig(cref), loadGguf(gref)]);
+    const r = pe.compareRuntimes(text, g, { flags: a.flags, ctx: a.ctx, ...(a.positions ? { positions: a.positions } : {}) });
+    say(printCompare(r, cref, gref), r);
+    return r.findings.every((f) => f.code === 'none') ? 0 : 1;
+  }
+  if (command === 'vectors') {
+    if (a.files.length !== 1) throw new UsageError('vectors takes one config.json');
+    const { text } = await loadConfig(a.files[0]);
+    const v = pe.ropeVectors(text, a.positions ? { positions: a.positions } : undefined);
+    const json = JSON.stringify(v);
+    if (a.out) {
+      await writeFile(a.out, `${json}\n`);
+      if (!a.json) process.stdout.write(`wrote ${a.out}: ${Object.keys(v.layerTypes).length} layer types\n`);
+      else process.stdout.write(`${toJson({ wrote: a.out, layerTypes: Object.keys(v.layerTypes) })}\n`);
+    } else process.stdout.write(`${json}\n`);
+    return 0;
+  }
+  throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+}
+
+/** The RoPE-related keys of a GGUF's metadata (the rest is weights' bookkeeping and the tokenizer). */
+function ropeMetadata(g) {
+  const out = {};
+  for (const [k, v] of Object.entries(g.metadata)) {
+    if (/^general\.(architecture|name)$|\.(context_length|rope\..*|attention\.(head_count|head_count_kv|key_length|sliding_window.*)|block_count|embedding_length)$/.test(k)) out[k] = v;
+  }
+  out.ropeTensors = Object.keys(g.ropeTensors);
+  return out;
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+}, (e) => {
+  process.stderr.write(`posenc: ${e.message}\n${e instanceof UsageError ? `${USAGE}\n` : ''}`);
+  process.exitCode = 2;
+});
