@@ -27,6 +27,7 @@ const M = messages({
     w4: 'because',
     dim: 'dim',
     pos: 'pos',
+    change: 'change {d}',
     changed: 'changed',
     identical: 'identical',
     swapped: 'just moved',
@@ -54,6 +55,7 @@ const M = messages({
     w4: '甜',
     dim: '维度',
     pos: '位置',
+    change: '变化 {d}',
     changed: '有变化',
     identical: '完全相同',
     swapped: '只是换了位置',
@@ -112,7 +114,7 @@ export default {
         if (moved[t]) th.className = 'order-moved';
         const delta = document.createElement('span');
         delta.className = 'order-delta';
-        delta.textContent = `max|Δ| ${shown(t)}`;
+        delta.textContent = M.change.format({ d: shown(t) });
         th.append(`${M.pos} ${p}`, document.createElement('br'), word(t), document.createElement('br'), delta);
         head.append(th);
       });
