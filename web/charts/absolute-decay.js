@@ -19,7 +19,7 @@ const M = messages({
     readout: '(Q + PE(0))·(K + PE(n)) is {qk0} at n = 0 and averages {tailMean} over n ≥ {from}; PE(0)·PE(n) falls from {pe0} (= d/2) to {peLast} at n = {last}.',
     notice: 'PE(0)·PE(n) halves within the first {half} positions and then settles slowly; the random Q and K add a constant and a wobble, but the fast drop near n = 0 stays.',
     noticeHidden: 'Here the random terms are as large as the position term: the fast drop of PE(0)·PE(n) is lost in the total.',
-    how: 'Q and K are random N(0, 1) vectors (seed below) standing for the content of a query and a key, with no projections; PE is the sinusoidal table (d = d_model). The score expands into Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n), and PE(0)·PE(n) = Σ cos(n·θ_i) over the d/2 pairs, summed in float64.',
+    how: 'Q and K are random N(0, 1) vectors (seed below) standing for the content of a query and a key, with no projections; PE is the sinusoidal table (d = d_model). The score expands into Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n), and PE(0)·PE(n) = Σ cos(n·θᵢ) over the d/2 pairs, summed in float64.',
   },
   zh: {
     title: '位置 0 的 query 与位置 n 的 key 的得分（相加的正弦位置编码）',
@@ -31,7 +31,7 @@ const M = messages({
     readout: '(Q + PE(0))·(K + PE(n)) 在 n = 0 处为 {qk0}，在 n ≥ {from} 上平均为 {tailMean}；PE(0)·PE(n) 从 {pe0}（= d/2）降到 n = {last} 处的 {peLast}。',
     notice: 'PE(0)·PE(n) 在前 {half} 个位置内就降到一半，之后才慢慢趋于平稳；随机的 Q 和 K 只加上一个常数和一些起伏，n = 0 附近的快速下降依然在。',
     noticeHidden: '这里随机项与位置项一样大：PE(0)·PE(n) 的快速下降淹没在总得分里了。',
-    how: 'Q 和 K 是随机的 N(0, 1) 向量（种子见上方控件），代表一个 query 和一个 key 的内容，不经过投影；PE 是正弦位置编码表（d = d_model）。得分展开为 Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n)，其中 PE(0)·PE(n) = Σ cos(n·θ_i)，对 d/2 个对求和，用 float64 计算。',
+    how: 'Q 和 K 是随机的 N(0, 1) 向量（种子见上方控件），代表一个 query 和一个 key 的内容，不经过投影；PE 是正弦位置编码表（d = d_model）。得分展开为 Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n)，其中 PE(0)·PE(n) = Σ cos(n·θᵢ)，对 d/2 个对求和，用 float64 计算。',
   },
 });
 

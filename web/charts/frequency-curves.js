@@ -26,7 +26,7 @@ const M = messages({
     end: '.',
     notice: 'The fast pair (dims {low}, {low1}) tells neighbours apart but repeats every {periodLow} positions; the slow pair (dims {high}, {high1}) changes little between neighbours, so it separates positions that are far apart.',
     noticeSwapped: 'The pair chosen as fast (dims {low}, {low1}) turns no faster than the slow one: the higher the dims, the slower the pair.',
-    how: 'Columns 2i and 2i + 1 of the interleaved sinusoidal table (d = d_model, float32), plotted against position m; together they form pair i, with θ_i = base^(−2i/d). A turn count is (positions − 1)·θ_i / 2π.',
+    how: 'Columns 2i and 2i + 1 of the interleaved sinusoidal table (d = d_model, float32), plotted against position m; together they form pair i, with θᵢ = base^(−2i/d). A turn count is (positions − 1)·θᵢ / 2π.',
   },
   zh: {
     title: '所选维度的位置编码值随位置的变化',
@@ -46,7 +46,7 @@ const M = messages({
     end: '。',
     notice: '快的一对（维度 {low}、{low1}）能分辨相邻的位置，但每 {periodLow} 个位置就重复一次；慢的一对（维度 {high}、{high1}）在相邻位置之间几乎不变，所以它区分的是相隔很远的位置。',
     noticeSwapped: '选作“快”的一对（维度 {low}、{low1}）并不比慢的那对转得快：维度越高，这一对转得越慢。',
-    how: '取交错排列的正弦位置编码表（d = d_model，float32）中的第 2i 和 2i + 1 列，画出它们随位置 m 的变化；这两列组成第 i 对，θ_i = base^(−2i/d)。转过的圈数等于 θ_i 乘以（位置数 − 1）再除以 2π。',
+    how: '取交错排列的正弦位置编码表（d = d_model，float32）中的第 2i 和 2i + 1 列，画出它们随位置 m 的变化；这两列组成第 i 对，θᵢ = base^(−2i/d)。转过的圈数等于 θᵢ 乘以（位置数 − 1）再除以 2π。',
   },
 });
 

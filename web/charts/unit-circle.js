@@ -8,7 +8,7 @@ const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever th
 
 const M = messages({
   en: {
-    title: 'One pair of PE as a point (sin a, cos a), a = m·θ_i',
+    title: 'One pair of PE as a point (sin a, cos a), a = m·θᵢ',
     pair: 'pair i',
     base: 'base',
     position: 'position m',
@@ -33,7 +33,7 @@ const M = messages({
     how: 'The dots are pair i of the sinusoidal table (d = d_model) at the whole positions 0 … m; the faint path joins them through fractional positions. “Nearest” compares the point of position m with every earlier one; the distance is the larger of the differences in sin and in cos. The small arrow at the point shows the direction of motion.',
   },
   zh: {
-    title: '位置编码的一对维度画成点 (sin a, cos a)，a = m·θ_i',
+    title: '位置编码的一对维度画成点 (sin a, cos a)，a = m·θᵢ',
     pair: '第 i 对',
     base: '底数 base',
     position: '位置 m',
