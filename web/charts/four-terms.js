@@ -117,7 +117,7 @@ export default {
           if (!(PP[j] > other)) count++;
         }
         view.notice = length < 2 ? '' : (count ? M.noticeMixed : M.notice).format({
-          ppLo: sig(ppLo, 3), ppHi: sig(ppHi, 3), otherHi: sig(otherHi, 2), count, total: length - 1,
+          ppLo: sig(ppLo, 3), ppHi: sig(ppHi, 3), otherHi: sig(otherHi, 3), count, total: length - 1,
         });
         view.readout = M.readout.format({
           i, ee: sig(EE[i], 4), pp: sig(PP[i], 4),

@@ -37,7 +37,7 @@ const M = messages({
     readout: 'Largest difference of each word’s output between the two orders: {list}.',
     item: '“{word}” {d} ({v})',
     itemSep: ', ',
-    how: 'The page runs one attention layer (2 heads of width 5, no output projection) on the two token sequences, with word embeddings and the Q, K, V projections drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head. A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
+    how: 'The page runs one attention layer (2 heads of width 5, no output projection) on the two token sequences, with word embeddings and the Q, K, V projections drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head (a head of width 5 has two pairs; its fifth dimension is not rotated). A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
   },
   zh: {
     title: '每个词的注意力输出：“苹果 比 梨 甜”与“梨 比 苹果 甜”对比（维度 10，2 个头）',
@@ -65,7 +65,7 @@ const M = messages({
     readout: '每个词在两种顺序下输出的最大差值：{list}。',
     item: '“{word}” {d}（{v}）',
     itemSep: '，',
-    how: '页面对两个 token 序列各算一层注意力（2 个头，每个头宽 5，不含输出投影），词嵌入和 Q、K、V 投影矩阵用同一个随机种子初始化，两种顺序完全共用。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k。同一个词无论处在哪个位置都拿来比较；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
+    how: '页面对两个 token 序列各算一层注意力（2 个头，每个头宽 5，不含输出投影），词嵌入和 Q、K、V 投影矩阵用同一个随机种子初始化，两种顺序完全共用。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k（宽 5 的头只有两对，第 5 维不旋转）。同一个词无论处在哪个位置都拿来比较；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
   },
 });
 
