@@ -11,8 +11,8 @@ const M = messages({
   en: {
     title: 'PE value against position for chosen dimensions',
     length: 'positions',
-    low: 'fast pair: dims 2i, 2i+1 from',
-    high: 'slow pair: dims from',
+    low: 'fast pair: first dim 2i',
+    high: 'slow pair: first dim 2i',
     base: 'base',
     xTitle: 'position m',
     yTitle: 'PE value',
@@ -31,8 +31,8 @@ const M = messages({
   zh: {
     title: '所选维度的位置编码值随位置的变化',
     length: '位置数',
-    low: '快的一对：维度 2i, 2i+1 起始于',
-    high: '慢的一对：维度起始于',
+    low: '快的一对：起始维度 2i',
+    high: '慢的一对：起始维度 2i',
     base: '底数 base',
     xTitle: '位置 m',
     yTitle: '位置编码的取值',
