@@ -221,6 +221,28 @@ test('order: the readout claims hold in the numbers drawn', async () => {
   assert.match(r.readout, /“dog” 0 \(just moved\), “bites” 0 \(identical\), “man” 0 \(just moved\), “because” 0 \(identical\)\.$/);
 });
 
+test('sections 9 and 10: the prose\'s claims hold in the numbers drawn', async () => {
+  // four-terms rows: [n, E·E, P·P, E·P, P·E, H·H] for the query at m = 16, d = 512
+  let { data: four, readout } = await setControl('four-terms', 'query', 16);
+  for (const [n, ee, pp, ep, pe_] of four.rows) {
+    if (n !== 16) assert.ok(pp > Math.max(Math.abs(ee), Math.abs(ep), Math.abs(pe_)), `position–position is not the largest term at n = ${n}`);
+  }
+  const off = four.rows.filter((r) => r[0] !== 16);
+  assert.equal(Math.min(...off.map((r) => r[2])).toFixed(0), '132');
+  assert.equal(Math.max(...off.map((r) => r[2])).toFixed(0), '249');
+  assert.equal(Math.max(...off.flatMap((r) => [r[1], r[3], r[4]].map(Math.abs))).toFixed(1), '25.3');
+  assert.match(readout, /^Position–position dominates/);
+  // near-orthogonal rows: [word, position, cosine, angle]; the spread is chance's 1/√d
+  const { data: near } = await setControl('near-orthogonal', 'seed', 0);
+  const cos = near.rows.map((r) => r[2]);
+  const mean = cos.reduce((s, c) => s + c, 0) / cos.length;
+  const std = Math.sqrt(cos.reduce((s, c) => s + (c - mean) ** 2, 0) / cos.length);
+  assert.ok(Math.abs(std - 1 / Math.sqrt(768)) < 0.002, `cosine std ${std}`);
+  // absolute-decay rows: [n, total, PE(0)·PE(n)]: 256 at 0, 131 at n = 50, 68 at n = 511
+  const abs = (await data('absolute-decay')).rows;
+  assert.deepEqual([0, 50, 511].map((n) => abs[n][2].toFixed(0)), ['256', '131', '68']);
+});
+
 test('one control of each chart changes its data', async () => {
   const moves = [
     ['binary', 'bits', 2], ['single-frequency', 'a', 3], ['three-frequencies', 'b', 9],
