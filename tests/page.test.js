@@ -171,7 +171,7 @@ test('the heatmap is the seed figure: 100 x 512 values in [-1, 1], with a hover 
   const box = await canvas.boundingBox();
   await canvas.hover({ position: { x: box.width * 0.3, y: box.height * 0.5 } });
   const hover = await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent();
-  assert.match(hover, /^\(pos \d+, dim \d+\) = -?\d\.\d{6}/);
+  assert.match(hover, /^\(m = \d+, dim \d+\) = -?\d\.\d{6}/);
   await canvas.focus();
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowUp');
@@ -195,27 +195,52 @@ test('section 3 numbers match the source post (PE(2), PE(8) for frequencies 1, 1
 });
 
 test('order: the readout claims hold in the numbers drawn', async () => {
-  // rows: [tokens, position, token, ...10 outputs]; the same token compared across the two orders.
-  const gaps = (rows) => Object.fromEntries([1, 2, 3].map((t) => {
-    const [a, b] = [rows.find((r) => r[0] === '1 2 3' && r[2] === t), rows.find((r) => r[0] === '2 1 3' && r[2] === t)];
+  // rows: [tokens, position, token, ...10 outputs]; the same token compared across the two orders
+  // (1 2 3 4 = dog bites man because, 3 2 1 4 = man bites dog because).
+  const gaps = (rows) => Object.fromEntries([1, 2, 3, 4].map((t) => {
+    const [a, b] = [rows.find((r) => r[0] === '1 2 3 4' && r[2] === t), rows.find((r) => r[0] === '3 2 1 4' && r[2] === t)];
     return [t, Math.max(...a.slice(3).map((v, i) => Math.abs(v - b[3 + i])))];
   }));
   const none = gaps(await page.evaluate(() => window.posencPage.charts.get('order').data.rows));
-  assert.deepEqual(none, { 1: 0, 2: 0, 3: 0 }, 'no encoding: token 3 identical, tokens 1 and 2 just swapped');
+  assert.deepEqual(none, { 1: 0, 2: 0, 3: 0, 4: 0 }, 'no encoding: every word\'s output the same in both orders');
   let r = await setControl('order', 'causal', true);
   let g = gaps(r.data.rows);
-  assert.equal(g[3], 0, 'causal: token 3 still identical');
-  assert.ok(g[1] > 0.1 && g[2] > 0.1, 'causal: tokens 1 and 2 no longer a swap');
-  assert.match(r.readout, /Token 3's output: max \|difference\| = 0 \(identical\)/);
+  assert.equal(g[4], 0, 'causal: the last word still identical');
+  assert.ok(g[1] > 0.1 && g[2] > 0.1 && g[3] > 0.1, 'causal: the first three words change');
+  assert.match(r.readout, /^The mask makes the first three words depend on order/);
+  assert.match(r.readout, /“because” 0 \(identical\)\.$/);
   await setControl('order', 'causal', false);
   for (const encoding of ['sinusoidal', 'rope']) {
     r = await setControl('order', 'encoding', encoding);
     g = gaps(r.data.rows);
-    assert.ok(g[3] > 0.01, `${encoding}: token 3 changed (${g[3]})`);
-    assert.match(r.readout, /Token 3's output: max \|difference\| = [\d.]+ \(changed\)/);
+    assert.ok(g[4] > 0.01, `${encoding}: the last word changed (${g[4]})`);
+    assert.match(r.readout, /^With position information the last word’s output differs/);
+    assert.match(r.readout, /“because” [\d.]+ \(changed\)\.$/);
   }
   r = await setControl('order', 'encoding', 'none');
-  assert.match(r.readout, /= 0 \(identical\).*: 0 \(just swapped\).*: 0 \(just swapped\)/);
+  assert.match(r.readout, /“dog” 0 \(just moved\), “bites” 0 \(identical\), “man” 0 \(just moved\), “because” 0 \(identical\)\.$/);
+});
+
+test('sections 9 and 10: the prose\'s claims hold in the numbers drawn', async () => {
+  // four-terms rows: [n, E·E, P·P, E·P, P·E, H·H] for the query at m = 16, d = 512
+  let { data: four, readout } = await setControl('four-terms', 'query', 16);
+  for (const [n, ee, pp, ep, pe_] of four.rows) {
+    if (n !== 16) assert.ok(pp > Math.max(Math.abs(ee), Math.abs(ep), Math.abs(pe_)), `position–position is not the largest term at n = ${n}`);
+  }
+  const off = four.rows.filter((r) => r[0] !== 16);
+  assert.equal(Math.min(...off.map((r) => r[2])).toFixed(0), '132');
+  assert.equal(Math.max(...off.map((r) => r[2])).toFixed(0), '249');
+  assert.equal(Math.max(...off.flatMap((r) => [r[1], r[3], r[4]].map(Math.abs))).toFixed(1), '25.3');
+  assert.match(readout, /^Position–position dominates/);
+  // near-orthogonal rows: [word, position, cosine, angle]; the spread is chance's 1/√d
+  const { data: near } = await setControl('near-orthogonal', 'seed', 0);
+  const cos = near.rows.map((r) => r[2]);
+  const mean = cos.reduce((s, c) => s + c, 0) / cos.length;
+  const std = Math.sqrt(cos.reduce((s, c) => s + (c - mean) ** 2, 0) / cos.length);
+  assert.ok(Math.abs(std - 1 / Math.sqrt(768)) < 0.002, `cosine std ${std}`);
+  // absolute-decay rows: [n, total, PE(0)·PE(n)]: 256 at 0, 131 at n = 50, 68 at n = 511
+  const abs = (await data('absolute-decay')).rows;
+  assert.deepEqual([0, 50, 511].map((n) => abs[n][2].toFixed(0)), ['256', '131', '68']);
 });
 
 test('one control of each chart changes its data', async () => {

@@ -10,22 +10,28 @@ import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
-    title: 'Score of the query at position 0 against a key at position i (absolute PE)',
+    title: 'Score of a query at position 0 against a key at position n (added sinusoidal PE)',
     seed: 'seed for Q, K',
     length: 'positions',
     base: 'base',
-    xTitle: 'key position i',
+    xTitle: 'key position n (distance Δ = n)',
     yTitle: 'inner product',
-    readout: '(Q + PE[0])·(K + PE[i]) is {qk0} at i = 0 and averages {tailMean} over i ≥ {from}; PE[0]·PE[i] falls from {pe0} (= d/2) to {peLast} at i = {last}.',
+    readout: '(Q + PE(0))·(K + PE(n)) is {qk0} at n = 0 and averages {tailMean} over n ≥ {from}; PE(0)·PE(n) falls from {pe0} (= d/2) to {peLast} at n = {last}.',
+    notice: 'PE(0)·PE(n) halves within the first {half} positions and then settles slowly; the random Q and K add a constant and a wobble, but the fast drop near n = 0 stays.',
+    noticeHidden: 'Here the random terms are as large as the position term: the fast drop of PE(0)·PE(n) is lost in the total.',
+    how: 'Q and K are random N(0, 1) vectors (seed below) standing for the content of a query and a key, with no projections; PE is the sinusoidal table (d = d_model). The score expands into Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n), and PE(0)·PE(n) = Σ cos(n·θᵢ) over the d/2 pairs, summed in float64.',
   },
   zh: {
-    title: '位置 0 的 query 与位置 i 的 key 的得分（绝对位置编码）',
+    title: '位置 0 的 query 与位置 n 的 key 的得分（相加的正弦位置编码）',
     seed: 'Q、K 的种子',
     length: '位置数',
     base: '底数 base',
-    xTitle: 'key 位置 i',
+    xTitle: 'key 位置 n（距离 Δ = n）',
     yTitle: '内积',
-    readout: '(Q + PE[0])·(K + PE[i]) 在 i = 0 处为 {qk0}，在 i ≥ {from} 上平均为 {tailMean}；PE[0]·PE[i] 从 {pe0}（= d/2）降到 i = {last} 处的 {peLast}。',
+    readout: '(Q + PE(0))·(K + PE(n)) 在 n = 0 处为 {qk0}，在 n ≥ {from} 上平均为 {tailMean}；PE(0)·PE(n) 从 {pe0}（= d/2）降到 n = {last} 处的 {peLast}。',
+    notice: 'PE(0)·PE(n) 在前 {half} 个位置内就降到一半，之后才慢慢趋于平稳；随机的 Q 和 K 只加上一个常数和一些起伏，n = 0 附近的快速下降依然在。',
+    noticeHidden: '这里随机项与位置项一样大：PE(0)·PE(n) 的快速下降淹没在总得分里了。',
+    how: 'Q 和 K 是随机的 N(0, 1) 向量（种子见上方控件），代表一个 query 和一个 key 的内容，不经过投影；PE 是正弦位置编码表（d = d_model）。得分展开为 Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n)，其中 PE(0)·PE(n) = Σ cos(n·θᵢ)，对 d/2 个对求和，用 float64 计算。',
   },
 });
 
@@ -52,20 +58,25 @@ export default {
         const withQK = pe.sinusoidalDecay(dist, { dim, base, q, k });
         const peOnly = pe.sinusoidalDecay(dist, { dim, base });
         chart.data.datasets = [
-          { label: '(Q + PE[0])·(K + PE[i])', data: Array.from(withQK, (y, x) => ({ x, y })), borderColor: palette[0], borderDash: dashes[0] },
-          { label: 'PE[0]·PE[i]', data: Array.from(peOnly, (y, x) => ({ x, y })), borderColor: palette[1], borderDash: dashes[1] },
+          { label: '(Q + PE(0))·(K + PE(n))', data: Array.from(withQK, (y, x) => ({ x, y })), borderColor: palette[0], borderDash: dashes[0] },
+          { label: 'PE(0)·PE(n)', data: Array.from(peOnly, (y, x) => ({ x, y })), borderColor: palette[1], borderDash: dashes[1] },
         ];
         chart.options.scales.x.min = 0;
         chart.options.scales.x.max = length - 1;
         chart.update();
         const tail = withQK.subarray(length >> 1);
         const tailMean = tail.reduce((s, v) => s + v, 0) / tail.length;
+        let half = peOnly.findIndex((v) => v <= peOnly[0] / 2);
+        const peTail = peOnly.subarray(length >> 1).reduce((s, v) => s + v, 0) / (length - (length >> 1));
+        const drop = half > 0 && withQK[0] - tailMean > (peOnly[0] - peTail) / 2;
+        if (half < 0) half = length;
+        view.notice = (drop ? M.notice : M.noticeHidden).format({ half });
         view.readout = M.readout.format({
           qk0: sig(withQK[0], 4), tailMean: sig(tailMean, 4), from: length >> 1,
           pe0: sig(peOnly[0], 4), peLast: sig(peOnly[length - 1], 4), last: length - 1,
         });
         return {
-          columns: ['i', '(Q+PE[0])·(K+PE[i])', 'PE[0]·PE[i]'],
+          columns: ['n', '(Q+PE(0))·(K+PE(n))', 'PE(0)·PE(n)'],
           rows: dist.map((i) => [i, withQK[i], peOnly[i]]),
         };
       },

@@ -2,7 +2,7 @@
 // y = bit 1 (the xy plane), and with a third bit z = bit 2 the xz plane, where the post
 // separates position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point
 // as (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
-import { scatterChart, palette, ink, drawnFrom } from './common.js';
+import { scatterChart, palette, ink, drawnFrom, sig } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
@@ -30,6 +30,10 @@ const M = messages({
     readoutMany: '{length} positions in {bits} bits: {xy}; ',
     readoutLift: 'bit 2 lifts position 4 to {code4}, and ',
     readoutDistinct: '{unique} of the {length} full codes are distinct ({bits} bits hold at most {most} positions).',
+    noticeJump: 'Neighbouring positions are not neighbouring points: {a} → {b} flips {flips} bits and jumps {dist}, while 0 → 1 moves 1.',
+    noticeShared: 'Positions {list} get the same code: {bits} bits name only {most} positions, so a longer sequence needs another bit.',
+    noticeSteps: 'Each bit is a square wave: bit j flips every 2ʲ positions.',
+    how: 'Position p is written in binary, bit j = ⌊p / 2ʲ⌋ mod 2, one column per bit. The left panel plots (bit 0, bit 1), the right one (bit 0, bit 2); the dashed line visits the positions in order, and a larger dot is a point several positions share. A jump is the straight-line (Euclidean) distance between two full codes: √(number of bits that differ).',
   },
   zh: {
     title: '把位置写成二进制编码，每个编码一个点',
@@ -54,6 +58,10 @@ const M = messages({
     readoutMany: '{length} 个位置，{bits} 个比特：{xy}；',
     readoutLift: '第 2 位把位置 4 抬到 {code4}，',
     readoutDistinct: '{length} 个完整编码中有 {unique} 个互不相同（{bits} 个比特最多表示 {most} 个位置）。',
+    noticeJump: '相邻的位置并不是相邻的点：从 {a} 到 {b} 要翻转 {flips} 个比特，跳了 {dist}，而从 0 到 1 只移动 1。',
+    noticeShared: '位置 {list} 得到同一个编码：{bits} 个比特只能表示 {most} 个位置，序列再长就得再加一个比特。',
+    noticeSteps: '每个比特都是一个方波：第 j 位每隔 2ʲ 个位置翻转一次。',
+    how: '把位置 p 写成二进制，第 j 位为 ⌊p / 2ʲ⌋ mod 2，每个比特一列。左图画（第 0 位，第 1 位），右图画（第 0 位，第 2 位）；虚线按位置顺序依次连接各点，较大的点表示几个位置共用的点。“跳了多远”指两个完整编码之间的直线（欧氏）距离，即不同比特个数的平方根。',
   },
 });
 
@@ -72,6 +80,17 @@ function groups(codes, n, bits, a, b) {
     at.get(key).positions.push(p);
   }
   return [...at.values()];
+}
+
+/** The positions of the first full code that several positions share, or []. */
+function sharedCode(codes, n, bits) {
+  const at = new Map();
+  for (let p = 0; p < n; p++) {
+    const key = codes.subarray(p * bits, (p + 1) * bits).join(',');
+    if (!at.has(key)) at.set(key, []);
+    at.get(key).push(p);
+  }
+  return [...at.values()].find((g) => g.length > 1) ?? [];
 }
 
 export default {
@@ -154,6 +173,16 @@ export default {
         v.xy = shared.length
           ? M.xyShared.format({ list: shared.map((g) => M.shared.format({ ...g, list: g.positions.join(String(M.and)) })).join(String(M.sharedSep)) })
           : String(M.xyOwn);
+        // The largest step between neighbours: a carry flips every bit it passes.
+        let jump = null;
+        for (let p = 0; p + 1 < length; p++) {
+          let flips = 0;
+          for (let j = 0; j < bits; j++) flips += codes[p * bits + j] !== codes[(p + 1) * bits + j];
+          if (!jump || flips > jump.flips) jump = { a: p, b: p + 1, flips, dist: sig(Math.sqrt(flips), 3) };
+        }
+        view.notice = unique < length
+          ? M.noticeShared.format({ ...v, list: sharedCode(codes, length, bits).join(String(M.and)) })
+          : jump && jump.flips > 1 ? M.noticeJump.format(jump) : String(M.noticeSteps);
         view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? M.readoutLift.format(v) : '') + M.readoutDistinct.format(v);
         return {
           columns: ['position', ...Array.from({ length: bits }, (_, j) => `bit ${j}`)],

@@ -8,17 +8,21 @@ import { messages } from '../host/i18n.js';
 const M = messages({
   en: {
     title: 'PE values, position × dimension (float64)',
-    length: 'positions L',
-    dim: 'dimension D',
+    length: 'positions',
+    dim: 'dimension d',
     base: 'base',
-    readout: '{row} in float64; the float32 table the charts draw differs from it by at most {gap} here, agreement to about 7 significant digits.',
+    readout: '{row} in float64; the float32 table the other charts draw differs from it by at most {gap} here, agreement to about 7 significant digits.',
+    notice: 'Row 0 is [0, 1, 0, 1, …] at any setting: at m = 0 every angle is 0, so each sin is 0 and each cos is 1.',
+    how: 'The table is computed twice: in float64, printed the way numpy prints it so it can be checked against the source post digit by digit, and in float32, as every other chart draws it. Point at a cell to see both values.',
   },
   zh: {
     title: '位置编码的数值，位置 × 维度（float64）',
-    length: '位置数 L',
-    dim: '维度 D',
+    length: '位置数',
+    dim: '维度 d',
     base: '底数 base',
-    readout: '{row}（float64）；图表所用的 float32 表与它在这里最多相差 {gap}，约有 7 位有效数字一致。',
+    readout: '{row}（float64）；其他图表所用的 float32 表与它在这里最多相差 {gap}，两者在约 7 位有效数字上一致。',
+    notice: '无论怎样设置，第 0 行都是 [0, 1, 0, 1, …]：m = 0 时所有角度都是 0，所以 sin 全为 0，cos 全为 1。',
+    how: '这张表算了两遍：一遍用 float64，按 numpy 的格式打印，便于与原文逐位核对；一遍用 float32，与其他图表所画的一样。把指针移到单元格上可以看到两个值。',
   },
 });
 
@@ -64,6 +68,7 @@ export default {
         const gap = maxAbsDiff(f32, f64);
         const last = length - 1;
         const row = `PE(${last}) = [${text.slice(last * dim, last * dim + Math.min(dim, 4)).map((t) => t.trim()).join(', ')}${dim > 4 ? ', …' : ''}]`;
+        view.notice = String(M.notice);
         view.readout = M.readout.format({ row, gap: gap === 0 ? '0' : sig(gap, 2) });
         return { columns, rows };
       },

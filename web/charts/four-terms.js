@@ -10,36 +10,42 @@ import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
-    title: 'The four terms of H_i·H_j with H = E + P, for one query position i',
-    query: 'query position i',
+    title: 'The four terms of Hₘ·Hₙ with H = E + P, for one query position m',
+    query: 'query position m',
     length: 'key positions',
     dim: 'dimension d',
     scale: 'E scale s (E = s·N(0,1))',
     seed: 'seed',
-    xTitle: 'key position j',
+    xTitle: 'key position n',
     yTitle: 'dot product',
-    ee: 'E_i·E_j  meaning–meaning',
-    pp: 'P_i·P_j  position–position',
-    ep: 'E_i·P_j  meaning–position',
-    pe: 'P_i·E_j  position–meaning',
-    total: 'H_i·H_j  (their sum)',
-    readout: 'At j = i = {i}: E·E = {ee}, P·P = {pp}; RMS over j ≠ i: E·E {eeAway}, P·P {ppAway}, E·P {epAway}, P·E {peAway}; the four terms add up to H_i·H_j within {gap}.',
+    ee: 'Eₘ·Eₙ  meaning–meaning',
+    pp: 'Pₘ·Pₙ  position–position',
+    ep: 'Eₘ·Pₙ  meaning–position',
+    pe: 'Pₘ·Eₙ  position–meaning',
+    total: 'Hₘ·Hₙ  (their sum)',
+    readout: 'At n = m = {i}: E·E = {ee}, P·P = {pp}; RMS over n ≠ m: E·E {eeAway}, P·P {ppAway}, E·P {epAway}, P·E {peAway}; the four terms add up to Hₘ·Hₙ within {gap}.',
+    notice: 'Position–position dominates: at every key n ≠ m, Pₘ·Pₙ ({ppLo} to {ppHi}) is larger than the other three terms (at most {otherHi} in size); meaning–meaning stands out only at n = m.',
+    noticeMixed: 'At this setting position–position is not the largest term at {count} of the {total} keys n ≠ m: the meaning terms are as large as the position term there.',
+    how: 'E is s·N(0, 1) with the seed below, P the sinusoidal table (d = d_model), H = E + P. Each curve is the dot product of row m with every row n, with W_Q = W_K = identity, so Hₘ·Hₙ stands in for the score q·k. s = 0.7071 ≈ 1/√2 makes the expected |Eₘ|² = s²·d = d/2 = |Pₘ|². The four curves are checked to add up to Hₘ·Hₙ computed directly.',
   },
   zh: {
-    title: 'H = E + P 时 H_i·H_j 的四项（固定一个 query 位置 i）',
-    query: 'query 位置 i',
+    title: 'H = E + P 时 Hₘ·Hₙ 的四项（固定一个 query 位置 m）',
+    query: 'query 位置 m',
     length: 'key 位置数',
     dim: '维度 d',
     scale: 'E 的缩放 s（E = s·N(0,1)）',
     seed: '种子',
-    xTitle: 'key 位置 j',
+    xTitle: 'key 位置 n',
     yTitle: '内积',
-    ee: 'E_i·E_j  语义-语义',
-    pp: 'P_i·P_j  位置-位置',
-    ep: 'E_i·P_j  语义-位置',
-    pe: 'P_i·E_j  位置-语义',
-    total: 'H_i·H_j（四项之和）',
-    readout: '在 j = i = {i} 处：E·E = {ee}，P·P = {pp}；j ≠ i 时的均方根：E·E {eeAway}，P·P {ppAway}，E·P {epAway}，P·E {peAway}；四项之和与 H_i·H_j 相差不超过 {gap}。',
+    ee: 'Eₘ·Eₙ  语义-语义',
+    pp: 'Pₘ·Pₙ  位置-位置',
+    ep: 'Eₘ·Pₙ  语义-位置',
+    pe: 'Pₘ·Eₙ  位置-语义',
+    total: 'Hₘ·Hₙ（四项之和）',
+    readout: '在 n = m = {i} 处：E·E = {ee}，P·P = {pp}；n ≠ m 时的均方根：E·E {eeAway}，P·P {ppAway}，E·P {epAway}，P·E {peAway}；四项之和与 Hₘ·Hₙ 相差不超过 {gap}。',
+    notice: '位置-位置项占主导：在每个 n ≠ m 的 key 上，Pₘ·Pₙ（{ppLo} 到 {ppHi}）都比其余三项大（它们的绝对值至多 {otherHi}）；语义-语义项只在 n = m 处突出。',
+    noticeMixed: '在当前设置下，n ≠ m 的 {total} 个 key 中有 {count} 个，位置-位置项不是最大的一项：那里语义项与位置项一样大。',
+    how: 'E 取 s·N(0, 1)，种子见上方控件；P 是正弦位置编码表（d = d_model），H = E + P。每条曲线是第 m 行与每个第 n 行的内积，取 W_Q = W_K = 单位矩阵，所以 Hₘ·Hₙ 代表得分 q·k。s = 0.7071 ≈ 1/√2，使 |Eₘ|² 的期望 s²·d = d/2 = |Pₘ|²。四条曲线之和会与直接算出的 Hₘ·Hₙ 核对。',
   },
 });
 
@@ -100,12 +106,25 @@ export default {
         chart.update();
         // Typical size of each term away from the query itself, where E·E and P·P peak.
         const away = terms.map(([, t]) => Math.sqrt(t.reduce((s, v, j) => s + (j === i ? 0 : v * v), 0) / (length - 1)));
+        // Does position–position beat the other three terms at every key but the query itself?
+        let ppLo = Infinity, ppHi = -Infinity, otherHi = 0, count = 0;
+        for (let j = 0; j < length; j++) {
+          if (j === i) continue;
+          const other = Math.max(Math.abs(EE[j]), Math.abs(EP[j]), Math.abs(PE[j]));
+          ppLo = Math.min(ppLo, PP[j]);
+          ppHi = Math.max(ppHi, PP[j]);
+          otherHi = Math.max(otherHi, other);
+          if (!(PP[j] > other)) count++;
+        }
+        view.notice = length < 2 ? '' : (count ? M.noticeMixed : M.notice).format({
+          ppLo: sig(ppLo, 3), ppHi: sig(ppHi, 3), otherHi: sig(otherHi, 3), count, total: length - 1,
+        });
         view.readout = M.readout.format({
           i, ee: sig(EE[i], 4), pp: sig(PP[i], 4),
           eeAway: sig(away[0], 3), ppAway: sig(away[1], 3), epAway: sig(away[2], 3), peAway: sig(away[3], 3), gap: sig(gap, 2),
         });
         return {
-          columns: ['key position j', 'E_i·E_j', 'P_i·P_j', 'E_i·P_j', 'P_i·E_j', 'H_i·H_j'],
+          columns: ['key position n', 'E_m·E_n', 'P_m·P_n', 'E_m·P_n', 'P_m·E_n', 'H_m·H_n'],
           rows: Array.from(total, (h, j) => [j, ...terms.map(([, t]) => t[j]), h]),
         };
       },

@@ -11,7 +11,7 @@ import { canvasIn, palette, dashes, lineLegend, sig, normalPool } from './common
 import { messages } from '../host/i18n.js';
 
 // What the source post measured on BERT-base: words 100..1099 against all 512 position embeddings.
-const BERT = { cos: -0.009876, mean: 90.57, std: 2.03 };
+const BERT = { cos: -0.009876, cosStd: 0.035428, mean: 90.57, std: 2.03 }; // source post 3's measurement
 const NICE = [0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10];
 
 const M = messages({
@@ -22,13 +22,16 @@ const M = messages({
     length: 'positions',
     seed: 'seed',
     xTitle: 'angle between word vector and PE vector (degrees)',
-    yTitle: 'number of pairs',
+    yTitle: 'number of (word, position) pairs',
     bins: '{n} (word, position) pairs, {width}° bins',
     meanHere: 'mean here {mean}°',
     bertMean: 'BERT reported mean {bertMean}°',
     aria: 'Histogram of the angles in degrees between {n} random word vectors and PE vectors, d = {dim}',
-    readout: 'd = {dim}: mean cosine {meanCos}, mean angle {mean}°, std {std}° (range {lo}°–{hi}°); ' +
-      'BERT-base reported mean cosine {bertCos}, mean angle {bertMean}°, std {bertStd}°.',
+    readout: 'd = {dim}: cosine mean {meanCos}, std {cosStd} (chance: 1/√d = {chance}); angle mean {mean}°, std {std}° (range {lo}°–{hi}°). ' +
+      'BERT-base, d = 768: cosine mean {bertCos}, std {bertCosStd}; angle mean {bertMean}°, std {bertStd}°.',
+    noticeBert: 'The angles cluster at 90°, spread by exactly what chance gives in {dim} dimensions (cosine std ≈ 1/√d); BERT’s reported spread is the same, so its numbers show chance, not orthogonality learned in training.',
+    notice: 'The angles cluster at 90° with a cosine spread of about 1/√d: the more dimensions, the closer two unrelated directions are to orthogonal.',
+    how: 'Word vectors are drawn from N(0, 1) with the seed below; word j is paired with the PE row of position j mod the number of rows used (at most one per word vector), and the cosine of each pair is computed in float64. The dashed lines mark the mean angle here and the mean angle source post 3 measured on BERT-base, whose position table is learned, not sinusoidal.',
   },
   zh: {
     title: '随机词向量与位置编码向量之间的夹角',
@@ -37,13 +40,16 @@ const M = messages({
     length: '位置数',
     seed: '种子',
     xTitle: '词向量与位置编码向量的夹角（度）',
-    yTitle: '对数',
+    yTitle: '（词，位置）对的个数',
     bins: '{n} 个（词，位置）对，每格 {width}°',
     meanHere: '此处的平均值 {mean}°',
     bertMean: 'BERT 报告的平均值 {bertMean}°',
     aria: '{n} 个随机词向量与位置编码向量夹角（度）的直方图，d = {dim}',
-    readout: 'd = {dim}：平均余弦 {meanCos}，平均夹角 {mean}°，标准差 {std}°（范围 {lo}°–{hi}°）；' +
-      'BERT-base 报告的平均余弦为 {bertCos}，平均夹角 {bertMean}°，标准差 {bertStd}°。',
+    readout: 'd = {dim}：余弦均值 {meanCos}，标准差 {cosStd}（随机基线 1/√d = {chance}）；夹角均值 {mean}°，标准差 {std}°（范围 {lo}°–{hi}°）。' +
+      'BERT-base，d = 768：余弦均值 {bertCos}，标准差 {bertCosStd}；夹角均值 {bertMean}°，标准差 {bertStd}°。',
+    noticeBert: '夹角集中在 90° 附近，离散程度恰好是 {dim} 维空间里随机方向本来就有的（余弦标准差 ≈ 1/√d）；BERT 报告的离散程度与此相同，所以这组数字体现的是随机性，而不是训练学出来的正交。',
+    notice: '夹角集中在 90° 附近，余弦的离散程度约为 1/√d：维度越高，两个无关的方向就越接近正交。',
+    how: '词向量从 N(0, 1) 中抽取（种子见上方控件）；第 j 个词配第（j mod 所用行数）个位置的位置编码（所用行数不超过词向量个数），每一对的余弦用 float64 计算。两条虚线分别标出这里的平均夹角和原文 3 在 BERT-base 上测得的平均夹角；BERT 的位置表是训练出来的，不是正弦位置编码。',
   },
 });
 
@@ -100,6 +106,9 @@ export default {
           hi = Math.max(hi, deg[j]);
         }
         const mean = sum / n, std = Math.sqrt(Math.max(0, sq / n - mean * mean)), meanCos = sc / n;
+        let cc = 0;
+        for (let j = 0; j < n; j++) cc += (cos[j] - meanCos) ** 2;
+        const cosStd = Math.sqrt(cc / n);
         const width = NICE.find((w) => (hi - lo) / w <= 40) ?? 20;
         const start = Math.floor(lo / width) * width;
         const counts = new Array(Math.max(1, Math.ceil((hi - start) / width + 1e-9))).fill(0);
@@ -108,6 +117,7 @@ export default {
         const v = {
           n, dim, width: sig(width, 2), mean: mean.toFixed(2), std: std.toFixed(2), lo: lo.toFixed(2), hi: hi.toFixed(2),
           meanCos: sig(meanCos, 2), bertCos: BERT.cos.toFixed(4), bertMean: BERT.mean, bertStd: BERT.std,
+          cosStd: cosStd.toFixed(4), chance: (1 / Math.sqrt(dim)).toFixed(4), bertCosStd: BERT.cosStd.toFixed(4),
         };
         const vline = (x, label, i) => ({
           type: 'line', label, data: [{ x, y: 0 }, { x, y: top }], borderColor: palette[i],
@@ -129,6 +139,7 @@ export default {
         Object.assign(chart.options.scales.x, { min: Math.floor(x0 / tick) * tick, max: Math.ceil(x1 / tick) * tick, ticks: { maxRotation: 0, stepSize: tick } });
         canvas.setAttribute('aria-label', M.aria.format(v));
         chart.update();
+        view.notice = (dim === 768 ? M.noticeBert : M.notice).format(v);
         view.readout = M.readout.format(v);
         return {
           columns: ['word', 'position', 'cosine', 'angle (deg)'],

@@ -1,44 +1,71 @@
-// order.js: the source post's word-order experiment: attention outputs for tokens [1, 2, 3] and
-// [2, 1, 3] side by side, and, per token, how far its output moved when the first two tokens
-// swapped.
+// order.js: the source post's word-order experiment: attention outputs for one sentence and the
+// same words with the first and third swapped, side by side, and, per word, how far its output
+// moved between the two orders.
 import { coolwarmCss, maxAbsDiff, sig } from './common.js';
 import { messages } from '../host/i18n.js';
 
-const SEQS = [[1, 2, 3], [2, 1, 3]];
+// Token ids; the words they stand for are in the message tables (w1…w4). The last word stays in
+// place, so its output, the one that predicts the next word, is compared at the same position.
+const SEQS = [[1, 2, 3, 4], [3, 2, 1, 4]];
+const TOKENS = [1, 2, 3, 4];
 const DIM = 10, HEADS = 2, VOCAB = 5; // the sizes of the post's experiment
 
 const M = messages({
   en: {
-    title: 'Attention output per token: [1, 2, 3] against [2, 1, 3] (dim 10, 2 heads)',
+    title: 'Attention output per word: “dog bites man because” against “man bites dog because” (dim 10, 2 heads)',
     encoding: 'position encoding',
     none: 'none',
     sinusoidal: 'sinusoidal',
     rope: 'RoPE',
     causal: 'causal mask',
     seed: 'weights seed',
-    caption: 'tokens [{seq}]',
+    caption: '“{seq}”',
+    sep: ' ',
+    w1: 'dog',
+    w2: 'bites',
+    w3: 'man',
+    w4: 'because',
     dim: 'dim',
     pos: 'pos',
+    change: 'change {d}',
     changed: 'changed',
     identical: 'identical',
-    swapped: 'just swapped',
-    readout: "Token 3's output: max |difference| = {d3} ({v3}); token 1 in [1,2,3] vs token 1 in [2,1,3]: {d1} ({v1}); token 2: {d2} ({v2}).",
+    swapped: 'just moved',
+    noticeNone: 'Each word gets the same output in both orders, wherever it stands: the last word’s output, which predicts the next word, is identical, so the model cannot tell who bit whom.',
+    noticeCausal: 'The mask makes the first three words depend on order (each sees only itself and the words before it), but the last word sees all four in either order: its output is still identical.',
+    noticeEncoded: 'With position information the last word’s output differs between the two orders: the prediction of the next word can now depend on who bit whom.',
+    readout: 'Largest difference of each word’s output between the two orders: {list}.',
+    item: '“{word}” {d} ({v})',
+    itemSep: ', ',
+    how: 'The page runs one attention layer (2 heads of width 5, no output projection) on the two token sequences, with word embeddings and the Q, K, V projections drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head (a head of width 5 has two pairs; its fifth dimension is not rotated). A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
   },
   zh: {
-    title: '每个 token 的注意力输出：[1, 2, 3] 与 [2, 1, 3] 对比（维度 10，2 个头）',
+    title: '每个词的注意力输出：“苹果 比 梨 甜”与“梨 比 苹果 甜”对比（维度 10，2 个头）',
     encoding: '位置编码',
     none: '无',
     sinusoidal: '正弦位置编码',
     rope: 'RoPE 旋转位置编码',
     causal: '因果掩码',
     seed: '权重种子',
-    caption: 'token 序列 [{seq}]',
+    caption: '“{seq}”',
+    sep: ' ',
+    w1: '苹果',
+    w2: '比',
+    w3: '梨',
+    w4: '甜',
     dim: '维度',
     pos: '位置',
+    change: '变化 {d}',
     changed: '有变化',
     identical: '完全相同',
-    swapped: '只是交换了位置',
-    readout: 'token 3 的输出：最大 |差值| = {d3}（{v3}）；token 1 在 [1,2,3] 与 [2,1,3] 中相比：{d1}（{v1}）；token 2：{d2}（{v2}）。',
+    swapped: '只是换了位置',
+    noticeNone: '每个词不论站在哪个位置，两种顺序下的输出都一样：最后一个词的输出用来预测下一个词，它完全相同，所以模型分不出是谁比谁甜。',
+    noticeCausal: '掩码让前三个词的输出随顺序而变（每个词只看得到自己和前面的词），但最后一个词在两种顺序下都看得到全部四个词，它的输出仍然完全相同。',
+    noticeEncoded: '加入位置信息后，最后一个词的输出在两种顺序下不再相同：对下一个词的预测终于可以取决于谁比谁甜了。',
+    readout: '每个词在两种顺序下输出的最大差值：{list}。',
+    item: '“{word}” {d}（{v}）',
+    itemSep: '，',
+    how: '页面对两个 token 序列各算一层注意力（2 个头，每个头宽 5，不含输出投影），词嵌入和 Q、K、V 投影矩阵用同一个随机种子初始化，两种顺序完全共用。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k（宽 5 的头只有两对，第 5 维不旋转）。同一个词无论处在哪个位置都拿来比较；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
   },
 });
 
@@ -71,14 +98,27 @@ export default {
     });
     el.append(grid);
 
+    const word = (t) => String(M[`w${t}`]);
     // Transposed (dims down, positions across) so two tables fit side by side and a swap
     // shows as two columns trading places.
     const fill = (table, seq, out, scale, moved, shown) => {
-      table.caption.textContent = M.caption.format({ seq: seq.join(', ') });
-      table.tHead.innerHTML = `<tr><th scope="col">${M.dim}</th>${seq
-        .map((t, p) => `<th scope="col" class="${moved[t] ? 'order-moved' : ''}">${M.pos} ${p}<br>token ${t}<br>` +
-          `<span class="order-delta">max|Δ| ${shown(t)}</span></th>`)
-        .join('')}</tr>`;
+      table.caption.textContent = M.caption.format({ seq: seq.map(word).join(String(M.sep)) });
+      const head = document.createElement('tr');
+      const corner = document.createElement('th');
+      corner.scope = 'col';
+      corner.textContent = String(M.dim);
+      head.append(corner);
+      seq.forEach((t, p) => {
+        const th = document.createElement('th');
+        th.scope = 'col';
+        if (moved[t]) th.className = 'order-moved';
+        const delta = document.createElement('span');
+        delta.className = 'order-delta';
+        delta.textContent = M.change.format({ d: shown(t) });
+        th.append(`${M.pos} ${p}`, document.createElement('br'), word(t), document.createElement('br'), delta);
+        head.append(th);
+      });
+      table.tHead.replaceChildren(head);
       // Cells built as elements: a style="" attribute in HTML text is blocked by the page's
       // Content-Security-Policy (style-src 'self'); a style set through the DOM is not.
       const rows = [];
@@ -110,16 +150,19 @@ export default {
           return outs[s].subarray(p * DIM, (p + 1) * DIM);
         };
         // Each token compared with itself across the two orders, wherever it sits.
-        const diff = Object.fromEntries([1, 2, 3].map((t) => [t, maxAbsDiff(row(0, t), row(1, t))]));
-        const moved = Object.fromEntries([1, 2, 3].map((t) => [t, diff[t] > SAME]));
+        const diff = Object.fromEntries(TOKENS.map((t) => [t, maxAbsDiff(row(0, t), row(1, t))]));
+        const moved = Object.fromEntries(TOKENS.map((t) => [t, diff[t] > SAME]));
         let scale = 0;
         for (const o of outs) for (const v of o) scale = Math.max(scale, Math.abs(v));
         const show = (t) => (diff[t] === 0 ? '0' : sig(diff[t], 3));
         SEQS.forEach((seq, s) => fill(tables[s], seq, outs[s], scale || 1, moved, show));
 
-        const verdict = (t, same) => (moved[t] ? M.changed : same);
+        const last = TOKENS[TOKENS.length - 1];
+        view.notice = String(moved[last] ? M.noticeEncoded : causal ? M.noticeCausal : M.noticeNone);
+        const stays = (t) => SEQS[0].indexOf(t) === SEQS[1].indexOf(t);
+        const verdict = (t) => String(moved[t] ? M.changed : stays(t) ? M.identical : M.swapped);
         view.readout = M.readout.format({
-          d3: show(3), v3: verdict(3, M.identical), d1: show(1), v1: verdict(1, M.swapped), d2: show(2), v2: verdict(2, M.swapped),
+          list: TOKENS.map((t) => M.item.format({ word: word(t), d: show(t), v: verdict(t) })).join(String(M.itemSep)),
         });
         return {
           columns: ['tokens', 'position', 'token', ...Array.from({ length: DIM }, (_, d) => `dim ${d}`)],

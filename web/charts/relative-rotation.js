@@ -5,28 +5,32 @@ import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
-    title: 'PE(pos + k) and R(k)·PE(pos), dimension by dimension',
-    pos: 'position pos',
-    k: 'offset k',
+    title: 'PE(m + Δ) and R(Δ)·PE(m), dimension by dimension',
+    pos: 'position m',
+    k: 'offset Δ',
     base: 'base',
     xTitle: 'dimension (even: sin, odd: cos)',
     yTitle: 'value',
     before: 'PE({pos}), before the rotation',
-    target: 'PE({target}) from the table',
-    rotated: 'R({k})·PE({pos}): each pair turned by {k}·w_i',
-    readout: 'max |PE({target}) − R({k})·PE({pos})| = {diff} over {dim} dimensions (float32 keeps about 7 digits, so this is rounding: the rotation is exact).',
+    target: 'PE({target}) read from the table',
+    rotated: 'R({k})·PE({pos}): each pair turned by {k}·θᵢ',
+    readout: 'max |PE({target}) − R({k})·PE({pos})| = {diff} over {dim} dimensions, float32 rounding.',
+    notice: 'Every cross sits on its circle: turning each pair of PE({pos}) by {k}·θᵢ gives exactly the row PE({target}), and the same R({k}) works from any position.',
+    how: 'R(Δ) turns pair i of the row PE(m) by the angle Δ·θᵢ (angles in float64, the vectors in float32); the circles are the row m + Δ read directly from the table. The tiny difference is float32 rounding (about 7 significant digits).',
   },
   zh: {
-    title: '逐个维度比较 PE(pos + k) 与 R(k)·PE(pos)',
-    pos: '位置 pos',
-    k: '偏移 k',
+    title: '逐个维度比较 PE(m + Δ) 与 R(Δ)·PE(m)',
+    pos: '位置 m',
+    k: '偏移 Δ',
     base: '底数 base',
     xTitle: '维度（偶数：sin，奇数：cos）',
     yTitle: '取值',
     before: 'PE({pos})，旋转前',
-    target: '表中的 PE({target})',
-    rotated: 'R({k})·PE({pos})：每一对转过 {k}·w_i',
-    readout: '在 {dim} 个维度上 max |PE({target}) − R({k})·PE({pos})| = {diff}（float32 约保留 7 位有效数字，所以这只是舍入误差：旋转本身是精确的）。',
+    target: '直接从表中查到的 PE({target})',
+    rotated: 'R({k})·PE({pos})：每一对转过 {k}·θᵢ',
+    readout: '在 {dim} 个维度上 max |PE({target}) − R({k})·PE({pos})| = {diff}，只是 float32 的舍入误差。',
+    notice: '每个叉都落在对应的圆圈上：把 PE({pos}) 的每一对转过 {k}·θᵢ，正好得到 PE({target}) 这一行；从任何位置出发，用的都是同一个 R({k})。',
+    how: 'R(Δ) 把 PE(m) 这一行的第 i 对转过角度 Δ·θᵢ（角度用 float64，向量用 float32）；圆圈是直接从表中查到的第 m + Δ 行。两者之间极小的差别是 float32 的舍入误差（约 7 位有效数字）。',
   },
 });
 
@@ -75,6 +79,7 @@ export default {
         // Half-cell margins keep the end markers whole; the ticks stay on the dimensions.
         chart.options.scales.x.afterBuildTicks = (axis) => (axis.ticks = Array.from({ length: dim }, (_, value) => ({ value })));
         chart.update();
+        view.notice = M.notice.format(v);
         view.readout = M.readout.format(v);
         return {
           measured: { maxDiff: diff },

@@ -28,16 +28,17 @@ const M = messages({
     heatmap: 'Heatmap of the sinusoidal position encoding',
     xTitle: 'embedding dimension',
     yTitle: 'position',
-    hint: 'Point at the map (or focus it and use the arrow keys) to read a value.',
-    cell: '(pos {pos}, dim {dim}) = {value}: {kind}({pos} · w_{pair}), w_{pair} = {w}',
+    hint: 'Point at the map (or Tab to it and use the arrow keys) to read a value.',
+    cell: '(m = {pos}, dim {dim}) = {value}: {kind}({pos} · θ_{pair}), θ_{pair} = {w}',
     layoutInterleaved: 'interleaved',
     layoutConcat: 'concat',
     aria: 'Heatmap of the sinusoidal position encoding, {length} positions by {dim} dimensions, base {base}, {layout} layout; ' +
-      'values from {lo} to {hi}. Focus it and use the arrow keys to read single values.',
-    fadeInterleaved: 'stripes fade',
-    fadeConcat: 'sin and cos halves each fade',
+      'values from {lo} to {hi}. Tab to it and use the arrow keys to read single values.',
     readout: '{length} × {dim} values, all within [{lo}, {hi}]: pair 0 turns once every {turn0} positions, ' +
-      'pair {last} once every {turnLast}, so the {fade} from fast on the left to flat on the right.',
+      'pair {last} once every {turnLast}.',
+    noticeInterleaved: 'On the left the pairs turn fast and the colours change from row to row; on the right they barely turn, so sin stays near 0 (grey) and cos near 1 (red) all the way down.',
+    noticeConcat: 'Concat layout: the same numbers in another order, all sines (left half) before all cosines (right half); each half fades from fast to flat.',
+    how: 'The table PE(m, 2i) = sin(m·θᵢ), PE(m, 2i + 1) = cos(m·θᵢ) is computed in float32 and drawn one cell per value, coloured from −1 (blue) through 0 (grey) to 1 (red). The interleaved layout (Vaswani et al., the source posts) keeps pair i in dims 2i, 2i + 1; the concat layout stores all sines first, then all cosines, as tensor2tensor does.',
   },
   zh: {
     title: '正弦位置编码表：位置 × 维度',
@@ -49,16 +50,17 @@ const M = messages({
     heatmap: '正弦位置编码热力图',
     xTitle: '嵌入维度',
     yTitle: '位置',
-    hint: '把指针移到图上（或让图获得焦点后使用方向键）即可读出单个数值。',
-    cell: '（位置 {pos}，维度 {dim}） = {value}: {kind}({pos} · w_{pair}), w_{pair} = {w}',
+    hint: '把指针移到图上（或用 Tab 键选中图后按方向键）即可读出单个数值。',
+    cell: '（m = {pos}，维度 {dim}）= {value}：{kind}({pos} · θ_{pair})，θ_{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',
     aria: '正弦位置编码热力图，{length} 个位置 × {dim} 个维度，底数 {base}，{layout}布局；' +
-      '取值从 {lo} 到 {hi}。让它获得焦点后用方向键可读出单个数值。',
-    fadeInterleaved: '条纹',
-    fadeConcat: ' sin 和 cos 两半各自',
+      '取值从 {lo} 到 {hi}。用 Tab 键选中后按方向键可读出单个数值。',
     readout: '{length} × {dim} 个值，全部在 [{lo}, {hi}] 之内：第 0 对每 {turn0} 个位置转一圈，' +
-      '第 {last} 对每 {turnLast} 个位置转一圈，所以{fade}从左边的快速变化逐渐变为右边的平坦。',
+      '第 {last} 对每 {turnLast} 个位置转一圈。',
+    noticeInterleaved: '左边的各对转得快，颜色逐行变化；右边的几乎不转，sin 一直停在 0 附近（灰），cos 一直停在 1 附近（红）。',
+    noticeConcat: '拼接布局：同样的数，换了一种存放顺序，所有 sin（左半）排在所有 cos（右半）前面；每一半都从快速变化逐渐变得平坦。',
+    how: '表 PE(m, 2i) = sin(m·θᵢ)、PE(m, 2i + 1) = cos(m·θᵢ) 用 float32 计算，每个值画成一格，颜色从 −1（蓝）经 0（灰）到 1（红）。交错布局（Vaswani 等人的论文和几篇原文都如此）把第 i 对放在维度 2i、2i + 1；拼接布局先放全部 sin，再放全部 cos，tensor2tensor 就是这样存的。',
   },
 });
 
@@ -193,9 +195,9 @@ export default {
           length, dim, base, lo: lo.toFixed(3), hi: hi.toFixed(3), last,
           turn0: sig(2 * Math.PI / w[0], 4), turnLast: sig(2 * Math.PI / w[last], 4),
           layout: String(layout === 'concat' ? M.layoutConcat : M.layoutInterleaved),
-          fade: String(layout === 'concat' ? M.fadeConcat : M.fadeInterleaved),
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
+        view.notice = String(layout === 'concat' ? M.noticeConcat : M.noticeInterleaved);
         view.readout = M.readout.format(v);
         // Building the rows is as costly as the image at 1024 × 1024; only a reader of the
         // data (the CSV export, a test) pays for it, once.

@@ -7,34 +7,40 @@ const STEPS = 24; // curve samples per unit of position
 
 const M = messages({
   en: {
-    title: 'One frequency: PE(pos) = sin(pos)',
+    title: 'One frequency: PE(m) = sin m',
     a: 'position A',
     b: 'position B',
     span: 'last position shown',
     xTitle: 'position',
-    yTitle: 'sin(position)',
-    curve: 'sin(x) between positions',
-    whole: 'PE(pos), whole positions',
+    yTitle: 'sin m (m = position)',
+    curve: 'sin between whole positions',
+    whole: 'PE(m) at whole positions m',
     marked: 'positions {a} and {b}',
-    ariaLabel: 'sin(position) from 0 to {span}; sin {a} = {sa}, sin {b} = {sb}',
+    ariaLabel: 'sin m for positions m from 0 to {span}; sin {a} = {sa}, sin {b} = {sb}',
     readout: 'sin {a} = {sa} and sin {b} = {sb} differ by only {gap}',
-    readoutPeriod: ': {hi} − {lo} = 6 is nearly one period 2π ≈ 6.283, so one frequency can hardly tell them apart.',
+    readoutPeriod: ': {hi} − {lo} = 6 is nearly one period 2π ≈ 6.283.',
     end: '.',
+    noticePeriod: 'Positions {a} and {b} are 6 apart, almost one full period (2π ≈ 6.28): one sine gives them nearly the same value.',
+    noticeRepeat: 'One sine repeats every 2π ≈ 6.28 positions, so positions about a period apart look alike.',
+    how: 'The dots are the first column of a sinusoidal table of width 2 (a single pair, θ₀ = 1), so each is sin m at a whole position m; the grey curve joins them with 24 points per position. Nothing is fitted: these are the values a one-frequency encoding gives.',
   },
   zh: {
-    title: '单一频率：PE(pos) = sin(pos)',
+    title: '单一频率：PE(m) = sin m',
     a: '位置 A',
     b: '位置 B',
     span: '显示到的位置',
     xTitle: '位置',
-    yTitle: 'sin（位置）',
-    curve: '位置之间的 sin(x)',
-    whole: 'PE(pos)，整数位置',
+    yTitle: 'sin m（m 为位置）',
+    curve: '整数位置之间的 sin 曲线',
+    whole: '整数位置 m 上的 PE(m)',
     marked: '位置 {a} 和 {b}',
-    ariaLabel: 'sin（位置），位置 0 到 {span}；sin {a} = {sa}，sin {b} = {sb}',
+    ariaLabel: 'sin m（m 为位置），位置 0 到 {span}；sin {a} = {sa}，sin {b} = {sb}',
     readout: 'sin {a} = {sa} 与 sin {b} = {sb} 只相差 {gap}',
-    readoutPeriod: '：{hi} − {lo} = 6 几乎正好是一个周期 2π ≈ 6.283，所以单一频率很难把它们分开。',
+    readoutPeriod: '：{hi} − {lo} = 6 几乎正好是一个周期 2π ≈ 6.283。',
     end: '。',
+    noticePeriod: '位置 {a} 和 {b} 相隔 6，差不多正好一个周期（2π ≈ 6.28）：单个正弦给它们的值几乎一样。',
+    noticeRepeat: '单个正弦每隔 2π ≈ 6.28 个位置就重复一次，所以相隔约一个周期的位置看起来差不多。',
+    how: '图中的点取自宽度为 2 的正弦位置编码表（只有一对，θ₀ = 1）的第一列，即各整数位置 m 上的 sin m；灰色曲线以每个位置 24 个采样点把它们连起来。这里没有任何拟合，就是单一频率编码给出的取值。',
   },
 });
 
@@ -87,7 +93,9 @@ export default {
         ];
         chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
         chart.update();
-        view.readout = M.readout.format(v) + (Math.abs(a - b) === 6 ? M.readoutPeriod.format(v) : M.end);
+        const period = Math.abs(a - b) === 6;
+        view.notice = period ? M.noticePeriod.format(v) : String(M.noticeRepeat);
+        view.readout = M.readout.format(v) + (period ? M.readoutPeriod.format(v) : M.end);
         return {
           columns: ['position', 'sin(position)', 'marked'],
           rows: Array.from({ length: span + 1 }, (_, p) => [p, at(p), p === a || p === b ? 1 : 0]),

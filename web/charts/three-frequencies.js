@@ -9,22 +9,28 @@ const DIM = 6, BASE = 1000, SIN_COLS = [0, 2, 4];
 
 const M = messages({
   en: {
-    title: 'Three frequencies: PE(pos) = [sin(pos), sin(pos/10), sin(pos/100)]',
+    title: 'Three frequencies: PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: 'position A',
     b: 'position B',
     xTitle: 'component',
     yTitle: 'value',
     ariaLabel: 'Bars: PE({a}) = {va}, PE({b}) = {vb}',
-    readout: 'PE({a}) ≈ {va} and PE({b}) ≈ {vb}: the components differ by {gaps}, so the slower ones tell the positions apart where sin(pos) alone barely does.',
+    readout: 'PE({a}) ≈ {va} and PE({b}) ≈ {vb}; the components differ by {gaps}.',
+    noticeSlow: 'The slower components tell positions {a} and {b} apart where sin m alone barely does.',
+    noticeFast: 'Here the fastest component already separates positions {a} and {b}; the slower ones add distance on top.',
+    how: 'The bars are the sin columns (0, 2, 4) of one row of a sinusoidal table of width 6 with base 1000, whose three pairs have θ = 1, 1/10 and 1/100 exactly; the values are float32.',
   },
   zh: {
-    title: '三个频率：PE(pos) = [sin(pos), sin(pos/10), sin(pos/100)]',
+    title: '三个频率：PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: '位置 A',
     b: '位置 B',
     xTitle: '分量',
     yTitle: '取值',
     ariaLabel: '柱状图：PE({a}) = {va}，PE({b}) = {vb}',
-    readout: 'PE({a}) ≈ {va}，PE({b}) ≈ {vb}：各分量分别相差 {gaps}；单靠 sin(pos) 几乎分不开的两个位置，由较慢的分量区分开了。',
+    readout: 'PE({a}) ≈ {va}，PE({b}) ≈ {vb}；各分量分别相差 {gaps}。',
+    noticeSlow: '单靠 sin m 几乎分不开位置 {a} 和 {b}，较慢的分量把它们区分开了。',
+    noticeFast: '这里最快的分量已经能区分位置 {a} 和 {b}，较慢的分量又拉开了距离。',
+    how: '柱子是一张宽 6、底数 1000 的正弦位置编码表中某一行的 sin 列（第 0、2、4 列），这张表的三对频率恰好是 θ = 1、1/10 和 1/100；数值为 float32。',
   },
 });
 
@@ -54,7 +60,7 @@ export default {
     });
     chart.canvas.parentElement.classList.add('phone-tall');
     const w = pe.ropeInvFreq(DIM, { base: BASE }); // 1, 0.1, 0.01
-    chart.data.labels = Array.from(w, (wi, i) => (i === 0 ? 'sin(pos)' : `sin(pos/${sig(1 / wi, 3)})`));
+    chart.data.labels = Array.from(w, (wi, i) => (i === 0 ? 'sin m' : `sin(m/${sig(1 / wi, 3)})`));
 
     const view = {
       update({ a, b }) {
@@ -75,6 +81,7 @@ export default {
         const gaps = va.map((x, i) => Math.abs(x - vb[i]));
         const v = { a, b, va: fmt(va), vb: fmt(vb), gaps: gaps.map((g) => sig(g, 2)).join(', ') };
         chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
+        view.notice = (gaps[0] < 0.2 && Math.max(...gaps.slice(1)) > gaps[0] ? M.noticeSlow : M.noticeFast).format(v);
         view.readout = M.readout.format(v);
         return {
           columns: ['component', 'w', `PE(${a})`, `PE(${b})`],

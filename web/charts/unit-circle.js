@@ -8,10 +8,10 @@ const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever th
 
 const M = messages({
   en: {
-    title: 'One pair of PE as a point (sin a, cos a), a = position · w_i',
+    title: 'One pair of PE as a point (sin a, cos a), a = m·θᵢ',
     pair: 'pair i',
     base: 'base',
-    position: 'position',
+    position: 'position m',
     back: '◀ step',
     backLabel: 'Step back one position',
     forward: 'step ▶',
@@ -24,15 +24,19 @@ const M = messages({
     posMark: 'pos {position}',
     ariaLabel: 'Unit circle, pair {pair} of d_model {dim}: position {position} is at (sin a, cos a) = ({s}, {c})',
     ariaNearest: ', nearest to earlier position {near}',
-    readout: 'Position {position}, pair {pair} (dims {d0}, {d1}; w = {w} rad per position): (sin a, cos a) = ({s}, {c}); ',
-    readoutNearest: 'the nearest earlier point is position {near}, max |Δ| = {gap}.',
+    readout: 'Position {position}, pair {pair} (dims {d0}, {d1}; θ = {w} rad per position): (sin a, cos a) = ({s}, {c}); ',
+    readoutNearest: 'the nearest earlier point is position {near}, {gap} away.',
     readoutStart: 'the start, (0, 1).',
+    noticeNear: 'The point runs clockwise round the circle and position {position} lands close to position {near}: in one plane, positions pile up.',
+    noticeSlow: 'Pair {pair} turns {w} rad per position: up to position {position} the point has not come round yet, so every position still has its own place on the circle.',
+    noticeStart: 'Position 0 starts at the top, (sin 0, cos 0) = (0, 1); step or play to watch it turn clockwise.',
+    how: 'The dots are pair i of the sinusoidal table (d = d_model) at the whole positions 0 … m; the faint path joins them through fractional positions. “Nearest” compares the point of position m with every earlier one; the distance is the larger of the differences in sin and in cos. The small arrow at the point shows the direction of motion.',
   },
   zh: {
-    title: '位置编码的一对维度画成点 (sin a, cos a)，a = 位置 · w_i',
+    title: '位置编码的一对维度画成点 (sin a, cos a)，a = m·θᵢ',
     pair: '第 i 对',
     base: '底数 base',
-    position: '位置',
+    position: '位置 m',
     back: '◀ 后退',
     backLabel: '后退一个位置',
     forward: '前进 ▶',
@@ -45,9 +49,13 @@ const M = messages({
     posMark: '位置 {position}',
     ariaLabel: '单位圆，d_model = {dim} 的第 {pair} 对：位置 {position} 在 (sin a, cos a) = ({s}, {c})',
     ariaNearest: '，最接近先前的位置 {near}',
-    readout: '位置 {position}，第 {pair} 对（维度 {d0}、{d1}；w = {w} 弧度/位置）：(sin a, cos a) = ({s}, {c})；',
-    readoutNearest: '先前最近的点是位置 {near}，max |Δ| = {gap}。',
+    readout: '位置 {position}，第 {pair} 对（维度 {d0}、{d1}；θ = {w} 弧度/位置）：(sin a, cos a) = ({s}, {c})；',
+    readoutNearest: '先前最近的点是位置 {near}，相距 {gap}。',
     readoutStart: '这是起点 (0, 1)。',
+    noticeNear: '点沿单位圆顺时针转动，位置 {position} 落在位置 {near} 附近：在一个平面里，各个位置会叠在一起。',
+    noticeSlow: '第 {pair} 对每个位置只转 {w} 弧度：到位置 {position} 为止，点还没有转回来，所以每个位置在圆上仍各占一处。',
+    noticeStart: '位置 0 从最上方出发，(sin 0, cos 0) = (0, 1)；单步前进或播放，可以看到它顺时针转动。',
+    how: '图中的点是正弦位置编码表（d = d_model）第 i 对在整数位置 0 … m 上的取值；淡色轨迹经过其间的非整数位置把它们连起来。“最近的点”是把位置 m 的点与之前每个位置的点比较，距离取 sin 之差与 cos 之差中较大的那个。点旁的小箭头表示运动方向。',
   },
 });
 
@@ -245,6 +253,8 @@ export default {
           ctx.fillText(M.posMark.format(v), X(s * 1.22), Y(c * 1.22));
         });
         canvas.setAttribute('aria-label', M.ariaLabel.format(v) + (near ? M.ariaNearest.format(v) : ''));
+        const round = position * t.w >= 2 * Math.PI;
+        view.notice = !near ? String(M.noticeStart) : round ? M.noticeNear.format(v) : M.noticeSlow.format(v);
         view.readout = M.readout.format(v) + (near ? M.readoutNearest.format(v) : String(M.readoutStart));
         return {
           columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],

@@ -10,25 +10,29 @@ const M = messages({
     title: 'Wavelength of each (sin, cos) pair, in positions',
     base: 'base',
     xTitle: 'pair i (dims 2i, 2i+1)',
-    yTitle: 'wavelength 2π / w_i (positions)',
+    yTitle: 'wavelength Tᵢ = 2π/θᵢ (positions)',
     tooltip: '{label}: {value}',
-    waves: 'wavelength of pair i',
+    waves: 'wavelength Tᵢ of pair i',
     first: '2π (pair 0)',
     limit: '2π · base (the limit)',
     ariaLabel: 'Wavelength against pair on a log axis, from {first} to {last}',
-    readout: 'Pair 0 has the shortest wavelength, {first} positions (2π); pair {pair} the longest, {last} = 2π·base^((d−2)/d), just under 2π·base = {limit}.',
+    readout: 'Pair 0: {first} positions (2π); pair {pair}: {last} = 2π·base^((d−2)/d), just under 2π·base = {limit}.',
+    notice: 'The wavelengths climb in equal steps on this log axis: each pair turns a fixed factor slower than the one before, from 2π up to nearly 2π·base.',
+    how: 'θᵢ = base^(−2i/d) for i = 0 … d/2 − 1 and Tᵢ = 2π/θᵢ, computed in float64 (the same frequencies RoPE uses). The y axis is logarithmic, so equal ratios show as equal steps.',
   },
   zh: {
     title: '每一对 (sin, cos) 的波长（以位置计）',
     base: '底数 base',
     xTitle: '第 i 对（维度 2i, 2i+1）',
-    yTitle: '波长 2π / w_i（位置数）',
+    yTitle: '波长 Tᵢ = 2π/θᵢ（位置数）',
     tooltip: '{label}：{value}',
-    waves: '第 i 对的波长',
+    waves: '第 i 对的波长 Tᵢ',
     first: '2π（第 0 对）',
     limit: '2π · base（上限）',
     ariaLabel: '各对的波长（对数坐标），从 {first} 到 {last}',
-    readout: '第 0 对的波长最短，为 {first} 个位置（2π）；第 {pair} 对最长，{last} = 2π·base^((d−2)/d)，略小于 2π·base = {limit}。',
+    readout: '第 0 对：{first} 个位置（2π）；第 {pair} 对：{last} = 2π·base^((d−2)/d)，略小于 2π·base = {limit}。',
+    notice: '在对数坐标上，波长按相等的步长上升：每一对都比前一对慢一个固定的倍数，从 2π 一直到接近 2π·base。',
+    how: '对 i = 0 … d/2 − 1 计算 θᵢ = base^(−2i/d) 和 Tᵢ = 2π/θᵢ，全部用 float64（与 RoPE 用的频率相同）。纵轴是对数坐标，相同的倍数显示为相同的步长。',
   },
 });
 
@@ -68,6 +72,7 @@ export default {
         const v = { first: sig(waves[0], 4), last: sig(waves[last], 4), pair: last, limit: sig(TAU * base, 4) };
         chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
         chart.update();
+        view.notice = String(M.notice);
         view.readout = M.readout.format(v);
         return lazyRows({ columns: ['pair i', 'w_i', 'wavelength'] }, () => waves.map((y, i) => [i, w[i], y]));
       },
