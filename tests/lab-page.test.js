@@ -34,7 +34,7 @@ test('the default run is drawn at once from the results file', async () => {
   const { page, context, errors } = await open('');
   const data = await page.evaluate(() => window.posencEmbed.host.data);
   assert.ok(data.rows.length >= 10 * 4, 'every encoding (and RoPE scaled) at four lengths');
-  assert.match(await status(page), /npm run lab \(400 steps, seeds 1, 2, 3: each line is their mean/);
+  assert.match(await status(page), /trained ahead of time \(400 steps, seeds 1, 2, 3: each line is their mean/);
   assert.equal(await button(page).textContent(), 'Train');
   assert.deepEqual(errors, []);
   await context.close();
@@ -72,7 +72,7 @@ test('on the page, the position and attention charts show the runs just trained'
   const { page, problems } = await b.open('');
   await pageReady(page);
   const readout = (kind) => page.locator(`[data-chart="${kind}"] .readout`).textContent();
-  assert.match(await readout('lab-attention'), /^RoPE on “the token 3 places back”: /);
+  assert.match(await readout('lab-attention'), /^RoPE on “repeat the token 2 places back”: /);
   assert.doesNotMatch(await readout('lab-attention'), /Trained on this page/);
   await page.evaluate(() => {
     const input = document.querySelector('[data-chart="length-lab"] .controls input[type="number"][name="steps"]');

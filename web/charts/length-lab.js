@@ -36,11 +36,11 @@ const M = messages({
     lossX: 'step',
     train: 'Train',
     cancel: 'Cancel',
-    shown: 'Shown: the results of npm run lab ({steps} steps, seeds {seeds}: each line is their mean, its band their range), the same code run ahead of time.',
+    shown: 'Shown: the default run, trained ahead of time ({steps} steps, seeds {seeds}: each line is their mean, its band their range).',
     shownOwn: 'Shown: trained here, {steps} steps, seed {seed}{where}.',
     inWorker: ', in a Web Worker',
     inSlices: ', in slices on this page (no Worker here)',
-    pressTrain: 'Press Train to train with these settings (every encoding at the default size takes about half a minute); shown meanwhile: the results of npm run lab.',
+    pressTrain: 'Press Train to train with these settings (every encoding at the default size takes about half a minute); shown meanwhile: the default run.',
     progress: 'Training {name} ({index} of {count}), step {step} of {steps}…',
     cancelled: 'Cancelled.',
     failed: 'Training failed: {message}',
@@ -48,6 +48,11 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '; ',
     withScaling: '{name} + {scaling}',
+    noticeRight: 'Right (0.95 or more) at the training length: {right1}. Still right at 2×: {right2}; at 4×: {right4}.',
+    noticeWeak: 'No encoding has learned this task at the training length: the best, {best}, gets {value}. At 2× the best is {best2}, with {value2}.',
+    nobody: 'none',
+    nameSep: ', ',
+    how: 'Each model is a decoder-only transformer (2 layers, d_model 32, 4 heads of width 8, batch 32, AdamW at learning rate 0.003 after 100 warm-up steps), trained by the page\'s own WebAssembly code on sequences of up to 16 tokens of the task (a new length each step), then scored on 128 fresh sequences at each test length. RoPE\'s scaled lines reuse the RoPE model and only change its angles at evaluation (factor = the multiple). The default run (seeds 1, 2, 3) was trained ahead of time with the same code by npm run lab and is stored with the page; Train trains on your machine in a Web Worker (a background thread), or in short slices on the page where there is none.',
   },
   zh: {
     title: '准确率随测试长度的变化：用各种位置编码训练的小 Transformer，在训练长度的 1× 到 8× 上测试',
@@ -67,11 +72,11 @@ const M = messages({
     lossX: '步',
     train: '训练',
     cancel: '取消',
-    shown: '当前显示：npm run lab 的结果（{steps} 步，种子 {seeds}：每条线是它们的平均值，色带是它们的范围），即预先运行的同一份代码。',
+    shown: '当前显示：预先训练好的默认结果（{steps} 步，种子 {seeds}：每条线是它们的平均值，色带是它们的范围）。',
     shownOwn: '当前显示：在这里训练的结果，{steps} 步，种子 {seed}{where}。',
     inWorker: '，在 Web Worker 中',
     inSlices: '，在本页面上分片运行（这里没有 Worker）',
-    pressTrain: '按“训练”即可用这些设置训练（默认大小下训练全部编码大约需要半分钟）；在此之前显示 npm run lab 的结果。',
+    pressTrain: '按“训练”即可用这些设置训练（默认大小下训练全部编码大约需要半分钟）；在此之前显示预先训练好的默认结果。',
     progress: '正在训练 {name}（第 {index} 个，共 {count} 个），第 {step} 步，共 {steps} 步……',
     cancelled: '已取消。',
     failed: '训练失败：{message}',
@@ -79,8 +84,33 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '；',
     withScaling: '{name} + {scaling}',
+    noticeRight: '在训练长度上做对（准确率不低于 0.95）的：{right1}。到 2× 仍然做对的：{right2}；到 4×：{right4}。',
+    noticeWeak: '在训练长度上没有哪种编码学会了这个任务：最好的 {best} 也只有 {value}。到 2× 时最好的是 {best2}，为 {value2}。',
+    nobody: '没有',
+    nameSep: '、',
+    how: '每个模型都是仅解码器的 Transformer（2 层，d_model 32，4 个宽度为 8 的头，批大小 32，AdamW，预热 100 步后学习率 0.003），由本页自己的 WebAssembly 代码在该任务最长 16 个 token 的序列上训练（每一步换一个长度），然后在每个测试长度上用 128 条新序列打分。RoPE 的几条缩放曲线沿用同一个 RoPE 模型，只在评估时改变它的角度（缩放因子等于倍数）。默认结果（种子 1、2、3）由同一份代码通过 npm run lab 预先训练好，随页面一起提供；按“训练”会在你的机器上训练：有 Web Worker（后台线程）时在其中进行，没有时在页面上分成小段进行。',
   },
 });
+
+/**
+ * What to notice in `lines` ([encoding, scaling, per-multiple means]): which lines are right
+ * (0.95 or more) at 1×, 2× and 4×; or, when none is right at 1×, the best at 1× and at 2×.
+ */
+function notice(lines, field) {
+  const RIGHT = 0.95;
+  const names = (n, plainOnly) => {
+    const list = lines.filter(([, s, ev]) => !(plainOnly && s) && ev[n]?.[field] >= RIGHT).map(([enc, s]) => runName(enc, s));
+    return list.length ? list.join(String(M.nameSep)) : String(M.nobody);
+  };
+  const best = (n) => lines.reduce((a, l) => (l[2][n]?.[field] > (a?.[2][n]?.[field] ?? -1) ? l : a), null);
+  const first = best(0);
+  if (first && first[2][0][field] >= RIGHT) return M.noticeRight.format({ right1: names(0, true), right2: names(1), right4: names(2) });
+  const second = best(1);
+  return M.noticeWeak.format({
+    best: first ? runName(first[0], first[1]) : '–', value: first ? sig(first[2][0][field], 2) : '–',
+    best2: second ? runName(second[0], second[1]) : '–', value2: second ? sig(second[2][1][field], 2) : '–',
+  });
+}
 
 /** An encoding's colour, the same in every setting: its place in the lab's list. */
 const colourOf = (encoding) => palette[ENCODING_NAMES.indexOf(encoding) % 7];
@@ -255,6 +285,7 @@ export default {
           loss.data.datasets = lossCurves(runs);
           loss.update();
         }
+        view.notice = notice(lines, field);
         view.readout = M.readout.format({
           task: String(LAB[p.task]), metric: String(M[p.metric]),
           list: lines.map(([enc, s, ev]) => M.readItem.format({ name: runName(enc, s), values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
