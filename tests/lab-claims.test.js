@@ -17,9 +17,10 @@
 //   accrange.<task>[.tuned].<metric>.<multiple>.min|max
 //                                           the lowest or highest line among the unscaled
 //                                           encodings (or the fine-tuned RoPE lines)
-//   pos.<task>.<encoding>.<multiple>.inside|outside
-//                                           mean accuracy of the positions before / from the
-//                                           training length (lab-positions)
+//   pos.<task>.<encoding>.firstWrong | lastRight
+//                                           lab-positions: the first position at which some test
+//                                           length is right less than 0.9 of the time, and the one
+//                                           before it
 //   att.<task>.<encoding>.<measure>.<multiple>
 //                                           lab-attention's picture: target = weight on the key the
 //                                           task needs, averaged over queries (its readout); far =
@@ -28,9 +29,10 @@
 //                                           and farthest such distance whose mean weight is 0.05 or
 //                                           more; stripeFromAngle / stripeToAngle = those times θ_1
 //   learned.<task>.reached | learned.<task>.moved.<reached|other>.<min|max>   (lab-learned, in %)
-//   t5.trained.<length> | t5.untrainedFrom.<length>
+//   t5.trained.<length> | t5.untrainedFrom.<length> | t5.bucketOf.<distance>
 //                                           the highest causal T5 bucket the distances of a
-//                                           <length>-token sequence reach, and the next one
+//                                           <length>-token sequence reach, the next one, and the
+//                                           bucket of one distance
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -112,11 +114,13 @@ function attention(task, encoding, measure, multiple) {
   return { stripeFrom: from, stripeTo: to, stripeFromAngle: from * theta(1), stripeToAngle: to * theta(1) }[measure];
 }
 
-function positions(task, encoding, multiple, side) {
+function positions(task, encoding, which) {
   const { evaluation } = decodeDetails(results, task, encoding);
-  const e = evaluation[o.multiples.indexOf(multiple)];
-  const edge = o.train.trainLength;
-  return mean(e.positions.filter((p) => (side === 'inside' ? p.position < edge : p.position >= edge)).map((p) => p.accuracy));
+  const wrong = evaluation.flatMap((e) => e.positions.filter((p) => p.accuracy < 0.9).map((p) => p.position));
+  assert.ok(wrong.length, `${task} ${encoding}: right at every position`);
+  const first = Math.min(...wrong);
+  assert.ok(['firstWrong', 'lastRight'].includes(which), `unknown key pos.${task}.${encoding}.${which}`);
+  return which === 'firstWrong' ? first : first - 1;
 }
 
 function learned(task, rest) {
@@ -163,12 +167,13 @@ export function resolve(key) {
       return stat === 'min' ? Math.min(...values) : Math.max(...values);
     }
     case 'pos':
-      return positions(p[1], p[2], Number(p[3]), p[4]);
+      return positions(p[1], p[2], p[3]);
     case 'att':
       return attention(p[1], p[2], p[3], Number(p[4]));
     case 'learned':
       return learned(p[1], p.slice(2).join('.'));
     case 't5': {
+      if (p[1] === 'bucketOf') return t5Bucket(Number(p[2]));
       const top = Math.max(...Array.from({ length: Number(p[2]) }, (_, d) => t5Bucket(d)));
       return p[1] === 'trained' ? top : top + 1;
     }

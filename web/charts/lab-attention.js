@@ -22,6 +22,7 @@ const M = messages({
     noticeAll: 'At the training length, {best} puts the most weight on the key the task needs ({bestValue}), {worst} the least ({worstValue}).',
     how: 'One input of the task, at the training length and at 4× it, goes through the lab model trained with seed 1; each cell is the weight a query (row) gives a key (column) in the last layer, averaged over the 4 heads (0 to 1; keys after the query are masked, blank). The pictures are stored in steps of 1/15, so small weights spread over many keys round to 0. The readout averages over the queries that have a needed key. After you press Train above, this chart shows that run instead.',
     readItem: '{multiple}× {value}',
+    sep: ', ',
     readoutAll: 'One input of “{task}” at the training length, every encoding: the weight on the key the task needs, averaged over queries: {list}.',
     readItemAll: '{name} {value}',
     here: ' (Trained on this page: {steps} steps, seed {seed}, training length {length}.)',
@@ -39,6 +40,7 @@ const M = messages({
     noticeAll: '在训练长度上，{best} 放在任务所需的 key 上的权重最多（{bestValue}），{worst} 最少（{worstValue}）。',
     how: '把该任务的一个输入（训练长度，以及它的 4 倍）送进用种子 1 训练的实验模型；每个格子是最后一层中某个 query（行）给某个 key（列）的权重，在 4 个头上取平均（0 到 1；query 之后的 key 被掩码遮住，留空）。图以 1/15 为步长存储，所以分散在许多 key 上的小权重会舍入为 0。图下的平均值只在有所需 key 的 query 上计算。在上面按“训练”之后，这张图改为显示那次训练的结果。',
     readItem: '{multiple}× 为 {value}',
+    sep: '，',
     readoutAll: '任务“{task}”的同一个输入，在训练长度上，各种编码：任务所需的 key 上的权重，在各 query 上的平均：{list}。',
     readItemAll: '{name} 为 {value}',
     here: '（在本页训练：{steps} 步，种子 {seed}，训练长度 {length}。）',
@@ -46,7 +48,7 @@ const M = messages({
 });
 
 
-/** The key a query should attend to for the task: 3 back (k-back), or the matching input token (copy). */
+/** The key a query should attend to for the task: 2 back (k-back), or the matching input token (copy). */
 function target(task, i, T) {
   if (task === 'kback') return i - 2 >= 0 ? i - 2 : -1; // the lab's k = 3: the token at i + 1 - k, 2 places back
   const n = (T - 1) / 2; // BOS x1..xn SEP x1..x(n-1) (T = 2n + 1): query SEP + j predicts x_{j+1}, at key j + 1
@@ -125,10 +127,10 @@ export default {
         const value = (k) => (Number.isNaN(hits[k]) ? '–' : hits[k].toFixed(2));
         view.notice = notice(task, all, attention, hits, value);
         view.readout = all
-          ? M.readoutAll.format({ task: String(LAB[task]), list: attention.map((a, k) => M.readItemAll.format({ name: String(LAB[a.name]), value: value(k) })).join(', ') })
+          ? M.readoutAll.format({ task: String(LAB[task]), list: attention.map((a, k) => M.readItemAll.format({ name: String(LAB[a.name]), value: value(k) })).join(String(M.sep)) })
           : M.readout.format({
             encoding: String(LAB[encoding]), task: String(LAB[task]),
-            list: attention.map((a, k) => M.readItem.format({ multiple: a.multiple, value: value(k) })).join(', '),
+            list: attention.map((a, k) => M.readItem.format({ multiple: a.multiple, value: value(k) })).join(String(M.sep)),
           });
         if (trained) view.readout += M.here.format({ steps: trained.steps, seed: trained.seed, length: trained.trainLength });
         const rows = [];

@@ -19,7 +19,7 @@ const M = messages({
     range: '{lo} to {hi}',
     readout: '“{task}”, learned table, {steps} steps: training reached positions 0 to {last}. Their rows moved {reachedMoved} of their length; every other row moved {otherMoved}, what weight decay alone does: it is still its random initial value. Largest cosine with a reached row: {reachedCos} for the reached rows, {otherCos} for the others; a random {dim}-dimensional vector gets {random} on average against {reached} random ones.',
     notice: 'Every row past position {last} is still its random initial value: training never reached it, so a longer input gets position codes the model never learned to read.',
-    how: 'The learned position table of the lab model trained with seed 1 (one row of d_model = 32 numbers per position), compared row by row with its initial value: |P − P₀|/|P₀|, and the largest cosine with any row training reached. Training reaches a row when some training sequence is that long: 16 tokens for k-back, 33 for copy. The dotted line is the same largest cosine for random vectors (400 draws, computed here).',
+    how: 'The learned position table of the lab model trained with seed 1 (one row of d_model = 32 numbers per position), compared row by row with its initial value: |P − P₀|/|P₀|, and the largest cosine with any row training reached. Training reaches a row when some training sequence is that long: 16 tokens for the offset task, 33 for copy. The dotted line is the same largest cosine for random vectors (400 draws, computed here).',
   },
   zh: {
     title: '可学习的位置表给从未训练过的位置什么',

@@ -240,7 +240,7 @@ export default {
     });
 
     const fileSeeds = { kback: decodeSeeds(results, 'kback'), copy: decodeSeeds(results, 'copy') };
-    const seedList = [DEFAULT_SEED, ...results.options.seeds].join(', ');
+    const seedList = () => [DEFAULT_SEED, ...results.options.seeds].join(String(M.nameSep));
     const view = {
       update(p) {
         params = p;
@@ -255,7 +255,7 @@ export default {
         button.textContent = String(job ? M.cancel : M.train);
         if (!job) {
           status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where: String(mine.where === 'worker' ? M.inWorker : M.inSlices) })
-            : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seeds: seedList })
+            : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seeds: seedList() })
               : M.pressTrain.format());
           message = null;
         }
