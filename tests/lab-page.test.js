@@ -72,7 +72,7 @@ test('on the page, the position and attention charts show the runs just trained'
   const { page, problems } = await b.open('');
   await pageReady(page);
   const readout = (kind) => page.locator(`[data-chart="${kind}"] .readout`).textContent();
-  assert.match(await readout('lab-attention'), /^RoPE on “repeat the token 2 places back”: /);
+  assert.match(await readout('lab-attention'), /RoPE on “repeat the token 2 places back”: the weight/);
   assert.doesNotMatch(await readout('lab-attention'), /Trained on this page/);
   await page.evaluate(() => {
     const input = document.querySelector('[data-chart="length-lab"] .controls input[type="number"][name="steps"]');
