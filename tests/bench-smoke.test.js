@@ -17,6 +17,7 @@ test('node bench: one tiny case, one repetition, prints times, ratios, errors an
   assert.match(line, /\| \d\.\de[-+]\d/, 'error column');
   assert.match(out, /posenc\.wasm +\d+ B, gzip -9 +\d+ B/);
   assert.match(out, /HOLDS +max error vs float64/);
+  assert.match(out, /^  pool of \d+ workers [\d.]+ s \([\d.]+× faster\), same bits: yes$/m, 'the lab\'s Train in a pool');
   if (!/^Core models: skipped: llvm-mca not found/m.test(out)) {
     assert.match(out, /^slowest interleaved \/ fastest half( +\d\.\d\d×)+$/m, 'the rotation loops on the core models');
     for (const k of ['posenc_rope_apply_table', 'posenc_rope_apply', 'posenc_rope_cache', 'posenc_sinusoidal']) {

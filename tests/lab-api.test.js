@@ -55,6 +55,7 @@ test('bad options: a TypeError or RangeError naming them; caps; unknown keys; no
     [{ encoding: 'none', dModel: 30, heads: 4 }, /dModel \(30\) must be a multiple of heads \(4\)/],
     [{ encoding: 'rope', style: 'half', dModel: 12, heads: 4 }, /dModel \/ heads \(3\) must be even/],
     [{ encoding: 'none', trainLength: 257 }, /trainLength must be in \[1, 256\]/],
+    [{ encoding: 'none', k: 5, trainLength: 4 }, /k \(5\) must be <= trainLength \(4\)/],
     [{ encoding: 'none', maxEvalLength: 1025 }, /maxEvalLength must be in \[1, 1024\]/],
     [{ encoding: 'none', vocab: 65 }, /vocab must be in \[18, 64\]/],
     [{ encoding: 'none', dFF: 2048 }, /dFF must be in \[1, 1024\]/],
@@ -71,6 +72,20 @@ test('bad options: a TypeError or RangeError naming them; caps; unknown keys; no
   ];
   for (const [o, re] of bad) assert.throws(() => simd.train(o), (e) => (e instanceof TypeError || e instanceof RangeError) && re.test(e.message), JSON.stringify(o));
   assert.equal(simd.heapBytes().inUse, before);
+});
+
+// k 5 at trainLength 6: drawing lengths from 1..6 would leave 4 steps in 6 with no token to score
+// (a loss of exactly 0 and no gradient); drawn from 5..6 every step scores, in training and fine-tuning.
+test('every step trains: k-back draws only lengths k.. that carry loss', () => {
+  const run = simd.train({ encoding: 'alibi', k: 5, trainLength: 6, maxEvalLength: 8, dModel: 8, heads: 2, layers: 1, batch: 2, steps: 60, seed: 5 });
+  try {
+    assert.ok(run.loss.every((x) => Number.isFinite(x) && x > 0), `losses ${run.loss}`);
+    const tuned = run.step(20, { length: 8 });
+    assert.ok(tuned.every((x) => Number.isFinite(x) && x > 0), `fine-tuning losses ${tuned}`);
+    run.step(1, { length: 5 }); // the shortest length that scores
+  } finally {
+    run.free();
+  }
 });
 
 test('the run: step(n) in slices gives the bits of one call; evaluate and attention; free, TypeError after, no leak', () => {
@@ -266,7 +281,8 @@ test('fine-tuning: step(n, { length, scaling }); at the training length unscaled
     assert.ok(Math.abs(d.step(1, { length: 32, scaling: { type: 'pi', factor: 4 } })[0] - ev) < 0.5 * ev, 'the same scaled model');
     d.free();
     for (const [opts, re] of [
-      [{ length: 65 }, /length must be in \[1, 64\]/],
+      [{ length: 65 }, /length must be in \[3, 64\]/],
+      [{ length: 2 }, /length must be in \[3, 64\]/], // k-back at 1 and 2 has nothing to score with k 3
       [{ length: 16, scaling: { type: 'pi', factor: 0.5 } }, /scaling.factor must be in \[1, 1000000\]/],
       [{ lenght: 16 }, /step's options has no key "lenght"; did you mean "length"/],
       [7, /options must be an options object/],

@@ -1,7 +1,9 @@
 // The lab's chart in Chromium (embed.html?chart=length-lab): the default run is drawn at once from
-// web/lab/results.json; Train runs in a Web Worker and draws what it trained; Cancel stops it; a
-// page without Worker trains in slices on its own thread; both languages. The longest main-thread
-// task while the worker trains is printed (a diagnostic, not an assertion).
+// web/lab/results.json; Train runs its runs in a pool of Web Workers, one per core (the page is
+// told how many cores it has), and draws what it trained; a pool of any size trains the bits of
+// one worker; Cancel stops every worker; a page without Worker trains in slices on its own
+// thread; both languages. The longest main-thread task while the workers train is printed (a
+// diagnostic, not an assertion).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
@@ -10,13 +12,14 @@ let b;
 before(async () => (b = await startBrowser()));
 after(async () => b?.close());
 
-async function open(query, { noWorker = false } = {}) {
+async function open(query, { noWorker = false, cores = 0 } = {}) {
   const context = await b.browser.newContext({ viewport: { width: 1000, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   if (noWorker) await page.addInitScript(() => delete window.Worker);
+  if (cores) await page.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), cores);
   await page.addInitScript(() => {
     window.longest = 0;
     new PerformanceObserver((l) => l.getEntries().forEach((e) => (window.longest = Math.max(window.longest, e.duration))))
@@ -34,23 +37,24 @@ test('the default run is drawn at once from the results file', async () => {
   const { page, context, errors } = await open('');
   const data = await page.evaluate(() => window.posencEmbed.host.data);
   assert.ok(data.rows.length >= 10 * 4, 'every encoding (and RoPE scaled) at four lengths');
-  assert.match(await status(page), /npm run lab \(400 steps, seeds 1, 2, 3: each line is their mean/);
+  assert.match(await status(page), /trained ahead of time \(400 steps, seeds 1, 2, 3: each line is their mean/);
   assert.equal(await button(page).textContent(), 'Train');
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('Train: a Web Worker trains every encoding and the chart draws what it trained', async (t) => {
-  const { page, context, errors } = await open('steps=50&seed=2');
+test('Train: a pool of Web Workers, one per core, trains every encoding and the chart draws what it trained', async (t) => {
+  const { page, context, errors } = await open('steps=50&seed=2', { cores: 3 });
   assert.match(await status(page), /Press Train/);
   const before = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
   await page.evaluate(() => (window.longest = 0));
   await button(page).click();
+  await page.waitForFunction(() => /Training in 3 Web Workers/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 60_000 });
   await page.waitForFunction(() => /trained here/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 240_000 });
-  assert.match(await status(page), /50 steps, seed 2, in a Web Worker/);
+  assert.match(await status(page), /50 steps, seed 2, in 3 Web Workers at once/);
   const after = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
   assert.notEqual(after, before, 'the chart shows the new runs');
-  t.diagnostic(`longest main-thread task while the worker trained: ${(await page.evaluate(() => window.longest)).toFixed(0)} ms`);
+  t.diagnostic(`longest main-thread task while the workers trained: ${(await page.evaluate(() => window.longest)).toFixed(0)} ms`);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -72,7 +76,7 @@ test('on the page, the position and attention charts show the runs just trained'
   const { page, problems } = await b.open('');
   await pageReady(page);
   const readout = (kind) => page.locator(`[data-chart="${kind}"] .readout`).textContent();
-  assert.match(await readout('lab-attention'), /^RoPE on “the token 3 places back”: /);
+  assert.match(await readout('lab-attention'), /RoPE on “repeat the token 2 places back”: the weight/);
   assert.doesNotMatch(await readout('lab-attention'), /Trained on this page/);
   await page.evaluate(() => {
     const input = document.querySelector('[data-chart="length-lab"] .controls input[type="number"][name="steps"]');
@@ -93,14 +97,49 @@ test('on the page, the position and attention charts show the runs just trained'
   await page.context().close();
 });
 
-test('Cancel stops training and says so', async () => {
-  const { page, context, errors } = await open('steps=2000&seed=3');
+// a page's dedicated workers as Chromium lists them, until one has closed
+const workers = (page) => page.workers().filter((w) => w.url().endsWith('/lab/worker.js'));
+
+test('Cancel stops every worker of the pool and says so', async () => {
+  const { page, context, errors } = await open('steps=2000&seed=3', { cores: 3 });
   await button(page).click();
-  await page.waitForFunction(() => /Training /.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /Training in 3 Web Workers/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 60_000 });
+  assert.equal(workers(page).length, 3, 'three workers train');
   assert.equal(await button(page).textContent(), 'Cancel');
   await button(page).click();
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.lab-panel [role="status"]').textContent));
   assert.equal(await button(page).textContent(), 'Train');
+  for (let i = 0; i < 100 && workers(page).length; i++) await page.waitForTimeout(50);
+  assert.equal(workers(page).length, 0, 'every worker ended');
+  const text = await status(page);
+  await page.waitForTimeout(500);
+  assert.equal(await status(page), text, 'no progress after Cancel');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Small runs of every encoding (RoPE with its scalings), in pools of 1 and of 3 workers: the same
+// runs, in the same order, to the bit.
+test('a pool of three workers trains the bits of one worker', async () => {
+  const { page, context, errors } = await open('');
+  const runs = await page.evaluate(async () => {
+    const { trainPool } = await import('/lab/pool.js');
+    const spawn = () => new Worker(new URL('/lab/worker.js', location.href), { type: 'module' });
+    const settings = { task: 'kback', steps: 20, seed: 5, trainLength: 8, dModel: 16, layers: 1 };
+    const bits = (a) => Array.from(new Uint32Array(Float32Array.from(a).buffer));
+    const f64 = (x) => Array.from(new Uint32Array(Float64Array.of(x).buffer));
+    const flat = (runs) => runs.map((r) => ({
+      encoding: r.encoding, loss: bits(r.loss),
+      evaluation: [r.evaluation, ...Object.values(r.scaled ?? {})].flat().map((e) => [e.length, ...f64(e.tokenAccuracy), ...f64(e.loss)]),
+      positions: r.details.evaluation.flatMap((e) => e.positions.map((q) => f64(q.loss))),
+    }));
+    const one = trainPool(settings, { spawn, size: 1 }), three = trainPool(settings, { spawn, size: 3 });
+    return { workers: [one.workers, three.workers], one: flat(await one.done), three: flat(await three.done) };
+  });
+  assert.deepEqual(runs.workers, [1, 3]);
+  assert.deepEqual(runs.one.map((r) => r.encoding), ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5', 'xpos']);
+  assert.equal(runs.one[0].loss.length, 20);
+  assert.deepEqual(runs.three, runs.one);
   assert.deepEqual(errors, []);
   await context.close();
 });

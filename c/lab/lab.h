@@ -18,8 +18,9 @@
  * - Positions are 0 .. T-1 within each sequence (one sequence length T per batch).
  * - Encodings (POSENC_LAB_ENC_*):
  *   none        no position signal; only the causal mask orders tokens (NoPE).
- *   learned     a table P[max_positions][D] added to the token embedding; rows never reached
- *               keep their initial values.
+ *   learned     a table P[max_positions][D] added to the token embedding. Rows training never
+ *               reaches get no gradient, but the table is a decayed group: they shrink by
+ *               prod_t (1 - lr_t weight_decay), 0.9895 (about 1%) after 400 steps at the defaults.
  *   sinusoidal  added, interleaved: P[p][2i] = sin(p w_i), P[p][2i+1] = cos(p w_i),
  *               w_i = base^(-2i/D), base = rope_base (10000).
  *   rope        q and k of every head rotated per pair i with theta_i = base^(-2i/hd):
@@ -47,10 +48,12 @@
  *                0.1 ln s + 1.
  *   xPos magnitudes always use the unscaled positions.
  * - Tasks (POSENC_LAB_TASK_*): 16 symbols 0..15, BOS = 16, SEP = 17 (vocab >= 18). Training
- *   draws one n uniformly from 1..train_len per batch; all sequences of a batch have length n.
+ *   draws one n per batch, uniformly from the task lengths up to train_len that carry loss
+ *   (kback k..train_len, the others 1..train_len); all sequences of a batch have length n. So
+ *   every step scores at least one token per sequence: no step logs a loss of 0 or moves the
+ *   weights without a gradient.
  *   kback    x1..xn (T = n): position i predicts token i+1-k (k = task_k, default 3); loss on
- *            i >= k-1. A batch with n < k has no loss positions: loss 0, gradient 0, and AdamW
- *            still steps (momentum and decay), as for any zero gradient.
+ *            i >= k-1, so a sequence with n < k carries none (evaluate gives NaN there).
  *   copy     BOS x1..xn SEP x1..xn; the input drops the last token (T = 2n+1); loss on the n
  *            positions from SEP on, each predicting the next token.
  *   reverse  BOS x1..xn SEP xn..x1, likewise.
@@ -96,7 +99,7 @@ enum { POSENC_LAB_SCHEDULE_CONSTANT = 0, POSENC_LAB_SCHEDULE_COSINE = 1 };
 typedef struct {
   double seed;            /* integer in [0, 2^53): initialisation and training data */
   double task;            /* POSENC_LAB_TASK_* */
-  double task_k;          /* kback's k (>= 1; 0 = 3) */
+  double task_k;          /* kback's k (1..train_len; 0 = 3) */
   double encoding;        /* POSENC_LAB_ENC_* */
   double rope_style;      /* POSENC_STYLE_INTERLEAVED or POSENC_STYLE_HALF */
   double rope_base;       /* rope, xpos and sinusoidal base (> 1; 0 = 10000) */
@@ -105,7 +108,7 @@ typedef struct {
   double d_model, n_heads, n_layers;
   double d_ff;            /* 0 = 4 d_model */
   double max_positions;   /* learned table rows (0 = 512) */
-  double train_len;       /* L_train: training draws n from 1..train_len */
+  double train_len;       /* L_train: training draws n up to train_len (Tasks above) */
   double max_eval_len;    /* largest n posenc_lab_evaluate takes (0 = 8 train_len) */
   double batch;
   double lr, warmup_steps, schedule, total_steps; /* total_steps: the cosine's length */
@@ -119,7 +122,8 @@ typedef struct lab_model posenc_lab_model;
 
 /* Defaults: kback k 3, rope half, base 10000, vocab 18, d_model 32, 4 heads, 2 layers, d_ff 128,
  * 512 positions, train_len 16, max_eval_len 128, batch 32, lr 3e-3, 100 warm-up steps, constant,
- * weight decay 0.01 (matrices and embeddings only), betas 0.9 / 0.999, eps 1e-8, no clipping. */
+ * weight decay 0.01 (matrices, token embeddings and the learned position table; not the T5 bias
+ * table, LayerNorm or biases), betas 0.9 / 0.999, eps 1e-8, no clipping. */
 int posenc_lab_config_default(posenc_lab_config *cfg);
 
 /* Checks cfg, allocates the model and initialises its parameters from cfg->seed. */
@@ -161,7 +165,8 @@ int posenc_lab_attention(posenc_lab_model *m, const int32_t *tokens, int32_t T, 
 int posenc_lab_hidden(posenc_lab_model *m, const int32_t *tokens, int32_t T, float *out);
 
 /* Fine-tuning at a longer length: n_steps more training steps (1..100000) whose task lengths are
- * drawn from 1..n (n <= max_eval_len), with RoPE scaling `scaling` and `factor` applied in the
+ * drawn as training draws them with n in place of train_len (k <= n <= max_eval_len for kback,
+ * 1 <= n for the others; else POSENC_E_SIZE), with RoPE scaling `scaling` and `factor` applied in the
  * forward and backward passes (as posenc_lab_evaluate applies them), and AdamW and its schedule
  * carried on. A batch holds as many sequences of task length n as the buffers do, at most the
  * model's batch (all of it up to the config's finetune_len): posenc_lab_finetune_batch tells. */

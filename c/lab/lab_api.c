@@ -19,10 +19,13 @@ static int check_scaling(const struct lab_model *m, int32_t scaling, double fact
   return POSENC_OK;
 }
 
-/* One training batch of B sequences at a task length drawn from 1..len into m->tokens /
- * m->targets; returns T. */
+/* One training batch of B sequences at a task length drawn uniformly from the lengths up to len
+ * that carry loss (lo..len, lo = lab_task_min_len <= len), into m->tokens / m->targets; returns T.
+ * Drawing only such lengths means every step has a gradient: a batch with nothing to score would
+ * still move the weights through AdamW's momentum and decay, and log a loss of 0. */
 static int32_t make_batch(struct lab_model *m, int32_t len, int32_t B) {
-  int32_t n = 1 + lab_rng_below(&m->data_rng, len), T = lab_task_tokens(m->task, n);
+  int32_t lo = lab_task_min_len(m->task, m->k);
+  int32_t n = lo + lab_rng_below(&m->data_rng, len - lo + 1), T = lab_task_tokens(m->task, n);
   for (int32_t b = 0; b < B; b++)
     lab_task_make(m->task, m->k, n, &m->data_rng, m->tokens + (size_t)b * T, m->targets + (size_t)b * T);
   return T;
@@ -197,6 +200,7 @@ int posenc_lab_finetune_steps(posenc_lab_model *m, int32_t n_steps, int32_t n, i
                               double factor, float *loss_out) {
   LAB_CHECK(m, POSENC_E_NULL);
   LAB_CHECK(n_steps >= 1 && n_steps <= 100000, POSENC_E_SIZE);
+  LAB_CHECK(n >= lab_task_min_len(m->task, m->k), POSENC_E_SIZE);
   int32_t B;
   int rc = posenc_lab_finetune_batch(m, n, &B);
   if (rc) return rc;

@@ -109,6 +109,8 @@ void lab_attention_backward(struct lab_model *m, int32_t l, int32_t B, int32_t T
 /* lab_tasks.c */
 /* Tokens of one sequence of task at n; 0 when task or n is out of range. */
 int32_t lab_task_tokens(int32_t task, int32_t n);
+/* The shortest task length whose sequences carry loss: k for kback, 1 for the others. */
+int32_t lab_task_min_len(int32_t task, int32_t k);
 /* One sequence: tokens[T], targets[T] (-1 where no loss). */
 void lab_task_make(int32_t task, int32_t k, int32_t n, lab_rng *r, int32_t *tokens, int32_t *targets);
 

@@ -68,6 +68,7 @@ static int configure(struct lab_model *m, const posenc_lab_config *c) {
   m->eval_len = c->max_eval_len == 0 ? 8 * m->train_len : (int32_t)c->max_eval_len;
   LAB_CHECK(m->eval_len <= 1024, POSENC_E_SIZE);
   m->B = (int32_t)c->batch;
+  LAB_CHECK(m->train_len >= lab_task_min_len(m->task, m->k), POSENC_E_VALUE); /* some length trains */
   m->t_train = lab_task_tokens(m->task, m->train_len);
   int32_t ft = c->finetune_len == 0 ? m->train_len : (int32_t)c->finetune_len;
   LAB_CHECK(ft <= m->train_len || ft <= m->eval_len, POSENC_E_SIZE);

@@ -42,6 +42,8 @@ int32_t lab_task_tokens(int32_t task, int32_t n) {
   return t <= LAB_MAX_TOKENS ? t : 0;
 }
 
+int32_t lab_task_min_len(int32_t task, int32_t k) { return task == POSENC_LAB_TASK_KBACK ? k : 1; }
+
 static int32_t symbol(lab_rng *r) { return lab_rng_below(r, POSENC_LAB_SYMBOLS); }
 
 void lab_task_make(int32_t task, int32_t k, int32_t n, lab_rng *r, int32_t *tok, int32_t *tgt) {

@@ -12,7 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { instantiate, BLOCK_BYTES } from '../../web/lib/heap.js';
 import { loadPosenc } from '../../web/lib/posenc.js';
 import * as JS from './js-baselines.js';
-import { labBench } from './lab-bench.js';
+import { labBench, labPoolBench } from './lab-bench.js';
 import { runNative } from './native.js';
 import { wasmCopy } from './wasm-copy.js';
 import { withHugePages, TUNABLE } from './huge-pages.js';
@@ -633,6 +633,9 @@ function printTargets(nativeInfo, huge, models) {
   if (lab) {
     check('lab training step: SIMD / scalar speed', lab.simd.tokensPerSecond / lab.scalar.tokensPerSecond, lab.simd.tokensPerSecond / lab.scalar.tokensPerSecond >= 3, '>= 3×');
     if (lab.native.ms) check('lab training step: SIMD time / native time', lab.simd.ms / lab.native.ms, lab.simd.ms / lab.native.ms <= 2, '<= 2×');
+    const p = lab.pool;
+    check(`lab Train in ${p.workers} workers: time / (1.3 slowest + rest / ${p.cores})${p.sameBits ? '' : ', NOT the same bits'}`, p.pool.ms / p.target,
+      p.pool.ms <= p.target && p.sameBits, '<= 1×');
   }
   for (const style of ['interleaved', 'half']) {
     const out = get(`rope 2048×32×128 ${style} table out of place`), inp = get(`rope 2048×32×128 ${style} table in place`);
@@ -798,6 +801,8 @@ let lab = null;
 if (!ONLY || wanted('lab')) {
   log('lab');
   lab = labBench(SMOKE ? { repeats: 1, steps: 1, native: false } : { native: !flag('no-native') });
+  log('lab: the default Train, one worker then a pool');
+  lab.pool = await labPoolBench(SMOKE ? { settings: { task: 'kback', steps: 2, seed: 1, trainLength: 4, dModel: 16, layers: 1 } } : {});
 }
 
 // the kernels' loops as V8 compiled them here, on llvm-mca's models of other cores (AMD among them)
@@ -815,6 +820,11 @@ else if (models) printModels(models.version, CPUS, models);
 if (lab) {
   const row = (name, r) => (r.ms ? `${name} ${fmt(r.ms)} ms a step, ${Math.round(r.tokensPerSecond).toLocaleString('en')} tokens/s` : `${name} skipped: ${r.skipped}`);
   console.log(`\nThe lab (a training step of the default model: 32 × 16 tokens of k-back, loss, gradient, AdamW; minimum of means):\n  ${[row('WASM SIMD', lab.simd), row('scalar build', lab.scalar), row(`native ${lab.native.compiler ?? ''} -O3 -march=native`, lab.native)].join('\n  ')}`);
+  const p = lab.pool, s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(`The page's default Train (7 runs; worker start-up included; load average ${loadavg()[0].toFixed(1)} on ${p.cores} cores):
+  one worker ${s(p.one.ms)}: ${Object.entries(p.one.runs).map(([e, ms]) => `${e} ${s(ms)}`).join(', ')}
+  pool of ${p.workers} workers ${s(p.pool.ms)} (${(p.one.ms / p.pool.ms).toFixed(2)}× faster), same bits: ${p.sameBits ? 'yes' : 'NO'}
+  target 1.3 × slowest alone (${p.slowest.encoding} ${s(p.slowest.ms)}) + rest (${s(p.rest)}) / ${p.cores} = ${s(p.target)}`);
 }
 console.log(nativeInfo.compiler ? `\nnative: ${nativeInfo.compiler}, -O3 -march=native, the same c/*.c (scalar forms, auto-vectorised), run as a child process.`
   : `\nnative: skipped: ${nativeInfo.skipped}`);

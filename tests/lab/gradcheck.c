@@ -5,7 +5,8 @@
  *  2. AdamW (decay mask, bias correction) and the schedule against a float64 reference here;
  *  3. determinism: two models of one seed give the same bits after 20 steps, run interleaved;
  *     gradient clipping;
- *  4. a tiny model's loss halves within 300 steps;
+ *  4. a tiny model's loss halves within 300 steps; every step trains on the batch an independent
+ *     splitmix64 reproduction of the data stream draws, at a length that carries loss;
  *  5. T5 buckets against a transcription of HF's formula over relative positions -300..300;
  *  6. xPos factors, ALiBi slopes (c/alibi.c), and RoPE scaling frequencies (c/scaling.c); shift
  *     invariance of the relative encodings' attention; the evaluation and attention readouts;
@@ -204,6 +205,63 @@ static void check_learning(void) {
   posenc_lab_free(m);
 }
 
+/* ---- 4b. the training draws, reproduced: splitmix64 (Steele, Lea, Flood), the seed's second
+ * output seeding the data stream; below(n) = ((next >> 32) * n) >> 32. Each step's length is
+ * uniform over the lengths that carry loss (kback: k..len), then the batch's symbols follow. ---- */
+static uint64_t sm_next(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static int32_t sm_below(uint64_t *s, int32_t n) { return (int32_t)(((sm_next(s) >> 32) * (uint64_t)n) >> 32); }
+
+/* kback batches of B sequences at a length drawn from k..len; returns n. */
+static int32_t kback_batch(uint64_t *s, int32_t k, int32_t len, int32_t B, int32_t *tok, int32_t *tgt) {
+  int32_t n = k + sm_below(s, len - k + 1);
+  for (int32_t b = 0; b < B; b++)
+    for (int32_t i = 0; i < n; i++) tok[b * n + i] = sm_below(s, 16);
+  for (int32_t b = 0; b < B; b++)
+    for (int32_t i = 0; i < n; i++) tgt[b * n + i] = i >= k - 1 ? tok[b * n + i + 1 - k] : -1;
+  return n;
+}
+
+static void check_training_draws(void) {
+  int ok = 1, seen_lo = 1, seen_hi = 1, k_checked = 0;
+  for (int32_t k = 1; k <= 5; k += 2) {
+    posenc_lab_config c = tiny(POSENC_LAB_ENC_ROPE, 1);
+    c.task_k = k, c.seed = 40 + k;
+    posenc_lab_model *m;
+    if (posenc_lab_create(&c, &m)) {
+      report(0, "training draws: create at k %d", k);
+      return;
+    }
+    uint64_t master = (uint64_t)c.seed, data;
+    sm_next(&master), data = sm_next(&master);
+    int32_t tok[2 * 6], tgt[2 * 6], lo = 99, hi = 0;
+    for (int step = 0; step < 40; step++) {
+      /* steps 30.. fine-tune at length 5: the same draw with 5 in place of train_len */
+      int32_t len = step < 30 ? 6 : 5, B;
+      posenc_lab_finetune_batch(m, len, &B);
+      int32_t n = kback_batch(&data, k, len, B, tok, tgt);
+      double want;
+      float got = -1;
+      posenc_lab_loss_and_grad(m, tok, tgt, B, n, 0, 1, 0, &want);
+      if (step < 30) posenc_lab_train_steps(m, 1, &got);
+      else posenc_lab_finetune_steps(m, 1, len, 0, 1, &got);
+      ok = ok && got == (float)want && got > 0;
+      if (step < 30) lo = n < lo ? n : lo, hi = n > hi ? n : hi;
+    }
+    seen_lo = seen_lo && lo == k, seen_hi = seen_hi && hi == 6;
+    k_checked++;
+    posenc_lab_free(m);
+  }
+  report(ok && seen_lo && seen_hi && k_checked == 3,
+         "training draws: 40 steps each at k 1, 3, 5 (30 training at train_len 6, 10 fine-tuning at 5) train on the "
+         "reproduced batches (%s), lengths k..6 from k (%s) to 6 (%s)",
+         ok ? "yes" : "NO", seen_lo ? "yes" : "NO", seen_hi ? "yes" : "NO");
+}
+
 /* ---- 5. T5 buckets: HF's _relative_position_bucket, line by line, in float64 ---- */
 static int hf_bucket(int relative_position, int bidirectional, int num_buckets, int max_distance) {
   int relative_buckets = 0;
@@ -392,8 +450,12 @@ static void check_bad_args(void) {
   double loss = -7;
   rcs += posenc_lab_loss_and_grad(m, tok, tgt, 1, 6, 0, 1, 1, &loss) == POSENC_E_VALUE; /* token 18 */
   rcs += posenc_lab_train_steps(m, 0, 0) == POSENC_E_SIZE;
-  untouched = untouched && summary[0] == -7 && summary[2] == -7 && loss == -7;
-  report(rcs == 13 && untouched, "bad arguments: %d of 13 refused, outputs untouched: %s", rcs, untouched ? "yes" : "NO");
+  float step_loss = -7;
+  rcs += posenc_lab_finetune_steps(m, 1, 2, 0, 1, &step_loss) == POSENC_E_SIZE; /* kback k 3 at length 2 */
+  posenc_lab_model *m2 = sentinel;
+  b = c, b.task_k = 7, rcs += posenc_lab_create(&b, &m2) == POSENC_E_VALUE;     /* k past train_len 6 */
+  untouched = untouched && m2 == sentinel && step_loss == -7 && summary[0] == -7 && summary[2] == -7 && loss == -7;
+  report(rcs == 15 && untouched, "bad arguments: %d of 15 refused, outputs untouched: %s", rcs, untouched ? "yes" : "NO");
   posenc_lab_free(m);
 }
 
@@ -422,6 +484,7 @@ int main(void) {
   check_readouts();
   check_bad_args();
   check_learning();
+  check_training_draws();
   printf("gradcheck: %d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }

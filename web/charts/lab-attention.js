@@ -15,8 +15,14 @@ const M = messages({
     panel: '{multiple}×: {length} tokens',
     query: 'query position',
     key: 'key position',
-    readout: '{encoding} on “{task}”: the largest weight on the key three places back (k-back) or on the matching copy position, averaged over queries: {list}.',
+    readout: '{encoding} on “{task}”: the weight on the key the task needs (2 places back, or the matching copy position), averaged over queries: {list}.',
+    noticeFar: 'At {multiple}×, queries from position {edge} on give {far} of their weight to keys {edge} or more places back, distances training never showed, and {target} to the key the task needs.',
+    noticeSpread: 'Even at the training length this model spreads its attention: only {target} of the weight lands on the key the task needs.',
+    noticeFalls: 'The weight on the key the task needs falls from {t1} at 1× to {t4} at 4×.',
+    noticeAll: 'At the training length, {best} puts the most weight on the key the task needs ({bestValue}), {worst} the least ({worstValue}).',
+    how: 'One input of the task, at the training length and at 4× it, goes through the lab model trained with seed 1; each cell is the weight a query (row) gives a key (column) in the last layer, averaged over the 4 heads (0 to 1; keys after the query are masked, blank). The pictures are stored in steps of 1/15, so small weights spread over many keys round to 0. The readout averages over the queries that have a needed key. After you press Train above, this chart shows that run instead.',
     readItem: '{multiple}× {value}',
+    sep: ', ',
     readoutAll: 'One input of “{task}” at the training length, every encoding: the weight on the key the task needs, averaged over queries: {list}.',
     readItemAll: '{name} {value}',
     here: ' (Trained on this page: {steps} steps, seed {seed}, training length {length}.)',
@@ -27,8 +33,14 @@ const M = messages({
     panel: '{multiple}×：{length} 个 token',
     query: 'query 位置',
     key: 'key 位置',
-    readout: '{encoding}，任务“{task}”：往前第三个 key（k-back）或对应复制位置上的权重，在各 query 上的平均：{list}。',
+    readout: '{encoding}，任务“{task}”：任务所需的 key（往前第 2 个，或复制时对应的位置）上的权重，在各 query 上的平均：{list}。',
+    noticeFar: '在 {multiple}× 时，位置 {edge} 及以后的 query 把 {far} 的权重给了往前 {edge} 个位置及更远的 key，这些距离训练中从未出现过；任务所需的 key 得到 {target}。',
+    noticeSpread: '即使在训练长度上，这个模型的注意力也是分散的：只有 {target} 的权重落在任务所需的 key 上。',
+    noticeFalls: '任务所需的 key 上的权重从 1× 时的 {t1} 降到 4× 时的 {t4}。',
+    noticeAll: '在训练长度上，{best} 放在任务所需的 key 上的权重最多（{bestValue}），{worst} 最少（{worstValue}）。',
+    how: '把该任务的一个输入（训练长度，以及它的 4 倍）送进用种子 1 训练的实验模型；每个格子是最后一层中某个 query（行）给某个 key（列）的权重，在 4 个头上取平均（0 到 1；query 之后的 key 被掩码遮住，留空）。图以 1/15 为步长存储，所以分散在许多 key 上的小权重会舍入为 0。图下的平均值只在有所需 key 的 query 上计算。在上面按“训练”之后，这张图改为显示那次训练的结果。',
     readItem: '{multiple}× 为 {value}',
+    sep: '，',
     readoutAll: '任务“{task}”的同一个输入，在训练长度上，各种编码：任务所需的 key 上的权重，在各 query 上的平均：{list}。',
     readItemAll: '{name} 为 {value}',
     here: '（在本页训练：{steps} 步，种子 {seed}，训练长度 {length}。）',
@@ -36,11 +48,38 @@ const M = messages({
 });
 
 
-/** The key a query should attend to for the task: 3 back (k-back), or the matching input token (copy). */
+/** The key a query should attend to for the task: 2 back (k-back), or the matching input token (copy). */
 function target(task, i, T) {
-  if (task === 'kback') return i - 2 >= 0 ? i - 2 : -1; // the token at i + 1 - k with k = 3, seen from i
+  if (task === 'kback') return i - 2 >= 0 ? i - 2 : -1; // the lab's k = 3: the token at i + 1 - k, 2 places back
   const n = (T - 1) / 2; // BOS x1..xn SEP x1..x(n-1) (T = 2n + 1): query SEP + j predicts x_{j+1}, at key j + 1
   return i >= n + 1 ? i - n : -1;
+}
+
+/**
+ * The mean weight that queries past the first picture's length give to keys at least that far
+ * back (distances the training length never showed), in picture `a`.
+ */
+function farWeight(a, edge) {
+  let s = 0, n = 0;
+  for (let i = edge; i < a.length; i++, n++) for (let j = 0; j <= i - edge; j++) s += a.weights[i * a.length + j];
+  return n ? s / n : NaN;
+}
+
+/** What to notice: where the weight goes past the training length, or which encoding finds the key. */
+function notice(task, all, attention, hits, value) {
+  if (all) {
+    const order = hits.map((h, k) => k).filter((k) => !Number.isNaN(hits[k])).sort((p, q) => hits[q] - hits[p]);
+    const [b, w] = [order[0], order.at(-1)];
+    return M.noticeAll.format({ best: String(LAB[attention[b].name]), bestValue: value(b), worst: String(LAB[attention[w].name]), worstValue: value(w) });
+  }
+  if (hits[0] < 0.5) return M.noticeSpread.format({ target: value(0) });
+  if (task === 'kback') {
+    const edge = attention[0].length, a = attention[1];
+    let s = 0, n = 0;
+    for (let i = edge; i < a.length; i++) (s += a.weights[i * a.length + i - 2]), n++;
+    return M.noticeFar.format({ multiple: a.multiple, edge, far: farWeight(a, edge).toFixed(2), target: (s / n).toFixed(2) });
+  }
+  return M.noticeFalls.format({ t1: value(0), t4: value(1) });
 }
 
 export default {
@@ -86,11 +125,12 @@ export default {
           drawColourBar(ctx, viridis, { x: 50 + cols * (size + gap) - gap + 16, y: 24, w: 12, h: size }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
         });
         const value = (k) => (Number.isNaN(hits[k]) ? '–' : hits[k].toFixed(2));
+        view.notice = notice(task, all, attention, hits, value);
         view.readout = all
-          ? M.readoutAll.format({ task: String(LAB[task]), list: attention.map((a, k) => M.readItemAll.format({ name: String(LAB[a.name]), value: value(k) })).join(', ') })
+          ? M.readoutAll.format({ task: String(LAB[task]), list: attention.map((a, k) => M.readItemAll.format({ name: String(LAB[a.name]), value: value(k) })).join(String(M.sep)) })
           : M.readout.format({
             encoding: String(LAB[encoding]), task: String(LAB[task]),
-            list: attention.map((a, k) => M.readItem.format({ multiple: a.multiple, value: value(k) })).join(', '),
+            list: attention.map((a, k) => M.readItem.format({ multiple: a.multiple, value: value(k) })).join(String(M.sep)),
           });
         if (trained) view.readout += M.here.format({ steps: trained.steps, seed: trained.seed, length: trained.trainLength });
         const rows = [];

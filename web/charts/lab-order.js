@@ -20,10 +20,11 @@ const M = messages({
     zero: '0 (identical)',
     rounding: 'float32 rounding (≤ 1e-6)',
     swapped: '← swapped →',
-    readout: '{encoding}, {steps} training steps, seed {seed}: tokens {first} and {second} at positions {a} and {b} of a 24-token “{task}” input swapped. At the positions after {b}, after layer 1 the stream moved by {l1} of its norm at most, after layer 2 by {l2lo} to {l2hi}. {verdict}',
-    verdictSet: 'Layer 1 gives the same rows up to float32 rounding (about 1e-7, sums taken in another order): it saw the tokens before each position as a set. Layer 2 differs again, because it reads the rows between the two, which differed.',
-    verdictOrder: 'Layer 1 already tells the two orders apart: the encoding gives it positions.',
+    readout: '{encoding}, {steps} training steps, seed {seed}: tokens {first} and {second} at positions {a} and {b} of a 24-token “{task}” input swapped. At the positions after {b}, after layer 1 the stream moved by {l1} of its norm at most, after layer 2 by {l2lo} to {l2hi}.',
+    verdictSet: 'After position {b}, layer 1 cannot tell the two orders apart (the same rows up to float32 rounding): each row sees the tokens up to itself as a set. Layer 2 can again, because it reads the rows between {a} and {b}, which differ.',
+    verdictOrder: 'Layer 1 already tells the two orders apart after position {b}: the encoding gives it positions.',
     training: '{encoding}, seed {seed}: training {steps} steps…',
+    how: 'One 24-token input of the offset task (seed 1) and the same input with the tokens at positions 2 and 6 swapped go through the lab model; each point is |Δh|/|h|, the distance between the two residual streams at that position and depth over the first one\'s norm. At 0 steps the model is freshly initialised from the seed; 100 or 400 steps train it here first, in short slices so the page stays responsive. Exact zeros are drawn at the bottom line; the shaded band is float32 rounding (sums taken in another order differ by about 1e-7).',
   },
   zh: {
     title: '没有位置编码时（NoPE，因果掩码）还剩下哪些顺序信息',
@@ -37,10 +38,11 @@ const M = messages({
     zero: '0（完全相同）',
     rounding: 'float32 舍入（≤ 1e-6）',
     swapped: '← 互换 →',
-    readout: '{encoding}，训练 {steps} 步，种子 {seed}：把一个 24 个 token 的“{task}”输入中位置 {a} 和 {b} 上的 token {first} 与 {second} 互换。在 {b} 之后的各位置，第 1 层之后的状态最多变化了其范数的 {l1}，第 2 层之后变化了 {l2lo} 到 {l2hi}。{verdict}',
-    verdictSet: '第 1 层给出的行在 float32 舍入误差（约 1e-7，按另一种顺序求和所致）以内完全相同：它把每个位置之前的 token 看作一个集合。第 2 层又出现差别，因为它读取了两者之间的那些行，而那些行是不同的。',
-    verdictOrder: '第 1 层已经能区分两种顺序：位置编码给了它位置。',
+    readout: '{encoding}，训练 {steps} 步，种子 {seed}：把一个 24 个 token 的“{task}”输入中位置 {a} 和 {b} 上的 token {first} 与 {second} 互换。在 {b} 之后的各位置，第 1 层之后的状态最多变化了其范数的 {l1}，第 2 层之后变化了 {l2lo} 到 {l2hi}。',
+    verdictSet: '在位置 {b} 之后，第 1 层分不清两种顺序（各行在 float32 舍入误差以内相同）：每一行都把到它为止的 token 看作一个集合。第 2 层又能区分，因为它读取了位置 {a} 到 {b} 之间的那些行，而那些行不同。',
+    verdictOrder: '在位置 {b} 之后，第 1 层已经能区分两种顺序：位置编码给了它位置。',
     training: '{encoding}，种子 {seed}：正在训练 {steps} 步……',
+    how: '把“往前第 2 个”任务的一个 24 个 token 的输入（种子 1），以及把其中位置 2 和 6 上的 token 互换后的输入，分别送进实验模型；每个点是 |Δh|/|h|，即两个残差流在该位置、该深度上的距离除以第一个的范数。0 步时模型是用种子刚初始化的；选 100 或 400 步时先在这里训练，分成小段进行，页面保持流畅。恰好为 0 的值画在最下面那条线上；阴影带是 float32 舍入的范围（按另一种顺序求和会相差约 1e-7）。',
   },
 });
 
@@ -168,6 +170,7 @@ export default {
           // training: the axes alone until it is done (the lines of other settings would mislead)
           chart.data.datasets = [];
           chart.update();
+          view.notice = '';
           view.readout = M.training.format({ encoding: String(LAB[encoding]), steps, seed });
           return { columns: ['depth', 'position', 'relative distance'], rows: [] };
         }
@@ -179,10 +182,10 @@ export default {
         chart.update();
         const after = (l) => out[l].slice(B + 1);
         const l1 = Math.max(...after(1)), l2 = after(2);
+        view.notice = (l1 < ROUNDING ? M.verdictSet : M.verdictOrder).format({ a: A, b: B });
         view.readout = M.readout.format({
           encoding: String(LAB[encoding]), steps, seed, task: String(LAB.kback), first, second, a: A, b: B,
           l1: sig(l1, 2), l2lo: sig(Math.min(...l2), 2), l2hi: sig(Math.max(...l2), 2),
-          verdict: String(l1 < ROUNDING ? M.verdictSet : M.verdictOrder),
         });
         return { columns: ['depth', 'position', 'relative distance'], rows: out.flatMap((row, l) => row.map((v, p) => [l, p, v])) };
       },

@@ -19,6 +19,14 @@ const M = messages({
     readout: '{encoding} on “{task}” ({steps} steps, seed {seed}): {list}.',
     readoutHere: '{encoding} on “{task}”, trained on this page ({steps} steps, seed {seed}, training length {length}): {list}.',
     readItem: 'at length {length}, {metric} {first} at the first scored position and {last} at the last',
+    sep: '; ',
+    noticeEdge: 'Right at every test length up to position {before}; from position {first} on it goes wrong. ',
+    noticeLate: 'Keys {edge} to {before} places back, never shown in training either, do not disturb it; keys {first} or more places back do.',
+    noticeEarly: 'Position {edge} is the first past the training length: from there on every position is new to this model.',
+    noticeNever: 'This model never learned the task: even before position {edge} it is right only {inside} of the time.',
+    noticeHolds: 'Right at every position up to {multiple}× the training length ({outside} from position {edge} on).',
+    noticeCopy: 'Along the answer, accuracy falls from the first copied token to the last: {first1} to {last1} at 1×, {first2} to {last2} at 2×.',
+    how: 'Each point is one position of the test sequences (128 fresh ones per length), scored for the model of the lab above trained with seed 1: the share of sequences whose token there is predicted right, or the mean loss there. Only positions that carry an answer are drawn: from position 2 on for the offset task, the second half for copy. After you press Train above, this chart shows that run instead.',
   },
   zh: {
     title: '模型在训练长度之外错在哪里：在 1× 到 8× 长度上按位置的准确率或损失',
@@ -30,16 +38,59 @@ const M = messages({
     readout: '{encoding}，任务“{task}”（{steps} 步，种子 {seed}）：{list}。',
     readoutHere: '{encoding}，任务“{task}”，在本页训练（{steps} 步，种子 {seed}，训练长度 {length}）：{list}。',
     readItem: '长度 {length} 时，第一个计分位置的{metric}为 {first}，最后一个为 {last}',
+    sep: '；',
+    noticeEdge: '在每个测试长度上，直到位置 {before} 都做对；从位置 {first} 起开始出错。',
+    noticeLate: '往前 {edge} 到 {before} 个位置的 key 在训练中同样没出现过，却没有干扰它；往前 {first} 个位置及更远的 key 才干扰它。',
+    noticeEarly: '位置 {edge} 是超出训练长度的第一个位置：从那里起，每个位置对这个模型来说都是新的。',
+    noticeNever: '这个模型没有学会这个任务：即使在位置 {edge} 之前，也只有 {inside} 做对。',
+    noticeHolds: '直到训练长度的 {multiple}×，每个位置都做对（位置 {edge} 起为 {outside}）。',
+    noticeCopy: '沿着答案，准确率从第一个复制的 token 到最后一个逐渐下降：1× 时从 {first1} 降到 {last1}，2× 时从 {first2} 降到 {last2}。',
+    how: '每个点是测试序列中的一个位置（每个长度 128 条新序列），模型是上面实验中用种子 1 训练的那个：该位置上的 token 预测正确的序列所占的比例，或该位置上的平均损失。只画带答案的位置：往前第 2 个任务从位置 2 开始，复制任务画后一半。在上面按“训练”之后，这张图改为显示那次训练的结果。',
   },
 });
 
+
+/** Mean accuracy of the positions of one evaluation below `edge` and from it on (NaN for none). */
+function split(e, edge) {
+  const mean = (ps) => ps.reduce((a, q) => a + q.accuracy, 0) / ps.length;
+  return [mean(e.positions.filter((q) => q.position < edge)), mean(e.positions.filter((q) => q.position >= edge))];
+}
+
+const RIGHT = 0.9;
+
+/** The first position at which some test length is right less than RIGHT of the time (Infinity for none). */
+function firstWrong(evaluation) {
+  return Math.min(...evaluation.map((e) => e.positions.find((q) => q.accuracy < RIGHT)?.position ?? Infinity));
+}
+
+/**
+ * What to notice: for the offset task, up to which position the model stays right at every
+ * length, and whether it fails right past the training length (new positions) or later (far
+ * keys); for copy, the first and last answer tokens at 1× and 2×.
+ */
+function notice(task, evaluation, edge) {
+  const acc = (e, k) => e.positions.at(k).accuracy.toFixed(2);
+  if (task === 'copy') {
+    const [a, b] = evaluation;
+    return M.noticeCopy.format({ first1: acc(a, 0), last1: acc(a, -1), first2: acc(b, 0), last2: acc(b, -1) });
+  }
+  const [inside] = split(evaluation[0], edge);
+  if (!(inside >= RIGHT)) return M.noticeNever.format({ edge, inside: inside.toFixed(2) });
+  const first = firstWrong(evaluation);
+  if (first === Infinity) {
+    const last = evaluation.length - 1;
+    return M.noticeHolds.format({ multiple: evaluation[last].length / evaluation[0].length, edge, outside: split(evaluation[last], edge)[1].toFixed(2) });
+  }
+  const before = first - 1;
+  return M.noticeEdge.format({ before, first }) + (first > edge ? M.noticeLate : M.noticeEarly).format({ edge, before, first });
+}
 
 export default {
   kind: 'lab-positions',
   messages: M,
   title: M.title,
   params: [
-    taskParam('copy'),
+    taskParam('kback'),
     encodingParam('rope'),
     { name: 'metric', label: M.metric, type: 'select', options: ['accuracy', 'loss'], value: 'accuracy', optionLabels: { accuracy: M.accuracy, loss: M.loss } },
   ],
@@ -59,11 +110,12 @@ export default {
         }));
         chart.update();
         const o = trained ?? results.options.train;
+        view.notice = notice(task, evaluation, o.trainLength);
         view.readout = (trained ? M.readoutHere : M.readout).format({
           encoding: String(LAB[encoding]), task: String(LAB[task]), steps: o.steps, seed: o.seed, length: o.trainLength,
           list: evaluation.map((e) => M.readItem.format({
             length: e.length, metric: String(M[metric]), first: sig(e.positions[0][metric], 3), last: sig(e.positions.at(-1)[metric], 3),
-          })).join('; '),
+          })).join(String(M.sep)),
         });
         return { columns: ['length', 'position', 'accuracy', 'loss'], rows: evaluation.flatMap((e) => e.positions.map((p) => [e.length, p.position, p.accuracy, p.loss])) };
       },

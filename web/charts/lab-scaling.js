@@ -23,6 +23,9 @@ const M = messages({
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length (the mean of seeds {seeds}): {list}.',
     readItem: '{name} {values}',
     sep: '; ',
+    noticeKback: 'Applied at evaluation alone, PI breaks the task past 1× ({piEval} at 2×), and {furthest} holds it furthest, to {reach}×. Fine-tuned, PI gets {piTuned} at 4× but drops at 1×, from {plain1} to {piTuned1}: its factor shrinks every distance, at every length.',
+    noticeCopy: 'Each fine-tune does best near the 4× it was tuned at (YaRN {yarn4}, PI {pi4}, NTK {ntk4} at 4×), and none survives 8× ({best8} at best).',
+    how: 'The RoPE model of the lab above (seeds 1, 2, 3; the lines are their mean, the bands their range), scored at 1× to 8× its training length: unscaled; with PI, NTK or YaRN applied at evaluation only (factor = the multiple); and after 100 more training steps on sequences of up to 64 tokens with the scaling in place (factor 4), then scored with that scaling at every length. PI divides every angle by the factor; NTK raises the base so that the slowest pair\'s angle is divided by the factor and the fastest pair is kept; YaRN keeps the fast pairs, divides the slow ones by the factor, ramps between them by pair index, and scales the scores by (0.1 ln s + 1)². Trained ahead of time by npm run lab and stored with the page.',
   },
   zh: {
     title: '缩放一个训练好的 RoPE 模型：只在评估时使用 PI、NTK 和 YaRN，以及在 4× 长度上短暂微调之后',
@@ -37,6 +40,9 @@ const M = messages({
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}；种子 {seeds} 的平均值）：{list}。',
     readItem: '{name} {values}',
     sep: '；',
+    noticeKback: '只在评估时使用时，PI 在 1× 之外就把任务毁了（2× 处为 {piEval}），{furthest} 撑得最远，到 {reach}×。微调之后，PI 在 4× 处达到 {piTuned}，但在 1× 处反而从 {plain1} 降到 {piTuned1}：它的缩放因子在任何长度上都会把每个距离缩小。',
+    noticeCopy: '每种微调都在它所用的 4× 附近效果最好（4× 处 YaRN 为 {yarn4}，PI 为 {pi4}，NTK 为 {ntk4}），到 8× 全都失败（最好也只有 {best8}）。',
+    how: '即上面实验中的 RoPE 模型（种子 1、2、3；曲线是它们的平均值，色带是它们的范围），在训练长度的 1× 到 8× 上打分：不缩放；只在评估时使用 PI、NTK 或 YaRN（缩放因子等于倍数）；以及带着缩放（因子 4）在最长 64 个 token 的序列上再训练 100 步之后，在每个长度上用同一种缩放打分。PI 把每个角度除以缩放因子；NTK 加大底数，使最慢一对的角度恰好除以缩放因子，最快的一对保持不变；YaRN 保留快速旋转的对，把慢的对除以缩放因子，两者之间按对的序号线性过渡，并把得分乘以 (0.1 ln s + 1)²。结果由 npm run lab 预先训练好，随页面一起提供。',
   },
 });
 
@@ -54,6 +60,23 @@ function lines(task) {
   SCALINGS.forEach(([s, name], i) => out.push([M.tuned.format({ scaling: name, steps: ft.steps, length: ft.multiple * TRAIN_LENGTH }),
     runs.map((r) => r.fineTuned[s].evaluation), palette[i], false, true]));
   return out;
+}
+
+/**
+ * What to notice, from the lines' values per multiple (lines() order: unscaled; PI, NTK, YaRN at
+ * evaluation; PI, NTK, YaRN fine-tuned).
+ */
+function notice(task, v) {
+  const [plain, piEval, ntkEval, yarnEval, piTuned, ntkTuned, yarnTuned] = v;
+  if (task === 'copy') {
+    return M.noticeCopy.format({ yarn4: sig(yarnTuned[2], 2), pi4: sig(piTuned[2], 2), ntk4: sig(ntkTuned[2], 2),
+      best8: sig(Math.max(piTuned[3], ntkTuned[3], yarnTuned[3]), 2) });
+  }
+  // how far each scaling at evaluation stays right (0.9 or more from 1× on)
+  const reach = (ev) => MULTIPLES[ev.findIndex((x) => x < 0.9) - 1] ?? (ev.every((x) => x >= 0.9) ? MULTIPLES.at(-1) : 0);
+  const evals = [['PI', piEval], ['NTK', ntkEval], ['YaRN', yarnEval]];
+  const [furthest, ev] = evals.reduce((a, b) => (reach(b[1]) > reach(a[1]) ? b : a));
+  return M.noticeKback.format({ piEval: sig(piEval[1], 2), furthest, reach: reach(ev), piTuned: sig(piTuned[2], 2), plain1: sig(plain[0], 2), piTuned1: sig(piTuned[0], 2) });
 }
 
 export default {
@@ -84,6 +107,7 @@ export default {
           pointRadius: 3, pointStyle: tuned ? 'rect' : dashed ? 'triangle' : 'circle',
         }, ...seedBand(pts, j, ev, colour, dashed ? '14' : '22')]);
         chart.update();
+        view.notice = notice(task, ls.map(([, ev]) => ev.map((e) => e[field])));
         view.readout = M.readout.format({
           task: String(LAB[task]), metric: String(M[metric]), seeds: SEEDS.join(', '),
           list: ls.map(([name, ev]) => M.readItem.format({ name, values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),

@@ -3,10 +3,12 @@
 // accuracy against test length per encoding, RoPE also scaled at evaluation (PI, NTK, YaRN). At
 // the default steps and seed the chart shows web/lab/results.json (made by `npm run lab` with the
 // same code) at once; other settings train on the reader's machine when they press Train: in a
-// Web Worker where there is one, else in slices on the page, with a live loss curve and Cancel.
+// pool of Web Workers, one per core (web/lab/pool.js), where the page can start them, else in
+// slices on the page, with live loss curves and Cancel.
 import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays } from './common.js';
 import { messages } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained } from '../lab/run.js';
+import { trainPool, poolSize } from '../lab/pool.js';
 import { LAB_DEFAULTS } from '../lib/lab.js';
 import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
@@ -36,18 +38,26 @@ const M = messages({
     lossX: 'step',
     train: 'Train',
     cancel: 'Cancel',
-    shown: 'Shown: the results of npm run lab ({steps} steps, seeds {seeds}: each line is their mean, its band their range), the same code run ahead of time.',
+    shown: 'Shown: the default run, trained ahead of time ({steps} steps, seeds {seeds}: each line is their mean, its band their range).',
     shownOwn: 'Shown: trained here, {steps} steps, seed {seed}{where}.',
     inWorker: ', in a Web Worker',
+    inWorkers: ', in {workers} Web Workers at once',
     inSlices: ', in slices on this page (no Worker here)',
-    pressTrain: 'Press Train to train with these settings (every encoding at the default size takes about half a minute); shown meanwhile: the results of npm run lab.',
+    pressTrain: 'Press Train to train with these settings (every encoding at the default size takes about half a minute on one core, less on several); shown meanwhile: the default run.',
     progress: 'Training {name} ({index} of {count}), step {step} of {steps}…',
+    progressPool: 'Training in {workers} Web Workers, {done} of {count} done: {list}…',
+    progressItem: '{name} step {step} of {steps}',
     cancelled: 'Cancelled.',
     failed: 'Training failed: {message}',
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length: {list}.',
     readItem: '{name} {values}',
     sep: '; ',
     withScaling: '{name} + {scaling}',
+    noticeRight: 'Right (0.95 or more) at the training length: {right1}. Still right at 2×: {right2}; at 4×: {right4}.',
+    noticeWeak: 'No encoding has learned this task at the training length: the best, {best}, gets {value}. At 2× the best is {best2}, with {value2}.',
+    nobody: 'none',
+    nameSep: ', ',
+    how: 'Each model is a decoder-only transformer (2 layers, d_model 32, 4 heads of width 8, batch 32, AdamW at learning rate 0.003 after 100 warm-up steps), trained by the page\'s own WebAssembly code on sequences of up to 16 tokens of the task (a new length each step), then scored on 128 fresh sequences at each test length. RoPE\'s scaled lines reuse the RoPE model and only change its angles at evaluation (factor = the multiple). The default run (seeds 1, 2, 3) was trained ahead of time with the same code by npm run lab and is stored with the page; Train trains on your machine in Web Workers (background threads), one per core and each encoding in one of them, or in short slices on the page where there are none.',
   },
   zh: {
     title: '准确率随测试长度的变化：用各种位置编码训练的小 Transformer，在训练长度的 1× 到 8× 上测试',
@@ -67,33 +77,55 @@ const M = messages({
     lossX: '步',
     train: '训练',
     cancel: '取消',
-    shown: '当前显示：npm run lab 的结果（{steps} 步，种子 {seeds}：每条线是它们的平均值，色带是它们的范围），即预先运行的同一份代码。',
+    shown: '当前显示：预先训练好的默认结果（{steps} 步，种子 {seeds}：每条线是它们的平均值，色带是它们的范围）。',
     shownOwn: '当前显示：在这里训练的结果，{steps} 步，种子 {seed}{where}。',
     inWorker: '，在 Web Worker 中',
+    inWorkers: '，同时在 {workers} 个 Web Worker 中',
     inSlices: '，在本页面上分片运行（这里没有 Worker）',
-    pressTrain: '按“训练”即可用这些设置训练（默认大小下训练全部编码大约需要半分钟）；在此之前显示 npm run lab 的结果。',
+    pressTrain: '按“训练”即可用这些设置训练（默认大小下训练全部编码，单核大约需要半分钟，多核更快）；在此之前显示预先训练好的默认结果。',
     progress: '正在训练 {name}（第 {index} 个，共 {count} 个），第 {step} 步，共 {steps} 步……',
+    progressPool: '正在用 {workers} 个 Web Worker 同时训练，已完成 {done} 个，共 {count} 个：{list}……',
+    progressItem: '{name} 第 {step} 步，共 {steps} 步',
     cancelled: '已取消。',
     failed: '训练失败：{message}',
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}）：{list}。',
     readItem: '{name} {values}',
     sep: '；',
     withScaling: '{name} + {scaling}',
+    noticeRight: '在训练长度上做对（准确率不低于 0.95）的：{right1}。到 2× 仍然做对的：{right2}；到 4×：{right4}。',
+    noticeWeak: '在训练长度上没有哪种编码学会了这个任务：最好的 {best} 也只有 {value}。到 2× 时最好的是 {best2}，为 {value2}。',
+    nobody: '没有',
+    nameSep: '、',
+    how: '每个模型都是仅解码器的 Transformer（2 层，d_model 32，4 个宽度为 8 的头，批大小 32，AdamW，预热 100 步后学习率 0.003），由本页自己的 WebAssembly 代码在该任务最长 16 个 token 的序列上训练（每一步换一个长度），然后在每个测试长度上用 128 条新序列打分。RoPE 的几条缩放曲线沿用同一个 RoPE 模型，只在评估时改变它的角度（缩放因子等于倍数）。默认结果（种子 1、2、3）由同一份代码通过 npm run lab 预先训练好，随页面一起提供；按“训练”会在你的机器上训练：有 Web Worker（后台线程）时每个核一个，各编码分到其中并行训练；没有时在页面上分成小段进行。',
   },
 });
+
+/**
+ * What to notice in `lines` ([encoding, scaling, per-multiple means]): which lines are right
+ * (0.95 or more) at 1×, 2× and 4×; or, when none is right at 1×, the best at 1× and at 2×.
+ */
+function notice(lines, field) {
+  const RIGHT = 0.95;
+  const names = (n, plainOnly) => {
+    const list = lines.filter(([, s, ev]) => !(plainOnly && s) && ev[n]?.[field] >= RIGHT).map(([enc, s]) => runName(enc, s));
+    return list.length ? list.join(String(M.nameSep)) : String(M.nobody);
+  };
+  const best = (n) => lines.reduce((a, l) => (l[2][n]?.[field] > (a?.[2][n]?.[field] ?? -1) ? l : a), null);
+  const first = best(0);
+  if (first && first[2][0][field] >= RIGHT) return M.noticeRight.format({ right1: names(0, true), right2: names(1), right4: names(2) });
+  const second = best(1);
+  return M.noticeWeak.format({
+    best: first ? runName(first[0], first[1]) : '–', value: first ? sig(first[2][0][field], 2) : '–',
+    best2: second ? runName(second[0], second[1]) : '–', value2: second ? sig(second[2][1][field], 2) : '–',
+  });
+}
 
 /** An encoding's colour, the same in every setting: its place in the lab's list. */
 const colourOf = (encoding) => palette[ENCODING_NAMES.indexOf(encoding) % 7];
 
-/** Where training runs: a module Worker when the page can start one (not file://, not the single-file build). */
-function startWorker() {
-  if (typeof Worker !== 'function' || location.protocol === 'file:') return null;
-  try {
-    return new Worker(new URL('../lab/worker.js', import.meta.url), { type: 'module' });
-  } catch {
-    return null;
-  }
-}
+/** Whether training can run in module Workers here (not file://; the single-file build has no worker file, found at the start). */
+const canStartWorkers = () => typeof Worker === 'function' && location.protocol !== 'file:';
+const startWorker = () => new Worker(new URL('../lab/worker.js', import.meta.url), { type: 'module' });
 
 export default {
   kind: 'length-lab',
@@ -135,17 +167,14 @@ export default {
     // (a legend of its own: the scaled RoPE lines above share their run's one loss curve)
     loss.options.plugins.legend = lineLegend;
     loss.canvas.parentElement.classList.add('phone-legend');
-    // the losses of the runs shown (every 5th step; steps without a loss position read 0 and are skipped)
-    const lossCurves = (runs) => runs.map((r) => ({
-      label: String(LAB[r.encoding]),
-      data: Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => ({ x: 5 * n + 1, y: r.loss[5 * n] })).filter((q) => q.y > 0),
-      borderColor: colourOf(r.encoding), borderWidth: 1.25, borderDash: [],
-    }));
+    // the losses of the runs shown, every 5th step
+    const curve = (encoding, data) => ({ label: String(LAB[encoding]), data, borderColor: colourOf(encoding), borderWidth: 1.25, borderDash: [] });
+    const lossCurves = (runs) => runs.map((r) => curve(r.encoding, Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => ({ x: 5 * n + 1, y: r.loss[5 * n] }))));
     Object.assign(loss.options.plugins, { decimation: false });
     const pts = pointArrays();
 
     const own = new Map(); // runs trained here, by their settings
-    let job = null; // { key, stop(), where }
+    let job = null; // { key, stop() }
     let message = null;
     const key = (p, encoding = p.encoding) => `${p.task}/${encoding}/${p.trainLength}/${p.dModel}/${p.layers}/${p.steps}/${p.seed}`;
     const settings = (p) => ({ task: p.task, steps: p.steps, seed: p.seed, trainLength: p.trainLength, dModel: p.dModel, layers: p.layers,
@@ -157,48 +186,49 @@ export default {
       if (runs) (own.set(k, { runs, where }), (message = null), publishTrained(p.task, runs, settings(p)));
       requestRedraw(el);
     };
-    const lossPoints = [];
-    const progress = (p) => {
-      lossPoints.push({ x: p.index * p.steps + p.step, y: p.lastLoss });
-      message = M.progress.format({ ...p, name: String(LAB[p.encoding]), index: p.index + 1 });
-      status.textContent = message;
-      loss.data.datasets = [{ label: '', data: lossPoints.filter((q) => q.y > 0), borderColor: palette[0], borderWidth: 1.25 }];
+    // the live loss: a curve per run, its point after every slice of steps
+    const live = new Map();
+    const progress = (p, text) => {
+      if (!live.has(p.encoding)) live.set(p.encoding, []);
+      live.get(p.encoding).push({ x: p.step, y: p.lastLoss });
+      status.textContent = message = text;
+      loss.data.datasets = [...live].map(([encoding, data]) => curve(encoding, data));
       loss.update();
     };
     const train = () => {
       const p = { ...params }, k = key(p);
-      lossPoints.length = 0;
-      const worker = startWorker();
-      if (worker) {
-        job = { key: k, stop: () => worker.terminate(), where: 'worker' };
-        worker.onmessage = (e) => {
-          const d = e.data;
-          if (d.type === 'progress') progress(d);
-          else if (d.type === 'done') (worker.terminate(), finish(d.runs, 'worker', k, p));
-          else if (d.type === 'error') (worker.terminate(), (message = M.failed.format({ message: d.message })), finish(null, null, k, p));
-        };
-        // a worker that cannot start (a single-file build has no worker file) trains in slices instead
-        worker.onerror = (e) => {
-          e.preventDefault?.();
-          worker.terminate();
-          if (job?.key === k && !lossPoints.length) sliced(p, k);
-        };
-        worker.postMessage(settings(p));
-      } else sliced(p, k);
+      live.clear();
+      if (canStartWorkers()) pooled(p, k);
+      else sliced(p, k);
       requestRedraw(el);
+    };
+    const pooled = (p, k) => {
+      const pool = trainPool(settings(p), {
+        spawn: startWorker, size: poolSize(ENCODING_NAMES.length, navigator.hardwareConcurrency),
+        onProgress: (q) => progress(q, M.progressPool.format({ ...q,
+          list: q.active.map((a) => M.progressItem.format({ ...a, name: String(LAB[a.encoding]) })).join(String(M.sep)) })),
+      });
+      job = { key: k, stop: pool.stop };
+      pool.done.then((runs) => job?.key === k && finish(runs, pool.workers, k, p), (err) => {
+        if (job?.key !== k) return;
+        // workers that cannot start (a single-file build has no worker file): slices instead
+        if (err.start && !live.size) sliced(p, k);
+        else (message = M.failed.format({ message: err.message })), finish(null, null, k, p);
+      });
     };
     const sliced = (p, k) => {
       let stop = false, last = performance.now();
-      job = { key: k, stop: () => (stop = true), where: 'slices' };
+      job = { key: k, stop: () => (stop = true) };
       trainAll(pe, settings(p), {
         slice: 5,
         cancelled: () => stop,
         pause: (q) => {
           if (performance.now() - last < SLICE_MS) return null;
-          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] });
+          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 }));
           return new Promise((r) => setTimeout(r)).then(() => (last = performance.now()));
         },
-      }).then((runs) => finish(runs, 'slices', k, p), (err) => ((message = M.failed.format({ message: err.message })), finish(null, null, k, p)));
+      }).then((runs) => job?.key === k && finish(runs, 'slices', k, p),
+        (err) => job?.key === k && ((message = M.failed.format({ message: err.message })), finish(null, null, k, p)));
     };
     button.addEventListener('click', () => {
       if (job) {
@@ -210,7 +240,7 @@ export default {
     });
 
     const fileSeeds = { kback: decodeSeeds(results, 'kback'), copy: decodeSeeds(results, 'copy') };
-    const seedList = [DEFAULT_SEED, ...results.options.seeds].join(', ');
+    const seedList = () => [DEFAULT_SEED, ...results.options.seeds].join(String(M.nameSep));
     const view = {
       update(p) {
         params = p;
@@ -224,8 +254,11 @@ export default {
         Object.assign(chart.options.scales.x, { min: shownLength * 0.9, max: shownLength * 8 * 1.1 });
         button.textContent = String(job ? M.cancel : M.train);
         if (!job) {
-          status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where: String(mine.where === 'worker' ? M.inWorker : M.inSlices) })
-            : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seeds: seedList })
+          // where: 'slices', or the number of workers
+          const where = mine?.where === 'slices' ? String(M.inSlices) : mine?.where === 1 ? String(M.inWorker)
+            : M.inWorkers.format({ workers: mine?.where });
+          status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where })
+            : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seeds: seedList() })
               : M.pressTrain.format());
           message = null;
         }
@@ -255,6 +288,7 @@ export default {
           loss.data.datasets = lossCurves(runs);
           loss.update();
         }
+        view.notice = notice(lines, field);
         view.readout = M.readout.format({
           task: String(LAB[p.task]), metric: String(M[p.metric]),
           list: lines.map(([enc, s, ev]) => M.readItem.format({ name: runName(enc, s), values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),

@@ -1,4 +1,4 @@
-// run.js: the lab's runs as the page trains them (in a worker, or in time slices on the page):
+// run.js: the lab's runs as the page trains them (in workers, or in time slices on the page):
 // every encoding (or the ones chosen) on one task, each evaluated at 1×, 2×, 4× and 8× its training length, RoPE also
 // with position interpolation, NTK and YaRN applied at evaluation. And the default run's results
 // as web/lab/results.json holds them (made by `npm run lab` with the same calls), decoded into the
@@ -46,6 +46,26 @@ export async function trainAll(pe, { task, steps, seed, trainLength = TRAIN_LENG
     }
   }
   return runs;
+}
+
+/**
+ * A training worker's side (worker.js; the bench's Node worker): returns settings => trains them
+ * with the module from `load()` (loaded once), posting { type: 'progress', …, lastLoss } after
+ * every slice, then { type: 'done', runs } or { type: 'error', message }.
+ */
+export function trainer(load, post) {
+  let pe = null;
+  return async (settings) => {
+    try {
+      pe ??= await load();
+      const runs = await trainAll(pe, settings, {
+        pause: ({ loss, ...p }) => post({ type: 'progress', ...p, lastLoss: loss[loss.length - 1] }),
+      });
+      post({ type: 'done', runs });
+    } catch (err) {
+      post({ type: 'error', message: `${err.name}: ${err.message}` });
+    }
+  };
 }
 
 /** The per-position figures and attention pictures of a run trained here, in decodeDetails' shape (weights not quantised). */

@@ -79,6 +79,7 @@ export function trainOptions(opts) {
   r.layers = A.int('layers', o.layers ?? LAB_DEFAULTS.layers, 1, L.layers);
   r.dFF = A.int('dFF', o.dFF ?? Math.min(4 * r.dModel, L.dFF), 1, L.dFF);
   r.trainLength = A.int('trainLength', o.trainLength ?? LAB_DEFAULTS.trainLength, 1, L.trainLength);
+  if (task === 'kback' && r.k > r.trainLength) throw new RangeError(`k (${r.k}) must be <= trainLength (${r.trainLength}): k-back sequences shorter than k have no token to predict, so no step could train`);
   r.maxEvalLength = A.int('maxEvalLength', o.maxEvalLength ?? Math.min(8 * r.trainLength, L.maxEvalLength), 1, L.maxEvalLength);
   const longest = sequenceLength(task, Math.max(r.trainLength, r.maxEvalLength));
   if (encoding === 'learned') {
@@ -168,9 +169,10 @@ export class LabRun {
   }
 
   /**
-   * Trains n more steps (1..10000); returns their losses. With `{ length, scaling }` the steps
-   * fine-tune at a longer task length: lengths drawn from 1..length (default trainLength, up to
-   * maxEvalLength), RoPE scaling { type, factor } (factor default max(1, length / trainLength))
+   * Trains n more steps (1..10000); returns their losses. Every step scores tokens: training
+   * draws only task lengths that carry loss (k..trainLength for kback, 1..trainLength otherwise). With `{ length, scaling }` the steps
+   * fine-tune at a longer task length: lengths drawn likewise up to length (default trainLength,
+   * k..maxEvalLength for kback), RoPE scaling { type, factor } (factor default max(1, length / trainLength))
    * applied as evaluate applies it, batches of `fineTuneBatch(length)` sequences.
    */
   step(n, opts) {
@@ -178,7 +180,7 @@ export class LabRun {
     A.int('n', n, 1, LAB_LIMITS.stepsPerCall);
     const r = this.options;
     const o = opts === undefined ? {} : A.options('options', opts, STEP_KEYS, 'step');
-    const length = o.length === undefined ? null : A.int('length', o.length, 1, r.maxEvalLength);
+    const length = o.length === undefined ? null : A.int('length', o.length, r.k ?? 1, r.maxEvalLength);
     const scaling = this.#scaling(o.scaling, 'scaling', 'step');
     const heap = this.#heap;
     const fresh = heap.scoped((h) => {

@@ -678,7 +678,7 @@ export interface TrainOptions {
   style?: RopeStyle;
   /** default 'kback' */
   task?: LabTask;
-  /** kback's offset (default 3) [1..64]; kback only */
+  /** kback's offset (default 3) [1..64, <= trainLength]; kback only */
   k?: number;
   /** rope, xpos and sinusoidal base (default 10000, > 1); refused for the others */
   base?: number;
@@ -696,7 +696,7 @@ export interface TrainOptions {
   dFF?: number;
   /** learned table rows (default max(512, the longest sequence)) [..4096]; learned only */
   maxPositions?: number;
-  /** training draws task lengths 1..trainLength (default 16) [1..256] */
+  /** training draws each batch's task length uniformly from those up to trainLength that carry loss: k..trainLength for kback, 1..trainLength otherwise (default 16) [1..256] */
   trainLength?: number;
   /** the longest task length evaluate and attention take (default min(8 trainLength, 1024)) [1..1024] */
   maxEvalLength?: number;
@@ -762,14 +762,15 @@ export interface LabRun {
     'clipNorm' | 'seed' | 'steps'>> & TrainOptions>;
   readonly layers: number;
   readonly heads: number;
-  /** every step's loss so far (a copy; still readable after free) */
+  /** every step's loss so far (a copy; still readable after free); every step scored at least one token, so none is an empty step's 0 */
   readonly loss: Float32Array;
   readonly steps: number;
   readonly freed: boolean;
   /**
    * n more steps [1..10000]; returns their losses. With `length` and/or `scaling`, fine-tuning:
-   * task lengths drawn from 1..length [..maxEvalLength], RoPE scaled as evaluate scales it
-   * (factor default max(1, length / trainLength)), batches of fineTuneBatch(length) sequences.
+   * task lengths drawn as training draws them with `length` in place of trainLength
+   * [1..maxEvalLength; k.. for kback], RoPE scaled as evaluate scales it (factor default
+   * max(1, length / trainLength)), batches of fineTuneBatch(length) sequences.
    */
   step(n: number, options?: { length?: number; scaling?: LabScaling }): Float32Array;
   /** sequences per fine-tuning batch at a task length: what the buffers hold, at most `batch` */

@@ -6,7 +6,7 @@ import { ENCODINGS } from '../../lab/run.js';
 export const LAB = messages({
   en: {
     task: 'task',
-    kback: 'the token 3 places back',
+    kback: 'repeat the token 2 places back',
     copy: 'copy the sequence',
     encoding: 'position encoding',
     none: 'none (NoPE)',
@@ -20,7 +20,7 @@ export const LAB = messages({
   },
   zh: {
     task: '任务',
-    kback: '往前数第 3 个 token',
+    kback: '复述往前第 2 个 token',
     copy: '复制序列',
     encoding: '位置编码',
     none: '无位置编码（NoPE）',

@@ -1,0 +1,246 @@
+// Every number the lesson's prose cites from the lab stands in index.html as
+// <span data-claim="key">text</span>, in English and in Chinese alike; the key names the figure
+// of web/lab/results.json it must equal, computed here from the file the way the lab's charts
+// read it (a line is the mean over the seeds, its band their lowest and highest; per-position
+// figures and attention pictures are the first seed's), and compared after rounding to as many
+// decimals as the text shows. When `npm run lab` rewrites the file, a claim the new numbers no
+// longer support fails here, naming its key.
+//
+// Keys:
+//   cfg.<name>                              the lab's settings (layers, dModel, heads, headDim, pairs,
+//                                           theta.<i>, steps, trainLength, copyPositions, chance,
+//                                           ftSteps, ftMultiple, ftLength, maxAngle.<i>)
+//   acc.<task>.<line>.<metric>.<multiple>[.lo|.hi]
+//                                           a line of the lab charts: <line> is an encoding,
+//                                           rope+<scaling> (at evaluation) or rope~<scaling>
+//                                           (fine-tuned); metric token | sequence
+//   accrange.<task>[.tuned].<metric>.<multiple>.min|max
+//                                           the lowest or highest line among the unscaled
+//                                           encodings (or the fine-tuned RoPE lines)
+//   pos.<task>.<encoding>.firstWrong | lastRight
+//                                           lab-positions: the first position at which some test
+//                                           length is right less than 0.9 of the time, and the one
+//                                           before it
+//   att.<task>.<encoding>.<measure>.<multiple>
+//                                           lab-attention's picture: target = weight on the key the
+//                                           task needs, averaged over queries (its readout); far =
+//                                           weight queries past the training length give to keys at
+//                                           least that far back; stripeFrom / stripeTo = the nearest
+//                                           and farthest such distance whose mean weight is 0.05 or
+//                                           more; stripeFromAngle / stripeToAngle = those times θ_1
+//   learned.<task>.reached | learned.<task>.moved.<reached|other>.<min|max>   (lab-learned, in %)
+//   t5.trained.<length> | t5.untrainedFrom.<length> | t5.bucketOf.<distance>
+//                                           the highest causal T5 bucket the distances of a
+//                                           <length>-token sequence reach, the next one, and the
+//                                           bucket of one distance
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { decodeDetails, fromBase64 } from '../web/lab/run.js';
+
+const html = readFileSync(new URL('../web/index.html', import.meta.url), 'utf8');
+const results = JSON.parse(readFileSync(new URL('../web/lab/results.json', import.meta.url), 'utf8'));
+
+const T5_BUCKETS = 32, T5_MAX_DISTANCE = 128; // the lab's T5 (c/lab/lab.h)
+const STRIPE = 0.05;
+
+const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
+const o = results.options;
+const rope = results.runs.find((r) => r.encoding === 'rope').options;
+const headDim = rope.dModel / rope.heads;
+const theta = (i) => rope.base ** ((-2 * i) / headDim);
+
+/** Every run of `task` and `encoding`, first seed first. */
+function seedRuns(task, encoding) {
+  const match = (r) => r.task === task && r.encoding === encoding;
+  const runs = [results.runs.find(match), ...results.seedRuns.filter(match)];
+  assert.equal(runs.length, 1 + o.seeds.length, `${task} ${encoding}: a run per seed`);
+  return runs;
+}
+
+/** One line's figure at one multiple: mean over the seeds, or the lowest / highest. */
+function line(task, name, metric, multiple, stat = 'mean') {
+  const [encoding, how, scaling] = name.match(/^(\w+)(?:([+~])(\w+))?$/).slice(1);
+  const k = o.multiples.indexOf(multiple);
+  assert.ok(k >= 0, `multiple ${multiple}`);
+  const values = seedRuns(task, encoding).map((r) => {
+    const ev = how === '+' ? r.scaled[scaling] : how === '~' ? r.fineTuned[scaling].evaluation : r.evaluation;
+    return ev[k][`${metric}Accuracy`];
+  });
+  return stat === 'lo' ? Math.min(...values) : stat === 'hi' ? Math.max(...values) : mean(values);
+}
+
+/** The attention picture of `task`, `encoding` (first seed) at `multiple`, and the training length's. */
+function pictures(task, encoding, multiple) {
+  const { attention } = decodeDetails(results, task, encoding);
+  const a = attention.find((p) => p.multiple === multiple);
+  assert.ok(a, `${task} ${encoding}: a picture at ${multiple}x`);
+  return { a, edge: attention.find((p) => p.multiple === 1).length };
+}
+
+/** The key a query at i needs, or -1: 2 back for k-back (k = 3), the matching input token for copy. */
+function needed(task, i, T) {
+  if (task === 'kback') return i - (rope.k - 1);
+  const n = (T - 1) / 2;
+  return i >= n + 1 ? i - n : -1;
+}
+
+function attention(task, encoding, measure, multiple) {
+  const { a, edge } = pictures(task, encoding, multiple);
+  const T = a.length, w = (i, j) => a.weights[i * T + j];
+  if (measure === 'target') {
+    const hits = [];
+    for (let i = 0; i < T; i++) if (needed(task, i, T) >= 0) hits.push(w(i, needed(task, i, T)));
+    return mean(hits);
+  }
+  if (measure === 'far') {
+    const rows = [];
+    for (let i = edge; i < T; i++) {
+      let s = 0;
+      for (let j = 0; j <= i - edge; j++) s += w(i, j);
+      rows.push(s);
+    }
+    return mean(rows);
+  }
+  // the distances past the training length that hold a stripe of weight
+  const stripes = [];
+  for (let d = edge; d < T; d++) {
+    const col = [];
+    for (let i = Math.max(d, edge); i < T; i++) col.push(w(i, i - d));
+    if (mean(col) >= STRIPE) stripes.push(d);
+  }
+  assert.ok(stripes.length, `${task} ${encoding}: no distance past ${edge} holds ${STRIPE} of the weight`);
+  const [from, to] = [stripes[0], stripes.at(-1)];
+  return { stripeFrom: from, stripeTo: to, stripeFromAngle: from * theta(1), stripeToAngle: to * theta(1) }[measure];
+}
+
+function positions(task, encoding, which) {
+  const { evaluation } = decodeDetails(results, task, encoding);
+  const wrong = evaluation.flatMap((e) => e.positions.filter((p) => p.accuracy < 0.9).map((p) => p.position));
+  assert.ok(wrong.length, `${task} ${encoding}: right at every position`);
+  const first = Math.min(...wrong);
+  assert.ok(['firstWrong', 'lastRight'].includes(which), `unknown key pos.${task}.${encoding}.${which}`);
+  return which === 'firstWrong' ? first : first - 1;
+}
+
+function learned(task, rest) {
+  const run = results.runs.find((r) => r.task === task && r.encoding === 'learned');
+  const { reached } = run.positionTable;
+  if (rest === 'reached') return reached;
+  const [, which, stat] = rest.split('.');
+  const moved = fromBase64(run.positionTable.moved);
+  const part = which === 'reached' ? moved.subarray(0, reached) : moved.subarray(reached);
+  return 100 * (stat === 'min' ? Math.min(...part) : Math.max(...part));
+}
+
+/** T5's causal bucket of a key `d` places back (Hugging Face _relative_position_bucket, written out here). */
+function t5Bucket(d) {
+  const exact = T5_BUCKETS / 2;
+  if (d < exact) return d;
+  const large = exact + Math.floor((Math.log(d / exact) / Math.log(T5_MAX_DISTANCE / exact)) * (T5_BUCKETS - exact));
+  return Math.min(large, T5_BUCKETS - 1);
+}
+
+const CFG = {
+  layers: rope.layers, dModel: rope.dModel, heads: rope.heads, headDim, pairs: headDim / 2,
+  steps: o.train.steps, trainLength: o.train.trainLength, copyPositions: 2 * o.train.trainLength + 1,
+  chance: 1 / (rope.vocab - 2), ftSteps: o.fineTune.steps, ftMultiple: o.fineTune.multiple,
+  ftLength: o.fineTune.multiple * o.train.trainLength,
+};
+
+/** The figure a claim's key names. */
+export function resolve(key) {
+  const p = key.split('.');
+  switch (p[0]) {
+    case 'cfg':
+      if (p[1] === 'theta') return theta(Number(p[2]));
+      if (p[1] === 'maxAngle') return (o.train.trainLength - 1) * theta(Number(p[2]));
+      assert.ok(Object.hasOwn(CFG, p[1]), `unknown key ${key}`);
+      return CFG[p[1]];
+    case 'acc':
+      return line(p[1], p[2], p[3], Number(p[4]), p[5]);
+    case 'accrange': {
+      const tuned = p[2] === 'tuned';
+      const [metric, multiple, stat] = p.slice(tuned ? 3 : 2);
+      const names = tuned ? o.scalings.map((s) => `rope~${s}`) : o.encodings.map((e) => e.encoding);
+      const values = names.map((n) => line(p[1], n, metric, Number(multiple)));
+      return stat === 'min' ? Math.min(...values) : Math.max(...values);
+    }
+    case 'pos':
+      return positions(p[1], p[2], p[3]);
+    case 'att':
+      return attention(p[1], p[2], p[3], Number(p[4]));
+    case 'learned':
+      return learned(p[1], p.slice(2).join('.'));
+    case 't5': {
+      if (p[1] === 'bucketOf') return t5Bucket(Number(p[2]));
+      const top = Math.max(...Array.from({ length: Number(p[2]) }, (_, d) => t5Bucket(d)));
+      return p[1] === 'trained' ? top : top + 1;
+    }
+    default:
+      throw new Error(`unknown key ${key}`);
+  }
+}
+
+/** Does `text` (e.g. "0.84", "15%", "33") state `value` rounded to as many decimals as it shows? */
+export function states(text, value) {
+  const m = text.trim().match(/^(\d+)(?:\.(\d+))?%?$/);
+  if (!m || !Number.isFinite(value)) return false;
+  const decimals = m[2]?.length ?? 0;
+  return Number(value.toFixed(decimals)) === Number(text.replace('%', ''));
+}
+
+/** The claims of the page: [{ lang, key, text }], and every data-claim found anywhere. */
+function claims() {
+  const out = [];
+  for (const [, lang, body] of html.matchAll(/<p lang="(en|zh-CN)">([\s\S]*?)<\/p>/g))
+    for (const [, key, text] of body.matchAll(/<span data-claim="([^"]+)">([^<]*)<\/span>/g)) out.push({ lang, key, text });
+  return { out, all: [...html.matchAll(/data-claim="([^"]+)"/g)].length };
+}
+
+const section = (id) => {
+  const start = html.indexOf(`<section id="${id}">`);
+  assert.ok(start >= 0, `section ${id}`);
+  return html.slice(start, html.indexOf('</section>', start));
+};
+
+test('the comparison rounds as the text does and rejects a wrong digit', () => {
+  assert.ok(states('0.84', 0.8412) && states('0.70', 0.6953) && states('1.00', 0.9999) && states('15%', 15.36) && states('33', 33));
+  assert.ok(!states('0.83', 0.8412) && !states('0.6', 0.66) && !states('16', 15) && !states('about 5', 5));
+  assert.throws(() => resolve('cfg.nothing'), /unknown key/);
+  assert.throws(() => resolve('acc.kback.rope.token.3'), /multiple 3/);
+});
+
+test('every data-claim of the page stands in an English or Chinese paragraph', () => {
+  const { out, all } = claims();
+  assert.ok(out.length >= 100, `the lab's claims are marked (found ${out.length})`);
+  assert.equal(out.length, all, 'no data-claim outside a <p lang> paragraph');
+});
+
+test('every claim equals its figure of web/lab/results.json', () => {
+  const wrong = [];
+  for (const { lang, key, text } of claims().out) {
+    const value = resolve(key);
+    if (!states(text, value)) wrong.push(`${key} (${lang}): the text says ${text}, the file gives ${value}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('English and Chinese cite the same figures', () => {
+  const by = (lang) => claims().out.filter((c) => c.lang === lang).map((c) => `${c.key} = ${c.text}`).sort();
+  assert.deepEqual(by('zh-CN'), by('en'));
+});
+
+test('the lab sections cite no decimal or percentage outside a claim or a formula', () => {
+  for (const id of ['lab', 'other-encodings']) {
+    for (const [, lang, body] of section(id).matchAll(/<p lang="(en|zh-CN)">([\s\S]*?)<\/p>/g)) {
+      const text = body
+        .replace(/<span data-claim="[^"]+">[^<]*<\/span>/g, ' ')
+        .replace(/<math[\s\S]*?<\/math>/g, ' ')
+        .replace(/<a [^>]*>[\s\S]*?<\/a>/g, ' ')
+        .replace(/<[^>]+>/g, ' ');
+      const loose = text.match(/\d+\.\d+|\d+\s*%/g);
+      assert.equal(loose, null, `#${id} (${lang}) cites ${loose} without a data-claim`);
+    }
+  }
+});
