@@ -1,0 +1,171 @@
+// lesson.test.js: the page as a lesson, in both languages: a primer with its pipeline diagram
+// before section 1, one notation box, a "you are here" strip on every numbered section, every
+// formula of the prose as MathML that Chromium lays out (a box of non-zero size), the same
+// formulas in the English and the Chinese text, the sources named and linked, no calques
+// in the Chinese text, and RoFormer's bound drawn as a bound.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startBrowser, pageReady } from './browser.js';
+
+const HTML = readFileSync(new URL('../web/index.html', import.meta.url), 'utf8');
+let b;
+const pages = {};
+
+before(async () => {
+  b = await startBrowser();
+  for (const lang of ['en', 'zh']) {
+    const p = await b.open(`?lang=${lang}`);
+    await pageReady(p.page);
+    pages[lang] = p;
+  }
+});
+after(() => b?.close());
+
+test('formulas in the prose are MathML, not ASCII with ^ and _ in code', () => {
+  const prose = HTML.replace(/<script[\s\S]*?<\/script>/g, '');
+  const maths = prose.match(/<math[\s>]/g) ?? [];
+  assert.ok(maths.length >= 150, `only ${maths.length} formulas are MathML`);
+  // <code> holds code identifiers only: a sub- or superscript inside one is an ASCII formula
+  const ascii = [...prose.matchAll(/<code>([^<]*)<\/code>/g)].map((m) => m[1]).filter((c) => /[\^]|_\{|_\(|Σ|√/.test(c));
+  assert.deepEqual(ascii, [], 'ASCII formulas in <code>');
+});
+
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: every formula the reader sees is laid out with a non-zero box`, async () => {
+    const { page } = pages[lang];
+    const { shown, empty } = await page.evaluate(() => {
+      const all = [...document.querySelectorAll('main math')].filter((m) => m.checkVisibility());
+      return {
+        shown: all.length,
+        empty: all.filter((m) => {
+          const r = m.getBoundingClientRect();
+          return !(r.width > 0 && r.height > 0);
+        }).map((m) => `${m.closest('section')?.id}: ${m.textContent}`),
+      };
+    });
+    assert.ok(shown >= 75, `${lang}: only ${shown} visible formulas`);
+    assert.deepEqual(empty, [], 'formulas with an empty box');
+  });
+
+  test(`${lang}: the primer, the notation box and a stage strip on every numbered section`, async () => {
+    const { page, problems } = pages[lang];
+    const r = await page.evaluate(() => {
+      const sections = [...document.querySelectorAll('main > section')];
+      const numbered = sections.filter((s) => /^\d+\./.test(s.querySelector('h2').textContent.trim()));
+      return {
+        first: sections.slice(0, 2).map((s) => s.id),
+        last: sections.at(-1).id,
+        numbered: numbered.length,
+        stages: [...document.querySelectorAll('svg.pipeline .stage')].map((g) => g.dataset.stage),
+        svgBox: document.querySelector('svg.pipeline').getBoundingClientRect().width,
+        withoutStrip: numbered.filter((s) => !s.querySelector(':scope > .here li[aria-current="step"]')).map((s) => s.id),
+        stripLabels: [...document.querySelector('#decay .here').querySelectorAll('li')].map((li) => li.textContent),
+      };
+    });
+    assert.deepEqual(r.first, ['primer', 'notation']);
+    assert.equal(r.last, 'sources');
+    assert.equal(r.numbered, 23);
+    assert.deepEqual(r.stages, ['embed', 'pe', 'qkv', 'rope', 'score', 'softmax']);
+    assert.ok(r.svgBox > 300, 'the pipeline diagram is drawn');
+    assert.deepEqual(r.withoutStrip, [], 'sections without a "you are here" strip');
+    assert.equal(r.stripLabels.length, 6);
+    assert.equal(/[\u4e00-\u9fff]/.test(r.stripLabels.join('')), lang === 'zh', 'the strip speaks the page language');
+    assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  });
+}
+
+test('each section has the same formulas in English and in Chinese', async () => {
+  const { page } = pages.en;
+  const diff = await page.evaluate(() => {
+    const out = [];
+    for (const s of document.querySelectorAll('main > section')) {
+      const count = (l) => [...s.querySelectorAll(`:scope [lang="${l}"] math`)].map((m) => m.textContent.replace(/\s+/g, '')).sort();
+      const en = count('en'), zh = count('zh-CN');
+      if (JSON.stringify(en) !== JSON.stringify(zh)) out.push({ id: s.id, en: en.filter((x) => !zh.includes(x)), zh: zh.filter((x) => !en.includes(x)) });
+    }
+    return out;
+  });
+  assert.deepEqual(diff, [], 'formulas in one language only');
+});
+
+test('every English paragraph, list and heading of the prose has its Chinese sibling', () => {
+  // index.html writes its prose twice: an element with lang="en" is followed by one with lang="zh-CN"
+  // (either may come first, as in a title quoted in its own language before its translation)
+  const tags = [...HTML.matchAll(/<(p|ol|ul|dl|span)\b[^>]*\blang="(en|zh-CN)"/g)].map((m) => [m[1], m[2]]);
+  const pending = [];
+  for (const [tag, lang] of tags) {
+    const j = pending.findIndex(([t, l]) => t === tag && l !== lang);
+    if (j === 0) pending.shift();
+    else pending.unshift([tag, lang]);
+  }
+  assert.deepEqual(pending, [], 'English elements without a Chinese sibling');
+});
+
+test('the sources are named and linked: the five posts, the papers and the reference code', async () => {
+  const { page } = pages.en;
+  const r = await page.evaluate(() => ({
+    posts: document.querySelectorAll('#sources .posts li[id^="source-"]').length,
+    links: [...document.querySelectorAll('#sources a[href^="https://"]')].map((a) => a.href),
+    toPosts: document.querySelectorAll('main a[href^="#source-"], main a[href="#sources"], header a[href="#sources"]').length,
+  }));
+  assert.equal(r.posts, 5);
+  for (const id of ['1706.03762', '2104.09864', '2306.15595', '2309.00071', '2108.12409', '1910.10683', '2212.10554',
+    '2305.19466', '2305.16843', '2410.06205', '2402.13753']) {
+    assert.ok(r.links.some((u) => u.endsWith(`arxiv.org/abs/${id}`)), `arXiv ${id} is not linked`);
+  }
+  assert.ok(r.links.some((u) => u.endsWith('modeling_rope_utils.py')), 'HF modeling_rope_utils.py');
+  assert.ok(r.links.some((u) => /ggml-org\/llama\.cpp/.test(u)), 'ggml rope');
+  assert.ok(r.toPosts >= 3, 'the prose points at the source posts');
+});
+
+test('zh: no calques (帖子, 读数, 两头) in the text or the charts, RoPE named 旋转位置编码', async () => {
+  const { page } = pages.zh;
+  const text = await page.evaluate(() => document.body.innerText);
+  for (const w of ['帖子', '读数', '两头']) assert.ok(!text.includes(w), `“${w}” on the Chinese page`);
+  assert.match(text, /旋转位置编码（RoPE）/);
+  // ASCII commas and colons between Chinese characters glue clauses (10000,64)
+  const glued = text.match(/[\u4e00-\u9fff][,:;][\u4e00-\u9fff\d]|\d,[\u4e00-\u9fff]/g) ?? [];
+  assert.deepEqual(glued, [], 'half-width punctuation between Chinese clauses');
+});
+
+test('rope-decay: the data carries RoFormer\'s bound on |g|, above |g| at every distance drawn', async () => {
+  const { page } = pages.en;
+  const set = async (values) => page.evaluate(async (v) => {
+    const host = window.posencPage.charts.get('rope-decay');
+    host.set(v);
+    host.update();
+    return host.data;
+  }, values);
+  for (const theta of ['θ_i = base^(−2i/d)', 'θ_i = 1', 'θ_i = 0']) {
+    for (const preset of ['4', '256', '4096']) {
+      for (const scale of ['linear', 'log']) {
+        const data = await set({ theta, preset, scale, bound: true, maxDist: 10000 });
+        const g = data.columns.indexOf('g(Δ)');
+        const bound = data.columns.findIndex((c) => c.startsWith('bound on |g|'));
+        assert.ok(g >= 0 && bound >= 0, `columns ${data.columns}`);
+        for (const row of data.rows) {
+          assert.ok(row[bound] >= Math.abs(row[g]) - 1e-9 * row[bound], `${theta}, d = ${preset}, ${scale}: bound ${row[bound]} < |g(${row[0]})| = ${Math.abs(row[g])}`);
+        }
+      }
+    }
+  }
+  const data = await set({ theta: 'θ_i = base^(−2i/d)', preset: '256', scale: 'linear', bound: true, maxDist: 10000 });
+  assert.equal(data.rows[0][data.columns.findIndex((c) => c.startsWith('bound on |g|'))], 256 * 64.5);
+});
+
+test('rope-decay: the notice explains the decay by pairs falling out of step, and says when g comes back', async () => {
+  const { page } = pages.en;
+  const notice = async (values) => page.evaluate(async (v) => {
+    const el = document.querySelector('[data-chart="rope-decay"]');
+    const host = window.posencPage.charts.get('rope-decay');
+    host.set(v);
+    host.update();
+    return el.querySelector('.readout .notice').textContent;
+  }, values);
+  assert.match(await notice({ theta: 'θ_i = base^(−2i/d)', preset: '256', scale: 'linear', maxDist: 10000 }),
+    /at Δ = 1000, 32 of the 128 pairs have turned by less than 1 radian, and g = 49\.3/);
+  assert.match(await notice({ preset: '4' }), /comes back up/);
+  assert.match(await notice({ theta: 'θ_i = 1' }), /repeats for ever/);
+  await notice({ theta: 'θ_i = base^(−2i/d)', preset: '256' });
+});
