@@ -47,6 +47,7 @@ const M = messages({
     progress: 'Training {name} ({index} of {count}), step {step} of {steps}…',
     progressPool: 'Training in {workers} Web Workers, {done} of {count} done: {list}…',
     progressItem: '{name} step {step} of {steps}',
+    progressEvaluating: '{name} evaluating',
     cancelled: 'Cancelled.',
     failed: 'Training failed: {message}',
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length: {list}.',
@@ -86,6 +87,7 @@ const M = messages({
     progress: '正在训练 {name}（第 {index} 个，共 {count} 个），第 {step} 步，共 {steps} 步……',
     progressPool: '正在用 {workers} 个 Web Worker 同时训练，已完成 {done} 个，共 {count} 个：{list}……',
     progressItem: '{name} 第 {step} 步，共 {steps} 步',
+    progressEvaluating: '{name} 评估中',
     cancelled: '已取消。',
     failed: '训练失败：{message}',
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}）：{list}。',
@@ -206,7 +208,8 @@ export default {
       const pool = trainPool(settings(p), {
         spawn: startWorker, size: poolSize(ENCODING_NAMES.length, navigator.hardwareConcurrency),
         onProgress: (q) => progress(q, M.progressPool.format({ ...q,
-          list: q.active.map((a) => M.progressItem.format({ ...a, name: String(LAB[a.encoding]) })).join(String(M.sep)) })),
+          list: q.active.map((a) => (a.step < a.steps ? M.progressItem : M.progressEvaluating).format({ ...a, name: String(LAB[a.encoding]) }))
+            .join(String(M.sep)) })),
       });
       job = { key: k, stop: pool.stop };
       pool.done.then((runs) => job?.key === k && finish(runs, pool.workers, k, p), (err) => {
