@@ -160,3 +160,43 @@ test('axe finds nothing serious in the presenter view or under print media', asy
   assert.deepEqual(await audit(), [], 'print media');
   await context.close();
 });
+
+test('every numbered section ends with a takeaway; at least 40 exercises, each link sets a chart away from its defaults', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, problems } = await b.open(`?lang=${lang}`);
+    await ready(page);
+    const r = await page.evaluate(() => {
+      const numbered = [...document.querySelectorAll('main > section')].filter((s) => /^\d+\./.test(s.querySelector('h2').textContent.trim()));
+      return {
+        sections: numbered.length,
+        withoutTakeaway: numbered.filter((s) => !s.querySelector(':scope > aside.takeaway')?.checkVisibility()).map((s) => s.id),
+        core: numbered.slice(0, 15).filter((s) => s.querySelectorAll(':scope > details.exercise').length < 2).map((s) => s.id),
+        rest: numbered.slice(15).filter((s) => s.querySelectorAll(':scope > details.exercise').length < 1).map((s) => s.id),
+        links: [...document.querySelectorAll('details.exercise a.scene-link')].map((a) => a.getAttribute('href')),
+        questions: [...document.querySelectorAll('details.exercise > summary')].map((x) => x.textContent.trim()),
+      };
+    });
+    assert.deepEqual(r.withoutTakeaway, [], `${lang}: sections without a takeaway`);
+    assert.deepEqual(r.core, [], `${lang}: core sections with fewer than two exercises`);
+    assert.deepEqual(r.rest, [], `${lang}: other sections without an exercise`);
+    assert.ok(r.links.length >= 40, `${lang}: ${r.links.length} exercises`);
+    assert.ok(r.questions.every((q) => q.length > 20 && /[?？]$/.test(q)), `${lang}: every exercise asks a question`);
+    if (lang === 'zh') continue;
+    for (const href of r.links) {
+      const changed = await page.evaluate(async (href) => {
+        for (const h of window.posencPage.charts.values()) h.reset();
+        const a = [...document.querySelectorAll('details.exercise a.scene-link')].find((x) => x.getAttribute('href') === href);
+        a.closest('details').open = true;
+        a.click();
+        const kinds = [...new URL(a.href).searchParams.keys()].filter((k) => k.includes('.')).map((k) => k.split('.')[0]);
+        return kinds.filter((k) => {
+          const host = window.posencPage.charts.get(k);
+          return host && JSON.stringify(host.params()) !== JSON.stringify(host.defaults());
+        });
+      }, href);
+      assert.ok(changed.length >= 1, `${href} changes no chart`);
+      assert.match(new URL(page.url()).search, /lang=en/, 'the link keeps the page language');
+    }
+    assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  }
+});

@@ -102,7 +102,8 @@ test('attn-factor-differs: Phi-3.5 without its attn_factor key, fixed by --yarn-
 });
 
 test('pairing-differs: a GPT-J-style config (adjacent pairs) against a Llama GGUF (rotate_half after the permute)', async () => {
-  const cfg = { ...MODELS['llama-3.1-8b'].config, model_type: 'gptj' };
+  // rotary_dim given: without it GPTJConfig's default (64) would rotate half of each head
+  const cfg = { ...MODELS['llama-3.1-8b'].config, model_type: 'gptj', rotary_dim: 128 };
   const r = pe.compareRuntimes(cfg, await read('llama-3.1-8b'));
   assert.deepEqual(codes(r), ['pairing-differs']);
   // DeepSeek's NORM without a permute is the config's interleaved pairing: no finding
