@@ -1,6 +1,7 @@
 /* fuzz.h: what every posenc fuzz harness shares.
  *
- * A harness turns libFuzzer's bytes into the arguments of one entry point of c/posenc.h:
+ * A harness turns libFuzzer's bytes into the arguments of one entry point of c/posenc.h (the
+ * lab's, of c/lab/lab.h, add lab_fuzz.h):
  * sizes (small, special, raw int32, negative), float64 scalars (NaN, ±Inf, -0, 2^53, huge,
  * denormal, raw bits), float arrays and NULLs. It then decides from the documented contract
  * alone (posenc.h) whether the call is valid, allocates every buffer with exactly the bytes the
