@@ -15,6 +15,21 @@
  *   paper's sign: (x0, x1) -> (x0 cos - x1 sin, x0 sin + x1 cos). Dims at or past
  *   rotary_dim pass through unchanged.
  * - x for RoPE and attention is laid out [seq][heads][head_dim]; one position per seq row.
+ * - Arithmetic, where rounding order decides the bits (both builds give the same bits unless a
+ *   function says otherwise; the fuzz harnesses check these exact results):
+ *   - A RoPE rotation is x0 cos - x1 sin and x0 sin + x1 cos in float32: each product rounded
+ *     to float32, no fused multiply-add.
+ *   - A dot product of two float32 rows (posenc_gram, posenc_row_dots, posenc_row_cosines,
+ *     posenc_linear, the scores of posenc_attention and of the kernels built on them) sums the
+ *     exact float64 products in one fixed order: eight partial sums s_j over the elements
+ *     d = j (mod 8), combined as ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)), then the
+ *     remaining dim % 8 terms in order. Not left to right: with cancellation the two differ.
+ *     posenc_linear rounds that float64 sum once to float32; a cosine is ab / sqrt(aa * bb)
+ *     of three such sums.
+ *   - Attention: score = float32(dot / sqrt(head_dim)), clamped to float32's range; softmax in
+ *     float64 with the row maximum subtracted (one exp per key, summed in key order), each
+ *     weight rounded to float32; out[d] = the float64 sum over keys in order of
+ *     weight * v[d], rounded once to float32.
  * - Every function checks its arguments first and returns a negative posenc_status
  *   without writing anything when one is bad. Sizes are checked for overflow. The RoPE
  *   rotations (posenc_rope_apply, posenc_rope_apply_table) return POSENC_NONFINITE after
@@ -197,7 +212,7 @@ int posenc_attention(float *out, float *weights, const float *q, const float *k,
 
 /* ==== Dot products (dot.c) ==== */
 
-/* out[n][m] = a[n][dim] . b[m][dim]^T, accumulated in float64. */
+/* out[n][m] = a[n][dim] . b[m][dim]^T, summed in float64 in the order of "Arithmetic" above. */
 int posenc_gram(double *out, const float *a, int32_t n, const float *b, int32_t m, int32_t dim);
 /* out[i] = a[i] . b[i], row by row (the diagonal of the Gram matrix without the rest). */
 int posenc_row_dots(double *out, const float *a, const float *b, int32_t n, int32_t dim);
@@ -209,7 +224,8 @@ int posenc_row_cosines(double *out, const float *a, const float *b, int32_t n, i
 /* The word-order experiment's building blocks: embedding rows of table[vocab][dim] by token. */
 int posenc_embed(float *out, const int32_t *tokens, int32_t n, const float *table, int32_t vocab,
                  int32_t dim);
-/* y[n][out_dim] = x[n][in_dim] . W^T with W[out_dim][in_dim] (torch.nn.Linear, no bias). */
+/* y[n][out_dim] = x[n][in_dim] . W^T with W[out_dim][in_dim] (torch.nn.Linear, no bias): each
+ * output the float64 dot product of "Arithmetic" above, rounded once to float32. */
 int posenc_linear(float *y, const float *x, int32_t n, int32_t in_dim, const float *w,
                   int32_t out_dim);
 /* The whole experiment: tokens -> embedding (vocab x dim, seed) -> [+ sinusoidal PE] ->

@@ -131,7 +131,10 @@ int posenc_lab_create(const posenc_lab_config *cfg, posenc_lab_model **out);
 /* Bytes posenc_lab_create would allocate for cfg (the model object and its one arena), after the
  * same checks, so that a caller can budget them first. */
 int posenc_lab_model_bytes(const posenc_lab_config *cfg, double *bytes_out);
-/* Frees everything the model holds; NULL is fine. */
+/* Frees everything the model holds; NULL is fine. Afterwards m is dangling, as after free(): no
+ * call may be given it (the JS API zeroes its handle and throws on use). A NULL model is what
+ * every call checks for: POSENC_E_NULL (posenc_lab_params and _grads return NULL,
+ * posenc_lab_lr_at NaN). */
 void posenc_lab_free(posenc_lab_model *m);
 
 /* n_steps training steps (1..100000): a fresh batch each, forward, backward, clip, AdamW.

@@ -131,7 +131,10 @@ static void gemm_simd(float *C, int32_t ldc, const float *A, int32_t sam, int32_
   for (; m < M; m++) {
     int32_t n = tri == LAB_TRI_COLS ? m + 1 : N;
     int32_t k0 = tri == LAB_TRI_KGE ? m : 0, k1 = tri == LAB_TRI_KLE ? m + 1 : K;
-    rows_simd(C + (size_t)m * ldc, 0, A + (size_t)m * sam, 0, sak, B, ldb, k0, k1, n, mode, bias, 0);
+    /* one row: the second row's pointers go unused, but are this row's rather than NULL, since
+     * rows_simd offsets them (NULL + j is undefined behaviour even when never dereferenced) */
+    rows_simd(C + (size_t)m * ldc, C + (size_t)m * ldc, A + (size_t)m * sam, A + (size_t)m * sam, sak, B, ldb, k0,
+              k1, n, mode, bias, 0);
   }
 }
 #endif

@@ -24,7 +24,7 @@ probe() {
   return $rc
 }
 
-sources=(c/*.c tests/fuzz/*.c)
+sources=(c/*.c c/lab/*.c tests/fuzz/*.c)
 # stale: the binary is missing or something it is built from is newer
 stale() { [ ! -f "$1" ] || [ -n "$(find c tests/fuzz -maxdepth 2 \( -name '*.c' -o -name '*.h' -o -name build.sh \) -newer "$1" -print -quit)" ]; }
 

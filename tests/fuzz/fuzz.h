@@ -1,6 +1,7 @@
 /* fuzz.h: what every posenc fuzz harness shares.
  *
- * A harness turns libFuzzer's bytes into the arguments of one entry point of c/posenc.h:
+ * A harness turns libFuzzer's bytes into the arguments of one entry point of c/posenc.h (the
+ * lab's, of c/lab/lab.h, add lab_fuzz.h):
  * sizes (small, special, raw int32, negative), float64 scalars (NaN, ±Inf, -0, 2^53, huge,
  * denormal, raw bits), float arrays and NULLs. It then decides from the documented contract
  * alone (posenc.h) whether the call is valid, allocates every buffer with exactly the bytes the
@@ -172,6 +173,25 @@ static inline void fz_shift(fz *in, double *v, size_t n) {
 #define FZ_ANGLE_TOL 0x1p-52
 
 /* ---- the contract's arithmetic ---- */
+
+/* The dot product of two float32 rows in c/dot.h's documented order (posenc.h's "Dot
+ * products"): eight float64 partial sums over the elements d = j (mod 8), combined as
+ * ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)), then the tail in order. Each product is
+ * exact in float64, so this is the kernels' result bit for bit in both builds; a plain
+ * left-to-right sum rounds differently once terms cancel. */
+static inline double fz_dot(const float *a, const float *b, int64_t dim) {
+  double s[8] = {0}, acc;
+  int64_t d = 0;
+  for (; d + 8 <= dim; d += 8)
+    for (int j = 0; j < 8; j++) s[j] += (double)a[d + j] * b[d + j];
+  acc = ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
+  for (; d < dim; d++) acc += (double)a[d] * b[d];
+  return acc;
+}
+
+/* Two float64 results are the same number (NaN matches NaN). */
+static inline int fz_same_f64(double got, double want) { return got == want || (isnan(got) && isnan(want)); }
+
 
 /* elems3 of check.h, restated from posenc.h's words: every factor >= 1 and the product no
  * more than POSENC_MAX_ELEMS. Returns the product, or 0 when that fails. */

@@ -13,15 +13,22 @@
   X(posenc_dynamic_kv_cache) X(posenc_mrope_cache) X(posenc_attention_temperature)              \
   X(posenc_t5_bucket) X(posenc_xpos_scale) X(posenc_llamacpp_cache)
 
+/* The lab's (c/lab/lab.h; lab_fuzz.h), each covering the calls its comment names. */
+#define LAB_HARNESSES(X)                                                                            \
+  X(posenc_lab_create) X(posenc_lab_train_steps) X(posenc_lab_finetune_steps) X(posenc_lab_evaluate) \
+  X(posenc_lab_attention) X(posenc_lab_hidden) X(posenc_lab_example) X(posenc_lab_loss_and_grad)   \
+  X(posenc_lab_group) X(posenc_lab_rope_freqs)
+
 #define DECLARE(name) FZ_HARNESS(name);
 HARNESSES(DECLARE)
+LAB_HARNESSES(DECLARE)
 
 static const struct {
   const char *name;
   int (*fn)(fz *);
 } targets[] = {
 #define ENTRY(name) {#name, fuzz_##name},
-    HARNESSES(ENTRY)
+    HARNESSES(ENTRY) LAB_HARNESSES(ENTRY)
 };
 
 static int (*target)(fz *);

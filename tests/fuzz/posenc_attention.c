@@ -1,5 +1,9 @@
 /* posenc_attention: q [seq_q][heads][head_dim] over k, v [seq_k][heads][head_dim];
- * out like q, weights [heads][seq_q][seq_k]. */
+ * out like q, weights [heads][seq_q][seq_k]. The documented arithmetic (posenc.h, "Dot products
+ * and sums"), followed step by step: score = q.k (c/dot.h's order, fz_dot) / sqrt(head_dim),
+ * rounded to float32 and clamped to its range; the softmax in float64 with the row maximum
+ * subtracted, rounded to float32; out[d] = the float64 sum over keys in order of
+ * weight x v[d], rounded once. The kernel must give those bits in both builds. */
 #include "fuzz.h"
 
 FZ_HARNESS(posenc_attention) {
@@ -44,6 +48,34 @@ FZ_HARNESS(posenc_attention) {
         }
         FZ_CHECK(&c, fabs(sum - 1.0) <= 1e-5, "a weight row does not sum to 1");
       }
+    /* the same bits as the documented arithmetic */
+    double scale = 1.0 / sqrt((double)head_dim), *acc = malloc(sizeof(double) * (size_t)head_dim);
+    if (!acc) fz_fail(&c, "malloc failed");
+    float *wref = malloc(sizeof(float) * (size_t)seq_k);
+    if (!wref) fz_fail(&c, "malloc failed");
+    for (int64_t h = 0; h < heads; h++)
+      for (int64_t i = 0; i < seq_q; i++) {
+        const float *qi = q + (i * heads + h) * head_dim;
+        int64_t last = causal ? seq_k - seq_q + i : seq_k - 1;
+        double mx = -INFINITY, sum = 0;
+        for (int64_t j = 0; j <= last; j++) {
+          double sc = fz_dot(qi, k + (j * heads + h) * head_dim, head_dim) * scale;
+          wref[j] = (float)(sc > FLT_MAX ? FLT_MAX : sc < -FLT_MAX ? -FLT_MAX : sc);
+          if (wref[j] > mx) mx = wref[j];
+        }
+        for (int64_t j = 0; j <= last; j++) sum += exp((double)wref[j] - mx);
+        for (int64_t j = 0; j <= last; j++) wref[j] = (float)(exp((double)wref[j] - mx) / sum);
+        FZ_CHECK(&c, memcmp(wref, wt + (h * seq_q + i) * seq_k, sizeof(float) * (size_t)(last + 1)) == 0,
+                 "a weight differs from the documented softmax of c/dot.h's scores");
+        for (int64_t d = 0; d < head_dim; d++) acc[d] = 0;
+        for (int64_t j = 0; j <= last; j++)
+          for (int64_t d = 0; d < head_dim; d++) acc[d] += (double)wref[j] * v[(j * heads + h) * head_dim + d];
+        for (int64_t d = 0; d < head_dim; d++)
+          FZ_CHECK(&c, out[(i * heads + h) * head_dim + d] == (float)acc[d],
+                   "an output differs from the float64 sum over keys in order");
+      }
+    free(acc);
+    free(wref);
     /* outputs are convex combinations of v rows */
     float vmax = 0;
     for (int64_t i = 0; i < nk; i++) vmax = fabsf(v[i]) > vmax ? fabsf(v[i]) : vmax;

@@ -13,7 +13,9 @@ FZ_HARNESS(posenc_t5_bucket) {
   int bad = 0;
   for (int64_t i = 0; i < nn; i++) {
     uint8_t s = fz_u8(in);
-    rel[i] = s < 240 ? (int32_t)(fz_bytes(in, 2) % 1201) - 600 : fz_size(in) * (s & 1 ? -1 : 1);
+    int32_t v = s < 240 ? (int32_t)(fz_bytes(in, 2) % 1201) - 600 : fz_size(in);
+    /* negated in uint32: INT32_MIN stays INT32_MIN (-INT32_MIN overflows int32) */
+    rel[i] = s >= 240 && (s & 1) ? (int32_t)(0u - (uint32_t)v) : v;
     bad |= !(rel[i] > -(1 << 30) && rel[i] < (1 << 30));
   }
   int bi_ok = bidirectional == 0 || bidirectional == 1;

@@ -41,8 +41,9 @@ if [ "$mode" = list ]; then echo "$all"; exit 0; fi
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || mapfile -t targets <<<"$all"
 
-# Common libFuzzer flags: inputs up to 1 KiB (sizes come from a few bytes; longer inputs
-# only fill arrays), 10 s per input at most, 2 GiB RSS.
+# Common libFuzzer flags: inputs up to 1 KiB (sizes come from a few bytes; longer inputs only
+# fill arrays), 10 s per input at most, 2 GiB RSS. To read a lab crash input, run it with
+# POSENC_FUZZ_VERBOSE=1: the harness prints the configuration of each model it builds.
 common=(-max_len=1024 -timeout=10 -rss_limit_mb=2048 -print_final_stats=0)
 runs=${POSENC_FUZZ_RUNS:-200}
 total=${POSENC_FUZZ_SECONDS:-240}
