@@ -122,12 +122,14 @@ test('?present steps through every figure with the arrow keys, and Escape return
         kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart,
         title: document.getElementById('present-title').textContent,
         controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).length,
+        takeaway: document.querySelector('.present-takeaway').textContent,
         focus: document.activeElement?.id,
       }));
       assert.ok(r.kind && !seen.has(r.kind), `figure ${i}: ${r.kind}`);
       seen.add(r.kind);
       assert.match(r.title, lang === 'zh' ? /[\u4e00-\u9fff]/ : /^\d+\. [A-Z]/);
       assert.ok(r.controls <= 1, `${r.kind}: ${r.controls} controls shown`);
+      assert.match(r.takeaway, lang === 'zh' ? /^要点。/ : /^Takeaway\. /, `${r.kind}: the section's takeaway`);
       if (i < count - 1) await page.keyboard.press('ArrowRight');
     }
     await page.keyboard.press('ArrowLeft');

@@ -26,7 +26,6 @@ function readQuery() {
   if (!named.length && entries.some(([k]) => !RESERVED.includes(k))) notes.push(String(HOST.paramsWithoutChart));
   const scene = readScene(q, (k) => Boolean(document.querySelector(`[data-chart="${k}"]`)));
   notes.push(...scene.notes);
-  if (scene.locked) notes.push(String(HOST.locked));
   return { target, entries, scene, notes };
 }
 
@@ -123,7 +122,8 @@ async function mountAll() {
     }
   }
   if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });
-  status.textContent = '';
+  // a locked page says so where the loading message was; it is not a setting that went unused
+  status.textContent = scene.locked ? String(HOST.locked) : '';
 }
 
 /**

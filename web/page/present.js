@@ -35,8 +35,9 @@ function figures(doc) {
 
 /** The sentence shown under a figure: its section's takeaway, else what its readout says to notice. */
 function takeaway(fig) {
-  const aside = [...fig.section.querySelectorAll('aside.takeaway')].find((a) => a.checkVisibility?.() ?? true);
-  if (aside) return aside.textContent.trim();
+  // (the page behind the view is hidden, so the language is chosen here, not by visibility)
+  const own = fig.section.querySelector(`:scope > aside.takeaway [lang="${lang() === 'zh' ? 'zh-CN' : 'en'}"]`);
+  if (own) return own.textContent.replace(/\s+/g, ' ').trim();
   return fig.el.querySelector('.readout .notice')?.textContent ?? '';
 }
 
