@@ -103,7 +103,8 @@ typedef struct {
   double encoding;        /* POSENC_LAB_ENC_* */
   double rope_style;      /* POSENC_STYLE_INTERLEAVED or POSENC_STYLE_HALF */
   double rope_base;       /* rope, xpos and sinusoidal base (> 1; 0 = 10000) */
-  double xpos_scale_base; /* (> 0; 0 = 512) */
+  double xpos_scale_base; /* ([1e-3, 1e9]; 0 = 512); with xpos, (T/2 + 1)·ln 3.5 / scale_base <= 30
+                           * for T the longest sequence (max_eval_len, train_len), else POSENC_E_VALUE */
   double vocab;           /* 18..64 (0 = 18) */
   double d_model, n_heads, n_layers;
   double d_ff;            /* 0 = 4 d_model */

@@ -104,11 +104,9 @@ static inline int fzl_kback_min_len(void) {
 }
 
 /* xPos scales q and k of pair i by zeta_i^(+-(p - c)/scale_base), zeta_0 = 2/7, stored as
- * lab_reals. lab.h's xpos_scale_base (>= 1e-3) admits configurations whose factors leave float32's
- * range (e^+-88) over the model's longest sequence, and then the lab's losses and outputs are NaN
- * (scale_base 1e-3 does so from 5 tokens on). The harnesses hold configurations whose largest
- * factor passes e^30 to "no crash, no undefined behaviour, rejections as documented", and every
- * other one to finite results. */
+ * lab_reals. lab.h refuses (POSENC_E_VALUE) a scale_base whose largest factor over the model's
+ * longest sequence passes e^30, where float32 training would turn to NaN; every model it accepts
+ * is held to finite results. */
 #define FZL_XPOS_MAX_LOG 30.0
 
 /* What lab.h says of a configuration. */
@@ -211,10 +209,12 @@ static inline void fzl_small_config(fz *in, posenc_lab_config *c) {
   c->total_steps = FZL_PICK(totals), c->weight_decay = FZL_PICK(wds);
   c->beta1 = FZL_PICK(b1s), c->beta2 = FZL_PICK(b2s), c->eps = FZL_PICK(epss), c->clip_norm = FZL_PICK(clips);
 #undef FZL_PICK
-  if (fz_u8(in) % 4 == 0) { /* xPos at the edge of FZL_XPOS_MAX_LOG: the smallest scale_base held to finite results */
-    int64_t t_max = fzl_tokens((int32_t)c->task, (int64_t)fmax(longest, c->train_len));
-    c->xpos_scale_base = fmax(1e-3, (double)(t_max / 2 + 1) * log(3.5) / FZL_XPOS_MAX_LOG * (1 + 1e-12));
-  }
+  /* xPos at the edge of FZL_XPOS_MAX_LOG (the smallest scale_base create accepts), and wherever
+   * the pick is below it */
+  int64_t t_max = fzl_tokens((int32_t)c->task, (int64_t)fmax(longest, c->train_len));
+  double edge = fmax(1e-3, (double)(t_max / 2 + 1) * log(3.5) / FZL_XPOS_MAX_LOG * (1 + 1e-12));
+  double sb = c->xpos_scale_base == 0 ? 512 : c->xpos_scale_base;
+  if (fz_u8(in) % 4 == 0 || sb < edge) c->xpos_scale_base = edge;
 }
 
 /* A model from fzl_small_config (its plan in *p); aborts when create refuses it. */

@@ -82,6 +82,11 @@ export function trainOptions(opts) {
   if (task === 'kback' && r.k > r.trainLength) throw new RangeError(`k (${r.k}) must be <= trainLength (${r.trainLength}): k-back sequences shorter than k have no token to predict, so no step could train`);
   r.maxEvalLength = A.int('maxEvalLength', o.maxEvalLength ?? Math.min(8 * r.trainLength, L.maxEvalLength), 1, L.maxEvalLength);
   const longest = sequenceLength(task, Math.max(r.trainLength, r.maxEvalLength));
+  if (encoding === 'xpos') {
+    // xPos scales q and k by ζ^(±(p − T/2)/scaleBase), ζ ≥ 2/7: past e^30 training leaves float32's range
+    const least = ((Math.floor(longest / 2) + 1) * Math.log(3.5)) / 30;
+    if (r.scaleBase < least) throw new RangeError(`scaleBase must be >= ${least.toPrecision(4)} for sequences of ${longest} tokens (xPos's factors would leave float32), got ${r.scaleBase}`);
+  }
   if (encoding === 'learned') {
     r.maxPositions = A.int('maxPositions', o.maxPositions ?? Math.max(LAB_DEFAULTS.maxPositions, longest), 1, L.maxPositions);
     if (r.maxPositions < longest) throw new RangeError(`maxPositions must be >= ${longest} (the longest sequence evaluate may see), got ${r.maxPositions}`);
