@@ -96,13 +96,24 @@ test('offline, the section draws the lab\'s exported model through its own token
     // the lab's tokenizer: 15 words of the default sentence, unknown ones as [UNK] (id 15)
     const labTok = new Tokenizer(JSON.parse(readFileSync(new URL('../web/build/lab-model/tokenizer.json', import.meta.url))), {});
     assert.deepEqual(Array.from(labTok.encode('The dog bites the man, and then the man bites the dog back.').ids), [0, 1, 2, 0, 3, 15, 8, 9, 0, 3, 2, 0, 1, 10, 15]);
-    for (const kind of ['real-pair-energy', 'real-pair-norms', 'real-attention']) {
+    for (const kind of ['real-pair-energy', 'real-pair-norms', 'real-attention', 'real-decay', 'real-beyond']) {
       const d = await data(page, kind);
       assert.ok(d.rows.length > 0, `${kind} drew rows`);
       assert.match(await readout(page, kind), /lab/);
     }
     // the lab model: d = 8, 4 pairs; L0 = 16, so only pair 0 (T = 2π) turns in training
     assert.match(await readout(page, 'real-pair-energy'), /pairs 1–3 have T_i > L0 = 16/);
+    // the numbers the prose quotes at the defaults
+    assert.match(await readout(page, 'real-pair-energy'), /largest share is pair 0 \(39\.2 %\)/);
+    assert.match(await readout(page, 'real-pair-norms'), /mean ‖q‖ is largest in pair 0 \(2\.59\)/);
+    const norms = (await data(page, 'real-pair-norms')).rows;
+    assert.equal(norms[1][2].toFixed(2), '1.08');
+    assert.match(await readout(page, 'real-attention'), /h0 Δ=−2 0\.58/);
+    assert.match(await readout(page, 'real-decay'), /at distance 0 the score is -0\.914.*real 0\.163/);
+    // the real curve peaks at distance 2 (the offset of the lab's task)
+    const decay = (await data(page, 'real-decay')).rows;
+    assert.equal(decay.slice(0, 6).reduce((b, r) => (r[1] > b[1] ? r : b))[0], 2);
+    assert.match(await readout(page, 'real-beyond'), /NTK \(base raised\) 0\.081, YaRN 0\.45, PI \(positions ÷ s\) 1\.8;/);
     assert.deepEqual(log, []);
     assert.deepEqual(problems.external, []);
     assert.deepEqual(problems.pageErrors, []);
@@ -134,6 +145,20 @@ test('a public Hub model: only config, tokenizer, the header and layer 0\'s byte
     let worst = 0;
     for (const [h, m, n, w] of got.rows) worst = Math.max(worst, Math.abs(w - want.weights[(h * T + m) * T + n]));
     assert.ok(worst < 1e-6, `attention weights differ by ${worst}`);
+    // the distance chart: at |Δ| = 3 the mean over every pair of tokens (m, n) of q_m · R(−3) k_n / √d, heads averaged
+    const raw = pe.layerAttention({ config: model.config, x, weights: { inputNorm: by[`${p}input_layernorm.weight`].data, q: by[`${p}self_attn.q_proj.weight`].data, k: by[`${p}self_attn.k_proj.weight`].data }, positions: new Array(T).fill(0) });
+    let direct = 0;
+    for (let h = 0; h < 6; h++) {
+      const g = Math.floor(h / 3);
+      for (let m = 0; m < T; m++) for (let n = 0; n < T; n++) for (let i = 0; i < 4; i++) {
+        const th = -3 * 100000 ** (-2 * i / 8), c = Math.cos(th), sn = Math.sin(th);
+        const qa = raw.q[(m * 6 + h) * 8 + i], qb = raw.q[(m * 6 + h) * 8 + i + 4], ka = raw.k[(n * 2 + g) * 8 + i], kb = raw.k[(n * 2 + g) * 8 + i + 4];
+        direct += (qa * (ka * c - kb * sn) + qb * (ka * sn + kb * c)) / Math.sqrt(8) / (6 * T * T);
+      }
+    }
+    const decay = (await data(page, 'real-decay')).rows;
+    assert.equal(decay[3][0], 3);
+    assert.ok(Math.abs(decay[3][1] - direct) < 1e-5 * Math.max(1, Math.abs(direct)), `${decay[3][1]} vs ${direct}`);
     // bytes: never the whole file; the tensors read are layer 0's q, k, norm and the distinct rows
     const st = log.filter((e) => e.path.endsWith('model.safetensors'));
     assert.ok(st.every((e) => e.status === 206), JSON.stringify(st));
@@ -196,6 +221,9 @@ test('the what-if switch: leaving out the fast pairs of the lab model turns its 
     await page.click('#real-model a.scene-link');
     await page.waitForTimeout(300);
     assert.equal(await page.$eval('[data-chart="real-attention"] select[name="drop"]', (e) => e.value), 'fast');
+    // the answer's numbers: no offset keeps more than 0.15
+    const best = [...(await readout(page, 'real-attention')).matchAll(/h0 Δ=\S+ (\d\.\d\d)/g)].map((x) => Number(x[1]));
+    assert.ok(best.length === 1 && best[0] <= 0.15, String(best));
   } finally {
     await context.close();
   }

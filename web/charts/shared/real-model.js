@@ -431,3 +431,22 @@ export function modelPanel(el) {
     panel = null;
   };
 }
+
+/**
+ * Head h's mean query and the mean key of its key head over the sentence's tokens, before RoPE
+ * (rotary dims only): q̄ · R(Δ) k̄ is the mean of q_m · R(Δ) k_n over every pair of tokens.
+ */
+export function meanQK(l0, h) {
+  const { raw } = l0, a = l0.att, T = a.length, hd = a.headDim, r = a.rotaryDim;
+  const g = Math.floor(h / (a.heads / a.kvHeads));
+  const q = new Float64Array(r), k = new Float64Array(r);
+  for (let t = 0; t < T; t++)
+    for (let j = 0; j < r; j++) {
+      q[j] += raw.q[(t * a.heads + h) * hd + j] / T;
+      k[j] += raw.k[(t * a.kvHeads + g) * hd + j] / T;
+    }
+  return { q, k };
+}
+
+/** The head control of the distance charts: every head averaged, or one (clamped to the model's). */
+export const HEAD_OPTIONS = ['all', ...Array.from({ length: 16 }, (_, h) => String(h))];
