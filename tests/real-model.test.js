@@ -109,7 +109,7 @@ test('offline, the section draws the lab\'s exported model through its own token
     const norms = (await data(page, 'real-pair-norms')).rows;
     assert.equal(norms[1][2].toFixed(2), '1.08');
     assert.match(await readout(page, 'real-attention'), /h0 Δ=−2 0\.58/);
-    assert.match(await readout(page, 'real-decay'), /at distance 0 the score is -0\.914.*real 0\.163/);
+    assert.match(await readout(page, 'real-decay'), /at distance 0 the score is −0\.914.*real 0\.163/);
     // the real curve peaks at distance 2 (the offset of the lab's task)
     const decay = (await data(page, 'real-decay')).rows;
     assert.equal(decay.slice(0, 6).reduce((b, r) => (r[1] > b[1] ? r : b))[0], 2);

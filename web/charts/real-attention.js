@@ -26,6 +26,8 @@ const M = messages({
     noticeDropZero: 'No head is positional with every pair in, so leaving pairs out has no offset to break.',
     readout: '{model}, {T} tokens, {heads} heads; the weight of each head on its most-used offset (Δ from 0 to −4), averaged over queries m ≥ 4: {list}.',
     readItem: 'h{h} Δ={d} {w}',
+    posItem: '{head} (Δ = {d})',
+    sep: ', ',
     how: 'Layer 0 is computed exactly (as in the chart above); each score is q_m · k_n / √d summed over the rotation pairs of the head, so leaving pairs out drops their terms from every score before the softmax. This is a what-if on layer 0 only: the model never ran without those pairs, and deeper layers would see a different input. A head is named positional when, on average over queries m ≥ 4, more than half its weight falls on one offset Δ between 0 and −4.',
   },
   zh: {
@@ -48,6 +50,8 @@ const M = messages({
     noticeDropZero: '所有对都在时就没有位置头，所以去掉对也没有偏移可破坏。',
     readout: '{model}，{T} 个 token，{heads} 个头；每个头在最常用偏移（Δ 从 0 到 −4）上的权重，对 m ≥ 4 的 query 取平均：{list}。',
     readItem: '头 {h} Δ={d} {w}',
+    posItem: '{head}（Δ = {d}）',
+    sep: '，',
     how: '第 0 层按上图的方式精确计算；每个得分是 q_m · k_n / √d 在该头各旋转对上的和，去掉一些对，就是在 softmax 之前从每个得分里删掉它们的项。这只是第 0 层上的假设实验：模型从未在没有这些对的情况下运行过，更深的层也会看到不同的输入。若对 m ≥ 4 的 query 取平均后，一个头超过一半的权重落在 0 到 −4 之间的同一个偏移 Δ 上，就称它为位置头。',
   },
 });
@@ -107,7 +111,7 @@ export default {
   ],
   mount(el, { pe }) {
     const stopPanel = modelPanel(el);
-    const { paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
+    const { canvas, paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
     const images = [];
     const stop = subscribe(pe, () => requestRedraw(el));
     const view = {
@@ -126,6 +130,13 @@ export default {
         const w = drop === 'none' ? Float64Array.from(a.weights) : weightsKeeping(a, keep, scale);
         const base = headOffsets(Float64Array.from(a.weights), a.heads, T), now = headOffsets(w, a.heads, T);
         while (images.length < a.heads) images.push(document.createElement('canvas'));
+        // the canvas's shape follows the grid of heads (one row of 4 for the lab, two of 5 to 8 for real models)
+        {
+          const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols);
+          const sz = (900 - 90 - (cols - 1) * 14) / cols;
+          const aspect = (900 / (rows * (sz + 48) + 10)).toFixed(2);
+          if (canvas.parentElement.style.aspectRatio !== aspect) canvas.parentElement.style.aspectRatio = aspect;
+        }
         paint((ctx, W, H) => {
           const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols), gap = 14;
           const sz = Math.max(20, Math.min((W - 90 - (cols - 1) * gap) / cols, (H - 10 - rows * 48) / rows));
@@ -144,15 +155,15 @@ export default {
         });
         const pos = base.map((o, h) => (o.positional ? h : -1)).filter((h) => h >= 0);
         if (drop === 'none') {
-          view.notice = pos.length ? M.noticeNone.format({ list: pos.map((h) => M.head.format({ h }) + ` (Δ = ${minus(base[h].d)})`).join(', ') }) : String(M.noticeNoneZero);
+          view.notice = pos.length ? M.noticeNone.format({ list: pos.map((h) => M.posItem.format({ head: M.head.format({ h }), d: minus(base[h].d) })).join(M.sep) }) : String(M.noticeNoneZero);
         } else if (!pos.length) view.notice = String(M.noticeDropZero);
         else {
           const lost = pos.filter((h) => !now[h].positional || now[h].d !== base[h].d);
-          view.notice = M.noticeDrop.format({ which: String(M[drop]), share, lost: lost.length, n: pos.length, list: lost.length ? lost.map((h) => `${h}`).join(', ') : '–' });
+          view.notice = M.noticeDrop.format({ which: String(M[drop]), share, lost: lost.length, n: pos.length, list: lost.length ? lost.join(M.sep) : '–' });
         }
         view.readout = M.readout.format({
           model: m.kind === 'lab' ? 'lab' : m.name, T, heads: a.heads,
-          list: now.map((o, h) => M.readItem.format({ h, d: minus(o.d), w: o.w.toFixed(2) })).join(', '),
+          list: now.map((o, h) => M.readItem.format({ h, d: minus(o.d), w: o.w.toFixed(2) })).join(M.sep),
         });
         const rows = [];
         for (let h = 0; h < a.heads; h++) for (let q = 0; q < T; q++) for (let n = 0; n <= q; n++) rows.push([h, q, n, w[(h * T + q) * T + n]]);

@@ -23,6 +23,7 @@ const M = messages({
     notice: 'Within L0 the scaled curves should keep the shape the model was trained on: {best} stays closest (mean gap {bestGap}), {worst} moves furthest ({worstGap}).',
     readout: '{model}, {head}, s = {factor}: mean |gap| to the trained curve over |Δ| ≤ L0 = {L0}: {list}; at |Δ| = {far}: {ends}.',
     item: '{name} {value}',
+    sep: ', ',
     how: 'The head\'s mean query and key over your sentence (layer 0, before RoPE, as in the chart above) are rotated apart by each distance up to s × L0 with the frequencies of each variant: PI divides every θ_i by s, NTK raises the base by s^(d/(d−2)), YaRN (factor s, original length L0) interpolates only the slow pairs and multiplies every score by its attention factor squared. The gap is the mean absolute difference from the unscaled curve over distances up to L0, in score units.',
   },
   zh: {
@@ -38,14 +39,17 @@ const M = messages({
     yarn: 'YaRN',
     beyond: '超出 L0 = {L0}',
     waiting: '正在读取模型…',
-    notice: '在 L0 之内，缩放后的曲线应当保持模型训练时的形状：{best} 最接近（平均差 {bestGap}），{worst} 偏离最远（{worstGap}）。',
+    notice: '在 L0 之内，缩放后的曲线应当保持模型训练时的形状：{best}最接近（平均差 {bestGap}），{worst}偏离最远（{worstGap}）。',
     readout: '{model}，{head}，s = {factor}：在 |Δ| ≤ L0 = {L0} 上与训练时曲线的平均 |差|：{list}；在 |Δ| = {far} 处：{ends}。',
     item: '{name} {value}',
+    sep: '，',
     how: '把这个头在你句子上的平均 query 和平均 key（第 0 层，RoPE 之前，同上图）按各方法的频率转开，距离直到 s × L0：PI 把每个 θ_i 除以 s，NTK 把底数乘以 s^(d/(d−2))，YaRN（因子 s，原始长度 L0）只对慢的对插值，并把每个得分乘以其注意力因子的平方。差是距离不超过 L0 时与不缩放曲线之差的绝对值的平均，单位与得分相同。',
   },
 });
 
 const VARIANTS = ['none', 'pi', 'ntk', 'yarn'];
+/** Three significant digits, with a real minus sign. */
+const num = (x) => sig(x, 3).replace('-', '−');
 
 export default {
   kind: 'real-beyond',
@@ -89,12 +93,12 @@ export default {
         const gaps = Object.fromEntries(VARIANTS.slice(1).map((v) => [v, gap(v)]));
         const order = VARIANTS.slice(1).sort((x, y) => gaps[x] - gaps[y]);
         const best = order[0], worst = order.at(-1);
-        view.notice = M.notice.format({ best: String(M[best]), bestGap: sig(gaps[best], 3), worst: String(M[worst]), worstGap: sig(gaps[worst], 3) });
+        view.notice = M.notice.format({ best: String(M[best]), bestGap: num(gaps[best]), worst: String(M[worst]), worstGap: num(gaps[worst]) });
         const last = dist.length - 1;
         view.readout = M.readout.format({
           model: m.kind === 'lab' ? 'lab' : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), l0.att.heads - 1)}`,
-          factor, L0, list: order.map((v) => M.item.format({ name: String(M[v]), value: sig(gaps[v], 3) })).join(', '),
-          far: dist[last], ends: VARIANTS.map((v) => M.item.format({ name: String(M[v]), value: sig(curves[v][last], 3) })).join(', '),
+          factor, L0, list: order.map((v) => M.item.format({ name: String(M[v]), value: num(gaps[v]) })).join(M.sep),
+          far: dist[last], ends: VARIANTS.map((v) => M.item.format({ name: String(M[v]), value: num(curves[v][last]) })).join(M.sep),
         });
         return { columns: ['distance', ...VARIANTS], rows: dist.map((x, j) => [x, ...VARIANTS.map((v) => curves[v][j])]) };
       },

@@ -97,11 +97,12 @@ export default {
           return s / n;
         };
         const near = curve[0], far = farMean(curve), aFar = farMean(aligned);
-        const v = { near: sig(near, 3), far: sig(far, 3), alignedShare: ((aFar / aligned[0]) * 100).toFixed(0) };
+        const num = (x) => sig(x, 3).replace('-', '−');
+        const v = { near: num(near), far: num(far), alignedShare: ((aFar / aligned[0]) * 100).toFixed(0) };
         view.notice = (near > 0 && far < 0.5 * near ? M.noticeFalls : M.noticeFlat).format(v);
         view.readout = M.readout.format({
           ...v, model: m.kind === 'lab' ? 'lab' : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), a.heads - 1)}`,
-          aStart: sig(aligned[0], 3), aFar: sig(aFar, 3), L0,
+          aStart: num(aligned[0]), aFar: num(aFar), L0,
         });
         return { columns: ['distance', 'real', 'aligned'], rows: dist.map((x, j) => [x, curve[j], aligned[j]]) };
       },

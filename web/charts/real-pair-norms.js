@@ -21,7 +21,7 @@ const M = messages({
     noticeSlow: 'The longest query chunks sit in slow pairs (pair {top}, T_i = {T} positions): most of a score is made where rotation barely moves within the context.',
     noticeFast: 'The longest query chunks sit in fast pairs (pair {top}, T_i = {T} positions): this layer scores mostly with pairs that turn many times across the context.',
     readout: '{model}, {n} tokens: {stat} ‖q‖ is largest in pair {top} ({qTop}) and ‖k‖ in pair {ktop} ({kTop}); pairs {cut}–{last} have T_i > L0 and carry {slowShare} % of Σ‖q‖².',
-    how: 'The page runs layer 0 exactly as transformers does (the input norm, W_q and W_k, biases or per-head norms where the model has them, RoPE at positions 0, 1, …) on the embedding rows of your sentence\'s tokens, and measures the length of each pair\'s two coordinates of every head\'s query and key. Rotation does not change these lengths, so they say which frequencies the layer uses, not where the tokens are. Reads the layer-0 q/k tensors and one embedding row per distinct token.',
+    how: 'The page runs layer 0 exactly as transformers does (the input norm, W_Q and W_K, biases or per-head norms where the model has them, RoPE at positions 0, 1, …) on the embedding rows of your sentence\'s tokens, and measures the length of each pair\'s two coordinates of every head\'s query and key. Rotation does not change these lengths, so they say which frequencies the layer uses, not where the tokens are. Reads the layer-0 q/k tensors and one embedding row per distinct token.',
   },
   zh: {
     title: '第 0 层作用于你的句子：q 和 k 在每一对上的分量有多长',
@@ -37,7 +37,7 @@ const M = messages({
     noticeSlow: '最长的 query 分量落在慢的对上（第 {top} 对，T_i = {T} 个位置）：得分主要来自在上下文中几乎不转动的那些对。',
     noticeFast: '最长的 query 分量落在快的对上（第 {top} 对，T_i = {T} 个位置）：这一层主要用在上下文中转了很多圈的对来打分。',
     readout: '{model}，{n} 个 token：{stat} ‖q‖ 在第 {top} 对最大（{qTop}），‖k‖ 在第 {ktop} 对最大（{kTop}）；第 {cut}–{last} 对满足 T_i > L0，占 Σ‖q‖² 的 {slowShare}%。',
-    how: '本页按 transformers 的做法精确计算第 0 层（输入归一化、W_q 和 W_k，模型有的话再加偏置或每头归一化，在位置 0、1、… 上施加 RoPE），输入是你句子中各 token 的词嵌入行，然后量出每个头的 query 和 key 在每一对上两个坐标的长度。旋转不改变这些长度，所以它们说明这一层用了哪些频率，而不是 token 在哪里。读取第 0 层的 q/k 张量，以及每个不同 token 的一行词嵌入。',
+    how: '本页按 transformers 的做法精确计算第 0 层（输入归一化、W_Q 和 W_K，模型有的话再加偏置或每头归一化，在位置 0、1、… 上施加 RoPE），输入是你句子中各 token 的词嵌入行，然后量出每个头的 query 和 key 在每一对上两个坐标的长度。旋转不改变这些长度，所以它们说明这一层用了哪些频率，而不是 token 在哪里。读取第 0 层的 q/k 张量，以及每个不同 token 的一行词嵌入。',
   },
 });
 

@@ -28,7 +28,7 @@ export const RM = messages({
     sentence: 'sentence',
     using: 'Showing {name}: layer 0, {tokens} tokens.',
     loading: 'Reading {name}…',
-    loadHint: 'The charts show the lab\'s model until you press Load: reading {name}\'s layer 0 from the Hugging Face Hub downloads about 1 to 7 MB of its file, never the whole model.',
+    loadHint: ' The charts show the lab\'s model until you press Load: reading {name}\'s layer 0 from the Hugging Face Hub downloads about 1 to 7 MB of its file, never the whole model.',
     truncated: ' Only the first {max} tokens are used.',
     gated: '{name} is gated or private ({status}): the Hub wants a sign-in and accepted terms, which this page cannot give. Pick another model, or choose its files from your computer.',
     missing: '{name} has no {file} on the Hub (404): check the id, or the model has no safetensors weights.',
@@ -43,7 +43,7 @@ export const RM = messages({
     unknownSize: 'size unknown',
     header: 'header',
     layer0: 'layer 0 (q, k, norms) and {rows} embedding rows',
-    layers: 'W_q and W_k of all {layers} layers',
+    layers: 'W_Q and W_K of all {layers} layers',
   },
   zh: {
     panel: '模型与句子',
@@ -72,7 +72,7 @@ export const RM = messages({
     unknownSize: '大小未知',
     header: '文件头',
     layer0: '第 0 层（q、k、归一化）和 {rows} 行词嵌入',
-    layers: '全部 {layers} 层的 W_q 和 W_k',
+    layers: '全部 {layers} 层的 W_Q 和 W_K',
   },
 });
 
@@ -399,7 +399,7 @@ export function modelPanel(el) {
     if (S.message) text = S.message.text();
     else if (m && l) {
       text = RM.using.format({ name: m.kind === 'lab' ? String(RM.lab) : m.name, tokens: l.ids.length }) + (l.truncated ? RM.truncated.format({ max: MAX_TOKENS }) : '');
-      if (m.kind === 'lab' && PRESETS.includes(select.value)) text += ` ${RM.loadHint.format({ name: select.value })}`;
+      if (m.kind === 'lab' && PRESETS.includes(select.value)) text += RM.loadHint.format({ name: select.value });
     }
     status.textContent = text;
     status.classList.toggle('posenc-error', S.message?.kind === 'error');
