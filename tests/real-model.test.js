@@ -187,6 +187,28 @@ test('a public Hub model: only config, tokenizer, the header and layer 0\'s byte
   }
 });
 
+test('files chosen from the computer (safetensors, config.json, tokenizer.json) are read in place, with no request', async () => {
+  const { page, context, log, problems } = await open('en');
+  try {
+    await page.fill('.real-model-panel .real-model-sentence', SENTENCE);
+    await page.waitForTimeout(400);
+    await page.selectOption('.real-model-panel select', 'files');
+    const file = (name, bytes, mimeType) => ({ name, mimeType, buffer: Buffer.from(bytes) });
+    await page.setInputFiles('.real-model-panel input[type="file"]', [
+      file('model.safetensors', weights, 'application/octet-stream'),
+      file('config.json', FILES['/pub/tiny-llama/resolve/main/config.json'], 'application/json'),
+      file('tokenizer.json', FILES['/pub/tiny-llama/resolve/main/tokenizer.json'], 'application/json'),
+    ]);
+    await ready(page, /Showing model\.safetensors: layer 0, 11 tokens/);
+    await page.waitForTimeout(100);
+    assert.match(await readout(page, 'real-attention'), /model\.safetensors, 11 tokens, 6 heads/);
+    assert.deepEqual(log, []);
+    assert.deepEqual(problems.pageErrors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 for (const lang of ['en', 'zh']) {
   test(`gated, missing, unsupported and malformed models give clear messages and keep the charts drawn (${lang})`, async () => {
     const { page, problems, context } = await open(lang);
