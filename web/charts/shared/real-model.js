@@ -6,6 +6,7 @@
 import { messages, onLang } from '../../host/i18n.js';
 import { readSafetensors } from '../../lib/safetensors.js';
 import { readLayer, LAYER_MODEL_TYPES } from '../../lib/layer.js';
+import { labModelFiles } from '../../host/runtime.js';
 
 /** The Hub's address for a file of a model: resolve/ follows to its storage hosts. */
 export const HUB = 'https://huggingface.co';
@@ -86,6 +87,14 @@ function labBase() {
   } catch {
     return new URL('build/lab-model/', globalThis.document?.baseURI ?? 'http://localhost/').href;
   }
+}
+
+/** Where the lab's model is read from: its files inlined in a single-file build, else beside the page. */
+function labWhere(name) {
+  const inlined = labModelFiles();
+  if (!inlined) return { kind: 'lab', name, base: labBase() };
+  const files = Object.entries(inlined).map(([n, v]) => new File([v], n));
+  return { kind: 'lab', name, files };
 }
 
 let tokenizers = null;
@@ -221,7 +230,7 @@ export async function open(spec) {
   try {
     if (spec.kind === 'hub' && !HUB_ID.test(spec.id)) throw told(() => RM.badId.format({ id: spec.id }));
     const where = spec.kind === 'hub' ? { kind: 'hub', name, base: `${HUB}/${spec.id}/resolve/main/` }
-      : spec.kind === 'lab' ? { kind: 'lab', name, base: labBase() } : { kind: 'files', name, files: spec.files };
+      : spec.kind === 'lab' ? labWhere(name) : { kind: 'files', name, files: spec.files };
     const config = await getJson(where, 'config.json');
     const type = config?.text_config?.model_type ?? config?.model_type;
     if (!LAYER_MODEL_TYPES.includes(type)) {
