@@ -51,6 +51,8 @@ async function open(lang) {
     if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: { ...cors, 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET' } });
     const range = req.headers().range ?? null;
     const rec = (status, bytes) => log.push({ path: u.pathname, range, status, bytes });
+    // no network: the request fails as a dropped connection does
+    if (u.pathname.startsWith('/offline/')) return rec('failed', 0), route.abort('internetdisconnected');
     if (u.pathname.startsWith('/gated/')) return rec(401, 0), route.fulfill({ status: 401, headers: cors, body: 'Access to model is restricted' });
     const file = FILES[u.pathname];
     if (!file) return rec(404, 0), route.fulfill({ status: 404, headers: cors, body: 'Entry not found' });
@@ -210,13 +212,13 @@ test('files chosen from the computer (safetensors, config.json, tokenizer.json) 
 });
 
 for (const lang of ['en', 'zh']) {
-  test(`gated, missing, unsupported and malformed models give clear messages and keep the charts drawn (${lang})`, async () => {
+  test(`gated, missing, unsupported and malformed models, and no network, give clear messages and keep the charts drawn (${lang})`, async () => {
     const { page, problems, context } = await open(lang);
     try {
       const expect = lang === 'en'
-        ? { gated: /gated or private \(401\)/, missing: /no config\.json on the Hub \(404\)/, unsupported: /“gpt2” model; this section reads the layouts of llama, mistral, qwen2, qwen3/, bad: /not a Hub model id/ }
-        : { gated: /受限或私有模型（401）/, missing: /没有 config\.json（404）/, unsupported: /“gpt2”模型；本节读取的结构是 llama, mistral, qwen2, qwen3/, bad: /不是 Hub 模型 id/ };
-      for (const [id, re] of [['gated/model', expect.gated], ['nobody/nothing', expect.missing], ['pub/gpt2-like', expect.unsupported], ['../etc', expect.bad]]) {
+        ? { gated: /gated or private \(401\)/, missing: /no config\.json on the Hub \(404\)/, unsupported: /“gpt2” model; this section reads the layouts of llama, mistral, qwen2, qwen3/, bad: /not a Hub model id/, offline: /The Hub cannot be reached/ }
+        : { gated: /受限或私有模型（401）/, missing: /没有 config\.json（404）/, unsupported: /“gpt2”模型；本节读取的结构是 llama, mistral, qwen2, qwen3/, bad: /不是 Hub 模型 id/, offline: /无法连接 Hub/ };
+      for (const [id, re] of [['gated/model', expect.gated], ['nobody/nothing', expect.missing], ['pub/gpt2-like', expect.unsupported], ['../etc', expect.bad], ['offline/model', expect.offline]]) {
         await load(page, id, re);
         const s = await status(page);
         assert.ok(s.error, `${id}: shown as an error`);
