@@ -7,7 +7,7 @@ import { subscribe, state, modelPanel, readAllLayers } from './shared/real-model
 
 const M = messages({
   en: {
-    title: 'Which pairs the projections feed: share of each head\'s W_q or W_k energy per pair (weights only, a proxy)',
+    title: 'Which pairs the projections feed: share of each head\'s W_Q or W_K energy per pair (weights only, a proxy)',
     heatmap: 'Heatmap of the share of projection energy per head (rows) and rotation pair (columns)',
     matrix: 'projection',
     q: 'W_Q (queries)',
