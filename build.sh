@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # build.sh: compiles c/ and c/lab/ to web/build/posenc.wasm (WASM SIMD) and web/build/posenc-scalar.wasm,
-# and copies Chart.js into web/vendor/. Both are generated: git ignores them.
+# copies Chart.js and the tokenizer into web/vendor/ and writes the lab's model (web/build/lab-model/):
+# all generated, all ignored by git.
 # Installs Debian's emscripten when emcc is missing and we are root; else says what to install.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -54,6 +55,15 @@ fi
 # Chart.js comes from npm and is served from the project: never a CDN.
 mkdir -p web/vendor
 cp -p node_modules/chart.js/dist/chart.umd.js web/vendor/chart.umd.js
+# The tokenizer of "Inside a real model" (reads a model's own tokenizer.json), likewise.
+cp -p node_modules/@huggingface/tokenizers/dist/tokenizers.min.mjs web/vendor/tokenizers.js
+
+# The lab's RoPE model as a real model's files (the offline model of "Inside a real model"):
+# trained once per kernel build (deterministic, a few seconds).
+if [ ! -f web/build/lab-model/model.safetensors ] || [ web/build/posenc.wasm -nt web/build/lab-model/model.safetensors ] ||
+   [ web/tools/lab-model.js -nt web/build/lab-model/model.safetensors ]; then
+  node web/tools/lab-model.js
+fi
 
 # The single-file builds: dist/posenc.js (classic script, wasm inlined, registers <posenc-chart>;
 # copied to web/build/posenc.js for the page's Embed snippets) and dist/standalone.html.

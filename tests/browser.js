@@ -37,8 +37,9 @@ export async function startBrowser() {
   return { url: server.url, browser, open, close };
 }
 
-/** Waits until main.js has mounted every chart. */
+/** Waits until main.js has mounted every chart (and section 22's have read their model and drawn). */
 export async function pageReady(page) {
   await page.waitForFunction(() => window.posencPage?.ready);
   await page.evaluate(() => window.posencPage.ready);
+  await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart]')].every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));
 }

@@ -65,7 +65,7 @@ for (const lang of ['en', 'zh']) {
     });
     assert.deepEqual(r.first, ['primer', 'notation']);
     assert.equal(r.last, 'sources');
-    assert.equal(r.numbered, 23);
+    assert.equal(r.numbered, 24);
     assert.deepEqual(r.stages, ['embed', 'pe', 'qkv', 'rope', 'score', 'softmax']);
     assert.ok(r.svgBox > 300, 'the pipeline diagram is drawn');
     assert.deepEqual(r.withoutStrip, [], 'sections without a "you are here" strip');

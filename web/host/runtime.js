@@ -15,7 +15,15 @@ const config = {
   scriptUrl: () => new URL('../build/posenc.js', import.meta.url).href,
   /** embed.html (null: no iframe snippet) */
   embedUrl: () => new URL('../embed.html', import.meta.url).href,
+  /**
+   * the lab's model of "Inside a real model": null to read build/lab-model/ beside the page, or its
+   * files inlined ({ 'model.safetensors': Uint8Array, 'config.json': text, ... }; the single-file builds)
+   */
+  labModel: null,
 };
+
+/** The inlined lab model's files, or null. */
+export const labModelFiles = () => config.labModel;
 
 /** Replaces any of the above (the single-file builds do, before anything else runs). */
 export function configure(options) {

@@ -1,5 +1,5 @@
-// tracks.js: the page's three tracks, by section number: the core lesson (1-15), the
-// practitioner's sections (16-21) and the experiments (22-23).
+// tracks.js: the page's three tracks, as its table of contents groups the sections: the core
+// lesson, the practitioner's sections and the experiments.
 import { messages } from '../host/i18n.js';
 
 export const TRACKS = messages({
@@ -7,9 +7,9 @@ export const TRACKS = messages({
   zh: { core: '核心', practice: '工程实践', lab: '实验' },
 });
 
-/** The track of a section, from its number (the "13." its heading starts with), or null. */
+/** The track of a section: the one whose list in the table of contents links to it, or null. */
 export function trackOf(section) {
-  const n = Number(/^\s*(\d+)\./.exec(section?.querySelector('h2')?.textContent ?? '')?.[1]);
-  if (!n) return null;
-  return n <= 15 ? 'core' : n <= 21 ? 'practice' : 'lab';
+  if (!section?.id) return null;
+  const link = document.querySelector(`.tracks .track[data-track] a[href="#${CSS.escape(section.id)}"]`);
+  return link?.closest('.track').dataset.track ?? null;
 }

@@ -25,9 +25,14 @@ import { loadPosenc, simdSupported } from './lib/posenc.js';
 import simd from './build/posenc.wasm';
 import scalar from './build/posenc-scalar.wasm';
 import css from './page/style.css';
+import labSafetensors from './build/lab-model/model.safetensors';
+import labConfig from './build/lab-model/config.json';
+import labTokenizer from './build/lab-model/tokenizer.json';
+import labTokenizerConfig from './build/lab-model/tokenizer_config.json';
 import { Chart, registerables } from 'chart.js';
 Chart.register(...registerables);
-configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() ? simd : scalar }), ${urls} });
+configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() ? simd : scalar }), ${urls},
+  labModel: { 'model.safetensors': labSafetensors, 'config.json': labConfig, 'tokenizer.json': labTokenizer, 'tokenizer_config.json': labTokenizerConfig } });
 `;
 
 const ENTRIES = {
@@ -72,7 +77,7 @@ async function bundle(name, urls, extra = {}) {
     minify: true,
     legalComments: 'eof',
     charset: 'utf8',
-    loader: { '.wasm': 'binary', '.css': 'text' },
+    loader: { '.wasm': 'binary', '.css': 'text', '.safetensors': 'binary', '.json': 'text' },
     inject: ['posenc:base'],
     define: { 'import.meta.url': 'posencBaseUrl' },
     plugins: [virtual(name, urls)],

@@ -40,6 +40,22 @@ async function handle(root, req, res) {
     // embed.html is made to be framed by any page; a <meta> policy cannot say so, a header can.
     // (Its script, style and connect rules are in its own <meta> policy, as on index.html.)
     if (basename(path) === 'embed.html') headers['Content-Security-Policy'] = 'frame-ancestors *';
+    headers['Accept-Ranges'] = 'bytes';
+    // one byte range (bytes=a-b, a-, -n): how a safetensors file is read a tensor at a time
+    const range = req.headers.range;
+    if (range !== undefined) {
+      const m = /^bytes=(\d*)-(\d*)$/.exec(range);
+      let a = m && m[1] !== '' ? Number(m[1]) : null, b = m && m[2] !== '' ? Number(m[2]) : null;
+      if (m && a === null && b !== null) (a = Math.max(0, body.length - b)), (b = body.length - 1);
+      if (!m || a === null || a >= body.length || (b !== null && b < a)) {
+        res.writeHead(416, { ...headers, 'Content-Range': `bytes */${body.length}` }).end();
+        return;
+      }
+      b = Math.min(b ?? body.length - 1, body.length - 1);
+      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${a}-${b}/${body.length}`, 'Content-Length': b - a + 1 });
+      res.end(req.method === 'HEAD' ? undefined : body.subarray(a, b + 1));
+      return;
+    }
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch {

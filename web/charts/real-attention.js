@@ -1,0 +1,176 @@
+// real-attention.js: each head's attention in layer 0 of a real model on the reader's sentence,
+// and what-if: the same with the fastest or the slowest rotation pairs left out of every score
+// (a counterfactual on layer 0 only). Heads whose weight goes mostly to one offset are named.
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw } from './common.js';
+import { messages } from '../host/i18n.js';
+import { subscribe, state, modelPanel } from './shared/real-model.js';
+
+const M = messages({
+  en: {
+    title: 'Layer 0\'s attention on your sentence, head by head, with pairs left out',
+    heatmap: 'Attention maps of every head of layer 0 on the sentence',
+    drop: 'leave out',
+    none: 'no pair (the model as it is)',
+    fast: 'the fastest pairs',
+    slow: 'the slowest pairs',
+    share: 'share of the pairs left out',
+    query: 'query m',
+    key: 'key n',
+    head: 'head {h}',
+    offset: 'Δ = {d}: {w}',
+    sink: 'first token: {w}',
+    waiting: 'Reading the model…',
+    noticeNone: 'Positional heads (most of their weight on one offset Δ = n − m, whatever the tokens): {list}.',
+    noticeNoneZero: 'No head puts most of its weight on one offset here: layer 0 mixes tokens by content (try a longer sentence).',
+    noticeDrop: 'Leaving out {which} ({share} % of them), {lost} of the {n} positional heads lose their offset (heads: {list}).',
+    noticeDropZero: 'No head is positional with every pair in, so leaving pairs out has no offset to break.',
+    readout: '{model}, {T} tokens, {heads} heads; the weight of each head on its most-used offset (Δ from 0 to −4), averaged over queries m ≥ 4: {list}.',
+    readItem: 'h{h} Δ={d} {w}',
+    posItem: '{head} (Δ = {d})',
+    sep: ', ',
+    how: 'Layer 0 is computed exactly (as in the chart above); each score is q_m · k_n / √d summed over the rotation pairs of the head, so leaving pairs out drops their terms from every score before the softmax. This is a what-if on layer 0 only: the model never ran without those pairs, and deeper layers would see a different input. A head is named positional when, on average over queries m ≥ 4, more than half its weight falls on one offset Δ between 0 and −4.',
+  },
+  zh: {
+    title: '第 0 层对你的句子的注意力，逐头显示，并可去掉一部分对',
+    heatmap: '第 0 层各头在句子上的注意力图',
+    drop: '去掉',
+    none: '不去掉（模型原样）',
+    fast: '最快的对',
+    slow: '最慢的对',
+    share: '去掉的对所占比例',
+    query: 'query m',
+    key: 'key n',
+    head: '头 {h}',
+    offset: 'Δ = {d}：{w}',
+    sink: '第一个 token：{w}',
+    waiting: '正在读取模型…',
+    noticeNone: '位置头（无论 token 是什么，大部分权重都落在同一个偏移 Δ = n − m 上）：{list}。',
+    noticeNoneZero: '这里没有哪个头把大部分权重放在同一个偏移上：第 0 层按内容混合 token（试试更长的句子）。',
+    noticeDrop: '去掉{which}（占 {share}%）之后，{n} 个位置头中有 {lost} 个失去了它们的偏移（头：{list}）。',
+    noticeDropZero: '所有对都在时就没有位置头，所以去掉对也没有偏移可破坏。',
+    readout: '{model}，{T} 个 token，{heads} 个头；每个头在最常用偏移（Δ 从 0 到 −4）上的权重，对 m ≥ 4 的 query 取平均：{list}。',
+    readItem: '头 {h} Δ={d} {w}',
+    posItem: '{head}（Δ = {d}）',
+    sep: '，',
+    how: '第 0 层按上图的方式精确计算；每个得分是 q_m · k_n / √d 在该头各旋转对上的和，去掉一些对，就是在 softmax 之前从每个得分里删掉它们的项。这只是第 0 层上的假设实验：模型从未在没有这些对的情况下运行过，更深的层也会看到不同的输入。若对 m ≥ 4 的 query 取平均后，一个头超过一半的权重落在 0 到 −4 之间的同一个偏移 Δ 上，就称它为位置头。',
+  },
+});
+
+/** A signed integer with a real minus sign. */
+const minus = (d) => (d < 0 ? `−${-d}` : String(d));
+
+/** Causal softmax weights [heads][T][T] from rotated q [T][heads][hd], k [T][kvHeads][hd], keeping pairs `keep`. */
+export function weightsKeeping(a, keep, scale) {
+  const { heads, kvHeads, headDim: hd, rotaryDim: r, length: T } = a;
+  const dims = [];
+  for (let i = 0; i < r / 2; i++) if (keep(i)) dims.push(i, i + r / 2);
+  for (let j = r; j < hd; j++) dims.push(j);
+  const out = new Float64Array(heads * T * T), group = heads / kvHeads, row = new Float64Array(T);
+  for (let h = 0; h < heads; h++) {
+    const g = Math.floor(h / group);
+    for (let m = 0; m < T; m++) {
+      const qo = (m * heads + h) * hd;
+      let mx = -Infinity;
+      for (let n = 0; n <= m; n++) {
+        const ko = (n * kvHeads + g) * hd;
+        let s = 0;
+        for (const j of dims) s += a.q[qo + j] * a.k[ko + j];
+        row[n] = s * scale;
+        if (row[n] > mx) mx = row[n];
+      }
+      let sum = 0;
+      for (let n = 0; n <= m; n++) sum += (row[n] = Math.exp(row[n] - mx));
+      for (let n = 0; n <= m; n++) out[(h * T + m) * T + n] = row[n] / sum;
+    }
+  }
+  return out;
+}
+
+/** Per head: { d: the offset Δ in 0…−4 with the most weight (mean over queries m ≥ 4), w: that weight, sink: weight on n = 0 }. */
+export function headOffsets(w, heads, T) {
+  const from = Math.min(4, T - 1);
+  return Array.from({ length: heads }, (_, h) => {
+    let best = { d: 0, w: 0 }, sink = 0, cnt = 0;
+    for (let m = from; m < T; m++) (sink += w[(h * T + m) * T]), cnt++;
+    for (let d = 0; d <= 4; d++) {
+      let s = 0, c = 0;
+      for (let m = Math.max(from, d); m < T; m++) (s += w[(h * T + m) * T + m - d]), c++;
+      if (c && s / c > best.w) best = { d: -d, w: s / c };
+    }
+    return { ...best, sink: cnt ? sink / cnt : 0, positional: best.w > 0.5 };
+  });
+}
+
+export default {
+  kind: 'real-attention',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'drop', label: M.drop, type: 'select', options: ['none', 'fast', 'slow'], value: 'none', optionLabels: { none: M.none, fast: M.fast, slow: M.slow } },
+    { name: 'share', label: M.share, type: 'select', options: ['25', '50', '75'], value: '50', optionLabels: { 25: '25 %', 50: '50 %', 75: '75 %' } },
+  ],
+  mount(el, { pe }) {
+    const stopPanel = modelPanel(el);
+    const { canvas, paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
+    const images = [];
+    const stop = subscribe(pe, () => requestRedraw(el));
+    const view = {
+      update({ drop, share }) {
+        const S = state(), l0 = S.layer0, m = S.model;
+        if (!l0) {
+          paint(() => {});
+          view.notice = String(M.waiting);
+          view.readout = '';
+          return { columns: ['head', 'query m', 'key n', 'weight'], rows: [] };
+        }
+        const a = l0.att, half = a.rotaryDim / 2, T = a.length;
+        const cut = Math.round((Number(share) / 100) * half);
+        const scale = m.lt.softmaxScale / Math.sqrt(a.headDim);
+        const keep = drop === 'fast' ? (i) => i >= cut : drop === 'slow' ? (i) => i < half - cut : () => true;
+        const w = drop === 'none' ? Float64Array.from(a.weights) : weightsKeeping(a, keep, scale);
+        const base = headOffsets(Float64Array.from(a.weights), a.heads, T), now = headOffsets(w, a.heads, T);
+        while (images.length < a.heads) images.push(document.createElement('canvas'));
+        // the canvas's shape follows the grid of heads (one row of 4 for the lab, two of 5 to 8 for real models)
+        {
+          const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols);
+          const sz = (900 - 90 - (cols - 1) * 14) / cols;
+          const aspect = (900 / (rows * (sz + 48) + 10)).toFixed(2);
+          if (canvas.parentElement.style.aspectRatio !== aspect) canvas.parentElement.style.aspectRatio = aspect;
+        }
+        paint((ctx, W, H) => {
+          const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols), gap = 14;
+          const sz = Math.max(20, Math.min((W - 90 - (cols - 1) * gap) / cols, (H - 10 - rows * 48) / rows));
+          for (let h = 0; h < a.heads; h++) {
+            fillCells(images[h], T, T, viridis, (c, r) => (c > r ? -1 : Math.min(255, Math.round(w[(h * T + r) * T + c] * 255))));
+            const col = h % cols, row = Math.floor(h / cols);
+            const plot = { x: 40 + col * (sz + gap), y: 20 + row * (sz + 48), w: sz, h: sz };
+            const o = now[h];
+            drawCells(ctx, images[h], plot, {
+              title: M.head.format({ h }) + (o.positional ? ' ●' : ''),
+              xTicks: [[0, '0'], [1, String(T - 1)]], yTicks: col === 0 ? [[0, '0'], [1, String(T - 1)]] : [],
+              xTitle: M.offset.format({ d: minus(o.d), w: o.w.toFixed(2) }), yTitle: col === 0 ? String(M.query) : '', yTitleX: 14,
+            });
+          }
+          drawColourBar(ctx, viridis, { x: W - 40, y: 20, w: 12, h: Math.min(H - 40, 160) }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
+        });
+        const pos = base.map((o, h) => (o.positional ? h : -1)).filter((h) => h >= 0);
+        if (drop === 'none') {
+          view.notice = pos.length ? M.noticeNone.format({ list: pos.map((h) => M.posItem.format({ head: M.head.format({ h }), d: minus(base[h].d) })).join(M.sep) }) : String(M.noticeNoneZero);
+        } else if (!pos.length) view.notice = String(M.noticeDropZero);
+        else {
+          const lost = pos.filter((h) => !now[h].positional || now[h].d !== base[h].d);
+          view.notice = M.noticeDrop.format({ which: String(M[drop]), share, lost: lost.length, n: pos.length, list: lost.length ? lost.join(M.sep) : '–' });
+        }
+        view.readout = M.readout.format({
+          model: m.kind === 'lab' ? 'lab' : m.name, T, heads: a.heads,
+          list: now.map((o, h) => M.readItem.format({ h, d: minus(o.d), w: o.w.toFixed(2) })).join(M.sep),
+        });
+        const rows = [];
+        for (let h = 0; h < a.heads; h++) for (let q = 0; q < T; q++) for (let n = 0; n <= q; n++) rows.push([h, q, n, w[(h * T + q) * T + n]]);
+        return { columns: ['head', 'query m', 'key n', 'weight'], rows };
+      },
+      destroy: () => (stop(), stopPanel(), destroy()),
+    };
+    return view;
+  },
+};

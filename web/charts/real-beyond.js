@@ -1,0 +1,109 @@
+// real-beyond.js: the same real head's score (the sentence's mean q and k of layer 0) at
+// distances past the training length L0, as the model rotates it and under PI, NTK and YaRN
+// (the real vectors rotated with each variant's frequencies, its attention factor included).
+import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
+import { messages } from '../host/i18n.js';
+import { subscribe, state, modelPanel, HEAD_OPTIONS } from './shared/real-model.js';
+import { headCurve } from './real-decay.js';
+
+const M = messages({
+  en: {
+    title: 'Past the training length: the same head\'s score under PI, NTK and YaRN',
+    head: 'head',
+    all: 'every head (mean)',
+    factor: 'scaling factor s',
+    xTitle: 'distance |Δ|',
+    yTitle: 'score q̄ · R k̄ / √d',
+    none: 'as trained (no scaling)',
+    pi: 'PI (positions ÷ s)',
+    ntk: 'NTK (base raised)',
+    yarn: 'YaRN',
+    beyond: 'past L0 = {L0}',
+    waiting: 'Reading the model…',
+    notice: 'Within L0 the scaled curves should keep the shape the model was trained on: {best} stays closest (mean gap {bestGap}), {worst} moves furthest ({worstGap}).',
+    readout: '{model}, {head}, s = {factor}: mean |gap| to the trained curve over |Δ| ≤ L0 = {L0}: {list}; at |Δ| = {far}: {ends}.',
+    item: '{name} {value}',
+    sep: ', ',
+    how: 'The head\'s mean query and key over your sentence (layer 0, before RoPE, as in the chart above) are rotated apart by each distance up to s × L0 with the frequencies of each variant: PI divides every θ_i by s, NTK raises the base by s^(d/(d−2)), YaRN (factor s, original length L0) interpolates only the slow pairs and multiplies every score by its attention factor squared. The gap is the mean absolute difference from the unscaled curve over distances up to L0, in score units.',
+  },
+  zh: {
+    title: '超出训练长度：同一个头在 PI、NTK 和 YaRN 下的得分',
+    head: '头',
+    all: '所有头（平均）',
+    factor: '缩放因子 s',
+    xTitle: '距离 |Δ|',
+    yTitle: '得分 q̄ · R k̄ / √d',
+    none: '按训练时（不缩放）',
+    pi: 'PI（位置 ÷ s）',
+    ntk: 'NTK（加大底数）',
+    yarn: 'YaRN',
+    beyond: '超出 L0 = {L0}',
+    waiting: '正在读取模型…',
+    notice: '在 L0 之内，缩放后的曲线应当保持模型训练时的形状：{best}最接近（平均差 {bestGap}），{worst}偏离最远（{worstGap}）。',
+    readout: '{model}，{head}，s = {factor}：在 |Δ| ≤ L0 = {L0} 上与训练时曲线的平均 |差|：{list}；在 |Δ| = {far} 处：{ends}。',
+    item: '{name} {value}',
+    sep: '，',
+    how: '把这个头在你句子上的平均 query 和平均 key（第 0 层，RoPE 之前，同上图）按各方法的频率转开，距离直到 s × L0：PI 把每个 θ_i 除以 s，NTK 把底数乘以 s^(d/(d−2))，YaRN（因子 s，原始长度 L0）只对慢的对插值，并把每个得分乘以其注意力因子的平方。差是距离不超过 L0 时与不缩放曲线之差的绝对值的平均，单位与得分相同。',
+  },
+});
+
+const VARIANTS = ['none', 'pi', 'ntk', 'yarn'];
+/** Three significant digits, with a real minus sign. */
+const num = (x) => sig(x, 3).replace('-', '−');
+
+export default {
+  kind: 'real-beyond',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'head', label: M.head, type: 'select', options: HEAD_OPTIONS, value: 'all', optionLabels: { all: M.all } },
+    { name: 'factor', label: M.factor, type: 'select', options: ['2', '4', '8'], value: '4' },
+  ],
+  mount(el, { pe, Chart }) {
+    const stopPanel = modelPanel(el);
+    const chart = lineChartWith([beyondShade], el, Chart, { x: M.xTitle, y: M.yTitle, aspect: 2.2 });
+    chart.options.plugins.legend = lineLegend;
+    const stop = subscribe(pe, () => requestRedraw(el));
+    const view = {
+      update({ head, factor }) {
+        const S = state(), l0 = S.layer0, m = S.model;
+        if (!l0 || !m.L0) {
+          chart.data.datasets = [];
+          chart.update();
+          view.notice = String(M.waiting);
+          view.readout = '';
+          return { columns: ['distance', ...VARIANTS], rows: [] };
+        }
+        const s = Number(factor), L0 = m.L0, max = s * L0;
+        const dist = max <= 600 ? Array.from({ length: max + 1 }, (_, j) => j) : intGrid(0, max, 601);
+        const scalings = { none: null, pi: { type: 'linear', factor: s }, ntk: { type: 'ntk', factor: s }, yarn: { type: 'yarn', factor: s, originalMaxPositionEmbeddings: L0 } };
+        const curves = Object.fromEntries(VARIANTS.map((v) => [v, headCurve(pe, l0, m.lt, head, dist, scalings[v]).curve]));
+        chart.data.datasets = VARIANTS.map((v, n) => ({
+          label: String(M[v]), data: dist.map((x, j) => ({ x, y: curves[v][j] })), borderColor: palette[n], backgroundColor: palette[n], borderDash: dashes[n], borderWidth: v === 'none' ? 2 : 1.5,
+        }));
+        chart.options.scales.x.min = 0;
+        chart.options.scales.x.max = max;
+        chart.options.plugins.posencBeyond = { x: L0, label: M.beyond.format({ L0 }) };
+        chart.update();
+        const gap = (v) => {
+          let g = 0, n = 0;
+          dist.forEach((x, j) => x <= L0 && ((g += Math.abs(curves[v][j] - curves.none[j])), n++));
+          return g / n;
+        };
+        const gaps = Object.fromEntries(VARIANTS.slice(1).map((v) => [v, gap(v)]));
+        const order = VARIANTS.slice(1).sort((x, y) => gaps[x] - gaps[y]);
+        const best = order[0], worst = order.at(-1);
+        view.notice = M.notice.format({ best: String(M[best]), bestGap: num(gaps[best]), worst: String(M[worst]), worstGap: num(gaps[worst]) });
+        const last = dist.length - 1;
+        view.readout = M.readout.format({
+          model: m.kind === 'lab' ? 'lab' : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), l0.att.heads - 1)}`,
+          factor, L0, list: order.map((v) => M.item.format({ name: String(M[v]), value: num(gaps[v]) })).join(M.sep),
+          far: dist[last], ends: VARIANTS.map((v) => M.item.format({ name: String(M[v]), value: num(curves[v][last]) })).join(M.sep),
+        });
+        return { columns: ['distance', ...VARIANTS], rows: dist.map((x, j) => [x, ...VARIANTS.map((v) => curves[v][j])]) };
+      },
+      destroy: () => (stop(), stopPanel(), chart.destroy()),
+    };
+    return view;
+  },
+};

@@ -1,0 +1,108 @@
+// real-pair-norms.js: layer 0 of a real model on the reader's sentence: ‖q^(h,i)‖ and ‖k^(h,i)‖,
+// the length of each rotation pair's 2-D chunk of the query and the key (Barbero et al.'s
+// measure), averaged over heads and tokens (or their largest), against the pair's wavelength.
+import { lineChartWith, beyondShade, palette, dashes, sig, requestRedraw } from './common.js';
+import { messages } from '../host/i18n.js';
+import { subscribe, state, modelPanel } from './shared/real-model.js';
+import { slowCut } from './real-pair-energy.js';
+
+const M = messages({
+  en: {
+    title: 'Layer 0 on your sentence: how long each pair\'s chunk of q and k is',
+    stat: 'over heads and tokens',
+    mean: 'mean',
+    max: 'largest',
+    xTitle: 'pair i (wavelength T_i grows →)',
+    yTitle: 'length of the pair\'s chunk ‖q^(h,i)‖, ‖k^(h,i)‖',
+    q: 'query ‖q^(h,i)‖',
+    k: 'key ‖k^(h,i)‖',
+    beyond: 'T_i > L0 = {L0}: never a full turn in training',
+    waiting: 'Reading the model…',
+    noticeSlow: 'The longest query chunks sit in slow pairs (pair {top}, T_i = {T} positions): most of a score is made where rotation barely moves within the context.',
+    noticeFast: 'The longest query chunks sit in fast pairs (pair {top}, T_i = {T} positions): this layer scores mostly with pairs that turn many times across the context.',
+    readout: '{model}, {n} tokens: {stat} ‖q‖ is largest in pair {top} ({qTop}) and ‖k‖ in pair {ktop} ({kTop}); pairs {cut}–{last} have T_i > L0 and carry {slowShare} % of Σ‖q‖².',
+    how: 'The page runs layer 0 exactly as transformers does (the input norm, W_Q and W_K, biases or per-head norms where the model has them, RoPE at positions 0, 1, …) on the embedding rows of your sentence\'s tokens, and measures the length of each pair\'s two coordinates of every head\'s query and key. Rotation does not change these lengths, so they say which frequencies the layer uses, not where the tokens are. Reads the layer-0 q/k tensors and one embedding row per distinct token.',
+  },
+  zh: {
+    title: '第 0 层作用于你的句子：q 和 k 在每一对上的分量有多长',
+    stat: '对各头和各 token',
+    mean: '取平均',
+    max: '取最大',
+    xTitle: '第 i 对（波长 T_i 递增 →）',
+    yTitle: '该对分量的长度 ‖q^(h,i)‖、‖k^(h,i)‖',
+    q: 'query ‖q^(h,i)‖',
+    k: 'key ‖k^(h,i)‖',
+    beyond: 'T_i > L0 = {L0}：训练中从未转满一圈',
+    waiting: '正在读取模型…',
+    noticeSlow: '最长的 query 分量落在慢的对上（第 {top} 对，T_i = {T} 个位置）：得分主要来自在上下文中几乎不转动的那些对。',
+    noticeFast: '最长的 query 分量落在快的对上（第 {top} 对，T_i = {T} 个位置）：这一层主要用在上下文中转了很多圈的对来打分。',
+    readout: '{model}，{n} 个 token：{stat} ‖q‖ 在第 {top} 对最大（{qTop}），‖k‖ 在第 {ktop} 对最大（{kTop}）；第 {cut}–{last} 对满足 T_i > L0，占 Σ‖q‖² 的 {slowShare}%。',
+    how: '本页按 transformers 的做法精确计算第 0 层（输入归一化、W_Q 和 W_K，模型有的话再加偏置或每头归一化，在位置 0、1、… 上施加 RoPE），输入是你句子中各 token 的词嵌入行，然后量出每个头的 query 和 key 在每一对上两个坐标的长度。旋转不改变这些长度，所以它们说明这一层用了哪些频率，而不是 token 在哪里。读取第 0 层的 q/k 张量，以及每个不同 token 的一行词嵌入。',
+  },
+});
+
+/** Per pair, the mean or largest of a pair-norm array [n][half][T] over heads and tokens. */
+function over(a, n, half, T, stat) {
+  const out = new Float64Array(half);
+  for (let i = 0; i < half; i++) {
+    let s = 0, mx = 0;
+    for (let h = 0; h < n; h++) for (let t = 0; t < T; t++) {
+      const v = a[(h * half + i) * T + t];
+      s += v;
+      if (v > mx) mx = v;
+    }
+    out[i] = stat === 'max' ? mx : s / (n * T);
+  }
+  return out;
+}
+
+export default {
+  kind: 'real-pair-norms',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'stat', label: M.stat, type: 'select', options: ['mean', 'max'], value: 'mean', optionLabels: { mean: M.mean, max: M.max } },
+  ],
+  mount(el, { pe, Chart }) {
+    const stopPanel = modelPanel(el);
+    const chart = lineChartWith([beyondShade], el, Chart, { x: M.xTitle, y: M.yTitle, aspect: 2.2 });
+    const stop = subscribe(pe, () => requestRedraw(el));
+    const view = {
+      update({ stat }) {
+        const S = state(), l0 = S.layer0, m = S.model;
+        if (!l0) {
+          chart.data.datasets = [];
+          chart.update();
+          view.notice = String(M.waiting);
+          view.readout = '';
+          return { columns: ['pair i', 'q', 'k'], rows: [] };
+        }
+        const a = l0.att, half = a.rotaryDim / 2, T = a.length;
+        const q = over(a.pairNorms.q, a.heads, half, T, stat), k = over(a.pairNorms.k, a.kvHeads, half, T, stat);
+        const cut = slowCut(m.lt.base, a.rotaryDim, m.L0);
+        const argmax = (v) => v.reduce((b, x, i) => (x > v[b] ? i : b), 0);
+        const top = argmax(q), ktop = argmax(k);
+        let tot = 0, slow = 0;
+        for (let i = 0; i < half; i++) (tot += q[i] ** 2), i >= cut && (slow += q[i] ** 2);
+        const line = (label, v, n) => ({
+          label: String(label), data: Array.from(v, (y, i) => ({ x: i, y })), borderColor: palette[n], backgroundColor: palette[n],
+          borderDash: dashes[n], pointRadius: half > 40 ? 0 : 2,
+        });
+        chart.data.datasets = [line(M.q, q, 0), line(M.k, k, 1)];
+        chart.options.scales.x.min = 0;
+        chart.options.scales.x.max = half - 1;
+        chart.options.plugins.posencBeyond = cut < half ? { x: cut - 0.5, label: M.beyond.format({ L0: m.L0 }) } : undefined;
+        chart.update();
+        const T_i = 2 * Math.PI * m.lt.base ** (2 * top / a.rotaryDim);
+        view.notice = (top >= cut ? M.noticeSlow : M.noticeFast).format({ top, T: sig(T_i, 3) });
+        view.readout = M.readout.format({
+          model: m.kind === 'lab' ? 'lab' : m.name, n: T, stat: String(M[stat]), top, qTop: sig(q[top], 3), ktop, kTop: sig(k[ktop], 3),
+          cut, last: half - 1, slowShare: tot ? ((slow / tot) * 100).toFixed(1) : '0',
+        });
+        return { columns: ['pair i', 'wavelength T_i', 'q', 'k'], rows: Array.from(q, (v, i) => [i, 2 * Math.PI * m.lt.base ** (2 * i / a.rotaryDim), v, k[i]]) };
+      },
+      destroy: () => (stop(), stopPanel(), chart.destroy()),
+    };
+    return view;
+  },
+};
