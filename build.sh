@@ -46,13 +46,15 @@ fi
 
 # npm packages (Chart.js for the page, playwright-core for the browser tests, esbuild for dist/).
 if [ ! -f node_modules/chart.js/package.json ] || [ ! -f node_modules/playwright-core/package.json ] ||
-   [ ! -f node_modules/esbuild/package.json ]; then
+   [ ! -f node_modules/esbuild/package.json ] || [ ! -f node_modules/gifenc/package.json ]; then
   npm install --no-audit --no-fund >&2
 fi
 
 # Chart.js comes from npm and is served from the project: never a CDN.
 mkdir -p web/vendor
 cp -p node_modules/chart.js/dist/chart.umd.js web/vendor/chart.umd.js
+# gifenc encodes the toolbar's animated GIFs (an ES module, loaded when a GIF is made).
+cp -p node_modules/gifenc/dist/gifenc.esm.js web/vendor/gifenc.js
 
 # The single-file builds: dist/posenc.js (classic script, wasm inlined, registers <posenc-chart>;
 # copied to web/build/posenc.js for the page's Embed snippets) and dist/standalone.html.

@@ -110,6 +110,10 @@ export default {
   kind: 'unit-circle',
   messages: M,
   title: M.title,
+  // the position is what a reader moves; a GIF of 0 → 50 shows the point running round and
+  // coming back near where it started
+  main: 'position',
+  sweep: { param: 'position', from: 0, to: 50 },
   params: [
     { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },

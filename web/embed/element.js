@@ -7,7 +7,7 @@
 // as style -> param-style) and reflected to a property of the param's own name (el.maxDist;
 // el.paramStyle for those). Values are checked like URL values (parseParams): out-of-range
 // ones are clamped, malformed ones keep the default, and both are named in a note on the chart.
-// controls="0" hides the controls; toolbar adds PNG and CSV buttons.
+// controls="0" hides the controls; toolbar adds PNG, SVG, GIF / video and CSV buttons.
 //
 // lang="en|zh" and theme="auto|light|dark" set the language and the theme, which are one per
 // page (chart modules read them when they draw): the attribute of any element changes every
@@ -130,7 +130,7 @@ export class PosencChartElement extends HTMLElement {
     else this.removeAttribute('locked');
   }
 
-  /** Whether PNG and CSV buttons show (attribute toolbar, default false). */
+  /** Whether PNG, SVG, GIF / video and CSV buttons show (attribute toolbar, default false). */
   get toolbar() {
     return flag(this.getAttribute('toolbar'), false);
   }

@@ -1,8 +1,11 @@
-// toolbar.js: the Link, Embed, PNG and CSV buttons under a chart, and the panel that shows what
-// Link and Embed copied.
+// toolbar.js: the Link, Embed, PNG, SVG, GIF / video and CSV buttons under a chart, the panel
+// that shows what Link and Embed copied, and the panel of the animated exports.
 import { colours } from './theme.js';
 import { HOST } from './strings.js';
 import { toCSV, download, withPixelRatio } from './export.js';
+import { chartSVG } from './svg.js';
+import { animatePanel } from './animate-panel.js';
+import { t } from './i18n.js';
 
 export function addToolbar(container, figure, host, opts, Chart) {
   const { chart } = host;
@@ -95,7 +98,22 @@ export function addToolbar(container, figure, host, opts, Chart) {
     });
   }
   const canvases = () => [...figure.querySelectorAll('canvas')].filter((c) => c.getClientRects().length && c.width && c.height);
-  if (opts.png && figure.querySelector('canvas')) button('png', () => exportPNG(host, figure, canvases, Chart));
+  let animation = null;
+  if (opts.png && figure.querySelector('canvas')) {
+    button('png', () => exportPNG(host, figure, canvases, Chart));
+    button('svg', () => {
+      host.update();
+      const svg = chartSVG(canvases(), { Chart, title: t(chart.title) });
+      download(figure.parentElement ?? figure, `posenc-${chart.kind}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+    });
+    animation = animatePanel(host, canvases, figure.parentElement ?? figure);
+    if (animation.available) {
+      button('animate', () => {
+        panel.hidden = true;
+        animation.open();
+      });
+    } else animation = null;
+  }
   if (opts.csv) {
     button('csv', () => {
       const values = host.params();
@@ -112,10 +130,11 @@ export function addToolbar(container, figure, host, opts, Chart) {
       b.textContent = HOST[key];
       b.title = HOST[`${key}Title`];
     }
+    animation?.relabel();
   };
   host.relabel();
   host.toolbar = bar; // other page tools may add their buttons here
-  figure.after(bar, panel);
+  figure.after(bar, panel, ...(animation ? [animation.el] : []));
 }
 
 /** Draws the chart's canvases at 2× into one PNG and downloads it. */

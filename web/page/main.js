@@ -1,5 +1,5 @@
 // main.js: loads the kernels, then mounts every <div data-chart="kind"> with its module
-// web/charts/<kind>.js, each with Link, Embed, PNG and CSV buttons. A chart that fails shows
+// web/charts/<kind>.js, each with Link, Embed and export buttons. A chart that fails shows
 // its own message and leaves the rest working; without WebAssembly every chart says so.
 //
 // A link to one chart's state: index.html?chart=<kind>&<param>=<value>...#<section id>
