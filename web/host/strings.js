@@ -72,6 +72,7 @@ export const HOST = messages({
     sectionLink: 'Link to the whole section instead',
     sectionLinkLabel: 'Link to this section, every chart as it is set now',
     locked: 'The controls are locked on this page, so everyone sees the same picture.',
+    settings: 'Settings ({n} more)',
   },
   zh: {
     link: '链接',
@@ -142,5 +143,6 @@ export const HOST = messages({
     sectionLink: '改为链接到整节',
     sectionLinkLabel: '此节的链接，包含本节每张图现在的设置',
     locked: '本页的控件已锁定，大家看到的是同一张图。',
+    settings: '设置（另有 {n} 项）',
   },
 });
