@@ -35,6 +35,15 @@ build() { # name, extra flags...
   emcc "${common[@]}" "$@" "${sources[@]}" -o "$tmp"
   mv "$tmp" "$out/$name.wasm"
 }
+# The kernels without the lab: what a blog post's chart loads (the light embed, dist/module/):
+# a third smaller over the wire. The lab's charts load the whole build.
+core_exports=$(grep -v '^posenc_lab_' c/exports.txt | sed -e 's/^/_/' | paste -sd, -)
+build_core() { # name, extra flags...
+  local name=$1; shift
+  local tmp="$out/.$name.tmp.wasm"
+  emcc "${common[@]}" -sEXPORTED_FUNCTIONS="$core_exports" "$@" c/*.c -o "$tmp"
+  mv "$tmp" "$out/$name.wasm"
+}
 # Rebuild only when a source is newer than the output.
 stale() { [ ! -f "$1" ] || [ -n "$(find c build.sh -newer "$1" -print -quit)" ]; }
 
@@ -42,6 +51,11 @@ if stale "$out/posenc.wasm" || stale "$out/posenc-scalar.wasm"; then
   build posenc -msimd128
   build posenc-scalar -fno-vectorize -fno-slp-vectorize
   echo "build.sh: built $out/posenc.wasm ($(wc -c <"$out/posenc.wasm") B) and posenc-scalar.wasm ($(wc -c <"$out/posenc-scalar.wasm") B)" >&2
+fi
+if stale "$out/posenc-core.wasm" || stale "$out/posenc-core-scalar.wasm"; then
+  build_core posenc-core -msimd128
+  build_core posenc-core-scalar -fno-vectorize -fno-slp-vectorize
+  echo "build.sh: built $out/posenc-core.wasm ($(wc -c <"$out/posenc-core.wasm") B) and posenc-core-scalar.wasm ($(wc -c <"$out/posenc-core-scalar.wasm") B), without the lab" >&2
 fi
 
 # npm packages (Chart.js for the page, playwright-core for the browser tests, esbuild for dist/).

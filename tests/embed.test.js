@@ -357,7 +357,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     const text = await page.evaluate(() => document.querySelector('[data-chart="rope-decay"] .posenc-share textarea').value);
     const src = text.match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&');
     assert.ok(src.startsWith(`${b.url}embed.html?chart=rope-decay&`), src);
-    assert.match(text, new RegExp(`<script src="${b.url}build/posenc.js"></script>`));
+    assert.match(text, new RegExp(`<script type="module" src="${b.url}build/module/posenc.js"></script>`));
     assert.match(text, /<posenc-chart kind="rope-decay" theta="θ_i = base\^\(−2i\/d\)" preset="free" dim="96" max-dist="5000" scale="log" bound="0" base="10000">/);
     // the iframe's page draws the same numbers
     const emb = await b.open(src.slice(b.url.length));

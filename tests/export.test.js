@@ -278,6 +278,7 @@ function parseWebM(buf) {
 test('video of a sweep: WebM with the frame size asked for, about one block per frame, playable', async () => {
   const { page, context, problems } = await chartPage('chart=unit-circle');
   await page.click('button[data-action="animate"]');
+  await page.locator('.posenc-animate [name="sweep-format"]').waitFor();
   const formats = await page.locator('[name="sweep-format"] option').evaluateAll((os) => os.map((o) => o.textContent));
   assert.deepEqual(formats, ['GIF', 'WebM']);
   await page.click('button[data-action="animate"]');

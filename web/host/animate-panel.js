@@ -62,7 +62,7 @@ export function animatePanel(host, canvases, parent) {
   }
   const limit = numberInput('sweep-limit', 5, { min: 0.1, max: 100, step: 0.1 });
   const grid = document.createElement('div');
-  grid.className = 'controls animate-fields';
+  grid.className = 'animate-fields';
   const labels = {};
   for (const [key, input] of [['sweepParam', param], ['sweepFrom', from], ['sweepTo', to], ['sweepFrames', frames], ['sweepFps', fps],
     ['sweepWidth', width], ['sweepFormat', format], ['sweepLimit', limit]]) {

@@ -1,17 +1,11 @@
 // svg.js: a chart as an SVG file. Each canvas of the chart is drawn again into an SvgContext
 // (svg-context.js): a Chart.js chart through its own draw(), with the context swapped for the
 // time of one frame; a hand-drawn canvas through the paint function it registered here
-// (charts/shared/canvas.js does for plainCanvas). A canvas that registered neither is copied in
+// (host/repaint.js; charts/shared/canvas.js does for plainCanvas). A canvas that registered neither is copied in
 // as an <image> of its pixels, so nothing on screen is missing from the file.
 import { SvgContext, RecordingPath2D } from './svg-context.js';
 import { colours, theme } from './theme.js';
-
-const painters = new WeakMap();
-
-/** Registers how `canvas` is drawn again: repaint(ctx) draws it into ctx in CSS pixels. */
-export function repaintable(canvas, repaint) {
-  painters.set(canvas, repaint);
-}
+import { painterOf } from './repaint.js';
 
 /** One canvas into ctx: true when drawn as vectors. */
 function drawInto(canvas, ctx, Chart) {
@@ -40,7 +34,7 @@ function drawInto(canvas, ctx, Chart) {
     }
     return true;
   }
-  const repaint = painters.get(canvas);
+  const repaint = painterOf(canvas);
   if (repaint) {
     repaint(ctx);
     return true;

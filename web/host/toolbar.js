@@ -3,9 +3,8 @@
 import { colours } from './theme.js';
 import { HOST } from './strings.js';
 import { toCSV, download, withPixelRatio } from './export.js';
-import { chartSVG } from './svg.js';
-import { animatePanel } from './animate-panel.js';
 import { t } from './i18n.js';
+import { NUMERIC } from './main-control.js';
 
 export function addToolbar(container, figure, host, opts, Chart) {
   const { chart } = host;
@@ -98,21 +97,27 @@ export function addToolbar(container, figure, host, opts, Chart) {
     });
   }
   const canvases = () => [...figure.querySelectorAll('canvas')].filter((c) => c.getClientRects().length && c.width && c.height);
+  // the SVG writer and the animation panel load when first asked for
   let animation = null;
   if (opts.png && figure.querySelector('canvas')) {
     button('png', () => exportPNG(host, figure, canvases, Chart));
-    button('svg', () => {
+    button('svg', async () => {
+      const { chartSVG } = await import('./svg.js');
       host.update();
       const svg = chartSVG(canvases(), { Chart, title: t(chart.title) });
       download(figure.parentElement ?? figure, `posenc-${chart.kind}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     });
-    animation = animatePanel(host, canvases, figure.parentElement ?? figure);
-    if (animation.available) {
-      button('animate', () => {
+    if (host.controls.some((c) => NUMERIC.has(c.param.type))) {
+      button('animate', async () => {
         panel.hidden = true;
+        if (!animation) {
+          const { animatePanel } = await import('./animate-panel.js');
+          animation ??= animatePanel(host, canvases, figure.parentElement ?? figure);
+          panel.after(animation.el);
+        }
         animation.open();
       });
-    } else animation = null;
+    }
   }
   if (opts.csv) {
     button('csv', () => {
@@ -134,7 +139,7 @@ export function addToolbar(container, figure, host, opts, Chart) {
   };
   host.relabel();
   host.toolbar = bar; // other page tools may add their buttons here
-  figure.after(bar, panel, ...(animation ? [animation.el] : []));
+  figure.after(bar, panel);
 }
 
 /** Draws the chart's canvases at 2× into one PNG and downloads it. */

@@ -103,14 +103,14 @@ async function mountAll() {
       const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
       const inScene = scene.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
       const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
-      const { scriptUrl, embedUrl } = assetUrls();
+      const { scriptUrl, scriptModule, embedUrl } = assetUrls();
       charts.set(k, mountChart(el, chart, {
         pe, Chart, values, notes: chartNotes, locked: scene.locked,
         toolbar: {
           link: (v) => linkFor(chart, el, v),
           sectionLink: () => sectionLinkFor(el),
           reset: true,
-          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, embedUrl, height }),
+          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
           png: true,
           csv: true,
         },

@@ -2,7 +2,7 @@
 // diagrams, and heatmaps painted as ImageData through a 256-entry colour table.
 import { t } from '../../host/i18n.js';
 import { ink, isDark } from './colours.js';
-import { repaintable } from '../../host/svg.js';
+import { repaintable } from '../../host/repaint.js';
 
 /**
  * A canvas's accessible name that follows the language: `label` is a string, a message or a
