@@ -16,7 +16,7 @@ import { serve } from '../../web/tools/serve.js';
 
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const argv = process.argv.slice(2);
-const LOADS = Number(argv.find((a) => a.startsWith("--loads="))?.split("=")[1] ?? 7);
+const LOADS = Number(argv.find((a) => a.startsWith('--loads='))?.split('=')[1] ?? 7);
 export const TARGETS = { kb: 150, afterDclMs: 150 };
 
 const post = (script) => `<!doctype html>
@@ -66,7 +66,7 @@ async function measure(browser, url, loads = LOADS) {
   return runs;
 }
 
-export async function embedBench({ log = console.log } = {}) {
+export async function embedBench({ log = console.log, loads = LOADS } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'posenc-embed-bench-'));
   let server, browser;
   try {
@@ -81,7 +81,7 @@ export async function embedBench({ log = console.log } = {}) {
     });
     // interleaved, so a busy moment of the machine falls on both
     const light = [], oneFile = [];
-    for (let i = 0; i < LOADS; i++) {
+    for (let i = 0; i < loads; i++) {
       light.push(...(await measure(browser, `${server.url}light.html`, 1)));
       oneFile.push(...(await measure(browser, `${server.url}one-file.html`, 1)));
     }
@@ -92,7 +92,7 @@ export async function embedBench({ log = console.log } = {}) {
         drawn: pct(runs.map((r) => r.drawn), 50), after50: pct(after, 50), after95: pct(after, 95) };
     };
     const rows = [row('light embed (module)', light), row('one file (dist/posenc.js)', oneFile)];
-    log(`\nA post with one rope-decay chart, gzip over localhost, empty cache, ${LOADS} loads each (interleaved); medians unless said:`);
+    log(`\nA post with one rope-decay chart, gzip over localhost, empty cache, ${loads} loads each (interleaved); medians unless said:`);
     log('  build                        KB before drawn  requests  FCP ms  drawn ms  drawn − DCL p50 / p95 ms');
     for (const r of rows) {
       log(`  ${r.name.padEnd(28)} ${r.kb.toFixed(1).padStart(15)}  ${String(r.requests).padStart(8)}  ${r.fcp.toFixed(0).padStart(6)}  ` +

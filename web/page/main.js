@@ -72,10 +72,18 @@ async function mountAll() {
   const { target, entries, scene, notes } = readQuery();
   showPageNotes(notes);
   const els = [...document.querySelectorAll('[data-chart]')];
-  // Every chart module loads now, alongside the kernels, not one after another as they mount
-  // (a module that fails shows its message on its own chart, below).
-  const modules = new Map(els.map((el) => [el, loadChart(el.dataset.chart)]));
-  for (const m of modules.values()) m.catch(() => {});
+  // The first charts' modules load now, alongside the kernels; the others once the first chart
+  // is drawn, so that the first chart does not wait for the page's thirty-odd modules to
+  // compile (a module that fails shows its message on its own chart, below).
+  const modules = new Map();
+  const load = (el) => {
+    if (!modules.has(el)) {
+      modules.set(el, loadChart(el.dataset.chart));
+      modules.get(el).catch(() => {});
+    }
+    return modules.get(el);
+  };
+  for (const el of els.slice(0, 2)) load(el);
   let pe, Chart;
   try {
     [pe, Chart] = await Promise.all([kernels(), chartJs()]);
@@ -90,16 +98,15 @@ async function mountAll() {
 
   // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
   // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
-  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
-  if (targetEl) els.splice(els.indexOf(targetEl), 1), els.unshift(targetEl);
   let moved = false;
   const onMove = () => (moved = true);
   for (const ev of ['wheel', 'touchstart', 'keydown']) addEventListener(ev, onMove, { once: true, passive: true });
 
+  let first = true;
   for (const el of els) {
     const k = el.dataset.chart;
     try {
-      const chart = await modules.get(el);
+      const chart = await load(el);
       const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
       const inScene = scene.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
       const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
@@ -120,6 +127,10 @@ async function mountAll() {
       showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
       el.classList.add('error');
       console.error(`chart ${k}:`, err);
+    }
+    if (first) {
+      first = false;
+      for (const other of els) load(other);
     }
   }
   if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });
