@@ -64,6 +64,9 @@ test('a post with two non-lab charts: their code, the kernels without the lab, C
   assert.equal(requested.filter((f) => f === chunks.chartjs).length, 1, 'Chart.js once');
   assert.ok(!requested.includes(chunks.results), 'no lab results for a post without lab charts');
   assert.ok(!requested.some((f) => /^(svg|animate|gifenc)/.test(f)), 'no export code until asked for');
+  // the charts in view had every chunk of their code asked for at once
+  const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.href.split('/').pop()));
+  assert.ok(preloaded.some((f) => f.startsWith('rope-decay-')) && preloaded.includes(chunks.chartjs), `preloaded: ${preloaded}`);
   // the gzip web host and the script did their part: the bytes before the charts drew stay small
   const kb = await page.evaluate(() => performance.getEntriesByType('resource').reduce((n, r) => n + r.transferSize, 0) / 1024);
   assert.ok(kb < 260, `${kb.toFixed(0)} KB transferred`);

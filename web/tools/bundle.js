@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile, copyFile, rm, cp, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
 const ROOT = dirname(WEB);
@@ -72,13 +72,28 @@ import 'posenc:light-config';
 import './embed/element.js';
 import { kernels, chartJs } from './host/runtime.js';
 import { KINDS, DEFAULT_KIND, loadChart } from './host/chart-host.js';
-// What the charts in view will ask for, asked for now: their code, their kernels and Chart.js
-// load while the elements wait for their first frame.
+// What the charts in view will ask for, asked for now: their code (every chunk of it at once,
+// as modulepreload links: the chunks a chart imports are otherwise found one round trip later),
+// their kernels and Chart.js load while the elements wait for their first frame.
+const CHUNKS = JSON.parse("__POSENC_CHUNKS__"); // { kinds: { kind: [files] }, chartjs: [files] }, written after the build
+const preloaded = new Set();
+const preload = (files = []) => {
+  for (const f of files) {
+    if (preloaded.has(f)) continue;
+    preloaded.add(f);
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = new URL(f, import.meta.url).href;
+    document.head.append(link);
+  }
+};
 if (typeof document === 'object') {
   for (const el of document.querySelectorAll('posenc-chart')) {
     if (el.getBoundingClientRect().top > innerHeight + 300) continue;
     const kind = (el.getAttribute('kind') ?? DEFAULT_KIND).trim();
     if (!KINDS.includes(kind)) continue;
+    preload(CHUNKS.kinds[kind]);
+    preload(CHUNKS.chartjs);
     for (const p of [loadChart(kind), kernels(kind), chartJs()]) p.catch(() => {});
   }
 }
@@ -192,7 +207,7 @@ async function standalone() {
 async function light() {
   const out = join(DIST, 'module');
   await rm(out, { recursive: true, force: true });
-  await build({
+  const result = await build({
     entryPoints: { posenc: 'posenc:entry' },
     bundle: true,
     splitting: true,
@@ -208,7 +223,26 @@ async function light() {
     banner: { js: `/*! posenc ${pkg.version} (${pkg.license}) */` },
     plugins: [virtual('light', '')],
     logLevel: 'warning',
+    metafile: true,
   });
+  // Each chart's chunks and Chart.js's, with the chunks they import, into the entry's table
+  const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([k, v]) => [relative(out, join(ROOT, k)), v]));
+  const closure = (file, seen = new Set()) => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const i of outputs[file].imports) if (i.kind === 'import-statement') closure(relative(out, join(ROOT, i.path)), seen);
+    return seen;
+  };
+  const table = { kinds: {}, chartjs: [] };
+  for (const [file, o] of Object.entries(outputs)) {
+    const kind = /(?:^|\/)charts\/([\w-]+)\.js$/.exec(o.entryPoint ?? '')?.[1];
+    if (kind) table.kinds[kind] = [...closure(file)];
+    else if (/chartjs/.test(o.entryPoint ?? '')) table.chartjs = [...closure(file)];
+  }
+  const entryFile = join(out, 'posenc.js');
+  const text = await readFile(entryFile, 'utf8');
+  if (text.split('"__POSENC_CHUNKS__"').length !== 2 || !table.chartjs.length) throw new Error('bundle.js: cannot write the light embed\'s chunk table');
+  await writeFile(entryFile, text.replace('"__POSENC_CHUNKS__"', () => JSON.stringify(JSON.stringify(table))));
   for (const f of ['posenc.wasm', 'posenc-scalar.wasm', 'posenc-core.wasm', 'posenc-core-scalar.wasm']) {
     await copyFile(join(WEB, 'build', f), join(out, f));
   }
