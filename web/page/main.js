@@ -83,6 +83,10 @@ async function mountAll() {
     }
     return modules.get(el);
   };
+  // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
+  // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
+  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
+  if (targetEl) els.splice(els.indexOf(targetEl), 1), els.unshift(targetEl);
   for (const el of els.slice(0, 2)) load(el);
   let pe, Chart;
   try {
@@ -96,8 +100,6 @@ async function mountAll() {
   const kind = document.getElementById('build-kind');
   if (kind) kind.textContent = pe.simd ? 'SIMD' : 'scalar';
 
-  // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
-  // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
   let moved = false;
   const onMove = () => (moved = true);
   for (const ev of ['wheel', 'touchstart', 'keydown']) addEventListener(ev, onMove, { once: true, passive: true });
