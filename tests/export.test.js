@@ -228,6 +228,18 @@ test('GIF of the unit circle: the story by default (position 0 → 50), every fr
   await context.close();
 });
 
+test('a chart names what its animation sweeps: rope-decay grows its base', async () => {
+  const { page, context } = await chartPage('chart=rope-decay');
+  await page.click('button[data-action="animate"]');
+  const panel = page.locator('.posenc-animate');
+  const field = (n) => panel.locator(`[name="sweep-${n}"]`).inputValue();
+  assert.deepEqual([await field('param'), await field('from'), await field('to'), await field('frames')], ['base', '10000', '500000', '40']);
+  // another control picked: its own range
+  await panel.locator('[name="sweep-param"]').selectOption('maxDist');
+  assert.deepEqual([await field('from'), await field('to')], ['10', '100000']);
+  await context.close();
+});
+
 test('GIF over the size limit is made narrower until it fits, and says so', async () => {
   const { page, context } = await chartPage('chart=unit-circle');
   const panel = await make(page, { frames: 40, width: 800, limit: 0.15 });
