@@ -36,6 +36,15 @@ build() { # name, extra flags...
   emcc "${common[@]}" "$@" "${sources[@]}" -o "$tmp"
   mv "$tmp" "$out/$name.wasm"
 }
+# The kernels without the lab: what a blog post's chart loads (the light embed, dist/module/):
+# a third smaller over the wire. The lab's charts load the whole build.
+core_exports=$(grep -v '^posenc_lab_' c/exports.txt | sed -e 's/^/_/' | paste -sd, -)
+build_core() { # name, extra flags...
+  local name=$1; shift
+  local tmp="$out/.$name.tmp.wasm"
+  emcc "${common[@]}" -sEXPORTED_FUNCTIONS="$core_exports" "$@" c/*.c -o "$tmp"
+  mv "$tmp" "$out/$name.wasm"
+}
 # Rebuild only when a source is newer than the output.
 stale() { [ ! -f "$1" ] || [ -n "$(find c build.sh -newer "$1" -print -quit)" ]; }
 
@@ -44,11 +53,17 @@ if stale "$out/posenc.wasm" || stale "$out/posenc-scalar.wasm"; then
   build posenc-scalar -fno-vectorize -fno-slp-vectorize
   echo "build.sh: built $out/posenc.wasm ($(wc -c <"$out/posenc.wasm") B) and posenc-scalar.wasm ($(wc -c <"$out/posenc-scalar.wasm") B)" >&2
 fi
+if stale "$out/posenc-core.wasm" || stale "$out/posenc-core-scalar.wasm"; then
+  build_core posenc-core -msimd128
+  build_core posenc-core-scalar -fno-vectorize -fno-slp-vectorize
+  echo "build.sh: built $out/posenc-core.wasm ($(wc -c <"$out/posenc-core.wasm") B) and posenc-core-scalar.wasm ($(wc -c <"$out/posenc-core-scalar.wasm") B), without the lab" >&2
+fi
 
 # npm packages (Chart.js for the page, @huggingface/tokenizers for real models' tokenizer.json,
 # playwright-core for the browser tests, esbuild for dist/).
 if [ ! -f node_modules/chart.js/package.json ] || [ ! -f node_modules/playwright-core/package.json ] ||
-   [ ! -f node_modules/esbuild/package.json ] || [ ! -f node_modules/@huggingface/tokenizers/package.json ]; then
+   [ ! -f node_modules/esbuild/package.json ] || [ ! -f node_modules/@huggingface/tokenizers/package.json ] ||
+   [ ! -f node_modules/gifenc/package.json ]; then
   npm install --no-audit --no-fund >&2
 fi
 
@@ -64,6 +79,9 @@ if [ ! -f web/build/lab-model/model.safetensors ] || [ web/build/posenc.wasm -nt
    [ web/tools/lab-model.js -nt web/build/lab-model/model.safetensors ]; then
   node web/tools/lab-model.js
 fi
+
+# gifenc encodes the toolbar's animated GIFs (an ES module, loaded when a GIF is made).
+cp -p node_modules/gifenc/dist/gifenc.esm.js web/vendor/gifenc.js
 
 # The single-file builds: dist/posenc.js (classic script, wasm inlined, registers <posenc-chart>;
 # copied to web/build/posenc.js for the page's Embed snippets) and dist/standalone.html.

@@ -47,4 +47,5 @@ test('browser bench: one chart, two values per control, one page load', () => {
   assert.match(out, /first chart drawn p50 [\d.]+ p95 [\d.]+/, out);
   assert.match(out, /^\S+ +\d+(?: +[\d.]+){5} +\| [\d.]+/m, 'a chart row with p50/p95 columns');
   assert.match(out, /redraws within 16 ms/);
+  assert.match(out, /light embed \(module\) +[\d.]+ +\d+/, 'the light embed bench row');
 });

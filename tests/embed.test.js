@@ -155,7 +155,7 @@ test('<posenc-chart> as a module from the site\'s own files (web/embed/element.j
   assert.equal(r.params.style, 'interleaved', 'param-style sets the param "style"');
   assert.equal(r.style, 'interleaved');
   assert.equal(r.prompt, 6);
-  assert.deepEqual(r.buttons, ['png', 'csv'], 'toolbar: PNG and CSV');
+  assert.deepEqual(r.buttons, ['png', 'svg', 'animate', 'csv'], 'toolbar: PNG, SVG, GIF / video and CSV');
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#kv button[data-action="csv"]').click()]);
   const csv = readFileSync(await download.path(), 'utf8');
   assert.match(csv, /^# posenc chart "kv-cache"/);
@@ -357,7 +357,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     const text = await page.evaluate(() => document.querySelector('[data-chart="rope-decay"] .posenc-share textarea').value);
     const src = text.match(/<iframe src="([^"]+)"/)[1].replace(/&amp;/g, '&');
     assert.ok(src.startsWith(`${b.url}embed.html?chart=rope-decay&`), src);
-    assert.match(text, new RegExp(`<script src="${b.url}build/posenc.js"></script>`));
+    assert.match(text, new RegExp(`<script type="module" src="${b.url}build/module/posenc.js"></script>`));
     assert.match(text, /<posenc-chart kind="rope-decay" theta="θ_i = base\^\(−2i\/d\)" preset="free" dim="96" max-dist="5000" scale="log" bound="0" base="10000">/);
     // the iframe's page draws the same numbers
     const emb = await b.open(src.slice(b.url.length));

@@ -215,10 +215,10 @@ test('under the Content-Security-Policy: the page and its buttons, embed.html; a
   await page.goto(`${b.url}index.html`);
   await pageReady(page);
   for (const kind of ['rope-decay', 'order', 'sin-heatmap']) {
-    for (const action of ['link', 'embed', 'csv', 'png']) {
+    for (const action of ['link', 'embed', 'csv', 'png', 'svg']) {
       const btn = page.locator(`[data-chart="${kind}"] .posenc-toolbar button[data-action="${action}"]`);
       if (!(await btn.count())) continue;
-      if (action === 'csv' || action === 'png') await Promise.all([page.waitForEvent('download'), btn.click()]);
+      if (['csv', 'png', 'svg'].includes(action)) await Promise.all([page.waitForEvent('download'), btn.click()]);
       else await btn.click();
     }
   }

@@ -531,7 +531,7 @@ test('lab-order trains in slices: the redraw shows the axes and says so, the pag
   assert.equal(r.rows, 3 * 24);
 });
 
-test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, nothing logged', async () => {
+test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, charts first and their settings folded, nothing logged', async () => {
   const phone = await b.open('', { viewport: { width: 360, height: 740 } });
   await pageReady(phone.page);
   const { wide, sections } = await phone.page.evaluate(() => {
@@ -546,6 +546,67 @@ test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, 
   });
   assert.deepEqual(wide, []);
   assert.deepEqual(sections, [], 'sections wider than the phone');
+
+  // Charts first: scrolled to, every chart's plot starts within the first screen, its main
+  // control under it and the rest folded behind Settings, which remembers being opened.
+  const late = await phone.page.evaluate(() => {
+    const out = [];
+    for (const [kind, host] of window.posencPage.charts) {
+      const box = document.querySelector(`.chart[data-kind="${kind}"]`);
+      box.scrollIntoView({ block: 'start' });
+      const body = box.querySelector('.chart-body').getBoundingClientRect();
+      const form = box.querySelector('form.controls');
+      const shown = host.controls.filter((c) => c.wrap.getClientRects().length).map((c) => c.param.name);
+      const main = host.controls.find((c) => c.wrap.classList.contains('main'))?.param.name;
+      const toggle = form.querySelector('.settings-toggle');
+      const problems = [];
+      if (body.top > innerHeight - 200) problems.push(`plot starts at ${Math.round(body.top)} px`);
+      if (!(form.compareDocumentPosition(box.querySelector('figure')) & Node.DOCUMENT_POSITION_PRECEDING)) problems.push('controls before the chart');
+      if (host.controls.length && (shown.length !== 1 || shown[0] !== main)) problems.push(`controls shown: ${shown}`);
+      if (host.controls.length > 1 && !toggle?.getClientRects().length) problems.push('no Settings toggle');
+      if (problems.length) out.push(`${kind}: ${problems.join('; ')}`);
+    }
+    return out;
+  });
+  assert.deepEqual(late, []);
+  const lengthLab = async () => phone.page.evaluate(() => {
+    const box = document.querySelector('.chart[data-kind="length-lab"]');
+    box.scrollIntoView({ block: 'start' });
+    const toggle = box.querySelector('.settings-toggle');
+    return {
+      expanded: toggle.getAttribute('aria-expanded'),
+      shown: [...box.querySelectorAll('form.controls .control')].filter((c) => c.getClientRects().length).length,
+      all: box.querySelectorAll('form.controls .control').length,
+      plotTop: Math.round(box.querySelector('.chart-body canvas').getBoundingClientRect().top),
+      main: box.querySelector('.control.main input, .control.main select')?.name,
+    };
+  });
+  const shut = await lengthLab();
+  assert.equal(shut.expanded, 'false');
+  assert.equal(shut.shown, 1);
+  assert.ok(shut.plotTop < 200, `length-lab's plot starts ${shut.plotTop} px below the top of the chart`);
+  await phone.page.locator('.chart[data-kind="length-lab"] .settings-toggle').click();
+  const open = await lengthLab();
+  assert.equal(open.expanded, 'true');
+  assert.ok(open.all >= 7);
+  assert.equal(open.shown, open.all);
+  // remembered for this page: a reload opens it again, and only this chart's
+  await phone.page.reload();
+  await pageReady(phone.page);
+  assert.equal((await lengthLab()).expanded, 'true');
+  assert.equal(await phone.page.locator('.chart[data-kind="rope-decay"] .settings-toggle').getAttribute('aria-expanded'), 'false');
+  // wider than a phone, the controls are above the chart again, all of them, no toggle
+  await phone.page.setViewportSize({ width: 900, height: 740 });
+  const wideLayout = await phone.page.evaluate(() => {
+    const box = document.querySelector('.chart[data-kind="length-lab"]');
+    const form = box.querySelector('form.controls');
+    return {
+      before: !!(form.compareDocumentPosition(box.querySelector('figure')) & Node.DOCUMENT_POSITION_FOLLOWING),
+      shown: [...form.querySelectorAll('.control')].filter((c) => c.getClientRects().length).length,
+      toggle: form.querySelector('.settings-toggle').getClientRects().length,
+    };
+  });
+  assert.deepEqual(wideLayout, { before: true, shown: open.all, toggle: 0 });
   assert.deepEqual(phone.problems, { console: [], failed: [], external: [], pageErrors: [] });
   await phone.context.close();
 });

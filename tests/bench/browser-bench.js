@@ -2,7 +2,10 @@
 // (playwright-core) and prints, per chart, how long a redraw takes while a control moves:
 // every control is swept across its range at the chart's defaults and again with every
 // integer parameter at its maximum (the largest allowed size). Also page load to the first
-// chart drawn. Works for whatever charts window.posencPage has mounted.
+// chart drawn and to every chart mounted, and a blog post with one light-embedded chart
+// (embed-bench.js). Works for whatever charts window.posencPage has mounted. The targets are
+// printed beside the figures; a machine shared with other work shows in its load average,
+// printed before and after.
 //
 //   node tests/bench/browser-bench.js [--steps=N] [--loads=N] [--only=KIND] [--budget-ms=MS] [--smoke]
 // A chart whose sweep passes --budget-ms (8 s) in one mode stops there: the steps column says how many ran.
@@ -10,7 +13,9 @@
 // Per step: input event -> 'posenc:drawn' on the chart's container. chart-host.js redraws in
 // the next animation frame, so "input->drawn" includes the wait for that frame (up to one
 // frame, 16.7 ms at 60 Hz); "redraw" is the frame's start to drawn: the work the chart does.
+import { loadavg, cpus } from 'node:os';
 import { startBrowser, pageReady } from '../browser.js';
+import { embedBench } from './embed-bench.js';
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
@@ -20,6 +25,12 @@ const LOADS = Number(opt('loads', SMOKE ? 1 : 5));
 const ONLY = opt('only', null);
 const STEP_TIMEOUT_MS = 10000;
 const CHART_BUDGET_MS = Number(opt('budget-ms', 8000)); // per chart and mode: a sweep stops past it
+
+/** What the page should do on localhost (ms). */
+const TARGETS = { first: 300, mounted: 1000, redraw: 16, redrawLargest: 33 };
+/** The charts whose largest settings are named in the targets (unit-circle's position 1000 is among its largest). */
+const LARGEST_NAMED = ['sin-heatmap', 'frequency-curves', 'unit-circle'];
+const load = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`;
 
 const pct = (xs, p) => {
   if (!xs.length) return NaN;
@@ -89,10 +100,12 @@ async function sweepChart(page, kind, steps, timeoutMs, budgetMs) {
         // registered before the input, so it runs first in the frame that redraws
         requestAnimationFrame(() => ((frameStart = performance.now()), (api0 = clock.ms)));
         container.addEventListener('posenc:drawn', () => {
-          const t1 = performance.now();
+          const t1 = performance.now(), api = clock.ms - api0;
           clearTimeout(timer);
           window.removeEventListener('error', onError);
-          resolve({ total: t1 - t0, work: t1 - frameStart, api: clock.ms - api0, error });
+          // painted: until the next frame starts, which waits for this one's paint (a canvas's
+          // drawing is rasterized then, not while the chart's JS runs)
+          requestAnimationFrame(() => resolve({ total: t1 - t0, work: t1 - frameStart, painted: performance.now() - frameStart, api, error }));
         }, { once: true });
         set(input);
         t0 = performance.now();
@@ -148,10 +161,10 @@ async function sweepChart(page, kind, steps, timeoutMs, budgetMs) {
 
 function summary(rows) {
   const ok = rows.filter((r) => !r.timeout);
-  const total = ok.map((r) => r.total), work = ok.map((r) => r.work), api = ok.map((r) => r.api);
+  const total = ok.map((r) => r.total), work = ok.map((r) => r.work), api = ok.map((r) => r.api), painted = ok.map((r) => r.painted);
   const worst = ok.reduce((w, r) => (r.work > (w?.work ?? -1) ? r : w), null);
   return { n: ok.length, timeouts: rows.length - ok.length, errors: ok.filter((r) => r.error).length,
-    t50: pct(total, 50), t95: pct(total, 95), w50: pct(work, 50), w95: pct(work, 95), a50: pct(api, 50), a95: pct(api, 95), worst };
+    t50: pct(total, 50), t95: pct(total, 95), w50: pct(work, 50), w95: pct(work, 95), a50: pct(api, 50), a95: pct(api, 95), p95: pct(painted, 95), worst };
 }
 
 const b = await startBrowser();
@@ -172,13 +185,15 @@ try {
   if (ONLY) kinds = kinds.filter((k) => k.includes(ONLY));
   if (SMOKE) kinds = kinds.slice(0, 1);
 
+  console.log(`(${load()} at the start)`);
   console.log(`posenc browser bench: ${info.ua ?? 'Chromium'} headless, ${info.build ?? '?'} kernels, ${kinds.length} charts, ${STEPS} values per control sweep.`);
   console.log(`Page load (${LOADS} loads, ms from navigation): first chart drawn p50 ${f1(pct(loads.first, 50))} p95 ${f1(pct(loads.first, 95))}; every chart mounted p50 ${f1(pct(loads.all, 50))} p95 ${f1(pct(loads.all, 95))}.`);
   console.log('input->drawn includes the wait for the next animation frame (chart-host.js redraws once per frame);');
   console.log('redraw = that frame\'s start to the chart drawn (the chart\'s own work); posenc = the part of it spent in');
-  console.log('posenc\'s API (kernels with their argument checks and copies); the rest is the chart\'s JS and Chart.js. Times in ms.\n');
-  const head = ['chart', 'steps', 'defaults: input->drawn p50', 'p95', 'redraw p50', 'p95', 'posenc p95', '| largest: input->drawn p50', 'p95', 'redraw p50', 'p95', 'posenc p95', '| slowest step (largest)'];
-  const w = [22, 6, 27, 6, 11, 6, 11, 27, 6, 11, 6, 11, 0];
+  console.log('posenc\'s API (kernels with their argument checks and copies); the rest is the chart\'s JS and Chart.js;');
+  console.log('painted = that frame\'s start to the next frame\'s, which waits for the canvas to be painted. Times in ms.\n');
+  const head = ['chart', 'steps', 'defaults: input->drawn p50', 'p95', 'redraw p50', 'p95', 'posenc p95', '| largest: input->drawn p50', 'p95', 'redraw p50', 'p95', 'posenc p95', '| painted p95 defaults', 'largest', '| slowest step (largest)'];
+  const w = [22, 6, 27, 6, 11, 6, 11, 27, 6, 11, 6, 11, 21, 8, 0];
   const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[0]) : i === cells.length - 1 ? ` ${c}` : String(c).padStart(w[i]))).join(' ');
   console.log(line(head));
   const results = [];
@@ -188,15 +203,23 @@ try {
     results.push({ kind, d, l });
     const worst = l.worst ? `${l.worst.control}=${l.worst.value}: ${f1(l.worst.work)} (posenc ${f1(l.worst.api)})` : '–';
     const note = [d.timeouts + l.timeouts ? `${d.timeouts + l.timeouts} timed out` : '', d.errors + l.errors ? `${d.errors + l.errors} with errors` : ''].filter(Boolean).join(', ');
-    console.log(line([kind, d.n + l.n, f1(d.t50), f1(d.t95), f1(d.w50), f1(d.w95), f1(d.a95), `| ${f1(l.t50)}`, f1(l.t95), f1(l.w50), f1(l.w95), f1(l.a95), `| ${worst}${note ? ` (${note})` : ''}`]));
+    console.log(line([kind, d.n + l.n, f1(d.t50), f1(d.t95), f1(d.w50), f1(d.w95), f1(d.a95), `| ${f1(l.t50)}`, f1(l.t95), f1(l.w50), f1(l.w95), f1(l.a95), `| ${f1(d.p95)}`, f1(l.p95), `| ${worst}${note ? ` (${note})` : ''}`]));
   }
-  console.log('\nTargets:');
-  const slow = results.filter((r) => !(r.d.w95 <= 16));
-  console.log(`  ${slow.length ? 'MISSES' : 'HOLDS '}  every chart redraws within 16 ms (p95 of redraw over the sweeps at its defaults)${slow.length ? `: over it: ${slow.map((r) => `${r.kind} ${f1(r.d.w95)}`).join(', ')}` : ''}`);
-  const fp95 = pct(loads.first, 95);
-  console.log(`  ${fp95 <= 1000 ? 'HOLDS ' : 'MISSES'}  first chart drawn within 1 s of navigation on localhost (p95 ${f1(fp95)} ms)`);
+  console.log(`\nTargets (${load()}; a busy machine slows every figure):`);
+  const mark = (ok) => (ok ? 'HOLDS ' : 'MISSES');
+  const fp95 = pct(loads.first, 95), ap95 = pct(loads.all, 95);
+  console.log(`  ${mark(fp95 <= TARGETS.first)}  the page's first chart drawn within ${TARGETS.first} ms of navigation (p95 ${f1(fp95)} ms)`);
+  console.log(`  ${mark(ap95 <= TARGETS.mounted)}  every chart mounted within ${TARGETS.mounted} ms (p95 ${f1(ap95)} ms)`);
+  const slow = results.filter((r) => !(r.d.w95 <= TARGETS.redraw));
+  console.log(`  ${mark(!slow.length)}  every chart redraws within ${TARGETS.redraw} ms at its defaults (p95 of redraw over the sweeps)` +
+    `${slow.length ? `: over it: ${slow.map((r) => `${r.kind} ${f1(r.d.w95)}`).join(', ')}` : ''}`);
+  const slowLargest = results.filter((r) => !(r.l.w95 <= TARGETS.redrawLargest));
+  const named = results.filter((r) => LARGEST_NAMED.includes(r.kind)).map((r) => `${r.kind} ${f1(r.l.w95)}`);
+  console.log(`  ${mark(!slowLargest.length)}  every chart redraws within ${TARGETS.redrawLargest} ms at its largest settings (p95; ${named.join(', ') || 'named charts not run'})` +
+    `${slowLargest.length ? `: over it: ${slowLargest.map((r) => `${r.kind} ${f1(r.l.w95)}`).join(', ')}` : ''}`);
   if (problems.length) console.log(`\npage errors during the sweeps: ${problems.slice(0, 5).join(' | ')}`);
   await context.close();
 } finally {
   await b.close();
 }
+if (!ONLY) await embedBench({ loads: SMOKE ? 1 : LOADS });

@@ -65,6 +65,9 @@ export default {
   kind: 'rope-decay',
   messages: M,
   title: M.title,
+  // animated, the base grows from the original RoPE's 10 000 to a long-context 500 000: the
+  // score decays ever more slowly with distance
+  sweep: { param: 'base', from: 10000, to: 500000, frames: 40 },
   params: [
     { name: 'theta', label: 'θ', type: 'select', options: THETAS, value: THETAS[0] },
     { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: M.free } },

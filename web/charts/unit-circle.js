@@ -118,6 +118,10 @@ export default {
   kind: 'unit-circle',
   messages: M,
   title: M.title,
+  // the position is what a reader moves; a GIF of 0 → 50 shows the point running round and
+  // coming back near where it started
+  main: 'position',
+  sweep: { param: 'position', from: 0, to: 50 },
   params: [
     { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
@@ -228,20 +232,29 @@ export default {
           ctx.stroke();
           ctx.globalAlpha = 1;
 
+          // The earlier positions faint, in one path (a thousand of them draw as one fill), the
+          // last nine labelled, the current one solid.
           const labelled = Math.max(0, position - 9);
-          for (let p = 0; p <= position; p++) {
-            const x = X(t.sin[p]), y = Y(t.cos[p]);
+          const dots = (from, to, alpha) => {
+            if (from > to) return;
             ctx.fillStyle = palette[0];
-            ctx.globalAlpha = p === position ? 1 : p >= labelled ? 0.85 : 0.35;
-            ctx.beginPath(); ctx.arc(x, y, 3.5, 0, 2 * Math.PI); ctx.fill();
-            if (p >= labelled && p < position) {
-              ctx.fillStyle = colour.fg;
-              ctx.textAlign = 'center';
-              ctx.textBaseline = 'middle';
-              ctx.fillText(String(p), X(t.sin[p] * 1.17), Y(t.cos[p] * 1.17));
+            ctx.globalAlpha = alpha;
+            ctx.beginPath();
+            for (let p = from; p <= to; p++) {
+              const x = X(t.sin[p]), y = Y(t.cos[p]);
+              ctx.moveTo(x + 3.5, y);
+              ctx.arc(x, y, 3.5, 0, 2 * Math.PI);
             }
-          }
+            ctx.fill();
+          };
+          dots(0, labelled - 1, 0.35);
+          dots(labelled, position - 1, 0.85);
+          dots(position, position, 1);
           ctx.globalAlpha = 1;
+          ctx.fillStyle = colour.fg;
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'middle';
+          for (let p = labelled; p < position; p++) ctx.fillText(String(p), X(t.sin[p] * 1.17), Y(t.cos[p] * 1.17));
           // The current point: an arrow from the centre, and the way it is moving
           // (d/da (sin a, cos a) = (cos a, −sin a): clockwise on this page).
           arrow(ctx, cx, cy, X(s), Y(c), palette[1], 2.5);

@@ -7,7 +7,7 @@
 // as style -> param-style) and reflected to a property of the param's own name (el.maxDist;
 // el.paramStyle for those). Values are checked like URL values (parseParams): out-of-range
 // ones are clamped, malformed ones keep the default, and both are named in a note on the chart.
-// controls="0" hides the controls; toolbar adds PNG and CSV buttons.
+// controls="0" hides the controls; toolbar adds PNG, SVG, GIF / video and CSV buttons.
 //
 // lang="en|zh" and theme="auto|light|dark" set the language and the theme, which are one per
 // page (chart modules read them when they draw): the attribute of any element changes every
@@ -130,7 +130,7 @@ export class PosencChartElement extends HTMLElement {
     else this.removeAttribute('locked');
   }
 
-  /** Whether PNG and CSV buttons show (attribute toolbar, default false). */
+  /** Whether PNG, SVG, GIF / video and CSV buttons show (attribute toolbar, default false). */
   get toolbar() {
     return flag(this.getAttribute('toolbar'), false);
   }
@@ -222,23 +222,27 @@ export class PosencChartElement extends HTMLElement {
       // unstyled is still readable
     }
     if (generation !== this.#generation) return;
+    const raw = this.getAttribute('kind');
+    let kind = DEFAULT_KIND;
+    const kindNotes = [];
+    if (raw === null) kindNotes.push(HOST.noChart.format({ used: DEFAULT_KIND }));
+    else if (KINDS.includes(raw.trim())) kind = raw.trim();
+    else kindNotes.push(HOST.unknownChart.format({ kind: show(raw), used: DEFAULT_KIND }));
+    // the chart's code, the kernels it needs and Chart.js load side by side (each once a page)
+    const module = loadChart(kind);
+    module.catch(() => {}); // (awaited below; a failure is reported there)
     let pe, Chart;
     try {
-      [pe, Chart] = await Promise.all([kernels(), chartJs()]);
+      [pe, Chart] = await Promise.all([kernels(kind), chartJs()]);
     } catch (err) {
       if (generation === this.#generation) this.#fail(HOST.noWasm.format({ message: err?.message ?? String(err) }), err);
       return;
     }
+    const chart = await module;
+    if (generation !== this.#generation) return;
     // the page-wide language and theme first, so the chart draws in them from the start
     applyLang(this.getAttribute('lang'));
-    const notes = [applyTheme(this.getAttribute('theme'))].filter(Boolean);
-    const raw = this.getAttribute('kind');
-    let kind = DEFAULT_KIND;
-    if (raw === null) notes.push(HOST.noChart.format({ used: DEFAULT_KIND }));
-    else if (KINDS.includes(raw.trim())) kind = raw.trim();
-    else notes.push(HOST.unknownChart.format({ kind: show(raw), used: DEFAULT_KIND }));
-    const chart = await loadChart(kind);
-    if (generation !== this.#generation) return;
+    const notes = [applyTheme(this.getAttribute('theme')), ...kindNotes].filter(Boolean);
     for (const n of ['controls', 'toolbar', 'locked']) {
       const v = this.getAttribute(n);
       const r = v === null || (n === 'locked' && v === '') ? {} : parseValue({ name: n, type: 'bool', value: n === 'controls' }, v);

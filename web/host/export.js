@@ -5,9 +5,9 @@ import { NUMBER, escapeHTML, formatValue, paramAttribute, show, stateQuery } fro
 
 /**
  * The two snippets the Embed button copies: an iframe of embed.html (if embedUrl) and the
- * custom element with its script tag (if scriptUrl). Every value is escaped.
+ * custom element with its script tag (if scriptUrl; type="module" if scriptModule). Every value is escaped.
  */
-export function embedSnippets({ chart, values, embedUrl, scriptUrl, height = 480 }) {
+export function embedSnippets({ chart, values, embedUrl, scriptUrl, scriptModule = false, height = 480 }) {
   const parts = [];
   if (embedUrl) {
     const src = new URL(embedUrl);
@@ -19,7 +19,8 @@ export function embedSnippets({ chart, values, embedUrl, scriptUrl, height = 480
   if (scriptUrl) {
     const attrs = chart.params.map((p) => ` ${paramAttribute(p)}="${escapeHTML(formatValue(p, values[p.name] ?? p.value))}"`).join('');
     parts.push(`<!-- posenc: ${escapeHTML(chart.kind)}, ${HOST.embedElement} -->`,
-      `<script src="${escapeHTML(String(scriptUrl))}"></script>`,
+      // a module never blocks the page's first paint, and loads only what its charts draw
+      `<script${scriptModule ? ' type="module"' : ''} src="${escapeHTML(String(scriptUrl))}"></script>`,
       `<posenc-chart kind="${escapeHTML(chart.kind)}"${attrs}>${escapeHTML(chart.title)}</posenc-chart>`);
   }
   return parts.join('\n');

@@ -9,6 +9,8 @@ import { HOST } from './strings.js';
 import { control, noteBox, newId } from './controls.js';
 import { tableView } from './table.js';
 import { addToolbar } from './toolbar.js';
+import { mainParam } from './main-control.js';
+import { phoneLayout } from './phone.js';
 
 
 /**
@@ -48,8 +50,10 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   const schedule = () => {
     if (!pending) pending = requestAnimationFrame(() => ((pending = 0), host.update()));
   };
+  const main = mainParam(chart);
   for (const p of chart.params) {
     const c = control({ ...p, value: values[p.name] ?? p.value }, schedule);
+    if (p === main) c.wrap.classList.add('main');
     host.controls.push({ param: p, ...c });
     form.append(c.wrap);
   }
@@ -80,8 +84,11 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   const labels = () => {
     caption.textContent = t(chart.title);
     how?.relabel();
+    phone.relabel();
     for (const c of host.controls) c.relabel();
   };
+  // on a phone: the chart first, its main control under it, the rest under "Settings"
+  const phone = phoneLayout(container, form, figure, chart);
   labels();
   host.view = chart.mount(body, { pe, Chart });
   /** Every chart image is described by the readout. */
@@ -122,6 +129,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   const table = tableView(container, host);
   const relabel = host.relabel;
   host.relabel = () => (relabel(), table.relabel());
+  phone.place();
 
   const stop = [
     onLang(() => {
@@ -136,6 +144,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   ];
   host.destroy = () => {
     for (const f of stop) f();
+    phone.destroy();
     table.destroy();
     if (pending) cancelAnimationFrame(pending);
     host.view.destroy?.();

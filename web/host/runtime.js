@@ -1,18 +1,25 @@
 // runtime.js: where the page, embed.html and <posenc-chart> get what every chart needs: the
 // kernels (one shared instance), Chart.js and the stylesheet, and the URLs the Embed snippets
 // point at. Served as files, these come from web/ (build/*.wasm, vendor/chart.umd.js,
-// style.css); the single-file builds (web/bundle.js) call configure() with everything inlined.
+// style.css); the builds of web/tools/bundle.js call configure(): the single-file ones with
+// everything inlined, the module build with loaders that fetch each piece when a chart needs it.
 import { loadPosenc } from '../lib/posenc.js';
 
 const config = {
-  /** () => Promise<Posenc> */
+  /** (build) => Promise<Posenc>; build is what kernelBuild(kind) named */
   loadKernels: () => loadPosenc(),
+  /** kind => the name of the kernels' build that kind needs (one instance per name) */
+  kernelBuild: () => 'all',
   /** the Chart.js constructor, or null to use window.Chart (loading vendor/chart.umd.js if needed) */
   Chart: null,
+  /** () => Promise<the Chart.js constructor>, or null */
+  loadChartJs: null,
   /** the stylesheet's text, or null to fetch style.css */
   css: null,
-  /** the single-file script the Embed snippet's element loads (null: no element snippet) */
-  scriptUrl: () => new URL('../build/posenc.js', import.meta.url).href,
+  /** the script the Embed snippet's element loads (null: no element snippet): the light embed */
+  scriptUrl: () => new URL('../build/module/posenc.js', import.meta.url).href,
+  /** whether that script is an ES module (the light embed) or a classic script (dist/posenc.js) */
+  scriptModule: true,
   /** embed.html (null: no iframe snippet) */
   embedUrl: () => new URL('../embed.html', import.meta.url).href,
   /**
@@ -30,16 +37,22 @@ export function configure(options) {
   Object.assign(config, options);
 }
 
-let kernelsPromise = null;
-/** The kernels, loaded once; rejects with an Error saying why when WebAssembly cannot load. */
-export function kernels() {
-  kernelsPromise ??= (async () => {
-    if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
-      throw new Error('this browser has no WebAssembly');
-    }
-    return config.loadKernels();
-  })();
-  return kernelsPromise;
+const kernelsPromises = new Map();
+/**
+ * The kernels chart `kind` needs, loaded once per build; rejects with an Error saying why when
+ * WebAssembly cannot load.
+ */
+export function kernels(kind) {
+  const build = config.kernelBuild(kind);
+  if (!kernelsPromises.has(build)) {
+    kernelsPromises.set(build, (async () => {
+      if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
+        throw new Error('this browser has no WebAssembly');
+      }
+      return config.loadKernels(build);
+    })());
+  }
+  return kernelsPromises.get(build);
 }
 
 let chartPromise = null;
@@ -47,6 +60,7 @@ let chartPromise = null;
 export function chartJs() {
   chartPromise ??= (async () => {
     if (config.Chart) return config.Chart;
+    if (config.loadChartJs) return config.loadChartJs();
     if (globalThis.Chart) return globalThis.Chart;
     await new Promise((resolve, reject) => {
       const s = document.createElement('script');
@@ -73,7 +87,7 @@ export function stylesheetText() {
   return cssPromise;
 }
 
-/** { scriptUrl, embedUrl } for the Embed snippets (either may be null). */
+/** { scriptUrl, scriptModule, embedUrl } for the Embed snippets (either URL may be null). */
 export function assetUrls() {
   const get = (f) => {
     try {
@@ -82,5 +96,5 @@ export function assetUrls() {
       return null;
     }
   };
-  return { scriptUrl: get(config.scriptUrl), embedUrl: get(config.embedUrl) };
+  return { scriptUrl: get(config.scriptUrl), scriptModule: config.scriptModule === true, embedUrl: get(config.embedUrl) };
 }

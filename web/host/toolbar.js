@@ -1,8 +1,10 @@
-// toolbar.js: the Link, Embed, PNG and CSV buttons under a chart, and the panel that shows what
-// Link and Embed copied.
+// toolbar.js: the Link, Embed, PNG, SVG, GIF / video and CSV buttons under a chart, the panel
+// that shows what Link and Embed copied, and the panel of the animated exports.
 import { colours } from './theme.js';
 import { HOST } from './strings.js';
 import { toCSV, download, withPixelRatio } from './export.js';
+import { t } from './i18n.js';
+import { NUMERIC } from './main-control.js';
 
 export function addToolbar(container, figure, host, opts, Chart) {
   const { chart } = host;
@@ -95,7 +97,28 @@ export function addToolbar(container, figure, host, opts, Chart) {
     });
   }
   const canvases = () => [...figure.querySelectorAll('canvas')].filter((c) => c.getClientRects().length && c.width && c.height);
-  if (opts.png && figure.querySelector('canvas')) button('png', () => exportPNG(host, figure, canvases, Chart));
+  // the SVG writer and the animation panel load when first asked for
+  let animation = null;
+  if (opts.png && figure.querySelector('canvas')) {
+    button('png', () => exportPNG(host, figure, canvases, Chart));
+    button('svg', async () => {
+      const { chartSVG } = await import('./svg.js');
+      host.update();
+      const svg = chartSVG(canvases(), { Chart, title: t(chart.title) });
+      download(figure.parentElement ?? figure, `posenc-${chart.kind}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+    });
+    if (host.controls.some((c) => NUMERIC.has(c.param.type))) {
+      button('animate', async () => {
+        panel.hidden = true;
+        if (!animation) {
+          const { animatePanel } = await import('./animate-panel.js');
+          animation ??= animatePanel(host, canvases, figure.parentElement ?? figure);
+          panel.after(animation.el);
+        }
+        animation.open();
+      });
+    }
+  }
   if (opts.csv) {
     button('csv', () => {
       const values = host.params();
@@ -112,6 +135,7 @@ export function addToolbar(container, figure, host, opts, Chart) {
       b.textContent = HOST[key];
       b.title = HOST[`${key}Title`];
     }
+    animation?.relabel();
   };
   host.relabel();
   host.toolbar = bar; // other page tools may add their buttons here

@@ -1,5 +1,5 @@
 // main.js: loads the kernels, then mounts every <div data-chart="kind"> with its module
-// web/charts/<kind>.js, each with Link, Embed, PNG and CSV buttons. A chart that fails shows
+// web/charts/<kind>.js, each with Link, Embed and export buttons. A chart that fails shows
 // its own message and leaves the rest working; without WebAssembly every chart says so.
 //
 // A link to one chart's state: index.html?chart=<kind>&<param>=<value>...#<section id>
@@ -71,10 +71,22 @@ async function mountAll() {
   const { target, entries, scene, notes } = readQuery();
   showPageNotes(notes);
   const els = [...document.querySelectorAll('[data-chart]')];
-  // Every chart module loads now, alongside the kernels, not one after another as they mount
-  // (a module that fails shows its message on its own chart, below).
-  const modules = new Map(els.map((el) => [el, loadChart(el.dataset.chart)]));
-  for (const m of modules.values()) m.catch(() => {});
+  // The first charts' modules load now, alongside the kernels; the others once the first chart
+  // is drawn, so that the first chart does not wait for the page's thirty-odd modules to
+  // compile (a module that fails shows its message on its own chart, below).
+  const modules = new Map();
+  const load = (el) => {
+    if (!modules.has(el)) {
+      modules.set(el, loadChart(el.dataset.chart));
+      modules.get(el).catch(() => {});
+    }
+    return modules.get(el);
+  };
+  // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
+  // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
+  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
+  if (targetEl) els.splice(els.indexOf(targetEl), 1), els.unshift(targetEl);
+  for (const el of els.slice(0, 2)) load(el);
   let pe, Chart;
   try {
     [pe, Chart] = await Promise.all([kernels(), chartJs()]);
@@ -87,29 +99,26 @@ async function mountAll() {
   const kind = document.getElementById('build-kind');
   if (kind) kind.textContent = pe.simd ? 'SIMD' : 'scalar';
 
-  // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
-  // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
-  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
-  if (targetEl) els.splice(els.indexOf(targetEl), 1), els.unshift(targetEl);
   let moved = false;
   const onMove = () => (moved = true);
   for (const ev of ['wheel', 'touchstart', 'keydown']) addEventListener(ev, onMove, { once: true, passive: true });
 
+  let first = true;
   for (const el of els) {
     const k = el.dataset.chart;
     try {
-      const chart = await modules.get(el);
+      const chart = await load(el);
       const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
       const inScene = scene.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
       const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
-      const { scriptUrl, embedUrl } = assetUrls();
+      const { scriptUrl, scriptModule, embedUrl } = assetUrls();
       charts.set(k, mountChart(el, chart, {
         pe, Chart, values, notes: chartNotes, locked: scene.locked,
         toolbar: {
           link: (v) => linkFor(chart, el, v),
           sectionLink: () => sectionLinkFor(el),
           reset: true,
-          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, embedUrl, height }),
+          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
           png: true,
           csv: true,
         },
@@ -119,6 +128,10 @@ async function mountAll() {
       showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
       el.classList.add('error');
       console.error(`chart ${k}:`, err);
+    }
+    if (first) {
+      first = false;
+      for (const other of els) load(other);
     }
   }
   if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });

@@ -90,7 +90,6 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   const restore = () => {
     if (!shown) return;
     shown.el.classList.remove('presenting');
-    for (const c of shown.el.querySelectorAll('.control.main')) c.classList.remove('main');
     placeholder.replaceWith(shown.el);
     shown = placeholder = null;
   };
@@ -125,10 +124,8 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     shown.el.replaceWith(placeholder);
     slot.replaceChildren(shown.el);
     shown.el.classList.add('presenting');
-    // only the chart's main control: the one its module names, else its first
+    // only the chart's main control shows (the host marks it .main: host/main-control.js)
     const host = charts?.get(shown.el.dataset.chart);
-    const main = host?.controls.find((c) => c.param.name === host.chart.main) ?? host?.controls[0];
-    main?.wrap.classList.add('main');
     label();
     host?.update();
     title.focus();

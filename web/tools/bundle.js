@@ -6,12 +6,18 @@
 //   web/build/posenc.js    the same file, served beside the page: its Embed snippets load it.
 //   dist/standalone.html   index.html with the stylesheet and a bundle of main.js inlined: the
 //                          whole page in one file, with a hash-based Content-Security-Policy.
+//   dist/module/posenc.js  the light embed, an ES module (<script type="module">): it registers
+//                          <posenc-chart> and loads the rest when a chart needs it, each piece once
+//                          a page: the chart's own code (dist/module/chunks/), Chart.js, the
+//                          kernels (posenc-core.wasm without the lab; posenc.wasm for the lab's
+//                          charts) and the lab's results (in the lab charts' chunk). Copied to
+//                          web/build/module/ for the page's Embed snippet.
 // Nothing here is fetched at run time; nothing leaves the machine at build time.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile, copyFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, copyFile, rm, cp, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
 const ROOT = dirname(WEB);
@@ -35,7 +41,71 @@ configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() 
   labModel: { 'model.safetensors': labSafetensors, 'config.json': labConfig, 'tokenizer.json': labTokenizer, 'tokenizer_config.json': labTokenizerConfig } });
 `;
 
+/** Chart.js with what posenc's charts draw (line, scatter and bar charts on linear, log and category axes). */
+const CHART_JS = `
+import { Chart, LineController, ScatterController, BarController, LinearScale, LogarithmicScale, CategoryScale,
+  PointElement, LineElement, BarElement, Legend, Tooltip, Filler, Decimation, Title } from 'chart.js';
+Chart.register(LineController, ScatterController, BarController, LinearScale, LogarithmicScale, CategoryScale,
+  PointElement, LineElement, BarElement, Legend, Tooltip, Filler, Decimation, Title);
+export default Chart;
+`;
+
+/** The light embed's set-up: loaders in place of inlined assets. */
+const LIGHT_CONFIG = `
+import { configure } from './host/runtime.js';
+import { loadPosenc, simdSupported } from './lib/posenc.js';
+import css from './page/style.css';
+// the lab's charts train in the page (lab-order) or read its results: they need the whole build
+const LAB = /^(lab-|length-lab$)/;
+configure({
+  css,
+  kernelBuild: (kind) => (LAB.test(kind ?? '') ? 'all' : 'core'),
+  loadKernels: (build) => {
+    const file = \`posenc\${build === 'core' ? '-core' : ''}\${simdSupported() ? '' : '-scalar'}.wasm\`;
+    return loadPosenc({ source: new URL(file, import.meta.url) });
+  },
+  loadChartJs: () => import('posenc:chartjs').then((m) => m.default),
+  scriptUrl: () => new URL('posenc.js', import.meta.url).href,
+  scriptModule: true,
+  embedUrl: null,
+});
+`;
+
 const ENTRIES = {
+  light: `
+import 'posenc:light-config';
+import './embed/element.js';
+import { kernels, chartJs } from './host/runtime.js';
+import { KINDS, DEFAULT_KIND, loadChart } from './host/chart-host.js';
+// What the charts in view will ask for, asked for now: their code (every chunk of it at once,
+// as modulepreload links: the chunks a chart imports are otherwise found one round trip later),
+// their kernels and Chart.js load while the elements wait for their first frame.
+const CHUNKS = JSON.parse("__POSENC_CHUNKS__"); // { kinds: { kind: [files] }, chartjs: [files] }, written after the build
+const preloaded = new Set();
+const preload = (files = []) => {
+  for (const f of files) {
+    if (preloaded.has(f)) continue;
+    preloaded.add(f);
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = new URL(f, import.meta.url).href;
+    document.head.append(link);
+  }
+};
+if (typeof document === 'object') {
+  for (const el of document.querySelectorAll('posenc-chart')) {
+    if (el.getBoundingClientRect().top > innerHeight + 300) continue;
+    const kind = (el.getAttribute('kind') ?? DEFAULT_KIND).trim();
+    if (!KINDS.includes(kind)) continue;
+    preload(CHUNKS.kinds[kind]);
+    preload(CHUNKS.chartjs);
+    for (const p of [loadChart(kind), kernels(kind), chartJs()]) p.catch(() => {});
+  }
+}
+export const load = kernels;
+export const kinds = KINDS;
+export const version = ${JSON.stringify(pkg.version)};
+`,
   element: `
 import 'posenc:assets';
 import './embed/element.js';
@@ -54,6 +124,8 @@ function virtual(name, urls) {
   const modules = {
     'posenc:entry': ENTRIES[name],
     'posenc:assets': assets(urls),
+    'posenc:light-config': LIGHT_CONFIG,
+    'posenc:chartjs': CHART_JS,
     'posenc:base': 'export const posencBaseUrl = (typeof document === "object" && document.currentScript && document.currentScript.src) || (typeof location === "object" ? location.href : "file:///");',
     'node:fs/promises': 'export function readFile() { throw new Error("no file system in the browser"); }',
   };
@@ -110,7 +182,7 @@ async function standalone() {
   html = html.replace(/[ \t]*<script type="module" src="([\w./-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(src), ''));
   if (!modules.includes('page/main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="page/main.js">');
   ENTRIES.standalone = `import 'posenc:assets';\n${modules.map((m) => `import './${m}';`).join('\n')}\n`;
-  const js = scriptSafe(await bundle('standalone', 'scriptUrl: "posenc.js", embedUrl: null'));
+  const js = scriptSafe(await bundle('standalone', 'scriptUrl: "posenc.js", scriptModule: false, embedUrl: null'));
   const css = (await readFile(join(WEB, 'page', 'style.css'), 'utf8')).replace(/<\/style/gi, '<\\/style');
   html = replaceOnce(html, /<link rel="stylesheet" href="page\/style\.css">/i, '', 'stylesheet link');
   html = replaceOnce(html, /[ \t]*<script src="vendor\/chart\.umd\.js"[^>]*><\/script>\n?/i, '', 'Chart.js script');
@@ -136,6 +208,54 @@ async function standalone() {
   return html;
 }
 
+/** The light embed: an ES module with chunks, written to dist/module/ with the wasm it loads. */
+async function light() {
+  const out = join(DIST, 'module');
+  await rm(out, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { posenc: 'posenc:entry' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    outdir: out,
+    chunkNames: 'chunks/[name]-[hash]',
+    platform: 'browser',
+    target: ['es2022'],
+    minify: true,
+    legalComments: 'eof',
+    charset: 'utf8',
+    loader: { '.css': 'text' },
+    banner: { js: `/*! posenc ${pkg.version} (${pkg.license}) */` },
+    plugins: [virtual('light', '')],
+    logLevel: 'warning',
+    metafile: true,
+  });
+  // Each chart's chunks and Chart.js's, with the chunks they import, into the entry's table
+  const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([k, v]) => [relative(out, join(ROOT, k)), v]));
+  const closure = (file, seen = new Set()) => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const i of outputs[file].imports) if (i.kind === 'import-statement') closure(relative(out, join(ROOT, i.path)), seen);
+    return seen;
+  };
+  const table = { kinds: {}, chartjs: [] };
+  for (const [file, o] of Object.entries(outputs)) {
+    const kind = /(?:^|\/)charts\/([\w-]+)\.js$/.exec(o.entryPoint ?? '')?.[1];
+    if (kind) table.kinds[kind] = [...closure(file)];
+    else if (/chartjs/.test(o.entryPoint ?? '')) table.chartjs = [...closure(file)];
+  }
+  const entryFile = join(out, 'posenc.js');
+  const text = await readFile(entryFile, 'utf8');
+  if (text.split('"__POSENC_CHUNKS__"').length !== 2 || !table.chartjs.length) throw new Error('bundle.js: cannot write the light embed\'s chunk table');
+  await writeFile(entryFile, text.replace('"__POSENC_CHUNKS__"', () => JSON.stringify(JSON.stringify(table))));
+  for (const f of ['posenc.wasm', 'posenc-scalar.wasm', 'posenc-core.wasm', 'posenc-core-scalar.wasm']) {
+    await copyFile(join(WEB, 'build', f), join(out, f));
+  }
+  await rm(join(WEB, 'build', 'module'), { recursive: true, force: true });
+  await cp(out, join(WEB, 'build', 'module'), { recursive: true });
+  return out;
+}
+
 await mkdir(DIST, { recursive: true });
 const element = await bundle('element', 'scriptUrl: null, embedUrl: null', { globalName: 'posenc' });
 const banner = `/*! posenc ${pkg.version} (${pkg.license}): <posenc-chart> with its kernels, Chart.js and charts in one classic script. */\n`;
@@ -143,6 +263,9 @@ await writeFile(join(DIST, 'posenc.js'), banner + element);
 await mkdir(join(WEB, 'build'), { recursive: true });
 await copyFile(join(DIST, 'posenc.js'), join(WEB, 'build', 'posenc.js'));
 await writeFile(join(DIST, 'standalone.html'), await standalone());
+const lightDir = await light();
 const size = async (f) => `${((await readFile(f)).length / 1024).toFixed(0)} KiB`;
+console.error(`bundle.js: wrote dist/module/ (posenc.js ${await size(join(lightDir, 'posenc.js'))}, ` +
+  `${(await readdir(join(lightDir, 'chunks'))).length} chunks), web/build/module/`);
 console.error(`bundle.js: wrote dist/posenc.js (${await size(join(DIST, 'posenc.js'))}), web/build/posenc.js, ` +
   `dist/standalone.html (${await size(join(DIST, 'standalone.html'))})`);

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TYPES = {
@@ -17,7 +18,10 @@ const TYPES = {
   '.ico': 'image/x-icon',
 };
 
-async function handle(root, req, res) {
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.wasm', '.json', '.svg']);
+const gzipped = new Map(); // path -> [mtime, bytes]: each file compressed once while unchanged
+
+async function handle(root, req, res, gzip) {
   const url = new URL(req.url, 'http://localhost');
   let path;
   try {
@@ -31,7 +35,7 @@ async function handle(root, req, res) {
   }
   try {
     if ((await stat(path)).isDirectory()) path = join(path, 'index.html');
-    const body = await readFile(path);
+    let body = await readFile(path);
     const headers = {
       'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
       'Cache-Control': 'no-cache',
@@ -40,6 +44,9 @@ async function handle(root, req, res) {
     // embed.html is made to be framed by any page; a <meta> policy cannot say so, a header can.
     // (Its script, style and connect rules are in its own <meta> policy, as on index.html.)
     if (basename(path) === 'embed.html') headers['Content-Security-Policy'] = 'frame-ancestors *';
+    // the light embed (build/module/) is a module script with chunks and wasm: a post on another
+    // site loads them only with CORS, which public static files can always allow
+    if (url.pathname.startsWith('/build/')) headers['Access-Control-Allow-Origin'] = '*';
     headers['Accept-Ranges'] = 'bytes';
     // one byte range (bytes=a-b, a-, -n): how a safetensors file is read a tensor at a time
     const range = req.headers.range;
@@ -56,6 +63,14 @@ async function handle(root, req, res) {
       res.end(req.method === 'HEAD' ? undefined : body.subarray(a, b + 1));
       return;
     }
+    if (gzip && COMPRESSIBLE.has(extname(path)) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      const mtime = (await stat(path)).mtimeMs;
+      const cached = gzipped.get(path);
+      if (!cached || cached[0] !== mtime) gzipped.set(path, [mtime, gzipSync(body, { level: 9 })]);
+      body = gzipped.get(path)[1];
+      headers['Content-Encoding'] = 'gzip';
+      headers.Vary = 'Accept-Encoding';
+    }
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch {
@@ -63,10 +78,10 @@ async function handle(root, req, res) {
   }
 }
 
-/** Starts the server; resolves to { url, close }. */
-export function serve({ port = 0, root = ROOT } = {}) {
+/** Starts the server (gzip: compress what the browser accepts, as a web host would); resolves to { url, close }. */
+export function serve({ port = 0, root = ROOT, gzip = false } = {}) {
   const server = createServer((req, res) => {
-    handle(root, req, res).catch(() => res.writeHead(500).end());
+    handle(root, req, res, gzip).catch(() => res.writeHead(500).end());
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

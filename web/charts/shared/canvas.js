@@ -2,6 +2,7 @@
 // diagrams, and heatmaps painted as ImageData through a 256-entry colour table.
 import { t } from '../../host/i18n.js';
 import { ink, isDark } from './colours.js';
+import { repaintable } from '../../host/repaint.js';
 
 /**
  * A canvas's accessible name that follows the language: `label` is a string, a message or a
@@ -45,6 +46,11 @@ export function plainCanvas(el, aspect, label) {
     ctx.clearRect(0, 0, w, h);
     draw(ctx, w, h);
   };
+  // the SVG export draws the same picture into its own context
+  repaintable(canvas, (target) => {
+    const [w, h] = size ?? measure();
+    last?.(target, w, h);
+  });
   const ro = new ResizeObserver(() => (measure(), last && paint(last)));
   ro.observe(canvas);
   return { canvas, paint, destroy: () => ro.disconnect() };

@@ -41,7 +41,11 @@ export function lineChart(el, Chart, { x, y, xType = 'linear', yType = 'linear',
       responsive: true,
       maintainAspectRatio: false,
       interaction: { mode: 'nearest', intersect: false },
-      elements: { point: { radius: 0 }, line: { borderWidth: 1.5 } },
+      // A curve with more points than the plot has pixels across zigzags within each pixel: at
+      // 1.5 px the browser strokes it as a wide outline of thousands of overlapping segments
+      // (frequency-curves at 4096 positions took a second a frame to paint in software), at 1 px
+      // as a hairline (27 ms), and it looks the same, a band.
+      elements: { point: { radius: 0 }, line: { borderWidth: (c) => (c.dataset?.data?.length > (c.chart.chartArea?.width ?? c.chart.width) ? 1 : 1.5) } },
       // filler and subtitle are off, not merely unused: Chart.js resolves every plugin's options at every update
       plugins: { legend: { display: legend }, decimation: { enabled: true, algorithm: 'min-max' }, filler: false, subtitle: false },
       // Numbers are never tilted: where they would crowd, autoSkip thins them instead. Chart.js

@@ -1,0 +1,337 @@
+// export.test.js: the toolbar's figures for pages that take no scripts, made in Chromium and read
+// back here: the SVG (parses, text as <text>, the theme's colours, and drawn where the canvas
+// drew: rasterized, it matches the canvas), the animated GIF (its blocks walked: frame count,
+// size, the loop, the size limit), the video (its EBML walked: WebM, frame size, one block per
+// frame; and played by a <video>), and Cancel.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { startBrowser } from './browser.js';
+
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => {
+  await b?.close();
+});
+
+/** An embed.html page with the toolbar, its chart drawn. */
+async function chartPage(query, { theme = 'light', width = 900 } = {}) {
+  const p = await b.open(`embed.html?${query}&toolbar=1&theme=${theme}`, { viewport: { width, height: 900 } });
+  await p.page.waitForFunction(() => window.posencEmbed?.host?.data);
+  return p;
+}
+
+async function downloadOf(page, click) {
+  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
+  return { name: d.suggestedFilename(), bytes: await readFile(await d.path()) };
+}
+
+// ---- SVG ----
+
+/** What the browser makes of an SVG: does it parse, its texts, its paints, its size. */
+async function readSVG(page, text) {
+  return page.evaluate((src) => {
+    const doc = new DOMParser().parseFromString(src, 'image/svg+xml');
+    const svg = doc.documentElement;
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      root: svg.localName,
+      width: Number(svg.getAttribute('width')),
+      height: Number(svg.getAttribute('height')),
+      texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+      textFills: [...new Set([...doc.querySelectorAll('text')].map((t) => t.getAttribute('fill')))],
+      background: doc.querySelector('svg > rect')?.getAttribute('fill'),
+      paths: doc.querySelectorAll('path').length,
+      images: doc.querySelectorAll('image').length,
+    };
+  }, text);
+}
+
+/**
+ * The share of pixels where the SVG, drawn by the browser at the canvas's size, differs clearly
+ * from the canvas itself on the theme's background (anti-aliasing differs by a little; a shape
+ * out of place differs by a lot).
+ */
+async function svgVersusCanvas(page, text) {
+  return page.evaluate(async (src) => {
+    const canvas = [...document.querySelectorAll('#chart figure canvas')].find((c) => c.getClientRects().length);
+    const r = canvas.getBoundingClientRect();
+    const w = Math.round(r.width), h = Math.round(r.height);
+    const img = new Image();
+    img.src = URL.createObjectURL(new Blob([src], { type: 'image/svg+xml' }));
+    await img.decode();
+    const draw = (source) => {
+      const c = document.createElement('canvas');
+      c.width = w;
+      c.height = h;
+      const ctx = c.getContext('2d');
+      ctx.fillStyle = getComputedStyle(document.body).backgroundColor;
+      ctx.fillRect(0, 0, w, h);
+      ctx.drawImage(source, 0, 0, w, h);
+      return ctx.getImageData(0, 0, w, h).data;
+    };
+    const a = draw(canvas), s = draw(img);
+    let inked = 0, off = 0;
+    for (let i = 0; i < a.length; i += 4) {
+      const d = Math.max(Math.abs(a[i] - s[i]), Math.abs(a[i + 1] - s[i + 1]), Math.abs(a[i + 2] - s[i + 2]));
+      if (d > 96) off++;
+      if (a[i] + a[i + 1] + a[i + 2] < 600) inked++;
+    }
+    return { off: off / (w * h), inked: inked / (w * h) };
+  }, text);
+}
+
+for (const theme of ['light', 'dark']) {
+  test(`SVG of a Chart.js chart (${theme}): vector paths, text as <text>, the ${theme} theme's colours, drawn where the canvas drew`, async () => {
+    const { page, context, problems } = await chartPage('chart=rope-decay', { theme });
+    const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
+    assert.equal(file.name, 'posenc-rope-decay.svg');
+    const text = file.bytes.toString('utf8');
+    const svg = await readSVG(page, text);
+    assert.equal(svg.error, null);
+    assert.equal(svg.root, 'svg');
+    assert.ok(svg.width > 300 && svg.height > 150, `${svg.width} × ${svg.height}`);
+    // the axes' numbers and titles are text, not pixels
+    for (const label of ['0', '1,000', '10,000', 'distance Δ']) assert.ok(svg.texts.includes(label), `no <text> ${label}: ${svg.texts.slice(0, 20)}`);
+    assert.equal(svg.images, 0, 'a Chart.js chart has no pixels in its SVG');
+    assert.ok(svg.paths > 20);
+    const palette = theme === 'light' ? { bg: '#ffffff', muted: '#5b6475' } : { bg: '#14171d', muted: '#a9b2c1' };
+    assert.equal(svg.background, palette.bg);
+    assert.ok(svg.textFills.includes(palette.muted), `text colours ${svg.textFills}`);
+    const { off, inked } = await svgVersusCanvas(page, text);
+    assert.ok(inked > 0.01, 'the canvas has something drawn');
+    assert.ok(off < 0.01, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
+    assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+    await context.close();
+  });
+}
+
+test('SVG of a hand-drawn heatmap: the cells as an image, the ticks, titles and colour bar as vectors and text', async () => {
+  const { page, context } = await chartPage('chart=sin-heatmap&length=50&dim=64', { theme: 'dark' });
+  const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
+  const text = file.bytes.toString('utf8');
+  const svg = await readSVG(page, text);
+  assert.equal(svg.error, null);
+  assert.equal(svg.images, 1, 'the cells are one image');
+  for (const label of ['position', 'embedding dimension', '0', '−1']) assert.ok(svg.texts.includes(label), `no <text> ${label}: ${svg.texts}`);
+  assert.equal(svg.background, '#14171d');
+  const { off } = await svgVersusCanvas(page, text);
+  assert.ok(off < 0.02, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
+  await context.close();
+});
+
+// ---- GIF ----
+
+/** Walks a GIF's blocks: { version, width, height, frames: [{ w, h, delay }], loops }. */
+function parseGIF(buf) {
+  const sig = buf.subarray(0, 6).toString('latin1');
+  assert.match(sig, /^GIF8[79]a$/, 'GIF signature');
+  const width = buf.readUInt16LE(6), height = buf.readUInt16LE(8), packed = buf[10];
+  let at = 13;
+  if (packed & 0x80) at += 3 * (1 << ((packed & 7) + 1));
+  const frames = [];
+  let loops = null, delay = null;
+  const skipSubBlocks = () => {
+    while (buf[at] !== 0) at += buf[at] + 1;
+    at++;
+  };
+  for (;;) {
+    assert.ok(at < buf.length, 'GIF ends before its trailer');
+    const block = buf[at++];
+    if (block === 0x3b) break; // trailer
+    if (block === 0x21) {
+      const label = buf[at++];
+      if (label === 0xf9) delay = buf.readUInt16LE(at + 2) * 10; // graphic control: delay in 1/100 s
+      if (label === 0xff && buf.subarray(at + 1, at + 12).toString('latin1') === 'NETSCAPE2.0') loops = buf.readUInt16LE(at + 14);
+      skipSubBlocks();
+    } else if (block === 0x2c) {
+      const w = buf.readUInt16LE(at + 4), h = buf.readUInt16LE(at + 6), p = buf[at + 8];
+      at += 9;
+      if (p & 0x80) at += 3 * (1 << ((p & 7) + 1));
+      at++; // LZW minimum code size
+      skipSubBlocks();
+      frames.push({ w, h, delay });
+    } else {
+      assert.fail(`unknown GIF block 0x${block.toString(16)} at ${at - 1}`);
+    }
+  }
+  return { version: sig, width, height, frames, loops, trailerAt: at };
+}
+
+/** Opens the GIF / video panel, sets its fields, makes the file; returns the panel's locator. */
+async function make(page, fields) {
+  await page.click('button[data-action="animate"]');
+  const panel = page.locator('.posenc-animate');
+  for (const [name, value] of Object.entries(fields)) {
+    const el = panel.locator(`[name="sweep-${name}"]`);
+    if (await el.evaluate((e) => e.tagName === 'SELECT')) await el.selectOption(String(value));
+    else await el.fill(String(value));
+  }
+  await panel.locator('button[data-action="make"]').click();
+  await panel.locator('button[data-action="save"]:visible, .posenc-share-status:has-text("ancel")').first().waitFor({ timeout: 120_000 });
+  return panel;
+}
+
+test('GIF of the unit circle: the story by default (position 0 → 50), every frame at the size shown, looping, the size before saving', async () => {
+  const { page, context, problems } = await chartPage('chart=unit-circle');
+  await page.click('button[data-action="animate"]');
+  const panel = page.locator('.posenc-animate');
+  // the defaults the module names
+  assert.equal(await panel.locator('[name="sweep-param"]').inputValue(), 'position');
+  assert.equal(await panel.locator('[name="sweep-from"]').inputValue(), '0');
+  assert.equal(await panel.locator('[name="sweep-to"]').inputValue(), '50');
+  assert.equal(await panel.locator('[name="sweep-frames"]').inputValue(), '51');
+  assert.equal(await panel.locator('[name="sweep-format"]').inputValue(), 'gif');
+  await panel.locator('[name="sweep-frames"]').fill('12');
+  await panel.locator('[name="sweep-width"]').fill('320');
+  await panel.locator('[name="sweep-fps"]').fill('5');
+  const before = await page.evaluate(() => window.posencEmbed.host.params().position);
+  await panel.locator('button[data-action="make"]').click();
+  const save = panel.locator('button[data-action="save"]');
+  await save.waitFor({ state: 'visible', timeout: 120_000 });
+  const status = await panel.locator('.posenc-share-status').textContent();
+  const file = await downloadOf(page, () => save.click());
+  assert.equal(file.name, 'posenc-unit-circle-position-0-50.gif');
+  // the size is shown before saving, and it is the file's
+  const kb = Math.max(1, Math.round(file.bytes.length / 1024));
+  assert.ok(status.includes(`${kb} KB`) || status.includes(`${(file.bytes.length / 1048576).toFixed(2)} MB`), status);
+  const gif = parseGIF(file.bytes);
+  assert.equal(gif.frames.length, 12);
+  assert.equal(gif.width, 320);
+  assert.ok(gif.height >= 200 && gif.height % 2 === 0, `height ${gif.height}`);
+  assert.ok(gif.frames.every((f) => f.w === gif.width && f.h === gif.height));
+  assert.ok(gif.frames.every((f) => f.delay === 200), `delays ${gif.frames.map((f) => f.delay)}`);
+  assert.equal(gif.loops, 0, 'loops forever');
+  assert.equal(gif.trailerAt, file.bytes.length, 'nothing after the trailer');
+  // the frames differ (the point moves) and the chart is back where it was
+  const frames = await page.evaluate(async (b64) => {
+    const dec = new ImageDecoder({ data: Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), type: 'image/gif' });
+    await dec.tracks.ready;
+    const sums = [];
+    for (const k of [0, 6, 11]) {
+      const { image } = await dec.decode({ frameIndex: k });
+      const c = new OffscreenCanvas(image.displayWidth, image.displayHeight);
+      c.getContext('2d').drawImage(image, 0, 0);
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let h = 0;
+      for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]) >>> 0;
+      sums.push(h);
+    }
+    return { count: dec.tracks.selectedTrack.frameCount, sums };
+  }, file.bytes.toString('base64'));
+  assert.equal(frames.count, 12, 'the browser decodes 12 frames');
+  assert.equal(new Set(frames.sums).size, 3, 'frames 0, 6 and 11 differ');
+  assert.equal(await page.evaluate(() => window.posencEmbed.host.params().position), before);
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  await context.close();
+});
+
+test('a chart names what its animation sweeps: rope-decay grows its base', async () => {
+  const { page, context } = await chartPage('chart=rope-decay');
+  await page.click('button[data-action="animate"]');
+  const panel = page.locator('.posenc-animate');
+  const field = (n) => panel.locator(`[name="sweep-${n}"]`).inputValue();
+  assert.deepEqual([await field('param'), await field('from'), await field('to'), await field('frames')], ['base', '10000', '500000', '40']);
+  // another control picked: its own range
+  await panel.locator('[name="sweep-param"]').selectOption('maxDist');
+  assert.deepEqual([await field('from'), await field('to')], ['10', '100000']);
+  await context.close();
+});
+
+test('GIF over the size limit is made narrower until it fits, and says so', async () => {
+  const { page, context } = await chartPage('chart=unit-circle');
+  const panel = await make(page, { frames: 40, width: 800, limit: 0.15 });
+  const status = await panel.locator('.posenc-share-status').textContent();
+  const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
+  const gif = parseGIF(file.bytes);
+  assert.ok(file.bytes.length <= 0.15 * 1024 * 1024, `${file.bytes.length} B`);
+  assert.equal(gif.frames.length, 40);
+  assert.ok(gif.width < 800, `width ${gif.width}`);
+  assert.match(status, /narrower/);
+  await context.close();
+});
+
+// ---- video ----
+
+/** Walks a WebM's EBML: { docType, width, height, blocks (frames of track 1) }. */
+function parseWebM(buf) {
+  let at = 0;
+  const vint = (keepMarker) => {
+    const first = buf[at];
+    let len = 1;
+    while (len <= 8 && !(first & (0x80 >> (len - 1)))) len++;
+    assert.ok(len <= 8, `bad EBML length at ${at}`);
+    let v = keepMarker ? first : first & (0xff >> len);
+    let allOnes = v === (0xff >> len);
+    for (let i = 1; i < len; i++) {
+      v = v * 256 + buf[at + i];
+      if (buf[at + i] !== 0xff) allOnes = false;
+    }
+    at += len;
+    return { v, unknown: !keepMarker && allOnes };
+  };
+  const MASTER = new Set([0x1a45dfa3, 0x18538067, 0x1654ae6b, 0xae, 0xe0, 0x1f43b675, 0xa0]);
+  const out = { docType: null, width: null, height: null, blocks: 0, ebml: buf.readUInt32BE(0) === 0x1a45dfa3 };
+  while (at < buf.length) {
+    const id = vint(true).v, size = vint(false);
+    if (MASTER.has(id)) continue; // step into it
+    const body = buf.subarray(at, at + size.v);
+    if (id === 0x4282) out.docType = body.toString('latin1');
+    else if (id === 0xb0) out.width = body.readUIntBE(0, body.length);
+    else if (id === 0xba) out.height = body.readUIntBE(0, body.length);
+    else if (id === 0xa3 || id === 0xa1) out.blocks++;
+    at += size.v;
+  }
+  return out;
+}
+
+test('video of a sweep: WebM with the frame size asked for, about one block per frame, playable', async () => {
+  const { page, context, problems } = await chartPage('chart=unit-circle');
+  await page.click('button[data-action="animate"]');
+  await page.locator('.posenc-animate [name="sweep-format"]').waitFor();
+  const formats = await page.locator('[name="sweep-format"] option').evaluateAll((os) => os.map((o) => o.textContent));
+  assert.deepEqual(formats, ['GIF', 'WebM']);
+  await page.click('button[data-action="animate"]');
+  const panel = await make(page, { format: 'video', frames: 10, fps: 10, width: 320, from: 0, to: 9 });
+  const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
+  assert.equal(file.name, 'posenc-unit-circle-position-0-9.webm');
+  const webm = parseWebM(file.bytes);
+  assert.ok(webm.ebml, 'EBML header');
+  assert.equal(webm.docType, 'webm');
+  assert.equal(webm.width, 320);
+  assert.ok(webm.height >= 200, `height ${webm.height}`);
+  // the recorder may drop or repeat a frame at the edges
+  assert.ok(webm.blocks >= 7 && webm.blocks <= 13, `${webm.blocks} blocks for 10 frames`);
+  // played on a blank page: posenc's pages allow no media from blob: URLs
+  const blank = await context.newPage();
+  const played = await blank.evaluate(async (b64) => {
+    const v = document.createElement('video');
+    v.muted = true;
+    v.src = URL.createObjectURL(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type: 'video/webm' }));
+    await new Promise((resolve, reject) => ((v.onloadedmetadata = resolve), (v.onerror = () => reject(new Error(`video error ${v.error?.code} ${v.error?.message}`)))));
+    return { w: v.videoWidth, h: v.videoHeight };
+  }, file.bytes.toString('base64'));
+  assert.deepEqual(played, { w: webm.width, h: webm.height });
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+  await context.close();
+});
+
+test('Cancel stops a recording: nothing to save, the progress bar gone, the control back where it was', async () => {
+  const { page, context } = await chartPage('chart=unit-circle&position=7');
+  await page.click('button[data-action="animate"]');
+  const panel = page.locator('.posenc-animate');
+  await panel.locator('[name="sweep-format"]').selectOption('video');
+  await panel.locator('[name="sweep-frames"]').fill('200');
+  await panel.locator('[name="sweep-fps"]').fill('5');
+  await panel.locator('button[data-action="make"]').click();
+  await page.waitForFunction(() => document.querySelector('.posenc-animate progress').value > 0.01);
+  assert.equal(await panel.locator('progress').isVisible(), true);
+  await panel.locator('button[data-action="cancel"]').click();
+  await panel.locator('.posenc-share-status', { hasText: 'Cancelled' }).waitFor();
+  assert.equal(await panel.locator('button[data-action="save"]').isVisible(), false);
+  assert.equal(await panel.locator('progress').isVisible(), false);
+  assert.equal(await page.evaluate(() => window.posencEmbed.host.params().position), 7);
+  await context.close();
+});

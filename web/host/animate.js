@@ -1,0 +1,161 @@
+// animate.js: a sweep of one control as an animated GIF or a video. Each frame sets the control,
+// redraws the chart at once (host.update(), no waiting for a display frame) and copies its
+// canvases onto one frame on the theme's background. GIF frames go through gifenc (palette per
+// frame, at most 256 colours: a chart has few); the video is the browser's own MediaRecorder
+// recording a canvas that is handed one frame per 1/fps s, so it takes as long as it plays.
+import { colours } from './theme.js';
+
+/** The values a sweep draws: `frames` of them from `from` to `to`, on the param's own steps. */
+export function sweepValues(p, from, to, frames) {
+  const n = Math.max(2, Math.round(frames));
+  const step = p.step && p.step !== 'any' ? Number(p.step) : p.type === 'int' ? 1 : 0;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    let v = from + ((to - from) * i) / (n - 1);
+    if (step) v = p.min + Math.round((v - p.min) / step) * step;
+    if (p.type === 'int') v = Math.round(v);
+    out.push(Math.min(p.max, Math.max(p.min, v)));
+  }
+  return out;
+}
+
+/** Where the visible canvases sit, relative to their union, in CSS px. */
+function layout(canvases) {
+  const rects = canvases.map((c) => c.getBoundingClientRect());
+  const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
+  const width = Math.max(...rects.map((r) => r.right)) - left, height = Math.max(...rects.map((r) => r.bottom)) - top;
+  return { rects: rects.map((r) => ({ x: r.left - left, y: r.top - top, w: r.width, h: r.height })), width, height };
+}
+
+/** Copies the canvases onto `out` (already sized), scaled by k from CSS px. */
+function composite(out, canvases, rects, k) {
+  const ctx = out.getContext('2d', { willReadFrequently: true });
+  ctx.fillStyle = colours().bg;
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'high';
+  canvases.forEach((c, i) => {
+    const r = rects[i];
+    if (c.width && c.height) ctx.drawImage(c, r.x * k, r.y * k, r.w * k, r.h * k);
+  });
+  return ctx;
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The video formats this browser records, best first ([] without MediaRecorder). */
+export function videoTypes() {
+  if (typeof MediaRecorder !== 'function' || typeof HTMLCanvasElement.prototype.captureStream !== 'function') return [];
+  return ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm', 'video/mp4'].filter((t) => MediaRecorder.isTypeSupported(t));
+}
+
+/**
+ * Records the sweep. host: the chart host (controls, update); canvases(): its visible canvases.
+ * opts: { param, values (from sweepValues), fps, width (px of the frame), format: 'gif'|'video',
+ * maxBytes (GIF: made smaller until it fits), onProgress(fraction, note), signal (AbortSignal) }.
+ * Resolves to { blob, width, height, frames, type, scaled } or null when cancelled. The controls
+ * are put back as they were, whatever happens.
+ */
+export async function recordSweep(host, canvases, opts) {
+  const control = host.controls.find((c) => c.param.name === opts.param);
+  if (!control) throw new RangeError(`sweep: ${opts.param} is not a control of this chart`);
+  const before = control.read();
+  const draw = (v) => {
+    control.write(v);
+    host.update();
+  };
+  try {
+    draw(opts.values[0]);
+    const list = canvases();
+    if (!list.length) throw new Error('this chart has no canvas to record');
+    const { rects, width } = layout(list);
+    if (opts.format === 'gif') return await gif(opts, list, rects, width, draw);
+    return await video(opts, list, rects, width, draw);
+  } finally {
+    control.write(before);
+    host.update();
+  }
+}
+
+function frameCanvas(list, rects, cssWidth, width) {
+  const k = width / cssWidth;
+  const { height } = layout(list);
+  const out = document.createElement('canvas');
+  // even sizes: video encoders need them, and a GIF does not mind
+  out.width = Math.max(2, 2 * Math.round((cssWidth * k) / 2));
+  out.height = Math.max(2, 2 * Math.round((height * k) / 2));
+  return { out, k };
+}
+
+async function gif(opts, list, rects, cssWidth, draw) {
+  const { GIFEncoder, quantize, applyPalette } = await import('../vendor/gifenc.js');
+  let width = Math.round(opts.width), scaled = false;
+  const delay = Math.round(1000 / opts.fps);
+  for (let attempt = 0; ; attempt++) {
+    const { out, k } = frameCanvas(list, rects, cssWidth, width);
+    const enc = GIFEncoder();
+    let bytes = 0, written = 0;
+    const n = opts.values.length;
+    for (let i = 0; i < n; i++) {
+      if (opts.signal?.aborted) return null;
+      draw(opts.values[i]);
+      const ctx = composite(out, list, rects, k);
+      const { data } = ctx.getImageData(0, 0, out.width, out.height);
+      const palette = quantize(data, 256, { format: 'rgb444' });
+      const index = applyPalette(data, palette, 'rgb444');
+      enc.writeFrame(index, out.width, out.height, { palette, delay, repeat: 0 });
+      bytes = enc.bytesView().length;
+      written = i + 1;
+      opts.onProgress?.(written / n);
+      // far past the limit already: start again smaller at once
+      if (opts.maxBytes && attempt < 4 && width > 120 && written >= 5 && written < n && (bytes / written) * n > 1.15 * opts.maxBytes) break;
+      await tick();
+    }
+    const estimate = (bytes / written) * n;
+    if (!opts.maxBytes || estimate <= opts.maxBytes || attempt >= 4 || width <= 120) {
+      enc.finish();
+      const blob = new Blob([enc.bytes()], { type: 'image/gif' });
+      return { blob, width: out.width, height: out.height, frames: n, type: 'image/gif', scaled };
+    }
+    // a frame's bytes grow with its area: shrink both sides by the square root, with a margin
+    width = Math.max(120, Math.floor(width * Math.sqrt(opts.maxBytes / estimate) * 0.92));
+    scaled = true;
+    opts.onProgress?.(0);
+  }
+}
+
+async function video(opts, list, rects, cssWidth, draw) {
+  const types = videoTypes();
+  if (!types.length) throw new Error('this browser cannot record video (no MediaRecorder)');
+  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width));
+  composite(out, list, rects, k);
+  const stream = out.captureStream(0);
+  const [track] = stream.getVideoTracks();
+  const recorder = new MediaRecorder(stream, { mimeType: types[0], videoBitsPerSecond: 4_000_000 });
+  const chunks = [];
+  recorder.ondataavailable = (e) => e.data.size && chunks.push(e.data);
+  const stopped = new Promise((resolve) => (recorder.onstop = resolve));
+  recorder.start();
+  const frameMs = 1000 / opts.fps;
+  const t0 = performance.now();
+  let cancelled = false;
+  for (let i = 0; i < opts.values.length; i++) {
+    if (opts.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    draw(opts.values[i]);
+    composite(out, list, rects, k);
+    track.requestFrame?.();
+    opts.onProgress?.((i + 1) / opts.values.length);
+    // the recorder stamps frames with the clock: hand them over at the pace they should play
+    await sleep(Math.max(0, t0 + (i + 1) * frameMs - performance.now()));
+  }
+  recorder.stop();
+  await stopped;
+  for (const t of stream.getTracks()) t.stop();
+  if (cancelled) return null;
+  const type = types[0].split(';')[0];
+  return { blob: new Blob(chunks, { type }), width: out.width, height: out.height, frames: opts.values.length, type, scaled: false };
+}
