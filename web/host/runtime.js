@@ -23,8 +23,9 @@ const config = {
   /** embed.html (null: no iframe snippet) */
   embedUrl: () => new URL('../embed.html', import.meta.url).href,
   /**
-   * the lab's model of "Inside a real model": null to read build/lab-model/ beside the page, or its
-   * files inlined ({ 'model.safetensors': Uint8Array, 'config.json': text, ... }; the single-file builds)
+   * the lab's model of "Inside a real model": null to read build/lab-model/ beside the page, the URL
+   * of its folder (the light embed), or its files inlined ({ 'model.safetensors': Uint8Array,
+   * 'config.json': text, ... }; the single-file builds)
    */
   labModel: null,
 };

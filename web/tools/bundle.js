@@ -66,6 +66,7 @@ configure({
   },
   loadChartJs: () => import('posenc:chartjs').then((m) => m.default),
   scriptUrl: () => new URL('posenc.js', import.meta.url).href,
+  labModel: new URL('lab-model/', import.meta.url).href,
   scriptModule: true,
   embedUrl: null,
 });
@@ -251,6 +252,8 @@ async function light() {
   for (const f of ['posenc.wasm', 'posenc-scalar.wasm', 'posenc-core.wasm', 'posenc-core-scalar.wasm']) {
     await copyFile(join(WEB, 'build', f), join(out, f));
   }
+  // the offline model of "Inside a real model", read beside the script as a model's own files
+  await cp(join(WEB, 'build', 'lab-model'), join(out, 'lab-model'), { recursive: true });
   await rm(join(WEB, 'build', 'module'), { recursive: true, force: true });
   await cp(out, join(WEB, 'build', 'module'), { recursive: true });
   return out;

@@ -93,6 +93,7 @@ function labBase() {
 function labWhere(name) {
   const inlined = labModelFiles();
   if (!inlined) return { kind: 'lab', name, base: labBase() };
+  if (typeof inlined === 'string') return { kind: 'lab', name, base: inlined };
   const files = Object.entries(inlined).map(([n, v]) => new File([v], n));
   return { kind: 'lab', name, files };
 }
