@@ -3,7 +3,7 @@
 // (a counterfactual on layer 0 only). Heads whose weight goes mostly to one offset are named.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, noModel } from './shared/real-model.js';
 
 const M = messages({
   en: {
@@ -117,12 +117,7 @@ export default {
     const view = {
       update({ drop, share }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0) {
-          paint(() => {});
-          view.notice = String(M.waiting);
-          view.readout = '';
-          return { columns: ['head', 'query m', 'key n', 'weight'], rows: [] };
-        }
+        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['head', 'query m', 'key n', 'weight']);
         const a = l0.att, half = a.rotaryDim / 2, T = a.length;
         const cut = Math.round((Number(share) / 100) * half);
         const scale = m.lt.softmaxScale / Math.sqrt(a.headDim);

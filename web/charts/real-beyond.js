@@ -3,7 +3,7 @@
 // (the real vectors rotated with each variant's frequencies, its attention factor included).
 import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, HEAD_OPTIONS } from './shared/real-model.js';
+import { subscribe, state, modelPanel, HEAD_OPTIONS, noModel } from './shared/real-model.js';
 import { headCurve } from './real-decay.js';
 
 const M = messages({
@@ -67,13 +67,7 @@ export default {
     const view = {
       update({ head, factor }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0 || !m.L0) {
-          chart.data.datasets = [];
-          chart.update();
-          view.notice = String(M.waiting);
-          view.readout = '';
-          return { columns: ['distance', ...VARIANTS], rows: [] };
-        }
+        if (!l0 || !m.L0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['distance', ...VARIANTS]);
         const s = Number(factor), L0 = m.L0, max = s * L0;
         const dist = max <= 600 ? Array.from({ length: max + 1 }, (_, j) => j) : intGrid(0, max, 601);
         const scalings = { none: null, pi: { type: 'linear', factor: s }, ntk: { type: 'ntk', factor: s }, yarn: { type: 'yarn', factor: s, originalMaxPositionEmbeddings: L0 } };

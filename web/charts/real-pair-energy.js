@@ -3,7 +3,7 @@
 // as a share of the head's total. Layer 0 at once; every layer when asked (all q/k tensors).
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, readAllLayers } from './shared/real-model.js';
+import { subscribe, state, modelPanel, readAllLayers, noModel } from './shared/real-model.js';
 
 const M = messages({
   en: {
@@ -74,12 +74,7 @@ export default {
     const view = {
       update({ matrix, layers }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0) {
-          paint(() => {});
-          view.notice = String(M.waiting);
-          view.readout = '';
-          return { columns: ['layer', 'head', 'pair i', 'share'], rows: [] };
-        }
+        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['layer', 'head', 'pair i', 'share']);
         if (layers === 'all' && !Array.isArray(S.all)) {
           if (S.all === null) queueMicrotask(readAllLayers);
         }

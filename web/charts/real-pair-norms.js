@@ -3,7 +3,7 @@
 // measure), averaged over heads and tokens (or their largest), against the pair's wavelength.
 import { lineChartWith, beyondShade, palette, dashes, sig, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, noModel } from './shared/real-model.js';
 import { slowCut } from './real-pair-energy.js';
 
 const M = messages({
@@ -70,13 +70,7 @@ export default {
     const view = {
       update({ stat }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0) {
-          chart.data.datasets = [];
-          chart.update();
-          view.notice = String(M.waiting);
-          view.readout = '';
-          return { columns: ['pair i', 'q', 'k'], rows: [] };
-        }
+        if (!l0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['pair i', 'q', 'k']);
         const a = l0.att, half = a.rotaryDim / 2, T = a.length;
         const q = over(a.pairNorms.q, a.heads, half, T, stat), k = over(a.pairNorms.k, a.kvHeads, half, T, stat);
         const cut = slowCut(m.lt.base, a.rotaryDim, m.L0);

@@ -125,6 +125,14 @@ const changed = () => {
 /** The shared state (read-only for charts). */
 export const state = () => S;
 
+/** What a chart of the section draws while no model is loaded: nothing, and `waiting` as its notice. */
+export function noModel(view, clear, waiting, columns) {
+  clear();
+  view.notice = String(waiting);
+  view.readout = '';
+  return { columns, rows: [] };
+}
+
 /**
  * A chart's subscription: fn runs after every change; the first subscriber opens the lab's model.
  * Returns the unsubscribe function.
