@@ -49,9 +49,9 @@ test('bad options: a TypeError or RangeError naming them; caps; unknown keys; no
     [{ encoding: 'none', task: 'copy', k: 2 }, /k applies only to task 'kback'/],
     [{ encoding: 'none', base: 500 }, /base applies only to/],
     [{ encoding: 'rope', style: 'half', scaleBase: 5 }, /scaleBase applies only to encoding 'xpos'/],
-    // 128 tokens (maxEvalLength 8 × 16): ζ^(65/scaleBase) passes e^30 below 65·ln 3.5/30 = 2.714
-    [{ encoding: 'xpos', style: 'half', scaleBase: 2.7 }, /scaleBase must be >= 2\.714 for sequences of 128 tokens/],
-    [{ encoding: 'xpos', style: 'half', scaleBase: 1e-3, trainLength: 4, maxEvalLength: 4 }, /scaleBase must be >= 0\.1253/],
+    // 128 tokens (maxEvalLength 8 × 16): ζ^(65/scaleBase) passes e^15 below 65·ln 3.5/15 = 5.429
+    [{ encoding: 'xpos', style: 'half', scaleBase: 5.4 }, /scaleBase must be >= 5\.429 for sequences of 128 tokens/],
+    [{ encoding: 'xpos', style: 'half', scaleBase: 1e-3, trainLength: 4, maxEvalLength: 4 }, /scaleBase must be >= 0\.2506/],
     [{ encoding: 'none', dModel: 512 }, /dModel must be in \[2, 256\]/],
     [{ encoding: 'none', layers: 9 }, /layers must be in \[1, 8\]/],
     [{ encoding: 'none', heads: 32 }, /heads must be in \[1, 16\]/],
@@ -303,7 +303,7 @@ test('fine-tuning: step(n, { length, scaling }); at the training length unscaled
 
 test('xPos at the smallest scaleBase train accepts stays finite, in both builds', async () => {
   for (const pe of [simd, scalar]) {
-    const least = (65 * Math.log(3.5)) / 30;
+    const least = (65 * Math.log(3.5)) / 15;
     const run = pe.train({ encoding: 'xpos', style: 'half', scaleBase: least * (1 + 1e-9), steps: 5 });
     try {
       assert.ok(run.loss.every(Number.isFinite), `losses ${run.loss}`);

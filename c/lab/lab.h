@@ -99,11 +99,11 @@ enum { POSENC_LAB_SCHEDULE_CONSTANT = 0, POSENC_LAB_SCHEDULE_COSINE = 1 };
 typedef struct {
   double seed;            /* integer in [0, 2^53): initialisation and training data */
   double task;            /* POSENC_LAB_TASK_* */
-  double task_k;          /* kback's k (1..train_len; 0 = 3) */
+  double task_k;          /* kback's k (1..64 and <= train_len; 0 = 3) */
   double encoding;        /* POSENC_LAB_ENC_* */
   double rope_style;      /* POSENC_STYLE_INTERLEAVED or POSENC_STYLE_HALF */
-  double rope_base;       /* rope, xpos and sinusoidal base (> 1; 0 = 10000) */
-  double xpos_scale_base; /* ([1e-3, 1e9]; 0 = 512); with xpos, (T/2 + 1)·ln 3.5 / scale_base <= 30
+  double rope_base;       /* rope, xpos and sinusoidal base ((1 + 1e-9, 1e12]; 0 = 10000) */
+  double xpos_scale_base; /* ([1e-3, 1e9]; 0 = 512); with xpos, (T/2 + 1)·ln 3.5 / scale_base <= 15
                            * for T the longest sequence (max_eval_len, train_len), else POSENC_E_VALUE */
   double vocab;           /* 18..64 (0 = 18) */
   double d_model, n_heads, n_layers;
@@ -113,6 +113,8 @@ typedef struct {
   double max_eval_len;    /* largest n posenc_lab_evaluate takes (0 = 8 train_len) */
   double batch;
   double lr, warmup_steps, schedule, total_steps; /* total_steps: the cosine's length */
+  /* AdamW overflows float32 for some accepted values, as any AdamW does: beta2 near 0 with a tiny
+   * eps (a zero gradient divides the remembered first moment by eps), lr·weight_decay > 1. */
   double weight_decay, beta1, beta2, eps;
   double clip_norm;       /* global gradient-norm clip; 0 = off */
   double finetune_len;    /* longest fine-tuning task length whose batches hold `batch` sequences

@@ -8,8 +8,9 @@
 
 double posenc_lab_lr_at(const posenc_lab_model *m, int32_t t) {
   if (!m || t < 0) return NAN;
-  /* linear warm-up over the first `warmup` steps: step t uses (t + 1) / warmup of the peak */
-  if (t < m->warmup) return m->lr * (t + 1.0) / m->warmup;
+  /* linear warm-up over the first `warmup` steps: step t uses (t + 1) / warmup of the peak, never
+   * more than the peak (a fractional warm-up's last step would pass it) */
+  if (t < m->warmup) return m->lr * fmin(1.0, (t + 1.0) / m->warmup);
   if (m->schedule == POSENC_LAB_SCHEDULE_COSINE && m->total > m->warmup) {
     double prog = (t - m->warmup) / (m->total - m->warmup);
     if (prog > 1.0) prog = 1.0;

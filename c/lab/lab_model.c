@@ -76,9 +76,10 @@ static int configure(struct lab_model *m, const posenc_lab_config *c) {
   int32_t te = lab_task_tokens(m->task, m->eval_len > m->train_len ? m->eval_len : m->train_len);
   LAB_CHECK(m->t_train > 0 && te > 0, POSENC_E_SIZE);
   m->t_max = te;
-  /* xPos scales q and k by zeta^(+-(p - T/2)/scale_base), zeta >= 2/7: past e^30 a factor, and the
-   * products and squares training forms from it, leave what float32 holds finite. */
-  LAB_CHECK(m->enc != POSENC_LAB_ENC_XPOS || (double)(te / 2 + 1) / m->xpos_base * log(3.5) <= 30.0, POSENC_E_VALUE);
+  /* xPos scales q and k by zeta^(+-(p - T/2)/scale_base), zeta >= 2/7: past e^15 a factor, and the
+   * products and squares training forms from it (Adam's squared gradients among them), leave what
+   * float32 holds finite: e^15 leaves room for them. */
+  LAB_CHECK(m->enc != POSENC_LAB_ENC_XPOS || (double)(te / 2 + 1) / m->xpos_base * log(3.5) <= 15.0, POSENC_E_VALUE);
   m->P = c->max_positions == 0 ? 512 : (int32_t)c->max_positions;
   LAB_CHECK(m->enc != POSENC_LAB_ENC_LEARNED || m->P >= m->t_max, POSENC_E_SIZE);
   m->lr = c->lr, m->warmup = c->warmup_steps, m->schedule = c->schedule, m->total = c->total_steps;

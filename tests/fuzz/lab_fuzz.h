@@ -105,14 +105,15 @@ static inline int fzl_kback_min_len(void) {
 
 /* xPos scales q and k of pair i by zeta_i^(+-(p - c)/scale_base), zeta_0 = 2/7, stored as
  * lab_reals. lab.h refuses (POSENC_E_VALUE) a scale_base whose largest factor over the model's
- * longest sequence passes e^30, where float32 training would turn to NaN; every model it accepts
+ * longest sequence passes e^15, where float32 training could turn to NaN; every model it accepts
  * is held to finite results. */
-#define FZL_XPOS_MAX_LOG 30.0
+#define FZL_XPOS_MAX_LOG 15.0
 
 /* What lab.h says of a configuration. */
 typedef struct {
   int fields_ok;        /* every field in range, and the derived rules hold */
   int finite;           /* and its results are representable (FZL_XPOS_MAX_LOG) */
+  int stable;           /* and its AdamW cannot overflow float32 on its own (see fzl_plan_of) */
   int bad_field;        /* the first field out of range (-1: none) */
   int32_t task, k, enc, V, D, H, L, F, P, hd, train_len, eval_len, B, ft;
   int64_t t_train, t_max, t_batch; /* longest training, any, and full-batch sequence (tokens) */
@@ -167,6 +168,11 @@ static inline fzl_plan fzl_plan_of(const posenc_lab_config *cfg) {
                (double)p.n_cap * p.V;
   double sb = cfg->xpos_scale_base == 0 ? 512 : cfg->xpos_scale_base;
   p.finite = p.enc != POSENC_LAB_ENC_XPOS || (double)(p.t_max / 2 + 1) / sb * log(3.5) <= FZL_XPOS_MAX_LOG;
+  /* AdamW overflows float32 for some hyperparameters lab.h accepts, as torch's would: beta2 near 0
+   * with a tiny eps divides a remembered first moment by eps once a gradient is 0, and
+   * lr·weight_decay > 1 grows every decayed weight geometrically. Such runs are held to no crash,
+   * no undefined behaviour and rejections as documented, not to finite results. */
+  p.stable = !(cfg->beta2 < 0.5 && cfg->eps < 1e-8) && cfg->lr * cfg->weight_decay <= 1;
   p.fields_ok = 1;
   return p;
 }

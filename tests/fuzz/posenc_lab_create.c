@@ -53,7 +53,7 @@ FZ_HARNESS(posenc_lab_create) {
   if (rb != POSENC_OK) FZ_CHECK(&c, rb < 0 && bytes == -7, "a rejected model_bytes wrote its answer");
   if (null_cfg || null_out) rb = posenc_lab_model_bytes(&cfg, &bytes);
   if (!p.fields_ok) FZ_CHECK(&c, rb < 0, "model_bytes accepted a configuration lab.h refuses");
-  else if (!p.finite) FZ_CHECK(&c, rb == POSENC_E_VALUE, "an xPos scale base whose factors pass e^30 accepted");
+  else if (!p.finite) FZ_CHECK(&c, rb == POSENC_E_VALUE, "an xPos scale base whose factors pass e^15 accepted");
   else if (p.reals_lo > (double)(1u << 28)) FZ_CHECK(&c, rb == POSENC_E_SIZE, "buffers past 2^28 lab_reals accepted");
   else if (rb != POSENC_OK)
     /* refused for the total alone: only when the total is near the cap */

@@ -61,7 +61,7 @@ FZ_HARNESS(posenc_lab_evaluate) {
     if (any) {
       FZ_CHECK(&c, summary[0] >= 0 && summary[0] <= 1 && summary[1] >= 0 && summary[1] <= 1,
                "an accuracy outside [0, 1]");
-      FZ_CHECK(&c, !p.finite || (isfinite(summary[2]) && summary[2] >= 0), "a mean loss not finite and >= 0");
+      FZ_CHECK(&c, !(p.finite && p.stable) || (isfinite(summary[2]) && summary[2] >= 0), "a mean loss not finite and >= 0");
     } else {
       FZ_CHECK(&c, isnan(summary[0]) && isnan(summary[1]) && isnan(summary[2]), "a summary without loss positions not NaN");
     }
@@ -69,7 +69,7 @@ FZ_HARNESS(posenc_lab_evaluate) {
       if (!fz_null(nulls, 1))
         FZ_CHECK(&c, tgt[t] < 0 ? isnan(acc[t]) : acc[t] >= 0 && acc[t] <= 1, "a position's accuracy is wrong in kind");
       if (!fz_null(nulls, 2))
-        FZ_CHECK(&c, tgt[t] < 0 ? isnan(loss[t]) : !p.finite || (isfinite(loss[t]) && loss[t] >= 0),
+        FZ_CHECK(&c, tgt[t] < 0 ? isnan(loss[t]) : !(p.finite && p.stable) || (isfinite(loss[t]) && loss[t] >= 0),
                  "a position's loss is wrong in kind");
     }
     free(tok);
@@ -103,7 +103,7 @@ static int sequence_readout(fz *in, int hidden) {
                   : posenc_lab_attention(m, fz_ptr(&c, 1, nulls), T, scaling, factor, fz_ptr(&c, 0, nulls));
   fz_after(&c, rc, valid, 2u);
   FZ_CHECK(&c, fzl_unchanged(&before, m), "a readout changed the parameters or gradients");
-  if (rc == POSENC_OK && hidden && p.finite) {
+  if (rc == POSENC_OK && hidden && p.finite && p.stable) {
     for (int64_t i = 0; i < nout; i++) FZ_CHECK(&c, isfinite(out[i]), "a hidden state not finite");
     /* layer 0 is the embedding (+ an added encoding): token rows of the table for none */
     if (p.enc == POSENC_LAB_ENC_NONE)
@@ -112,7 +112,7 @@ static int sequence_readout(fz *in, int hidden) {
           FZ_CHECK(&c, out[t * p.D + d] == (float)posenc_lab_params(m)[(int64_t)tok[t] * p.D + d],
                    "layer 0 is not the token's embedding row");
   }
-  if (rc == POSENC_OK && !hidden && p.finite)
+  if (rc == POSENC_OK && !hidden && p.finite && p.stable)
     for (int64_t lh = 0; lh < (int64_t)p.L * p.H; lh++)
       for (int64_t i = 0; i < T; i++) {
         const float *row = out + (lh * T + i) * T;
@@ -202,7 +202,7 @@ FZ_HARNESS(posenc_lab_loss_and_grad) {
   if (rc != POSENC_OK || !want_grad) FZ_CHECK(&c, fzl_unchanged(&before, m), "the model changed without a gradient asked");
   if (rc == POSENC_OK)
     FZ_CHECK(&c, !memcmp(before.params, posenc_lab_params(m), sizeof(lab_real) * (size_t)p.n_params), "the parameters changed");
-  if (rc == POSENC_OK && p.finite) {
+  if (rc == POSENC_OK && p.finite && p.stable) {
     FZ_CHECK(&c, isfinite(*loss) && *loss >= 0, "a loss not finite and >= 0");
     FZ_CHECK(&c, fzl_finite(posenc_lab_grads(m), p.n_params), "a gradient not finite");
   }

@@ -13,13 +13,13 @@ static int32_t steps_arg(fz *in) {
 
 /* What a short run must leave: finite non-negative losses (cross-entropy), finite parameters. */
 static void check_run(fz_call *c, posenc_lab_model *m, const fzl_plan *p, const float *loss, int32_t n) {
-  if (!p->finite) return;
+  if (!p->finite || !p->stable) return;
   for (int32_t s = 0; loss && s < n; s++) FZ_CHECK(c, isfinite(loss[s]) && loss[s] >= 0, "a loss not finite and >= 0");
   FZ_CHECK(c, fzl_finite(posenc_lab_params(m), p->n_params), "a parameter not finite after training");
   FZ_CHECK(c, fzl_finite(posenc_lab_grads(m), p->n_params), "a gradient not finite after training");
 }
 
-/* lab.h's schedule: linear warm-up over warmup_steps ((t + 1) / warmup of lr), then lr, or the
+/* lab.h's schedule: linear warm-up over warmup_steps (min(1, (t + 1) / warmup) of lr), then lr, or the
  * cosine from lr down to 0 at total_steps (when total_steps > warmup_steps) and 0 after. */
 static void check_schedule(fz_call *c, posenc_lab_model *m, const posenc_lab_config *cfg, int32_t t) {
   double got = posenc_lab_lr_at(m, t), lr = cfg->lr, w = cfg->warmup_steps, want;
@@ -27,7 +27,7 @@ static void check_schedule(fz_call *c, posenc_lab_model *m, const posenc_lab_con
     FZ_CHECK(c, isnan(got), "lr_at of a negative step is not NaN");
     return;
   }
-  if (t < w) want = lr * (t + 1.0) / w;
+  if (t < w) want = lr * fmin(1.0, (t + 1.0) / w);
   else if (cfg->schedule == POSENC_LAB_SCHEDULE_COSINE && cfg->total_steps > w)
     want = lr * 0.5 * (1.0 + cos(3.14159265358979323846 * fmin(1.0, (t - w) / (cfg->total_steps - w))));
   else want = lr;

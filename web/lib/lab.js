@@ -83,8 +83,8 @@ export function trainOptions(opts) {
   r.maxEvalLength = A.int('maxEvalLength', o.maxEvalLength ?? Math.min(8 * r.trainLength, L.maxEvalLength), 1, L.maxEvalLength);
   const longest = sequenceLength(task, Math.max(r.trainLength, r.maxEvalLength));
   if (encoding === 'xpos') {
-    // xPos scales q and k by ζ^(±(p − T/2)/scaleBase), ζ ≥ 2/7: past e^30 training leaves float32's range
-    const least = ((Math.floor(longest / 2) + 1) * Math.log(3.5)) / 30;
+    // xPos scales q and k by ζ^(±(p − T/2)/scaleBase), ζ ≥ 2/7: past e^15 training leaves float32's range
+    const least = ((Math.floor(longest / 2) + 1) * Math.log(3.5)) / 15;
     if (r.scaleBase < least) throw new RangeError(`scaleBase must be >= ${least.toPrecision(4)} for sequences of ${longest} tokens (xPos's factors would leave float32), got ${r.scaleBase}`);
   }
   if (encoding === 'learned') {

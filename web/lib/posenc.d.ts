@@ -682,7 +682,7 @@ export interface TrainOptions {
   k?: number;
   /** rope, xpos and sinusoidal base (default 10000, > 1); refused for the others */
   base?: number;
-  /** xpos only (default 512) [1e-3..1e9, and >= (T/2 + 1)·ln 3.5 / 30 for T the longest sequence: smaller ones would leave float32] */
+  /** xpos only (default 512) [1e-3..1e9, and >= (T/2 + 1)·ln 3.5 / 15 for T the longest sequence: smaller ones would leave float32] */
   scaleBase?: number;
   /** default 18 [18..64] */
   vocab?: number;
