@@ -64,6 +64,7 @@ test('a post with two non-lab charts: their code, the kernels without the lab, C
   assert.equal(requested.filter((f) => f === chunks.chartjs).length, 1, 'Chart.js once');
   assert.ok(!requested.includes(chunks.results), 'no lab results for a post without lab charts');
   assert.ok(!requested.some((f) => /^(svg|animate|gifenc)/.test(f)), 'no export code until asked for');
+  assert.ok(!requested.some((f) => f.startsWith('families-')), `no model families (configs, GGUF, weights, the lab) for these charts: ${requested}`);
   // the charts in view had every chunk of their code asked for at once
   const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.href.split('/').pop()));
   assert.ok(preloaded.some((f) => f.startsWith('rope-decay-')) && preloaded.includes(chunks.chartjs), `preloaded: ${preloaded}`);
@@ -90,6 +91,32 @@ test('a lab chart loads the whole build and the lab results; a later chart of an
   assert.ok(!more.includes('posenc.wasm') && !more.includes(chunks.chartjs) && !more.includes(chunks.results), `loaded again: ${more}`);
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('a chart that reads a model gets the model families on the kernels the other charts share', async () => {
+  const { page, context, problems, requested } = await post('model', '<posenc-chart kind="rope-decay"></posenc-chart><posenc-chart kind="model-misreads"></posenc-chart>');
+  assert.ok(requested.some((f) => f.startsWith('families-')), `the model families: ${requested}`);
+  assert.equal(requested.filter((f) => f === 'posenc-core.wasm').length, 1, 'one kernels build for both');
+  assert.ok(!requested.includes('posenc.wasm') && !requested.includes(chunks.results), `nothing of the lab: ${requested}`);
+  const rows = await page.evaluate(() => [...document.querySelectorAll('posenc-chart')].map((el) => el.data?.rows?.length ?? 0));
+  assert.ok(rows.every((n) => n > 0), `rows drawn: ${rows}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the kernels loaded without the model families say so, naming the method, and take them later', async () => {
+  const { loadInstance, addFamilies, FAMILY_METHODS } = await import('../web/lib/instance.js');
+  const families = await import('../web/lib/families.js');
+  const { loadPosenc } = await import('../web/lib/posenc.js');
+  const pe = await loadInstance({ source: await readFile(join(ROOT, 'dist', 'module', 'posenc-core.wasm')) }, null);
+  const full = await loadPosenc();
+  // every method of the API is there either way; the family ones throw until given the families
+  assert.deepEqual(Object.getOwnPropertyNames(Object.getPrototypeOf(pe)), Object.getOwnPropertyNames(Object.getPrototypeOf(full)));
+  for (const m of FAMILY_METHODS) assert.throws(() => pe[m]({}), (e) => e instanceof Error && e.message.includes(`posenc: ${m} is not loaded`), m);
+  assert.deepEqual([...pe.ropeDecay([0, 1, 7], { dim: 8 })], [...full.ropeDecay([0, 1, 7], { dim: 8 })]);
+  addFamilies(pe, families);
+  const config = { model_type: 'llama', head_dim: 64, rope_theta: 500000, max_position_embeddings: 8192 };
+  assert.deepEqual(JSON.parse(JSON.stringify(pe.ropeConfig(config))), JSON.parse(JSON.stringify(full.ropeConfig(config))));
 });
 
 test('every kind draws through the light embed', async () => {

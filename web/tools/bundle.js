@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile, copyFile, rm, cp, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
+import { FAMILY_METHODS } from '../lib/instance.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
 const ROOT = dirname(WEB);
@@ -50,19 +51,52 @@ Chart.register(LineController, ScatterController, BarController, LinearScale, Lo
 export default Chart;
 `;
 
-/** The light embed's set-up: loaders in place of inlined assets. */
+/**
+ * The light embed's set-up: loaders in place of inlined assets. Each kernels build is fetched and
+ * compiled once (streaming, as it arrives); the charts outside the lab share one instance of the
+ * kernels without the lab, and get the API's model families (families.js) only when a chart
+ * that calls them is on the page.
+ */
 const LIGHT_CONFIG = `
 import { configure } from './host/runtime.js';
-import { loadPosenc, simdSupported } from './lib/posenc.js';
+import { loadInstance, addFamilies } from './lib/instance.js';
+import { simdSupported } from './lib/heap.js';
 import css from './page/style.css';
+import CHUNKS from 'posenc:chunks';
 // the lab's charts train in the page (lab-order) or read its results: they need the whole build
 const LAB = /^(lab-|length-lab$)/;
+const compiled = new Map();
+function compile(name) {
+  const url = new URL(\`\${name}\${simdSupported() ? '' : '-scalar'}.wasm\`, import.meta.url);
+  if (!compiled.has(name)) {
+    compiled.set(name, (async () => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(\`posenc: cannot load \${url.href}: HTTP \${res.status}\`);
+      // a host that serves .wasm with another type than application/wasm: compiled from the bytes
+      try {
+        return await WebAssembly.compileStreaming(res.clone());
+      } catch {
+        return WebAssembly.compile(await res.arrayBuffer());
+      }
+    })());
+  }
+  return compiled.get(name);
+}
+const families = () => import('./lib/families.js');
+let core = null;
 configure({
   css,
-  kernelBuild: (kind) => (LAB.test(kind ?? '') ? 'all' : 'core'),
-  loadKernels: (build) => {
-    const file = \`posenc\${build === 'core' ? '-core' : ''}\${simdSupported() ? '' : '-scalar'}.wasm\`;
-    return loadPosenc({ source: new URL(file, import.meta.url) });
+  kernelBuild: (kind = '') => (LAB.test(kind) ? 'all' : CHUNKS.kinds[kind]?.families ? 'core+families' : 'core'),
+  loadKernels: async (build) => {
+    if (build === 'all') {
+      const [source, f] = await Promise.all([compile('posenc'), families()]);
+      return loadInstance({ source }, f);
+    }
+    core ??= compile('posenc-core').then((source) => loadInstance({ source }, null));
+    if (build === 'core') return core;
+    const [pe, f] = await Promise.all([core, families()]);
+    addFamilies(pe, f);
+    return pe;
   },
   loadChartJs: () => import('posenc:chartjs').then((m) => m.default),
   scriptUrl: () => new URL('posenc.js', import.meta.url).href,
@@ -72,16 +106,28 @@ configure({
 });
 `;
 
+/**
+ * In the light embed, what imports the public API (runtime.js's default loader) gets it with its
+ * model families loaded when it is called: the same loadPosenc, without families.js up front.
+ */
+const LIGHT_API = `
+import { loadInstance } from './lib/instance.js';
+export { simdSupported } from './lib/heap.js';
+export async function loadPosenc(options) {
+  return loadInstance(options, await import('./lib/families.js'));
+}
+`;
+
 const ENTRIES = {
   light: `
 import 'posenc:light-config';
 import './embed/element.js';
 import { kernels, chartJs } from './host/runtime.js';
 import { KINDS, DEFAULT_KIND, loadChart } from './host/chart-host.js';
+import CHUNKS from 'posenc:chunks';
 // What the charts in view will ask for, asked for now: their code (every chunk of it at once,
 // as modulepreload links: the chunks a chart imports are otherwise found one round trip later),
 // their kernels and Chart.js load while the elements wait for their first frame.
-const CHUNKS = JSON.parse("__POSENC_CHUNKS__"); // { kinds: { kind: [files] }, chartjs: [files] }, written after the build
 const preloaded = new Set();
 const preload = (files = []) => {
   for (const f of files) {
@@ -98,7 +144,8 @@ if (typeof document === 'object') {
     if (el.getBoundingClientRect().top > innerHeight + 300) continue;
     const kind = (el.getAttribute('kind') ?? DEFAULT_KIND).trim();
     if (!KINDS.includes(kind)) continue;
-    preload(CHUNKS.kinds[kind]);
+    preload(CHUNKS.kinds[kind].files);
+    if (CHUNKS.kinds[kind].families) preload(CHUNKS.families);
     preload(CHUNKS.chartjs);
     for (const p of [loadChart(kind), kernels(kind), chartJs()]) p.catch(() => {});
   }
@@ -127,6 +174,9 @@ function virtual(name, urls) {
     'posenc:assets': assets(urls),
     'posenc:light-config': LIGHT_CONFIG,
     'posenc:chartjs': CHART_JS,
+    // { kinds: { kind: { files, families } }, chartjs: [files], families: [files] }, written after the build
+    'posenc:chunks': 'export default JSON.parse("__POSENC_CHUNKS__");',
+    'posenc:light-api': LIGHT_API,
     'posenc:base': 'export const posencBaseUrl = (typeof document === "object" && document.currentScript && document.currentScript.src) || (typeof location === "object" ? location.href : "file:///");',
     'node:fs/promises': 'export function readFile() { throw new Error("no file system in the browser"); }',
   };
@@ -134,6 +184,9 @@ function virtual(name, urls) {
     name: 'posenc-virtual',
     setup(b) {
       b.onResolve({ filter: /^(posenc:|node:fs\/promises$)/ }, (a) => ({ path: a.path, namespace: 'posenc' }));
+      if (name === 'light') {
+        b.onResolve({ filter: /\/lib\/posenc\.js$/ }, (a) => ({ path: 'posenc:light-api', namespace: 'posenc' }));
+      }
       b.onLoad({ filter: /.*/, namespace: 'posenc' }, (a) => ({ contents: modules[a.path], resolveDir: WEB, loader: 'js' }));
     },
   };
@@ -239,15 +292,21 @@ async function light() {
     for (const i of outputs[file].imports) if (i.kind === 'import-statement') closure(relative(out, join(ROOT, i.path)), seen);
     return seen;
   };
-  const table = { kinds: {}, chartjs: [] };
+  // A chart that names a method of the model families (its code or the chunks it imports) gets them
+  const calls = new RegExp(`\\b(${FAMILY_METHODS.join('|')})\\b`);
+  const table = { kinds: {}, chartjs: [], families: [] };
   for (const [file, o] of Object.entries(outputs)) {
     const kind = /(?:^|\/)charts\/([\w-]+)\.js$/.exec(o.entryPoint ?? '')?.[1];
-    if (kind) table.kinds[kind] = [...closure(file)];
-    else if (/chartjs/.test(o.entryPoint ?? '')) table.chartjs = [...closure(file)];
+    if (kind) {
+      const files = [...closure(file)];
+      const texts = await Promise.all(files.map((f) => readFile(join(out, f), 'utf8')));
+      table.kinds[kind] = { files, families: texts.some((t) => calls.test(t)) };
+    } else if (/chartjs/.test(o.entryPoint ?? '')) table.chartjs = [...closure(file)];
+    else if (/(?:^|\/)lib\/families\.js$/.test(o.entryPoint ?? '')) table.families = [...closure(file)];
   }
   const entryFile = join(out, 'posenc.js');
   const text = await readFile(entryFile, 'utf8');
-  if (text.split('"__POSENC_CHUNKS__"').length !== 2 || !table.chartjs.length) throw new Error('bundle.js: cannot write the light embed\'s chunk table');
+  if (text.split('"__POSENC_CHUNKS__"').length !== 2 || !table.chartjs.length || !table.families.length) throw new Error('bundle.js: cannot write the light embed\'s chunk table');
   await writeFile(entryFile, text.replace('"__POSENC_CHUNKS__"', () => JSON.stringify(JSON.stringify(table))));
   for (const f of ['posenc.wasm', 'posenc-scalar.wasm', 'posenc-core.wasm', 'posenc-core-scalar.wasm']) {
     await copyFile(join(WEB, 'build', f), join(out, f));
