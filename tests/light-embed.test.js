@@ -73,9 +73,12 @@ test('a post with two non-lab charts: their code, the kernels without the lab, C
   assert.ok(!requested.includes(chunks.results), 'no lab results for a post without lab charts');
   assert.ok(!requested.some((f) => /^(svg|animate|gifenc)/.test(f)), 'no export code until asked for');
   assert.ok(!requested.some((f) => f.startsWith('families-')), `no model families (configs, GGUF, weights, the lab) for these charts: ${requested}`);
-  // the charts in view had every chunk of their code asked for at once
-  const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.href.split('/').pop()));
-  assert.ok(preloaded.some((f) => f.startsWith('rope-decay-')) && preloaded.includes(chunks.lines), `preloaded: ${preloaded}`);
+  // the charts in view had every chunk of their code and their kernels asked for at once, and the
+  // kernels fetched once (the element's set-up took the preloaded response)
+  const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"], link[rel="preload"]')].map((l) => l.href.split('/').pop()));
+  assert.ok(preloaded.some((f) => f.startsWith('rope-decay-')) && preloaded.some((f) => f.startsWith('unit-circle-')) &&
+    preloaded.includes('posenc-core.wasm'), `preloaded: ${preloaded}`);
+  assert.equal(requested.filter((f) => f === 'posenc-core.wasm').length, 1, 'the kernels fetched once');
   // the gzip web host and the script did their part: the bytes before the charts drew stay small
   const kb = await page.evaluate(() => performance.getEntriesByType('resource').reduce((n, r) => n + r.transferSize, 0) / 1024);
   assert.ok(kb < 260, `${kb.toFixed(0)} KB transferred`);

@@ -23,6 +23,7 @@ import { mkdir, readFile, writeFile, copyFile, rm, cp, readdir } from 'node:fs/p
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative } from 'node:path';
 import { FAMILY_METHODS } from '../lib/instance.js';
+import { SIMD_PROBE } from '../lib/heap.js';
 import { KINDS, DEFAULT_KIND } from '../host/kinds.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -86,6 +87,9 @@ const BARS_OR_FILLS = /\btype:"bar"|\bfill:/;
  * kernels without the lab, and get the API's model families (families.js) only when a chart
  * that calls them is on the page.
  */
+/** The lab's charts train in the page (lab-order) or read its results: they need the whole kernels build. */
+const LAB_KINDS = /^(lab-|length-lab$)/;
+
 const lightConfig = (chartJsFiles) => `
 import { configure } from './host/runtime.js';
 import { loadInstance, addFamilies } from './lib/instance.js';
@@ -99,8 +103,7 @@ const BARS = new Set(JSON.parse("__POSENC_BARS__"));
 // one Chart.js a page: 'all' from the start when a chart of the page draws bars or fills, and
 // from the first such chart added later on
 let bars = typeof document === 'object' && [...document.querySelectorAll('posenc-chart')].some((el) => BARS.has(el.getAttribute('kind')?.trim()));
-// the lab's charts train in the page (lab-order) or read its results: they need the whole build
-const LAB = /^(lab-|length-lab$)/;
+const LAB = ${LAB_KINDS};
 const compiled = new Map();
 function compile(name) {
   const url = new URL(\`\${name}\${simdSupported() ? '' : '-scalar'}.wasm\`, HOME);
@@ -179,6 +182,7 @@ function preload(files) {
   }
 }
 const inView = [];
+let bars = false;
 if (typeof document === 'object') {
   preload(CHUNKS.boot);
   for (const el of document.querySelectorAll('posenc-chart')) {
@@ -190,10 +194,22 @@ if (typeof document === 'object') {
     if (CHUNKS.familyKinds.includes(kind)) preload(CHUNKS.families);
   }
   // the Chart.js the element's set-up will choose: with bar charts and fills if a chart of the page draws them
-  const bars = [...document.querySelectorAll('posenc-chart')].some((el) => CHUNKS.barKinds.includes(el.getAttribute('kind')?.trim()));
-  if (inView.length) preload([CHUNKS.chartjs[bars ? 'all' : 'lines']]);
+  bars = [...document.querySelectorAll('posenc-chart')].some((el) => CHUNKS.barKinds.includes(el.getAttribute('kind')?.trim()));
 }
 const boot = import(${JSON.stringify(`./${boot}`)});
+if (inView.length) {
+  // Chart.js runs as soon as it has come, and the kernels come alongside (fetched again by the
+  // element's set-up, which gets this response): the build without the lab unless a lab chart is in view
+  import(new URL(CHUNKS.chartjs[bars ? 'all' : 'lines'], import.meta.url).href).catch(() => {});
+  let simd = false;
+  try {
+    simd = WebAssembly.validate(new Uint8Array(${JSON.stringify([...SIMD_PROBE])}));
+  } catch {}
+  const link = document.createElement('link');
+  Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
+  link.href = new URL(\`\${inView.some((k) => ${LAB_KINDS}.test(k)) ? 'posenc' : 'posenc-core'}\${simd ? '' : '-scalar'}.wasm\`, import.meta.url).href;
+  document.head.append(link);
+}
 // what the charts in view will ask for, asked for now: their kernels and Chart.js load while the
 // elements wait for their first frame
 boot.then((b) => {
