@@ -81,14 +81,15 @@ export default Chart;
 };
 const BARS_OR_FILLS = /\btype:"bar"|\bfill:/;
 
+/** The lab's charts train in the page (lab-order) or read its results: they need the whole kernels build. */
+const LAB_KINDS = /^(lab-|length-lab$)/;
+
 /**
  * The light embed's set-up: loaders in place of inlined assets. Each kernels build is fetched and
  * compiled once (streaming, as it arrives); the charts outside the lab share one instance of the
  * kernels without the lab, and get the API's model families (families.js) only when a chart
  * that calls them is on the page.
  */
-/** The lab's charts train in the page (lab-order) or read its results: they need the whole kernels build. */
-const LAB_KINDS = /^(lab-|length-lab$)/;
 
 const lightConfig = (chartJsFiles) => `
 import { configure } from './host/runtime.js';
@@ -163,8 +164,8 @@ export async function loadPosenc(options) {
  * The light embed's entry, built on its own after the chunks, whose files it names: it has no
  * static import, so it runs as soon as it arrives, and asks at once for everything the charts in
  * view need, every chunk of it (modulepreload links: a chunk's own imports are otherwise found one
- * round trip later): the element's code, each chart's, Chart.js's and the model families' where a
- * chart calls them. The kernels follow as soon as the element's code runs.
+ * round trip later): the element's code, each chart's and the model families' where a chart
+ * calls them; it imports Chart.js and preloads the kernels itself.
  */
 const lightEntry = (table, boot) => `
 // { kinds: { kind: [files], in KINDS' order }, boot, families: [files], chartjs: { lines, all }: file, familyKinds, barKinds: [kinds] }
