@@ -209,7 +209,11 @@ if (inView.length) {
   const link = document.createElement('link');
   Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
   link.href = new URL(\`\${inView.some((k) => ${LAB_KINDS}.test(k)) ? 'posenc' : 'posenc-core'}\${simd ? '' : '-scalar'}.wasm\`, import.meta.url).href;
-  document.head.append(link);
+  document.head.append(link);  // Chart.js writes its tick labels with Intl.NumberFormat, whose first use in a page loads the
+  // locale's data (about 20 ms): done now, while the chart's files are on their way
+  try {
+    new Intl.NumberFormat().format(0.5);
+  } catch {}
 }
 // what the charts in view will ask for, asked for now: their kernels and Chart.js load while the
 // elements wait for their first frame
