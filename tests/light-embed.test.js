@@ -1,7 +1,9 @@
 // light-embed.test.js: the light embed (dist/module/posenc.js, an ES module) in a blog post of its
 // own, served with gzip like a web host: a post loads the code of the charts it shows and no
-// other, the kernels without the lab unless a lab chart is on it, Chart.js once for all of its
-// charts, and every kind draws through it. Also the Embed button's snippet, which now uses it.
+// other, the kernels without the lab (built for size, and bit for bit the tested builds' results)
+// unless a lab chart is on it, the API's model families only for the charts that call them, one
+// Chart.js for all of its charts (lines only unless a chart draws bars or fills), and every kind
+// draws through it. Also the Embed button's snippet, which uses it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -25,7 +27,8 @@ before(async () => {
   for (const f of await readdir(join(dir, 'module', 'chunks'))) {
     const text = await readFile(join(dir, 'module', 'chunks', f), 'utf8');
     if (text.includes('scalings:["pi","ntk","yarn"]')) chunks.results = f; // web/lab/results.json
-    if (/^posenc_chartjs-/.test(f)) chunks.chartjs = f;
+    if (/^chartjs-lines-/.test(f)) chunks.lines = f; // Chart.js for line and scatter charts
+    if (/^chartjs-all-/.test(f)) chunks.all = f; // and with bar charts and area fills
   }
 });
 after(async () => {
@@ -47,13 +50,17 @@ async function post(name, body) {
   const requested = [];
   page.on('request', (r) => requested.push(new URL(r.url()).pathname.split('/').pop()));
   await page.goto(`${server.url}${name}.html`);
-  await page.evaluate(() => Promise.all([...document.querySelectorAll('posenc-chart')].map((el) => el.ready)));
+  // the element is defined once the script has loaded its code, which may come after the page's load event
+  await page.evaluate(async () => {
+    await customElements.whenDefined('posenc-chart');
+    await Promise.all([...document.querySelectorAll('posenc-chart')].map((el) => el.ready));
+  });
   return { page, context, problems, requested };
 }
 
 test('a post with two non-lab charts: their code, the kernels without the lab, Chart.js once, no lab results', async () => {
   assert.ok(chunks.results, 'a chunk holds the lab results');
-  assert.ok(chunks.chartjs, 'a chunk holds Chart.js');
+  assert.ok(chunks.lines && chunks.all, 'chunks hold the two builds of Chart.js');
   const { page, context, problems, requested } = await post('two', '<posenc-chart kind="rope-decay"></posenc-chart><posenc-chart kind="unit-circle"></posenc-chart>');
   const drawn = await page.evaluate(() => [...document.querySelectorAll('posenc-chart')].map((el) => el.data?.rows?.length ?? 0));
   assert.ok(drawn.every((n) => n > 0), `rows drawn: ${drawn}`);
@@ -61,12 +68,17 @@ test('a post with two non-lab charts: their code, the kernels without the lab, C
   assert.deepEqual(chartChunks.map((f) => f.replace(/-[A-Z0-9]+\.js$/, '')).sort(), ['rope-decay', 'unit-circle']);
   assert.ok(requested.includes('posenc-core.wasm'), `the kernels without the lab: ${requested}`);
   assert.ok(!requested.includes('posenc.wasm'), 'not the whole build');
-  assert.equal(requested.filter((f) => f === chunks.chartjs).length, 1, 'Chart.js once');
+  assert.equal(requested.filter((f) => f === chunks.lines).length, 1, 'Chart.js once');
+  assert.ok(!requested.includes(chunks.all), 'the Chart.js without bar charts and fills');
   assert.ok(!requested.includes(chunks.results), 'no lab results for a post without lab charts');
   assert.ok(!requested.some((f) => /^(svg|animate|gifenc)/.test(f)), 'no export code until asked for');
-  // the charts in view had every chunk of their code asked for at once
-  const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.href.split('/').pop()));
-  assert.ok(preloaded.some((f) => f.startsWith('rope-decay-')) && preloaded.includes(chunks.chartjs), `preloaded: ${preloaded}`);
+  assert.ok(!requested.some((f) => f.startsWith('families-')), `no model families (configs, GGUF, weights, the lab) for these charts: ${requested}`);
+  // the charts in view had every chunk of their code and their kernels asked for at once, and the
+  // kernels fetched once (the element's set-up took the preloaded response)
+  const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"], link[rel="preload"]')].map((l) => l.href.split('/').pop()));
+  assert.ok(preloaded.some((f) => f.startsWith('rope-decay-')) && preloaded.some((f) => f.startsWith('unit-circle-')) &&
+    preloaded.includes('posenc-core.wasm'), `preloaded: ${preloaded}`);
+  assert.equal(requested.filter((f) => f === 'posenc-core.wasm').length, 1, 'the kernels fetched once');
   // the gzip web host and the script did their part: the bytes before the charts drew stay small
   const kb = await page.evaluate(() => performance.getEntriesByType('resource').reduce((n, r) => n + r.transferSize, 0) / 1024);
   assert.ok(kb < 260, `${kb.toFixed(0)} KB transferred`);
@@ -87,9 +99,119 @@ test('a lab chart loads the whole build and the lab results; a later chart of an
   });
   const more = requested.slice(before);
   assert.ok(more.some((f) => f.startsWith('lab-order-')), `lab-order's code: ${more}`);
-  assert.ok(!more.includes('posenc.wasm') && !more.includes(chunks.chartjs) && !more.includes(chunks.results), `loaded again: ${more}`);
+  assert.ok(requested.includes(chunks.all) && !requested.includes(chunks.lines), `the Chart.js with fills: ${requested}`);
+  assert.ok(!more.includes('posenc.wasm') && !more.includes(chunks.all) && !more.includes(chunks.results), `loaded again: ${more}`);
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('a chart that reads a model gets the model families on the kernels the other charts share', async () => {
+  const { page, context, problems, requested } = await post('model', '<posenc-chart kind="rope-decay"></posenc-chart><posenc-chart kind="model-misreads"></posenc-chart>');
+  assert.ok(requested.some((f) => f.startsWith('families-')), `the model families: ${requested}`);
+  assert.equal(requested.filter((f) => f === 'posenc-core.wasm').length, 1, 'one kernels build for both');
+  assert.ok(!requested.includes('posenc.wasm') && !requested.includes(chunks.results), `nothing of the lab: ${requested}`);
+  const rows = await page.evaluate(() => [...document.querySelectorAll('posenc-chart')].map((el) => el.data?.rows?.length ?? 0));
+  assert.ok(rows.every((n) => n > 0), `rows drawn: ${rows}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a post with a bar chart and a line chart loads one Chart.js, the one with bar charts', async () => {
+  const { page, context, problems, requested } = await post('bars', '<posenc-chart kind="rope-decay"></posenc-chart><posenc-chart kind="kv-cache"></posenc-chart>');
+  assert.equal(requested.filter((f) => f === chunks.all).length, 1, `Chart.js with bar charts: ${requested}`);
+  assert.ok(!requested.includes(chunks.lines), `not the other one: ${requested}`);
+  const rows = await page.evaluate(() => [...document.querySelectorAll('posenc-chart')].map((el) => el.data?.rows?.length ?? 0));
+  assert.ok(rows.every((n) => n > 0), `rows drawn: ${rows}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the kernels loaded without the model families say so, naming the method, and take them later', async () => {
+  const { loadInstance, addFamilies, FAMILY_METHODS } = await import('../web/lib/instance.js');
+  const families = await import('../web/lib/families.js');
+  const { loadPosenc } = await import('../web/lib/posenc.js');
+  const pe = await loadInstance({ source: await readFile(join(ROOT, 'dist', 'module', 'posenc-core.wasm')) }, null);
+  const full = await loadPosenc();
+  // every method of the API is there either way; the family ones throw until given the families
+  assert.deepEqual(Object.getOwnPropertyNames(Object.getPrototypeOf(pe)), Object.getOwnPropertyNames(Object.getPrototypeOf(full)));
+  for (const m of FAMILY_METHODS) assert.throws(() => pe[m]({}), (e) => e instanceof Error && e.message.includes(`posenc: ${m} is not loaded`), m);
+  assert.deepEqual([...pe.ropeDecay([0, 1, 7], { dim: 8 })], [...full.ropeDecay([0, 1, 7], { dim: 8 })]);
+  addFamilies(pe, families);
+  const config = { model_type: 'llama', head_dim: 64, rope_theta: 500000, max_position_embeddings: 8192 };
+  assert.deepEqual(JSON.parse(JSON.stringify(pe.ropeConfig(config))), JSON.parse(JSON.stringify(full.ropeConfig(config))));
+});
+
+test('the light embed\'s kernels (built for size) compute bit for bit what the tested builds compute', async () => {
+  // build.sh optimises posenc-core*.wasm for size (-Oz) and the tested builds for speed (-O3): the
+  // same C without fast-math, so the same IEEE operations in the same order. Every method they
+  // share, at sizes that take the SIMD loops and their remainders, on both builds.
+  const { loadInstance, FAMILY_METHODS } = await import('../web/lib/instance.js');
+  const wasm = (f) => readFile(join(ROOT, 'dist', 'module', f));
+  let seed = 1;
+  const rand = (n, scale = 1) => Float32Array.from({ length: n }, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return (seed / 2 ** 30 - 1) * scale;
+  });
+  const dist = [...Array.from({ length: 300 }, (_, i) => i), 777, 4096, 65537, 1e6];
+  const yarn = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 };
+  const calls = {
+    sinusoidal: (pe) => ['interleaved', 'concat', 'tensor2tensor'].flatMap((layout) => [pe.sinusoidal(67, 130, { layout, start: 3 }),
+      ...(layout === 'tensor2tensor' ? [] : [pe.sinusoidal(33, 66, { layout, precision: 'f64', base: 500000 })])]),
+    binary: (pe) => [pe.binary(33, 7)],
+    shiftSinusoidal: (pe) => [pe.shiftSinusoidal(pe.sinusoidal(9, 64), 5, { dim: 64 }), pe.shiftSinusoidal(pe.sinusoidal(9, 64, { layout: 'concat' }), 300, { dim: 64, layout: 'concat' })],
+    ropeInvFreq: (pe) => [pe.ropeInvFreq(130), pe.ropeInvFreq(128, { base: 500000, scaling: yarn }),
+      pe.ropeInvFreq(128, { base: 500000, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 8192 } }),
+      pe.ropeInvFreq(128, { scaling: { type: 'dynamic', factor: 2, maxPositionEmbeddings: 2048, seqLen: 9000 } })],
+    ropeAttentionFactor: (pe) => [[pe.ropeAttentionFactor(128, { scaling: yarn })]],
+    ropeScaling: () => [],
+    attentionTemperature: (pe) => [pe.attentionTemperature(dist)],
+    ropeCache: (pe) => [pe.ropeCache(dist, 130), pe.ropeCache(dist, 128, { base: 500000, scaling: yarn }),
+      pe.ropeCache(dist, 64, { precision: 'bf16' }), pe.ropeCache(dist, 64, { precision: 'f64' }),
+      pe.ropeCache({ t: [0, 5, 9, 300], h: [0, 1, 2, 3], w: [0, 3, 1, 2] }, 64, { mrope: { section: [16, 8, 8] } })].flatMap((c) => [c.cos, c.sin]),
+    applyRope: (pe) => ['half', 'interleaved'].map((style) => pe.applyRope(rand(3 * 2 * 70), { heads: 2, headDim: 70, positions: [0, 9, 4099], style, rotaryDim: 66, base: 10000 })),
+    tensor: () => [],
+    applyRopeInPlace: (pe) => {
+      const t = pe.tensor(rand(5 * 128));
+      pe.applyRopeInPlace(t, { heads: 1, headDim: 128, positions: [1, 2, 3, 50, 60000], style: 'half', rotaryDim: 128 });
+      const out = t.array.slice();
+      t.free();
+      return [out];
+    },
+    attention: (pe) => [false, true].flatMap((causal) => Object.values(pe.attention(rand(7 * 2 * 36), rand(9 * 2 * 36), rand(9 * 2 * 36), { heads: 2, headDim: 36, causal }))),
+    dynamicKvCache: (pe) => Object.values(pe.dynamicKvCache(rand(40 * 36), rand(40 * 36), { headDim: 36, style: 'half', factor: 2, maxPositionEmbeddings: 16 })),
+    gram: (pe) => [pe.gram(rand(13 * 37), rand(11 * 37), 37)],
+    rowDots: (pe) => [pe.rowDots(rand(13 * 37), rand(13 * 37), 37)],
+    rowCosines: (pe) => [pe.rowCosines(rand(13 * 37), rand(13 * 37), 37)],
+    orderDemo: (pe) => ['none', 'sinusoidal', 'rope'].flatMap((encoding) => Object.values(pe.orderDemo([1, 2, 3, 4, 0, 2], { encoding }))),
+    ropeDecay: (pe) => [pe.ropeDecay(dist, { dim: 128 }), pe.ropeDecay(dist, { dim: 130, kind: 'bound' }),
+      pe.ropeDecay(dist, { dim: 128, base: 500000, scaling: yarn }), pe.ropeDecay(Array.from({ length: 2001 }, (_, i) => 5 * i), { dim: 128 })],
+    sinusoidalDecay: (pe) => [pe.sinusoidalDecay(dist, { dim: 130 }), pe.sinusoidalDecay(dist, { dim: 64, q: rand(64), k: rand(64) })],
+    alibiSlopes: (pe) => [pe.alibiSlopes(12)],
+    alibiBias: (pe) => [pe.alibiBias(12, 40)],
+    randomNormal: (pe) => [pe.randomNormal(1001, 7)],
+    t5Bucket: (pe) => [pe.t5Bucket(Array.from({ length: 401 }, (_, i) => i - 200)), pe.t5Bucket(dist, { bidirectional: false, numBuckets: 64, maxDistance: 1000 })],
+    xposScale: (pe) => [pe.xposScale(dist.slice(0, 50), { dim: 64 })],
+    heapBytes: () => [],
+  };
+  for (const [light, tested] of [['posenc-core.wasm', 'posenc.wasm'], ['posenc-core-scalar.wasm', 'posenc-scalar.wasm']]) {
+    const a = await loadInstance({ source: await wasm(light) }, null);
+    const b = await loadInstance({ source: await wasm(tested) }, null);
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(a)).filter((m) => m !== 'constructor' && !FAMILY_METHODS.includes(m));
+    assert.deepEqual(methods.filter((m) => !calls[m]), [], 'every method the light embed shares is compared');
+    for (const m of methods) {
+      seed = 1;
+      const x = calls[m](a);
+      seed = 1;
+      const y = calls[m](b);
+      assert.equal(x.length, y.length);
+      for (let i = 0; i < x.length; i++) {
+        const [u, v] = [Float64Array.from(x[i]), Float64Array.from(y[i])];
+        assert.ok(u.length > 0 && u.length === v.length, `${light} ${m} #${i}: lengths ${u.length}, ${v.length}`);
+        const j = u.findIndex((e, k) => !Object.is(e, v[k]));
+        assert.equal(j, -1, `${light} ${m} #${i}: [${j}] ${u[j]} against ${v[j]} in ${tested}`);
+      }
+    }
+  }
 });
 
 test('every kind draws through the light embed', async () => {

@@ -233,7 +233,7 @@ export class PosencChartElement extends HTMLElement {
     module.catch(() => {}); // (awaited below; a failure is reported there)
     let pe, Chart;
     try {
-      [pe, Chart] = await Promise.all([kernels(kind), chartJs()]);
+      [pe, Chart] = await Promise.all([kernels(kind), chartJs(kind)]);
     } catch (err) {
       if (generation === this.#generation) this.#fail(HOST.noWasm.format({ message: err?.message ?? String(err) }), err);
       return;

@@ -12,8 +12,10 @@ const config = {
   kernelBuild: () => 'all',
   /** the Chart.js constructor, or null to use window.Chart (loading vendor/chart.umd.js if needed) */
   Chart: null,
-  /** () => Promise<the Chart.js constructor>, or null */
+  /** (build) => Promise<the Chart.js constructor>, or null; build is what chartJsBuild(kind) named */
   loadChartJs: null,
+  /** kind => the name of the Chart.js build that kind needs (the light embed loads bar charts apart) */
+  chartJsBuild: () => 'all',
   /** the stylesheet's text, or null to fetch style.css */
   css: null,
   /** the script the Embed snippet's element loads (null: no element snippet): the light embed */
@@ -56,24 +58,28 @@ export function kernels(kind) {
   return kernelsPromises.get(build);
 }
 
-let chartPromise = null;
-/** Chart.js: the configured constructor, window.Chart, or vendor/chart.umd.js loaded once. */
-export function chartJs() {
-  chartPromise ??= (async () => {
-    if (config.Chart) return config.Chart;
-    if (config.loadChartJs) return config.loadChartJs();
-    if (globalThis.Chart) return globalThis.Chart;
-    await new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = new URL('../vendor/chart.umd.js', import.meta.url).href;
-      s.onload = resolve;
-      s.onerror = () => reject(new Error('Chart.js could not be loaded'));
-      document.head.append(s);
-    });
-    if (!globalThis.Chart) throw new Error('Chart.js could not be loaded');
-    return globalThis.Chart;
-  })();
-  return chartPromise;
+const chartPromises = new Map();
+/** Chart.js for chart `kind`: the configured constructor, window.Chart, or vendor/chart.umd.js loaded once. */
+export function chartJs(kind) {
+  const build = config.chartJsBuild(kind);
+  if (!chartPromises.has(build)) chartPromises.set(build, loadChartJs(build));
+  return chartPromises.get(build);
+}
+
+
+async function loadChartJs(build) {
+  if (config.Chart) return config.Chart;
+  if (config.loadChartJs) return config.loadChartJs(build);
+  if (globalThis.Chart) return globalThis.Chart;
+  await new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = new URL('../vendor/chart.umd.js', import.meta.url).href;
+    s.onload = resolve;
+    s.onerror = () => reject(new Error('Chart.js could not be loaded'));
+    document.head.append(s);
+  });
+  if (!globalThis.Chart) throw new Error('Chart.js could not be loaded');
+  return globalThis.Chart;
 }
 
 let cssPromise = null;

@@ -21,7 +21,7 @@ export const STATUS = {
 };
 
 // A module whose only function returns i8x16.splat(0): valid exactly where WASM SIMD is.
-const SIMD_PROBE = new Uint8Array([
+export const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
 ]);
 

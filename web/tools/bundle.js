@@ -6,18 +6,25 @@
 //   web/build/posenc.js    the same file, served beside the page: its Embed snippets load it.
 //   dist/standalone.html   index.html with the stylesheet and a bundle of main.js inlined: the
 //                          whole page in one file, with a hash-based Content-Security-Policy.
-//   dist/module/posenc.js  the light embed, an ES module (<script type="module">): it registers
-//                          <posenc-chart> and loads the rest when a chart needs it, each piece once
-//                          a page: the chart's own code (dist/module/chunks/), Chart.js, the
-//                          kernels (posenc-core.wasm without the lab; posenc.wasm for the lab's
-//                          charts) and the lab's results (in the lab charts' chunk). Copied to
-//                          web/build/module/ for the page's Embed snippet.
+//   dist/module/posenc.js  the light embed, an ES module (<script type="module">): a small entry
+//                          that asks at once for what the charts in view need, and registers
+//                          <posenc-chart> once the element's code (chunks/boot-*.js and the one
+//                          chunk it imports) has come. The rest loads when a chart needs it, each
+//                          piece once a page: the chart's own code (chunks/<kind>-*.js), Chart.js
+//                          (lines only, or with bar charts and fills), the kernels (posenc-core.wasm
+//                          without the lab; posenc.wasm for the lab's charts), the API's model
+//                          families (for the charts that read models or train) and the lab's
+//                          results (lab charts). Copied to web/build/module/ for the page's Embed
+//                          snippet.
 // Nothing here is fetched at run time; nothing leaves the machine at build time.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile, copyFile, rm, cp, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
+import { FAMILY_METHODS } from '../lib/instance.js';
+import { SIMD_PROBE } from '../lib/heap.js';
+import { KINDS, DEFAULT_KIND } from '../host/kinds.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
 const ROOT = dirname(WEB);
@@ -41,49 +48,131 @@ configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() 
   labModel: { 'model.safetensors': labSafetensors, 'config.json': labConfig, 'tokenizer.json': labTokenizer, 'tokenizer_config.json': labTokenizerConfig } });
 `;
 
-/** Chart.js with what posenc's charts draw (line, scatter and bar charts on linear, log and category axes). */
-const CHART_JS = `
+/**
+ * Chart.js for the light embed, in two builds of its own (esbuild splits by module, and Chart.js
+ * is one): 'lines', what most charts draw (line and scatter charts on linear, log and category
+ * axes), and 'all', with bar charts and area fills too, for the charts whose code draws them
+ * (BARS_OR_FILLS, read from their minified sources) and the charts of a page that has one. A
+ * chart that fills an area without the filler says so rather than drawing without it.
+ */
+const CHART_JS = {
+  lines: `
+import { Chart, LineController, ScatterController, LinearScale, LogarithmicScale, CategoryScale,
+  PointElement, LineElement, Legend, Tooltip, Decimation, Title } from 'chart.js';
+const fills = {
+  id: 'posencFills',
+  beforeUpdate(chart) {
+    if (!Chart.registry.plugins.get('filler') && chart.data.datasets.some((d) => d.fill)) {
+      throw new Error('posenc: this chart fills areas, and the Chart.js filler is not loaded for it');
+    }
+  },
+};
+Chart.register(LineController, ScatterController, LinearScale, LogarithmicScale, CategoryScale,
+  PointElement, LineElement, Legend, Tooltip, Decimation, Title, fills);
+export default Chart;
+`,
+  all: `
 import { Chart, LineController, ScatterController, BarController, LinearScale, LogarithmicScale, CategoryScale,
   PointElement, LineElement, BarElement, Legend, Tooltip, Filler, Decimation, Title } from 'chart.js';
 Chart.register(LineController, ScatterController, BarController, LinearScale, LogarithmicScale, CategoryScale,
   PointElement, LineElement, BarElement, Legend, Tooltip, Filler, Decimation, Title);
 export default Chart;
-`;
+`,
+};
+const BARS_OR_FILLS = /\btype:"bar"|\bfill:/;
 
-/** The light embed's set-up: loaders in place of inlined assets. */
-const LIGHT_CONFIG = `
+/** The lab's charts train in the page (lab-order) or read its results: they need the whole kernels build. */
+const LAB_KINDS = /^(lab-|length-lab$)/;
+
+/**
+ * The light embed's set-up: loaders in place of inlined assets. Each kernels build is fetched and
+ * compiled once (streaming, as it arrives); the charts outside the lab share one instance of the
+ * kernels without the lab, and get the API's model families (families.js) only when a chart
+ * that calls them is on the page.
+ */
+
+const lightConfig = (chartJsFiles) => `
 import { configure } from './host/runtime.js';
-import { loadPosenc, simdSupported } from './lib/posenc.js';
+import { loadInstance, addFamilies } from './lib/instance.js';
+import { simdSupported } from './lib/heap.js';
 import css from './page/style.css';
-// the lab's charts train in the page (lab-order) or read its results: they need the whole build
-const LAB = /^(lab-|length-lab$)/;
+// this module is bundled into a chunk (chunks/): the script and its files are one folder up
+const HOME = new URL('../', import.meta.url);
+// the kinds whose code calls a method of families.js, and those that draw bars or fills, written after the build
+const FAMILIES = new Set(JSON.parse("__POSENC_FAMILIES__"));
+const BARS = new Set(JSON.parse("__POSENC_BARS__"));
+// one Chart.js a page: 'all' from the start when a chart of the page draws bars or fills, and
+// from the first such chart added later on
+let bars = typeof document === 'object' && [...document.querySelectorAll('posenc-chart')].some((el) => BARS.has(el.getAttribute('kind')?.trim()));
+const LAB = ${LAB_KINDS};
+const compiled = new Map();
+function compile(name) {
+  const url = new URL(\`\${name}\${simdSupported() ? '' : '-scalar'}.wasm\`, HOME);
+  if (!compiled.has(name)) {
+    compiled.set(name, (async () => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(\`posenc: cannot load \${url.href}: HTTP \${res.status}\`);
+      // a host that serves .wasm with another type than application/wasm: compiled from the bytes
+      try {
+        return await WebAssembly.compileStreaming(res.clone());
+      } catch {
+        return WebAssembly.compile(await res.arrayBuffer());
+      }
+    })());
+  }
+  return compiled.get(name);
+}
+const families = () => import('./lib/families.js');
+let core = null;
 configure({
   css,
-  kernelBuild: (kind) => (LAB.test(kind ?? '') ? 'all' : 'core'),
-  loadKernels: (build) => {
-    const file = \`posenc\${build === 'core' ? '-core' : ''}\${simdSupported() ? '' : '-scalar'}.wasm\`;
-    return loadPosenc({ source: new URL(file, import.meta.url) });
+  kernelBuild: (kind = '') => (LAB.test(kind) ? 'all' : FAMILIES.has(kind) ? 'core+families' : 'core'),
+  loadKernels: async (build) => {
+    if (build === 'all') {
+      const [source, f] = await Promise.all([compile('posenc'), families()]);
+      return loadInstance({ source }, f);
+    }
+    core ??= compile('posenc-core').then((source) => loadInstance({ source }, null));
+    if (build === 'core') return core;
+    const [pe, f] = await Promise.all([core, families()]);
+    addFamilies(pe, f);
+    return pe;
   },
-  loadChartJs: () => import('posenc:chartjs').then((m) => m.default),
-  scriptUrl: () => new URL('posenc.js', import.meta.url).href,
-  labModel: new URL('lab-model/', import.meta.url).href,
+  chartJsBuild: (kind = '') => ((bars ||= BARS.has(kind)) ? 'all' : 'lines'),
+  loadChartJs: (build) => (build === 'all' ? import(${JSON.stringify(`./${basename(chartJsFiles.all)}`)})
+    : import(${JSON.stringify(`./${basename(chartJsFiles.lines)}`)})).then((m) => m.default),
+  scriptUrl: () => new URL('posenc.js', HOME).href,
+  labModel: new URL('lab-model/', HOME).href,
   scriptModule: true,
   embedUrl: null,
 });
 `;
 
-const ENTRIES = {
-  light: `
-import 'posenc:light-config';
-import './embed/element.js';
-import { kernels, chartJs } from './host/runtime.js';
-import { KINDS, DEFAULT_KIND, loadChart } from './host/chart-host.js';
-// What the charts in view will ask for, asked for now: their code (every chunk of it at once,
-// as modulepreload links: the chunks a chart imports are otherwise found one round trip later),
-// their kernels and Chart.js load while the elements wait for their first frame.
-const CHUNKS = JSON.parse("__POSENC_CHUNKS__"); // { kinds: { kind: [files] }, chartjs: [files] }, written after the build
+/**
+ * In the light embed, what imports the public API (runtime.js's default loader) gets it with its
+ * model families loaded when it is called: the same loadPosenc, without families.js up front.
+ */
+const LIGHT_API = `
+import { loadInstance } from './lib/instance.js';
+export { simdSupported } from './lib/heap.js';
+export async function loadPosenc(options) {
+  return loadInstance(options, await import('./lib/families.js'));
+}
+`;
+
+/**
+ * The light embed's entry, built on its own after the chunks, whose files it names: it has no
+ * static import, so it runs as soon as it arrives, and asks at once for everything the charts in
+ * view need, every chunk of it (modulepreload links: a chunk's own imports are otherwise found one
+ * round trip later): the element's code, each chart's and the model families' where a chart
+ * calls them; it imports Chart.js and preloads the kernels itself.
+ */
+const lightEntry = (table, boot) => `
+// { kinds: { kind: [files], in KINDS' order }, boot, families: [files], chartjs: { lines, all }: file, familyKinds, barKinds: [kinds] }
+const CHUNKS = ${JSON.stringify(table)};
+const KINDS = Object.freeze(Object.keys(CHUNKS.kinds));
 const preloaded = new Set();
-const preload = (files = []) => {
+function preload(files) {
   for (const f of files) {
     if (preloaded.has(f)) continue;
     preloaded.add(f);
@@ -92,21 +181,52 @@ const preload = (files = []) => {
     link.href = new URL(f, import.meta.url).href;
     document.head.append(link);
   }
-};
+}
+const inView = [];
+let bars = false;
 if (typeof document === 'object') {
+  preload(CHUNKS.boot);
   for (const el of document.querySelectorAll('posenc-chart')) {
     if (el.getBoundingClientRect().top > innerHeight + 300) continue;
-    const kind = (el.getAttribute('kind') ?? DEFAULT_KIND).trim();
+    const kind = (el.getAttribute('kind') ?? ${JSON.stringify(DEFAULT_KIND)}).trim();
     if (!KINDS.includes(kind)) continue;
+    inView.push(kind);
     preload(CHUNKS.kinds[kind]);
-    preload(CHUNKS.chartjs);
-    for (const p of [loadChart(kind), kernels(kind), chartJs()]) p.catch(() => {});
+    if (CHUNKS.familyKinds.includes(kind)) preload(CHUNKS.families);
   }
+  // the Chart.js the element's set-up will choose: with bar charts and fills if a chart of the page draws them
+  bars = [...document.querySelectorAll('posenc-chart')].some((el) => CHUNKS.barKinds.includes(el.getAttribute('kind')?.trim()));
 }
-export const load = kernels;
+const boot = import(${JSON.stringify(`./${boot}`)});
+if (inView.length) {
+  // Chart.js runs as soon as it has come, and the kernels come alongside (fetched again by the
+  // element's set-up, which gets this response): the build without the lab unless a lab chart is in view
+  import(new URL(CHUNKS.chartjs[bars ? 'all' : 'lines'], import.meta.url).href).catch(() => {});
+  let simd = false;
+  try {
+    simd = WebAssembly.validate(new Uint8Array(${JSON.stringify([...SIMD_PROBE])}));
+  } catch {}
+  const link = document.createElement('link');
+  Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
+  link.href = new URL(\`\${inView.some((k) => ${LAB_KINDS}.test(k)) ? 'posenc' : 'posenc-core'}\${simd ? '' : '-scalar'}.wasm\`, import.meta.url).href;
+  document.head.append(link);  // Chart.js writes its tick labels with Intl.NumberFormat, whose first use in a page loads the
+  // locale's data (about 20 ms): done now, while the chart's files are on their way
+  try {
+    new Intl.NumberFormat().format(0.5);
+  } catch {}
+}
+// what the charts in view will ask for, asked for now: their kernels and Chart.js load while the
+// elements wait for their first frame
+boot.then((b) => {
+  for (const kind of inView) for (const p of [b.loadChart(kind), b.kernels(kind), b.chartJs(kind)]) p.catch(() => {});
+}, () => {});
+/** The kernels (those chart \`kind\` draws with: without the lab unless it is a lab chart). */
+export const load = (kind) => boot.then((b) => b.kernels(kind));
 export const kinds = KINDS;
 export const version = ${JSON.stringify(pkg.version)};
-`,
+`;
+
+const ENTRIES = {
   element: `
 import 'posenc:assets';
 import './embed/element.js';
@@ -121,12 +241,20 @@ export const version = ${JSON.stringify(pkg.version)};
 
 // Virtual modules: the entries, the assets set-up, the script's own URL (for import.meta.url,
 // which a classic script lacks) and an empty node:fs (heap.js reads files only under Node).
-function virtual(name, urls) {
+function virtual(name, urls, { shared = null } = {}) {
   const modules = {
     'posenc:entry': ENTRIES[name],
     'posenc:assets': assets(urls),
-    'posenc:light-config': LIGHT_CONFIG,
-    'posenc:chartjs': CHART_JS,
+    'posenc:light-config': shared ? lightConfig(shared.chartJsFiles) : '',
+    // the light embed's element, its set-up and what its entry hands on to
+    'posenc:boot': `
+import 'posenc:light-config';
+import './embed/element.js';
+export { kernels, chartJs } from './host/runtime.js';
+export { loadChart } from './host/chart-host.js';
+${(shared?.common ?? []).map((f) => `import ${JSON.stringify(f)};`).join('\n')}
+`,
+    'posenc:light-api': LIGHT_API,
     'posenc:base': 'export const posencBaseUrl = (typeof document === "object" && document.currentScript && document.currentScript.src) || (typeof location === "object" ? location.href : "file:///");',
     'node:fs/promises': 'export function readFile() { throw new Error("no file system in the browser"); }',
   };
@@ -134,7 +262,29 @@ function virtual(name, urls) {
     name: 'posenc-virtual',
     setup(b) {
       b.onResolve({ filter: /^(posenc:|node:fs\/promises$)/ }, (a) => ({ path: a.path, namespace: 'posenc' }));
+      if (name === 'light') {
+        // the stylesheet minified (its text goes into each chart's shadow root)
+        b.onLoad({ filter: /\/page\/style\.css$/ }, async (a) => ({
+          contents: (await transform(await readFile(a.path, 'utf8'), { loader: 'css', minify: true })).code, loader: 'text' }));
+        b.onResolve({ filter: /^\.\/chartjs-/ }, (a) => ({ path: a.path, external: true }));
+        b.onResolve({ filter: /\/lib\/posenc\.js$/ }, (a) => ({ path: 'posenc:light-api', namespace: 'posenc' }));
+        // kinds.js's import(`../charts/${kind}.js`) makes every file under charts/ a chunk loaded
+        // on demand, the shared ones too; here it names the kinds' modules alone
+        b.onLoad({ filter: /\/host\/kinds\.js$/ }, async (a) => {
+          const text = await readFile(a.path, 'utf8');
+          const pattern = 'import(`../charts/${kind}.js`)';
+          if (text.split(pattern).length !== 2) throw new Error(`bundle.js: kinds.js should load a chart with ${pattern}`);
+          const loaders = KINDS.map((k) => `${JSON.stringify(k)}: () => import(${JSON.stringify(`../charts/${k}.js`)})`);
+          return { contents: `${text.replace(pattern, 'CHART_MODULES[kind]()')}\nconst CHART_MODULES = { ${loaders.join(', ')} };\n`,
+            resolveDir: dirname(a.path), loader: 'js' };
+        });
+      }
       b.onLoad({ filter: /.*/, namespace: 'posenc' }, (a) => ({ contents: modules[a.path], resolveDir: WEB, loader: 'js' }));
+      // see light(): the modules loaded on demand import what every page loads first
+      if (shared?.importers) {
+        b.onLoad({ filter: /\.js$/ }, async (a) => (shared.importers.has(a.path)
+          ? { contents: `import 'posenc:boot';\n${await readFile(a.path, 'utf8')}`, resolveDir: dirname(a.path), loader: 'js' } : undefined));
+      }
     },
   };
 }
@@ -213,12 +363,13 @@ async function standalone() {
 async function light() {
   const out = join(DIST, 'module');
   await rm(out, { recursive: true, force: true });
-  const result = await build({
-    entryPoints: { posenc: 'posenc:entry' },
+  const options = {
+    entryPoints: { boot: 'posenc:boot' },
     bundle: true,
     splitting: true,
     format: 'esm',
     outdir: out,
+    entryNames: 'chunks/[name]-[hash]',
     chunkNames: 'chunks/[name]-[hash]',
     platform: 'browser',
     target: ['es2022'],
@@ -227,11 +378,35 @@ async function light() {
     charset: 'utf8',
     loader: { '.css': 'text' },
     banner: { js: `/*! posenc ${pkg.version} (${pkg.license}) */` },
-    plugins: [virtual('light', '')],
     logLevel: 'warning',
     metafile: true,
-  });
-  // Each chart's chunks and Chart.js's, with the chunks they import, into the entry's table
+  };
+  // Chart.js's two builds (CHART_JS), named by their content as esbuild names the chunks
+  const chartJsFiles = {};
+  for (const [name, contents] of Object.entries(CHART_JS)) {
+    const { entryPoints, splitting, outdir, entryNames, chunkNames, ...one } = options;
+    const r = await build({ ...one, stdin: { contents, resolveDir: WEB, sourcefile: `chartjs-${name}.js` }, write: false, metafile: false });
+    const text = r.outputFiles[0].text;
+    chartJsFiles[name] = `chunks/chartjs-${name}-${createHash('sha256').update(text).digest('hex').slice(0, 8).toUpperCase()}.js`;
+    await mkdir(join(out, 'chunks'), { recursive: true });
+    await writeFile(join(out, chartJsFiles[name]), text);
+  }
+  // esbuild splits what the element's code shares with the charts into a chunk per set of
+  // importers, loaded in requests of their own: a dozen small files for one chart, which a host
+  // serving HTTP/1.1 fetches six at a time. So a first build finds the modules loaded on demand
+  // and the chunks most charts import; in the second, the boot module imports the latter, and
+  // each of the former imports the boot module (loaded before any of them anyway): all of it
+  // ends up in one chunk.
+  const first = await build({ ...options, write: false, plugins: [virtual('light', '', { shared: { chartJsFiles } })] });
+  const kindOutputs = Object.values(first.metafile.outputs).filter((o) => /(?:^|\/)charts\/[\w-]+\.js$/.test(o.entryPoint ?? ''));
+  const importedBy = new Map();
+  for (const o of kindOutputs) for (const i of o.imports) if (i.kind === 'import-statement') importedBy.set(i.path, (importedBy.get(i.path) ?? 0) + 1);
+  const common = [...importedBy].filter(([, n]) => n > kindOutputs.length / 2)
+    .flatMap(([chunk]) => Object.keys(first.metafile.outputs[chunk].inputs)).filter((i) => /^web\/.*\.js$/.test(i));
+  const importers = new Set(Object.values(first.metafile.outputs).map((o) => o.entryPoint ?? '')
+    .filter((e) => /^web\/(charts|host|lib)\/.*\.js$/.test(e) && !common.includes(e)).map((e) => join(ROOT, e)));
+  const result = await build({ ...options, plugins: [virtual('light', '', { shared: { common: common.map((f) => join(ROOT, f)), importers, chartJsFiles } })] });
+  // Each chart's chunks, with the chunks they import, for the entry's table
   const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([k, v]) => [relative(out, join(ROOT, k)), v]));
   const closure = (file, seen = new Set()) => {
     if (seen.has(file)) return seen;
@@ -239,16 +414,64 @@ async function light() {
     for (const i of outputs[file].imports) if (i.kind === 'import-statement') closure(relative(out, join(ROOT, i.path)), seen);
     return seen;
   };
-  const table = { kinds: {}, chartjs: [] };
+  // What each chart's own code calls, read from its modules' sources (not through the boot
+  // module, which reaches everything): a method of the model families, or Chart.js's bar charts
+  // and area fills (Chart.js 'all')
+  const inputs = result.metafile.inputs;
+  const sources = (kind) => {
+    const seen = new Set();
+    const walk = (path) => {
+      if (seen.has(path) || path.startsWith('posenc:')) return;
+      seen.add(path);
+      for (const i of inputs[path]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) walk(i.path);
+    };
+    walk(`web/charts/${kind}.js`);
+    return Promise.all([...seen].filter((f) => /\.js$/.test(f) && !/lib\/(instance|families)\.js$/.test(f)).map((f) => readFile(join(ROOT, f), 'utf8')));
+  };
+  const calls = new RegExp(`\\.(${FAMILY_METHODS.join('|')})\\s*\\(`);
+  const table = { kinds: {}, boot: [], families: [], chartjs: chartJsFiles, familyKinds: [], barKinds: [] };
+  for (const kind of KINDS) table.kinds[kind] = null; // in KINDS' order
   for (const [file, o] of Object.entries(outputs)) {
-    const kind = /(?:^|\/)charts\/([\w-]+)\.js$/.exec(o.entryPoint ?? '')?.[1];
-    if (kind) table.kinds[kind] = [...closure(file)];
-    else if (/chartjs/.test(o.entryPoint ?? '')) table.chartjs = [...closure(file)];
+    const entry = o.entryPoint ?? '';
+    const kind = /(?:^|\/)charts\/([\w-]+)\.js$/.exec(entry)?.[1];
+    if (kind) {
+      table.kinds[kind] = [...closure(file)];
+      const texts = await sources(kind);
+      if (texts.some((t) => calls.test(t))) table.familyKinds.push(kind);
+      const minified = await Promise.all(texts.map(async (t) => (await transform(t, { loader: 'js', minify: true })).code));
+      if (minified.some((t) => BARS_OR_FILLS.test(t))) table.barKinds.push(kind);
+    } else if (entry.endsWith('posenc:boot')) table.boot = [...closure(file)];
+    else if (/(?:^|\/)lib\/families\.js$/.test(entry)) table.families = [...closure(file)];
   }
-  const entryFile = join(out, 'posenc.js');
-  const text = await readFile(entryFile, 'utf8');
-  if (text.split('"__POSENC_CHUNKS__"').length !== 2 || !table.chartjs.length) throw new Error('bundle.js: cannot write the light embed\'s chunk table');
-  await writeFile(entryFile, text.replace('"__POSENC_CHUNKS__"', () => JSON.stringify(JSON.stringify(table))));
+  const configFile = Object.keys(outputs).find((f) => Object.keys(outputs[f].inputs).some((i) => i.endsWith('posenc:light-config')));
+  if (KINDS.some((k) => !table.kinds[k]) || !table.boot.length || !table.families.length ||
+    !configFile?.startsWith('chunks/')) {
+    throw new Error('bundle.js: the light embed\'s chunks are not where its entry and set-up look for them');
+  }
+  // which kinds call the model families or draw bars and fills, into the element's set-up (JSON in a JS string literal)
+  let text = await readFile(join(out, configFile), 'utf8');
+  for (const [name, value] of [['__POSENC_FAMILIES__', table.familyKinds], ['__POSENC_BARS__', table.barKinds]]) {
+    if (text.split(`"${name}"`).length !== 2) throw new Error(`bundle.js: cannot write ${name} into ${configFile}`);
+    text = text.replace(`"${name}"`, () => JSON.stringify(JSON.stringify(value)));
+  }
+  await writeFile(join(out, configFile), text);
+  const entryBuild = await build({
+    stdin: { contents: lightEntry(table, table.boot[0]), resolveDir: WEB, sourcefile: 'posenc-light-entry.js' },
+    bundle: true,
+    external: ['./chunks/*'],
+    format: 'esm',
+    outfile: join(out, 'posenc.js'),
+    platform: 'browser',
+    target: ['es2022'],
+    minify: true,
+    charset: 'utf8',
+    banner: { js: `/*! posenc ${pkg.version} (${pkg.license}) */` },
+    logLevel: 'warning',
+    metafile: true,
+  });
+  if (Object.values(entryBuild.metafile.outputs)[0].imports.some((i) => i.kind !== 'dynamic-import')) {
+    throw new Error('bundle.js: the light embed\'s entry should have no static import');
+  }
   for (const f of ['posenc.wasm', 'posenc-scalar.wasm', 'posenc-core.wasm', 'posenc-core-scalar.wasm']) {
     await copyFile(join(WEB, 'build', f), join(out, f));
   }
