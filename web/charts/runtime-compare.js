@@ -31,7 +31,7 @@ const M = messages({
     position: 'position m',
     ctx: 'llama.cpp context -c (0: the file’s)',
     angleX: 'pair i',
-    angleY: 'angle m·θ_i at position m, radians (log scale)',
+    angleY: 'angle m·θ_i, radians (log scale)',
     scoreX: 'distance Δ between query and key (log scale)',
     scoreY: 'largest |score error| up to Δ, / (|q|·|k|)',
     lineConfig: 'the config (transformers)',
@@ -100,7 +100,7 @@ const M = messages({
     position: '位置 m',
     ctx: 'llama.cpp 上下文 -c（0：取文件中的值）',
     angleX: '对 i',
-    angleY: '位置 m 处的角度 m·θ_i，弧度（对数坐标）',
+    angleY: '角度 m·θ_i，弧度（对数坐标）',
     scoreX: 'query 与 key 的距离 Δ（对数坐标）',
     scoreY: '距离 Δ 以内最大的 |得分误差| / (|q|·|k|)',
     lineConfig: '配置（transformers）',
@@ -188,12 +188,13 @@ function score(q, k, headDim, rotaryDim, style, theta, mag, d) {
   return s + mag * mag * r;
 }
 
-/** The layer type to draw: the first whose angles or magnitude differ, else the full-attention one. */
+/** The layer type to draw: the first whose angles or magnitude differ, else one a finding names, else the full-attention one. */
 function pickType(cmp) {
   const entries = Object.entries(cmp.layerTypes);
   const off = ([, t]) => t.differingPairs.length || t.rotaryDim.config !== t.rotaryDim.llamaCpp || t.pairing.config !== t.pairing.llamaCpp ||
     (t.magnitude.config !== null && Math.abs(t.magnitude.config - t.magnitude.llamaCpp) > 1e-6 * t.magnitude.config);
-  return entries.find(off) ?? entries.find(([n]) => n === 'full_attention') ?? entries[0];
+  const named = ([n]) => cmp.findings.some((f) => f.code !== 'none' && f.layerTypes.includes(n));
+  return entries.find(off) ?? entries.find(named) ?? entries.find(([n]) => n === 'full_attention') ?? entries[0];
 }
 
 export default {
@@ -210,6 +211,7 @@ export default {
     const angles = lineChart(el, Chart, { x: M.angleX, y: M.angleY, yType: 'logarithmic', aspect: 2.2 });
     const errors = lineChart(el, Chart, { x: M.scoreX, y: M.scoreY, xType: 'logarithmic', aspect: 2.2, legend: false });
     angles.options.plugins.legend = lineLegend;
+    for (const c of [angles, errors]) c.canvas.parentElement.classList.add('phone-tall'); // room to plot on a phone
     Object.assign(angles.options.scales.y, logAxis);
     Object.assign(errors.options.scales.x, logAxis);
 
@@ -241,6 +243,7 @@ export default {
     hubRow.append(hub.label, hubButton);
     listRow.append(gguf.label, ggufButton);
     const fileInput = mk('input', { id: `rc-file-${uid}`, type: 'file', accept: '.gguf' });
+    fileInput.style.maxWidth = '100%';
     const file = field(fileInput);
     const fileRow = mk('div', { className: 'config-row runtime-drop' });
     fileRow.append(file.label);
@@ -362,7 +365,7 @@ export default {
         const li = mk('li');
         li.dataset.code = f.code;
         const head = mk('b', { textContent: M[`h-${CODES.includes(f.code) ? f.code : 'none'}`] });
-        li.append(head, ' (', mk('code', { textContent: f.code }), ')');
+        li.append(head, en ? ' (' : '（', mk('code', { textContent: f.code }), en ? ')' : '）');
         // English shows the comparison's own sentences; other languages, the fix's flags and the sentences folded
         if (en) li.append(mk('br'), f.message);
         if (f.fix) {
@@ -453,11 +456,14 @@ export default {
         const maxD = Math.max(2, rt.nCtx - 1);
         const dist = intGrid(1, maxD, SAMPLES, 'log');
         const magC = t.magnitude.config ?? 1;
-        const err = dist.map((d) => Math.abs(
-          score(q, k, headDim, t.rotaryDim.llamaCpp, t.pairing.llamaCpp, t.thetaLlamaCpp, t.magnitude.llamaCpp, d) -
-          score(q, k, headDim, t.rotaryDim.config, t.pairing.config, t.thetaConfig, magC, d)) / norm);
+        const errAt = (d) => Math.abs(score(q, k, headDim, t.rotaryDim.llamaCpp, t.pairing.llamaCpp, t.thetaLlamaCpp, t.magnitude.llamaCpp, d) -
+          score(q, k, headDim, t.rotaryDim.config, t.pairing.config, t.thetaConfig, magC, d)) / norm;
+        const err = dist.map(errAt);
         let run = 0, worst = 0, first = -1;
         err.forEach((e, j) => ((worst = e > err[worst] ? j : worst), first < 0 && e > 0.01 && (first = j)));
+        // the first distance past 1 %, exactly: the grid may step over it
+        let firstD = first >= 0 ? dist[first] : -1;
+        if (first > 0) for (let d = dist[first - 1] + 1; d < dist[first]; d++) if (errAt(d) > 0.01) (firstD = d), (d = Infinity);
         errors.data.datasets.push({ label: String(M.lineError), data: dist.map((x, j) => ({ x, y: (run = Math.max(run, err[j])) })), borderColor: palette[1], borderWidth: 1.75 });
         angles.options.scales.x.min = 0;
         angles.options.scales.x.max = Math.max(t.thetaConfig.length, t.thetaLlamaCpp.length) - 1;
@@ -472,11 +478,11 @@ export default {
         const angleDiffers = t.differingPairs.length > 0 || t.pairing.config !== t.pairing.llamaCpp;
         if (!main) view.notice = String(M.noticeAgree);
         else if (!angleDiffers) view.notice = M.noticeOther.format({ headline });
-        else if (first >= 0) view.notice = M.noticeDiff.format({ headline, m, pairs: t.differingPairs.length, half, ratio: sig(ratio, 3), x: dist[first] });
+        else if (first >= 0) view.notice = M.noticeDiff.format({ headline, m, pairs: t.differingPairs.length, half, ratio: sig(ratio, 3), x: firstD });
         else view.notice = M.noticeDiffSmall.format({ headline, max: maxD });
         view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + M.readout.format({
           type: typeName, pairs: t.differingPairs.length, half, m, ratio: sig(ratio, 3), at, worst: sig(err[worst], 3), wd: dist[worst],
-          first: first >= 0 ? M.readFirst.format({ x: dist[first] }) : String(M.readNever), pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2),
+          first: first >= 0 ? M.readFirst.format({ x: firstD }) : String(M.readNever), pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2),
         });
         const rows = [];
         for (let i = 0; i < half; i++) rows.push([i, m * t.thetaConfig[i], m * t.thetaLlamaCpp[i]]);
