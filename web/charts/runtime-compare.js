@@ -228,7 +228,7 @@ export default {
     const findingsList = mk('ul');
     findingsBox.append(findingsTitle, findingsList);
     const panel = mk('div', { className: 'config-panel runtime-inputs' });
-    const flagsInput = mk('input', { id: `rc-flags-${uid}`, type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '--rope-freq-base 500000' });
+    const flagsInput = mk('input', { id: `rc-flags-${uid}`, className: 'mono', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '--rope-freq-base 500000' });
     flagsInput.translate = false;
     const flags = field(flagsInput);
     const flagsRow = mk('div', { className: 'config-row' });
