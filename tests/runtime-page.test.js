@@ -86,7 +86,7 @@ test('offline at its defaults: a simulated Llama 3.1 8B GGUF without rope_freqs 
   assert.match(r, /Simulated file: .*Llama 3\.1 8B, without rope_freqs/);
   assert.match(r, /35 of 64 pairs differ/);
   // the numbers the prose quotes at the defaults
-  assert.match(r, /up to 8× as far .* from distance Δ = 286 on/);
+  assert.match(r, /up to 8× as far.* from distance Δ = 286 on/);
   const prose = await page.$eval('#your-model', (e) => e.textContent);
   assert.match(prose, /35 of the 64 pairs \(pairs 29 to 63\) up to 8 times/);
   assert.match(prose, /from distance 286 on/);
@@ -120,6 +120,26 @@ test('offline at its defaults: a simulated Llama 3.1 8B GGUF without rope_freqs 
   assert.deepEqual(problems.pageErrors, []);
 });
 
+test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.cpp; Phi-3.5 at m = 1000 agrees only with -c 4096', async () => {
+  const { page } = shared;
+  await page.evaluate((k) => window.posencPage.charts.get(k).set({ model: 'gemma-3-4b', file: 'no-freq-base-swa' }), KIND);
+  await page.waitForTimeout(200);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['swa-base-missing']);
+  assert.match(await readout(page), /The angles agree.*sliding_attention: all 128 pairs agree/);
+  await page.evaluate((k) => window.posencPage.charts.get(k).set({ model: 'phi-3.5-mini', file: 'converted', position: 1000 }), KIND);
+  await page.waitForTimeout(200);
+  const f = await findings(page);
+  assert.deepEqual(f.map((x) => x.code), ['longrope-factors-by-context']);
+  assert.match(f[0].text, /Fix: -c 4096/);
+  assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score is off by more than 1 % from distance Δ = 3 on/);
+  await page.evaluate((k) => window.posencPage.charts.get(k).set({ ctx: 4096 }), KIND);
+  await page.waitForTimeout(200);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
+  await page.evaluate((k) => window.posencPage.charts.get(k).reset(), KIND);
+  await page.waitForTimeout(200);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
+});
+
 test('a GGUF chosen from the computer is read in the page: without rope_freqs the finding and fix show, with it none', async () => {
   const { page } = shared;
   const input = fig(page).locator('.runtime-inputs input[type="file"]');
@@ -133,6 +153,20 @@ test('a GGUF chosen from the computer is read in the page: without rope_freqs th
   await input.setInputFiles({ name: 'llama-3.1-8b.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(NEW) });
   await waitStatus(page, /llama-3\.1-8b\.gguf: read/);
   assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
+  // dropped on the chart's drop zone, as a file manager drops it
+  await page.evaluate(([k, bytes]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], 'dropped-old.gguf'));
+    document.querySelector(`.chart[data-kind="${k}"] .runtime-drop`).dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [KIND, [...OLD]]);
+  await waitStatus(page, /dropped-old\.gguf: read/);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
+  // a GGUF of another model than the config: said so before anything else
+  await input.setInputFiles({ name: 'qwen.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(gguf('qwen2-7b-yarn')) });
+  await waitStatus(page, /qwen\.gguf: read/);
+  assert.match(await readout(page), /^This GGUF is a “qwen2” model, but a conversion of this config would be “llama”/);
+  await input.setInputFiles({ name: 'llama-3.1-8b.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(NEW) });
+  await waitStatus(page, /llama-3\.1-8b\.gguf: read/);
   // not a GGUF: a clear message, the chart keeps the last file
   await input.setInputFiles({ name: 'notes.gguf', mimeType: 'text/plain', buffer: Buffer.from('hello, not a model') });
   await waitStatus(page, /Could not read notes\.gguf as a GGUF: not a GGUF file/);
@@ -157,6 +191,15 @@ test('a public Hub model: config.json read into the config, its GGUF files liste
   assert.ok(reads.every((x) => x.range && x.status === 206), JSON.stringify(reads));
   const bytes = reads.reduce((s, x) => s + x.bytes, 0);
   assert.ok(bytes < 2 * 2 ** 20 && bytes < BIG.length / 8, `read ${bytes} of ${BIG.length} bytes`);
+});
+
+test('a GGUF address copied from the Hub (…/blob/main/x.gguf) reads that file, by Range requests', async () => {
+  const { page, log } = shared;
+  log.length = 0;
+  await hub(page, `https://huggingface.co/meta/llama-gguf/blob/main/${GGUF_NAME}`, /Read from meta\/llama-gguf\//);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
+  const reads = log.filter((x) => x.path.endsWith('.gguf'));
+  assert.ok(reads.length >= 1 && reads.every((x) => x.range && x.status === 206), JSON.stringify(reads));
 });
 
 test('gated, missing, malformed id and no network each give their own message, and the chart keeps drawing', async () => {

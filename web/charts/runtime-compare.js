@@ -7,8 +7,8 @@
 // the page (optionally as an older converter wrote it): simulated, and said to be.
 import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader } from './shared/model.js';
-import { convertedGguf } from './shared/gguf-convert.js';
-import { hubFile, hubJson, hubFiles, checkHubId } from './shared/hub.js';
+import { convertedGguf, ggufArch } from './shared/gguf-convert.js';
+import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
 import { readGguf } from '../lib/gguf.js';
 import { FLAG_NAMES } from '../lib/llamacpp.js';
 import { messages, onLang, lang } from '../host/i18n.js';
@@ -42,11 +42,15 @@ const M = messages({
     omitSwa: ', without freq_base_swa as converters before January 2026 wrote it',
     omitNone: ' (this model’s file has nothing of that kind to leave out, so it is today’s conversion)',
     sourceRead: 'Read from {name}: {bytes} of its bytes (metadata and RoPE tensors only). ',
-    readout: 'Layer type {type}: {pairs} of {half} pairs differ; at m = {m} the largest angle ratio is {ratio}× (pair {at}). Largest score error {worst} at Δ = {wd}{first}. ggml’s own float32 rounding at position {pmax}: {f32}. ',
+    readAgree: 'Layer type {type}: all {half} pairs agree. ggml’s own float32 rounding at position {pmax}: {f32}. ',
+    archMismatch: 'This GGUF is a “{file}” model, but a conversion of this config would be “{config}”: compare it with its own config. ',
+    readout: 'Layer type {type}: {pairs} of {half} pairs differ; at m = {m} the pair furthest off is pair {at}, at {ratio}× the config’s angle. Largest score error {worst} at Δ = {wd}{first}. ggml’s own float32 rounding at position {pmax}: {f32}. ',
     readFirst: ', first past 1 % at Δ = {x}',
     readNever: ', never past 1 %',
     clamped: 'Position m is kept below the context ({ctx}). ',
-    noticeDiff: '{headline} At position m = {m}, llama.cpp turns {pairs} of {half} pairs up to {ratio}× as far as the config means, and the score is off by more than 1 % from distance Δ = {x} on.',
+    noticeDiff: '{headline} At position m = {m}, llama.cpp turns {pairs} of {half} pairs differently from the config, {times}, and the score is off by more than 1 % from distance Δ = {x} on.',
+    timesMore: 'up to {r}× as far',
+    timesLess: 'down to 1/{r} of its angle',
     noticeDiffSmall: '{headline} The angles differ, yet no score moves by more than 1 % at the distances shown (up to Δ = {max}).',
     noticeOther: '{headline} The angles agree; read the finding below.',
     noticeAgree: 'llama.cpp and the config agree here: the two angle lines lie on each other and the score error stays at rounding level.',
@@ -69,7 +73,7 @@ const M = messages({
     'h-none': 'llama.cpp and the config agree.',
     flagsLabel: 'llama.cpp flags (try a fix here)',
     badFlag: 'Not a RoPE flag of llama.cpp, or no value after it: “{flag}”. Known: {known}.',
-    hubLabel: 'Hugging Face model id (owner/name)',
+    hubLabel: 'Hugging Face model id (owner/name) or a GGUF’s address',
     hubLoad: 'Load from the Hub',
     hubLoading: 'Asking the Hub for {id}…',
     hubLoaded: '{id}: config.json read into “your config”. {ggufs}',
@@ -87,7 +91,7 @@ const M = messages({
     fileLabel: 'Your .gguf file: drop it here or choose it (read here, never uploaded)',
     fileRead: '{name}: read {bytes} of {total} bytes (metadata and RoPE tensors only).',
     fileFailed: 'Could not read {name} as a GGUF: {message}',
-    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at Δ, on about 200 log-spaced distances up to the context; both runtimes’ angles are taken at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors).',
+    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at Δ, on about 200 log-spaced distances from 1 to m (the keys before the query at m), the first distance past 1 % found exactly; both runtimes’ angles are taken at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors).',
   },
   zh: {
     title: 'llama.cpp 从 GGUF 算出的与配置本意的对比：各对的角度、随距离的得分误差、检查结果',
@@ -111,11 +115,15 @@ const M = messages({
     omitSwa: '，但像 2026 年 1 月之前的转换脚本那样缺少 freq_base_swa',
     omitNone: '（这个模型的文件里本来就没有这一项可缺，所以就是今天的转换结果）',
     sourceRead: '读自 {name}：读了 {bytes} 字节（只有元数据和 RoPE 张量）。',
-    readout: '层类型 {type}：{half} 对中有 {pairs} 对不同；在 m = {m} 处角度之比最大为 {ratio} 倍（第 {at} 对）。最大得分误差 {worst}，在 Δ = {wd}{first}。ggml 自身在位置 {pmax} 的 float32 舍入误差：{f32}。',
+    readAgree: '层类型 {type}：全部 {half} 对一致。ggml 自身在位置 {pmax} 的 float32 舍入误差：{f32}。',
+    archMismatch: '这个 GGUF 是“{file}”模型，而这个配置转换后应是“{config}”：请用它自己的配置来比较。',
+    readout: '层类型 {type}：{half} 对中有 {pairs} 对不同；在 m = {m} 处偏得最多的是第 {at} 对，角度是配置的 {ratio} 倍。最大得分误差 {worst}，在 Δ = {wd}{first}。ggml 自身在位置 {pmax} 的 float32 舍入误差：{f32}。',
     readFirst: '，在 Δ = {x} 处首次超过 1%',
     readNever: '，从未超过 1%',
     clamped: '位置 m 限制在上下文（{ctx}）之内。',
-    noticeDiff: '{headline}在位置 m = {m}，{half} 对中有 {pairs} 对在 llama.cpp 里转过的角度与配置本意不同，最多是它的 {ratio} 倍；从距离 Δ = {x} 起，得分偏差超过 1%。',
+    noticeDiff: '{headline}在位置 m = {m}，{half} 对中有 {pairs} 对在 llama.cpp 里转过的角度与配置本意不同，{times}；从距离 Δ = {x} 起，得分偏差超过 1%。',
+    timesMore: '最多是它的 {r} 倍',
+    timesLess: '最少只有它的 1/{r}',
     noticeDiffSmall: '{headline}角度不同，但在图中的距离上（直到 Δ = {max}）得分偏差都不超过 1%。',
     noticeOther: '{headline}角度一致；请看下面的检查结果。',
     noticeAgree: '这里 llama.cpp 与配置一致：两条角度曲线重合，得分误差只在舍入的量级。',
@@ -138,7 +146,7 @@ const M = messages({
     'h-none': 'llama.cpp 与配置一致。',
     flagsLabel: 'llama.cpp 参数（可在这里试一试修正）',
     badFlag: '“{flag}”不是 llama.cpp 的 RoPE 参数，或者后面缺少取值。可用的参数：{known}。',
-    hubLabel: 'Hugging Face 模型 id（owner/name）',
+    hubLabel: 'Hugging Face 模型 id（owner/name）或 GGUF 文件的网址',
     hubLoad: '从 Hub 读取',
     hubLoading: '正在向 Hub 查询 {id}…',
     hubLoaded: '{id}：已把 config.json 读入“你的配置”。{ggufs}',
@@ -156,7 +164,7 @@ const M = messages({
     fileLabel: '你的 .gguf 文件：拖到这里或选择文件（只在本地读取，从不上传）',
     fileRead: '{name}：读了 {total} 字节中的 {bytes} 字节（只有元数据和 RoPE 张量）。',
     fileFailed: '无法把 {name} 当作 GGUF 读取：{message}',
-    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在 Δ，在约 200 个按对数等距、直到上下文长度的距离上计算；两边的角度都按序列长度 m + 1 取。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。',
+    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在 Δ，在从 1 到 m 的约 200 个按对数等距的距离上计算（即位置 m 的 query 之前的各个 key），首次超过 1% 的距离则逐个精确查找；两边的角度都按序列长度 m + 1 取。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。',
   },
 });
 
@@ -247,6 +255,7 @@ export default {
     const file = field(fileInput);
     const fileRow = mk('div', { className: 'config-row runtime-drop' });
     fileRow.append(file.label);
+    Object.assign(fileRow.style, { border: '1px dashed var(--line)', borderRadius: '4px', padding: '0.4rem' });
     const status = mk('p', { className: 'chart-note' });
     status.setAttribute('role', 'status');
     panel.append(flagsRow, hubRow, listRow, fileRow, status);
@@ -293,7 +302,9 @@ export default {
     };
 
     async function loadHub() {
-      const id = hubInput.value.trim();
+      // a GGUF's address pasted in: the model's config and file list, then that file
+      const url = parseHubUrl(hubInput.value.trim());
+      const id = url ? url.id : hubInput.value.trim();
       try {
         checkHubId(id);
       } catch (err) {
@@ -321,6 +332,11 @@ export default {
         setControl('model', 'config');
       } else if (config.reason.code === 'missing') say(() => M.hubNoConfig.format({ id, ggufs: ggufs() }));
       else say(hubMessage(config.reason, id) ?? (() => M.error.format({ message: config.reason.message })), true);
+      if (url && url.file.toLowerCase().endsWith('.gguf') && !S.error) {
+        if (!S.ggufs.includes(url.file)) ggufSelect.append(new Option(url.file, url.file));
+        ggufSelect.value = url.file;
+        await loadGguf(hubFile(id, url.file), `${id}/${url.file}`);
+      }
     }
 
     async function loadGguf(source, name) {
@@ -344,9 +360,11 @@ export default {
     hubInput.addEventListener('keydown', (e) => e.key === 'Enter' && loadHub());
     ggufButton.addEventListener('click', () => ggufSelect.value && loadGguf(hubFile(S.hubId, ggufSelect.value), `${S.hubId}/${ggufSelect.value}`));
     fileInput.addEventListener('change', () => fileInput.files[0] && loadGguf(fileInput.files[0], fileInput.files[0].name));
-    fileRow.addEventListener('dragover', (e) => e.preventDefault());
+    fileRow.addEventListener('dragover', (e) => (e.preventDefault(), (fileRow.style.borderColor = 'var(--accent)')));
+    fileRow.addEventListener('dragleave', () => (fileRow.style.borderColor = ''));
     fileRow.addEventListener('drop', (e) => {
       e.preventDefault();
+      fileRow.style.borderColor = '';
       const f = e.dataTransfer?.files?.[0];
       if (f) loadGguf(f, f.name);
     });
@@ -440,11 +458,13 @@ export default {
           { label: String(M.lineConfig), data: pts(t.thetaConfig), borderColor: palette[0], borderWidth: 2.5 },
           { label: String(M.lineLlama), data: pts(t.thetaLlamaCpp), borderColor: palette[1], borderDash: dashes[1], borderWidth: 1.75 },
         );
+        // the pair whose angle is furthest off, as llama.cpp's angle over the config's
         let ratio = 1, at = 0;
         for (let i = 0; i < half; i++) {
-          const r = Math.max(t.thetaLlamaCpp[i] / t.thetaConfig[i], t.thetaConfig[i] / t.thetaLlamaCpp[i]);
-          if (r > ratio * (1 + 1e-12)) (ratio = r), (at = i);
+          const r = t.thetaLlamaCpp[i] / t.thetaConfig[i];
+          if (Math.abs(Math.log(r)) > Math.abs(Math.log(ratio)) * (1 + 1e-12)) (ratio = r), (at = i);
         }
+        const times = ratio >= 1 ? M.timesMore.format({ r: sig(ratio, 3) }) : M.timesLess.format({ r: sig(1 / ratio, 3) });
         // the score error, q and k of the head size
         const info0 = info.layerTypes[typeName];
         const headDim = info0.headDim;
@@ -453,7 +473,8 @@ export default {
         let nq = 0, nk = 0;
         for (let j = 0; j < headDim; j++) (nq += q[j] * q[j]), (nk += k[j] * k[j]);
         const norm = Math.sqrt(nq * nk);
-        const maxD = Math.max(2, rt.nCtx - 1);
+        // the query at m against each key before it: distances 1 to m
+        const maxD = Math.max(2, m);
         const dist = intGrid(1, maxD, SAMPLES, 'log');
         const magC = t.magnitude.config ?? 1;
         const errAt = (d) => Math.abs(score(q, k, headDim, t.rotaryDim.llamaCpp, t.pairing.llamaCpp, t.thetaLlamaCpp, t.magnitude.llamaCpp, d) -
@@ -478,12 +499,17 @@ export default {
         const angleDiffers = t.differingPairs.length > 0 || t.pairing.config !== t.pairing.llamaCpp;
         if (!main) view.notice = String(M.noticeAgree);
         else if (!angleDiffers) view.notice = M.noticeOther.format({ headline });
-        else if (first >= 0) view.notice = M.noticeDiff.format({ headline, m, pairs: t.differingPairs.length, half, ratio: sig(ratio, 3), x: firstD });
+        else if (first >= 0) view.notice = M.noticeDiff.format({ headline, m, pairs: t.differingPairs.length, half, times, x: firstD });
         else view.notice = M.noticeDiffSmall.format({ headline, max: maxD });
-        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + M.readout.format({
+        const want = ggufArch(typeof config === 'string' ? JSON.parse(config) : config);
+        const mismatch = want && want !== cmp.arch ? M.archMismatch.format({ file: cmp.arch, config: want }) : '';
+        const numbers = { type: typeName, half, pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2) };
+        // a file of another model: that is the first thing to notice, whatever else differs
+        if (mismatch) view.notice = mismatch.trim();
+        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + (!angleDiffers ? M.readAgree.format(numbers) : M.readout.format({
           type: typeName, pairs: t.differingPairs.length, half, m, ratio: sig(ratio, 3), at, worst: sig(err[worst], 3), wd: dist[worst],
           first: first >= 0 ? M.readFirst.format({ x: firstD }) : String(M.readNever), pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2),
-        });
+        }));
         const rows = [];
         for (let i = 0; i < half; i++) rows.push([i, m * t.thetaConfig[i], m * t.thetaLlamaCpp[i]]);
         return { columns: ['pair', 'angle_config', 'angle_llamacpp'], rows };

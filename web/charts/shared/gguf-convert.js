@@ -31,6 +31,12 @@ function llama3Factors(base, dim, s) {
   return out;
 }
 
+/** The general.architecture convert_hf_to_gguf.py writes for a config, or null. */
+export function ggufArch(config) {
+  const c = config?.text_config ?? config;
+  return ARCH[c?.model_type ?? config?.model_type] ?? null;
+}
+
 /**
  * The GGUF front a conversion of `config` writes. info: pe.ropeConfig(config). Returns
  * { gguf, arch, omitted } (omitted: whether `omit` removed anything from this model's file),

@@ -66,3 +66,22 @@ export async function hubFiles(id, ext, fetchFn = globalThis.fetch) {
   const names = Array.isArray(info?.siblings) ? info.siblings.map((s) => s?.rfilename).filter((n) => typeof n === 'string') : [];
   return names.filter((n) => n.toLowerCase().endsWith(ext)).sort();
 }
+
+/**
+ * A Hub file's address as a reader copies it (https://huggingface.co/owner/name/blob/main/x.gguf,
+ * .../resolve/<rev>/x.gguf, hf.co likewise) → { id, file }, or null for anything else.
+ */
+export function parseHubUrl(text) {
+  let u;
+  try {
+    u = new URL(text);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'https:' || !['huggingface.co', 'hf.co', 'www.huggingface.co'].includes(u.hostname)) return null;
+  const m = /^\/([^/]+\/[^/]+)\/(?:blob|resolve)\/main\/(.+)$/.exec(u.pathname);
+  if (!m || !HUB_ID.test(m[1])) return null;
+  const file = m[2].split('/').map(decodeURIComponent).join('/');
+  if (file.split('/').some((p) => p === '' || p === '.' || p === '..')) return null;
+  return { id: m[1], file };
+}
