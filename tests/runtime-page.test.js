@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { startBrowser, pageReady } from './browser.js';
 import { gguf, MODELS } from './fixtures/gguf-writer.js';
+import { loadPosenc, readGguf } from '../web/lib/posenc.js';
+import { convertedGguf } from '../web/charts/shared/gguf-convert.js';
+import { parseHubUrl, checkHubId } from '../web/charts/shared/hub.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const KIND = 'runtime-compare';
@@ -18,6 +21,44 @@ const BIG = new Uint8Array(OLD.length + 32 * 2 ** 20);
 BIG.set(OLD);
 const CONFIG = JSON.stringify(MODELS['llama-3.1-8b'].config);
 const GGUF_NAME = 'Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf';
+
+// ---- in Node: the simulated conversion and the Hub address parser ----
+
+test('the page\'s simulated conversion gives llama.cpp exactly the parameters of the files convert_hf_to_gguf.py writes (with and without the keys old converters left out)', async () => {
+  const pe = await loadPosenc();
+  const params = (g) => {
+    const r = pe.llamaCppRope(g, {});
+    return { arch: r.arch, nCtx: r.nCtx, layerTypes: Object.fromEntries(Object.entries(r.layerTypes).map(([k, v]) => [k, { ...v, freqFactors: v.freqFactors && Array.from(v.freqFactors) }])) };
+  };
+  const cases = Object.keys(MODELS).map((name) => [name, null, []]).concat([
+    ['llama-3.1-8b', 'rope_freqs', ['rope_freqs.weight']], ['gemma-3-4b', 'freq_base_swa', ['gemma3.rope.freq_base_swa']]]);
+  for (const [name, omit, drop] of cases) {
+    const { config } = MODELS[name];
+    const sim = convertedGguf(config, pe.ropeConfig(config), omit);
+    assert.equal(sim.omitted, omit !== null, name);
+    assert.deepEqual(params(sim.gguf), params(await readGguf(gguf(name, { drop }))), `${name} without ${omit}`);
+  }
+  // nothing to leave out: today's file, and said so
+  const qwen = MODELS['qwen2-7b-yarn'].config;
+  assert.equal(convertedGguf(qwen, pe.ropeConfig(qwen), 'rope_freqs').omitted, false);
+  assert.deepEqual(convertedGguf({ model_type: 'mamba' }, { layerTypes: {} }), { error: 'unsupported', type: 'mamba' });
+});
+
+test('Hub addresses: a file copied from the Hub gives its model and path; other hosts, schemes and path tricks give null', () => {
+  assert.deepEqual(parseHubUrl('https://huggingface.co/bartowski/Llama-3.1-8B-GGUF/blob/main/Llama-3.1-8B-Q4_K_M.gguf'), { id: 'bartowski/Llama-3.1-8B-GGUF', file: 'Llama-3.1-8B-Q4_K_M.gguf' });
+  assert.deepEqual(parseHubUrl('https://hf.co/a/b/resolve/main/sub/x%20y.gguf?download=true'), { id: 'a/b', file: 'sub/x y.gguf' });
+  for (const bad of ['a/b', 'http://huggingface.co/a/b/blob/main/x.gguf', 'https://evil.example/a/b/blob/main/x.gguf',
+    'https://huggingface.co.evil.example/a/b/blob/main/x.gguf', 'https://huggingface.co/a/b/blob/main/../../x.gguf',
+    'https://huggingface.co/a/b/tree/main', 'https://huggingface.co/a/b/blob/main/', 'javascript:alert(1)']) {
+    assert.equal(parseHubUrl(bad), null, bad);
+  }
+  // dot segments, even encoded, are resolved by the URL itself: they never leave the model's folder
+  assert.deepEqual(parseHubUrl('https://huggingface.co/a/b/blob/main/sub/%2e%2e/x.gguf'), { id: 'a/b', file: 'x.gguf' });
+  assert.equal(checkHubId('Qwen/Qwen2.5-0.5B'), 'Qwen/Qwen2.5-0.5B');
+  for (const bad of ['', 'a', 'a/b/c', '../a', 'a/..', 'a/b?x', ' a/b', 'https://huggingface.co/a/b']) assert.throws(() => checkHubId(bad), { code: 'bad-id' }, bad);
+});
+
+// ---- in Chromium ----
 
 let env, shared;
 before(async () => {
