@@ -249,6 +249,8 @@ test('gated, missing, malformed id and no network each give their own message, a
   assert.equal((await status(page)).error, true);
   await hub(page, 'nobody/nothing', /not on the Hub \(404\)/);
   await hub(page, '../etc', /is not a Hub model id/);
+  await hub(page, 'https://huggingface.co/meta/llama-gguf/blob/main/gone.gguf', /meta\/llama-gguf\/gone\.gguf is not on the Hub \(404\): check the file’s name/);
+  assert.equal((await status(page)).error, true);
   await hub(page, 'offline/model', /cannot be reached/);
   assert.equal((await status(page)).error, true);
   assert.ok((await findings(page)).length > 0);

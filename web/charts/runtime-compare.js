@@ -82,6 +82,7 @@ const M = messages({
     hubNoGgufs: 'It lists no GGUF files.',
     hubGated: '{id} is gated or private (HTTP {status}): the Hub wants a sign-in and accepted terms, which this page cannot give. Download its files and choose them here instead.',
     hubMissing: '{id} is not on the Hub (404): check the id.',
+    hubFileMissing: '{id} is not on the Hub (404): check the file’s name.',
     hubOffline: 'The Hub cannot be reached (offline or blocked). The rest of the page works without it; choose a GGUF from your computer instead.',
     hubBadId: '“{id}” is not a Hub model id (owner/name).',
     hubFailed: 'The Hub answered HTTP {status} for {id}.',
@@ -155,6 +156,7 @@ const M = messages({
     hubNoGgufs: '其中没有 GGUF 文件。',
     hubGated: '{id} 是受限或私有模型（HTTP {status}）：Hub 要求登录并同意条款，本页做不到。请下载它的文件，再在这里选择。',
     hubMissing: 'Hub 上没有 {id}（404）：请检查 id。',
+    hubFileMissing: 'Hub 上没有 {id}（404）：请检查文件名。',
     hubOffline: '无法连接 Hub（离线或被拦截）。页面的其余部分不受影响；请改为从你的电脑选择 GGUF 文件。',
     hubBadId: '“{id}”不是 Hub 模型 id（owner/name）。',
     hubFailed: 'Hub 对 {id} 返回了 HTTP {status}。',
@@ -292,9 +294,11 @@ export default {
     };
     const ggufFetch = (url, init = {}) => globalThis.fetch(url, { ...init, credentials: 'omit', referrerPolicy: 'no-referrer' });
     const hubMessage = (err, id) => {
-      const v = { id, status: err.status };
+      // a GgufError names the status only in its message
+      const v = { id, status: err.status ?? /answered (?:HTTP )?(\d{3})/.exec(err.message)?.[1] ?? '?' };
+      if (err.code === 'not-found') return () => M.hubFileMissing.format(v);
       if (err.code === 'gated') return () => M.hubGated.format(v);
-      if (err.code === 'missing' || err.code === 'not-found') return () => M.hubMissing.format(v);
+      if (err.code === 'missing') return () => M.hubMissing.format(v);
       if (err.code === 'offline' || err.code === 'network') return () => M.hubOffline;
       if (err.code === 'bad-id') return () => M.hubBadId.format(v);
       if (err.code === 'http') return () => M.hubFailed.format(v);
@@ -333,7 +337,7 @@ export default {
       } else if (config.reason.code === 'missing') say(() => M.hubNoConfig.format({ id, ggufs: ggufs() }));
       else say(hubMessage(config.reason, id) ?? (() => M.error.format({ message: config.reason.message })), true);
       if (url && url.file.toLowerCase().endsWith('.gguf') && !S.error) {
-        if (!S.ggufs.includes(url.file)) ggufSelect.append(new Option(url.file, url.file));
+        if (!S.ggufs.includes(url.file)) (S.ggufs.push(url.file), ggufSelect.append(new Option(url.file, url.file)));
         ggufSelect.value = url.file;
         await loadGguf(hubFile(id, url.file), `${id}/${url.file}`);
       }
@@ -352,7 +356,7 @@ export default {
         redraw();
       } catch (err) {
         S.busy = false;
-        say(hubMessage(err, S.hubId ?? name) ?? (() => M.fileFailed.format({ name, message: err.message })), true);
+        say((source instanceof Blob ? null : hubMessage(err, name)) ?? (() => M.fileFailed.format({ name, message: err.message })), true);
       }
     }
 
@@ -413,6 +417,8 @@ export default {
         errors.data.datasets = [];
         const empty = { columns: ['pair'], rows: [] };
         const stop = (readout, notice) => {
+          // empty axes, as a chart mounted here draws them
+          for (const ax of [angles.options.scales.x, errors.options.scales.x]) ax.min = ax.max = undefined;
           angles.update();
           errors.update();
           showFindings([]);
@@ -515,6 +521,7 @@ export default {
         return { columns: ['pair', 'angle_config', 'angle_llamacpp'], rows };
       },
       destroy: () => {
+        clearTimeout(typing);
         stopLang();
         angles.destroy();
         errors.destroy();
