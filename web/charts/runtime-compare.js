@@ -382,6 +382,7 @@ export default {
 
     const showFindings = (list) => {
       const en = lang() === 'en';
+      findingsBox.style.display = list.length ? '' : 'none';
       const flagged = (text) => text.split(/(--[a-z-]+(?: [\w.+-]+)?|-c \d+)/).map((x, n) => (n % 2 ? mk('code', { textContent: x }) : x));
       findingsList.replaceChildren(...list.map((f) => {
         const li = mk('li');
