@@ -8,7 +8,7 @@ export const KINDS = Object.freeze([
   'four-terms', 'frequency-curves', 'helix', 'kv-cache', 'lab-attention', 'lab-learned', 'lab-order', 'lab-positions',
   'lab-scaling', 'length-lab', 'model-misreads', 'model-positions', 'near-orthogonal', 'order', 'precision-heatmap',
   'precision-lab', 'real-attention', 'real-beyond', 'real-decay', 'real-pair-energy', 'real-pair-norms', 'relative-rotation', 'rope-2d', 'rope-decay-random', 'rope-decay', 'rope-periods',
-  'rotate-half', 'scaling-decay', 'scaling-variants', 'sin-heatmap', 'single-frequency',
+  'rotate-half', 'runtime-compare', 'scaling-decay', 'scaling-variants', 'sin-heatmap', 'single-frequency',
   'sinusoidal-layouts', 't5-buckets', 'three-frequencies', 'unit-circle', 'wavelengths', 'xpos-scale',
 ]);
 

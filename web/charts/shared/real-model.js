@@ -7,14 +7,13 @@ import { messages, onLang } from '../../host/i18n.js';
 import { readSafetensors } from '../../lib/safetensors.js';
 import { readLayer, LAYER_MODEL_TYPES } from '../../lib/layer.js';
 import { labModelFiles } from '../../host/runtime.js';
+import { HUB, HUB_ID } from './hub.js';
 
-/** The Hub's address for a file of a model: resolve/ follows to its storage hosts. */
-export const HUB = 'https://huggingface.co';
+export { HUB };
 export const PRESETS = Object.freeze(['HuggingFaceTB/SmolLM2-135M', 'Qwen/Qwen2.5-0.5B', 'Qwen/Qwen3-0.6B']);
 export const DEFAULT_SENTENCE = 'The dog bites the man, and then the man bites the dog back.';
 /** At most this many tokens of the sentence are read (the charts draw one cell per token pair). */
 export const MAX_TOKENS = 64;
-const HUB_ID = /^[A-Za-z0-9][\w.-]{0,95}\/[A-Za-z0-9][\w.-]{0,95}$/;
 
 export const RM = messages({
   en: {

@@ -1,0 +1,284 @@
+// runtime-page.test.js: section 21's runtime-compare chart in Chromium, as a llama.cpp user meets
+// it: offline at its defaults (a simulated old conversion of Llama 3.1 8B), a GGUF file chosen
+// from the computer, and the Hugging Face Hub answered by local routes (a public model with
+// config.json and GGUF files served only by Range, a gated one, a missing one, no network).
+// Every GGUF is built here with the test's writer, as convert_hf_to_gguf.py writes it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { startBrowser, pageReady } from './browser.js';
+import { gguf, MODELS } from './fixtures/gguf-writer.js';
+import { loadPosenc, readGguf } from '../web/lib/posenc.js';
+import { convertedGguf } from '../web/charts/shared/gguf-convert.js';
+import { parseHubUrl, checkHubId } from '../web/charts/shared/hub.js';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const KIND = 'runtime-compare';
+const OLD = gguf('llama-3.1-8b', { drop: ['rope_freqs.weight'] });
+const NEW = gguf('llama-3.1-8b');
+// a Hub GGUF as large as a real one's front is small: 32 MiB of weights behind the metadata
+const BIG = new Uint8Array(OLD.length + 32 * 2 ** 20);
+BIG.set(OLD);
+const CONFIG = JSON.stringify(MODELS['llama-3.1-8b'].config);
+const GGUF_NAME = 'Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf';
+
+// ---- in Node: the simulated conversion and the Hub address parser ----
+
+test('the page\'s simulated conversion gives llama.cpp exactly the parameters of the files convert_hf_to_gguf.py writes (with and without the keys old converters left out)', async () => {
+  const pe = await loadPosenc();
+  const params = (g) => {
+    const r = pe.llamaCppRope(g, {});
+    return { arch: r.arch, nCtx: r.nCtx, layerTypes: Object.fromEntries(Object.entries(r.layerTypes).map(([k, v]) => [k, { ...v, freqFactors: v.freqFactors && Array.from(v.freqFactors) }])) };
+  };
+  const cases = Object.keys(MODELS).map((name) => [name, null, []]).concat([
+    ['llama-3.1-8b', 'rope_freqs', ['rope_freqs.weight']], ['gemma-3-4b', 'freq_base_swa', ['gemma3.rope.freq_base_swa']]]);
+  for (const [name, omit, drop] of cases) {
+    const { config } = MODELS[name];
+    const sim = convertedGguf(config, pe.ropeConfig(config), omit);
+    assert.equal(sim.omitted, omit !== null, name);
+    assert.deepEqual(params(sim.gguf), params(await readGguf(gguf(name, { drop }))), `${name} without ${omit}`);
+  }
+  // nothing to leave out: today's file, and said so
+  const qwen = MODELS['qwen2-7b-yarn'].config;
+  assert.equal(convertedGguf(qwen, pe.ropeConfig(qwen), 'rope_freqs').omitted, false);
+  assert.deepEqual(convertedGguf({ model_type: 'mamba' }, { layerTypes: {} }), { error: 'unsupported', type: 'mamba' });
+});
+
+test('Hub addresses: a file copied from the Hub gives its model and path; other hosts, schemes and path tricks give null', () => {
+  assert.deepEqual(parseHubUrl('https://huggingface.co/bartowski/Llama-3.1-8B-GGUF/blob/main/Llama-3.1-8B-Q4_K_M.gguf'), { id: 'bartowski/Llama-3.1-8B-GGUF', file: 'Llama-3.1-8B-Q4_K_M.gguf' });
+  assert.deepEqual(parseHubUrl('https://hf.co/a/b/resolve/main/sub/x%20y.gguf?download=true'), { id: 'a/b', file: 'sub/x y.gguf' });
+  for (const bad of ['a/b', 'http://huggingface.co/a/b/blob/main/x.gguf', 'https://evil.example/a/b/blob/main/x.gguf',
+    'https://huggingface.co.evil.example/a/b/blob/main/x.gguf', 'https://huggingface.co/a/b/blob/main/../../x.gguf',
+    'https://huggingface.co/a/b/tree/main', 'https://huggingface.co/a/b/blob/main/', 'javascript:alert(1)']) {
+    assert.equal(parseHubUrl(bad), null, bad);
+  }
+  // dot segments, even encoded, are resolved by the URL itself: they never leave the model's folder
+  assert.deepEqual(parseHubUrl('https://huggingface.co/a/b/blob/main/sub/%2e%2e/x.gguf'), { id: 'a/b', file: 'x.gguf' });
+  assert.equal(checkHubId('Qwen/Qwen2.5-0.5B'), 'Qwen/Qwen2.5-0.5B');
+  for (const bad of ['', 'a', 'a/b/c', '../a', 'a/..', 'a/b?x', ' a/b', 'https://huggingface.co/a/b']) assert.throws(() => checkHubId(bad), { code: 'bad-id' }, bad);
+});
+
+// ---- in Chromium ----
+
+let env, shared;
+before(async () => {
+  env = await startBrowser();
+  shared = await open('en');
+});
+after(() => env?.close());
+
+/** The page at #your-model with huggingface.co answered here; log: every Hub request. */
+async function open(lang, options = {}) {
+  const { page, problems, context } = await env.open(`?lang=${lang}#your-model`, options);
+  const log = [];
+  await page.route('https://huggingface.co/**', (route) => {
+    const req = route.request(), u = new URL(req.url());
+    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Content-Range, Accept-Ranges, Content-Length' };
+    if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: { ...cors, 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET' } });
+    const range = req.headers().range ?? null;
+    const rec = (status, bytes) => log.push({ path: u.pathname, range, status, bytes });
+    const json = (body) => (rec(200, body.length), route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/json' }, body }));
+    const p = u.pathname;
+    if (p.startsWith('/api/models/offline/') || p.startsWith('/offline/')) return rec('failed', 0), route.abort('internetdisconnected');
+    if (p.startsWith('/api/models/gated/') || p.startsWith('/gated/')) return rec(401, 0), route.fulfill({ status: 401, headers: cors, body: 'Access to model is restricted' });
+    if (p === '/api/models/meta/llama-gguf') {
+      return json(JSON.stringify({ id: 'meta/llama-gguf', siblings: [{ rfilename: 'README.md' }, { rfilename: 'config.json' }, { rfilename: GGUF_NAME }, { rfilename: 'sub/other-Q8_0.gguf' }] }));
+    }
+    if (p === '/meta/llama-gguf/resolve/main/config.json') return json(CONFIG);
+    if (p === `/meta/llama-gguf/resolve/main/${GGUF_NAME}`) {
+      const m = /^bytes=(\d+)-(\d+)$/.exec(range ?? '');
+      // a GGUF is only ever read by Range: a whole-file request is recorded and refused
+      if (!m) return rec('whole', 0), route.fulfill({ status: 400, headers: cors, body: 'whole file asked for' });
+      const a = Number(m[1]), b = Math.min(Number(m[2]), BIG.length - 1);
+      rec(206, b - a + 1);
+      return route.fulfill({ status: 206, headers: { ...cors, 'content-range': `bytes ${a}-${b}/${BIG.length}`, 'content-type': 'application/octet-stream' }, body: Buffer.from(BIG.subarray(a, b + 1)) });
+    }
+    return rec(404, 0), route.fulfill({ status: 404, headers: cors, body: 'Entry not found' });
+  });
+  await pageReady(page);
+  await page.locator(`[data-chart="${KIND}"]`).scrollIntoViewIfNeeded();
+  await page.waitForFunction((k) => window.posencPage.charts.get(k)?.data, KIND);
+  return { page, problems, context, log };
+}
+
+const fig = (page) => page.locator(`.chart[data-kind="${KIND}"]`);
+const findings = (page) => fig(page).locator('li[data-code]').evaluateAll((l) => l.map((x) => ({ code: x.dataset.code, text: x.textContent })));
+const readout = (page) => page.$eval(`[data-chart="${KIND}"] .readout`, (e) => e.textContent);
+const status = (page) => fig(page).locator('.runtime-inputs [role="status"]').evaluate((e) => ({ text: e.textContent, error: e.classList.contains('posenc-error') }));
+const control = (page, name) => fig(page).locator(`.controls [name="${name}"]`).first();
+async function waitStatus(page, re) {
+  await page.waitForFunction(([k, src]) => new RegExp(src).test(document.querySelector(`.chart[data-kind="${k}"] .runtime-inputs [role="status"]`)?.textContent ?? ''), [KIND, re.source], { timeout: 30000 });
+  await page.waitForTimeout(150); // a frame for the redraw
+}
+async function hub(page, id, re) {
+  await fig(page).locator('.runtime-inputs input[placeholder="owner/name"]').fill(id);
+  await fig(page).locator('.runtime-inputs button').first().click();
+  await waitStatus(page, re);
+}
+
+test('offline at its defaults: a simulated Llama 3.1 8B GGUF without rope_freqs shows rope-freqs-missing and its fix, said to be simulated', async () => {
+  const { page, problems, log } = shared;
+  const f = await findings(page);
+  assert.deepEqual(f.map((x) => x.code), ['rope-freqs-missing']);
+  assert.match(f[0].text, /b3472/);
+  assert.match(f[0].text, /Fix: /);
+  const r = await readout(page);
+  assert.match(r, /The llama3 scaling is missing/);
+  assert.match(r, /Simulated file: .*Llama 3\.1 8B, without rope_freqs/);
+  assert.match(r, /35 of 64 pairs differ/);
+  // the numbers the prose quotes at the defaults
+  assert.match(r, /up to 8× as far.* from distance Δ = 286 on/);
+  const prose = await page.$eval('#your-model', (e) => e.textContent);
+  assert.match(prose, /35 of the 64 pairs \(pairs 29 to 63\) up to 8 times/);
+  assert.match(prose, /from distance 286 on/);
+  assert.match(f[0].text, /pairs 29–63 of 64/);
+  // the angles drawn are the comparison's: config and llama.cpp differ by 8 in the slowest pair
+  const d = await page.evaluate((k) => window.posencPage.charts.get(k).data, KIND);
+  const last = d.rows.at(-1);
+  assert.ok(Math.abs(last[2] / last[1] - 8) < 1e-5, `angle ratio ${last[2] / last[1]}`);
+  assert.ok(Math.abs(d.rows[0][1] - 32768) < 1e-9 && Math.abs(d.rows[0][2] - 32768) < 1e-3);
+  // today's conversion agrees; a gallery model with nothing to leave out says so
+  await control(page, 'file').selectOption('converted');
+  await page.waitForTimeout(200);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
+  assert.match(await readout(page), /agree/);
+  await control(page, 'model').selectOption('gemma-3-4b');
+  await control(page, 'file').selectOption('no-freq-base-swa');
+  await page.waitForTimeout(200);
+  assert.ok((await findings(page)).some((x) => x.code === 'swa-base-missing'));
+  // a flag typed in the panel reaches llama.cpp's reading: a wrong base is found, with its fix
+  await control(page, 'model').selectOption('llama-3.1-8b');
+  await control(page, 'file').selectOption('converted');
+  await fig(page).locator('.runtime-inputs input[placeholder^="--rope"]').fill('--rope-freq-base 10000');
+  await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="base-differs"]`), KIND);
+  // the file's base is the config's: the fix is to leave the wrapper's default out (llama-cpp-python#765)
+  assert.match((await findings(page)).find((x) => x.code === 'base-differs').text, /leave out --rope-freq-base 10000/);
+  await fig(page).locator('.runtime-inputs input[placeholder^="--rope"]').fill('');
+  await control(page, 'file').selectOption('no-rope-freqs');
+  await page.waitForTimeout(300);
+  assert.deepEqual(log, []);
+  assert.deepEqual(problems.external, []);
+  assert.deepEqual(problems.pageErrors, []);
+});
+
+test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.cpp; Phi-3.5 at m = 1000 agrees only with -c 4096', async () => {
+  const { page } = shared;
+  await page.evaluate((k) => window.posencPage.charts.get(k).set({ model: 'gemma-3-4b', file: 'no-freq-base-swa' }), KIND);
+  await page.waitForTimeout(200);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['swa-base-missing']);
+  assert.match(await readout(page), /The angles agree.*sliding_attention: all 128 pairs agree/);
+  await page.evaluate((k) => window.posencPage.charts.get(k).set({ model: 'phi-3.5-mini', file: 'converted', position: 1000 }), KIND);
+  await page.waitForTimeout(200);
+  const f = await findings(page);
+  assert.deepEqual(f.map((x) => x.code), ['longrope-factors-by-context']);
+  assert.match(f[0].text, /Fix: -c 4096/);
+  assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score is off by more than 1 % from distance Δ = 3 on/);
+  await page.evaluate((k) => window.posencPage.charts.get(k).set({ ctx: 4096 }), KIND);
+  await page.waitForTimeout(200);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
+  await page.evaluate((k) => window.posencPage.charts.get(k).reset(), KIND);
+  await page.waitForTimeout(200);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
+});
+
+test('a GGUF chosen from the computer is read in the page: without rope_freqs the finding and fix show, with it none', async () => {
+  const { page } = shared;
+  const input = fig(page).locator('.runtime-inputs input[type="file"]');
+  await input.setInputFiles({ name: 'llama-3.1-8b-old.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(OLD) });
+  await waitStatus(page, /llama-3\.1-8b-old\.gguf: read \d+ of \d+ bytes/);
+  assert.equal(await control(page, 'file').inputValue(), 'yours');
+  const f = await findings(page);
+  assert.deepEqual(f.map((x) => x.code), ['rope-freqs-missing']);
+  assert.match(f[0].text, /convert_hf_to_gguf\.py from llama\.cpp b3472 or later/);
+  assert.match(await readout(page), /Read from llama-3\.1-8b-old\.gguf/);
+  await input.setInputFiles({ name: 'llama-3.1-8b.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(NEW) });
+  await waitStatus(page, /llama-3\.1-8b\.gguf: read/);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
+  // dropped on the chart's drop zone, as a file manager drops it
+  await page.evaluate(([k, bytes]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], 'dropped-old.gguf'));
+    document.querySelector(`.chart[data-kind="${k}"] .runtime-drop`).dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [KIND, [...OLD]]);
+  await waitStatus(page, /dropped-old\.gguf: read/);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
+  // a GGUF of another model than the config: said so before anything else
+  await input.setInputFiles({ name: 'qwen.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(gguf('qwen2-7b-yarn')) });
+  await waitStatus(page, /qwen\.gguf: read/);
+  assert.match(await readout(page), /^This GGUF is a “qwen2” model, but a conversion of this config would be “llama”/);
+  await input.setInputFiles({ name: 'llama-3.1-8b.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(NEW) });
+  await waitStatus(page, /llama-3\.1-8b\.gguf: read/);
+  // not a GGUF: a clear message, the chart keeps the last file
+  await input.setInputFiles({ name: 'notes.gguf', mimeType: 'text/plain', buffer: Buffer.from('hello, not a model') });
+  await waitStatus(page, /Could not read notes\.gguf as a GGUF: not a GGUF file/);
+  assert.equal((await status(page)).error, true);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
+});
+
+test('a public Hub model: config.json read into the config, its GGUF files listed, one read by Range requests only', async () => {
+  const { page, log } = shared;
+  log.length = 0;
+  await hub(page, 'meta/llama-gguf', /config\.json read/);
+  assert.match((await status(page)).text, /2 GGUF files listed/);
+  assert.equal(await control(page, 'model').inputValue(), 'config');
+  assert.equal(JSON.parse(await fig(page).locator('textarea.config-text').inputValue()).rope_scaling.rope_type, 'llama3');
+  assert.deepEqual(await fig(page).locator('.runtime-inputs select option').allTextContents(), [GGUF_NAME, 'sub/other-Q8_0.gguf']);
+  await fig(page).locator('.runtime-inputs select').selectOption(GGUF_NAME);
+  await fig(page).locator('.runtime-inputs button', { hasText: 'Read this GGUF' }).click();
+  await waitStatus(page, /Read from meta\/llama-gguf/);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
+  const reads = log.filter((x) => x.path.endsWith('.gguf'));
+  assert.ok(reads.length >= 1);
+  assert.ok(reads.every((x) => x.range && x.status === 206), JSON.stringify(reads));
+  const bytes = reads.reduce((s, x) => s + x.bytes, 0);
+  assert.ok(bytes < 2 * 2 ** 20 && bytes < BIG.length / 8, `read ${bytes} of ${BIG.length} bytes`);
+});
+
+test('a GGUF address copied from the Hub (…/blob/main/x.gguf) reads that file, by Range requests', async () => {
+  const { page, log } = shared;
+  log.length = 0;
+  await hub(page, `https://huggingface.co/meta/llama-gguf/blob/main/${GGUF_NAME}`, /Read from meta\/llama-gguf\//);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
+  const reads = log.filter((x) => x.path.endsWith('.gguf'));
+  assert.ok(reads.length >= 1 && reads.every((x) => x.range && x.status === 206), JSON.stringify(reads));
+});
+
+test('gated, missing, malformed id and no network each give their own message, and the chart keeps drawing', async () => {
+  const { page } = shared;
+  await hub(page, 'gated/llama', /gated or private \(HTTP 401\)/);
+  assert.equal((await status(page)).error, true);
+  await hub(page, 'nobody/nothing', /not on the Hub \(404\)/);
+  await hub(page, '../etc', /is not a Hub model id/);
+  await hub(page, 'https://huggingface.co/meta/llama-gguf/blob/main/gone.gguf', /meta\/llama-gguf\/gone\.gguf is not on the Hub \(404\): check the file’s name/);
+  assert.equal((await status(page)).error, true);
+  await hub(page, 'offline/model', /cannot be reached/);
+  assert.equal((await status(page)).error, true);
+  assert.ok((await findings(page)).length > 0);
+  assert.deepEqual(await audit(page), [], 'axe, English, after the Hub\'s errors');
+});
+
+test('Chinese: the notice, the findings and the Hub messages are in Chinese; the fix names no flag where none exists', async () => {
+  const { page, context } = await open('zh');
+  try {
+    const f = await findings(page);
+    assert.deepEqual(f.map((x) => x.code), ['rope-freqs-missing']);
+    assert.match(f[0].text, /缺少 llama3 缩放/);
+    assert.match(f[0].text, /修正：没有哪个 llama\.cpp 参数能修正它/);
+    assert.match(await readout(page), /模拟的文件/);
+    await hub(page, 'gated/llama', /受限或私有模型/);
+    await hub(page, 'nobody/nothing', /Hub 上没有/);
+    assert.deepEqual(await audit(page), [], 'axe, Chinese, after a Hub error');
+  } finally {
+    await context.close();
+  }
+});
+
+/** Serious and critical axe violations in section 21 as it is now (axe evaluated through the
+ * debugger protocol, which the page's CSP does not govern). */
+async function audit(page) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(() => window.axe.run('#your-model', { resultTypes: ['violations'] }));
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}

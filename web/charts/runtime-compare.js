@@ -1,0 +1,533 @@
+// runtime-compare.js: what llama.cpp computes from a GGUF file against what the model's
+// config.json means (transformers' reading), for the model chosen: per pair, the angle each
+// runtime turns a query by at position m; the largest score error up to each distance, as
+// model-misreads draws it; and compareRuntimes' findings, with the llama.cpp flags that fix them.
+// The GGUF is the reader's (a file read here, or a Hub file read by Range requests), or, until
+// there is one, the front of the file convert_hf_to_gguf.py would write from the config, built in
+// the page (optionally as an older converter wrote it): simulated, and said to be.
+import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
+import { MODEL_IDS, MODEL_LABELS, modelReader } from './shared/model.js';
+import { convertedGguf, ggufArch } from './shared/gguf-convert.js';
+import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
+import { readGguf } from '../lib/gguf.js';
+import { FLAG_NAMES } from '../lib/llamacpp.js';
+import { messages, onLang, lang } from '../host/i18n.js';
+
+const SAMPLES = 200;
+const FILES = ['converted', 'no-rope-freqs', 'no-freq-base-swa', 'yours'];
+const OMIT = { 'no-rope-freqs': 'rope_freqs', 'no-freq-base-swa': 'freq_base_swa' };
+const CODES = ['rope-freqs-missing', 'longrope-factors-by-context', 'swa-base-missing', 'flag-overridden', 'flag-no-op',
+  'base-differs', 'scaling-differs', 'pairing-differs', 'attn-factor-differs', 'none'];
+
+const M = messages({
+  en: {
+    title: 'What llama.cpp computes from a GGUF against what the config means: angles per pair, score error by distance, findings',
+    model: 'config',
+    file: 'GGUF',
+    converted: 'converted from this config today (simulated)',
+    'no-rope-freqs': 'converted before llama.cpp#8676: no rope_freqs (simulated)',
+    'no-freq-base-swa': 'converted before llama.cpp#18553: no freq_base_swa (simulated)',
+    yours: 'your GGUF (load one below)',
+    position: 'position m',
+    ctx: 'llama.cpp context -c (0: the file’s)',
+    angleX: 'pair i',
+    angleY: 'angle m·θ_i, radians (log scale)',
+    scoreX: 'distance Δ between query and key (log scale)',
+    scoreY: 'largest |score error| up to Δ, / (|q|·|k|)',
+    lineConfig: 'the config (transformers)',
+    lineLlama: 'llama.cpp with this GGUF',
+    lineError: 'llama.cpp against the config',
+    sourceSim: 'Simulated file: the GGUF keys and RoPE tensors convert_hf_to_gguf.py writes for {model}{omit}. ',
+    omitRope: ', without rope_freqs as converters before July 2024 wrote it',
+    omitSwa: ', without freq_base_swa as converters before January 2026 wrote it',
+    omitNone: ' (this model’s file has nothing of that kind to leave out, so it is today’s conversion)',
+    sourceRead: 'Read from {name}: {bytes} of its bytes (metadata and RoPE tensors only). ',
+    readAgree: 'Layer type {type}: all {half} pairs agree. ggml’s own float32 rounding at position {pmax}: {f32}. ',
+    archMismatch: 'This GGUF is a “{file}” model, but a conversion of this config would be “{config}”: compare it with its own config. ',
+    readout: 'Layer type {type}: {pairs} of {half} pairs differ; at m = {m} the pair furthest off is pair {at}, at {ratio}× the config’s angle. Largest score error {worst} at Δ = {wd}{first}. ggml’s own float32 rounding at position {pmax}: {f32}. ',
+    readFirst: ', first past 1 % at Δ = {x}',
+    readNever: ', never past 1 %',
+    clamped: 'Position m is kept below the context ({ctx}). ',
+    noticeDiff: '{headline} At position m = {m}, llama.cpp turns {pairs} of {half} pairs differently from the config, {times}, and the score is off by more than 1 % from distance Δ = {x} on.',
+    timesMore: 'up to {r}× as far',
+    timesLess: 'down to 1/{r} of its angle',
+    noticeDiffSmall: '{headline} The angles differ, yet no score moves by more than 1 % at the distances shown (up to Δ = {max}).',
+    noticeOther: '{headline} The angles agree; read the finding below.',
+    noticeAgree: 'llama.cpp and the config agree here: the two angle lines lie on each other and the score error stays at rounding level.',
+    noticeNoFile: 'No GGUF loaded yet: choose or drop a .gguf file below, or load a Hub model and pick one of its GGUF files.',
+    unsupported: 'convert_hf_to_gguf.py has no conversion for model type “{type}” that this page simulates; load a GGUF of it instead.',
+    error: 'Could not compare: {message}',
+    findingsTitle: 'Findings',
+    fixLabel: 'Fix: ',
+    noFlag: 'no llama.cpp flag fixes this; use a GGUF converted again. ',
+    details: 'as the command line prints it',
+    'h-rope-freqs-missing': 'The llama3 scaling is missing: the file has no rope_freqs tensor.',
+    'h-longrope-factors-by-context': 'LongRoPE’s factors are picked by the context llama.cpp allocates, not by the length of the input.',
+    'h-swa-base-missing': 'The sliding-window layers’ base is not in the file (no freq_base_swa).',
+    'h-flag-overridden': 'A flag given here is overwritten by llama.cpp.',
+    'h-flag-no-op': 'A flag given here changes nothing.',
+    'h-base-differs': 'llama.cpp rotates with another base.',
+    'h-scaling-differs': 'llama.cpp runs another scaling than the config says.',
+    'h-pairing-differs': 'llama.cpp pairs other dimensions than the model was trained with.',
+    'h-attn-factor-differs': 'llama.cpp multiplies cos and sin by another factor.',
+    'h-none': 'llama.cpp and the config agree.',
+    flagsLabel: 'llama.cpp flags (try a fix here)',
+    badFlag: 'Not a RoPE flag of llama.cpp, or no value after it: “{flag}”. Known: {known}.',
+    hubLabel: 'Hugging Face model id (owner/name) or a GGUF’s address',
+    hubLoad: 'Load from the Hub',
+    hubLoading: 'Asking the Hub for {id}…',
+    hubLoaded: '{id}: config.json read into “your config”. {ggufs}',
+    hubNoConfig: '{id} has no config.json (GGUF-only repositories usually have none): compare its GGUF with the config of the original model, from the gallery or pasted. {ggufs}',
+    hubGgufs: '{count} GGUF files listed: pick one and read it.',
+    hubNoGgufs: 'It lists no GGUF files.',
+    hubGated: '{id} is gated or private (HTTP {status}): the Hub wants a sign-in and accepted terms, which this page cannot give. Download its files and choose them here instead.',
+    hubMissing: '{id} is not on the Hub (404): check the id.',
+    hubFileMissing: '{id} is not on the Hub (404): check the file’s name.',
+    hubOffline: 'The Hub cannot be reached (offline or blocked). The rest of the page works without it; choose a GGUF from your computer instead.',
+    hubBadId: '“{id}” is not a Hub model id (owner/name).',
+    hubFailed: 'The Hub answered HTTP {status} for {id}.',
+    ggufList: 'GGUF file of the model',
+    ggufRead: 'Read this GGUF',
+    ggufReading: 'Reading the front of {name}…',
+    fileLabel: 'Your .gguf file: drop it here or choose it (read here, never uploaded)',
+    fileRead: '{name}: read {bytes} of {total} bytes (metadata and RoPE tensors only).',
+    fileFailed: 'Could not read {name} as a GGUF: {message}',
+    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at Δ, on about 200 log-spaced distances from 1 to m (the keys before the query at m), the first distance past 1 % found exactly; both runtimes’ angles are taken at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors).',
+  },
+  zh: {
+    title: 'llama.cpp 从 GGUF 算出的与配置本意的对比：各对的角度、随距离的得分误差、检查结果',
+    model: '配置',
+    file: 'GGUF',
+    converted: '今天从这个配置转换而来（模拟）',
+    'no-rope-freqs': '在 llama.cpp#8676 之前转换：没有 rope_freqs（模拟）',
+    'no-freq-base-swa': '在 llama.cpp#18553 之前转换：没有 freq_base_swa（模拟）',
+    yours: '你的 GGUF（在下面读取）',
+    position: '位置 m',
+    ctx: 'llama.cpp 上下文 -c（0：取文件中的值）',
+    angleX: '对 i',
+    angleY: '角度 m·θ_i，弧度（对数坐标）',
+    scoreX: 'query 与 key 的距离 Δ（对数坐标）',
+    scoreY: '距离 Δ 以内最大的 |得分误差| / (|q|·|k|)',
+    lineConfig: '配置（transformers）',
+    lineLlama: 'llama.cpp 读这个 GGUF',
+    lineError: 'llama.cpp 相对配置',
+    sourceSim: '模拟的文件：convert_hf_to_gguf.py 为 {model} 写出的 GGUF 键和 RoPE 张量{omit}。',
+    omitRope: '，但像 2024 年 7 月之前的转换脚本那样缺少 rope_freqs',
+    omitSwa: '，但像 2026 年 1 月之前的转换脚本那样缺少 freq_base_swa',
+    omitNone: '（这个模型的文件里本来就没有这一项可缺，所以就是今天的转换结果）',
+    sourceRead: '读自 {name}：读了 {bytes} 字节（只有元数据和 RoPE 张量）。',
+    readAgree: '层类型 {type}：全部 {half} 对一致。ggml 自身在位置 {pmax} 的 float32 舍入误差：{f32}。',
+    archMismatch: '这个 GGUF 是“{file}”模型，而这个配置转换后应是“{config}”：请用它自己的配置来比较。',
+    readout: '层类型 {type}：{half} 对中有 {pairs} 对不同；在 m = {m} 处偏得最多的是第 {at} 对，角度是配置的 {ratio} 倍。最大得分误差 {worst}，在 Δ = {wd}{first}。ggml 自身在位置 {pmax} 的 float32 舍入误差：{f32}。',
+    readFirst: '，在 Δ = {x} 处首次超过 1%',
+    readNever: '，从未超过 1%',
+    clamped: '位置 m 限制在上下文（{ctx}）之内。',
+    noticeDiff: '{headline}在位置 m = {m}，{half} 对中有 {pairs} 对在 llama.cpp 里转过的角度与配置本意不同，{times}；从距离 Δ = {x} 起，得分偏差超过 1%。',
+    timesMore: '最多是它的 {r} 倍',
+    timesLess: '最少只有它的 1/{r}',
+    noticeDiffSmall: '{headline}角度不同，但在图中的距离上（直到 Δ = {max}）得分偏差都不超过 1%。',
+    noticeOther: '{headline}角度一致；请看下面的检查结果。',
+    noticeAgree: '这里 llama.cpp 与配置一致：两条角度曲线重合，得分误差只在舍入的量级。',
+    noticeNoFile: '还没有读取 GGUF：在下面选择或拖入一个 .gguf 文件，或者从 Hub 读取一个模型并选其中一个 GGUF 文件。',
+    unsupported: '本页没有模拟 convert_hf_to_gguf.py 对模型类型“{type}”的转换；请改为读取它的 GGUF 文件。',
+    error: '无法比较：{message}',
+    findingsTitle: '检查结果',
+    fixLabel: '修正：',
+    noFlag: '没有哪个 llama.cpp 参数能修正它；请换用重新转换的 GGUF。',
+    details: '命令行输出的原文',
+    'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
+    'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
+    'h-swa-base-missing': '文件中没有滑动窗口层的 base（缺少 freq_base_swa）。',
+    'h-flag-overridden': '这里给出的某个参数被 llama.cpp 覆盖了。',
+    'h-flag-no-op': '这里给出的某个参数不起作用。',
+    'h-base-differs': 'llama.cpp 用的 base 不同。',
+    'h-scaling-differs': 'llama.cpp 用的缩放与配置不同。',
+    'h-pairing-differs': 'llama.cpp 配对的维度与模型训练时不同。',
+    'h-attn-factor-differs': 'llama.cpp 给 cos 和 sin 乘的因子不同。',
+    'h-none': 'llama.cpp 与配置一致。',
+    flagsLabel: 'llama.cpp 参数（可在这里试一试修正）',
+    badFlag: '“{flag}”不是 llama.cpp 的 RoPE 参数，或者后面缺少取值。可用的参数：{known}。',
+    hubLabel: 'Hugging Face 模型 id（owner/name）或 GGUF 文件的网址',
+    hubLoad: '从 Hub 读取',
+    hubLoading: '正在向 Hub 查询 {id}…',
+    hubLoaded: '{id}：已把 config.json 读入“你的配置”。{ggufs}',
+    hubNoConfig: '{id} 没有 config.json（只放 GGUF 的仓库通常没有）：请把它的 GGUF 与原模型的配置对比，可以从图库中选，也可以粘贴。{ggufs}',
+    hubGgufs: '列出了 {count} 个 GGUF 文件：选一个读取。',
+    hubNoGgufs: '其中没有 GGUF 文件。',
+    hubGated: '{id} 是受限或私有模型（HTTP {status}）：Hub 要求登录并同意条款，本页做不到。请下载它的文件，再在这里选择。',
+    hubMissing: 'Hub 上没有 {id}（404）：请检查 id。',
+    hubFileMissing: 'Hub 上没有 {id}（404）：请检查文件名。',
+    hubOffline: '无法连接 Hub（离线或被拦截）。页面的其余部分不受影响；请改为从你的电脑选择 GGUF 文件。',
+    hubBadId: '“{id}”不是 Hub 模型 id（owner/name）。',
+    hubFailed: 'Hub 对 {id} 返回了 HTTP {status}。',
+    ggufList: '模型的 GGUF 文件',
+    ggufRead: '读取这个 GGUF',
+    ggufReading: '正在读取 {name} 的开头部分…',
+    fileLabel: '你的 .gguf 文件：拖到这里或选择文件（只在本地读取，从不上传）',
+    fileRead: '{name}：读了 {total} 字节中的 {bytes} 字节（只有元数据和 RoPE 张量）。',
+    fileFailed: '无法把 {name} 当作 GGUF 读取：{message}',
+    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在 Δ，在从 1 到 m 的约 200 个按对数等距的距离上计算（即位置 m 的 query 之前的各个 key），首次超过 1% 的距离则逐个精确查找；两边的角度都按序列长度 m + 1 取。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。',
+  },
+});
+
+/** "--rope-freq-base 10000 --rope-scaling yarn" → { ropeFreqBase: 10000, ropeScaling: 'yarn' }; throws the bad token. */
+const BY_FLAG = Object.fromEntries(Object.entries(FLAG_NAMES).map(([k, v]) => [v, k]));
+function parseFlags(text) {
+  const words = text.trim().split(/\s+/).filter(Boolean), flags = {};
+  for (let j = 0; j < words.length; j += 2) {
+    const [name, inline] = words[j].split('=');
+    const k = BY_FLAG[name], v = inline ?? words[j + 1];
+    if (!k || v === undefined) throw Object.assign(new Error('flag'), { flag: words[j] });
+    if (inline !== undefined) j--;
+    flags[k] = k === 'ropeScaling' ? v : Number(v);
+  }
+  return flags;
+}
+
+/** The score q·k of k at 0 and q at Δ (float64) for one runtime's reading of a head. */
+function score(q, k, headDim, rotaryDim, style, theta, mag, d) {
+  const half = rotaryDim / 2;
+  let s = 0;
+  for (let j = rotaryDim; j < headDim; j++) s += q[j] * k[j];
+  let r = 0;
+  for (let i = 0; i < half; i++) {
+    const a = style === 'half' ? i : 2 * i, b = style === 'half' ? i + half : 2 * i + 1;
+    const phi = d * theta[i];
+    r += (q[a] * k[a] + q[b] * k[b]) * Math.cos(phi) + (q[a] * k[b] - q[b] * k[a]) * Math.sin(phi);
+  }
+  return s + mag * mag * r;
+}
+
+/** The layer type to draw: the first whose angles or magnitude differ, else one a finding names, else the full-attention one. */
+function pickType(cmp) {
+  const entries = Object.entries(cmp.layerTypes);
+  const off = ([, t]) => t.differingPairs.length || t.rotaryDim.config !== t.rotaryDim.llamaCpp || t.pairing.config !== t.pairing.llamaCpp ||
+    (t.magnitude.config !== null && Math.abs(t.magnitude.config - t.magnitude.llamaCpp) > 1e-6 * t.magnitude.config);
+  const named = ([n]) => cmp.findings.some((f) => f.code !== 'none' && f.layerTypes.includes(n));
+  return entries.find(off) ?? entries.find(named) ?? entries.find(([n]) => n === 'full_attention') ?? entries[0];
+}
+
+export default {
+  kind: 'runtime-compare',
+  messages: M,
+  title: M.title,
+  params: [
+    { name: 'model', label: M.model, type: 'select', options: MODEL_IDS, value: 'llama-3.1-8b', optionLabels: MODEL_LABELS },
+    { name: 'file', label: M.file, type: 'select', options: FILES, value: 'no-rope-freqs', optionLabels: Object.fromEntries(FILES.map((f) => [f, M[f]])) },
+    { name: 'position', label: M.position, type: 'int', min: 1, max: 1048576, value: 32768 },
+    { name: 'ctx', label: M.ctx, type: 'int', min: 0, max: 1048576, value: 0 },
+  ],
+  mount(el, { pe, Chart }) {
+    const angles = lineChart(el, Chart, { x: M.angleX, y: M.angleY, yType: 'logarithmic', aspect: 2.2 });
+    const errors = lineChart(el, Chart, { x: M.scoreX, y: M.scoreY, xType: 'logarithmic', aspect: 2.2, legend: false });
+    angles.options.plugins.legend = lineLegend;
+    for (const c of [angles, errors]) c.canvas.parentElement.classList.add('phone-tall'); // room to plot on a phone
+    Object.assign(angles.options.scales.y, logAxis);
+    Object.assign(errors.options.scales.x, logAxis);
+
+    // ---- the panel: findings, flags, the Hub, a file ----
+    const uid = Math.random().toString(36).slice(2, 8);
+    const mk = (tag, props = {}) => Object.assign(document.createElement(tag), props);
+    const field = (input, cls = 'control') => {
+      const label = mk('label', { htmlFor: input.id, className: cls }), name = mk('span');
+      label.append(name, ' ', input);
+      return { label, name };
+    };
+    const findingsBox = mk('div', { className: 'config-panel runtime-findings' });
+    const findingsTitle = mk('p', { className: 'real-model-title' });
+    const findingsList = mk('ul');
+    findingsBox.append(findingsTitle, findingsList);
+    const panel = mk('div', { className: 'config-panel runtime-inputs' });
+    const flagsInput = mk('input', { id: `rc-flags-${uid}`, className: 'mono', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '--rope-freq-base 500000' });
+    flagsInput.translate = false;
+    const flags = field(flagsInput);
+    const flagsRow = mk('div', { className: 'config-row' });
+    flagsRow.append(flags.label);
+    const hubInput = mk('input', { id: `rc-hub-${uid}`, type: 'text', spellcheck: false, autocomplete: 'off', placeholder: 'owner/name' });
+    const hub = field(hubInput);
+    const hubButton = mk('button', { type: 'button', className: 'vectors-button' });
+    const ggufSelect = mk('select', { id: `rc-gguf-${uid}` });
+    const gguf = field(ggufSelect);
+    const ggufButton = mk('button', { type: 'button', className: 'vectors-button' });
+    const hubRow = mk('div', { className: 'config-row' }), listRow = mk('div', { className: 'config-row' });
+    hubRow.append(hub.label, hubButton);
+    listRow.append(gguf.label, ggufButton);
+    const fileInput = mk('input', { id: `rc-file-${uid}`, type: 'file', accept: '.gguf' });
+    fileInput.style.maxWidth = '100%';
+    const file = field(fileInput);
+    const fileRow = mk('div', { className: 'config-row runtime-drop' });
+    fileRow.append(file.label);
+    Object.assign(fileRow.style, { border: '1px dashed var(--line)', borderRadius: '4px', padding: '0.4rem' });
+    const status = mk('p', { className: 'chart-note' });
+    status.setAttribute('role', 'status');
+    panel.append(flagsRow, hubRow, listRow, fileRow, status);
+    el.append(findingsBox, panel);
+    const reader = modelReader(el, pe, 'llama-3.1-8b');
+
+    const S = { loaded: null, hubId: null, ggufs: [], message: null, error: false, busy: false };
+    const figure = () => el.closest('.chart') ?? el;
+    const setControl = (name, value) => {
+      const c = figure().querySelector(`.controls select[name="${name}"], .controls input[name="${name}"]`);
+      if (!c) return;
+      c.value = value;
+      c.dispatchEvent(new Event('input', { bubbles: true }));
+      c.dispatchEvent(new Event('change', { bubbles: true }));
+    };
+    const redraw = () => figure().querySelector('.controls input, .controls select')?.dispatchEvent(new Event('input', { bubbles: true }));
+    const say = (message, error = false) => {
+      S.message = message;
+      S.error = error;
+      render();
+    };
+    const render = () => {
+      findingsTitle.textContent = M.findingsTitle;
+      flags.name.textContent = M.flagsLabel;
+      hub.name.textContent = M.hubLabel;
+      hubButton.textContent = M.hubLoad;
+      gguf.name.textContent = M.ggufList;
+      ggufButton.textContent = M.ggufRead;
+      file.name.textContent = M.fileLabel;
+      listRow.style.display = S.ggufs.length ? '' : 'none';
+      hubButton.disabled = ggufButton.disabled = fileInput.disabled = S.busy;
+      status.textContent = S.message ? S.message() : '';
+      status.classList.toggle('posenc-error', S.error);
+    };
+    const ggufFetch = (url, init = {}) => globalThis.fetch(url, { ...init, credentials: 'omit', referrerPolicy: 'no-referrer' });
+    const hubMessage = (err, id) => {
+      // a GgufError names the status only in its message
+      const v = { id, status: err.status ?? /answered (?:HTTP )?(\d{3})/.exec(err.message)?.[1] ?? '?' };
+      if (err.code === 'not-found') return () => M.hubFileMissing.format(v);
+      if (err.code === 'gated') return () => M.hubGated.format(v);
+      if (err.code === 'missing') return () => M.hubMissing.format(v);
+      if (err.code === 'offline' || err.code === 'network') return () => M.hubOffline;
+      if (err.code === 'bad-id') return () => M.hubBadId.format(v);
+      if (err.code === 'http') return () => M.hubFailed.format(v);
+      return null;
+    };
+
+    async function loadHub() {
+      // a GGUF's address pasted in: the model's config and file list, then that file
+      const url = parseHubUrl(hubInput.value.trim());
+      const id = url ? url.id : hubInput.value.trim();
+      try {
+        checkHubId(id);
+      } catch (err) {
+        return say(hubMessage(err, id), true);
+      }
+      S.busy = true;
+      S.ggufs = [];
+      say(() => M.hubLoading.format({ id }));
+      const [config, list] = await Promise.allSettled([hubJson(id, 'config.json'), hubFiles(id, '.gguf')]);
+      S.busy = false;
+      // the model API answers for the repository as a whole: its failure is the repository's
+      if (list.status === 'rejected' && (config.status === 'rejected' || list.reason.code !== 'missing')) {
+        const why = config.status === 'rejected' && config.reason.code === 'gated' ? config.reason : list.reason;
+        ggufSelect.replaceChildren();
+        return say(hubMessage(why, id) ?? (() => M.error.format({ message: why.message })), true);
+      }
+      S.hubId = id;
+      S.ggufs = list.status === 'fulfilled' ? list.value : [];
+      ggufSelect.replaceChildren(...S.ggufs.map((n) => new Option(n, n)));
+      const ggufs = () => (S.ggufs.length ? M.hubGgufs.format({ count: S.ggufs.length }) : String(M.hubNoGgufs));
+      if (config.status === 'fulfilled') {
+        const text = el.querySelector('.config-text');
+        if (text) text.value = JSON.stringify(config.value, null, 2);
+        say(() => M.hubLoaded.format({ id, ggufs: ggufs() }));
+        setControl('model', 'config');
+      } else if (config.reason.code === 'missing') say(() => M.hubNoConfig.format({ id, ggufs: ggufs() }));
+      else say(hubMessage(config.reason, id) ?? (() => M.error.format({ message: config.reason.message })), true);
+      if (url && url.file.toLowerCase().endsWith('.gguf') && !S.error) {
+        if (!S.ggufs.includes(url.file)) (S.ggufs.push(url.file), ggufSelect.append(new Option(url.file, url.file)));
+        ggufSelect.value = url.file;
+        await loadGguf(hubFile(id, url.file), `${id}/${url.file}`);
+      }
+    }
+
+    async function loadGguf(source, name) {
+      S.busy = true;
+      say(() => M.ggufReading.format({ name }));
+      try {
+        const g = await readGguf(source, { fetch: ggufFetch });
+        const total = source instanceof Blob ? source.size : null;
+        S.loaded = { gguf: g, name, bytes: g.bytesRead };
+        S.busy = false;
+        say(() => (total ? M.fileRead.format({ name, bytes: g.bytesRead, total }) : M.sourceRead.format({ name, bytes: g.bytesRead }).trim()));
+        setControl('file', 'yours');
+        redraw();
+      } catch (err) {
+        S.busy = false;
+        say((source instanceof Blob ? null : hubMessage(err, name)) ?? (() => M.fileFailed.format({ name, message: err.message })), true);
+      }
+    }
+
+    hubButton.addEventListener('click', loadHub);
+    hubInput.addEventListener('keydown', (e) => e.key === 'Enter' && loadHub());
+    ggufButton.addEventListener('click', () => ggufSelect.value && loadGguf(hubFile(S.hubId, ggufSelect.value), `${S.hubId}/${ggufSelect.value}`));
+    fileInput.addEventListener('change', () => fileInput.files[0] && loadGguf(fileInput.files[0], fileInput.files[0].name));
+    fileRow.addEventListener('dragover', (e) => (e.preventDefault(), (fileRow.style.borderColor = 'var(--accent)')));
+    fileRow.addEventListener('dragleave', () => (fileRow.style.borderColor = ''));
+    fileRow.addEventListener('drop', (e) => {
+      e.preventDefault();
+      fileRow.style.borderColor = '';
+      const f = e.dataTransfer?.files?.[0];
+      if (f) loadGguf(f, f.name);
+    });
+    let typing = 0;
+    flagsInput.addEventListener('input', () => {
+      clearTimeout(typing);
+      typing = setTimeout(redraw, 250);
+    });
+    const stopLang = onLang(render);
+    render();
+
+    const showFindings = (list) => {
+      const en = lang() === 'en';
+      findingsBox.style.display = list.length ? '' : 'none';
+      const flagged = (text) => text.split(/(--[a-z-]+(?: [\w.+-]+)?|-c \d+)/).map((x, n) => (n % 2 ? mk('code', { textContent: x }) : x));
+      findingsList.replaceChildren(...list.map((f) => {
+        const li = mk('li');
+        li.dataset.code = f.code;
+        const head = mk('b', { textContent: M[`h-${CODES.includes(f.code) ? f.code : 'none'}`] });
+        li.append(head, en ? ' (' : '（', mk('code', { textContent: f.code }), en ? ')' : '）');
+        // English shows the comparison's own sentences; other languages, the fix's flags and the sentences folded
+        if (en) li.append(mk('br'), f.message);
+        if (f.fix) {
+          const fix = mk('span', { className: 'runtime-fix' });
+          const flagsInFix = f.fix.match(/(?:^|\s)(--[a-z-]+(?: [\w.+-]+)?|-c \d+)/g);
+          fix.append(String(M.fixLabel));
+          if (en) fix.append(...flagged(f.fix), '.');
+          else if (flagsInFix) fix.append(...flagsInFix.flatMap((x, n) => [n ? ' ' : '', mk('code', { textContent: x.trim() })]), '。');
+          else fix.append(String(M.noFlag));
+          li.append(mk('br'), fix);
+        }
+        if (!en) {
+          const more = mk('details'), text = mk('p', { className: 'chart-note', textContent: f.fix ? `${f.message} Fix: ${f.fix}` : f.message });
+          text.lang = 'en';
+          text.translate = false;
+          more.append(mk('summary', { textContent: M.details }), text);
+          li.append(more);
+        }
+        return li;
+      }));
+    };
+
+    const view = {
+      update({ model, file: which, position, ctx }) {
+        render();
+        angles.data.datasets = [];
+        errors.data.datasets = [];
+        const empty = { columns: ['pair'], rows: [] };
+        const stop = (readout, notice) => {
+          // empty axes, as a chart mounted here draws them
+          for (const ax of [angles.options.scales.x, errors.options.scales.x]) ax.min = ax.max = undefined;
+          angles.update();
+          errors.update();
+          showFindings([]);
+          view.notice = notice;
+          view.readout = readout;
+          return empty;
+        };
+        const { info, config, entry, error } = reader.read(model);
+        if (error || !info) return stop(M.error.format({ message: error }));
+        let source, gg;
+        if (which === 'yours') {
+          if (!S.loaded) return stop('', String(M.noticeNoFile));
+          gg = S.loaded.gguf;
+          source = M.sourceRead.format({ name: S.loaded.name, bytes: S.loaded.bytes });
+        } else {
+          const conv = convertedGguf(typeof config === 'string' ? JSON.parse(config) : config, info, OMIT[which] ?? null);
+          if (conv.error) return stop(M.unsupported.format({ type: conv.type }));
+          gg = conv.gguf;
+          const omit = which === 'converted' ? '' : (which === 'no-rope-freqs' ? String(M.omitRope) : String(M.omitSwa)) + (conv.omitted ? '' : String(M.omitNone));
+          source = M.sourceSim.format({ model: entry ? entry.name : String(MODEL_LABELS.config), omit });
+        }
+        let flagValues;
+        try {
+          flagValues = parseFlags(flagsInput.value);
+        } catch (err) {
+          if (!err.flag) throw err;
+          return stop(M.badFlag.format({ flag: err.flag, known: Object.values(FLAG_NAMES).join(' ') }));
+        }
+        let cmp, rt;
+        try {
+          // the context first, to keep m inside it
+          rt = pe.llamaCppRope(gg, { flags: flagValues, ctx });
+          const m = Math.min(position, rt.nCtx - 1);
+          cmp = pe.compareRuntimes(config, gg, { positions: [0, m], flags: flagValues, ctx });
+        } catch (err) {
+          return stop(M.error.format({ message: `${err.name}: ${err.message}` }));
+        }
+        const m = Math.min(position, rt.nCtx - 1);
+        const [typeName, t] = pickType(cmp);
+        const half = Math.min(t.thetaConfig.length, t.thetaLlamaCpp.length);
+        const pts = (theta) => Array.from({ length: theta.length }, (_, i) => ({ x: i, y: m * theta[i] }));
+        angles.data.datasets.push(
+          { label: String(M.lineConfig), data: pts(t.thetaConfig), borderColor: palette[0], borderWidth: 2.5 },
+          { label: String(M.lineLlama), data: pts(t.thetaLlamaCpp), borderColor: palette[1], borderDash: dashes[1], borderWidth: 1.75 },
+        );
+        // the pair whose angle is furthest off, as llama.cpp's angle over the config's
+        let ratio = 1, at = 0;
+        for (let i = 0; i < half; i++) {
+          const r = t.thetaLlamaCpp[i] / t.thetaConfig[i];
+          if (Math.abs(Math.log(r)) > Math.abs(Math.log(ratio)) * (1 + 1e-12)) (ratio = r), (at = i);
+        }
+        const times = ratio >= 1 ? M.timesMore.format({ r: sig(ratio, 3) }) : M.timesLess.format({ r: sig(1 / ratio, 3) });
+        // the score error, q and k of the head size
+        const info0 = info.layerTypes[typeName];
+        const headDim = info0.headDim;
+        const qk = pe.randomNormal(2 * headDim, 1);
+        const q = qk.subarray(0, headDim), k = qk.subarray(headDim);
+        let nq = 0, nk = 0;
+        for (let j = 0; j < headDim; j++) (nq += q[j] * q[j]), (nk += k[j] * k[j]);
+        const norm = Math.sqrt(nq * nk);
+        // the query at m against each key before it: distances 1 to m
+        const maxD = Math.max(2, m);
+        const dist = intGrid(1, maxD, SAMPLES, 'log');
+        const magC = t.magnitude.config ?? 1;
+        const errAt = (d) => Math.abs(score(q, k, headDim, t.rotaryDim.llamaCpp, t.pairing.llamaCpp, t.thetaLlamaCpp, t.magnitude.llamaCpp, d) -
+          score(q, k, headDim, t.rotaryDim.config, t.pairing.config, t.thetaConfig, magC, d)) / norm;
+        const err = dist.map(errAt);
+        let run = 0, worst = 0, first = -1;
+        err.forEach((e, j) => ((worst = e > err[worst] ? j : worst), first < 0 && e > 0.01 && (first = j)));
+        // the first distance past 1 %, exactly: the grid may step over it
+        let firstD = first >= 0 ? dist[first] : -1;
+        if (first > 0) for (let d = dist[first - 1] + 1; d < dist[first]; d++) if (errAt(d) > 0.01) (firstD = d), (d = Infinity);
+        errors.data.datasets.push({ label: String(M.lineError), data: dist.map((x, j) => ({ x, y: (run = Math.max(run, err[j])) })), borderColor: palette[1], borderWidth: 1.75 });
+        angles.options.scales.x.min = 0;
+        angles.options.scales.x.max = Math.max(t.thetaConfig.length, t.thetaLlamaCpp.length) - 1;
+        errors.options.scales.x.min = 1;
+        errors.options.scales.x.max = maxD;
+        angles.update();
+        errors.update();
+        showFindings(cmp.findings);
+
+        const main = cmp.findings.find((f) => f.code !== 'none' && f.layerTypes.includes(typeName)) ?? cmp.findings.find((f) => f.code !== 'none');
+        const headline = main ? String(M[`h-${CODES.includes(main.code) ? main.code : 'none'}`]) : '';
+        const angleDiffers = t.differingPairs.length > 0 || t.pairing.config !== t.pairing.llamaCpp;
+        if (!main) view.notice = String(M.noticeAgree);
+        else if (!angleDiffers) view.notice = M.noticeOther.format({ headline });
+        else if (first >= 0) view.notice = M.noticeDiff.format({ headline, m, pairs: t.differingPairs.length, half, times, x: firstD });
+        else view.notice = M.noticeDiffSmall.format({ headline, max: maxD });
+        const want = ggufArch(typeof config === 'string' ? JSON.parse(config) : config);
+        const mismatch = want && want !== cmp.arch ? M.archMismatch.format({ file: cmp.arch, config: want }) : '';
+        const numbers = { type: typeName, half, pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2) };
+        // a file of another model: that is the first thing to notice, whatever else differs
+        if (mismatch) view.notice = mismatch.trim();
+        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + (!angleDiffers ? M.readAgree.format(numbers) : M.readout.format({
+          type: typeName, pairs: t.differingPairs.length, half, m, ratio: sig(ratio, 3), at, worst: sig(err[worst], 3), wd: dist[worst],
+          first: first >= 0 ? M.readFirst.format({ x: firstD }) : String(M.readNever), pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2),
+        }));
+        const rows = [];
+        for (let i = 0; i < half; i++) rows.push([i, m * t.thetaConfig[i], m * t.thetaLlamaCpp[i]]);
+        return { columns: ['pair', 'angle_config', 'angle_llamacpp'], rows };
+      },
+      destroy: () => {
+        clearTimeout(typing);
+        stopLang();
+        angles.destroy();
+        errors.destroy();
+      },
+    };
+    return view;
+  },
+};

@@ -1,0 +1,99 @@
+// gguf-convert.js: the RoPE part of a GGUF as llama.cpp's convert_hf_to_gguf.py writes it from a
+// config.json: the architecture it maps the model type to, the keys llama.cpp's loader reads for
+// positions, and the per-pair factor tensors (rope_freqs for llama3 scaling, LongRoPE's long and
+// short factors). Built in the page, never written to disk: what readGguf would return for the
+// front of such a file. `omit` simulates an older converter: 'rope_freqs' (before llama.cpp#8676,
+// July 2024) or 'freq_base_swa' (before llama.cpp#18553, January 2026).
+
+// convert_hf_to_gguf.py's model classes, by config model_type → general.architecture
+const ARCH = {
+  llama: 'llama', mistral: 'llama', mixtral: 'llama', llama4: 'llama4', llama4_text: 'llama4', qwen2: 'qwen2', qwen3: 'qwen3',
+  qwen2_vl: 'qwen2vl', deepseek_v2: 'deepseek2', deepseek_v3: 'deepseek2', gemma2: 'gemma2', gemma3: 'gemma3',
+  gemma3_text: 'gemma3', phi3: 'phi3', phi: 'phi2', 'phi-msft': 'phi2', gpt_neox: 'gptneox', stablelm: 'stablelm',
+  stablelm_epoch: 'stablelm', glm: 'chatglm', chatglm: 'chatglm', gpt_oss: 'gpt-oss', smollm3: 'smollm3',
+  internlm2: 'internlm2', minicpm: 'minicpm', gptj: 'gptj',
+};
+export const OMITS = Object.freeze(['rope_freqs', 'freq_base_swa']);
+
+/** convert_hf_to_gguf.py LlamaModel.generate_extra_tensors: llama3's divisor per pair, float32. */
+function llama3Factors(base, dim, s) {
+  const out = new Float32Array(dim / 2);
+  const { factor, lowFreqFactor: low, highFreqFactor: high, originalMaxPositionEmbeddings: original } = s;
+  for (let i = 0; i < dim / 2; i++) {
+    const wavelen = 2 * Math.PI * base ** ((2 * i) / dim);
+    if (wavelen < original / high) out[i] = 1;
+    else if (wavelen > original / low) out[i] = factor;
+    else {
+      const t = (original / wavelen - low) / (high - low);
+      out[i] = 1 / ((1 - t) / factor + t);
+    }
+  }
+  return out;
+}
+
+/** The general.architecture convert_hf_to_gguf.py writes for a config, or null. */
+export function ggufArch(config) {
+  const c = config?.text_config ?? config;
+  return ARCH[c?.model_type ?? config?.model_type] ?? null;
+}
+
+/**
+ * The GGUF front a conversion of `config` writes. info: pe.ropeConfig(config). Returns
+ * { gguf, arch, omitted } (omitted: whether `omit` removed anything from this model's file),
+ * or { error: 'unsupported', type } when convert_hf_to_gguf.py has no class for the model type.
+ */
+export function convertedGguf(config, info, omit = null) {
+  const c = config.text_config ?? config;
+  const type = c.model_type ?? config.model_type;
+  const arch = ARCH[type];
+  if (!arch) return { error: 'unsupported', type: String(type) };
+  const types = Object.entries(info.layerTypes).filter(([, t]) => !t.nope);
+  const full = (types.find(([n]) => n === 'full_attention') ?? types[0])?.[1];
+  if (!full) return { error: 'unsupported', type: String(type) };
+  const sliding = types.find(([n]) => n === 'sliding_attention')?.[1];
+  const meta = { 'general.architecture': arch, 'general.name': String(config._name_or_path ?? type) };
+  const key = (k, v) => (meta[`${arch}.${k}`] = v);
+  const ropeTensors = {};
+  let omitted = false;
+  const layers = c.num_hidden_layers ?? types.reduce((n, [, t]) => n + (t.layers?.length ?? 0), 0);
+  key('context_length', info.maxPositionEmbeddings ?? c.max_position_embeddings ?? 4096);
+  if (layers) key('block_count', layers);
+  if (c.hidden_size) key('embedding_length', c.hidden_size);
+  if (c.num_attention_heads) key('attention.head_count', c.num_attention_heads);
+  key('attention.head_count_kv', c.num_key_value_heads ?? c.num_attention_heads ?? 1);
+  key('attention.key_length', full.headDim);
+  key('rope.dimension_count', full.rotaryDim);
+  key('rope.freq_base', full.base);
+  const s = full.scaling;
+  if (s?.type === 'linear') (key('rope.scaling.type', 'linear'), key('rope.scaling.factor', s.factor));
+  else if (s?.type === 'yarn') {
+    key('rope.scaling.type', 'yarn');
+    key('rope.scaling.factor', s.factor);
+    key('rope.scaling.original_context_length', s.originalMaxPositionEmbeddings);
+    key('rope.scaling.yarn_beta_fast', s.betaFast ?? 32);
+    key('rope.scaling.yarn_beta_slow', s.betaSlow ?? 1);
+    // DeepSeek's converter stores 0.1 × mscale_all_dim
+    if (arch === 'deepseek2' && s.mscaleAllDim) key('rope.scaling.yarn_log_multiplier', 0.1 * s.mscaleAllDim);
+  } else if (s?.type === 'llama3') {
+    if (omit === 'rope_freqs') omitted = true;
+    else ropeTensors.rope_freqs = llama3Factors(full.base, full.rotaryDim, s);
+  } else if (s?.type === 'longrope') {
+    const rs = c.rope_scaling ?? c.rope_parameters ?? {};
+    key('rope.scaling.original_context_length', s.originalMaxPositionEmbeddings);
+    key('rope.scaling.attn_factor', full.attentionFactor);
+    if (Array.isArray(rs.long_factor)) ropeTensors.rope_factors_long = Float32Array.from(rs.long_factor);
+    if (Array.isArray(rs.short_factor)) ropeTensors.rope_factors_short = Float32Array.from(rs.short_factor);
+  }
+  if (full.mrope) key('rope.dimension_sections', [...full.mrope.section, 0, 0, 0, 0].slice(0, 4));
+  if (c.sliding_window && sliding) key('attention.sliding_window', c.sliding_window);
+  if (sliding && arch === 'gemma3') {
+    if (omit === 'freq_base_swa') omitted = true;
+    else key('rope.freq_base_swa', sliding.base);
+  }
+  const tensors = Object.entries(ropeTensors).map(([name, v], n) => Object.freeze({ name: `${name}.weight`, shape: Object.freeze([v.length]), type: 0, offset: 256 * n }));
+  const gguf = Object.freeze({
+    version: 3, littleEndian: true, metadata: Object.freeze(meta), tensors: Object.freeze(tensors), dataOffset: 0,
+    ropeTensors: Object.freeze(ropeTensors), bytesRead: 0,
+  });
+  return { gguf, arch, omitted };
+}
