@@ -203,6 +203,19 @@ test('a GGUF chosen from the computer is read in the page: without rope_freqs th
   }, [KIND, [...OLD]]);
   await waitStatus(page, /dropped-old\.gguf: read/);
   assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
+  // llama.cpp's -c typed with the other flags sets the context, and the finding reads as posenc compare prints it
+  const flags = fig(page).locator('.runtime-inputs input.mono');
+  await flags.fill('-c 8192');
+  await page.waitForTimeout(600); // the flags box waits 250 ms for typing to stop
+  const pe = await loadPosenc();
+  const cli = pe.compareRuntimes(JSON.stringify(MODELS['llama-3.1-8b'].config), await readGguf(OLD), { ctx: 8192 });
+  assert.equal((await findings(page))[0].text.includes(cli.findings[0].message), true, cli.findings[0].message);
+  assert.match(await readout(page), /Position m is kept below the context \(8192\)/);
+  await flags.fill('-c');
+  await page.waitForTimeout(600);
+  assert.match(await readout(page), /Not a RoPE flag of llama\.cpp, or no value after it: “-c”/);
+  await flags.fill('');
+  await page.waitForTimeout(600);
   // a GGUF of another model than the config: said so before anything else
   await input.setInputFiles({ name: 'qwen.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(gguf('qwen2-7b-yarn')) });
   await waitStatus(page, /qwen\.gguf: read/);

@@ -170,8 +170,11 @@ const M = messages({
   },
 });
 
-/** "--rope-freq-base 10000 --rope-scaling yarn" → { ropeFreqBase: 10000, ropeScaling: 'yarn' }; throws the bad token. */
-const BY_FLAG = Object.fromEntries(Object.entries(FLAG_NAMES).map(([k, v]) => [v, k]));
+/**
+ * "--rope-freq-base 10000 --rope-scaling yarn -c 8192" → { ropeFreqBase: 10000, ropeScaling: 'yarn', ctx: 8192 };
+ * throws the bad token. -c / --ctx-size are taken because llama.cpp's users type them with the rest.
+ */
+const BY_FLAG = { ...Object.fromEntries(Object.entries(FLAG_NAMES).map(([k, v]) => [v, k])), '-c': 'ctx', '--ctx-size': 'ctx' };
 function parseFlags(text) {
   const words = text.trim().split(/\s+/).filter(Boolean), flags = {};
   for (let j = 0; j < words.length; j += 2) {
@@ -446,14 +449,23 @@ export default {
           flagValues = parseFlags(flagsInput.value);
         } catch (err) {
           if (!err.flag) throw err;
-          return stop(M.badFlag.format({ flag: err.flag, known: Object.values(FLAG_NAMES).join(' ') }));
+          return stop(M.badFlag.format({ flag: err.flag, known: [...Object.values(FLAG_NAMES), '-c'].join(' ') }));
+        }
+        if (flagValues.ctx !== undefined) {
+          if (!Number.isInteger(flagValues.ctx) || flagValues.ctx < 0) return stop(M.badFlag.format({ flag: `-c ${flagValues.ctx}`, known: '-c N' }));
+          ({ ctx } = flagValues); // the flag, as on llama.cpp's command line, over the slider
+          delete flagValues.ctx;
         }
         let cmp, rt;
         try {
           // the context first, to keep m inside it
           rt = pe.llamaCppRope(gg, { flags: flagValues, ctx });
           const m = Math.min(position, rt.nCtx - 1);
-          cmp = pe.compareRuntimes(config, gg, { positions: [0, m], flags: flagValues, ctx });
+          // the positions posenc compare checks (0, the powers of two, the last), up to m
+          const positions = [0];
+          for (let p = 1; p < m; p *= 2) positions.push(p);
+          if (m > 0) positions.push(m);
+          cmp = pe.compareRuntimes(config, gg, { positions, flags: flagValues, ctx });
         } catch (err) {
           return stop(M.error.format({ message: `${err.name}: ${err.message}` }));
         }
