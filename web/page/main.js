@@ -7,15 +7,15 @@
 // or malformed ones are named in a note and keep their defaults) and is scrolled into view.
 // A scene sets several charts at once (<kind>.<param>=<value>, scene.js), and lock=1 shows
 // every control disabled.
-import { kernels, chartJs, assetUrls } from '../host/runtime.js';
+import { kernels, chartJs, assetUrls, configure } from '../host/runtime.js';
 import { PAGE_KEYS, isSceneKey, readScene, sceneQuery } from './scene.js';
 import {
   chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
 } from '../host/chart-host.js';
 
 const status = document.getElementById('status');
-const charts = new Map();
-window.posencPage = { charts, ready: null, notes: [] };
+window.posencPage ??= { charts: new Map(), ready: null, notes: [] };
+const { charts } = window.posencPage;
 
 /** The page's query: { target: kind or null, entries, notes } (never throws). */
 function readQuery() {
@@ -67,13 +67,58 @@ function showPageNotes(notes) {
   }
 }
 
+/** True when the query sets no chart (no chart=, no scene, no lock): every chart starts from its defaults. */
+function plainQuery() {
+  try {
+    return [...new URLSearchParams(location.search).keys()].every((k) => ['lang', 'theme', 'present'].includes(k));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Chart.js: the page's own <script async>, awaited where main.js would otherwise load a second
+ * copy (runtime.js) because this module ran first.
+ */
+function pageChartJs() {
+  if (globalThis.Chart) return Promise.resolve(globalThis.Chart);
+  return new Promise((resolve, reject) => {
+    const fail = () => reject(new Error('Chart.js could not be loaded'));
+    const done = () => (globalThis.Chart ? resolve(globalThis.Chart) : fail());
+    const tag = document.querySelector('script[src$="vendor/chart.umd.js"]');
+    if (!tag || document.readyState === 'complete') return done();
+    tag.addEventListener('load', done, { once: true });
+    tag.addEventListener('error', fail, { once: true });
+    addEventListener('load', done, { once: true }); // (the window's load waits for every script)
+  });
+}
+configure({ loadChartJs: pageChartJs });
+
+/** Resolves once the whole document is parsed (every chart's element is there). */
+const parsed = () => new Promise((resolve) => {
+  if (document.readyState !== 'loading') resolve();
+  else document.addEventListener('DOMContentLoaded', () => resolve(), { once: true });
+});
+
+/** Lets the browser paint and handle input between two charts (scheduler.yield where there is one). */
+const yieldToPage = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((r) => setTimeout(r, 0)));
+
+/**
+ * The charts in the order a reader meets them: the linked chart, then the charts from the first
+ * one in view down the page, then the ones above it (scroll anchoring keeps the view still
+ * while they fill in).
+ */
+function readingOrder(els, first) {
+  const from = Math.max(0, els.findIndex((el) => el.getBoundingClientRect().bottom > 0));
+  const order = [...els.slice(from), ...els.slice(0, from)];
+  if (first) order.splice(order.indexOf(first), 1), order.unshift(first);
+  return order;
+}
+
 async function mountAll() {
-  const { target, entries, scene, notes } = readQuery();
-  showPageNotes(notes);
-  const els = [...document.querySelectorAll('[data-chart]')];
-  // The first charts' modules load now, alongside the kernels; the others once the first chart
-  // is drawn, so that the first chart does not wait for the page's thirty-odd modules to
-  // compile (a module that fails shows its message on its own chart, below).
+  // The kernels, Chart.js and the first chart's module (preloaded by index.html) load at once.
+  const ready = Promise.all([kernels(), chartJs()]);
+  ready.catch(() => {});
   const modules = new Map();
   const load = (el) => {
     if (!modules.has(el)) {
@@ -82,14 +127,63 @@ async function mountAll() {
     }
     return modules.get(el);
   };
+  const mountOne = async (el, [pe, Chart], { target = null, entries = [], scene = null, after } = {}) => {
+    const k = el.dataset.chart;
+    try {
+      const chart = await load(el);
+      const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
+      const inScene = scene?.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
+      const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
+      const { scriptUrl, scriptModule, embedUrl } = assetUrls();
+      charts.set(k, mountChart(el, chart, {
+        pe, Chart, values, notes: chartNotes, locked: scene?.locked ?? false,
+        toolbar: {
+          link: (v) => linkFor(chart, el, v),
+          sectionLink: () => sectionLinkFor(el),
+          reset: true,
+          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
+          png: true,
+          csv: true,
+        },
+      }));
+      after?.();
+    } catch (err) {
+      showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
+      el.classList.add('error');
+      console.error(`chart ${k}:`, err);
+    }
+  };
+
+  // A plain visit to the top of the page draws its first chart while the rest of the document
+  // is still being parsed (main.js is an async module): the charts that a query or a #section
+  // may name wait for the whole document.
+  let early = null;
+  const firstEl = document.readyState === 'loading' && plainQuery() && !location.hash ? document.querySelector('[data-chart]') : null;
+  if (firstEl) {
+    load(firstEl);
+    try {
+      await mountOne(firstEl, await ready);
+      early = firstEl;
+    } catch {
+      // no kernels: said below, on every chart
+    }
+  }
+  await parsed();
+
+  const { target, entries, scene, notes } = readQuery();
+  showPageNotes(notes);
   // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
   // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
   const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
-  if (targetEl) els.splice(els.indexOf(targetEl), 1), els.unshift(targetEl);
-  for (const el of els.slice(0, 2)) load(el);
+  const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl).filter((el) => el !== early);
+  // The first charts' modules load now, alongside the kernels; the others once the first chart
+  // is drawn, so that the first chart does not wait for the page's forty-odd modules to
+  // compile (a module that fails shows its message on its own chart, below).
+  for (const el of els.slice(0, early ? 0 : 2)) load(el);
+  if (early) for (const el of els) load(el);
   let pe, Chart;
   try {
-    [pe, Chart] = await Promise.all([kernels(), chartJs()]);
+    [pe, Chart] = await ready;
   } catch (err) {
     status.textContent = HOST.noWasm.format({ message: err?.message ?? String(err) });
     status.classList.add('error');
@@ -103,35 +197,17 @@ async function mountAll() {
   const onMove = () => (moved = true);
   for (const ev of ['wheel', 'touchstart', 'keydown']) addEventListener(ev, onMove, { once: true, passive: true });
 
-  let first = true;
+  let first = !early, slice = performance.now();
   for (const el of els) {
-    const k = el.dataset.chart;
-    try {
-      const chart = await load(el);
-      const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
-      const inScene = scene.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
-      const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
-      const { scriptUrl, scriptModule, embedUrl } = assetUrls();
-      charts.set(k, mountChart(el, chart, {
-        pe, Chart, values, notes: chartNotes, locked: scene.locked,
-        toolbar: {
-          link: (v) => linkFor(chart, el, v),
-          sectionLink: () => sectionLinkFor(el),
-          reset: true,
-          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
-          png: true,
-          csv: true,
-        },
-      }));
-      if (el === targetEl) el.scrollIntoView({ block: 'start' });
-    } catch (err) {
-      showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
-      el.classList.add('error');
-      console.error(`chart ${k}:`, err);
-    }
+    await mountOne(el, [pe, Chart], { target, entries, scene, after: () => el === targetEl && el.scrollIntoView({ block: 'start' }) });
     if (first) {
       first = false;
       for (const other of els) load(other);
+    }
+    // the page stays responsive (and paints what is drawn) while the other charts mount
+    if (performance.now() - slice > 50) {
+      await yieldToPage();
+      slice = performance.now();
     }
   }
   if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });
@@ -162,9 +238,7 @@ function followSceneLink(e) {
 }
 document.addEventListener('click', followSceneLink);
 
-window.posencPage.ready = new Promise((resolve) => {
-  const go = () => mountAll().catch((err) => console.error(err)).then(resolve);
-  // Chart.js is a deferred classic script; module scripts run after it.
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', go);
-  else go();
-});
+// index.html's early.js has made window.posencPage, its `ready` promised from the start: this
+// module is async, so page-ui.js may look for it first. main.js says it is done with an event.
+const done = mountAll().catch((err) => console.error(err)).then(() => document.dispatchEvent(new Event('posenc:page-ready')));
+window.posencPage.ready ??= done;
