@@ -131,11 +131,12 @@ async function mountAll() {
   // The kernels, Chart.js and the first chart's module (preloaded by index.html) load at once.
   const ready = Promise.all([kernels(), chartJs()]);
   ready.catch(() => {});
-  const modules = new Map();
+  const modules = new Map(), arrived = new Set();
   const load = (el) => {
     if (!modules.has(el)) {
       modules.set(el, loadChart(el.dataset.chart));
-      modules.get(el).catch(() => {});
+      const done = () => arrived.add(el);
+      modules.get(el).then(done, done);
     }
     return modules.get(el);
   };
@@ -212,8 +213,14 @@ async function mountAll() {
   // The page stays responsive while the charts mount, and paints what is drawn: it gets the
   // thread back after the first chart, then every 100 ms (a yield lets a frame be drawn, and a
   // frame lays out this long page, so not after every chart).
+  // Past the first chart, a chart whose module has not arrived yet lets the next ones whose
+  // modules have go first, rather than leave the thread idle.
   let first = !early, slice = early ? performance.now() : -Infinity;
-  for (const el of els) {
+  const waiting = [...els];
+  while (waiting.length) {
+    if (!first && !waiting.some((el) => arrived.has(el))) await Promise.race(waiting.map((el) => load(el).catch(() => {})));
+    const i = first ? 0 : Math.max(0, waiting.findIndex((el) => arrived.has(el)));
+    const [el] = waiting.splice(i, 1);
     await mountOne(el, [pe, Chart], { target, entries, scene, after: () => el === targetEl && el.scrollIntoView({ block: 'start' }) });
     if (first) {
       first = false;
@@ -224,6 +231,10 @@ async function mountAll() {
       slice = performance.now();
     }
   }
+  // window.posencPage.charts in the page's order, whatever order they mounted in
+  const mounted = [...document.querySelectorAll('[data-chart]')].map((el) => [el.dataset.chart, charts.get(el.dataset.chart)]);
+  charts.clear();
+  for (const [k, host] of mounted) if (host) charts.set(k, host);
   if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });
   // a locked page says so where the loading message was; it is not a setting that went unused
   status.textContent = scene.locked ? String(HOST.locked) : '';
