@@ -7,15 +7,15 @@
 // or malformed ones are named in a note and keep their defaults) and is scrolled into view.
 // A scene sets several charts at once (<kind>.<param>=<value>, scene.js), and lock=1 shows
 // every control disabled.
-import { kernels, chartJs, assetUrls, configure } from '../host/runtime.js';
+import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 import { PAGE_KEYS, isSceneKey, readScene, sceneQuery } from './scene.js';
 import {
   chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
 } from '../host/chart-host.js';
 
 const status = document.getElementById('status');
-window.posencPage ??= { charts: new Map(), ready: null, notes: [] };
-const { charts } = window.posencPage;
+const charts = new Map();
+window.posencPage = { charts, ready: null, notes: [] };
 
 /** The page's query: { target: kind or null, entries, notes } (never throws). */
 function readQuery() {
@@ -67,39 +67,6 @@ function showPageNotes(notes) {
   }
 }
 
-/** True when the query sets no chart (no chart=, no scene, no lock): every chart starts from its defaults. */
-function plainQuery() {
-  try {
-    return [...new URLSearchParams(location.search).keys()].every((k) => ['lang', 'theme', 'present'].includes(k));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Chart.js: the page's own <script async>, awaited where main.js would otherwise load a second
- * copy (runtime.js) because this module ran first.
- */
-function pageChartJs() {
-  if (globalThis.Chart) return Promise.resolve(globalThis.Chart);
-  return new Promise((resolve, reject) => {
-    const fail = () => reject(new Error('Chart.js could not be loaded'));
-    const done = () => (globalThis.Chart ? resolve(globalThis.Chart) : fail());
-    const tag = document.querySelector('script[src$="vendor/chart.umd.js"]');
-    if (!tag || document.readyState === 'complete') return done();
-    tag.addEventListener('load', done, { once: true });
-    tag.addEventListener('error', fail, { once: true });
-    addEventListener('load', done, { once: true }); // (the window's load waits for every script)
-  });
-}
-configure({ loadChartJs: pageChartJs });
-
-/** Resolves once the whole document is parsed (every chart's element is there). */
-const parsed = () => new Promise((resolve) => {
-  if (document.readyState !== 'loading') resolve();
-  else document.addEventListener('DOMContentLoaded', () => resolve(), { once: true });
-});
-
 /**
  * Lets the browser paint, handle input and run what waits (a chart's data arriving) between two
  * charts: a message to itself goes to the back of the queue, unlike scheduler.yield(), whose
@@ -128,7 +95,7 @@ function readingOrder(els, first) {
 }
 
 async function mountAll() {
-  // The kernels, Chart.js and the first chart's module (preloaded by index.html) load at once.
+  // The kernels and Chart.js (both asked for by index.html's <head>) load alongside the first charts' modules.
   const ready = Promise.all([kernels(), chartJs()]);
   ready.catch(() => {});
   const modules = new Map(), arrived = new Set();
@@ -167,33 +134,16 @@ async function mountAll() {
     }
   };
 
-  // A plain visit to the top of the page draws its first chart while the rest of the document
-  // is still being parsed (main.js is an async module): the charts that a query or a #section
-  // may name wait for the whole document.
-  let early = null;
-  const firstEl = document.readyState === 'loading' && plainQuery() && !location.hash ? document.querySelector('[data-chart]') : null;
-  if (firstEl) {
-    load(firstEl);
-    try {
-      await mountOne(firstEl, await ready);
-      early = firstEl;
-    } catch {
-      // no kernels: said below, on every chart
-    }
-  }
-  await parsed();
-
   const { target, entries, scene, notes } = readQuery();
   showPageNotes(notes);
   // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
   // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
   const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
-  const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl).filter((el) => el !== early);
+  const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl);
   // The first charts' modules load now, alongside the kernels; the others once the first chart
   // is drawn, so that the first chart does not wait for the page's forty-odd modules to
   // compile (a module that fails shows its message on its own chart, below).
-  for (const el of els.slice(0, early ? 0 : 2)) load(el);
-  if (early) for (const el of els) load(el);
+  for (const el of els.slice(0, 2)) load(el);
   let pe, Chart;
   try {
     [pe, Chart] = await ready;
@@ -212,10 +162,10 @@ async function mountAll() {
 
   // The page stays responsive while the charts mount, and paints what is drawn: it gets the
   // thread back after the first chart, then every 100 ms (a yield lets a frame be drawn, and a
-  // frame lays out this long page, so not after every chart).
-  // Past the first chart, a chart whose module has not arrived yet lets the next ones whose
-  // modules have go first, rather than leave the thread idle.
-  let first = !early, slice = early ? performance.now() : -Infinity;
+  // frame lays out this long page, so not after every chart). Past the first chart, one whose
+  // module has not arrived yet lets the next ones whose modules have go first, rather than
+  // leave the thread idle.
+  let first = true, slice = -Infinity;
   const waiting = [...els];
   while (waiting.length) {
     if (!first && !waiting.some((el) => arrived.has(el))) await Promise.race(waiting.map((el) => load(el).catch(() => {})));
@@ -263,7 +213,9 @@ function followSceneLink(e) {
 }
 document.addEventListener('click', followSceneLink);
 
-// index.html's early.js has made window.posencPage, its `ready` promised from the start: this
-// module is async, so page-ui.js may look for it first. main.js says it is done with an event.
-const done = mountAll().catch((err) => console.error(err)).then(() => document.dispatchEvent(new Event('posenc:page-ready')));
-window.posencPage.ready ??= done;
+window.posencPage.ready = new Promise((resolve) => {
+  const go = () => mountAll().catch((err) => console.error(err)).then(resolve);
+  // Chart.js is a deferred classic script; module scripts run after it.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', go);
+  else go();
+});
