@@ -95,9 +95,6 @@ function readingOrder(els, first) {
 }
 
 async function mountAll() {
-  // The kernels and Chart.js (both asked for by index.html's <head>) load alongside the first charts' modules.
-  const ready = Promise.all([kernels(), chartJs()]);
-  ready.catch(() => {});
   const modules = new Map(), arrived = new Set();
   const load = (el) => {
     if (!modules.has(el)) {
@@ -107,32 +104,6 @@ async function mountAll() {
     }
     return modules.get(el);
   };
-  const mountOne = async (el, [pe, Chart], { target = null, entries = [], scene = null, after } = {}) => {
-    const k = el.dataset.chart;
-    try {
-      const chart = await load(el);
-      const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
-      const inScene = scene?.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
-      const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
-      const { scriptUrl, scriptModule, embedUrl } = assetUrls();
-      charts.set(k, mountChart(el, chart, {
-        pe, Chart, values, notes: chartNotes, locked: scene?.locked ?? false,
-        toolbar: {
-          link: (v) => linkFor(chart, el, v),
-          sectionLink: () => sectionLinkFor(el),
-          reset: true,
-          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
-          png: true,
-          csv: true,
-        },
-      }));
-      after?.();
-    } catch (err) {
-      showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
-      el.classList.add('error');
-      console.error(`chart ${k}:`, err);
-    }
-  };
 
   const { target, entries, scene, notes } = readQuery();
   showPageNotes(notes);
@@ -141,12 +112,12 @@ async function mountAll() {
   const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
   const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl);
   // The first charts' modules load now, alongside the kernels; the others once the first chart
-  // is drawn, so that the first chart does not wait for the page's forty-odd modules to
+  // is drawn, so that the first chart does not wait for the page's forty-odd chart modules to
   // compile (a module that fails shows its message on its own chart, below).
   for (const el of els.slice(0, 2)) load(el);
   let pe, Chart;
   try {
-    [pe, Chart] = await ready;
+    [pe, Chart] = await Promise.all([kernels(), chartJs()]);
   } catch (err) {
     status.textContent = HOST.noWasm.format({ message: err?.message ?? String(err) });
     status.classList.add('error');
@@ -171,7 +142,30 @@ async function mountAll() {
     if (!first && !waiting.some((el) => arrived.has(el))) await Promise.race(waiting.map((el) => load(el).catch(() => {})));
     const i = first ? 0 : Math.max(0, waiting.findIndex((el) => arrived.has(el)));
     const [el] = waiting.splice(i, 1);
-    await mountOne(el, [pe, Chart], { target, entries, scene, after: () => el === targetEl && el.scrollIntoView({ block: 'start' }) });
+    const k = el.dataset.chart;
+    try {
+      const chart = await load(el);
+      const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
+      const inScene = scene.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
+      const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
+      const { scriptUrl, scriptModule, embedUrl } = assetUrls();
+      charts.set(k, mountChart(el, chart, {
+        pe, Chart, values, notes: chartNotes, locked: scene.locked,
+        toolbar: {
+          link: (v) => linkFor(chart, el, v),
+          sectionLink: () => sectionLinkFor(el),
+          reset: true,
+          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
+          png: true,
+          csv: true,
+        },
+      }));
+      if (el === targetEl) el.scrollIntoView({ block: 'start' });
+    } catch (err) {
+      showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
+      el.classList.add('error');
+      console.error(`chart ${k}:`, err);
+    }
     if (first) {
       first = false;
       for (const other of els) load(other);
