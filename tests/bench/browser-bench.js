@@ -39,9 +39,14 @@ const pct = (xs, p) => {
 };
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 
-/** Page load: navigation start to the first 'posenc:drawn', and to every chart mounted. */
+/**
+ * Page load: navigation start to the first 'posenc:drawn', and to every chart mounted (main.js's
+ * ready, and section 22's charts drawn from their model: pageReady); also where the time goes:
+ * the document parsed (domInteractive), DOMContentLoaded, the last module of the page's static
+ * graph received, and the requests made until every chart is mounted.
+ */
 async function measureLoads(b) {
-  const first = [], all = [];
+  const first = [], all = [], parsed = [], dcl = [], modules = [], requests = [];
   for (let i = 0; i < LOADS; i++) {
     const context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
     await context.addInitScript(() => {
@@ -55,12 +60,23 @@ async function measureLoads(b) {
     });
     await page.goto(b.url);
     await pageReady(page);
-    const [f, a] = await page.evaluate(() => [window.__firstDrawn, performance.now()]);
-    first.push(f);
-    all.push(a);
+    const r = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const res = performance.getEntriesByType('resource');
+      // the modules index.html asks for up front (its module scripts and modulepreload links)
+      const upFront = new Set([...document.querySelectorAll('script[type="module"], link[rel="modulepreload"]')].map((e) => e.src || e.href));
+      const last = Math.max(0, ...res.filter((e) => upFront.has(e.name)).map((e) => e.responseEnd));
+      return { f: window.__firstDrawn, a: performance.now(), p: nav.domInteractive, d: nav.domContentLoadedEventStart, m: last, n: res.length };
+    });
+    first.push(r.f);
+    all.push(r.a);
+    parsed.push(r.p);
+    dcl.push(r.d);
+    modules.push(r.m);
+    requests.push(r.n);
     await context.close();
   }
-  return { first, all };
+  return { first, all, parsed, dcl, modules, requests };
 }
 
 /** Runs in the page: sweeps every control of chart `kind`; returns { defaults, largest } timings. */
@@ -188,6 +204,7 @@ try {
   console.log(`(${load()} at the start)`);
   console.log(`posenc browser bench: ${info.ua ?? 'Chromium'} headless, ${info.build ?? '?'} kernels, ${kinds.length} charts, ${STEPS} values per control sweep.`);
   console.log(`Page load (${LOADS} loads, ms from navigation): first chart drawn p50 ${f1(pct(loads.first, 50))} p95 ${f1(pct(loads.first, 95))}; every chart mounted p50 ${f1(pct(loads.all, 50))} p95 ${f1(pct(loads.all, 95))}.`);
+  console.log(`  (p50: the page's up-front modules received ${f1(pct(loads.modules, 50))}, document parsed ${f1(pct(loads.parsed, 50))}, DOMContentLoaded ${f1(pct(loads.dcl, 50))}; ${pct(loads.requests, 50)} requests until every chart is mounted)`);
   console.log('input->drawn includes the wait for the next animation frame (chart-host.js redraws once per frame);');
   console.log('redraw = that frame\'s start to the chart drawn (the chart\'s own work); posenc = the part of it spent in');
   console.log('posenc\'s API (kernels with their argument checks and copies); the rest is the chart\'s JS and Chart.js;');

@@ -67,25 +67,53 @@ function showPageNotes(notes) {
   }
 }
 
+/**
+ * Lets the browser paint, handle input and run what waits (a chart's data arriving) between two
+ * charts: a message to itself goes to the back of the queue, unlike scheduler.yield(), whose
+ * continuation runs first, and without the 4 ms a nested setTimeout waits.
+ */
+const yieldToPage = () => new Promise((resolve) => {
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => (port1.close(), resolve());
+  port2.postMessage(null);
+});
+
+/**
+ * The charts in the order a reader meets them: the linked chart, then the charts from the first
+ * one in view down the page, then the ones above it (scroll anchoring keeps the view still
+ * while they fill in); those that read data come second.
+ */
+function readingOrder(els, first) {
+  const from = Math.max(0, els.findIndex((el) => el.getBoundingClientRect().bottom > 0));
+  const order = [...els.slice(from), ...els.slice(0, from)];
+  if (first) order.splice(order.indexOf(first), 1), order.unshift(first);
+  // "Inside a real model" reads its model over several round trips after its charts mount: they
+  // come second, so that the reading goes on while the other charts mount
+  const reading = order.filter((el) => el.closest('#real-model'));
+  const rest = order.filter((el) => !reading.includes(el));
+  return [...rest.slice(0, 1), ...reading, ...rest.slice(1)];
+}
+
 async function mountAll() {
-  const { target, entries, scene, notes } = readQuery();
-  showPageNotes(notes);
-  const els = [...document.querySelectorAll('[data-chart]')];
-  // The first charts' modules load now, alongside the kernels; the others once the first chart
-  // is drawn, so that the first chart does not wait for the page's thirty-odd modules to
-  // compile (a module that fails shows its message on its own chart, below).
-  const modules = new Map();
+  const modules = new Map(), arrived = new Set();
   const load = (el) => {
     if (!modules.has(el)) {
       modules.set(el, loadChart(el.dataset.chart));
-      modules.get(el).catch(() => {});
+      const done = () => arrived.add(el);
+      modules.get(el).then(done, done);
     }
     return modules.get(el);
   };
+
+  const { target, entries, scene, notes } = readQuery();
+  showPageNotes(notes);
   // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
   // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
   const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
-  if (targetEl) els.splice(els.indexOf(targetEl), 1), els.unshift(targetEl);
+  const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl);
+  // The first charts' modules load now, alongside the kernels; the others once the first chart
+  // is drawn, so that the first chart does not wait for the page's forty-odd chart modules to
+  // compile (a module that fails shows its message on its own chart, below).
   for (const el of els.slice(0, 2)) load(el);
   let pe, Chart;
   try {
@@ -103,8 +131,17 @@ async function mountAll() {
   const onMove = () => (moved = true);
   for (const ev of ['wheel', 'touchstart', 'keydown']) addEventListener(ev, onMove, { once: true, passive: true });
 
-  let first = true;
-  for (const el of els) {
+  // The page stays responsive while the charts mount, and paints what is drawn: it gets the
+  // thread back after the first chart, then every 100 ms (a yield lets a frame be drawn, and a
+  // frame lays out this long page, so not after every chart). Past the first chart, one whose
+  // module has not arrived yet lets the next ones whose modules have go first, rather than
+  // leave the thread idle.
+  let first = true, slice = -Infinity;
+  const waiting = [...els];
+  while (waiting.length) {
+    if (!first && !waiting.some((el) => arrived.has(el))) await Promise.race(waiting.map((el) => load(el).catch(() => {})));
+    const i = first ? 0 : Math.max(0, waiting.findIndex((el) => arrived.has(el)));
+    const [el] = waiting.splice(i, 1);
     const k = el.dataset.chart;
     try {
       const chart = await load(el);
@@ -133,7 +170,15 @@ async function mountAll() {
       first = false;
       for (const other of els) load(other);
     }
+    if (performance.now() - slice > 100) {
+      await yieldToPage();
+      slice = performance.now();
+    }
   }
+  // window.posencPage.charts in the page's order, whatever order they mounted in
+  const mounted = [...document.querySelectorAll('[data-chart]')].map((el) => [el.dataset.chart, charts.get(el.dataset.chart)]);
+  charts.clear();
+  for (const [k, host] of mounted) if (host) charts.set(k, host);
   if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });
   // a locked page says so where the loading message was; it is not a setting that went unused
   status.textContent = scene.locked ? String(HOST.locked) : '';

@@ -332,6 +332,8 @@ async function standalone() {
   const modules = [];
   html = html.replace(/[ \t]*<script type="module" src="([\w./-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(src), ''));
   if (!modules.includes('page/main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="page/main.js">');
+  // what the served page asks for ahead (its modules, the kernels) is inlined here
+  html = html.replace(/[ \t]*<link rel="(?:module)?preload"[^>]*>\n?/gi, '');
   ENTRIES.standalone = `import 'posenc:assets';\n${modules.map((m) => `import './${m}';`).join('\n')}\n`;
   const js = scriptSafe(await bundle('standalone', 'scriptUrl: "posenc.js", scriptModule: false, embedUrl: null'));
   const css = (await readFile(join(WEB, 'page', 'style.css'), 'utf8')).replace(/<\/style/gi, '<\\/style');
