@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { startBrowser, pageReady } from './browser.js';
+import { stubHub } from './fixtures/hub-stub.js';
 import { layerModel, buildSafetensors } from './weights-fixtures.js';
 import { loadPosenc } from '../web/lib/posenc.js';
 
@@ -48,24 +49,7 @@ after(() => env?.close());
 /** The page at #real-model with huggingface.co answered by local routes; log: every Hub request. */
 async function open(lang) {
   const { page, problems, context } = await env.open(`?lang=${lang}#real-model`);
-  const log = [];
-  await page.route('https://huggingface.co/**', (route) => {
-    const req = route.request(), u = new URL(req.url());
-    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Content-Range, Accept-Ranges, Content-Length' };
-    if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: { ...cors, 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET' } });
-    const range = req.headers().range ?? null;
-    const rec = (status, bytes) => log.push({ path: u.pathname, range, status, bytes });
-    // no network: the request fails as a dropped connection does
-    if (u.pathname.startsWith('/offline/')) return rec('failed', 0), route.abort('internetdisconnected');
-    if (u.pathname.startsWith('/gated/')) return rec(401, 0), route.fulfill({ status: 401, headers: cors, body: 'Access to model is restricted' });
-    const file = FILES[u.pathname];
-    if (!file) return rec(404, 0), route.fulfill({ status: 404, headers: cors, body: 'Entry not found' });
-    const m = /^bytes=(\d+)-(\d+)$/.exec(range ?? '');
-    if (!m) return rec(200, file.length), route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/json' }, body: Buffer.from(file) });
-    const a = Number(m[1]), b = Math.min(Number(m[2]), file.length - 1);
-    rec(206, b - a + 1);
-    return route.fulfill({ status: 206, headers: { ...cors, 'content-range': `bytes ${a}-${b}/${file.length}` }, body: Buffer.from(file.subarray(a, b + 1)) });
-  });
+  const log = await stubHub(page, FILES);
   await pageReady(page);
   await ready(page);
   return { page, problems, context, log };

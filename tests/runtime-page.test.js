@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { startBrowser, pageReady } from './browser.js';
+import { stubHub } from './fixtures/hub-stub.js';
 import { gguf, MODELS } from './fixtures/gguf-writer.js';
 import { loadPosenc, readGguf } from '../web/lib/posenc.js';
 import { convertedGguf } from '../web/charts/shared/gguf-convert.js';
@@ -71,31 +72,12 @@ after(() => env?.close());
 /** The page at #your-model with huggingface.co answered here; log: every Hub request. */
 async function open(lang, options = {}) {
   const { page, problems, context } = await env.open(`?lang=${lang}#your-model`, options);
-  const log = [];
-  await page.route('https://huggingface.co/**', (route) => {
-    const req = route.request(), u = new URL(req.url());
-    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Content-Range, Accept-Ranges, Content-Length' };
-    if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: { ...cors, 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET' } });
-    const range = req.headers().range ?? null;
-    const rec = (status, bytes) => log.push({ path: u.pathname, range, status, bytes });
-    const json = (body) => (rec(200, body.length), route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/json' }, body }));
-    const p = u.pathname;
-    if (p.startsWith('/api/models/offline/') || p.startsWith('/offline/')) return rec('failed', 0), route.abort('internetdisconnected');
-    if (p.startsWith('/api/models/gated/') || p.startsWith('/gated/')) return rec(401, 0), route.fulfill({ status: 401, headers: cors, body: 'Access to model is restricted' });
-    if (p === '/api/models/meta/llama-gguf') {
-      return json(JSON.stringify({ id: 'meta/llama-gguf', siblings: [{ rfilename: 'README.md' }, { rfilename: 'config.json' }, { rfilename: GGUF_NAME }, { rfilename: 'sub/other-Q8_0.gguf' }] }));
-    }
-    if (p === '/meta/llama-gguf/resolve/main/config.json') return json(CONFIG);
-    if (p === `/meta/llama-gguf/resolve/main/${GGUF_NAME}`) {
-      const m = /^bytes=(\d+)-(\d+)$/.exec(range ?? '');
-      // a GGUF is only ever read by Range: a whole-file request is recorded and refused
-      if (!m) return rec('whole', 0), route.fulfill({ status: 400, headers: cors, body: 'whole file asked for' });
-      const a = Number(m[1]), b = Math.min(Number(m[2]), BIG.length - 1);
-      rec(206, b - a + 1);
-      return route.fulfill({ status: 206, headers: { ...cors, 'content-range': `bytes ${a}-${b}/${BIG.length}`, 'content-type': 'application/octet-stream' }, body: Buffer.from(BIG.subarray(a, b + 1)) });
-    }
-    return rec(404, 0), route.fulfill({ status: 404, headers: cors, body: 'Entry not found' });
-  });
+  const G = `/meta/llama-gguf/resolve/main/${GGUF_NAME}`;
+  const log = await stubHub(page, {
+    '/api/models/meta/llama-gguf': JSON.stringify({ id: 'meta/llama-gguf', siblings: [{ rfilename: 'README.md' }, { rfilename: 'config.json' }, { rfilename: GGUF_NAME }, { rfilename: 'sub/other-Q8_0.gguf' }] }),
+    '/meta/llama-gguf/resolve/main/config.json': CONFIG,
+    [G]: BIG,
+  }, { rangeOnly: [G] });
   await pageReady(page);
   await page.locator(`[data-chart="${KIND}"]`).scrollIntoViewIfNeeded();
   await page.waitForFunction((k) => window.posencPage.charts.get(k)?.data, KIND);

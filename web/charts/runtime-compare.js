@@ -134,7 +134,7 @@ const M = messages({
     findingsTitle: '检查结果',
     fixLabel: '修正：',
     noFlag: '没有哪个 llama.cpp 参数能修正它；请换用重新转换的 GGUF。',
-    details: '英文原文（与命令行 posenc compare 的输出相同）',
+    details: '英文原文（与命令行输出相同）',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
     'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
     'h-swa-base-missing': '文件中没有滑动窗口层的 base（缺少 freq_base_swa）。',
