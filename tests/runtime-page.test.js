@@ -110,10 +110,10 @@ test('offline at its defaults: a simulated Llama 3.1 8B GGUF without rope_freqs 
   assert.match(r, /Simulated file: .*Llama 3\.1 8B, without rope_freqs/);
   assert.match(r, /35 of 64 pairs differ/);
   // the numbers the prose quotes at the defaults
-  assert.match(r, /up to 8× as far.* from distance Δ = 286 on/);
+  assert.match(r, /up to 8× as far.* first passes 1 % of \|q\|·\|k\| at distance Δ = 286\./);
   const prose = await page.$eval('#your-model', (e) => e.textContent);
   assert.match(prose, /35 of the 64 pairs \(pairs 29 to 63\) up to 8 times/);
-  assert.match(prose, /from distance 286 on/);
+  assert.match(prose, /first passes 1 % at distance 286/);
   assert.match(f[0].text, /pairs 29–63 of 64/);
   // the angles drawn are the comparison's: config and llama.cpp differ by 8 in the slowest pair
   const d = await page.evaluate((k) => window.posencPage.charts.get(k).data, KIND);
@@ -132,11 +132,11 @@ test('offline at its defaults: a simulated Llama 3.1 8B GGUF without rope_freqs 
   // a flag typed in the panel reaches llama.cpp's reading: a wrong base is found, with its fix
   await control(page, 'model').selectOption('llama-3.1-8b');
   await control(page, 'file').selectOption('converted');
-  await fig(page).locator('.runtime-inputs input[placeholder^="--rope"]').fill('--rope-freq-base 10000');
+  await fig(page).locator('.runtime-inputs input.mono').fill('--rope-freq-base 10000');
   await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="base-differs"]`), KIND);
   // the file's base is the config's: the fix is to leave the wrapper's default out (llama-cpp-python#765)
   assert.match((await findings(page)).find((x) => x.code === 'base-differs').text, /leave out --rope-freq-base 10000/);
-  await fig(page).locator('.runtime-inputs input[placeholder^="--rope"]').fill('');
+  await fig(page).locator('.runtime-inputs input.mono').fill('');
   await control(page, 'file').selectOption('no-rope-freqs');
   await page.waitForTimeout(300);
   assert.deepEqual(log, []);
@@ -155,7 +155,7 @@ test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.c
   const f = await findings(page);
   assert.deepEqual(f.map((x) => x.code), ['longrope-factors-by-context']);
   assert.match(f[0].text, /Fix: -c 4096/);
-  assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score is off by more than 1 % from distance Δ = 3 on/);
+  assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score error first passes 1 % of \|q\|·\|k\| at distance Δ = 3\./);
   await page.evaluate((k) => window.posencPage.charts.get(k).set({ ctx: 4096 }), KIND);
   await page.waitForTimeout(200);
   assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
@@ -191,7 +191,8 @@ test('a GGUF chosen from the computer is read in the page: without rope_freqs th
   await page.waitForTimeout(600); // the flags box waits 250 ms for typing to stop
   const pe = await loadPosenc();
   const cli = pe.compareRuntimes(JSON.stringify(MODELS['llama-3.1-8b'].config), await readGguf(OLD), { ctx: 8192 });
-  assert.equal((await findings(page))[0].text.includes(cli.findings[0].message), true, cli.findings[0].message);
+  const said = cli.findings[0].message; // the page starts it as a sentence
+  assert.equal((await findings(page))[0].text.includes(said[0].toUpperCase() + said.slice(1)), true, said);
   assert.match(await readout(page), /Position m is kept below the context \(8192\)/);
   await flags.fill('-c');
   await page.waitForTimeout(600);
@@ -259,7 +260,7 @@ test('Chinese: the notice, the findings and the Hub messages are in Chinese; the
     const f = await findings(page);
     assert.deepEqual(f.map((x) => x.code), ['rope-freqs-missing']);
     assert.match(f[0].text, /缺少 llama3 缩放/);
-    assert.match(f[0].text, /修正：没有哪个 llama\.cpp 参数能修正它/);
+    assert.match(f[0].text, /修正：没有哪个 llama\.cpp 命令行参数能修正它/);
     assert.match(await readout(page), /模拟的文件/);
     await hub(page, 'gated/llama', /受限或私有模型/);
     await hub(page, 'nobody/nothing', /Hub 上没有/);

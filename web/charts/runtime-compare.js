@@ -44,11 +44,11 @@ const M = messages({
     sourceRead: 'Read from {name}: {bytes} of its bytes (metadata and RoPE tensors only). ',
     readAgree: 'Layer type {type}: all {half} pairs agree. ggml’s own float32 rounding at position {pmax}: {f32}. ',
     archMismatch: 'This GGUF is a “{file}” model, but a conversion of this config would be “{config}”: compare it with its own config. ',
-    readout: 'Layer type {type}: {pairs} of {half} pairs differ; at m = {m} the pair furthest off is pair {at}, at {ratio}× the config’s angle. Largest score error {worst} at Δ = {wd}{first}. ggml’s own float32 rounding at position {pmax}: {f32}. ',
+    readout: 'Layer type {type}: {pairs} of {half} pairs differ; at m = {m} the largest ratio to the config’s angle, {ratio}×, is reached from pair {at}. Largest score error {worst} (a share of |q|·|k|) at Δ = {wd}{first}. ggml’s own float32 rounding at position {pmax}: {f32}. ',
     readFirst: ', first past 1 % at Δ = {x}',
     readNever: ', never past 1 %',
     clamped: 'Position m is kept below the context ({ctx}). ',
-    noticeDiff: '{headline} At position m = {m}, llama.cpp turns {pairs} of {half} pairs differently from the config, {times}, and the score is off by more than 1 % from distance Δ = {x} on.',
+    noticeDiff: '{headline} At position m = {m}, llama.cpp turns {pairs} of {half} pairs differently from the config, {times}, and the score error first passes 1 % of |q|·|k| at distance Δ = {x}.',
     timesMore: 'up to {r}× as far',
     timesLess: 'down to 1/{r} of its angle',
     noticeDiffSmall: '{headline} The angles differ, yet no score moves by more than 1 % at the distances shown (up to Δ = {max}).',
@@ -92,10 +92,10 @@ const M = messages({
     fileLabel: 'Your .gguf file: drop it here or choose it (read here, never uploaded)',
     fileRead: '{name}: read {bytes} of {total} bytes (metadata and RoPE tensors only).',
     fileFailed: 'Could not read {name} as a GGUF: {message}',
-    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at Δ, on about 200 log-spaced distances from 1 to m (the keys before the query at m), the first distance past 1 % found exactly; both runtimes’ angles are taken at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors).',
+    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at Δ, which scores as the query at m does with its key Δ back (the score depends on Δ alone), on up to 200 log-spaced whole distances from 1 to m, the first distance past 1 % found exactly; both runtimes’ angles are taken at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors).',
   },
   zh: {
-    title: 'llama.cpp 从 GGUF 算出的与配置本意的对比：各对的角度、随距离的得分误差、检查结果',
+    title: 'llama.cpp 依据 GGUF 的计算结果与配置本意的对比：各对的角度、随距离的得分误差、诊断结果',
     model: '配置',
     file: 'GGUF',
     converted: '今天从这个配置转换而来（模拟）',
@@ -118,40 +118,40 @@ const M = messages({
     sourceRead: '读自 {name}：读了 {bytes} 字节（只有元数据和 RoPE 张量）。',
     readAgree: '层类型 {type}：全部 {half} 对一致。ggml 自身在位置 {pmax} 的 float32 舍入误差：{f32}。',
     archMismatch: '这个 GGUF 是“{file}”模型，而这个配置转换后应是“{config}”：请用它自己的配置来比较。',
-    readout: '层类型 {type}：{half} 对中有 {pairs} 对不同；在 m = {m} 处偏得最多的是第 {at} 对，角度是配置的 {ratio} 倍。最大得分误差 {worst}，在 Δ = {wd}{first}。ggml 自身在位置 {pmax} 的 float32 舍入误差：{f32}。',
+    readout: '层类型 {type}：{half} 对中有 {pairs} 对不同；在 m = {m} 处，从第 {at} 对起角度达到配置的 {ratio} 倍（最大比例）。最大得分误差 {worst}（以 |q|·|k| 为单位，Δ = {wd}）{first}。ggml 自身在位置 {pmax} 的 float32 舍入误差：{f32}。',
     readFirst: '，在 Δ = {x} 处首次超过 1%',
     readNever: '，从未超过 1%',
     clamped: '位置 m 限制在上下文（{ctx}）之内。',
-    noticeDiff: '{headline}在位置 m = {m}，{half} 对中有 {pairs} 对在 llama.cpp 里转过的角度与配置本意不同，{times}；从距离 Δ = {x} 起，得分偏差超过 1%。',
-    timesMore: '最多是它的 {r} 倍',
-    timesLess: '最少只有它的 1/{r}',
+    noticeDiff: '{headline}在位置 m = {m}，{half} 对中有 {pairs} 对在 llama.cpp 里转过的角度与配置本意不同，{times}；得分误差在距离 Δ = {x} 处首次超过 |q|·|k| 的 1%。',
+    timesMore: '最多达到配置角度的 {r} 倍',
+    timesLess: '最少只有配置角度的 1/{r}',
     noticeDiffSmall: '{headline}角度不同，但在图中的距离上（直到 Δ = {max}）得分偏差都不超过 1%。',
-    noticeOther: '{headline}角度一致；请看下面的检查结果。',
+    noticeOther: '{headline}角度一致；请看下面的诊断结果。',
     noticeAgree: '这里 llama.cpp 与配置一致：两条角度曲线重合，得分误差只在舍入的量级。',
     noticeNoFile: '还没有读取 GGUF：在下面选择或拖入一个 .gguf 文件，或者从 Hub 读取一个模型并选其中一个 GGUF 文件。',
     unsupported: '本页没有模拟 convert_hf_to_gguf.py 对模型类型“{type}”的转换；请改为读取它的 GGUF 文件。',
     error: '无法比较：{message}',
-    findingsTitle: '检查结果',
+    findingsTitle: '诊断结果',
     fixLabel: '修正：',
-    noFlag: '没有哪个 llama.cpp 参数能修正它；请换用重新转换的 GGUF。',
+    noFlag: '没有哪个 llama.cpp 命令行参数能修正它；请换用重新转换的 GGUF。',
     details: '英文原文（与命令行输出相同）',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
     'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
     'h-swa-base-missing': '文件中没有滑动窗口层的 base（缺少 freq_base_swa）。',
-    'h-flag-overridden': '这里给出的某个参数被 llama.cpp 覆盖了。',
-    'h-flag-no-op': '这里给出的某个参数不起作用。',
+    'h-flag-overridden': '这里给出的某个命令行参数被 llama.cpp 覆盖了。',
+    'h-flag-no-op': '这里给出的某个命令行参数不起作用。',
     'h-base-differs': 'llama.cpp 用的 base 不同。',
     'h-scaling-differs': 'llama.cpp 用的缩放与配置不同。',
     'h-pairing-differs': 'llama.cpp 配对的维度与模型训练时不同。',
     'h-attn-factor-differs': 'llama.cpp 给 cos 和 sin 乘的因子不同。',
     'h-none': 'llama.cpp 与配置一致。',
-    flagsLabel: 'llama.cpp 参数（可在这里试一试修正）',
+    flagsLabel: 'llama.cpp 命令行参数（可在这里试一试修正）',
     badFlag: '“{flag}”不是 llama.cpp 的 RoPE 参数，或者后面缺少取值。可用的参数：{known}。',
     hubLabel: 'Hugging Face 模型 id（owner/name）或 GGUF 文件的网址',
     hubLoad: '从 Hub 读取',
     hubLoading: '正在向 Hub 查询 {id}…',
     hubLoaded: '{id}：已把 config.json 读入“你的配置”。{ggufs}',
-    hubNoConfig: '{id} 没有 config.json（只放 GGUF 的仓库通常没有）：请把它的 GGUF 与原模型的配置对比，可以从图库中选，也可以粘贴。{ggufs}',
+    hubNoConfig: '{id} 没有 config.json（只放 GGUF 的仓库通常没有）：请把它的 GGUF 与原模型的配置对比，可以从预置模型中选，也可以粘贴。{ggufs}',
     hubGgufs: '列出了 {count} 个 GGUF 文件：选一个读取。',
     hubNoGgufs: '其中没有 GGUF 文件。',
     hubGated: '{id} 是受限或私有模型（HTTP {status}）：Hub 要求登录并同意条款，本页做不到。请下载它的文件，再在这里选择。',
@@ -166,7 +166,7 @@ const M = messages({
     fileLabel: '你的 .gguf 文件：拖到这里或选择文件（只在本地读取，从不上传）',
     fileRead: '{name}：读了 {total} 字节中的 {bytes} 字节（只有元数据和 RoPE 张量）。',
     fileFailed: '无法把 {name} 当作 GGUF 读取：{message}',
-    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在 Δ，在从 1 到 m 的约 200 个按对数等距的距离上计算（即位置 m 的 query 之前的各个 key），首次超过 1% 的距离则逐个精确查找；两边的角度都按序列长度 m + 1 取。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。',
+    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在 Δ；得分只取决于 Δ，所以这就是位置 m 的 query 与它前面相距 Δ 的 key 的得分。Δ 取从 1 到 m 的至多 200 个按对数等距的整数，首次超过 1% 的距离则逐个精确查找；两边的角度都按序列长度 m + 1 取。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。',
   },
 });
 
@@ -241,7 +241,7 @@ export default {
     const findingsList = mk('ul');
     findingsBox.append(findingsTitle, findingsList);
     const panel = mk('div', { className: 'config-panel runtime-inputs' });
-    const flagsInput = mk('input', { id: `rc-flags-${uid}`, className: 'mono', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '--rope-freq-base 500000' });
+    const flagsInput = mk('input', { id: `rc-flags-${uid}`, className: 'mono', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '-c 8192 --rope-scale 4' });
     flagsInput.translate = false;
     const flags = field(flagsInput);
     const flagsRow = mk('div', { className: 'config-row' });
@@ -393,7 +393,7 @@ export default {
         const head = mk('b', { textContent: M[`h-${CODES.includes(f.code) ? f.code : 'none'}`] });
         li.append(head, en ? ' (' : '（', mk('code', { textContent: f.code }), en ? ')' : '）');
         // English shows the comparison's own sentences; other languages, the fix's flags and the sentences folded
-        if (en) li.append(mk('br'), f.message);
+        if (en) li.append(mk('br'), f.message.charAt(0).toUpperCase() + f.message.slice(1));
         if (f.fix) {
           const fix = mk('span', { className: 'runtime-fix' });
           const flagsInFix = f.fix.match(/(?:^|\s)(--[a-z-]+(?: [\w.+-]+)?|-c \d+)/g);
