@@ -414,6 +414,7 @@ export default {
       }));
     };
 
+    let converted = null; // { config, which, conv }: the simulated GGUF last built
     const view = {
       update({ model, file: which, position, ctx }) {
         render();
@@ -432,13 +433,16 @@ export default {
         };
         const { info, config, entry, error } = reader.read(model);
         if (error || !info) return stop(M.error.format({ message: error }));
+        const cfg = typeof config === 'string' ? JSON.parse(config) : config;
         let source, gg;
         if (which === 'yours') {
           if (!S.loaded) return stop('', String(M.noticeNoFile));
           gg = S.loaded.gguf;
           source = M.sourceRead.format({ name: S.loaded.name, bytes: S.loaded.bytes });
         } else {
-          const conv = convertedGguf(typeof config === 'string' ? JSON.parse(config) : config, info, OMIT[which] ?? null);
+          // the file depends on the config and the choice alone: converted again only when they change
+          if (converted?.config !== config || converted.which !== which) converted = { config, which, conv: convertedGguf(cfg, info, OMIT[which] ?? null) };
+          const { conv } = converted;
           if (conv.error) return stop(M.unsupported.format({ type: conv.type }));
           gg = conv.gguf;
           const omit = which === 'converted' ? '' : (which === 'no-rope-freqs' ? String(M.omitRope) : String(M.omitSwa)) + (conv.omitted ? '' : String(M.omitNone));
@@ -520,7 +524,7 @@ export default {
         else if (!angleDiffers) view.notice = M.noticeOther.format({ headline });
         else if (first >= 0) view.notice = M.noticeDiff.format({ headline, m, pairs: t.differingPairs.length, half, times, x: firstD });
         else view.notice = M.noticeDiffSmall.format({ headline, max: maxD });
-        const want = ggufArch(typeof config === 'string' ? JSON.parse(config) : config);
+        const want = ggufArch(cfg);
         const mismatch = want && want !== cmp.arch ? M.archMismatch.format({ file: cmp.arch, config: want }) : '';
         const numbers = { type: typeName, half, pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2) };
         // a file of another model: that is the first thing to notice, whatever else differs
