@@ -86,6 +86,9 @@ fi
 # gifenc encodes the toolbar's animated GIFs (an ES module, loaded when a GIF is made).
 cp -p node_modules/gifenc/dist/gifenc.esm.js web/vendor/gifenc.js
 
+# The page's modules bundled (web/build/page/, what index.html and teaching.html load).
+node web/tools/page-bundle.js
+
 # The single-file builds: dist/posenc.js (classic script, wasm inlined, registers <posenc-chart>;
 # copied to web/build/posenc.js for the page's Embed snippets) and dist/standalone.html.
 node web/tools/bundle.js

@@ -415,9 +415,8 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     assert.equal(table[0], 'Δ,g(Δ)');
     const rows = table.slice(1).map((l) => l.split(',').map(Number));
     const g = await page.evaluate(async (xs) => {
-      // the page's own kernels (runtime.js is one module instance per page)
-      const { kernels } = await import('./host/runtime.js');
-      const pe = await kernels();
+      // the page's own kernels
+      const { pe } = window.posencPage;
       return Array.from(pe.ropeDecay(xs, { dim: 96, base: 10000, kind: 'ones' }));
     }, rows.map((r) => r[0]));
     assert.ok(rows.length > 500, `${rows.length} rows`);

@@ -128,6 +128,8 @@ test('the language switch changes every kind of text without a reload, and back'
   // the page as loaded with ?lang=zh (above) is the reference the switches must restore
   const { page, context, problems } = zhPage;
   const snapshot = () => page.evaluate(() => {
+    // innerText is layout's text: the sections out of view are laid out (content-visibility)
+    for (const s of document.querySelectorAll('main > section')) s.style.contentVisibility = 'visible';
     const box = (k) => document.querySelector(`[data-chart="${k}"]`);
     const chart = (k) => Object.values(window.Chart.instances).find((c) => box(k).contains(c.canvas));
     return {
@@ -197,10 +199,12 @@ test('the browser language is the default: zh-CN gives Chinese, en-US English', 
     const page = await context.newPage();
     await page.route('**/*', (r) => (new URL(r.request().url()).hostname === '127.0.0.1' ? r.continue() : r.abort()));
     // the language is chosen before any chart: leave main.js (the charts) out, the switch and the prose in
-    await page.route('**/page/main.js', (r) => r.fulfill({ body: '', contentType: 'text/javascript' }));
+    await page.route('**/build/page/main.js', (r) => r.fulfill({ body: '', contentType: 'text/javascript' }));
     await page.goto(b.url);
     await page.waitForFunction(() => document.querySelector('.lang-switch [aria-pressed="true"]'));
     const got = await page.evaluate(async () => ({
+      // innerText is layout's text: #decay is laid out although out of view (content-visibility)
+      shown: document.querySelector('#decay').style.contentVisibility = 'visible',
       lang: document.documentElement.lang,
       module: (await import('./host/i18n.js')).lang(),
       pressed: document.querySelector('.lang-switch [aria-pressed="true"]').dataset.setLang,

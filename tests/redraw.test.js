@@ -39,6 +39,10 @@ function compareMoved(far) {
         continue;
       }
       const box = document.querySelector(`[data-chart="${kind}"]`);
+      // in view, as a reader sees it: a section out of view is not laid out (content-visibility),
+      // and a canvas resized meanwhile is repainted at its size once it is
+      box.scrollIntoView();
+      for (let f = 0; f < 2; f++) await new Promise((r) => requestAnimationFrame(r));
       // A chart may start reading data when a control asks for it (section 22's every layer) and
       // draw again once it has come: what it drew before may then differ from a twin mounted
       // after. Such a chart gets up to three looks 200 ms apart; left-over state differs in all.

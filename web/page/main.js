@@ -15,7 +15,8 @@ import {
 
 const status = document.getElementById('status');
 const charts = new Map();
-window.posencPage = { charts, ready: null, notes: [] };
+// the page's charts and the kernels they draw with, for the console (and the tests)
+window.posencPage = { charts, ready: null, notes: [], pe: null };
 
 /** The page's query: { target: kind or null, entries, notes } (never throws). */
 function readQuery() {
@@ -124,6 +125,7 @@ async function mountAll() {
     for (const el of els) showMessage(el, HOST.noWasm.format({ message: err?.message ?? String(err) }));
     return;
   }
+  window.posencPage.pe = pe;
   const kind = document.getElementById('build-kind');
   if (kind) kind.textContent = pe.simd ? 'SIMD' : 'scalar';
 

@@ -25,6 +25,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { FAMILY_METHODS } from '../lib/instance.js';
 import { SIMD_PROBE } from '../lib/heap.js';
 import { KINDS, DEFAULT_KIND } from '../host/kinds.js';
+import { namedChartImports } from './chart-imports.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
 const ROOT = dirname(WEB);
@@ -268,16 +269,9 @@ ${(shared?.common ?? []).map((f) => `import ${JSON.stringify(f)};`).join('\n')}
           contents: (await transform(await readFile(a.path, 'utf8'), { loader: 'css', minify: true })).code, loader: 'text' }));
         b.onResolve({ filter: /^\.\/chartjs-/ }, (a) => ({ path: a.path, external: true }));
         b.onResolve({ filter: /\/lib\/posenc\.js$/ }, (a) => ({ path: 'posenc:light-api', namespace: 'posenc' }));
-        // kinds.js's import(`../charts/${kind}.js`) makes every file under charts/ a chunk loaded
-        // on demand, the shared ones too; here it names the kinds' modules alone
-        b.onLoad({ filter: /\/host\/kinds\.js$/ }, async (a) => {
-          const text = await readFile(a.path, 'utf8');
-          const pattern = 'import(`../charts/${kind}.js`)';
-          if (text.split(pattern).length !== 2) throw new Error(`bundle.js: kinds.js should load a chart with ${pattern}`);
-          const loaders = KINDS.map((k) => `${JSON.stringify(k)}: () => import(${JSON.stringify(`../charts/${k}.js`)})`);
-          return { contents: `${text.replace(pattern, 'CHART_MODULES[kind]()')}\nconst CHART_MODULES = { ${loaders.join(', ')} };\n`,
-            resolveDir: dirname(a.path), loader: 'js' };
-        });
+        // each kind's module a chunk loaded on demand (not every file under charts/)
+        b.onLoad({ filter: /\/host\/kinds\.js$/ }, async (a) => ({
+          contents: namedChartImports(await readFile(a.path, 'utf8')), resolveDir: dirname(a.path), loader: 'js' }));
       }
       b.onLoad({ filter: /.*/, namespace: 'posenc' }, (a) => ({ contents: modules[a.path], resolveDir: WEB, loader: 'js' }));
       // see light(): the modules loaded on demand import what every page loads first
@@ -330,8 +324,9 @@ async function standalone() {
   let html = await readFile(join(WEB, 'index.html'), 'utf8');
   // Every module script of the page, in order, becomes one import of the bundle's entry.
   const modules = [];
-  html = html.replace(/[ \t]*<script type="module" src="([\w./-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(src), ''));
-  if (!modules.includes('page/main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="page/main.js">');
+  // (the served page loads their bundle, build/page/<name>.js, made from page/<name>.js)
+  html = html.replace(/[ \t]*<script type="module" src="build\/page\/([\w-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(`page/${src}`), ''));
+  if (!modules.includes('page/main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="build/page/main.js">');
   // what the served page asks for ahead (its modules, the kernels) is inlined here
   html = html.replace(/[ \t]*<link rel="(?:module)?preload"[^>]*>\n?/gi, '');
   ENTRIES.standalone = `import 'posenc:assets';\n${modules.map((m) => `import './${m}';`).join('\n')}\n`;
