@@ -107,9 +107,10 @@ test('every chart mounts and draws; no console message, failed or external reque
   assert.ok(kinds.length >= 20, `only ${kinds.length} charts on the page`);
   assert.deepEqual(mounted.sort(), [...kinds].sort(), 'every chart mounted');
   assert.deepEqual(empty, [], 'charts that drew no data');
-  // every canvas shows something besides its background
+  // every canvas shown (not in a panel hidden at these values) shows something besides its background
   const blank = await page.evaluate(() =>
     [...document.querySelectorAll('main canvas')]
+      .filter((c) => c.checkVisibility())
       .filter((c) => {
         if (!c.width || !c.height) return true;
         const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -395,7 +396,7 @@ test('each chart of sections 16-24 (but 22, tested in real-model.test.js) mounts
   for (const kind of KINDS_16_20) {
     const state = await page.evaluate((kind) => {
       const host = window.posencPage.charts.get(kind);
-      const canvases = [...document.querySelectorAll(`[data-chart="${kind}"] canvas`)];
+      const canvases = [...document.querySelectorAll(`[data-chart="${kind}"] canvas`)].filter((c) => c.checkVisibility());
       const painted = canvases.map((c) => {
         const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
         for (let i = 3; i < px.length; i += 4) if (px[i] !== 0) return true;
@@ -597,6 +598,8 @@ test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, 
   assert.equal(await phone.page.locator('.chart[data-kind="rope-decay"] .settings-toggle').getAttribute('aria-expanded'), 'false');
   // wider than a phone, the controls are above the chart again, all of them, no toggle
   await phone.page.setViewportSize({ width: 900, height: 740 });
+  // the media query's change is reported at the next frame
+  await phone.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const wideLayout = await phone.page.evaluate(() => {
     const box = document.querySelector('.chart[data-kind="length-lab"]');
     const form = box.querySelector('form.controls');

@@ -5,6 +5,7 @@
 // and plain params.
 import { t, onLang } from './i18n.js';
 import { onTheme, applyChartTheme } from './theme.js';
+import { drawnWithData } from './first-draw.js';
 import { HOST } from './strings.js';
 import { control, noteBox, newId } from './controls.js';
 import { tableView } from './table.js';
@@ -90,7 +91,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   // on a phone: the chart first, its main control under it, the rest under "Settings"
   const phone = phoneLayout(container, form, figure, chart);
   labels();
-  host.view = chart.mount(body, { pe, Chart });
+  host.view = chart.mount(body, { pe, Chart: drawnWithData(Chart) });
   /** Every chart image is described by the readout. */
   const describe = () => {
     for (const canvas of body.querySelectorAll('canvas[role="img"]')) canvas.setAttribute('aria-describedby', readout.id);
