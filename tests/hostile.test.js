@@ -268,6 +268,26 @@ test('under the Content-Security-Policy: the page and its buttons, embed.html; a
   await context.close();
 });
 
+test('kernels served with another type than application/wasm are compiled from their bytes', async () => {
+  const { page, context, problems } = await hostilePage();
+  let served = 0;
+  await page.route('**/*.wasm', async (r) => {
+    const res = await r.fetch();
+    served++;
+    return r.fulfill({ response: res, headers: { ...res.headers(), 'content-type': 'application/octet-stream' } });
+  });
+  await page.goto(`${b.url}embed.html?chart=rope-decay`);
+  const r = await page.evaluate(async () => (await window.posencEmbed.ready, {
+    rows: window.posencEmbed.host?.data?.rows?.length ?? 0,
+    error: document.querySelector('.posenc-error')?.textContent ?? '',
+  }));
+  assert.ok(served > 0, 'the kernels went through the route');
+  assert.equal(r.error, '');
+  assert.ok(r.rows > 100, `${r.rows} rows drawn`);
+  assert.deepEqual(problems.pageErrors, []);
+  await context.close();
+});
+
 test('missing, corrupt or absent WebAssembly: a message per chart, nothing uncaught, the page stays usable', async () => {
   const cases = [
     { name: 'wasm 404', route: (r) => r.fulfill({ status: 404, body: 'not found' }) },

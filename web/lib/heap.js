@@ -43,12 +43,27 @@ async function readBytes(url) {
   return res.arrayBuffer();
 }
 
+/**
+ * The module at `url` (http or https), compiled as it arrives, off the main thread; a server that
+ * sends .wasm with another type than application/wasm gets it compiled from its bytes.
+ */
+export async function compileFrom(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`posenc: cannot load ${url.href}: HTTP ${res.status}`);
+  try {
+    return await WebAssembly.compileStreaming(res.clone());
+  } catch {
+    return WebAssembly.compile(await res.arrayBuffer());
+  }
+}
+
 /** Compiles `source` (bytes, a WebAssembly.Module, or a URL) into a Heap. */
 export async function instantiate(source) {
   let module = source;
   if (!(source instanceof WebAssembly.Module)) {
-    const bytes = source instanceof URL || typeof source === 'string' ? await readBytes(new URL(source)) : source;
-    module = await WebAssembly.compile(bytes);
+    const url = source instanceof URL || typeof source === 'string' ? new URL(source) : null;
+    module = url && url.protocol !== 'file:' && typeof WebAssembly.compileStreaming === 'function' ? await compileFrom(url)
+      : await WebAssembly.compile(url ? await readBytes(url) : source);
   }
   let heap;
   const imports = { env: { emscripten_notify_memory_growth: () => heap?.grown() } };

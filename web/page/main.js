@@ -8,6 +8,8 @@
 // A scene sets several charts at once (<kind>.<param>=<value>, scene.js), and lock=1 shows
 // every control disabled.
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
+// what the charts share comes with the page, not one round trip after the first chart's module
+import '../charts/common.js';
 import { PAGE_KEYS, isSceneKey, readScene, sceneQuery } from './scene.js';
 import {
   chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,

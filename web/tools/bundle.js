@@ -95,7 +95,7 @@ const LAB_KINDS = /^(lab-|length-lab$)/;
 const lightConfig = (chartJsFiles) => `
 import { configure } from './host/runtime.js';
 import { loadInstance, addFamilies } from './lib/instance.js';
-import { simdSupported } from './lib/heap.js';
+import { simdSupported, compileFrom } from './lib/heap.js';
 import css from './page/style.css';
 // this module is bundled into a chunk (chunks/): the script and its files are one folder up
 const HOME = new URL('../', import.meta.url);
@@ -108,19 +108,7 @@ let bars = typeof document === 'object' && [...document.querySelectorAll('posenc
 const LAB = ${LAB_KINDS};
 const compiled = new Map();
 function compile(name) {
-  const url = new URL(\`\${name}\${simdSupported() ? '' : '-scalar'}.wasm\`, HOME);
-  if (!compiled.has(name)) {
-    compiled.set(name, (async () => {
-      const res = await fetch(url);
-      if (!res.ok) throw new Error(\`posenc: cannot load \${url.href}: HTTP \${res.status}\`);
-      // a host that serves .wasm with another type than application/wasm: compiled from the bytes
-      try {
-        return await WebAssembly.compileStreaming(res.clone());
-      } catch {
-        return WebAssembly.compile(await res.arrayBuffer());
-      }
-    })());
-  }
+  if (!compiled.has(name)) compiled.set(name, compileFrom(new URL(\`\${name}\${simdSupported() ? '' : '-scalar'}.wasm\`, HOME)));
   return compiled.get(name);
 }
 const families = () => import('./lib/families.js');
