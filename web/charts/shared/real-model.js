@@ -228,6 +228,14 @@ async function openWeights(where) {
   }
 }
 
+/** The values of `promises` once all have settled; else the first failure in their order (not in time). */
+async function settledInOrder(promises) {
+  const results = await Promise.allSettled(promises);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => r.value);
+}
+
 /** Opens a model: { kind: 'lab' } or { kind: 'hub', id } or { kind: 'files', files }. */
 export async function open(spec) {
   S.busy = true;
@@ -245,11 +253,11 @@ export async function open(spec) {
       throw told(() => RM.unsupported.format({ name, type: String(type), types: LAYER_MODEL_TYPES.filter((t) => t !== 'posenc_lab').join(', ') }));
     }
     const rope = S.pe.ropeConfig(config);
-    const tokJson = await getJson(where, 'tokenizer.json');
-    const tokConfig = (await getJson(where, 'tokenizer_config.json', 'optional')) ?? {};
-    const { Tokenizer } = await loadTokenizers();
-    const tokenizer = new Tokenizer(tokJson, tokConfig);
-    const st = await openWeights(where);
+    // once the config is one posenc reads: the tokenizer, its code and the weights' header
+    // together, in one round trip rather than four
+    const [tokJson, tokConfig, { Tokenizer }, st] = await settledInOrder([
+      getJson(where, 'tokenizer.json'), getJson(where, 'tokenizer_config.json', 'optional'), loadTokenizers(), openWeights(where)]);
+    const tokenizer = new Tokenizer(tokJson, tokConfig ?? {});
     if (!st.has('model.embed_tokens.weight') || !st.has('model.layers.0.self_attn.q_proj.weight')) {
       throw told(() => RM.sharded.format({ file: 'model.embed_tokens.weight, model.layers.0.*' }));
     }
