@@ -17,6 +17,11 @@ const b = await startBrowser();
 try {
   const { page, problems } = await b.open(query ? `?${query}` : '', { viewport: { width, height: 900 } });
   await pageReady(page);
+  // every section laid out at its true height: one out of view has a stand-in height until the
+  // reader nears it (content-visibility), and the shot would be cut to that
+  await page.evaluate(() => {
+    for (const s of document.querySelectorAll('main > section')) s.style.contentVisibility = 'visible';
+  });
   const sections = ids.length ? ids : await page.$$eval('main > section', (s) => s.map((x) => x.id));
   for (const id of sections) {
     const file = new URL(`${id}-${width}${suffix}.png`, dir);
