@@ -13,9 +13,20 @@ import { dirname, join, relative } from 'node:path';
 import { namedChartImports } from './chart-imports.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
-export const PAGE_OUT = join(WEB, 'build', 'page');
-/** The page's module scripts (web/page/<name>.js), each an entry of the bundle. */
-export const PAGE_ENTRIES = ['page-ui', 'main'];
+const PAGE_OUT = join(WEB, 'build', 'page');
+/** The pages whose module scripts (<script type="module" src="build/page/<name>.js">) are the entries. */
+const PAGES = ['index.html', 'teaching.html'];
+
+/** The entries: web/page/<name>.js for every build/page/<name>.js a page loads. */
+async function entries() {
+  const names = new Set();
+  for (const page of PAGES) {
+    const html = await readFile(join(WEB, page), 'utf8');
+    for (const [, name] of html.matchAll(/<script type="module" src="build\/page\/([\w-]+)\.js"/g)) names.add(name);
+  }
+  if (!names.has('main')) throw new Error('page-bundle.js: index.html loads no build/page/main.js');
+  return [...names].map((name) => join(WEB, 'page', `${name}.js`));
+}
 
 const sourceUrls = {
   name: 'posenc-page',
@@ -41,7 +52,7 @@ const sourceUrls = {
 export async function buildPage() {
   await rm(PAGE_OUT, { recursive: true, force: true });
   await build({
-    entryPoints: PAGE_ENTRIES.map((name) => join(WEB, 'page', `${name}.js`)),
+    entryPoints: await entries(),
     bundle: true,
     splitting: true,
     format: 'esm',
