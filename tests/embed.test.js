@@ -483,6 +483,14 @@ test('npm pack: the exports map, types and files an author installs', async () =
     assert.ok(files.has(f), `the package holds ${f}`);
   }
   for (const f of files) assert.ok(!/^(tests|c|node_modules)\//.test(f), `the package leaves out ${f}`);
+  // the pages as a teacher hosts them: every file they load, the page's bundle whole
+  for (const page of ['index.html', 'teaching.html']) {
+    const html = readFileSync(join(ROOT, 'web', page), 'utf8');
+    for (const [, ref] of html.matchAll(/<(?:script|link)\b[^>]*\s(?:src|href)="([\w./-]+)"/g)) {
+      assert.ok(files.has(`web/${ref}`), `the package holds web/${ref}, which ${page} loads`);
+    }
+  }
+  for (const f of readdirSync(join(ROOT, 'web', 'build', 'page'))) assert.ok(files.has(`web/build/page/${f}`), `the package holds web/build/page/${f}`);
 
   // Installed as a dependency (unpacked into node_modules), `import 'posenc'` computes.
   const dir = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
