@@ -491,6 +491,8 @@ test('npm pack: the exports map, types and files an author installs', async () =
     }
   }
   for (const f of readdirSync(join(ROOT, 'web', 'build', 'page'))) assert.ok(files.has(`web/build/page/${f}`), `the package holds web/build/page/${f}`);
+  // and the light embed beside them, which the page's Embed snippet loads
+  assert.ok(files.has('web/build/module/posenc.js'), 'the package holds web/build/module/posenc.js');
 
   // Installed as a dependency (unpacked into node_modules), `import 'posenc'` computes.
   const dir = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
