@@ -86,6 +86,32 @@ test('a post with two non-lab charts: their code, the kernels without the lab, C
   await context.close();
 });
 
+test('a chart the script found near the screen starts at once; one far below waits to come into view', async () => {
+  await writeFile(join(dir, 'far.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>far</title>
+<link rel="icon" href="data:,">
+<script type="module" src="module/posenc.js"></script></head><body><h1>A post</h1>
+<posenc-chart kind="rope-decay"></posenc-chart><div style="height: 6000px"></div><posenc-chart kind="unit-circle"></posenc-chart></body></html>`);
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  // an observer that never reports: what starts, starts without one
+  await page.addInitScript(() => {
+    window.IntersectionObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    };
+  });
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname.split('/').pop()));
+  await page.goto(`${server.url}far.html`);
+  await page.waitForFunction(() => document.querySelector('posenc-chart')?.data?.rows?.length > 0);
+  await page.waitForTimeout(300);
+  const far = await page.evaluate(() => document.querySelectorAll('posenc-chart')[1].data);
+  assert.equal(far, null, 'the far chart has not drawn');
+  assert.ok(!requested.some((f) => f.startsWith('unit-circle-')), `the far chart's code not asked for: ${requested}`);
+  await context.close();
+});
+
 test('a lab chart loads the whole build and the lab results; a later chart of another kind shares them', async () => {
   const { page, context, problems, requested } = await post('lab', '<posenc-chart kind="lab-learned"></posenc-chart>');
   assert.ok(requested.includes(chunks.results), 'the lab results');

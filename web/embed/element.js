@@ -31,6 +31,8 @@ const TAG = 'posenc-chart';
 const OWN = ['kind', 'controls', 'locked', 'toolbar', 'theme'];
 const THEME = { name: 'theme', type: 'select', options: ['auto', 'light', 'dark'], value: 'auto' };
 const HOST_CSS = ':host { display: block; width: 100%; max-width: 100%; } :host([hidden]) { display: none; }';
+/** Set by the light embed's entry on the elements it saw near the screen (bundle.js). */
+const IN_VIEW = Symbol.for('posenc-chart.inView');
 
 let sheetPromise = null;
 /**
@@ -184,7 +186,8 @@ export class PosencChartElement extends HTMLElement {
     this.#offTheme ??= onTheme((now) => (this.#frame.dataset.theme = now));
     this.#frame.dataset.theme = theme();
     if (this.#started) return;
-    if (this.#soon || typeof IntersectionObserver !== 'function') return void this.#start();
+    // the light embed's entry marks the elements it found near the screen as the page was parsed
+    if (this.#soon || this[IN_VIEW] || typeof IntersectionObserver !== 'function') return void this.#start();
     this.#io ??= new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) this.#start();
     }, { rootMargin: '300px 0px' });

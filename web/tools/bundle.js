@@ -180,6 +180,9 @@ if (typeof document === 'object') {
     const kind = (el.getAttribute('kind') ?? ${JSON.stringify(DEFAULT_KIND)}).trim();
     if (!KINDS.includes(kind)) continue;
     inView.push(kind);
+    // the element starts drawing this one when it is defined, not a frame later when an
+    // IntersectionObserver would say what this check has said already
+    el[Symbol.for('posenc-chart.inView')] = true;
     preload(CHUNKS.kinds[kind]);
     if (CHUNKS.familyKinds.includes(kind)) preload(CHUNKS.families);
   }
@@ -198,7 +201,8 @@ if (inView.length) {
   const link = document.createElement('link');
   Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
   link.href = new URL(\`\${inView.some((k) => ${LAB_KINDS}.test(k)) ? 'posenc' : 'posenc-core'}\${simd ? '' : '-scalar'}.wasm\`, import.meta.url).href;
-  document.head.append(link);  // Chart.js writes its tick labels with Intl.NumberFormat, whose first use in a page loads the
+  document.head.append(link);
+  // Chart.js writes its tick labels with Intl.NumberFormat, whose first use in a page loads the
   // locale's data (about 20 ms): done now, while the chart's files are on their way
   try {
     new Intl.NumberFormat().format(0.5);
