@@ -373,6 +373,8 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     try {
       await blog.page.goto(`${other.url}pasted.html`);
       const elData = await blog.page.evaluate(async () => {
+        // defined once the script has loaded its code, which may come after the load event
+        await customElements.whenDefined('posenc-chart');
         const el = document.querySelector('posenc-chart');
         await el.ready;
         return JSON.stringify(el.data);

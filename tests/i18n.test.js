@@ -198,8 +198,6 @@ test('the browser language is the default: zh-CN gives Chinese, en-US English', 
     const context = await b.browser.newContext({ locale });
     const page = await context.newPage();
     await page.route('**/*', (r) => (new URL(r.request().url()).hostname === '127.0.0.1' ? r.continue() : r.abort()));
-    // the language is chosen before any chart: leave main.js (the charts) out, the switch and the prose in
-    await page.route('**/build/page/main.js', (r) => r.fulfill({ body: '', contentType: 'text/javascript' }));
     await page.goto(b.url);
     await page.waitForFunction(() => document.querySelector('.lang-switch [aria-pressed="true"]'));
     const got = await page.evaluate(async () => ({

@@ -65,7 +65,7 @@ async function measureLoads(b) {
     const r = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0];
       const res = performance.getEntriesByType('resource');
-      // the page's modules: its bundle's entries and the chunks they import (asked for before DOMContentLoaded)
+      // the page's script: one bundle of its modules (and whatever else of build/page/ came before DOMContentLoaded)
       const upFront = res.filter((e) => e.name.includes('/build/page/') && e.startTime < nav.domContentLoadedEventStart);
       const last = Math.max(0, ...upFront.map((e) => e.responseEnd));
       return { f: window.__firstDrawn, a: performance.now(), p: nav.domInteractive, d: nav.domContentLoadedEventStart, m: last, n: res.length };
@@ -207,7 +207,7 @@ try {
   console.log(`(${load()} at the start)`);
   console.log(`posenc browser bench: ${info.ua ?? 'Chromium'} headless, ${info.build ?? '?'} kernels, ${kinds.length} charts, ${STEPS} values per control sweep.`);
   console.log(`Page load (${LOADS} loads, ms from navigation): first chart drawn p50 ${f1(pct(loads.first, 50))} p95 ${f1(pct(loads.first, 95))}; every chart mounted p50 ${f1(pct(loads.all, 50))} p95 ${f1(pct(loads.all, 95))}.`);
-  console.log(`  (p50: the page's modules received ${f1(pct(loads.modules, 50))}, document parsed ${f1(pct(loads.parsed, 50))}, DOMContentLoaded ${f1(pct(loads.dcl, 50))}; ${pct(loads.requests, 50)} requests until every chart is mounted)`);
+  console.log(`  (p50: the page's script received ${f1(pct(loads.modules, 50))}, document parsed ${f1(pct(loads.parsed, 50))}, DOMContentLoaded ${f1(pct(loads.dcl, 50))}; ${pct(loads.requests, 50)} requests until every chart is mounted)`);
   if (loads.external.length) console.log(`  the page asked for addresses outside this machine: ${loads.external.join(', ')}`);
   console.log('input->drawn includes the wait for the next animation frame (chart-host.js redraws once per frame);');
   console.log('redraw = that frame\'s start to the chart drawn (the chart\'s own work); posenc = the part of it spent in');

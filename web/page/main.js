@@ -7,6 +7,8 @@
 // or malformed ones are named in a note and keep their defaults) and is scrolled into view.
 // A scene sets several charts at once (<kind>.<param>=<value>, scene.js), and lock=1 shows
 // every control disabled.
+// the page's header controls and presenter come with this one script of the page
+import './page-ui.js';
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 // what the charts share comes with the page, not one round trip after the first chart's module
 import '../charts/common.js';
@@ -98,26 +100,12 @@ function readingOrder(els, first) {
 }
 
 async function mountAll() {
-  const modules = new Map(), arrived = new Set();
-  const load = (el) => {
-    if (!modules.has(el)) {
-      modules.set(el, loadChart(el.dataset.chart));
-      const done = () => arrived.add(el);
-      modules.get(el).then(done, done);
-    }
-    return modules.get(el);
-  };
-
   const { target, entries, scene, notes } = readQuery();
   showPageNotes(notes);
   // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
   // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
   const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
   const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl);
-  // The first charts' modules load now, alongside the kernels; the others once the first chart
-  // is drawn, so that the first chart does not wait for the page's forty-odd chart modules to
-  // compile (a module that fails shows its message on its own chart, below).
-  for (const el of els.slice(0, 2)) load(el);
   let pe, Chart;
   try {
     [pe, Chart] = await Promise.all([kernels(), chartJs()]);
@@ -137,18 +125,13 @@ async function mountAll() {
 
   // The page stays responsive while the charts mount, and paints what is drawn: it gets the
   // thread back after the first chart, then every 100 ms (a yield lets a frame be drawn, and a
-  // frame lays out this long page, so not after every chart). Past the first chart, one whose
-  // module has not arrived yet lets the next ones whose modules have go first, rather than
-  // leave the thread idle.
-  let first = true, slice = -Infinity;
-  const waiting = [...els];
-  while (waiting.length) {
-    if (!first && !waiting.some((el) => arrived.has(el))) await Promise.race(waiting.map((el) => load(el).catch(() => {})));
-    const i = first ? 0 : Math.max(0, waiting.findIndex((el) => arrived.has(el)));
-    const [el] = waiting.splice(i, 1);
+  // frame lays out this long page, so not after every chart). A chart's module comes with the
+  // page's script; one that fails shows its message on its own chart.
+  let slice = -Infinity;
+  for (const el of els) {
     const k = el.dataset.chart;
     try {
-      const chart = await load(el);
+      const chart = await loadChart(k);
       const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
       const inScene = scene.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
       const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
@@ -169,10 +152,6 @@ async function mountAll() {
       showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
       el.classList.add('error');
       console.error(`chart ${k}:`, err);
-    }
-    if (first) {
-      first = false;
-      for (const other of els) load(other);
     }
     if (performance.now() - slice > 100) {
       await yieldToPage();

@@ -75,7 +75,7 @@ async function init() {
   document.documentElement.dataset.uiReady = '';
 }
 
-// main.js creates window.posencPage when it runs, which is after this module (its imports take
-// longer) but before DOMContentLoaded, which waits for every module script of the page.
+// On the page, main.js imports this module and, once it has run, creates window.posencPage: both
+// before DOMContentLoaded, which waits for the page's module script.
 if (document.readyState === 'complete') init();
 else document.addEventListener('DOMContentLoaded', init, { once: true });

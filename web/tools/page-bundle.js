@@ -1,8 +1,9 @@
-// page-bundle.js: the page's own modules bundled (`node web/tools/page-bundle.js`, run by
-// build.sh): web/build/page/page-ui.js and main.js, what index.html and teaching.html load, with
-// chunks beside them, one per chart kind (loaded when that chart mounts) and the code the
-// entries share. The page's sources are some forty modules importing each other five levels
-// deep; a browser finds them one level per round trip, and the charts waited for the last.
+// page-bundle.js: each page's module script bundled into one file (`node web/tools/page-bundle.js`,
+// run by build.sh): web/build/page/main.js, index.html's, with every chart (the page mounts them
+// all), and page-ui.js, the teacher's guide's. One file per page, because a module's imports are
+// found one level per round trip, and only once the parser lets go of the thread: the page's
+// sources import each other five levels deep, and split into chunks they still came in three
+// waves after the page was parsed.
 //
 // Every module keeps its own import.meta.url: the kernels, the lab's model, the training worker
 // and the vendor files are found beside the sources, as when the sources are served unbundled.
@@ -22,7 +23,10 @@ async function entries() {
   const names = new Set();
   for (const page of PAGES) {
     const html = await readFile(join(WEB, page), 'utf8');
-    for (const [, name] of html.matchAll(/<script type="module" src="build\/page\/([\w-]+)\.js"/g)) names.add(name);
+    const own = [...html.matchAll(/<script type="module" src="build\/page\/([\w-]+)\.js"/g)].map((m) => m[1]);
+    // two bundles on one page would each have their own copy of the modules they share
+    if (own.length > 1) throw new Error(`page-bundle.js: ${page} loads ${own.length} page bundles; one imports what else it needs`);
+    for (const name of own) names.add(name);
   }
   if (!names.has('main')) throw new Error('page-bundle.js: index.html loads no build/page/main.js');
   return [...names].map((name) => join(WEB, 'page', `${name}.js`));
@@ -54,11 +58,9 @@ export async function buildPage() {
   await build({
     entryPoints: await entries(),
     bundle: true,
-    splitting: true,
     format: 'esm',
     outdir: PAGE_OUT,
     entryNames: '[name]',
-    chunkNames: '[name]-[hash]',
     platform: 'browser',
     target: ['es2022'],
     minify: true,
