@@ -259,3 +259,24 @@ test('ropeScaling() from scaling.js still reads a config as before', () => {
   assert.deepEqual(r, { base: 1e6, rotaryDim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 } });
   assert.deepEqual(ropeScaling({ rope_type: 'linear', factor: 2 }), { scaling: { type: 'linear', factor: 2 } });
 });
+
+test('the page\'s config examples (section 21): the v4 and v5 layouts read alike, and the per-layer-type one is Gemma 4\'s own', async () => {
+  const { readFileSync } = await import('node:fs');
+  const html = readFileSync(new URL('../web/index.html', import.meta.url), 'utf8');
+  const at = html.indexOf('<div class="config-example">');
+  assert.ok(at > 0, 'the examples are on the page');
+  const box = html.slice(at, html.indexOf('</div>', at));
+  const blocks = [...box.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => JSON.parse(`{${m[1]}}`));
+  assert.equal(blocks.length, 3);
+  // Qwen2 7B's shape, with the YaRN setting its model card gives in either layout
+  const qwen2 = { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 131072 };
+  const [v4, v5] = [read({ ...qwen2, ...blocks[0] }), read({ ...qwen2, ...blocks[1] })];
+  assert.deepEqual(v5, v4);
+  assert.deepEqual(v4.warnings, []);
+  assert.deepEqual(v4.layerTypes.full_attention.scaling, { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 });
+  assert.equal(v4.layerTypes.full_attention.base, 1e6);
+  // the nested block is what Gemma4TextConfig fills in when a config has none
+  const g4 = { model_type: 'gemma4_text', num_hidden_layers: 6 };
+  assert.deepEqual(read({ ...g4, ...blocks[2] }).layerTypes, read(g4).layerTypes);
+  assert.deepEqual(read({ ...g4, ...blocks[2] }).layerTypes.full_attention.scaling, { type: 'proportional', partialRotaryFactor: 0.25, factor: 1 });
+});
