@@ -129,7 +129,7 @@ test('?present steps through every figure with the arrow keys, and Escape return
       seen.add(r.kind);
       assert.match(r.title, lang === 'zh' ? /[\u4e00-\u9fff]/ : /^\d+\. [A-Z]/);
       assert.ok(r.controls <= 1, `${r.kind}: ${r.controls} controls shown`);
-      assert.match(r.takeaway, lang === 'zh' ? /^要点。/ : /^Takeaway\. /, `${r.kind}: the section's takeaway`);
+      assert.match(r.takeaway, lang === 'zh' ? /^要点：/ : /^Takeaway\. /, `${r.kind}: the section's takeaway`);
       if (i < count - 1) await page.keyboard.press('ArrowRight');
     }
     await page.keyboard.press('ArrowLeft');
