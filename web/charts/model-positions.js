@@ -103,7 +103,7 @@ const M = messages({
     gridText: '文本',
     gridImage: '图像',
     vectors: '下载一致性测试向量（JSON）',
-    vectorsTitle: '每种层类型在边界位置上的 cos/sin 以及一次旋转后的 q·k，float64 与 float32 两种精度：用来检验一个运行时（格式见 posenc 的 README）',
+    vectorsTitle: '每种层类型在边界位置上的 cos/sin 以及一次旋转后的 q·k，float64 与 float32 两种精度：用来检验一个推理框架（格式见 posenc 的 README）',
     half: '前后两半',
     interleaved: '交错',
     noticeTurns: '在 L0 线之上的对，训练时从未转满一圈：{type} 层的 {half} 对中有 {never} 对{zero}。',
