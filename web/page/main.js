@@ -10,8 +10,6 @@
 // the page's header controls and presenter come with this one script of the page
 import './page-ui.js';
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
-// what the charts share comes with the page, not one round trip after the first chart's module
-import '../charts/common.js';
 import { PAGE_KEYS, isSceneKey, readScene, sceneQuery } from './scene.js';
 import {
   chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,

@@ -319,7 +319,7 @@ async function standalone() {
   // (the served page loads their bundle, build/page/<name>.js, made from page/<name>.js)
   html = html.replace(/[ \t]*<script type="module" src="build\/page\/([\w-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(`page/${src}`), ''));
   if (!modules.includes('page/main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="build/page/main.js">');
-  // what the served page asks for ahead (its modules, the kernels) is inlined here
+  // what the served page asks for ahead (the kernels) is inlined here
   html = html.replace(/[ \t]*<link rel="(?:module)?preload"[^>]*>\n?/gi, '');
   ENTRIES.standalone = `import 'posenc:assets';\n${modules.map((m) => `import './${m}';`).join('\n')}\n`;
   const js = scriptSafe(await bundle('standalone', 'scriptUrl: "posenc.js", scriptModule: false, embedUrl: null'));

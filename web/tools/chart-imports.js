@@ -1,6 +1,7 @@
 // chart-imports.js: kinds.js loads a chart with import(`../charts/${kind}.js`), a template that
 // makes a bundler take every file under charts/ (the shared ones too) as a module loaded on
-// demand. The builds rewrite it into one import per kind, so that each kind is a chunk.
+// demand. The builds rewrite it into one import per kind: only the kinds load on demand (in the
+// light embed, a chunk each).
 import { KINDS } from '../host/kinds.js';
 
 const PATTERN = 'import(`../charts/${kind}.js`)';

@@ -49,7 +49,7 @@ const sourceUrls = {
     b.onLoad({ filter: /\.js$/ }, async (a) => {
       let text = await readFile(a.path, 'utf8');
       if (a.path.endsWith(join('host', 'kinds.js'))) text = namedChartImports(text);
-      // every output file sits in PAGE_OUT: the source's own URL is found from the chunk's
+      // every output file sits in PAGE_OUT: the source's own URL is found from the bundle's
       const own = `new URL(${JSON.stringify(relative(PAGE_OUT, a.path))}, import.meta.url).href`;
       return { contents: text.replaceAll('import.meta.url', own), resolveDir: dirname(a.path), loader: 'js' };
     });
