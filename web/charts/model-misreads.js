@@ -4,10 +4,8 @@
 // kernels (applyRope on q at every distance, k at position 0, then row dot products), so each
 // misread is exactly the computation a runtime that made it performs.
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, intGrid } from './common.js';
-import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
+import { MODEL_IDS, MODEL_LABELS, ERROR_DISTANCES, modelReader, trainingLength, freqOptions } from './shared/model.js';
 import { messages } from '../host/i18n.js';
-
-const SAMPLES = 240;
 
 const M = messages({
   en: {
@@ -172,7 +170,7 @@ export default {
         const [typeName, t] = main;
         // (a config that names no context: distances to 32768)
         const maxPos = info.maxPositionEmbeddings ?? trainingLength(t, null) ?? 32768;
-        const dist = intGrid(1, maxPos, SAMPLES, 'log');
+        const dist = intGrid(1, maxPos, ERROR_DISTANCES, 'log');
         const L0 = trainingLength(t, info.maxPositionEmbeddings);
         // the distances where a switch at L0 happens: the grid cannot miss them
         if (L0 && L0 < maxPos) for (const x of [L0 - 2, L0 - 1, L0]) if (!dist.includes(x)) dist.push(x);

@@ -6,14 +6,13 @@
 // there is one, the front of the file convert_hf_to_gguf.py would write from the config, built in
 // the page (optionally as an older converter wrote it): simulated, and said to be.
 import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
-import { MODEL_IDS, MODEL_LABELS, modelReader } from './shared/model.js';
+import { MODEL_IDS, MODEL_LABELS, ERROR_DISTANCES, modelReader } from './shared/model.js';
 import { convertedGguf, ggufArch } from './shared/gguf-convert.js';
 import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
 import { readGguf } from '../lib/gguf.js';
 import { FLAG_NAMES } from '../lib/llamacpp.js';
 import { messages, onLang, lang } from '../host/i18n.js';
 
-const SAMPLES = 200;
 const FILES = ['converted', 'no-rope-freqs', 'no-freq-base-swa', 'yours'];
 const OMIT = { 'no-rope-freqs': 'rope_freqs', 'no-freq-base-swa': 'freq_base_swa' };
 const CODES = ['rope-freqs-missing', 'longrope-factors-by-context', 'swa-base-missing', 'flag-overridden', 'flag-no-op',
@@ -92,7 +91,7 @@ const M = messages({
     fileLabel: 'Your .gguf file: drop it here or choose it (read here, never uploaded)',
     fileRead: '{name}: read {bytes} of {total} bytes (metadata and RoPE tensors only).',
     fileFailed: 'Could not read {name} as a GGUF: {message}',
-    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at Δ, which scores as the query at m does with its key Δ back (the score depends on Δ alone), on up to 200 log-spaced whole distances from 1 to m, the first distance past 1 % found exactly; both runtimes’ angles are taken at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors).',
+    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at Δ, which scores as the query at m does with its key Δ back (the score depends on Δ alone), on up to 240 log-spaced whole distances from 1 to m, the first distance past 1 % found exactly; both runtimes’ angles are taken at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors).',
   },
   zh: {
     title: 'llama.cpp 依据 GGUF 的计算结果与配置本意的对比：各对的角度、随距离的得分误差、诊断结果',
@@ -166,7 +165,7 @@ const M = messages({
     fileLabel: '你的 .gguf 文件：拖到这里或选择文件（只在本地读取，从不上传）',
     fileRead: '{name}：读了 {total} 字节中的 {bytes} 字节（只有元数据和 RoPE 张量）。',
     fileFailed: '无法把 {name} 当作 GGUF 读取：{message}',
-    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在 Δ；得分只取决于 Δ，所以这就是位置 m 的 query 与它前面相距 Δ 的 key 的得分。Δ 取从 1 到 m 的至多 200 个按对数等距的整数，首次超过 1% 的距离则逐个精确查找；两边的角度都按序列长度 m + 1 取。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。',
+    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在 Δ；得分只取决于 Δ，所以这就是位置 m 的 query 与它前面相距 Δ 的 key 的得分。Δ 取从 1 到 m 的至多 240 个按对数等距的整数，首次超过 1% 的距离则逐个精确查找；两边的角度都按序列长度 m + 1 取。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。',
   },
 });
 
@@ -498,7 +497,7 @@ export default {
         const norm = Math.sqrt(nq * nk);
         // the query at m against each key before it: distances 1 to m
         const maxD = Math.max(2, m);
-        const dist = intGrid(1, maxD, SAMPLES, 'log');
+        const dist = intGrid(1, maxD, ERROR_DISTANCES, 'log');
         const magC = t.magnitude.config ?? 1;
         const errAt = (d) => Math.abs(score(q, k, headDim, t.rotaryDim.llamaCpp, t.pairing.llamaCpp, t.thetaLlamaCpp, t.magnitude.llamaCpp, d) -
           score(q, k, headDim, t.rotaryDim.config, t.pairing.config, t.thetaConfig, magC, d)) / norm;

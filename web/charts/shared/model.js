@@ -1,4 +1,4 @@
-// model.js: what the two "your model's positions" charts share: the gallery as a control's
+// model.js: what the charts of a model's positions share: the gallery as a control's
 // options, the config text a reader may paste instead, and a model's positions read through
 // pe.ropeConfig, kept while only other controls move.
 import { MODELS } from '../../lib/models.js';
@@ -8,6 +8,10 @@ import { requestRedraw } from './canvas.js';
 /** The model control's choices: every gallery model, then 'config' (the pasted text). */
 export const MODEL_IDS = [...MODELS.map((m) => m.id), 'config'];
 export const MODEL_LABELS = Object.fromEntries(MODELS.map((m) => [m.id, m.name]));
+
+/** How many log-spaced distances a score-error curve samples: one grid, so that the misreads
+ *  chart and the runtime chart draw the same curve for the same misread. */
+export const ERROR_DISTANCES = 240;
 
 export const MESSAGES = messages({
   en: {
