@@ -127,7 +127,7 @@ test('zh: no calques (帖子, 读数, 两头) in the text or the charts, RoPE na
     return document.body.innerText;
   });
   for (const w of ['帖子', '读数', '两头']) assert.ok(!text.includes(w), `“${w}” on the Chinese page`);
-  assert.match(text, /旋转位置编码（RoPE）/);
+  assert.match(text, /旋转位置编码（RoPE[）；，]/);
   // ASCII commas and colons between Chinese characters glue clauses (10000,64)
   const glued = text.match(/[\u4e00-\u9fff][,:;][\u4e00-\u9fff\d]|\d,[\u4e00-\u9fff]/g) ?? [];
   assert.deepEqual(glued, [], 'half-width punctuation between Chinese clauses');

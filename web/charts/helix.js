@@ -9,7 +9,7 @@ const MARGIN = { left: 28, right: 28, top: 18, bottom: 46 };
 
 const M = messages({
   en: {
-    title: 'The same pair along the position axis: a spring that never repeats',
+    title: 'The same pair with the position added as a third axis: a spring',
     pair: 'pair i',
     base: 'base',
     length: 'last position',
@@ -20,11 +20,11 @@ const M = messages({
     aria: 'Helix of pair {pair} over positions 0 to {length}',
     ariaBack: '; position {back} comes back within {d} of position 0 on the circle but lies {back} positions further along',
     readout: 'Pair {pair} (θ = {w}): on the circle, position {back} comes back closest to position 0 ({d} away).',
-    notice: 'Position {back} nearly returns to position 0 on the circle, yet lies {back} positions further along the axis: on the spring no two positions meet.',
+    notice: 'Position {back} nearly returns to position 0 on the circle, yet lies {back} positions further along the axis: on the spring no two positions meet, but only because the drawing adds the position as an axis; the encoding itself holds just the point on the circle.',
     how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The closest return is the position whose (sin, cos) is nearest that of position 0; the distance is the larger of the differences in sin and in cos.',
   },
   zh: {
-    title: '同一对维度沿位置轴展开：永不重复的弹簧',
+    title: '同一对维度加上位置轴：画成一根弹簧',
     pair: '第 i 对',
     base: '底数 base',
     length: '最后的位置',
@@ -35,7 +35,7 @@ const M = messages({
     aria: '第 {pair} 对在位置 0 到 {length} 上的螺旋',
     ariaBack: '；位置 {back} 在圆上回到离位置 0 不到 {d} 的地方，但沿轴向前移了 {back} 个位置',
     readout: '第 {pair} 对（θ = {w}）：在圆上，位置 {back} 最接近位置 0（相距 {d}）。',
-    notice: '位置 {back} 在圆上几乎回到了位置 0，但沿位置轴向前走了 {back} 个位置：在弹簧上任意两个位置都不会相遇。',
+    notice: '位置 {back} 在圆上几乎回到了位置 0，但沿位置轴向前走了 {back} 个位置：在弹簧上任意两个位置都不会相遇，不过这只是因为图中把位置本身画成了一根轴；编码里只有圆上的那个点。',
     how: '与上面单位圆中的同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离取 sin 之差与 cos 之差中较大的那个。',
   },
 });

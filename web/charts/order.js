@@ -12,7 +12,7 @@ const DIM = 10, HEADS = 2, VOCAB = 5; // the sizes of the post's experiment
 
 const M = messages({
   en: {
-    title: 'Attention output per word: “dog bites man because” against “man bites dog because” (dim 10, 2 heads)',
+    title: 'Attention output per word: “dog bites man because” against “man bites dog because” (d_model = 10, 2 heads of width 5)',
     encoding: 'position encoding',
     none: 'none',
     sinusoidal: 'sinusoidal',
@@ -37,10 +37,10 @@ const M = messages({
     readout: 'Largest difference of each word’s output between the two orders: {list}.',
     item: '“{word}” {d} ({v})',
     itemSep: ', ',
-    how: 'The page runs one attention layer (2 heads of width 5, no output projection) on the two token sequences, with word embeddings and the Q, K, V projections drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head (a head of width 5 has two pairs; its fifth dimension is not rotated). A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
+    how: 'The page runs one attention layer (embeddings of width 10 split between 2 heads of width 5, no output projection) on the two token sequences, with word embeddings and the Q, K, V projections drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head. Width 5 is a toy choice that follows the source post (real heads have an even width, often 128): RoPE turns a head’s two pairs and leaves the odd fifth dimension as it is. A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
   },
   zh: {
-    title: '每个词的注意力输出：“苹果 比 梨 甜”与“梨 比 苹果 甜”对比（维度 10，2 个头）',
+    title: '每个词的注意力输出：“苹果 比 梨 甜”与“梨 比 苹果 甜”对比（d_model = 10，2 个头，每个头宽 5）',
     encoding: '位置编码',
     none: '无',
     sinusoidal: '正弦位置编码',
@@ -59,13 +59,13 @@ const M = messages({
     changed: '有变化',
     identical: '完全相同',
     swapped: '只是换了位置',
-    noticeNone: '每个词不论站在哪个位置，两种顺序下的输出都一样：最后一个词的输出用来预测下一个词，它完全相同，所以模型分不出是谁比谁甜。',
+    noticeNone: '每个词不论处在哪个位置，两种顺序下的输出都一样：最后一个词的输出用来预测下一个词，它完全相同，所以模型分不出是谁比谁甜。',
     noticeCausal: '掩码让前三个词的输出随顺序而变（每个词只看得到自己和前面的词），但最后一个词在两种顺序下都看得到全部四个词，它的输出仍然完全相同。',
     noticeEncoded: '加入位置信息后，最后一个词的输出在两种顺序下不再相同：对下一个词的预测终于可以取决于谁比谁甜了。',
     readout: '每个词在两种顺序下输出的最大差值：{list}。',
     item: '“{word}” {d}（{v}）',
     itemSep: '，',
-    how: '页面对两个 token 序列各算一层注意力（2 个头，每个头宽 5，不含输出投影），词嵌入和 Q、K、V 投影矩阵用同一个随机种子初始化，两种顺序完全共用。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k（宽 5 的头只有两对，第 5 维不旋转）。同一个词无论处在哪个位置都拿来比较；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
+    how: '页面对两个 token 序列各算一层注意力（宽 10 的词嵌入分给 2 个头，每个头宽 5，不含输出投影），词嵌入和 Q、K、V 投影矩阵都由同一个随机种子随机生成，两种顺序共用同一套。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k。头宽 5 只是沿用原文的演示尺寸（真实模型的头宽是偶数，常见为 128）：RoPE 转动每个头里的两个维度对，多出来的第 5 维保持不动。同一个词无论处在哪个位置都拿来比较；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
   },
 });
 

@@ -28,7 +28,7 @@ const M = messages({
     title: '单一频率：PE(m) = sin m',
     a: '位置 A',
     b: '位置 B',
-    span: '显示到的位置',
+    span: '显示的最后一个位置',
     xTitle: '位置',
     yTitle: 'sin m（m 为位置）',
     curve: '整数位置之间的 sin 曲线',
