@@ -501,6 +501,15 @@ test('convention lab: scores match after permuting the rows; the wrong pairing m
   // the sinusoidal layouts: interleaved and concat agree, tensor2tensor does not
   const s = (await data('sinusoidal-layouts')).measured;
   assert.ok(s.interleavedVsConcat < 1e-9 && s.interleavedVsT2t > 0.1, JSON.stringify(s));
+  const layouts = await page.$eval('[data-chart="sinusoidal-layouts"] .readout', (e) => e.textContent);
+  assert.match(layouts, s.interleavedVsConcat === 0 ? /give exactly the same dot products/ : /differ only by rounding, at most/);
+  // the numbers the prose quotes, in both languages, are the chart's at its defaults (16 tokens, d = 32, seed 0)
+  const pct = (x) => (100 * x).toPrecision(3);
+  for (const lang of ['en', 'zh-CN']) {
+    const prose = await page.$eval(`#conventions p[lang="${lang}"]:not(.skip)`, (e) => e.textContent);
+    assert.ok(prose.includes(pct(p.previousToken[0])) && pct(p.previousToken[0]) === pct(p.previousToken[1]), `${lang}: ${pct(p.previousToken[0])}`);
+    assert.ok(prose.includes(pct(p.previousToken[2])), `${lang}: ${pct(p.previousToken[2])}`);
+  }
 });
 
 test('dynamic NTK: the cache agrees up to max_position_embeddings and drifts after it', async () => {
