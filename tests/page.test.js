@@ -465,6 +465,27 @@ test('precision lab: float16 at 1857 (d 32) is off by more than 0.1, float64 at 
   assert.ok(s.measured.worstF16Past2048 > 0.1 && s.measured.cases['early@4095'] < 1e-3 && s.measured.f64At1e6 < 1e-3, JSON.stringify(s.measured));
 });
 
+test('section 19: the curves climb towards 2; the heatmap shows fast pairs first and pair 0 only once the position rounds', async () => {
+  const { data: d } = await setControl('precision-lab', 'measure', 'cos/sin table'); // d = 32, base 10000, from the test above
+  const colMax = (name) => Math.max(...d.rows.map((r) => r[d.columns.indexOf(name)] ?? 0));
+  assert.ok(colMax('error bf16') > 1.9 && colMax('error f16') > 1.9, 'both 16-bit curves come near 2');
+  // the notice prints the worst bfloat16 error to 4 digits, so 1.998 does not read as an exact 2
+  const notice = await page.$eval('[data-chart="precision-lab"] .readout', (e) => e.textContent);
+  assert.match(notice, new RegExp(`bfloat16 is off by up to ${colMax('error bf16').toPrecision(4)} `));
+  const h = (await setControl('precision-heatmap', 'type', 'bfloat16')).data.measured;
+  const half = 32; // d = 64
+  assert.ok(h.firstPair >= 1 && h.firstPair < half / 4 && h.firstAt < 100, `a fast pair goes wrong first: ${JSON.stringify(h)}`);
+  assert.ok(h.pair0At > 256 && h.pair0At < 300, `pair 0 only past 256: ${h.pair0At}`);
+  assert.ok(h.badLast >= half - 2, `nearly every pair at 10^6: ${h.badLast}`);
+  const hn = await page.$eval('[data-chart="precision-heatmap"] .readout', (e) => e.textContent);
+  assert.match(hn, new RegExp(`^The fast pairs go wrong first: pair ${h.firstPair} is the first .* at position ${h.firstAt}\\b`));
+  assert.match(hn, new RegExp(`Pair 0, .* goes wrong only at position ${h.pair0At}, where the position itself is rounded`));
+  await setControl('precision-heatmap', 'type', 'float32');
+  const f32 = (await data('precision-heatmap')).measured;
+  assert.equal(f32.pair0At, null, 'float32 holds every position to 10^6, so pair 0 stays right');
+  await setControl('precision-heatmap', 'type', 'bfloat16');
+});
+
 test('convention lab: scores match after permuting the rows; the wrong pairing moves the attention', async () => {
   for (const input of ['previous-token head', 'random q, k']) {
     await setControl('convention-lab', 'input', input);
@@ -480,6 +501,15 @@ test('convention lab: scores match after permuting the rows; the wrong pairing m
   // the sinusoidal layouts: interleaved and concat agree, tensor2tensor does not
   const s = (await data('sinusoidal-layouts')).measured;
   assert.ok(s.interleavedVsConcat < 1e-9 && s.interleavedVsT2t > 0.1, JSON.stringify(s));
+  const layouts = await page.$eval('[data-chart="sinusoidal-layouts"] .readout', (e) => e.textContent);
+  assert.match(layouts, s.interleavedVsConcat === 0 ? /give exactly the same dot products/ : /differ only by rounding, at most/);
+  // the numbers the prose quotes, in both languages, are the chart's at its defaults (16 tokens, d = 32, seed 0)
+  const pct = (x) => (100 * x).toPrecision(3);
+  for (const lang of ['en', 'zh-CN']) {
+    const prose = await page.$eval(`#conventions p[lang="${lang}"]:not(.skip)`, (e) => e.textContent);
+    assert.ok(prose.includes(pct(p.previousToken[0])) && pct(p.previousToken[0]) === pct(p.previousToken[1]), `${lang}: ${pct(p.previousToken[0])}`);
+    assert.ok(prose.includes(pct(p.previousToken[2])), `${lang}: ${pct(p.previousToken[2])}`);
+  }
 });
 
 test('dynamic NTK: the cache agrees up to max_position_embeddings and drifts after it', async () => {

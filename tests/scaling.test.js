@@ -261,6 +261,41 @@ for (const [name, pe] of await builds) {
       assert.ok(err(4095, 128, { position: 'f32', invFreq: 'bf16', angle: 'f32', output: 'f32' }) > 0.5);
     });
 
+    test('what section 19 says of float16 at 1857 (d 32): the position is exact, θ_1 and the angle carry the error', () => {
+      const dim = 32, p = 1857, w = theta(dim);
+      const pairErr = (t, i) => {
+        const { cos, sin } = pe.ropeCache([p], dim, { precision: t });
+        return Math.max(Math.abs(cos[i] - Math.cos(p * w[i])), Math.abs(sin[i] - Math.sin(p * w[i])));
+      };
+      assert.equal(ROUND.f16(p), p, '1857 is a float16 number');
+      assert.ok(pairErr({ position: 'f16' }, 1) < 1e-12, 'rounding only the position changes nothing');
+      // θ_1 ≈ 0.5623 becomes 0.5625, which moves the angle (about 1044) by 0.29; 1044.56 then rounds to 1045
+      assert.equal(w[1].toFixed(4), '0.5623');
+      assert.equal(ROUND.f16(w[1]), 0.5625);
+      assert.equal(Math.round(p * w[1]), 1044);
+      assert.equal((p * (0.5625 - w[1])).toFixed(2), '0.29');
+      assert.equal((p * 0.5625).toFixed(2), '1044.56');
+      assert.equal(ROUND.f16(p * 0.5625), 1045);
+      assert.equal((1045 - p * w[1]).toFixed(2), '0.73');
+      // and that is the table's largest error there, the one the chart reads out
+      const all = Array.from(w, (_, i) => pairErr('f16', i));
+      assert.equal(all.indexOf(Math.max(...all)), 1);
+      assert.ok(Math.abs(all[1] - 2 * Math.sin(0.732 / 2)) < 0.01, `pair 1: ${all[1]}`);
+      // the growing gap: whole numbers only between 1024 and 2048 in float16, 128 and 256 in bfloat16
+      assert.equal(ROUND.f16(1044.5625), 1045);
+      assert.equal(ROUND.f16(2049), 2048);
+      assert.equal(ROUND.bf16(128.5), 128);
+      assert.equal(ROUND.bf16(257), 256);
+      // the relative rounding of θ_i: at most 0.05 % in float16, 0.4 % in bfloat16
+      for (const [t, bound] of [['f16', 0.0005], ['bf16', 0.004]]) {
+        for (const x of w) assert.ok(Math.abs(ROUND[t](x) - x) / x <= bound, `${t} ${x}`);
+      }
+      // pair 0 (θ_0 = 1) is exact until the position itself rounds: 256 in bfloat16, 2048 in float16
+      const pair0 = (t, q) => Math.abs(pe.ropeCache([q], dim, { precision: t }).cos[0] - Math.cos(q));
+      assert.ok(pair0('bf16', 256) < 0.005 && pair0('bf16', 257) > 0.1);
+      assert.ok(pair0('f16', 2048) < 0.001 && pair0('f16', 2049) > 0.1);
+    });
+
     test('a position that does not fit its type is refused, not turned into NaN', () => {
       assert.throws(() => pe.ropeCache([70000], 8, { precision: 'f16' }), RangeError);
       assert.throws(() => pe.ropeCache([1], 8, { precision: 'f8' }), (e) => e instanceof RangeError && e.message.includes('precision.position'));

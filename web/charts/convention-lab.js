@@ -36,10 +36,10 @@ const M = messages({
     metaRow: 'Meta row',
     pair: 'pair',
     readout: 'After permuting the rows, rotate_half\'s scores match the interleaved ones to {scoreDiff} (largest |Δ| over {seq}×{seq} scores); ' +
-      'without it the attention weights differ by up to {wrongDiff}, and the previous token gets ' +
+      'without it the attention weights differ by up to {wrongDiff}. The previous token gets ' +
       '{prevTrained} % of each query\'s attention as trained, {prevConverted} % converted and ' +
-      '{prevWrong} % with the wrong pairing, which gives the token itself {selfWrong} % ' +
-      '({selfTrained} % as trained).',
+      '{prevWrong} % with the wrong pairing. With the wrong pairing, each query gives {selfWrong} % to its own ' +
+      'token (as trained, {selfTrained} %).',
     noticeHead: 'Converted, the head keeps its previous-token pattern ({prevConverted} %, as trained); with the rows not permuted it loses it ({prevWrong} %).',
     noticeRandom: 'With the rows permuted, rotate_half gives the interleaved scores (to {scoreDiff}); without, the attention weights differ by up to {wrongDiff}.',
     how: 'The page rotates the same q and k three ways: interleaved pairs, rotate_half pairs after the row permutation, and rotate_half pairs without it, then takes the scores q·k and a causal softmax. The previous-token head uses one random vector c (from the seed, times the length control) as every query and c rotated one position on as every key, so its score peaks one position back. Percentages are averaged over the queries at positions 1 and later.',
@@ -70,10 +70,9 @@ const M = messages({
     metaRow: 'Meta 的行',
     pair: '对',
     readout: '置换行之后，rotate_half 的得分与交错方式的得分相差不超过 {scoreDiff}（{seq}×{seq} 个得分中最大的 |Δ|）；' +
-      '不置换时注意力权重最多相差 {wrongDiff}。前一个 token 得到每个 query 注意力的比例：与训练时相同为 ' +
-      '{prevTrained} %，转换后为 {prevConverted} %，' +
-      '错误配对时为 {prevWrong} %，此时 token 自身得到 {selfWrong} %' +
-      '（训练时为 {selfTrained} %）。',
+      '不置换时注意力权重最多相差 {wrongDiff}。前一个 token 得到每个 query 注意力的比例：训练时为 ' +
+      '{prevTrained} %，转换后为 {prevConverted} %，配对错误时为 {prevWrong} %。' +
+      '配对错误时，每个 query 把 {selfWrong} % 的注意力给了它自己所在位置的 token（训练时为 {selfTrained} %）。',
     noticeHead: '转换后，这个头保留了关注前一个 token 的模式（{prevConverted} %，与训练时相同）；行不置换时模式就丢了（{prevWrong} %）。',
     noticeRandom: '置换行之后，rotate_half 给出与交错方式相同的得分（相差不超过 {scoreDiff}）；不置换时，注意力权重最多相差 {wrongDiff}。',
     how: '页面把同样的 q 和 k 用三种方式旋转：交错配对；先置换行、再用 rotate_half 配对；不置换、直接用 rotate_half 配对，然后计算得分 q·k 并做带因果掩码的 softmax。关注前一个 token 的头用一个随机向量 c（由种子生成，再乘以长度控件的值）作为每个 query，把 c 旋转一个位置后作为每个 key，于是得分在前一个位置处最大。百分比是对位置 1 及之后的各个 query 取的平均。',

@@ -33,8 +33,11 @@ const M = messages({
       '{big} of {entries} entries are off by more than 0.01',
     readoutRefused: '; positions above {f16Max} are grey: they or their angles do not fit a float16, whose largest value is 65504.',
     end: '.',
-    noticeFast: 'The error sits in the fast pairs: pair 0 is off by up to {first}, the slowest pair by up to {slowest}.',
-    noticeSlow: 'Here the slow pairs carry the larger error: the slowest is off by up to {slowest}, pair 0 by up to {first}.',
+    noticeNone: 'No entry is off by more than 0.01 here; the largest error is {worst}.',
+    noticeFastFirst: 'The fast pairs go wrong first: pair {firstPair} is the first off by more than 0.01, at position {firstAt}, and slower pairs follow as the position grows; at position {lastPos}, {badLast} of the {half} pairs are off by more than 0.01.',
+    noticeFirst: 'Pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs are.',
+    noticePair0Lost: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, goes wrong only at position {pair0At}, where the position itself is rounded.',
+    noticePair0Exact: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, stays within 0.01 throughout.',
     how: 'Each cell is one entry of the emulated table (as in the chart above: every step rounded into the chosen type) against the float64 value: the larger of the cos and sin errors, on a log colour scale fixed from 10^−9 to about 3 so that the types compare. Positions are log-spaced from 1 to the largest position (evenly spaced below 100), with the powers of ten added.',
   },
   zh: {
@@ -60,8 +63,11 @@ const M = messages({
       '{entries} 个元素中有 {big} 个偏差超过 0.01',
     readoutRefused: '；高于 {f16Max} 的位置是灰色的：这些位置本身或它们的角度放不进 float16（最大值 65504）。',
     end: '。',
-    noticeFast: '误差集中在快的各对上：第 0 对最多偏差 {first}，最慢的一对最多偏差 {slowest}。',
-    noticeSlow: '在这组设置下，慢的各对误差更大：最慢的一对最多偏差 {slowest}，第 0 对最多偏差 {first}。',
+    noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
+    noticeFastFirst: '快的维度对先出错：第 {firstPair} 对最先偏差超过 0.01，在位置 {firstAt}；随着位置增大，慢的维度对陆续跟上；到位置 {lastPos}，{half} 对中有 {badLast} 对偏差超过 0.01。',
+    noticeFirst: '第 {firstPair} 对最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 对中有 {badLast} 对偏差超过 0.01。',
+    noticePair0Lost: '第 0 对的频率 θ_0 = 1 在每种类型里都是精确的，它直到位置 {pair0At} 才出错，因为那里的位置本身被舍入了。',
+    noticePair0Exact: '第 0 对的频率 θ_0 = 1 在每种类型里都是精确的，它的误差始终不超过 0.01。',
     how: '每个格子是模拟表（与上图相同：每一步都舍入到所选类型）中的一个元素与 float64 值之差，取 cos 与 sin 误差中较大的一个，用对数色标表示；色标固定为 10^−9 到约 3，以便比较不同类型。位置从 1 到所选的最大位置按对数等距采样（小于 100 时等距），并加上 10 的各次幂。',
   },
 });
@@ -184,22 +190,33 @@ export default {
         if (cursor) cursor = { c: Math.min(cursor.c, grid.length - 1), r: Math.min(cursor.r, half - 1) };
         paint(draw);
         showCursor();
-        const pairMax = (i) => {
-          let m = 0;
-          for (let c = 0; c < n; c++) m = Math.max(m, err[c * half + i]);
-          return m;
+        // where the error starts: the first position at which each pair is off by more than 0.01
+        const BIG = 0.01;
+        const firstBig = (i) => {
+          for (let c = 0; c < n; c++) if (err[c * half + i] > BIG) return c;
+          return -1;
         };
+        const starts = Array.from({ length: half }, (_, i) => firstBig(i));
+        let firstPair = -1;
+        starts.forEach((c, i) => {
+          if (c >= 0 && (firstPair < 0 || c < starts[firstPair])) firstPair = i;
+        });
+        let badLast = 0;
+        for (let i = 0; i < half && n; i++) if (err[(n - 1) * half + i] > BIG) badLast++;
         const v = {
           type: type === 'inv_freq bf16 early' ? String(M.early) : type, count: grid.length, maxPos, half,
-          worst: sig(worst, 3), worstPos: grid[Math.floor(worstAt / half)], worstPair: worstAt % half,
-          first: sig(pairMax(0), 3), slowest: sig(pairMax(half - 1), 3), big, entries: n * half, f16Max,
+          // 4 significant digits: a worst error of 1.996 must not print as an exact 2
+          worst: sig(worst, 4), worstPos: grid[Math.floor(worstAt / half)], worstPair: worstAt % half, big, entries: n * half, f16Max,
+          firstPair, firstAt: grid[starts[firstPair]], lastPos: grid[n - 1], badLast, pair0At: grid[starts[0]],
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
         view.readout = M.readout.format(v) + (f16Max !== null && n < grid.length ? M.readoutRefused.format(v) : M.end);
-        view.notice = (pairMax(0) >= pairMax(half - 1) ? M.noticeFast : M.noticeSlow).format(v);
+        // "fast" only when the first pair to go wrong is in the faster half
+        view.notice = firstPair < 0 ? M.noticeNone.format(v)
+          : (firstPair < half / 2 ? M.noticeFastFirst : M.noticeFirst).format(v) + (starts[0] >= 0 ? M.noticePair0Lost : M.noticePair0Exact).format(v);
         let rows = null;
         return {
-          measured: { worst, over001: big },
+          measured: { worst, over001: big, firstPair, firstAt: v.firstAt ?? null, pair0At: v.pair0At ?? null, badLast },
           columns: ['position', ...Array.from({ length: half }, (_, i) => `pair ${i}`)],
           get rows() {
             rows ??= grid.map((p, c) => [p, ...Array.from(err.subarray(c * half, (c + 1) * half), (e) => (Number.isNaN(e) ? null : e))]);

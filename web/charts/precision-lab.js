@@ -44,9 +44,9 @@ const M = messages({
     readoutTable: 'With d = {dim}, the table is off by {f16Case} in float16 at position 1857, {bf16Case} in bfloat16 ' +
       'at 15962 and {earlyCase} at 4095 with θ_i rounded to bfloat16 early; at 10^6 float32 is off by ' +
       '{f32} and float64 by {f64}; {stop}.',
-    noticeTable: 'Built in a 16-bit type, the table loses the position: bfloat16 is off by up to {bf16Worst} (2 is the most a cos or sin can be off), while float32 stays within {f32Worst} up to position 10^6.',
+    noticeTable: 'Built in a 16-bit type, the table goes wrong as the position grows: bfloat16 is off by up to {bf16Worst} (2 is the most a cos or sin can be off). float32 drifts the same way, only far more slowly: at the positions drawn, its largest error is {f32Worst}.',
     noticeScore: 'Attention sees the loss too: past position 256 the bfloat16 logit is off by up to {bf16Past}, while θ_i rounded early costs at most {earlyWorst}, because q and k share it.',
-    how: 'Each table is emulated step by step in its type: the position m, the frequency θ_i, the angle m·θ_i and the cos/sin output are each rounded to the nearest value of the type (ties to even), then compared with a float64 table computed by separate code. Positions: 160 log-spaced from 1 to 10^6, plus the reported ones. In the score view q (at m) and k (at m − 1) are random vectors from the seed, rotated with the emulated table in float32 and scored against the float64 rotation. float16 stops at the last position whose value and angles fit below 65504.',
+    how: 'Each table is emulated step by step in its type: the position m, the frequency θ_i, the angle m·θ_i and the cos/sin output are each rounded to the nearest value of the type (ties to even), then compared with a float64 table computed by separate code. Positions: 160 log-spaced from 1 to 10^6, plus the reported ones. In the score view q (at m) and k (at m − 1) are random vectors from the seed, rotated with the emulated table in float32 and scored against the float64 rotation. float16 stops at the last position whose value and angles fit below 65504. A curve joins its samples: between two of them the error can be larger than at either.',
   },
   zh: {
     title: '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差',
@@ -78,9 +78,9 @@ const M = messages({
     readoutTable: 'd = {dim} 时，float16 表在位置 1857 偏差 {f16Case}，bfloat16 表在 15962 偏差 {bf16Case}，' +
       'θ_i 过早舍入为 bfloat16 时在 4095 偏差 {earlyCase}；在 10^6 处 float32 偏差 ' +
       '{f32}，float64 偏差 {f64}；{stop}。',
-    noticeTable: '用 16 位类型构建的表会丢失位置：bfloat16 最多偏差 {bf16Worst}（cos 或 sin 最多也只能偏差 2），而 float32 到位置 10^6 都不超过 {f32Worst}。',
+    noticeTable: '用 16 位类型构建的表，误差随位置增大而增大：bfloat16 最多偏差 {bf16Worst}（cos 或 sin 最多也只能偏差 2）。float32 的误差也是这样增长的，只是慢得多：在图中采样的位置上，它的最大误差是 {f32Worst}。',
     noticeScore: '注意力同样受影响：位置 256 之后，bfloat16 的 logit 最多偏差 {bf16Past}；而 θ_i 过早舍入最多只造成 {earlyWorst} 的偏差，因为 q 和 k 共用它。',
-    how: '每张表都在对应类型中逐步模拟：位置 m、频率 θ_i、角度 m·θ_i 和 cos/sin 输出各自舍入到该类型最近的值（恰在中间时取偶数），再与另一段代码算出的 float64 表比较。位置取 1 到 10^6 之间按对数等距的 160 个，外加已报告的位置。在得分视图中，q（位于 m）和 k（位于 m − 1）是由种子生成的随机向量，用模拟的表以 float32 旋转后打分，再与 float64 的旋转结果比较。float16 止于最后一个位置本身及其各个角度都不超过 65504 的位置。',
+    how: '每张表都在对应类型中逐步模拟：位置 m、频率 θ_i、角度 m·θ_i 和 cos/sin 输出各自舍入到该类型最近的值（恰在中间时取偶数），再与另一段代码算出的 float64 表比较。位置取 1 到 10^6 之间按对数等距的 160 个，外加已报告的位置。在得分视图中，q（位于 m）和 k（位于 m − 1）是由种子生成的随机向量，用模拟的表以 float32 旋转后打分，再与 float64 的旋转结果比较。float16 止于最后一个位置本身及其各个角度都不超过 65504 的位置。曲线只是把采样点连起来，两个采样点之间的误差可能比这两点处都大。',
   },
 });
 
@@ -293,7 +293,7 @@ export default {
         const worstAll = (key) => worstFrom(key, 0);
         view.notice = scoreMode
           ? M.noticeScore.format({ bf16Past: sig(worstFrom('bf16', 256), 3), earlyWorst: sig(worstAll('early'), 2) })
-          : M.noticeTable.format({ bf16Worst: sig(worstAll('bf16'), 3), f32Worst: sig(worstAll('f32'), 3) });
+          : M.noticeTable.format({ bf16Worst: sig(worstAll('bf16'), 4), f32Worst: sig(worstAll('f32'), 3) });
         view.readout = scoreMode
           ? M.readoutScore.format({ ...v, f16Past: sig(worstFrom('f16', 2048), 3), bf16Past: sig(worstFrom('bf16', 256), 3), spread: spread() })
           : M.readoutTable.format({ ...v, f16Case: sig(cases[0].error, 3), bf16Case: sig(cases[1].error, 3), earlyCase: sig(cases[2].error, 3) });
