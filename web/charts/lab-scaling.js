@@ -19,10 +19,11 @@ const M = messages({
     yTitle: 'accuracy',
     plain: 'RoPE, unscaled',
     atEval: 'RoPE + {scaling} at evaluation',
-    tuned: 'RoPE + {scaling}, fine-tuned {steps} steps at {length}',
+    tuned: 'RoPE + {scaling}, fine-tuned {steps} steps at lengths up to {length}',
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length (the mean of seeds {seeds}): {list}.',
     readItem: '{name} {values}',
     sep: '; ',
+    seedSep: ', ',
     noticeKback: 'Applied at evaluation alone, PI breaks the task past 1× ({piEval} at 2×); {furthest} {stay} right (0.95 or more) furthest, to {reach}×, and at 8× {best8} does best, with {value8}. Fine-tuned with factor 4, PI gets {piTuned} at 4× and {piTuned1} at 1×, where the unscaled model gets {plain1}.',
     and: ' and ',
     stays: 'stays',
@@ -39,10 +40,11 @@ const M = messages({
     yTitle: '准确率',
     plain: 'RoPE，不缩放',
     atEval: 'RoPE + {scaling}，仅在评估时',
-    tuned: 'RoPE + {scaling}，在长度 {length} 上微调 {steps} 步',
+    tuned: 'RoPE + {scaling}，在不超过 {length} 的长度上微调 {steps} 步',
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}；种子 {seeds} 的平均值）：{list}。',
     readItem: '{name} {values}',
     sep: '；',
+    seedSep: '、',
     noticeKback: '只在评估时使用时，PI 在 1× 之外就把任务毁了（2× 处为 {piEval}）；{furthest} {stay}保持做对（准确率不低于 0.95）最远，一直到 {reach}×；8× 处最好的是 {best8}，为 {value8}。用因子 4 微调之后，PI 在 4× 处为 {piTuned}，在 1× 处为 {piTuned1}，而不缩放的模型在 1× 处为 {plain1}。',
     and: ' 和 ',
     stays: '',
@@ -120,7 +122,7 @@ export default {
         chart.update();
         view.notice = notice(task, ls.map(([, ev]) => ev.map((e) => e[field])));
         view.readout = M.readout.format({
-          task: String(LAB[task]), metric: String(M[metric]), seeds: SEEDS.join(', '),
+          task: String(LAB[task]), metric: String(M[metric]), seeds: SEEDS.join(String(M.seedSep)),
           list: ls.map(([name, ev]) => M.readItem.format({ name, values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
         });
         return {
