@@ -8,8 +8,8 @@
 //
 // Keys:
 //   cfg.<name>                              the lab's settings (layers, dModel, heads, headDim, pairs,
-//                                           theta.<i>, steps, trainLength, copyPositions, chance,
-//                                           ftSteps, ftMultiple, ftLength, maxAngle.<i>)
+//                                           theta.<i>, steps, trainLength, copyPositions[.<multiple>],
+//                                           chance, ftSteps, ftMultiple, ftLength, maxAngle.<i>)
 //   acc.<task>.<line>.<metric>.<multiple>[.lo|.hi]
 //                                           a line of the lab charts: <line> is an encoding,
 //                                           rope+<scaling> (at evaluation) or rope~<scaling>
@@ -17,22 +17,26 @@
 //   accrange.<task>[.tuned].<metric>.<multiple>.min|max
 //                                           the lowest or highest line among the unscaled
 //                                           encodings (or the fine-tuned RoPE lines)
-//   pos.<task>.<encoding>.firstWrong | lastRight
+//   pos.<task>.<encoding>.firstWrong | lastRight | collapse
 //                                           lab-positions: the first position at which some test
-//                                           length is right less than 0.9 of the time, and the one
-//                                           before it
+//                                           length is right less than 0.9 of the time, the one
+//                                           before it, and the first at which some test length is
+//                                           right less than half the time
 //   att.<task>.<encoding>.<measure>.<multiple>
 //                                           lab-attention's picture: target = weight on the key the
 //                                           task needs, averaged over queries (its readout); far =
 //                                           weight queries past the training length give to keys at
 //                                           least that far back; stripeFrom / stripeTo = the nearest
 //                                           and farthest such distance whose mean weight is 0.05 or
-//                                           more; stripeFromAngle / stripeToAngle = those times θ_1
+//                                           more; stripePeak = the distance whose mean weight is
+//                                           largest; stripeFromAngle / stripeToAngle = those times θ_1
 //   learned.<task>.reached | learned.<task>.moved.<reached|other>.<min|max>   (lab-learned, in %)
 //   t5.trained.<length> | t5.untrainedFrom.<length> | t5.bucketOf.<distance>
 //                                           the highest causal T5 bucket the distances of a
 //                                           <length>-token sequence reach, the next one, and the
 //                                           bucket of one distance
+//   xpos.factor.<pair>.<distance>           the xPos factor ζ_i^(distance/scale_base) on pair i's part
+//                                           of a score, for the lab's head width and scale_base
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -104,23 +108,28 @@ function attention(task, encoding, measure, multiple) {
   }
   // the distances past the training length that hold a stripe of weight
   const stripes = [];
+  let peak = -1, most = -1;
   for (let d = edge; d < T; d++) {
     const col = [];
     for (let i = Math.max(d, edge); i < T; i++) col.push(w(i, i - d));
     if (mean(col) >= STRIPE) stripes.push(d);
+    if (mean(col) > most) (most = mean(col)), (peak = d);
   }
   assert.ok(stripes.length, `${task} ${encoding}: no distance past ${edge} holds ${STRIPE} of the weight`);
   const [from, to] = [stripes[0], stripes.at(-1)];
-  return { stripeFrom: from, stripeTo: to, stripeFromAngle: from * theta(1), stripeToAngle: to * theta(1) }[measure];
+  const out = { stripeFrom: from, stripeTo: to, stripePeak: peak, stripeFromAngle: from * theta(1), stripeToAngle: to * theta(1) };
+  assert.ok(Object.hasOwn(out, measure), `unknown key att.${task}.${encoding}.${measure}`);
+  return out[measure];
 }
 
 function positions(task, encoding, which) {
   const { evaluation } = decodeDetails(results, task, encoding);
-  const wrong = evaluation.flatMap((e) => e.positions.filter((p) => p.accuracy < 0.9).map((p) => p.position));
-  assert.ok(wrong.length, `${task} ${encoding}: right at every position`);
+  assert.ok(['firstWrong', 'lastRight', 'collapse'].includes(which), `unknown key pos.${task}.${encoding}.${which}`);
+  const below = which === 'collapse' ? 0.5 : 0.9;
+  const wrong = evaluation.flatMap((e) => e.positions.filter((p) => p.accuracy < below).map((p) => p.position));
+  assert.ok(wrong.length, `${task} ${encoding}: right ${below} of the time at every position`);
   const first = Math.min(...wrong);
-  assert.ok(['firstWrong', 'lastRight'].includes(which), `unknown key pos.${task}.${encoding}.${which}`);
-  return which === 'firstWrong' ? first : first - 1;
+  return which === 'lastRight' ? first - 1 : first;
 }
 
 function learned(task, rest) {
@@ -154,6 +163,7 @@ export function resolve(key) {
   switch (p[0]) {
     case 'cfg':
       if (p[1] === 'theta') return theta(Number(p[2]));
+      if (p[1] === 'copyPositions' && p[2]) return 2 * Number(p[2]) * o.train.trainLength + 1;
       if (p[1] === 'maxAngle') return (o.train.trainLength - 1) * theta(Number(p[2]));
       assert.ok(Object.hasOwn(CFG, p[1]), `unknown key ${key}`);
       return CFG[p[1]];
@@ -176,6 +186,12 @@ export function resolve(key) {
       if (p[1] === 'bucketOf') return t5Bucket(Number(p[2]));
       const top = Math.max(...Array.from({ length: Number(p[2]) }, (_, d) => t5Bucket(d)));
       return p[1] === 'trained' ? top : top + 1;
+    }
+    case 'xpos': {
+      assert.equal(p[1], 'factor', `unknown key ${key}`);
+      const { scaleBase, dModel, heads } = results.runs.find((r) => r.encoding === 'xpos').options;
+      const hd = dModel / heads, zeta = (2 * Number(p[2]) + 0.4 * hd) / (1.4 * hd);
+      return zeta ** (Number(p[3]) / scaleBase);
     }
     default:
       throw new Error(`unknown key ${key}`);
@@ -209,6 +225,8 @@ test('the comparison rounds as the text does and rejects a wrong digit', () => {
   assert.ok(!states('0.83', 0.8412) && !states('0.6', 0.66) && !states('16', 15) && !states('about 5', 5));
   assert.throws(() => resolve('cfg.nothing'), /unknown key/);
   assert.throws(() => resolve('acc.kback.rope.token.3'), /multiple 3/);
+  assert.throws(() => resolve('att.kback.rope.stripeNothing.4'), /unknown key/);
+  assert.throws(() => resolve('pos.kback.rope.nothing'), /unknown key/);
 });
 
 test('every data-claim of the page stands in an English or Chinese paragraph', () => {

@@ -20,8 +20,9 @@ const M = messages({
     readoutHere: '{encoding} on “{task}”, trained on this page ({steps} steps, seed {seed}, training length {length}): {list}.',
     readItem: 'at length {length}, {metric} {first} at the first scored position and {last} at the last',
     sep: '; ',
-    noticeEdge: 'Right at every test length up to position {before}; from position {first} on it goes wrong. ',
-    noticeLate: 'Keys {edge} to {before} places back, never shown in training either, do not disturb it; keys {first} or more places back do.',
+    noticeEdge: 'Right (0.9 or more) at every test length up to position {before}; from position {first} on it goes wrong{collapse}. ',
+    collapse: ', and from position {at} on it is right less than half the time',
+    noticeLate: 'Keys {edge} to {before} places back, never shown in training either, do not disturb it.',
     noticeEarly: 'Position {edge} is the first past the training length: from there on every position is new to this model.',
     noticeNever: 'This model never learned the task: even before position {edge} it is right only {inside} of the time.',
     noticeHolds: 'Right at every position up to {multiple}× the training length ({outside} from position {edge} on).',
@@ -39,8 +40,9 @@ const M = messages({
     readoutHere: '{encoding}，任务“{task}”，在本页训练（{steps} 步，种子 {seed}，训练长度 {length}）：{list}。',
     readItem: '长度 {length} 时，第一个计分位置的{metric}为 {first}，最后一个为 {last}',
     sep: '；',
-    noticeEdge: '在每个测试长度上，直到位置 {before} 都做对；从位置 {first} 起开始出错。',
-    noticeLate: '往前 {edge} 到 {before} 个位置的 key 在训练中同样没出现过，却没有干扰它；往前 {first} 个位置及更远的 key 才干扰它。',
+    noticeEdge: '在每个测试长度上，直到位置 {before} 都做对（准确率不低于 0.9）；从位置 {first} 起开始出错{collapse}。',
+    collapse: '，从位置 {at} 起做对的不到一半',
+    noticeLate: '往前 {edge} 到 {before} 个位置的 key 在训练中同样没出现过，却没有干扰它。',
     noticeEarly: '位置 {edge} 是超出训练长度的第一个位置：从那里起，每个位置对这个模型来说都是新的。',
     noticeNever: '这个模型没有学会这个任务：即使在位置 {edge} 之前，也只有 {inside} 做对。',
     noticeHolds: '直到训练长度的 {multiple}×，每个位置都做对（位置 {edge} 起为 {outside}）。',
@@ -56,17 +58,19 @@ function split(e, edge) {
   return [mean(e.positions.filter((q) => q.position < edge)), mean(e.positions.filter((q) => q.position >= edge))];
 }
 
-const RIGHT = 0.9;
+// Right: 0.9 of the time or more (a position's accuracy is over 128 sequences); collapsed: below half.
+const RIGHT = 0.9, COLLAPSED = 0.5;
 
-/** The first position at which some test length is right less than RIGHT of the time (Infinity for none). */
-function firstWrong(evaluation) {
-  return Math.min(...evaluation.map((e) => e.positions.find((q) => q.accuracy < RIGHT)?.position ?? Infinity));
+/** The first position at which some test length is right less than `below` of the time (Infinity for none). */
+function firstWrong(evaluation, below = RIGHT) {
+  return Math.min(...evaluation.map((e) => e.positions.find((q) => q.accuracy < below)?.position ?? Infinity));
 }
 
 /**
  * What to notice: for the offset task, up to which position the model stays right at every
- * length, and whether it fails right past the training length (new positions) or later (far
- * keys); for copy, the first and last answer tokens at 1× and 2×.
+ * length, from which on it is right less than half the time, and whether it fails right past the
+ * training length (new positions) or later (far keys); for copy, the first and last answer
+ * tokens at 1× and 2×.
  */
 function notice(task, evaluation, edge) {
   const acc = (e, k) => e.positions.at(k).accuracy.toFixed(2);
@@ -81,8 +85,9 @@ function notice(task, evaluation, edge) {
     const last = evaluation.length - 1;
     return M.noticeHolds.format({ multiple: evaluation[last].length / evaluation[0].length, edge, outside: split(evaluation[last], edge)[1].toFixed(2) });
   }
-  const before = first - 1;
-  return M.noticeEdge.format({ before, first }) + (first > edge ? M.noticeLate : M.noticeEarly).format({ edge, before, first });
+  const before = first - 1, at = firstWrong(evaluation, COLLAPSED);
+  const collapse = at > first && at < Infinity ? M.collapse.format({ at }) : '';
+  return M.noticeEdge.format({ before, first, collapse }) + (first > edge ? M.noticeLate : M.noticeEarly).format({ edge, before, first });
 }
 
 export default {

@@ -19,13 +19,17 @@ const M = messages({
     yTitle: 'accuracy',
     plain: 'RoPE, unscaled',
     atEval: 'RoPE + {scaling} at evaluation',
-    tuned: 'RoPE + {scaling}, fine-tuned {steps} steps at {length}',
+    tuned: 'RoPE + {scaling}, fine-tuned {steps} steps at lengths up to {length}',
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length (the mean of seeds {seeds}): {list}.',
     readItem: '{name} {values}',
     sep: '; ',
-    noticeKback: 'Applied at evaluation alone, PI breaks the task past 1× ({piEval} at 2×), and {furthest} holds it furthest, to {reach}×. Fine-tuned, PI gets {piTuned} at 4× but drops at 1×, from {plain1} to {piTuned1}: its factor shrinks every distance, at every length.',
+    seedSep: ', ',
+    noticeKback: 'Applied at evaluation alone, PI breaks the task past 1× ({piEval} at 2×); {furthest} {stay} right (0.95 or more) furthest, to {reach}×, and at 8× {best8} does best, with {value8}. Fine-tuned with factor 4, PI gets {piTuned} at 4× and {piTuned1} at 1×, where the unscaled model gets {plain1}.',
+    and: ' and ',
+    stays: 'stays',
+    stay: 'stay',
     noticeCopy: 'Each fine-tune does best near the 4× it was tuned at (YaRN {yarn4}, PI {pi4}, NTK {ntk4} at 4×), and none survives 8× ({best8} at best).',
-    how: 'The RoPE model of the lab above (seeds 1, 2, 3; the lines are their mean, the bands their range), scored at 1× to 8× its training length: unscaled; with PI, NTK or YaRN applied at evaluation only (factor = the multiple); and after 100 more training steps on sequences of up to 64 tokens with the scaling in place (factor 4), then scored with that scaling at every length. PI divides every angle by the factor; NTK raises the base so that the slowest pair\'s angle is divided by the factor and the fastest pair is kept; YaRN keeps the fast pairs, divides the slow ones by the factor, ramps between them by pair index, and scales the scores by (0.1 ln s + 1)². Trained ahead of time by npm run lab and stored with the page.',
+    how: 'The RoPE model of the lab above (seeds 1, 2, 3; the lines are their mean, the bands their range), scored at 1× to 8× its training length: unscaled; with PI, NTK or YaRN applied at evaluation only (factor = the multiple); and after 100 more training steps with the scaling in place (factor 4), each step at one length drawn from every length up to 4× the training length (64 tokens of the task), short ones included, then scored with that scaling at every length. PI divides every angle by the factor; NTK raises the base so that the slowest pair\'s angle is divided by the factor and the fastest pair is kept. YaRN follows Hugging Face\'s rule (β_fast = 32, β_slow = 1): it keeps every pair up to the one that turns 32 times within L0 (that pair\'s fractional index rounded down, and never below pair 0), divides by the factor every pair from the one that turns once within L0 (rounded up), ramps linearly in the pair index between the two, and scales the scores by (0.1 ln s + 1)². Here L0 is the longest training sequence, 16 tokens (33 for copy): no pair turns 32 times and only pair 0 turns more than once, so the ends round to pairs 0 and 1, and YaRN keeps pair 0 and divides pairs 1 to 3 by the factor. Trained ahead of time by npm run lab and stored with the page.',
   },
   zh: {
     title: '缩放一个训练好的 RoPE 模型：只在评估时使用 PI、NTK 和 YaRN，以及在 4× 长度上短暂微调之后',
@@ -36,17 +40,22 @@ const M = messages({
     yTitle: '准确率',
     plain: 'RoPE，不缩放',
     atEval: 'RoPE + {scaling}，仅在评估时',
-    tuned: 'RoPE + {scaling}，在长度 {length} 上微调 {steps} 步',
+    tuned: 'RoPE + {scaling}，在不超过 {length} 的长度上微调 {steps} 步',
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}；种子 {seeds} 的平均值）：{list}。',
     readItem: '{name} {values}',
     sep: '；',
-    noticeKback: '只在评估时使用时，PI 在 1× 之外就把任务毁了（2× 处为 {piEval}），{furthest} 撑得最远，到 {reach}×。微调之后，PI 在 4× 处达到 {piTuned}，但在 1× 处反而从 {plain1} 降到 {piTuned1}：它的缩放因子在任何长度上都会把每个距离缩小。',
+    seedSep: '、',
+    noticeKback: '只在评估时使用时，PI 在 1× 之外就把任务毁了（2× 处为 {piEval}）；{furthest} {stay}保持做对（准确率不低于 0.95）最远，一直到 {reach}×；8× 处最好的是 {best8}，为 {value8}。用因子 4 微调之后，PI 在 4× 处为 {piTuned}，在 1× 处为 {piTuned1}，而不缩放的模型在 1× 处为 {plain1}。',
+    and: ' 和 ',
+    stays: '',
+    stay: '',
     noticeCopy: '每种微调都在它所用的 4× 附近效果最好（4× 处 YaRN 为 {yarn4}，PI 为 {pi4}，NTK 为 {ntk4}），到 8× 全都失败（最好也只有 {best8}）。',
-    how: '即上面实验中的 RoPE 模型（种子 1、2、3；曲线是它们的平均值，色带是它们的范围），在训练长度的 1× 到 8× 上打分：不缩放；只在评估时使用 PI、NTK 或 YaRN（缩放因子等于倍数）；以及带着缩放（因子 4）在最长 64 个 token 的序列上再训练 100 步之后，在每个长度上用同一种缩放打分。PI 把每个角度除以缩放因子；NTK 加大底数，使最慢一对的角度恰好除以缩放因子，最快的一对保持不变；YaRN 保留快速旋转的对，把慢的对除以缩放因子，两者之间按对的序号线性过渡，并把得分乘以 (0.1 ln s + 1)²。结果由 npm run lab 预先训练好，随页面一起提供。',
+    how: '即上面实验中的 RoPE 模型（种子 1、2、3；曲线是它们的平均值，色带是它们的范围），在训练长度的 1× 到 8× 上打分：不缩放；只在评估时使用 PI、NTK 或 YaRN（缩放因子等于倍数）；以及带着缩放（因子 4）再训练 100 步之后，在每个长度上用同一种缩放打分。微调的每一步从不超过训练长度 4 倍（该任务的 64 个 token）的所有长度中抽一个，短序列也包括在内。PI 把每个角度除以缩放因子；NTK 加大底数，使最慢一对的角度恰好除以缩放因子，最快的一对保持不变。YaRN 按 Hugging Face 的规则（β_fast = 32，β_slow = 1）：在 L0 之内转满 32 圈的那一对（其小数序号向下取整，且不小于第 0 对）及更快的维度对保持不变；在 L0 之内恰好转一圈的那一对（向上取整）及更慢的维度对除以缩放因子；两者之间按维度对的序号线性过渡；得分再乘以 (0.1 ln s + 1)²。这里 L0 是最长的训练序列，16 个 token（复制任务为 33 个）：没有哪一对转满 32 圈，只有第 0 对转了一圈以上，所以两端取整后是第 0 对和第 1 对，YaRN 保留第 0 对，把第 1 到 3 对除以缩放因子。结果由 npm run lab 预先训练好，随页面一起提供。',
   },
 });
 
 const SCALINGS = [['pi', 'PI'], ['ntk', 'NTK'], ['yarn', 'YaRN']];
+const RIGHT = 0.95;
 
 const SEEDS = [results.options.train.seed, ...results.options.seeds];
 
@@ -72,11 +81,15 @@ function notice(task, v) {
     return M.noticeCopy.format({ yarn4: sig(yarnTuned[2], 2), pi4: sig(piTuned[2], 2), ntk4: sig(ntkTuned[2], 2),
       best8: sig(Math.max(piTuned[3], ntkTuned[3], yarnTuned[3]), 2) });
   }
-  // how far each scaling at evaluation stays right (0.9 or more from 1× on)
-  const reach = (ev) => MULTIPLES[ev.findIndex((x) => x < 0.9) - 1] ?? (ev.every((x) => x >= 0.9) ? MULTIPLES.at(-1) : 0);
+  // how far each scaling at evaluation stays right (0.95 or more from 1× on, as the first chart's
+  // notice counts it), the ones that stay right furthest, and the best at 8×
+  const reach = (ev) => MULTIPLES[ev.findIndex((x) => x < RIGHT) - 1] ?? (ev.every((x) => x >= RIGHT) ? MULTIPLES.at(-1) : 0);
   const evals = [['PI', piEval], ['NTK', ntkEval], ['YaRN', yarnEval]];
-  const [furthest, ev] = evals.reduce((a, b) => (reach(b[1]) > reach(a[1]) ? b : a));
-  return M.noticeKback.format({ piEval: sig(piEval[1], 2), furthest, reach: reach(ev), piTuned: sig(piTuned[2], 2), plain1: sig(plain[0], 2), piTuned1: sig(piTuned[0], 2) });
+  const far = Math.max(...evals.map(([, ev]) => reach(ev)));
+  const furthest = evals.filter(([, ev]) => reach(ev) === far).map(([name]) => name);
+  const [best8, ev8] = evals.reduce((a, b) => (b[1][3] > a[1][3] ? b : a));
+  return M.noticeKback.format({ piEval: sig(piEval[1], 2), furthest: furthest.join(String(M.and)), stay: String(furthest.length > 1 ? M.stay : M.stays), reach: far, best8, value8: sig(ev8[3], 2),
+    piTuned: sig(piTuned[2], 2), plain1: sig(plain[0], 2), piTuned1: sig(piTuned[0], 2) });
 }
 
 export default {
@@ -109,7 +122,7 @@ export default {
         chart.update();
         view.notice = notice(task, ls.map(([, ev]) => ev.map((e) => e[field])));
         view.readout = M.readout.format({
-          task: String(LAB[task]), metric: String(M[metric]), seeds: SEEDS.join(', '),
+          task: String(LAB[task]), metric: String(M[metric]), seeds: SEEDS.join(String(M.seedSep)),
           list: ls.map(([name, ev]) => M.readItem.format({ name, values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
         });
         return {
