@@ -171,14 +171,11 @@ test('the language switch changes every kind of text without a reload, and back'
   }
   assert.equal(en.data, zh0.data, 'the numbers stay the same');
 
-  const t0 = Date.now();
   await page.getByRole('button', { name: '中文' }).click();
   await page.waitForFunction(() => /[\u4e00-\u9fff]/.test(document.querySelector('[data-chart="extrapolation"] .readout').textContent));
-  const switchMs = Date.now() - t0;
   const zh = await snapshot();
   assert.match(new URL(page.url()).search, /lang=zh/);
   for (const k of Object.keys(zh0)) if (k !== 'marker') assert.equal(zh[k], zh0[k], `${k} after switching back to Chinese`);
-  assert.ok(switchMs < 3000, `switching took ${switchMs} ms`);
 
   await page.getByRole('button', { name: 'English' }).click();
   await page.waitForFunction(() => document.documentElement.lang === 'en');
