@@ -482,6 +482,18 @@ test('convention lab: scores match after permuting the rows; the wrong pairing m
   assert.ok(s.interleavedVsConcat < 1e-9 && s.interleavedVsT2t > 0.1, JSON.stringify(s));
 });
 
+test('scaling-decay: the range within L0 and the shares past it count every whole distance, not the points drawn', async () => {
+  const drawn = await data('scaling-decay');
+  const counted = drawn.measured.outside;
+  assert.equal(counted.every, 1);
+  // the drawn grid (every 17th distance at L0 = 4096) misses g's deepest dips within L0
+  const lowestDrawn = Math.min(...drawn.rows.filter((r) => r[0] <= 4096).map((r) => r[1]));
+  assert.ok(counted.ones.lo < lowestDrawn - 1, `range from ${counted.ones.lo}, lowest drawn ${lowestDrawn}`);
+  assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to 16384: past L0/);
+  assert.deepEqual((await data('scaling-decay')).measured.outside, counted, 'the same counts on the log axis');
+  await setControl('scaling-decay', 'scale', 'linear');
+});
+
 test('dynamic NTK: the cache agrees up to max_position_embeddings and drifts after it', async () => {
   const d = await data('dynamic-kv-cache');
   assert.equal(d.measured.exactUpToMax, true);
