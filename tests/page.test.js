@@ -429,6 +429,10 @@ test('config.json: Llama 3.1 gives attention factor 1 and a slowest wavelength Ã
   assert.equal(cfg.attentionFactor, 1);
   assert.ok(Math.abs(cfg.slowestStretch - 8) < 1e-9, `slowest pair stretched Ã—${cfg.slowestStretch}`);
   assert.match(ok.text, /attention factor 1;/);
+  // a wavelength the config leaves alone stays, rather than going from 6.283 to 6.283
+  assert.match(ok.text, /the fastest stays 6\.283\./);
+  const linear = await setConfig(JSON.stringify({ rope_theta: 10000, rope_scaling: { factor: 8, type: 'linear' } }));
+  assert.match(linear.text, /the fastest from 6\.283 to 50\.27\./);
 
   const broken = await setConfig('{"rope_scaling": {"rope_type": "llama3", "factor": 8');
   assert.ok(broken.error && broken.visible, 'a visible error message');
