@@ -502,9 +502,12 @@ test('dynamic NTK: the cache agrees up to max_position_embeddings and drifts aft
   const d = await data('dynamic-kv-cache');
   assert.equal(d.measured.exactUpToMax, true);
   assert.ok(d.measured.lastScoreDiff > 0.1);
+  const note = () => page.$eval('[data-chart="dynamic-kv-cache"] .chart-note', (n) => n.textContent);
+  assert.ok((await note()).includes(`only the newest, key ${d.rows.at(-1)[0] - 1}, shares the query's base`), await note());
   await setControl('dynamic-kv-cache', 'length', '20'); // shorter than max_position_embeddings = 32
   const e = await data('dynamic-kv-cache');
   assert.equal(e.measured.lastScoreDiff, 0);
+  assert.match(await note(), /Every key was cached with the original base/);
   // the same settings draw the same numbers whatever was drawn before: shorter, longer and back,
   // another seed and back
   const T0 = String(d.rows.at(-1)[0]);
