@@ -429,6 +429,10 @@ test('config.json: Llama 3.1 gives attention factor 1 and a slowest wavelength Ã
   assert.equal(cfg.attentionFactor, 1);
   assert.ok(Math.abs(cfg.slowestStretch - 8) < 1e-9, `slowest pair stretched Ã—${cfg.slowestStretch}`);
   assert.match(ok.text, /attention factor 1;/);
+  // a wavelength the config leaves alone stays, rather than going from 6.283 to 6.283
+  assert.match(ok.text, /the fastest stays 6\.283\./);
+  const linear = await setConfig(JSON.stringify({ rope_theta: 10000, rope_scaling: { factor: 8, type: 'linear' } }));
+  assert.match(linear.text, /the fastest from 6\.283 to 50\.27\./);
 
   const broken = await setConfig('{"rope_scaling": {"rope_type": "llama3", "factor": 8');
   assert.ok(broken.error && broken.visible, 'a visible error message');
@@ -512,13 +516,28 @@ test('convention lab: scores match after permuting the rows; the wrong pairing m
   }
 });
 
+test('scaling-decay: the range within L0 and the shares past it count every whole distance, not the points drawn', async () => {
+  const drawn = await data('scaling-decay');
+  const counted = drawn.measured.outside;
+  assert.equal(counted.every, 1);
+  // the drawn grid (every 17th distance at L0 = 4096) misses g's deepest dips within L0
+  const lowestDrawn = Math.min(...drawn.rows.filter((r) => r[0] <= 4096).map((r) => r[1]));
+  assert.ok(counted.ones.lo < lowestDrawn - 1, `range from ${counted.ones.lo}, lowest drawn ${lowestDrawn}`);
+  assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to 16384: past L0/);
+  assert.deepEqual((await data('scaling-decay')).measured.outside, counted, 'the same counts on the log axis');
+  await setControl('scaling-decay', 'scale', 'linear');
+});
+
 test('dynamic NTK: the cache agrees up to max_position_embeddings and drifts after it', async () => {
   const d = await data('dynamic-kv-cache');
   assert.equal(d.measured.exactUpToMax, true);
   assert.ok(d.measured.lastScoreDiff > 0.1);
+  const note = () => page.$eval('[data-chart="dynamic-kv-cache"] .chart-note', (n) => n.textContent);
+  assert.ok((await note()).includes(`only the newest, key ${d.rows.at(-1)[0] - 1}, shares the query's base`), await note());
   await setControl('dynamic-kv-cache', 'length', '20'); // shorter than max_position_embeddings = 32
   const e = await data('dynamic-kv-cache');
   assert.equal(e.measured.lastScoreDiff, 0);
+  assert.match(await note(), /Every key was cached with the original base/);
   // the same settings draw the same numbers whatever was drawn before: shorter, longer and back,
   // another seed and back
   const T0 = String(d.rows.at(-1)[0]);

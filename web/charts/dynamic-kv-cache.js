@@ -32,7 +32,9 @@ const M = messages({
     weightDiff: 'largest |attention weight difference| (right axis)',
     beyond: 'longer than L0 = {maxPos}',
     note: 'At the last step (length {T}): the query\'s score on every key, from the cache and recomputed with the current base. ' +
-      'Keys 0…{lastEarly} were cached with the original base, each later key with a larger one; only the newest share the query\'s base.',
+      'Keys 0…{lastEarly} were cached with the original base, each later key with a larger one; only the newest, key {newest}, shares the query\'s base.',
+    noteShort: 'At the last step (length {T}): the query\'s score on every key, from the cache and recomputed with the current base. ' +
+      'Every key was cached with the original base, the one the query uses.',
     fresh: 'recomputed with the current base',
     cached: 'from the cache (each key with its own step\'s base)',
     agreeExact: 'matches the recomputation exactly',
@@ -41,7 +43,7 @@ const M = messages({
     readoutLong: 'Up to length {maxPos} the cache {agree}; the {past} keys written after it were rotated with {past} different bases ' +
       '(slowest-pair wavelength {slowThen} at step {maxPos}, {slowNow} now), and the attention weights differ by up to {weight}.',
     noticeShort: 'Within L0 the cache is exact: every step uses the original base.',
-    noticeLong: 'Past L0 = {maxPos} the cached keys keep the bases of their own steps, so the query\'s scores drift from a fresh computation: by up to {score} at length {T}.',
+    noticeLong: 'Past L0 = {maxPos} the cached keys keep the bases of their own steps, so the query\'s scores drift from a fresh computation: by up to {score} at length {T}, where the recomputed scores q·k (before the softmax divides them by √d) run from {lo} to {hi}.',
     how: 'The page runs one generation up to the chosen length: the key written at step t (position t − 1) is rotated with dynamic NTK at length t and kept; at about 24 sampled steps, always including L0 and L0 + 1, the query is scored against the kept keys and against every key rotated afresh with that step\'s base, and the chart plots the largest difference of the scores and of the softmax weights. q and k are random normal vectors drawn from the seed; pairs use the rotate_half layout.',
   },
   zh: {
@@ -61,7 +63,9 @@ const M = messages({
     weightDiff: '最大 |注意力权重差值|（右轴）',
     beyond: '长于 L0 = {maxPos}',
     note: '最后一步（长度 {T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。' +
-      'key 0…{lastEarly} 是用原始底数缓存的，之后的每个 key 用的底数都更大；只有最新的 key 与 query 的底数相同。',
+      'key 0…{lastEarly} 是用原始底数缓存的，之后每个 key 的底数都更大；只有最新的 key {newest} 与 query 的底数相同。',
+    noteShort: '最后一步（长度 {T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。' +
+      '所有 key 都是用原始底数缓存的，与 query 的底数相同。',
     fresh: '用当前底数重新计算',
     cached: '来自缓存（每个 key 用写入那一步的底数）',
     agreeExact: '与重新计算完全一致',
@@ -70,8 +74,8 @@ const M = messages({
     readoutLong: '长度不超过 {maxPos} 时缓存{agree}；之后写入的 {past} 个 key 用了 {past} 个不同的底数旋转' +
       '（最慢一对的波长在第 {maxPos} 步为 {slowThen}，现在为 {slowNow}），注意力权重最多相差 {weight}。',
     noticeShort: '长度不超过 L0 时缓存完全准确：每一步用的都是原始底数。',
-    noticeLong: '超过 L0 = {maxPos} 之后，缓存的 key 各自保留写入那一步的底数，query 的得分因此偏离重新计算的结果：到长度 {T} 时最多相差 {score}。',
-    how: '页面把一次生成一直跑到所选长度：第 t 步（位置 t − 1）写入的 key 用长度为 t 的动态 NTK 旋转后保存；在约 24 个采样步上（总包括 L0 和 L0 + 1），分别用保存的 key 和用该步底数重新旋转的全部 key 给 query 打分，图中画出得分之差与 softmax 权重之差的最大值。q 和 k 是由种子生成的正态随机向量；配对用 rotate_half 布局。',
+    noticeLong: '超过 L0 = {maxPos} 之后，缓存的 key 各自保留写入那一步的底数，query 的得分因此偏离重新计算的结果：到长度 {T} 时最多相差 {score}，而此时重新计算的得分 q·k（softmax 除以 √d 之前）在 {lo} 到 {hi} 之间。',
+    how: '页面把一次生成一直跑到所选长度：第 t 步（位置 t − 1）写入的 key 用长度为 t 的动态 NTK 旋转后保存；在约 24 个采样步上（始终包含 L0 和 L0 + 1），分别用保存的 key 和用该步底数重新旋转的全部 key 给 query 打分，图中画出得分之差与 softmax 权重之差的最大值。q 和 k 是由种子生成的正态随机向量；配对用 rotate_half 布局。',
   },
 });
 
@@ -129,7 +133,7 @@ export default {
         grow.options.scales.x.max = T;
         grow.update();
 
-        note.textContent = M.note.format({ T, lastEarly: early - 1 });
+        note.textContent = (T <= maxPos ? M.noteShort : M.note).format({ T, lastEarly: early - 1, newest: T - 1 });
         const xy = (ys) => Array.from(ys, (y, x) => ({ x, y }));
         last.data.datasets = [
           { label: String(M.fresh), data: xy(run.freshScores), borderColor: palette[0], borderDash: [], borderWidth: 1.5 },
@@ -149,6 +153,7 @@ export default {
           maxPos, T, past: T - maxPos, worst: sig(Math.max(...before.map((p) => p.score)), 2),
           slowThen: T > maxPos ? sig(slow(maxPos), 4) : '', slowNow: T > maxPos ? sig(slow(T), 4) : '',
           score: sig(fin.score, 3), weight: sig(fin.weight, 3),
+          lo: sig(Math.min(...run.freshScores), 3), hi: sig(Math.max(...run.freshScores), 3),
         };
         v.agree = exact ? String(M.agreeExact) : M.agreeUpTo.format(v);
         view.readout = (T <= maxPos ? M.readoutShort : M.readoutLong).format(v);

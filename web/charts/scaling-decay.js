@@ -1,12 +1,16 @@
 // scaling-decay.js: the long-range decay curves of RoPE out to 4·L0, before and after a
 // scaling method: g(Δ) = 2·Σ cos(Δ·θ_i) (pe.ropeDecay kind 'ones') and q·R(Δ)q for one random
 // q (kind 'vectors'). Distances past L0 are shaded: the model never saw them in training.
+// The curves are drawn at about 1000 distances, but the range within L0 and the shares past it
+// are counted at every whole distance: a sparse grid misses the narrow dips of g within L0,
+// which makes the range too narrow and the share outside it too large.
 import { lineChartWith, palette, lineLegend, sig, intGrid, logAxis, beyondShade, ink } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const VARIANTS = ['linear (PI)', 'NTK-aware', 'dynamic NTK', 'YaRN', 'llama3'];
 const REACH = 4; // the curves run out to 4 × the training length L0
 const SAMPLES = 1000;
+const COUNTED = 65536; // the statistics count every whole distance up to 4·L0, or every k-th past this many
 
 const M = messages({
   en: {
@@ -32,15 +36,18 @@ const M = messages({
     curveOnes: 'g(Δ)',
     curveVectors: 'q·R(Δ)q for a random q',
     aria: '{curve} against distance 0 to {max}, without scaling and with {name}; distances past {l0} shaded',
-    readout: 'Past L0 = {l0}, g(Δ) leaves the range it had within L0 ([{lo}, {hi}]) at ' +
-      '{onesBefore} of the sampled distances without scaling and {onesAfter} with {name}; the random-vector score ' +
+    readout: '{counted}: past L0 = {l0}, g(Δ) leaves the range it had within L0 ([{lo}, {hi}]) at ' +
+      '{onesBefore} of the distances without scaling and {onesAfter} with {name}; the random-vector score ' +
       'at {vecBefore} and {vecAfter}',
+    countedAll: 'Counting every whole distance up to {max}',
+    countedEvery: 'Counting every multiple of {every} up to {max}',
+    percent: '{n} %',
     readoutAttention: '; {name}\'s attention factor {attn}, left out here, multiplies q and k and so every score by its square.',
     end: '.',
     noticeHelps: 'With {name}, the curves past L0 mostly stay in their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), but they change inside L0 too: g moves by up to {inside} there (g(0) = {g0}).',
     noticeNoHelp: 'At these settings {name} does not bring the curves back into their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), and g still moves by up to {inside} inside L0.',
     noticeSame: 'At factor 1 the scaled curves are the unscaled ones.',
-    how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θ_i) and q·R(Δ)q, for one random q drawn from the seed, at about 1000 distances from 0 to 4·L0 (evenly spaced, or log-spaced on the log axis), with the frequencies before and after scaling. Dynamic NTK is taken at length 4·L0, the whole window. A curve is outside its range at a distance past L0 where it lies below the lowest or above the highest value the unscaled curve took within L0; “moves inside L0” is the largest |scaled − unscaled| of g at distances up to L0.',
+    how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θ_i) and q·R(Δ)q, for one random q drawn from the seed, with the frequencies before and after scaling, and draws them at about 1000 distances from 0 to 4·L0 (evenly spaced, or log-spaced on the log axis). Dynamic NTK is taken at length 4·L0, the whole window. The numbers in the text are counted at every whole distance from 0 to 4·L0 (every k-th where 4·L0 passes 65536), not at the points drawn: a curve is outside its range at a distance past L0 where it lies below the lowest or above the highest value the unscaled curve took at the distances up to L0; “moves inside L0” is the largest |scaled − unscaled| of g there.',
   },
   zh: {
     title: 'RoPE 衰减曲线延伸到 4 倍训练长度：缩放前与缩放后',
@@ -65,15 +72,18 @@ const M = messages({
     curveOnes: 'g(Δ)',
     curveVectors: '随机 q 的 q·R(Δ)q',
     aria: '{curve} 随距离 0 到 {max} 的变化，不缩放与使用 {name} 对比；超过 {l0} 的距离加了阴影',
-    readout: '超过 L0 = {l0} 之后，g(Δ) 离开它在 L0 之内的取值范围（[{lo}, {hi}]）的采样距离比例：' +
-      '不缩放时为 {onesBefore}，使用 {name} 时为 {onesAfter}；随机向量得分的比例分别为 ' +
+    readout: '{counted}：超过 L0 = {l0} 之后，g(Δ) 跑出它在 L0 之内的取值范围（[{lo}, {hi}]）的距离，' +
+      '不缩放时占 {onesBefore}，使用 {name} 时占 {onesAfter}；随机向量得分的相应比例为 ' +
       '{vecBefore} 和 {vecAfter}',
+    countedAll: '逐一统计 {max} 以内的每个整数距离',
+    countedEvery: '统计 {max} 以内 {every} 的每个倍数',
+    percent: '{n}%',
     readoutAttention: '；{name} 的注意力因子 {attn} 这里没有计入，它乘在 q 和 k 上，因此每个得分都乘以它的平方。',
     end: '。',
     noticeHelps: '用 {name} 之后，L0 之外的曲线基本留在训练时的范围内（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），但 L0 之内的曲线也变了：那里的 g 最多变化 {inside}（g(0) = {g0}）。',
     noticeNoHelp: '在这组设置下，{name} 没能把曲线拉回训练时的范围（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），而 L0 之内的 g 仍最多变化 {inside}。',
     noticeSame: '缩放因子为 1 时，缩放后的曲线与不缩放的完全相同。',
-    how: '页面用缩放前后的两组频率，在 0 到 4·L0 之间约 1000 个距离上（线性坐标下等距，对数坐标下按对数等距）计算 g(Δ) = 2·Σ cos(Δ·θ_i)，以及由种子生成的一个随机向量 q 的 q·R(Δ)q。动态 NTK 取长度 4·L0，即整个窗口。在 L0 之外的某个距离上，曲线低于未缩放曲线在 L0 之内的最小值或高于其最大值，就算越界；“L0 之内的变化”是 g 在不超过 L0 的距离上 |缩放后 − 缩放前| 的最大值。',
+    how: '页面用缩放前后的两组频率计算 g(Δ) = 2·Σ cos(Δ·θ_i)，以及由种子生成的一个随机向量 q 的 q·R(Δ)q，在 0 到 4·L0 之间约 1000 个距离上画出（线性坐标下等距，对数坐标下按对数等距）。动态 NTK 取长度 4·L0，即整个窗口。文字中的数字不是在画出的点上统计的，而是逐一统计 0 到 4·L0 之间的每个整数距离（4·L0 超过 65536 时每隔 k 个取一个）：在 L0 之外的某个距离上，曲线低于未缩放曲线在不超过 L0 的距离上的最小值，或高于其最大值，就算越界；“L0 之内的变化”是 g 在这些距离上 |缩放后 − 缩放前| 的最大值。',
   },
 });
 
@@ -108,7 +118,7 @@ function range(dist, v, l0) {
   return [lo, hi];
 }
 
-const pct = (f) => `${sig(100 * f, 2)} %`;
+const pct = (f) => M.percent.format({ n: sig(100 * f, 2) });
 
 export default {
   kind: 'scaling-decay',
@@ -134,8 +144,34 @@ export default {
     note.className = 'chart-note';
     vec.canvas.parentElement.before(note);
 
+    // The range within L0, the shares outside it past L0 and how far g moves within L0, counted at
+    // every whole distance up to 4·L0 (every `every`-th past COUNTED of them). They do not depend
+    // on the x axis: kept while only the axis changes.
+    let countedKey = '', counted = null;
+    const count = ({ variant, factor, l0, dim, base, seed }, q, scaling) => {
+      const key = JSON.stringify([variant, factor, l0, dim, base, seed]);
+      if (key === countedKey) return counted;
+      const max = REACH * l0, every = Math.max(1, Math.ceil(max / COUNTED));
+      const grid = Float64Array.from({ length: Math.floor(max / every) + 1 }, (_, j) => j * every);
+      const out = { every, max };
+      for (const kind of ['ones', 'vectors']) {
+        const opts = kind === 'vectors' ? { dim, base, kind, q, k: q, style: 'half' } : { dim, base, kind };
+        const before = pe.ropeDecay(grid, opts), after = pe.ropeDecay(grid, { ...opts, scaling });
+        const [lo, hi] = range(grid, before, l0);
+        out[kind] = { lo, hi, before: outside(grid, before, l0, lo, hi), after: outside(grid, after, l0, lo, hi) };
+        if (kind === 'ones') {
+          let inside = 0;
+          for (let j = 0; j < grid.length && grid[j] <= l0; j++) inside = Math.max(inside, Math.abs(after[j] - before[j]));
+          out.inside = inside;
+        }
+      }
+      (countedKey = key), (counted = out);
+      return out;
+    };
+
     const view = {
-      update({ variant, factor, l0, dim, base, seed, scale }) {
+      update(p) {
+        const { variant, factor, l0, dim, base, seed, scale } = p;
         note.textContent = String(M.note);
         const name = nameOf(variant);
         const max = REACH * l0;
@@ -154,11 +190,10 @@ export default {
         const attn = pe.ropeAttentionFactor(dim, { base, scaling });
         const xy = (v) => dist.map((x, j) => ({ x, y: v[j] }));
         const v = { name, l0, max, factor: sig(factor, 4), attn: sig(attn, 5) };
-        const stats = {};
+        const stats = count(p, q, scaling);
         for (const [kind, chart] of [['ones', ones], ['vectors', vec]]) {
           const { before, after } = curves[kind];
-          const [lo, hi] = range(dist, before, l0);
-          stats[kind] = { lo, hi, before: outside(dist, before, l0, lo, hi), after: outside(dist, after, l0, lo, hi) };
+          const { lo, hi } = stats[kind];
           chart.data.datasets = [
             { label: String(M.noScaling), data: xy(before), borderColor: palette[0], borderDash: [], borderWidth: 1.25 },
             { label: M.scaled.format(v), data: xy(after), borderColor: palette[1], borderDash: [6, 3], borderWidth: 1.5 },
@@ -178,15 +213,15 @@ export default {
           lo: sig(s1.lo, 4), hi: sig(s1.hi, 4), onesBefore: pct(s1.before), onesAfter: pct(s1.after),
           vecBefore: pct(s2.before), vecAfter: pct(s2.after),
         });
+        v.counted = (stats.every === 1 ? M.countedAll : M.countedEvery).format({ max, every: stats.every });
         view.readout = M.readout.format(v) + (attn !== 1 ? M.readoutAttention.format(v) : M.end);
         // What to notice: past L0 the scaled curves come back into range, but inside L0 they move too
         // (the slow pairs turn more slowly at every distance), which is why scaling comes with fine-tuning.
-        let inside = 0;
-        for (let j = 0; j < dist.length && dist[j] <= l0; j++) inside = Math.max(inside, Math.abs(curves.ones.after[j] - curves.ones.before[j]));
+        const inside = stats.inside;
         Object.assign(v, { inside: sig(inside, 3), g0: dim });
         view.notice = (inside <= 1e-9 * dim ? M.noticeSame : s1.after < s1.before ? M.noticeHelps : M.noticeNoHelp).format(v);
         return {
-          measured: { outside: stats, attentionFactor: attn },
+          measured: { outside: { ones: s1, vectors: s2, every: stats.every }, attentionFactor: attn },
           columns: ['x', 'g no scaling', `g ${variant}`, 'q.R(x)q no scaling', `q.R(x)q ${variant}`],
           rows: dist.map((x, j) => [x, curves.ones.before[j], curves.ones.after[j], curves.vectors.before[j], curves.vectors.after[j]]),
         };

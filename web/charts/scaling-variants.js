@@ -32,11 +32,15 @@ const M = messages({
     yourConfig: 'your config ({type}, d = {dim})',
     noScaling: 'no scaling',
     l0Line: 'L0 = {l0}: the training length',
-    configRead: 'Read as {kind}, rotary dim {rotaryDim}',
+    configRead: 'The config above is read as {kind}, rotary dim {rotaryDim}',
     configDimFallback: ' (from the head dim control: the config names none)',
     configBase: ', base {base}',
     configBaseFallback: ' (from the base control: the config has no rope_theta)',
-    configRest: "; attention factor {attn}; the slowest pair's wavelength goes from {slowFrom} to {slowTo} (×{slowRatio}), the fastest from {fastFrom} to {fastTo}.",
+    configAttn: '; attention factor {attn}; ',
+    configSlow: "the slowest pair's wavelength goes from {slowFrom} to {slowTo} (×{slowRatio})",
+    configSlowSame: "the slowest pair's wavelength stays {slowFrom}",
+    configFast: ', the fastest from {fastFrom} to {fastTo}.',
+    configFastSame: ', the fastest stays {fastFrom}.',
     nameLinear: 'linear',
     nameNtk: 'ntk',
     nameDynamic: 'dynamic',
@@ -68,7 +72,7 @@ const M = messages({
     waveTitle: '波长 T_i = 2π/θ_i（位置数，对数坐标）',
     stretchTitle: '拉伸倍数 T′_i / T_i（对数坐标）',
     note: '下图：每种方法把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。',
-    startFrom: '从这里开始',
+    startFrom: '预设配置',
     configLabel: '粘贴一个模型的 config.json（或者只粘贴其中的 <code>rope_scaling</code> 部分）；它会画成粗的橙色点线',
     presetQwen: 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
     presetLongChat: 'LongChat-7B-16K（线性 ×8）',
@@ -80,11 +84,15 @@ const M = messages({
     yourConfig: '你的配置（{type}，d = {dim}）',
     noScaling: '无缩放',
     l0Line: 'L0 = {l0}：训练长度',
-    configRead: '读作 {kind}，旋转维度 {rotaryDim}',
+    configRead: '上面的配置解析为 {kind}，旋转维度 {rotaryDim}',
     configDimFallback: '（取自头维度控件：配置中没有给出）',
     configBase: '，底数 {base}',
     configBaseFallback: '（取自底数控件：配置中没有 rope_theta）',
-    configRest: '；注意力因子 {attn}；最慢一对的波长从 {slowFrom} 变为 {slowTo}（×{slowRatio}），最快一对从 {fastFrom} 变为 {fastTo}。',
+    configAttn: '；注意力因子 {attn}；',
+    configSlow: '最慢一对的波长从 {slowFrom} 变为 {slowTo}（×{slowRatio}）',
+    configSlowSame: '最慢一对的波长保持 {slowFrom} 不变',
+    configFast: '，最快一对从 {fastFrom} 变为 {fastTo}。',
+    configFastSame: '，最快一对保持 {fastFrom} 不变。',
     nameLinear: '线性插值',
     nameNtk: 'NTK',
     nameDynamic: '动态 NTK',
@@ -302,8 +310,11 @@ export default {
             slowFrom: sig(TAU / cfg.plain[c], 4), slowTo: sig(TAU / cfg.inv[c], 4), slowRatio: sig(cfg.plain[c] / cfg.inv[c], 4),
             fastFrom: sig(TAU / cfg.plain[0], 4), fastTo: sig(TAU / cfg.inv[0], 4),
           };
+          // A wavelength the config leaves as it was (to the digits shown) stays, rather than going from x to x.
           message.textContent = M.configRead.format(v) + (cfg.usedDim ? String(M.configDimFallback) : '') +
-            M.configBase.format(v) + (cfg.usedBase ? String(M.configBaseFallback) : '') + M.configRest.format(v);
+            M.configBase.format(v) + (cfg.usedBase ? String(M.configBaseFallback) : '') + M.configAttn.format(v) +
+            (v.slowFrom === v.slowTo ? M.configSlowSame : M.configSlow).format(v) +
+            (v.fastFrom === v.fastTo ? M.configFastSame : M.configFast).format(v);
         }
         const vname = (k) => String(VARIANT_NAMES[k] ?? k);
         const r = {
