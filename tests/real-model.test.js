@@ -104,6 +104,21 @@ test('offline, the section draws the lab\'s exported model through its own token
     const decay = (await data(page, 'real-decay')).rows;
     assert.equal(decay.slice(0, 6).reduce((b, r) => (r[1] > b[1] ? r : b))[0], 2);
     assert.match(await readout(page, 'real-beyond'), /NTK \(base raised\) 0\.0564, YaRN 0\.366, PI \(positions ÷ s\) 1\.5;/);
+    // the prose on the last chart: NTK multiplies the base by 4^(8/6) ≈ 6.35 and keeps θ_0; YaRN keeps θ_0 and
+    // divides θ_1…θ_3 by s; YaRN's peaks stay at distances 2 and 8 and are taller, PI's first peak moves off 2
+    const theta = (scaling) => Array.from(pe.ropeInvFreq(8, { base: 10000, scaling }));
+    assert.equal((4 ** (8 / 6)).toFixed(2), '6.35');
+    assert.deepEqual(theta({ type: 'ntk', factor: 4 }).map((t) => +t.toPrecision(6)), [1, 0.0629961, 0.00396850, 0.00025]);
+    assert.deepEqual(theta({ type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16 }).map((t) => +t.toPrecision(6)), [1, 0.025, 0.0025, 0.00025]);
+    const beyond = (await data(page, 'real-beyond')).rows; // distance, none, pi, ntk, yarn
+    const peakNear = (col, from, to) => beyond.slice(from, to + 1).reduce((b, r) => (r[col] > b[col] ? r : b))[0];
+    assert.deepEqual([peakNear(1, 0, 5), peakNear(4, 0, 5), peakNear(1, 6, 10), peakNear(4, 6, 10)], [2, 2, 8, 8]);
+    assert.ok(beyond[2][4] > beyond[2][1] && beyond[8][4] > beyond[8][1], 'YaRN\'s peaks are taller');
+    assert.notEqual(peakNear(2, 0, 5), 2, 'PI no longer peaks at distance 2');
+    // the real curve's later peaks (about every six positions) are a little lower than the first, not gone
+    assert.ok(decay[8][1] < decay[2][1] && decay[8][1] > 0.75 * decay[2][1] && decay[15][1] > 0.75 * decay[2][1]);
+    // the pairs the prose calls slow turn by at most (L0 − 1) θ_i within L0: 1.5, 0.15, 0.015 radians
+    assert.deepEqual([1, 2, 3].map((i) => +(15 * 10000 ** (-i / 4)).toPrecision(2)), [1.5, 0.15, 0.015]);
     assert.deepEqual(log, []);
     assert.deepEqual(problems.external, []);
     assert.deepEqual(problems.pageErrors, []);
