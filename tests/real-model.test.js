@@ -83,6 +83,13 @@ test('offline, the section draws the lab\'s exported model through its own token
     const s = await status(page);
     assert.equal(s.error, false, s.text);
     assert.match(s.text, /Showing the lab's model .*layer 0, 15 tokens/);
+    // the panel names the lab's words (its 16 symbols, [UNK] aside), and what Load of the chosen preset reads
+    assert.equal(await page.$eval('.real-model-panel [role="status"] code', (e) => e.textContent), 'the, dog, bites, man, cat, sees, a, bird, and, then, back, big, small, runs, eats');
+    assert.match(s.text, /any other word or punctuation mark is \[UNK\]/);
+    assert.match(s.text, /reading HuggingFaceTB\/SmolLM2-135M's layer 0 .* about 0\.9 MB of its weights, plus its tokenizer file/);
+    await page.selectOption('.real-model-panel select', 'Qwen/Qwen3-0.6B');
+    assert.match((await status(page)).text, /Qwen\/Qwen3-0\.6B's layer 0 .* about 6\.3 MB of its weights/);
+    await page.selectOption('.real-model-panel select', 'HuggingFaceTB/SmolLM2-135M');
     // the lab's tokenizer: 15 words of the default sentence, unknown ones as [UNK] (id 15)
     const labTok = new Tokenizer(JSON.parse(readFileSync(new URL('../web/build/lab-model/tokenizer.json', import.meta.url))), {});
     assert.deepEqual(Array.from(labTok.encode('The dog bites the man, and then the man bites the dog back.').ids), [0, 1, 2, 0, 3, 15, 8, 9, 0, 3, 2, 0, 1, 10, 15]);
