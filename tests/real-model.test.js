@@ -90,6 +90,16 @@ test('offline, the section draws the lab\'s exported model through its own token
     await page.selectOption('.real-model-panel select', 'Qwen/Qwen3-0.6B');
     assert.match((await status(page)).text, /Qwen\/Qwen3-0\.6B's layer 0 .* about 6\.3 MB of its weights/);
     await page.selectOption('.real-model-panel select', 'HuggingFaceTB/SmolLM2-135M');
+    // the head controls offer the lab's 4 heads, and a head past them is shown as the last one
+    for (const kind of ['real-decay', 'real-beyond']) {
+      const sel = `[data-chart="${kind}"] select[name="head"]`;
+      assert.deepEqual(await page.$$eval(`${sel} option`, (os) => os.filter((o) => !o.hidden && !o.disabled).map((o) => o.value)), ['all', '0', '1', '2', '3']);
+      await page.evaluate((k) => window.posencPage.charts.get(k).set({ head: '12' }), kind);
+      await page.waitForFunction((s) => document.querySelector(s).value === '3', sel);
+      assert.match(await readout(page, kind), /lab, head 3/);
+      await page.evaluate((k) => window.posencPage.charts.get(k).set({ head: 'all' }), kind);
+      await page.waitForFunction((k) => /every head/.test(document.querySelector(`[data-chart="${k}"] .readout`).textContent), kind);
+    }
     // the lab's tokenizer: 15 words of the default sentence, unknown ones as [UNK] (id 15)
     const labTok = new Tokenizer(JSON.parse(readFileSync(new URL('../web/build/lab-model/tokenizer.json', import.meta.url))), {});
     assert.deepEqual(Array.from(labTok.encode('The dog bites the man, and then the man bites the dog back.').ids), [0, 1, 2, 0, 3, 15, 8, 9, 0, 3, 2, 0, 1, 10, 15]);
@@ -182,6 +192,8 @@ test('a public Hub model: only config, tokenizer, the header and layer 0\'s byte
     const ids = Array.from(new Tokenizer(TOKENIZER, {}).encode(SENTENCE).ids);
     assert.equal(ids.length, 11); // "then" is Ġthe n
     assert.match(s.text, /11 tokens/);
+    // a Hub model's heads (6 here) are what the head controls offer
+    assert.deepEqual(await page.$$eval('[data-chart="real-decay"] select[name="head"] option', (os) => os.filter((o) => !o.hidden).map((o) => o.value)), ['all', '0', '1', '2', '3', '4', '5']);
     const by = model.byName, H = model.config.hidden_size;
     const x = new Float32Array(ids.length * H);
     ids.forEach((id, t) => x.set(by['model.embed_tokens.weight'].data.subarray(id * H, (id + 1) * H), t * H));

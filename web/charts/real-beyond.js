@@ -3,7 +3,7 @@
 // (the real vectors rotated with each variant's frequencies, its attention factor included).
 import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, HEAD_OPTIONS, noModel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, HEAD_OPTIONS, fitHeads, noModel } from './shared/real-model.js';
 import { headCurve } from './real-decay.js';
 
 const M = messages({
@@ -69,6 +69,7 @@ export default {
         const S = state(), l0 = S.layer0, m = S.model;
         if (!l0 || !m.L0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['distance', ...VARIANTS]);
         const s = Number(factor), L0 = m.L0, max = s * L0;
+        fitHeads(el, l0.att.heads);
         const dist = max <= 600 ? Array.from({ length: max + 1 }, (_, j) => j) : intGrid(0, max, 601);
         const scalings = { none: null, pi: { type: 'linear', factor: s }, ntk: { type: 'ntk', factor: s }, yarn: { type: 'yarn', factor: s, originalMaxPositionEmbeddings: L0 } };
         const curves = Object.fromEntries(VARIANTS.map((v) => [v, headCurve(pe, l0, m.lt, head, dist, scalings[v]).curve]));

@@ -493,5 +493,16 @@ export function meanQK(l0, h) {
   return { q, k };
 }
 
-/** The head control of the distance charts: every head averaged, or one (clamped to the model's). */
-export const HEAD_OPTIONS = ['all', ...Array.from({ length: 16 }, (_, h) => String(h))];
+/** The head control of the distance charts: every head averaged, or one; fitHeads shows only the model's. */
+export const HEAD_OPTIONS = ['all', ...Array.from({ length: 64 }, (_, h) => String(h))];
+
+/**
+ * Offers in the head control of the chart around `el` only the heads the shown model has (a model
+ * with more than 64 is clamped to head 63); a head past them moves to the last one, as drawn.
+ */
+export function fitHeads(el, heads) {
+  const select = (el.closest('.chart') ?? el).querySelector('.controls select[name="head"]');
+  if (!select) return;
+  for (const o of select.options) if (o.value !== 'all') o.hidden = o.disabled = Number(o.value) >= heads;
+  if (select.value !== 'all' && Number(select.value) >= heads) select.value = String(heads - 1);
+}
