@@ -83,6 +83,23 @@ test('offline, the section draws the lab\'s exported model through its own token
     const s = await status(page);
     assert.equal(s.error, false, s.text);
     assert.match(s.text, /Showing the lab's model .*layer 0, 15 tokens/);
+    // the panel names the lab's words (its 16 symbols, [UNK] aside), and what Load of the chosen preset reads
+    assert.equal(await page.$eval('.real-model-panel [role="status"] code', (e) => e.textContent), 'the, dog, bites, man, cat, sees, a, bird, and, then, back, big, small, runs, eats');
+    assert.match(s.text, /any other word or punctuation mark is \[UNK\]/);
+    assert.match(s.text, /reading HuggingFaceTB\/SmolLM2-135M's layer 0 .* about 0\.9 MB of its weights, plus its tokenizer file/);
+    await page.selectOption('.real-model-panel select', 'Qwen/Qwen3-0.6B');
+    assert.match((await status(page)).text, /Qwen\/Qwen3-0\.6B's layer 0 .* about 6\.3 MB of its weights/);
+    await page.selectOption('.real-model-panel select', 'HuggingFaceTB/SmolLM2-135M');
+    // the head controls offer the lab's 4 heads, and a head past them is shown as the last one
+    for (const kind of ['real-decay', 'real-beyond']) {
+      const sel = `[data-chart="${kind}"] select[name="head"]`;
+      assert.deepEqual(await page.$$eval(`${sel} option`, (os) => os.filter((o) => !o.hidden && !o.disabled).map((o) => o.value)), ['all', '0', '1', '2', '3']);
+      await page.evaluate((k) => window.posencPage.charts.get(k).set({ head: '12' }), kind);
+      await page.waitForFunction((s) => document.querySelector(s).value === '3', sel);
+      assert.match(await readout(page, kind), /lab, head 3/);
+      await page.evaluate((k) => window.posencPage.charts.get(k).set({ head: 'all' }), kind);
+      await page.waitForFunction((k) => /every head/.test(document.querySelector(`[data-chart="${k}"] .readout`).textContent), kind);
+    }
     // the lab's tokenizer: 15 words of the default sentence, unknown ones as [UNK] (id 15)
     const labTok = new Tokenizer(JSON.parse(readFileSync(new URL('../web/build/lab-model/tokenizer.json', import.meta.url))), {});
     assert.deepEqual(Array.from(labTok.encode('The dog bites the man, and then the man bites the dog back.').ids), [0, 1, 2, 0, 3, 15, 8, 9, 0, 3, 2, 0, 1, 10, 15]);
@@ -104,6 +121,21 @@ test('offline, the section draws the lab\'s exported model through its own token
     const decay = (await data(page, 'real-decay')).rows;
     assert.equal(decay.slice(0, 6).reduce((b, r) => (r[1] > b[1] ? r : b))[0], 2);
     assert.match(await readout(page, 'real-beyond'), /NTK \(base raised\) 0\.0564, YaRN 0\.366, PI \(positions ÷ s\) 1\.5;/);
+    // the prose on the last chart: NTK multiplies the base by 4^(8/6) ≈ 6.35 and keeps θ_0; YaRN keeps θ_0 and
+    // divides θ_1…θ_3 by s; YaRN's peaks stay at distances 2 and 8 and are taller, PI's first peak moves off 2
+    const theta = (scaling) => Array.from(pe.ropeInvFreq(8, { base: 10000, scaling }));
+    assert.equal((4 ** (8 / 6)).toFixed(2), '6.35');
+    assert.deepEqual(theta({ type: 'ntk', factor: 4 }).map((t) => +t.toPrecision(6)), [1, 0.0629961, 0.00396850, 0.00025]);
+    assert.deepEqual(theta({ type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16 }).map((t) => +t.toPrecision(6)), [1, 0.025, 0.0025, 0.00025]);
+    const beyond = (await data(page, 'real-beyond')).rows; // distance, none, pi, ntk, yarn
+    const peakNear = (col, from, to) => beyond.slice(from, to + 1).reduce((b, r) => (r[col] > b[col] ? r : b))[0];
+    assert.deepEqual([peakNear(1, 0, 5), peakNear(4, 0, 5), peakNear(1, 6, 10), peakNear(4, 6, 10)], [2, 2, 8, 8]);
+    assert.ok(beyond[2][4] > beyond[2][1] && beyond[8][4] > beyond[8][1], 'YaRN\'s peaks are taller');
+    assert.notEqual(peakNear(2, 0, 5), 2, 'PI no longer peaks at distance 2');
+    // the real curve's later peaks (about every six positions) are a little lower than the first, not gone
+    assert.ok(decay[8][1] < decay[2][1] && decay[8][1] > 0.75 * decay[2][1] && decay[15][1] > 0.75 * decay[2][1]);
+    // the pairs the prose calls slow turn by at most (L0 − 1) θ_i within L0: 1.5, 0.15, 0.015 radians
+    assert.deepEqual([1, 2, 3].map((i) => +(15 * 10000 ** (-i / 4)).toPrecision(2)), [1.5, 0.15, 0.015]);
     assert.deepEqual(log, []);
     assert.deepEqual(problems.external, []);
     assert.deepEqual(problems.pageErrors, []);
@@ -160,6 +192,8 @@ test('a public Hub model: only config, tokenizer, the header and layer 0\'s byte
     const ids = Array.from(new Tokenizer(TOKENIZER, {}).encode(SENTENCE).ids);
     assert.equal(ids.length, 11); // "then" is Ġthe n
     assert.match(s.text, /11 tokens/);
+    // a Hub model's heads (6 here) are what the head controls offer
+    assert.deepEqual(await page.$$eval('[data-chart="real-decay"] select[name="head"] option', (os) => os.filter((o) => !o.hidden).map((o) => o.value)), ['all', '0', '1', '2', '3', '4', '5']);
     const by = model.byName, H = model.config.hidden_size;
     const x = new Float32Array(ids.length * H);
     ids.forEach((id, t) => x.set(by['model.embed_tokens.weight'].data.subarray(id * H, (id + 1) * H), t * H));

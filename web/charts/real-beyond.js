@@ -3,7 +3,7 @@
 // (the real vectors rotated with each variant's frequencies, its attention factor included).
 import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, HEAD_OPTIONS, noModel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, HEAD_OPTIONS, fitHeads, noModel } from './shared/real-model.js';
 import { headCurve } from './real-decay.js';
 
 const M = messages({
@@ -24,7 +24,7 @@ const M = messages({
     readout: '{model}, {head}, s = {factor}: mean |gap| to the trained curve over |Δ| ≤ L0 = {L0}: {list}; at |Δ| = {far}: {ends}.',
     item: '{name} {value}',
     sep: ', ',
-    how: 'The head\'s mean query and key over your sentence (layer 0, before RoPE, as in the chart above) are rotated apart by each distance up to s × L0 with the frequencies of each variant: PI divides every θ_i by s, NTK raises the base by s^(d/(d−2)), YaRN (factor s, original length L0) interpolates only the slow pairs and multiplies every score by its attention factor squared. The gap is the mean absolute difference from the unscaled curve over distances up to L0, in score units.',
+    how: 'The head\'s mean query and key over your sentence (layer 0, before RoPE, as in the chart above) are rotated apart by each distance up to s × L0 with the frequencies of each variant: PI divides every θ_i by s, NTK multiplies the base by s^(d/(d−2)), YaRN (factor s, original length L0) divides θ_i by s for the pairs that make less than about one turn within L0, keeps those that make more than about 32 turns as they are, ramps between the two, and multiplies every score by its attention factor squared. The gap is the mean absolute difference from the unscaled curve over distances up to L0, in score units.',
   },
   zh: {
     title: '超出训练长度：同一个头在 PI、NTK 和 YaRN 下的得分',
@@ -43,7 +43,7 @@ const M = messages({
     readout: '{model}，{head}，s = {factor}：在 |Δ| ≤ L0 = {L0} 上与训练时曲线的平均 |差|：{list}；在 |Δ| = {far} 处：{ends}。',
     item: '{name} {value}',
     sep: '，',
-    how: '把这个头在你句子上的平均 query 和平均 key（第 0 层，RoPE 之前，同上图）按各方法的频率转开，距离直到 s × L0：PI 把每个 θ_i 除以 s，NTK 把底数乘以 s^(d/(d−2))，YaRN（因子 s，原始长度 L0）只对慢的对插值，并把每个得分乘以其注意力因子的平方。差是距离不超过 L0 时与不缩放曲线之差的绝对值的平均，单位与得分相同。',
+    how: '把这个头在你句子上的平均 query 和平均 key（第 0 层，RoPE 之前，同上图）按各方法的频率转开，距离直到 s × L0：PI 把每个 θ_i 除以 s，NTK 把底数乘以 s^(d/(d−2))，YaRN（因子 s，原始长度 L0）对在 L0 之内转不满约一圈的维度对把 θ_i 除以 s，对转了约 32 圈以上的维度对保持不变，两者之间逐渐过渡，并把每个得分乘以其注意力因子的平方。差是距离不超过 L0 时与不缩放曲线之差的绝对值的平均，单位与得分相同。',
   },
 });
 
@@ -69,6 +69,7 @@ export default {
         const S = state(), l0 = S.layer0, m = S.model;
         if (!l0 || !m.L0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['distance', ...VARIANTS]);
         const s = Number(factor), L0 = m.L0, max = s * L0;
+        fitHeads(el, l0.att.heads);
         const dist = max <= 600 ? Array.from({ length: max + 1 }, (_, j) => j) : intGrid(0, max, 601);
         const scalings = { none: null, pi: { type: 'linear', factor: s }, ntk: { type: 'ntk', factor: s }, yarn: { type: 'yarn', factor: s, originalMaxPositionEmbeddings: L0 } };
         const curves = Object.fromEntries(VARIANTS.map((v) => [v, headCurve(pe, l0, m.lt, head, dist, scalings[v]).curve]));

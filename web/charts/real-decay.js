@@ -3,7 +3,7 @@
 // section 13's curve for aligned vectors of the same lengths.
 import { lineChart, lineLegend, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, meanQK, HEAD_OPTIONS, noModel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, meanQK, HEAD_OPTIONS, fitHeads, noModel } from './shared/real-model.js';
 
 const M = messages({
   en: {
@@ -72,6 +72,7 @@ export default {
         const S = state(), l0 = S.layer0, m = S.model;
         if (!l0 || !m.L0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['distance', 'real', 'aligned']);
         const a = l0.att, L0 = m.L0;
+        fitHeads(el, l0.att.heads);
         const dist = L0 <= 512 ? Array.from({ length: L0 + 1 }, (_, j) => j) : intGrid(0, L0, 513);
         const { curve, qNorm, kNorm } = headCurve(pe, l0, m.lt, head, dist, null);
         const ones = pe.ropeDecay(dist, { dim: a.rotaryDim, base: m.lt.base });

@@ -11,6 +11,14 @@ import { HUB, HUB_ID } from './hub.js';
 
 export { HUB };
 export const PRESETS = Object.freeze(['HuggingFaceTB/SmolLM2-135M', 'Qwen/Qwen2.5-0.5B', 'Qwen/Qwen3-0.6B']);
+/**
+ * MB of each preset's weights file that layer 0 takes (BF16 W_Q, W_K, their biases or norms, the
+ * input norm), what Load reads of it besides the header and one embedding row per token; the
+ * tokenizer files come on top. SmolLM2-135M: 2 × (576·576 + 192·576 + 576) B = 0.89 MB;
+ * Qwen2.5-0.5B: 2 × (896·896 + 128·896 + 1024 + 896) B = 1.84 MB; Qwen3-0.6B:
+ * 2 × (2048·1024 + 1024·1024 + 2·128 + 1024) B = 6.29 MB.
+ */
+const PRESET_LAYER0_MB = Object.freeze({ 'HuggingFaceTB/SmolLM2-135M': '0.9', 'Qwen/Qwen2.5-0.5B': '1.8', 'Qwen/Qwen3-0.6B': '6.3' });
 export const DEFAULT_SENTENCE = 'The dog bites the man, and then the man bites the dog back.';
 /** At most this many tokens of the sentence are read (the charts draw one cell per token pair). */
 export const MAX_TOKENS = 64;
@@ -28,7 +36,9 @@ export const RM = messages({
     sentence: 'sentence',
     using: 'Showing {name}: layer 0, {tokens} tokens.',
     loading: 'Reading {name}…',
-    loadHint: ' The charts show the lab\'s model until you press Load: reading {name}\'s layer 0 from the Hugging Face Hub downloads about 1 to 7 MB of its file, never the whole model.',
+    loadHint: ' The charts show the lab\'s model until you press Load: reading {name}\'s layer 0 from the Hugging Face Hub downloads about {mb} MB of its weights, plus its tokenizer file, never the whole model.',
+    labWords: ' Its tokens are the words {words}; any other word or punctuation mark is [UNK].',
+    wordSep: ', ',
     truncated: ' Only the first {max} tokens are used.',
     gated: '{name} is gated or private ({status}): the Hub wants a sign-in and accepted terms, which this page cannot give. Pick another model, or choose its files from your computer.',
     missing: '{name} has no {file} on the Hub (404): check the id, or the model has no safetensors weights.',
@@ -57,7 +67,9 @@ export const RM = messages({
     sentence: '句子',
     using: '当前：{name}，第 0 层，{tokens} 个 token。',
     loading: '正在读取 {name}…',
-    loadHint: '按“读取”之前，图中显示的是实验中的模型：从 Hugging Face Hub 读取 {name} 的第 0 层，只下载其文件中约 1 到 7 MB，而不是整个模型。',
+    loadHint: '按“读取”之前，图中显示的是实验中的模型：从 Hugging Face Hub 读取 {name} 的第 0 层，只下载其权重中约 {mb} MB，外加分词器文件，而不是整个模型。',
+    labWords: '它的 token 就是这些单词：{words}；其他单词和标点一律记作 [UNK]。',
+    wordSep: '、',
     truncated: '只用前 {max} 个 token。',
     gated: '{name} 是受限或私有模型（{status}）：Hub 要求登录并同意条款，本页做不到。请换一个模型，或从你的电脑选择它的文件。',
     missing: 'Hub 上的 {name} 没有 {file}（404）：请检查 id，或者这个模型没有 safetensors 权重。',
@@ -258,12 +270,15 @@ export async function open(spec) {
     const [tokJson, tokConfig, { Tokenizer }, st] = await settledInOrder([
       getJson(where, 'tokenizer.json'), getJson(where, 'tokenizer_config.json', 'optional'), loadTokenizers(), openWeights(where)]);
     const tokenizer = new Tokenizer(tokJson, tokConfig ?? {});
+    // the lab's model: its vocabulary is a few words, named in the panel (special tokens aside)
+    const special = new Set((tokJson.added_tokens ?? []).map((t) => t.content));
+    const words = spec.kind === 'lab' ? Object.keys(tokJson.model?.vocab ?? {}).filter((w) => !special.has(w)) : null;
     if (!st.has('model.embed_tokens.weight') || !st.has('model.layers.0.self_attn.q_proj.weight')) {
       throw told(() => RM.sharded.format({ file: 'model.embed_tokens.weight, model.layers.0.*' }));
     }
     const lt = Object.values(rope.layerTypes).find((t) => t.layers?.includes(0)) ?? Object.values(rope.layerTypes)[0];
     const L0 = lt.scaling?.originalMaxPositionEmbeddings ?? rope.maxPositionEmbeddings ?? null;
-    const model = { name: spec.kind === 'lab' ? 'lab' : name, kind: spec.kind, config, rope, lt, st, tokenizer, L0 };
+    const model = { name: spec.kind === 'lab' ? 'lab' : name, kind: spec.kind, config, rope, lt, st, tokenizer, L0, words };
     const layer0 = await computeLayer0(model, S.sentence);
     Object.assign(S, { model, layer0, all: null, message: null });
   } catch (err) {
@@ -420,13 +435,18 @@ export function modelPanel(el) {
       return wrap;
     }));
     const m = S.model, l = S.layer0;
-    let text = '';
-    if (S.message) text = S.message.text();
+    // the status: text, and the lab's words as code (they are tokens, in any language)
+    const parts = [];
+    if (S.message) parts.push(S.message.text());
     else if (m && l) {
-      text = RM.using.format({ name: m.kind === 'lab' ? String(RM.lab) : m.name, tokens: l.ids.length }) + (l.truncated ? RM.truncated.format({ max: MAX_TOKENS }) : '');
-      if (m.kind === 'lab' && PRESETS.includes(select.value)) text += RM.loadHint.format({ name: select.value });
+      parts.push(RM.using.format({ name: m.kind === 'lab' ? String(RM.lab) : m.name, tokens: l.ids.length }) + (l.truncated ? RM.truncated.format({ max: MAX_TOKENS }) : ''));
+      if (m.words?.length) {
+        const [before, after] = String(RM.labWords).split('{words}');
+        parts.push(before, Object.assign(document.createElement('code'), { textContent: m.words.join(RM.wordSep) }), after);
+      }
+      if (m.kind === 'lab' && PRESETS.includes(select.value)) parts.push(RM.loadHint.format({ name: select.value, mb: PRESET_LAYER0_MB[select.value] }));
     }
-    status.textContent = text;
+    status.replaceChildren(...parts.map((x) => (x instanceof Node ? x : String(x))));
     status.classList.toggle('posenc-error', S.message?.kind === 'error');
   };
   select.addEventListener('input', () => {
@@ -473,5 +493,16 @@ export function meanQK(l0, h) {
   return { q, k };
 }
 
-/** The head control of the distance charts: every head averaged, or one (clamped to the model's). */
-export const HEAD_OPTIONS = ['all', ...Array.from({ length: 16 }, (_, h) => String(h))];
+/** The head control of the distance charts: every head averaged, or one; fitHeads shows only the model's. */
+export const HEAD_OPTIONS = ['all', ...Array.from({ length: 64 }, (_, h) => String(h))];
+
+/**
+ * Offers in the head control of the chart around `el` only the heads the shown model has (a model
+ * with more than 64 is clamped to head 63); a head past them moves to the last one, as drawn.
+ */
+export function fitHeads(el, heads) {
+  const select = (el.closest('.chart') ?? el).querySelector('.controls select[name="head"]');
+  if (!select) return;
+  for (const o of select.options) if (o.value !== 'all') o.hidden = o.disabled = Number(o.value) >= heads;
+  if (select.value !== 'all' && Number(select.value) >= heads) select.value = String(heads - 1);
+}
