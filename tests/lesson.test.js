@@ -168,7 +168,7 @@ test('rope-decay: the notice explains the decay by pairs falling out of step, an
     return el.querySelector('.readout .notice').textContent;
   }, values);
   assert.match(await notice({ theta: 'θ_i = base^(−2i/d)', preset: '256', scale: 'linear', maxDist: 10000 }),
-    /at Δ = 1000, 32 of the 128 pairs have turned by less than 1 radian, and g = 49\.3/);
+    /at Δ = 1000, 32 of the 128 pairs have turned by at most 1 radian \(they are still in step\), and g = 49\.3/);
   assert.match(await notice({ preset: '4' }), /comes back up/);
   assert.match(await notice({ theta: 'θ_i = 1' }), /repeats for ever/);
   await notice({ theta: 'θ_i = base^(−2i/d)', preset: '256' });

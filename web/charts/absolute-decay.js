@@ -19,7 +19,7 @@ const M = messages({
     readout: '(Q + PE(0))·(K + PE(n)) is {qk0} at n = 0 and averages {tailMean} over n ≥ {from}; PE(0)·PE(n) falls from {pe0} (= d/2) to {peLast} at n = {last}.',
     notice: 'PE(0)·PE(n) halves within the first {half} positions and then settles slowly; the random Q and K add a constant and a wobble, but the fast drop near n = 0 stays.',
     noticeHidden: 'Here the random terms are as large as the position term: the fast drop of PE(0)·PE(n) is lost in the total.',
-    how: 'Q and K are random N(0, 1) vectors (seed below) standing for the content of a query and a key, with no projections; PE is the sinusoidal table (d = d_model). The score expands into Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n), and PE(0)·PE(n) = Σ cos(n·θᵢ) over the d/2 pairs, summed in float64.',
+    how: 'Q and K are random N(0, 1) vectors (from the seed control) standing for the content of a query and a key, with no projections; PE is the sinusoidal table (d = d_model). The score expands into Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n), and PE(0)·PE(n) = Σ cos(n·θᵢ) over the d/2 pairs, summed in float64.',
   },
   zh: {
     title: '位置 0 的 query 与位置 n 的 key 的得分（相加的正弦位置编码）',

@@ -26,7 +26,7 @@ const M = messages({
     readout: 'At n = m = {i}: E·E = {ee}, P·P = {pp}; RMS over n ≠ m: E·E {eeAway}, P·P {ppAway}, E·P {epAway}, P·E {peAway}; the four terms add up to Hₘ·Hₙ within {gap}.',
     notice: 'Position–position dominates: at every key n ≠ m, Pₘ·Pₙ ({ppLo} to {ppHi}) is larger than the other three terms (at most {otherHi} in size); meaning–meaning stands out only at n = m.',
     noticeMixed: 'At this setting position–position is not the largest term at {count} of the {total} keys n ≠ m: the meaning terms are as large as the position term there.',
-    how: 'E is s·N(0, 1) with the seed below, P the sinusoidal table (d = d_model), H = E + P. Each curve is the dot product of row m with every row n, with W_Q = W_K = identity, so Hₘ·Hₙ stands in for the score q·k. s = 0.7071 ≈ 1/√2 makes the expected |Eₘ|² = s²·d = d/2 = |Pₘ|². The four curves are checked to add up to Hₘ·Hₙ computed directly.',
+    how: 'E is s·N(0, 1), drawn from the seed control, P the sinusoidal table (d = d_model), H = E + P. Each curve is the dot product of row m with every row n, with W_Q = W_K = identity, so Hₘ·Hₙ stands in for the score q·k. s = 0.7071 ≈ 1/√2 makes the expected |Eₘ|² = s²·d = d/2 = |Pₘ|². The four curves are checked to add up to Hₘ·Hₙ computed directly.',
   },
   zh: {
     title: 'H = E + P 时 Hₘ·Hₙ 的四项（固定一个 query 位置 m）',

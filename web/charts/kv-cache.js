@@ -26,7 +26,8 @@ const M = messages({
     fullColumn: 'full',
     cache: 'cache',
     ariaLabel: 'Bar chart: attention weights of the new token at position {P} over all {n} keys, from the KV cache and from a full recomputation',
-    readout: "Prompt positions 0…{last}, then position {P}: the cached run's weights differ from the full recomputation by at most {dw}, its output by {dout}.",
+    readout: "Prompt positions 0…{last}, then position {P}: the cached run's weights differ from the full recomputation by at most {dw}, its output by at most {dout}.",
+    readoutSame: "Prompt positions 0…{last}, then position {P}: the cached run's weights and output are identical to the full recomputation's (difference 0).",
     notice: 'The two bars of every key match: each cached key was rotated at its own position once, and never needs to change.',
     how: 'q, k and v are drawn from the seed (standard normal, one head). The full run rotates all P + 1 keys and queries and applies the causal softmax; the cached run rotates the prompt\'s keys once, keeps them, and attends from the new query over them plus the new key. Both are computed in single precision.',
   },
@@ -52,6 +53,7 @@ const M = messages({
     cache: '缓存',
     ariaLabel: '柱状图：位置 {P} 的新 token 对全部 {n} 个 key 的注意力权重，分别来自 KV 缓存和完整重新计算',
     readout: '提示词位于位置 0…{last}，随后是位置 {P}：使用缓存时的权重与完整重新计算最多相差 {dw}，输出最多相差 {dout}。',
+    readoutSame: '提示词位于位置 0…{last}，随后是位置 {P}：使用缓存时的权重和输出与完整重新计算完全相同（差为 0）。',
     notice: '每个 key 的两根柱子都一样高：每个缓存的 key 只在它自己的位置上旋转一次，以后不必再改。',
     how: 'q、k、v 由种子生成（标准正态，一个头）。完整计算旋转全部 P + 1 个 key 和 query，再做带因果掩码的 softmax；缓存方式只旋转提示词的 key 一次并保存，新的 query 再对这些 key 加上新 key 做注意力。两者都用单精度计算。',
   },
@@ -140,7 +142,7 @@ export default {
         tableShape = layout;
         canvas.setAttribute('aria-label', M.ariaLabel.format({ P, n }));
         view.notice = M.notice.format({});
-        view.readout = M.readout.format({ last: P - 1, P, dw: sig(dw, 2), dout: sig(dout, 2) });
+        view.readout = (dw === 0 && dout === 0 ? M.readoutSame : M.readout).format({ last: P - 1, P, dw: sig(dw, 2), dout: sig(dout, 2) });
         return {
           measured: { weights: dw, output: dout },
           columns: ['key position', 'source', ...Array.from({ length: shown }, (_, d) => `k[${d}]`), 'weight (full)', 'weight (cache)'],

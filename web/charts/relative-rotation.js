@@ -12,11 +12,12 @@ const M = messages({
     xTitle: 'dimension (even: sin, odd: cos)',
     yTitle: 'value',
     before: 'PE({pos}), before the rotation',
-    target: 'PE({target}) read from the table',
+    target: 'PE({target}) computed directly',
     rotated: 'R({k})·PE({pos}): each pair turned by {k}·θᵢ',
     readout: 'max |PE({target}) − R({k})·PE({pos})| = {diff} over {dim} dimensions, float32 rounding.',
-    notice: 'Every cross sits on its circle: turning each pair of PE({pos}) by {k}·θᵢ gives exactly the row PE({target}), and the same R({k}) works from any position.',
-    how: 'R(Δ) turns pair i of the row PE(m) by the angle Δ·θᵢ (angles in float64, the vectors in float32); the circles are the row m + Δ read directly from the table. The tiny difference is float32 rounding (about 7 significant digits).',
+    readoutSame: 'PE({target}) and R({k})·PE({pos}) are identical in all {dim} dimensions.',
+    notice: 'Every cross, R({k})·PE({pos}), sits on its circle, PE({target}): turning each pair of PE({pos}) by {k}·θᵢ gives the row PE({target}), and the same R({k}) works from any position.',
+    how: 'R(Δ) turns pair i of the row PE(m) by the angle Δ·θᵢ (angles in float64, the vectors in float32); the circles are the row PE(m + Δ) computed directly from its sines and cosines. Any tiny difference is float32 rounding (about 7 significant digits).',
   },
   zh: {
     title: '逐个维度比较 PE(m + Δ) 与 R(Δ)·PE(m)',
@@ -26,11 +27,12 @@ const M = messages({
     xTitle: '维度（偶数：sin，奇数：cos）',
     yTitle: '取值',
     before: 'PE({pos})，旋转前',
-    target: '直接从表中查到的 PE({target})',
+    target: '直接算出的 PE({target})',
     rotated: 'R({k})·PE({pos})：每一对转过 {k}·θᵢ',
     readout: '在 {dim} 个维度上 max |PE({target}) − R({k})·PE({pos})| = {diff}，只是 float32 的舍入误差。',
-    notice: '每个叉都落在对应的圆圈上：把 PE({pos}) 的每一对转过 {k}·θᵢ，正好得到 PE({target}) 这一行；从任何位置出发，用的都是同一个 R({k})。',
-    how: 'R(Δ) 把 PE(m) 这一行的第 i 对转过角度 Δ·θᵢ（角度用 float64，向量用 float32）；圆圈是直接从表中查到的第 m + Δ 行。两者之间极小的差别是 float32 的舍入误差（约 7 位有效数字）。',
+    readoutSame: 'PE({target}) 与 R({k})·PE({pos}) 在全部 {dim} 个维度上完全相同（差为 0）。',
+    notice: '每个叉（R({k})·PE({pos})）都落在对应的圆圈（PE({target})）上：把 PE({pos}) 的每一对转过 {k}·θᵢ，就得到 PE({target}) 这一行；从任何位置出发，用的都是同一个 R({k})。',
+    how: 'R(Δ) 把 PE(m) 这一行的第 i 对转过角度 Δ·θᵢ（角度用 float64，向量用 float32）；圆圈是由正弦和余弦直接算出的 PE(m + Δ) 这一行。两者之间若有极小的差别，那是 float32 的舍入误差（约 7 位有效数字）。',
   },
 });
 
@@ -80,7 +82,7 @@ export default {
         chart.options.scales.x.afterBuildTicks = (axis) => (axis.ticks = Array.from({ length: dim }, (_, value) => ({ value })));
         chart.update();
         view.notice = M.notice.format(v);
-        view.readout = M.readout.format(v);
+        view.readout = (diff === 0 ? M.readoutSame : M.readout).format(v);
         return {
           measured: { maxDiff: diff },
           columns: ['dim', `PE(${pos})`, `PE(${pos + k})`, `R(${k})PE(${pos})`, 'difference'],

@@ -22,13 +22,14 @@ const M = messages({
     kAt: 'k at n = {n}',
     qAt: 'q at m = {m}',
     aria: 'Arrows of q at position {m} and k at position {n} in the plane, each rotated by its position times θ = {theta}°; q·k = {score4}',
-    readout: 'q·k = {score} with q at {m} and k at {n} (n − m = {offset})',
-    readoutSame: '; at {list}, at most {apart} apart.',
+    readout: 'q·k = |q|·|k|·cos ∠(q, k) = 1 × {kLength} × cos({angle}°) = {score}, with q at {m} and k at {n} (n − m = {offset})',
+    readoutSame: '; at {list}, the same to within {apart} (rounding).',
+    readoutExact: '; at {list}: identical.',
     same: 'positions ({a}, {b}) it is {value}',
     sameSep: ' and ',
     end: '.',
     notice: 'The score depends only on the offset n − m = {offset}: shifting both positions turns both arrows and leaves q·k as it is.',
-    how: 'q and k are 2-D vectors of length 1 (k at the chosen angle from q); each is rotated by its position times θ, and q·k is their dot product, computed again at the unshifted positions and at the smallest pair of positions with the same offset to show that it does not change.',
+    how: 'q is a 2-D vector of length 1 and k one of length 0.8, shorter so that the two arrows stay apart when they point the same way; before rotation k is at the chosen angle from q. Each is rotated by its position times θ, and q·k is their dot product, computed again at the unshifted positions and at the smallest pair of positions with the same offset to show that it does not change.',
   },
   zh: {
     title: '位置 m 的 q 与位置 n 的 k，各自旋转“位置 × θ”',
@@ -42,13 +43,14 @@ const M = messages({
     kAt: 'n = {n} 处的 k',
     qAt: 'm = {m} 处的 q',
     aria: '平面上位置 {m} 的 q 与位置 {n} 的 k 的箭头，各自旋转“位置 × θ”，θ = {theta}°；q·k = {score4}',
-    readout: 'q 在 {m}、k 在 {n} 时 q·k = {score}（n − m = {offset}）',
-    readoutSame: '；{list}，最多相差 {apart}。',
+    readout: 'q 在 {m}、k 在 {n} 时（n − m = {offset}），q·k = |q|·|k|·cos ∠(q, k) = 1 × {kLength} × cos({angle}°) = {score}',
+    readoutSame: '；{list}，相差不超过 {apart}（舍入误差）。',
+    readoutExact: '；{list}，两者完全相同（差为 0）。',
     same: '在位置 ({a}, {b}) 上为 {value}',
     sameSep: '，',
     end: '。',
     notice: '得分只取决于偏移 n − m = {offset}：同时平移两个位置，两支箭头一起转动，q·k 保持不变。',
-    how: 'q 和 k 是长度为 1 的二维向量（k 与 q 成所选的夹角）；各自旋转“位置 × θ”，q·k 是两者的内积。图中还在未平移的位置、以及偏移相同的最小一对位置上重新计算得分，以显示它不变。',
+    how: 'q 是长度为 1 的二维向量，k 的长度为 0.8：短一些，两支箭头指向相同时才不会重叠；旋转前 k 与 q 成所选的夹角。两者各自旋转“位置 × θ”，q·k 是它们的内积。图中还在未平移的位置、以及偏移相同的最小一对位置上重新计算得分，以显示它不变。',
   },
 });
 
@@ -224,12 +226,14 @@ export default {
         }
         const v = {
           m: mq, n: nk, theta, score: score.toFixed(6), score4: score.toFixed(4), offset: nk - mq,
+          kLength: K_LENGTH, angle: (turn / rad).toFixed(1),
           apart: same.length ? sig(Math.max(...same.map(([, , x]) => Math.abs(x - score))), 2) : '',
           list: same.map(([a, b, x]) => M.same.format({ a, b, value: x.toFixed(6) })).join(String(M.sameSep)),
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
         view.notice = M.notice.format(v);
-        view.readout = M.readout.format(v) + (same.length ? M.readoutSame.format(v) : M.end);
+        const apart = same.length ? Math.max(...same.map(([, , x]) => Math.abs(x - score))) : 0;
+        view.readout = M.readout.format(v) + (same.length ? (apart === 0 ? M.readoutExact : M.readoutSame).format(v) : M.end);
         return {
           columns: ['vector', 'position', 'x0', 'x1'],
           rows: [

@@ -1,35 +1,51 @@
 // rope-decay-random.js: the long-range decay of RoPE for a random vector, the source post's
-// experiment: one random vector K as both query and key, the key rotated Δk positions further:
-// K·R(Δk)K against Δk (pe.ropeDecay, kind 'vectors').
+// experiment: one random vector k as both query and key, the key rotated Δ positions further:
+// k·R(Δ)k against Δ (pe.ropeDecay, kind 'vectors'). With q = k the score is Σ_i |k_i|²·cos(Δθ_i), and a
+// random k has E|k_i|² = 2, so its expected curve is g(Δ) = 2·Σ_i cos(Δθ_i), drawn beside it. The key
+// control swaps in an independent k, whose score wanders around 0.
 // Cost: the kernel turns every pair at every distance, length × d/2 rotations (about 4 ns
 // each), so the sizes stop at 8192 distances (eight times the post's 1024: the slow drift is
 // long visible) and d = 1024 (twice the post's 512; the score is a sum over the d/2 pairs, so a
 // larger d scales the curve and smooths it a little, and shows nothing new).
-import { lineChart, palette, lineLegend, sig } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig } from './common.js';
 import { messages } from '../host/i18n.js';
+
+const KEYS = ['same', 'independent'];
 
 const M = messages({
   en: {
-    title: 'RoPE score of one random vector k with itself, Δ positions apart (pairs (2i, 2i+1))',
-    seed: 'seed for k',
+    title: 'RoPE score of a random query and key, Δ positions apart (pairs (2i, 2i+1))',
+    seed: 'seed for q, k',
     length: 'largest distance + 1',
     base: 'base',
+    key: 'key',
+    same: 'the query itself (q = k)',
+    independent: 'an independent random vector',
     xTitle: 'distance Δ',
-    yTitle: 'score (R_0 k)·(R_Δ k)',
-    readout: 'At Δ = 0 the score is |k|² = {s0}; at Δ = 1 it is {s1}; over Δ = {from}…{to} it averages {mean} (RMS {rms}).',
-    notice: 'A real vector sits between the two extremes: the score falls fast from |k|² = {s0} as the fast pairs fall out of step, then drifts down to about {ratio} of it, oscillating.',
-    how: 'k has d independent standard normal entries drawn from the seed; the key copy is rotated Δ positions further (pairs (2i, 2i+1), θ_i = base^(−2i/d)) and the dot product is taken in double precision for every Δ from 0 to the largest distance.',
+    yTitle: 'score (R_0 q)·(R_Δ k)',
+    expected: 'g(Δ) = 2·Σ_i cos(Δ·θ_i): the expected score for q = k',
+    readout: 'At Δ = 0 the score is |k|² = {s0}; at Δ = 1 it is {s1}; over Δ = {from}…{to} it averages {mean} (RMS {rms}), and g averages {gMean}.',
+    readoutIndependent: 'At Δ = 0 the score is q·k = {s0}; over Δ = {from}…{to} it averages {mean} (RMS {rms}).',
+    notice: 'k is both query and key, so the score follows g(Δ), its expected curve (dashed), down from |k|² = {s0}: a fast drop as the fast pairs fall out of step, then a slow drift; the uneven lengths of k\'s pairs add the wobble.',
+    noticeIndependent: 'With an independent key the score wanders around 0 at every distance, from q·k = {s0} at Δ = 0 on: no decay.',
+    how: 'q and k have d independent standard normal entries drawn from the seed (with "the query itself", k is q). The key is rotated Δ positions further than the query (pairs (2i, 2i+1), θ_i = base^(−2i/d)) and the dot product is taken in double precision for every Δ from 0 to the largest distance. The dashed g(Δ) is the same sum with every pair of length² 2, the average for a random vector.',
   },
   zh: {
-    title: '随机向量 k 与平移 Δ 个位置后的自身之间的 RoPE 得分（配对 (2i, 2i+1)）',
-    seed: 'k 的种子',
+    title: '随机的 query 与 key 相隔 Δ 个位置时的 RoPE 得分（配对 (2i, 2i+1)）',
+    seed: 'q、k 的种子',
     length: '最大距离 + 1',
     base: '底数 base',
+    key: 'key',
+    same: 'query 本身（q = k）',
+    independent: '另一个独立的随机向量',
     xTitle: '距离 Δ',
-    yTitle: '得分 (R_0 k)·(R_Δ k)',
-    readout: 'Δ = 0 时得分为 |k|² = {s0}；Δ = 1 时为 {s1}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}）。',
-    notice: '真实的向量介于两个极端之间：随着快的对失去同步，得分从 |k|² = {s0} 迅速下降，然后一边振荡一边缓慢降到它的约 {ratio}。',
-    how: 'k 的 d 个分量是由种子生成的独立标准正态数；作为 key 的那一份再往后旋转 Δ 个位置（配对 (2i, 2i+1)，θ_i = base^(−2i/d)），从 0 到最大距离的每个 Δ 都用双精度计算内积。',
+    yTitle: '得分 (R_0 q)·(R_Δ k)',
+    expected: 'g(Δ) = 2·Σ_i cos(Δ·θ_i)：q = k 时得分的期望',
+    readout: 'Δ = 0 时得分为 |k|² = {s0}；Δ = 1 时为 {s1}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}），g 在这一段平均为 {gMean}。',
+    readoutIndependent: 'Δ = 0 时得分为 q·k = {s0}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}）。',
+    notice: 'k 既是 query 又是 key，所以得分沿着它的期望曲线 g(Δ)（虚线）从 |k|² = {s0} 往下走：快的维度对失去同步时迅速下降，随后缓慢下滑；k 各对长度不一，带来了起伏。',
+    noticeIndependent: 'key 换成独立的向量后，得分从 Δ = 0 处的 q·k = {s0} 起，在任何距离上都围绕 0 波动：没有衰减。',
+    how: 'q 和 k 的 d 个分量是由种子生成的独立标准正态数（选“query 本身”时 k 就是 q）。key 比 query 多旋转 Δ 个位置（配对 (2i, 2i+1)，θ_i = base^(−2i/d)），从 0 到最大距离的每个 Δ 都用双精度计算内积。虚线 g(Δ) 是同一个和，只是每一对的长度平方都取随机向量的平均值 2。',
   },
 });
 
@@ -42,30 +58,50 @@ export default {
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
     { name: 'length', label: M.length, type: 'int', min: 2, max: 8192, value: 1024 },
     { name: 'base', label: M.base, type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
+    { name: 'key', label: M.key, type: 'select', options: KEYS, value: 'same', optionLabels: { same: M.same, independent: M.independent } },
   ],
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle });
     chart.options.plugins.legend = lineLegend;
     Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
     const view = {
-      update({ seed, dim, length, base }) {
-        const K = pe.randomNormal(dim, seed);
+      update({ seed, dim, length, base, key }) {
+        const same = key !== 'independent';
+        // q = k: one draw of d numbers, as the source post; independent: one draw of 2d, q the first half
+        const drawn = pe.randomNormal(same ? dim : 2 * dim, seed);
+        const q = drawn.subarray(0, dim), k = same ? q : drawn.subarray(dim);
         const dist = Array.from({ length }, (_, i) => i);
-        const s = pe.ropeDecay(dist, { dim, base, kind: 'vectors', q: K, k: K, style: 'interleaved' });
+        const s = pe.ropeDecay(dist, { dim, base, kind: 'vectors', q, k, style: 'interleaved' });
+        const g = same ? pe.ropeDecay(dist, { dim, base, kind: 'ones' }) : null;
         chart.data.datasets = [{
-          label: '(R_0 k)·(R_Δ k)',
+          label: same ? '(R_0 k)·(R_Δ k)' : '(R_0 q)·(R_Δ k)',
           data: Array.from(s, (y, x) => ({ x, y })), borderColor: palette[0],
         }];
+        if (g) {
+          chart.data.datasets.push({
+            label: String(M.expected), data: Array.from(g, (y, x) => ({ x, y })),
+            borderColor: palette[1], borderDash: dashes[1], borderWidth: 1.5,
+          });
+        }
         chart.options.scales.x.min = 0;
         chart.options.scales.x.max = length - 1;
         chart.update();
         const from = length >> 1;
-        let sum = 0, sq = 0;
-        for (let i = from; i < length; i++) (sum += s[i]), (sq += s[i] * s[i]);
-        const n = length - from, mean = sum / n, rms = Math.sqrt(sq / n);
-        view.notice = M.notice.format({ s0: sig(s[0], 4), ratio: `${Math.round((100 * mean) / s[0])}%` });
-        view.readout = M.readout.format({ s0: sig(s[0], 5), s1: sig(s[1], 5), from, to: length - 1, mean: sig(mean, 3), rms: sig(rms, 3) });
-        return { columns: ['Δ', 'score'], rows: dist.map((i) => [i, s[i]]) };
+        const tailMean = (v) => {
+          let sum = 0;
+          for (let i = from; i < length; i++) sum += v[i];
+          return sum / (length - from);
+        };
+        let sq = 0;
+        for (let i = from; i < length; i++) sq += s[i] * s[i];
+        const mean = tailMean(s), rms = Math.sqrt(sq / (length - from));
+        const v = { s0: sig(s[0], 5), s1: sig(s[1], 5), from, to: length - 1, mean: sig(mean, 3), rms: sig(rms, 3), gMean: g && sig(tailMean(g), 3) };
+        view.notice = (same ? M.notice : M.noticeIndependent).format({ s0: sig(s[0], 4) });
+        view.readout = (same ? M.readout : M.readoutIndependent).format(v);
+        return {
+          columns: ['Δ', 'score', ...(g ? ['g(Δ)'] : [])],
+          rows: dist.map((i) => [i, s[i], ...(g ? [g[i]] : [])]),
+        };
       },
       destroy: () => chart.destroy(),
     };

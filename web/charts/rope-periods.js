@@ -1,5 +1,5 @@
 // rope-periods.js: RoPE's θ_i = base^(−2i/d) per pair and its period T_i = 2π/θ_i, with
-// T_max/4 marked: below it the slowest pair's cosine still falls (the long-range decay of RoPE).
+// T_max/4 marked: there even the slowest pair has turned a quarter circle (section 13: the decay is over by then).
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, drawnFrom } from './common.js';
 import { messages } from '../host/i18n.js';
 

@@ -29,7 +29,9 @@ const M = messages({
     output: 'output',
     readout: 'At position {position} the two styles give outputs up to {apart} apart, ' +
       'both keep the length (|x| = {nx}, {nh}, {ni}), and after moving dims (2i, 2i+1) to ' +
-      '(i, i + d/2) they agree to {permDiff}.',
+      '(i, i + d/2) {permAgree}.',
+    permSame: 'they are identical',
+    permClose: 'they agree to within {permDiff}',
     notice: 'Same x, same angles, different pairs: the two styles give different outputs, and agree exactly once the dimensions are reordered.',
     how: 'Both styles rotate pair i by position × θ_i with θ_i = base^(−2i/d), in single precision; the interleaved style pairs dims (2i, 2i+1), the half style dims (i, i + d/2) (Hugging Face\'s rotate_half). The last figure applies the half style to x with its dims reordered and compares it with the interleaved output.',
   },
@@ -55,7 +57,9 @@ const M = messages({
     output: '输出',
     readout: '在位置 {position}，两种方式的输出最多相差 {apart}，' +
       '两者都保持长度不变（|x| = {nx}, {nh}, {ni}）；把维度 (2i, 2i+1) 移到 ' +
-      '(i, i + d/2) 之后，两者的差不超过 {permDiff}。',
+      '(i, i + d/2) 之后，{permAgree}。',
+    permSame: '两者完全相同（差为 0）',
+    permClose: '两者相差不超过 {permDiff}',
     notice: '同一个 x、同样的角度、不同的配对：两种方式的输出不同，而把维度重新排列之后就完全一致。',
     how: '两种方式都把第 i 对旋转“位置 × θ_i”，θ_i = base^(−2i/d)，单精度计算；交错方式配对维度 (2i, 2i+1)，前后两半方式配对维度 (i, i + d/2)（即 Hugging Face 的 rotate_half）。最后一个数把前后两半方式用在重排维度后的 x 上，并与交错方式的输出比较。',
   },
@@ -154,6 +158,7 @@ export default {
           position, base: sig(base, 6), dim, apart: sig(maxAbsDiff(yHalf, yInter), 4),
           nx: sig(nx, 7), nh: sig(nh, 7), ni: sig(ni, 7), permDiff: sig(permDiff, 2),
         };
+        vars.permAgree = (permDiff === 0 ? M.permSame : M.permClose).format(vars);
         const sub = `<th scope="col">${M.partner}</th><th scope="col">${M.pairI}</th><th scope="col">${M.output}</th>`;
         table.innerHTML = `<caption>${M.caption.format(vars)}</caption>` +
           `<thead><tr><th rowspan="2" scope="col">${M.dimJ}</th><th rowspan="2" scope="col">x_j</th>` +
