@@ -34,7 +34,7 @@ const M = messages({
     short: '< 1 圈：从未转满一圈',
     one: '一圈',
     readout: '在 L0 = {length} 之内，{half} 对中有 {short} 对从未转满一圈',
-    notice: '慢的各对在训练中从未转满一圈：距离达到 L0 或更远时，{half} 对中有 {short} 对会遇到新的角度。',
+    notice: '慢的维度对在训练中从未转满一圈：距离达到 L0 或更远时，{half} 对中有 {short} 对会遇到新的角度。',
     noticeNone: '每一对在训练中都转满了一圈：没有哪一对会在某个距离上遇到没见过的角度。',
     how: '对每一对计算圈数 (L0 − 1)·θ_i / 2π，θ_i = base^(−2i/d) 用双精度：即在 L0 个 token 的序列所含的最大距离上，第 i 对转过了多少圈。',
     readoutShort: '（第 {first}…{last} 对；第 {last} 对只转了 {slowest} 圈，第 0 对转了 {fastest} 圈）。',

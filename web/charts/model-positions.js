@@ -71,7 +71,7 @@ const M = messages({
     how: 'The page reads the config the way transformers does (rope_theta or rope_parameters, the scaling block, partial_rotary_factor, head_dim, layer types), computes each layer type\'s frequencies θ_i after scaling and draws each pair\'s wavelength T_i = 2π/θ_i. A pair completes a turn within L0 when T_i ≤ L0. Scaling that depends on the current length is taken at the context length. The cos/sin cache size assumes float32.',
   },
   zh: {
-    title: '一个模型的 RoPE 各对：缩放后的波长，与训练长度和上下文长度对比',
+    title: '一个模型的 RoPE 维度对：缩放后的波长，与训练长度和上下文长度对比',
     model: '模型',
     xTitle: '第 i 对',
     yTitle: '波长 T_i = 2π/θ_i（位置数，对数坐标）',
@@ -98,7 +98,7 @@ const M = messages({
     tempY: 'query 温度',
     gridCaption: '一个小输入（文本、2 × 3 个图块的图像、文本）的 mRoPE 位置编号：分段 t/h/w = {st}/{sh}/{sw} 对，{layout}',
     gridChunked: '每一段读一个流',
-    gridInterleaved: '各对按 t、h、w 轮流',
+    gridInterleaved: '维度对按 t、h、w 轮流',
     gridToken: 'token',
     gridText: '文本',
     gridImage: '图像',
@@ -109,7 +109,7 @@ const M = messages({
     noticeTurns: '在 L0 线之上的对，训练时从未转满一圈：{type} 层的 {half} 对中有 {never} 对{zero}。',
     noticeZero: '（其中 {zero} 对完全不转）',
     noticeAllTurn: '每种层类型的每一对都在 L0 = {l0} 以内转满了一圈。',
-    noticeZeroAll: '{type} 层的 {half} 对中有 {zero} 对完全不转（θ = 0）；转动的各对都在 L0 = {l0} 以内转满了一圈。',
+    noticeZeroAll: '{type} 层的 {half} 对中有 {zero} 对完全不转（θ = 0）；转动的维度对都在 L0 = {l0} 以内转满了一圈。',
     how: '页面按 transformers 的方式读取配置（rope_theta 或 rope_parameters、缩放部分、partial_rotary_factor、head_dim、层类型），算出每种层类型缩放后的频率 θ_i，画出每一对的波长 T_i = 2π/θ_i。T_i ≤ L0 的对在 L0 以内转满一圈。依赖当前长度的缩放取上下文长度。cos/sin 缓存的大小按 float32 计算。',
   },
 });

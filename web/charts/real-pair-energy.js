@@ -45,7 +45,7 @@ const M = messages({
     noticeMore: '慢的维度对（T_i > L0：训练中从未转满一圈）分到的 {matrix}能量是均分份额的 {ratio} 倍：投影偏向在整个上下文中变化最小的频率。',
     noticeLess: '慢的维度对（T_i > L0）分到的 {matrix}能量只有均分份额的 {ratio} 倍：投影偏向快的维度对。',
     noticeEven: '{matrix}的能量在各维度对上大致均匀（慢的维度对为均分份额的 {ratio} 倍）：仅凭权重看不出偏好哪个频段。',
-    readout: '{model}，{matrix}，{layers}：第 {cut}–{last} 对满足 T_i > L0 = {L0}（占各对的 {pairsShare}%），拥有 {slowShare}% 的能量；份额最大的是第 {top} 对（{topShare}%）。',
+    readout: '{model}，{matrix}，{layers}：第 {cut}–{last} 对满足 T_i > L0 = {L0}（占全部维度对的 {pairsShare}%），拥有 {slowShare}% 的能量；份额最大的是第 {top} 对（{topShare}%）。',
     how: '对每个头 h 和每个维度对 i，本页把 W_Q（或 W_K）中一起旋转的两行（transformers 所用的 half 布局中，该头的第 i 行和第 i + d/2 行）的长度平方相加，再除以该头的总和。这只由权重得到，是一种近似：真实的 q 和 k 还取决于 token（见下一张图）。所有层需要每一个 W_Q 和 W_K 张量（SmolLM2-135M 为 26.5 MB）；第 0 层只需各一个。',
   },
 });

@@ -50,7 +50,7 @@ const M = messages({
     y2Title: '相对上界（右轴）',
     boundLabel: 'RoFormer 图 2：相对上界 (2/d)·Σ_j |S_j|（右轴；乘以 d 才是 |g| 的上界）',
     noticeGeometric: '维度对按从快到慢的顺序依次失去同步：Δ = {x} 时，{half} 对中还有 {inPhase} 对转过的角度不超过 1 弧度（仍然同步），而 g = {gx}：每个同步的维度对贡献约 2，转了将近 1 弧度的贡献少一些。',
-    noticeReturns: '只有 {half} 对时，g 先下降，又在 Δ = {xpeak} 处回升到 {peak}（d = {dim}）：各对重新回到同步，所以没有持续的衰减。试试 d = 256。',
+    noticeReturns: '只有 {half} 对时，g 先下降，又在 Δ = {xpeak} 处回升到 {peak}（d = {dim}）：各维度对重新回到同步，所以没有持续的衰减。试试 d = 256。',
     noticeOnes: '所有的对都以同样的速度旋转，于是 g = d·cos Δ 永远周期性重复，没有衰减。',
     noticeZeros: '什么都不转，g 在任何距离上都等于 d：完全没有位置信号。',
     readout: 'd = {dim}：g({x0}) = {g0}，g({xn}) = {gn}；图中画出的最低点为 {lo}（Δ = {xlo}）',

@@ -94,7 +94,7 @@ const M = messages({
     how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at Δ, which scores as the query at m does with its key Δ back (the score depends on Δ alone), on up to 240 log-spaced whole distances from 1 to m, the first distance past 1 % found exactly; both runtimes’ angles are taken at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors).',
   },
   zh: {
-    title: 'llama.cpp 依据 GGUF 的计算结果与配置本意的对比：各对的角度、随距离的得分误差、诊断结果',
+    title: 'llama.cpp 依据 GGUF 的计算结果与配置本意的对比：各维度对的角度、随距离的得分误差、诊断结果',
     model: '配置',
     file: 'GGUF',
     converted: '今天从这个配置转换而来（模拟）',

@@ -29,7 +29,7 @@ const M = messages({
     waves: '第 i 对的波长 Tᵢ',
     first: '2π（第 0 对）',
     limit: '2π · base（上限）',
-    ariaLabel: '各对的波长（对数坐标），从 {first} 到 {last}',
+    ariaLabel: '各维度对的波长（对数坐标），从 {first} 到 {last}',
     readout: '第 0 对：{first} 个位置（2π）；第 {pair} 对：{last} = 2π·base^((d−2)/d)，略小于 2π·base = {limit}。',
     notice: '在对数坐标上，波长按相等的步长上升：每一对都比前一对慢一个固定的倍数，从 2π 一直到接近 2π·base。',
     how: '对 i = 0 … d/2 − 1 计算 θᵢ = base^(−2i/d) 和 Tᵢ = 2π/θᵢ，全部用 float64（RoPE 用的也是这个公式，只是 d 取头维度）。纵轴是对数坐标，相同的倍数显示为相同的步长。',
