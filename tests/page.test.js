@@ -516,14 +516,15 @@ test('convention lab: scores match after permuting the rows; the wrong pairing m
   }
 });
 
-test('scaling-decay: the range within L0 and the shares past it count every whole distance, not the points drawn', async () => {
+test('scaling-decay: the range within L0 is taken at every whole distance and the shares past it on an even grid, not at the points drawn', async () => {
   const drawn = await data('scaling-decay');
   const counted = drawn.measured.outside;
-  assert.equal(counted.every, 1);
+  assert.equal(counted.insideEvery, 1);
+  assert.equal(counted.pastEvery, 3); // 4096 of the 12287 distances past L0
   // the drawn grid (every 17th distance at L0 = 4096) misses g's deepest dips within L0
   const lowestDrawn = Math.min(...drawn.rows.filter((r) => r[0] <= 4096).map((r) => r[1]));
   assert.ok(counted.ones.lo < lowestDrawn - 1, `range from ${counted.ones.lo}, lowest drawn ${lowestDrawn}`);
-  assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to 16384: past L0/);
+  assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to L0 and one in 3 past it: past L0/);
   assert.deepEqual((await data('scaling-decay')).measured.outside, counted, 'the same counts on the log axis');
   await setControl('scaling-decay', 'scale', 'linear');
 });

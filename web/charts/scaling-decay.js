@@ -1,16 +1,17 @@
 // scaling-decay.js: the long-range decay curves of RoPE out to 4·L0, before and after a
 // scaling method: g(Δ) = 2·Σ cos(Δ·θ_i) (pe.ropeDecay kind 'ones') and q·R(Δ)q for one random
 // q (kind 'vectors'). Distances past L0 are shaded: the model never saw them in training.
-// The curves are drawn at about 1000 distances, but the range within L0 and the shares past it
-// are counted at every whole distance: a sparse grid misses the narrow dips of g within L0,
-// which makes the range too narrow and the share outside it too large.
+// The curves are drawn at about 1000 distances, but the range within L0 is taken at every whole
+// distance up to L0: a sparse grid misses the narrow dips of g there, which makes the range too
+// narrow and the share outside it too large. The shares past L0 are a count over an even grid.
 import { lineChartWith, palette, lineLegend, sig, intGrid, logAxis, beyondShade, ink } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const VARIANTS = ['linear (PI)', 'NTK-aware', 'dynamic NTK', 'YaRN', 'llama3'];
 const REACH = 4; // the curves run out to 4 × the training length L0
 const SAMPLES = 1000;
-const COUNTED = 65536; // the statistics count every whole distance up to 4·L0, or every k-th past this many
+const INSIDE = 16384; // the range within L0 is taken at every whole distance up to L0, or every k-th past this many
+const PAST = 4096; // the shares past L0 are counted at this many evenly spaced distances (every whole one if fewer)
 
 const M = messages({
   en: {
@@ -39,15 +40,18 @@ const M = messages({
     readout: '{counted}: past L0 = {l0}, g(Δ) leaves the range it had within L0 ([{lo}, {hi}]) at ' +
       '{onesBefore} of the distances without scaling and {onesAfter} with {name}; the random-vector score ' +
       'at {vecBefore} and {vecAfter}',
-    countedAll: 'Counting every whole distance up to {max}',
-    countedEvery: 'Counting every multiple of {every} up to {max}',
+    counted: 'Counting {inside} and {past}',
+    insideAll: 'every whole distance up to L0',
+    insideEvery: 'one distance in {every} up to L0',
+    pastAll: 'every whole distance past it',
+    pastEvery: 'one in {every} past it',
     percent: '{n} %',
     readoutAttention: '; {name}\'s attention factor {attn}, left out here, multiplies q and k and so every score by its square.',
     end: '.',
     noticeHelps: 'With {name}, the curves past L0 mostly stay in their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), but they change inside L0 too: g moves by up to {inside} there (g(0) = {g0}).',
     noticeNoHelp: 'At these settings {name} does not bring the curves back into their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), and g still moves by up to {inside} inside L0.',
     noticeSame: 'At factor 1 the scaled curves are the unscaled ones.',
-    how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θ_i) and q·R(Δ)q, for one random q drawn from the seed, with the frequencies before and after scaling, and draws them at about 1000 distances from 0 to 4·L0 (evenly spaced, or log-spaced on the log axis). Dynamic NTK is taken at length 4·L0, the whole window. The numbers in the text are counted at every whole distance from 0 to 4·L0 (every k-th where 4·L0 passes 65536), not at the points drawn: a curve is outside its range at a distance past L0 where it lies below the lowest or above the highest value the unscaled curve took at the distances up to L0; “moves inside L0” is the largest |scaled − unscaled| of g there.',
+    how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θ_i) and q·R(Δ)q, for one random q drawn from the seed, with the frequencies before and after scaling, and draws them at about 1000 distances from 0 to 4·L0 (evenly spaced, or log-spaced on the log axis). Dynamic NTK is taken at length 4·L0, the whole window. The numbers in the text are not taken at the points drawn: the range within L0 is taken at every whole distance up to L0 (one in k where L0 passes 16384), and the shares past L0 are counted at evenly spaced whole distances, about 4096 of them (every one where there are fewer): a curve is outside its range at a distance past L0 where it lies below the lowest or above the highest value the unscaled curve took at the distances up to L0; “moves inside L0” is the largest |scaled − unscaled| of g there.',
   },
   zh: {
     title: 'RoPE 衰减曲线延伸到 4 倍训练长度：缩放前与缩放后',
@@ -75,15 +79,18 @@ const M = messages({
     readout: '{counted}：超过 L0 = {l0} 之后，g(Δ) 跑出它在 L0 之内的取值范围（[{lo}, {hi}]）的距离，' +
       '不缩放时占 {onesBefore}，使用 {name} 时占 {onesAfter}；随机向量得分的相应比例为 ' +
       '{vecBefore} 和 {vecAfter}',
-    countedAll: '逐一统计 {max} 以内的每个整数距离',
-    countedEvery: '统计 {max} 以内 {every} 的每个倍数',
+    counted: '{inside}，{past}',
+    insideAll: 'L0 以内逐一统计每个整数距离',
+    insideEvery: 'L0 以内每 {every} 个距离取一个',
+    pastAll: 'L0 之外也逐一统计',
+    pastEvery: 'L0 之外每 {every} 个距离取一个',
     percent: '{n}%',
     readoutAttention: '；{name} 的注意力因子 {attn} 这里没有计入，它乘在 q 和 k 上，因此每个得分都乘以它的平方。',
     end: '。',
     noticeHelps: '用 {name} 之后，L0 之外的曲线基本留在训练时的范围内（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），但 L0 之内的曲线也变了：那里的 g 最多变化 {inside}（g(0) = {g0}）。',
     noticeNoHelp: '在这组设置下，{name} 没能把曲线拉回训练时的范围（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），而 L0 之内的 g 仍最多变化 {inside}。',
     noticeSame: '缩放因子为 1 时，缩放后的曲线与不缩放的完全相同。',
-    how: '页面用缩放前后的两组频率计算 g(Δ) = 2·Σ cos(Δ·θ_i)，以及由种子生成的一个随机向量 q 的 q·R(Δ)q，在 0 到 4·L0 之间约 1000 个距离上画出（线性坐标下等距，对数坐标下按对数等距）。动态 NTK 取长度 4·L0，即整个窗口。文字中的数字不是在画出的点上统计的，而是逐一统计 0 到 4·L0 之间的每个整数距离（4·L0 超过 65536 时每隔 k 个取一个）：在 L0 之外的某个距离上，曲线低于未缩放曲线在不超过 L0 的距离上的最小值，或高于其最大值，就算越界；“L0 之内的变化”是 g 在这些距离上 |缩放后 − 缩放前| 的最大值。',
+    how: '页面用缩放前后的两组频率计算 g(Δ) = 2·Σ cos(Δ·θ_i)，以及由种子生成的一个随机向量 q 的 q·R(Δ)q，在 0 到 4·L0 之间约 1000 个距离上画出（线性坐标下等距，对数坐标下按对数等距）。动态 NTK 取长度 4·L0，即整个窗口。文字中的数字不是在画出的点上统计的：L0 之内的取值范围取自 L0 以内的每个整数距离（L0 超过 16384 时每 k 个取一个），L0 之外的越界比例则在约 4096 个均匀分布的整数距离上统计（不足 4096 个时逐一统计）：在 L0 之外的某个距离上，曲线低于未缩放曲线在不超过 L0 的距离上的最小值，或高于其最大值，就算越界；“L0 之内的变化”是 g 在这些距离上 |缩放后 − 缩放前| 的最大值。',
   },
 });
 
@@ -101,21 +108,11 @@ function scalingFor(variant, factor, l0) {
   }
 }
 
-/** Share of the distances past l0 at which `v` leaves [lo, hi]. */
-function outside(dist, v, l0, lo, hi) {
-  let n = 0, out = 0;
-  for (let j = 0; j < dist.length; j++) {
-    if (dist[j] <= l0) continue;
-    n++;
-    if (v[j] < lo || v[j] > hi) out++;
-  }
-  return n ? out / n : 0;
-}
-
-function range(dist, v, l0) {
-  let lo = Infinity, hi = -Infinity;
-  for (let j = 0; j < dist.length && dist[j] <= l0; j++) (lo = Math.min(lo, v[j])), (hi = Math.max(hi, v[j]));
-  return [lo, hi];
+/** Share of the values `v` (taken past L0) outside [lo, hi]. */
+function outside(v, lo, hi) {
+  let out = 0;
+  for (const y of v) if (y < lo || y > hi) out++;
+  return v.length ? out / v.length : 0;
 }
 
 const pct = (f) => M.percent.format({ n: sig(100 * f, 2) });
@@ -144,27 +141,40 @@ export default {
     note.className = 'chart-note';
     vec.canvas.parentElement.before(note);
 
-    // The range within L0, the shares outside it past L0 and how far g moves within L0, counted at
-    // every whole distance up to 4·L0 (every `every`-th past COUNTED of them). They do not depend
-    // on the x axis: kept while only the axis changes.
-    let countedKey = '', counted = null;
-    const count = ({ variant, factor, l0, dim, base, seed }, q, scaling) => {
-      const key = JSON.stringify([variant, factor, l0, dim, base, seed]);
-      if (key === countedKey) return counted;
-      const max = REACH * l0, every = Math.max(1, Math.ceil(max / COUNTED));
-      const grid = Float64Array.from({ length: Math.floor(max / every) + 1 }, (_, j) => j * every);
-      const out = { every, max };
-      for (const kind of ['ones', 'vectors']) {
-        const opts = kind === 'vectors' ? { dim, base, kind, q, k: q, style: 'half' } : { dim, base, kind };
-        const before = pe.ropeDecay(grid, opts), after = pe.ropeDecay(grid, { ...opts, scaling });
-        const [lo, hi] = range(grid, before, l0);
-        out[kind] = { lo, hi, before: outside(grid, before, l0, lo, hi), after: outside(grid, after, l0, lo, hi) };
-        if (kind === 'ones') {
-          let inside = 0;
-          for (let j = 0; j < grid.length && grid[j] <= l0; j++) inside = Math.max(inside, Math.abs(after[j] - before[j]));
-          out.inside = inside;
+    // The range within L0, the shares outside it past L0 and how far g moves within L0, on two
+    // grids of their own (see INSIDE and PAST), so they do not depend on the x axis. The unscaled
+    // curves depend on neither the method nor its factor: kept while only those move.
+    const grid = (from, to, most) => {
+      const every = Math.max(1, Math.ceil((to - from) / most));
+      return { every, at: Float64Array.from({ length: Math.floor((to - from) / every) + 1 }, (_, j) => from + j * every) };
+    };
+    const optsOf = (kind, { dim, base }, q) => (kind === 'vectors' ? { dim, base, kind, q, k: q, style: 'half' } : { dim, base, kind });
+    let unscaledKey = '', unscaled = null, countedKey = '', counted = null;
+    const count = (p, q, scaling) => {
+      const { variant, factor, l0, dim, base, seed } = p;
+      const key = JSON.stringify([l0, dim, base, seed]), by = JSON.stringify([variant, factor]);
+      if (key === countedKey && by === counted.by) return counted;
+      if (key !== unscaledKey) {
+        const inside = grid(0, l0, INSIDE), past = grid(l0 + 1, REACH * l0, PAST);
+        unscaled = { inside, past };
+        for (const kind of ['ones', 'vectors']) {
+          const before = { inside: pe.ropeDecay(inside.at, optsOf(kind, p, q)), past: pe.ropeDecay(past.at, optsOf(kind, p, q)) };
+          let lo = Infinity, hi = -Infinity;
+          for (const y of before.inside) (lo = Math.min(lo, y)), (hi = Math.max(hi, y));
+          unscaled[kind] = { ...before, lo, hi, outside: outside(before.past, lo, hi) };
         }
+        unscaledKey = key;
       }
+      const { inside, past } = unscaled;
+      const out = { by, insideEvery: inside.every, pastEvery: past.every };
+      for (const kind of ['ones', 'vectors']) {
+        const u = unscaled[kind];
+        const after = pe.ropeDecay(past.at, { ...optsOf(kind, p, q), scaling });
+        out[kind] = { lo: u.lo, hi: u.hi, before: u.outside, after: outside(after, u.lo, u.hi) };
+      }
+      const afterInside = pe.ropeDecay(inside.at, { ...optsOf('ones', p, q), scaling });
+      out.inside = 0;
+      for (let j = 0; j < afterInside.length; j++) out.inside = Math.max(out.inside, Math.abs(afterInside[j] - unscaled.ones.inside[j]));
       (countedKey = key), (counted = out);
       return out;
     };
@@ -213,7 +223,10 @@ export default {
           lo: sig(s1.lo, 4), hi: sig(s1.hi, 4), onesBefore: pct(s1.before), onesAfter: pct(s1.after),
           vecBefore: pct(s2.before), vecAfter: pct(s2.after),
         });
-        v.counted = (stats.every === 1 ? M.countedAll : M.countedEvery).format({ max, every: stats.every });
+        v.counted = M.counted.format({
+          inside: (stats.insideEvery === 1 ? M.insideAll : M.insideEvery).format({ every: stats.insideEvery }),
+          past: (stats.pastEvery === 1 ? M.pastAll : M.pastEvery).format({ every: stats.pastEvery }),
+        });
         view.readout = M.readout.format(v) + (attn !== 1 ? M.readoutAttention.format(v) : M.end);
         // What to notice: past L0 the scaled curves come back into range, but inside L0 they move too
         // (the slow pairs turn more slowly at every distance), which is why scaling comes with fine-tuning.
@@ -221,7 +234,7 @@ export default {
         Object.assign(v, { inside: sig(inside, 3), g0: dim });
         view.notice = (inside <= 1e-9 * dim ? M.noticeSame : s1.after < s1.before ? M.noticeHelps : M.noticeNoHelp).format(v);
         return {
-          measured: { outside: { ones: s1, vectors: s2, every: stats.every }, attentionFactor: attn },
+          measured: { outside: { ones: s1, vectors: s2, insideEvery: stats.insideEvery, pastEvery: stats.pastEvery }, attentionFactor: attn },
           columns: ['x', 'g no scaling', `g ${variant}`, 'q.R(x)q no scaling', `q.R(x)q ${variant}`],
           rows: dist.map((x, j) => [x, curves.ones.before[j], curves.ones.after[j], curves.vectors.before[j], curves.vectors.after[j]]),
         };
