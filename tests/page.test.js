@@ -578,7 +578,7 @@ test('lab-order trains in slices: the redraw shows the axes and says so, the pag
   assert.match(r.training.readout, /training 100 steps/);
   assert.equal(r.training.rows, 0);
   assert.ok(r.otherFirst, 'another chart redrew before the training ended');
-  assert.match(r.readout, /100 training steps, seed 1: tokens/);
+  assert.match(r.readout, /100 training steps, seed 1: token ids/);
   assert.equal(r.rows, 3 * 24);
 });
 

@@ -24,7 +24,7 @@ const M = messages({
     xTitle: '距离 m − n（query 在 m，key 在 n）',
     yTitle: '加到得分上的偏置',
     head: '第 {h} 个头：λ = {m}',
-    readout: '{heads} 个头：斜率 λ 从 {first}（第 1 个头）到 {last}（第 {heads} 个头）；距离 {max} 处的偏置从 {steep} 到 {gentle}。softmax 把偏置 b 变成权重上的因子 e^b：第 1 个头把相隔 {max} 个位置的 key 除以了 {factor}。',
+    readout: '{heads} 个头：斜率 λ 从 {first}（第 1 个头）到 {last}（第 {heads} 个头）；距离 {max} 处的偏置从 {steep} 到 {gentle}。softmax 把偏置 b 变成权重上的因子 e^b：第 1 个头把相隔 {max} 个位置的 key 的权重压到原来的 1/{factor}。',
     notice: '每条线都单调下降：在每个头、任何长度上，近的 key 得到的偏置总比远的大，所以单靠这个偏置，永远不会让往前几个位置的 key 胜过比它更近的 key。',
     how: 'H 个头中的第 h 个头给位置 n 上的 key 的得分加上 −λ_h·(m − n)，H 为 2 的幂时 λ_h = 2^(−8h/H)，h = 1 … H（Press 等人；H 不是 2 的幂时按他们代码的规则：先取不超过 H 的最大 2 的幂的斜率，再从其两倍的斜率中隔一个取一个）：每个头一条直线，由两个端点画出。e^b 超出 float64 范围时，由以 10 为底的对数算出。实验中的 ALiBi 模型用的是 H = 4 时的同一组斜率：1/4、1/16、1/64、1/256。',
   },

@@ -8,6 +8,7 @@ import { headCurve } from './real-decay.js';
 
 const M = messages({
   en: {
+    lab: 'lab',
     title: 'Past the training length: the same head\'s score under PI, NTK and YaRN',
     head: 'head',
     all: 'every head (mean)',
@@ -20,30 +21,31 @@ const M = messages({
     yarn: 'YaRN',
     beyond: 'past L0 = {L0}',
     waiting: 'Reading the model…',
-    notice: 'Within L0 the scaled curves should keep the shape the model was trained on: {best} stays closest (mean gap {bestGap}), {worst} moves furthest ({worstGap}).',
-    readout: '{model}, {head}, s = {factor}: mean |gap| to the trained curve over |Δ| ≤ L0 = {L0}: {list}; at |Δ| = {far}: {ends}.',
+    notice: 'Inside L0, where the model was trained, {best} stays closest to the trained curve (mean gap {bestGap}) and {worst} moves furthest ({worstGap}). Staying close there is necessary, not enough: no scaling has a gap of 0, and past L0 this chart cannot show which recipe still finds the right keys.',
+    readout: '{model}, {head}, s = {factor}: mean |gap| to the trained curve over |Δ| ≤ L0 = {L0} (0 for no scaling, by definition): {list}; at |Δ| = {far}: {ends}.',
     item: '{name} {value}',
     sep: ', ',
     how: 'The head\'s mean query and key over your sentence (layer 0, before RoPE, as in the chart above) are rotated apart by each distance up to s × L0 with the frequencies of each variant: PI divides every θ_i by s, NTK multiplies the base by s^(d/(d−2)), YaRN (factor s, original length L0) divides θ_i by s for the pairs that make less than about one turn within L0, keeps those that make more than about 32 turns as they are, ramps between the two, and multiplies every score by its attention factor squared. The gap is the mean absolute difference from the unscaled curve over distances up to L0, in score units.',
   },
   zh: {
+    lab: '实验模型',
     title: '超出训练长度：同一个头在 PI、NTK 和 YaRN 下的得分',
     head: '头',
     all: '所有头（平均）',
     factor: '缩放因子 s',
     xTitle: '距离 |Δ|',
     yTitle: '得分 q̄ · R k̄ / √d',
-    none: '按训练时（不缩放）',
+    none: '不缩放（按训练时）',
     pi: 'PI（位置 ÷ s）',
     ntk: 'NTK（加大底数）',
     yarn: 'YaRN',
     beyond: '超出 L0 = {L0}',
     waiting: '正在读取模型…',
-    notice: '在 L0 之内，缩放后的曲线应当保持模型训练时的形状：{best}最接近（平均差 {bestGap}），{worst}偏离最远（{worstGap}）。',
-    readout: '{model}，{head}，s = {factor}：在 |Δ| ≤ L0 = {L0} 上与训练时曲线的平均 |差|：{list}；在 |Δ| = {far} 处：{ends}。',
+    notice: '在模型训练过的 L0 之内，{best}最接近训练时的曲线（平均差 {bestGap}），{worst}偏离最远（{worstGap}）。在这里贴近是必要条件，但并不充分：不缩放时平均差就是 0；而在 L0 之外，这张图显示不出哪种做法仍能找到正确的 key。',
+    readout: '{model}，{head}，s = {factor}：在 |Δ| ≤ L0 = {L0} 上与训练时曲线的平均 |差|（不缩放时按定义为 0）：{list}；在 |Δ| = {far} 处：{ends}。',
     item: '{name} {value}',
     sep: '，',
-    how: '把这个头在你句子上的平均 query 和平均 key（第 0 层，RoPE 之前，同上图）按各方法的频率转开，距离直到 s × L0：PI 把每个 θ_i 除以 s，NTK 把底数乘以 s^(d/(d−2))，YaRN（因子 s，原始长度 L0）对在 L0 之内转不满约一圈的维度对把 θ_i 除以 s，对转了约 32 圈以上的维度对保持不变，两者之间逐渐过渡，并把每个得分乘以其注意力因子的平方。差是距离不超过 L0 时与不缩放曲线之差的绝对值的平均，单位与得分相同。',
+    how: '把这个头在你句子上的平均 query 和平均 key（第 0 层，RoPE 之前，同上图）按各方法的频率转开，距离直到 s × L0：PI 把每个 θ_i 除以 s，NTK 把底数乘以 s^(d/(d−2))，YaRN（因子 s，原始长度 L0）对在 L0 之内转不到约一圈的维度对把 θ_i 除以 s，对转了约 32 圈以上的维度对保持不变，两者之间逐渐过渡，并把每个得分乘以其注意力因子的平方。差是距离不超过 L0 时与不缩放曲线之差的绝对值的平均，单位与得分相同。',
   },
 });
 
@@ -91,7 +93,7 @@ export default {
         view.notice = M.notice.format({ best: String(M[best]), bestGap: num(gaps[best]), worst: String(M[worst]), worstGap: num(gaps[worst]) });
         const last = dist.length - 1;
         view.readout = M.readout.format({
-          model: m.kind === 'lab' ? 'lab' : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), l0.att.heads - 1)}`,
+          model: m.kind === 'lab' ? String(M.lab) : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), l0.att.heads - 1)}`,
           factor, L0, list: order.map((v) => M.item.format({ name: String(M[v]), value: num(gaps[v]) })).join(M.sep),
           far: dist[last], ends: VARIANTS.map((v) => M.item.format({ name: String(M[v]), value: num(curves[v][last]) })).join(M.sep),
         });

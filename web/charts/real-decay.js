@@ -7,6 +7,7 @@ import { subscribe, state, modelPanel, meanQK, HEAD_OPTIONS, fitHeads, noModel }
 
 const M = messages({
   en: {
+    lab: 'lab',
     title: 'Does it decay? A real head\'s score against distance, beside section 13\'s aligned curve',
     head: 'head',
     all: 'every head (mean)',
@@ -18,9 +19,10 @@ const M = messages({
     noticeFalls: 'The real score falls with distance: over the far half of L0 it averages {far}, against {near} at distance 0.',
     noticeFlat: 'The real score does not fall the way the aligned curve does: over the far half of L0 it averages {far}, against {near} at distance 0, while the aligned curve keeps {alignedShare} % of its start.',
     readout: '{model}, {head}: at distance 0 the score is {near}, the aligned curve {aStart}; mean over |Δ| from L0/2 to L0 = {L0}: real {far}, aligned {aFar}.',
-    how: 'For the chosen head the page averages the query of every token of your sentence, and the key of every token, before RoPE (layer 0, exact), then turns the key |Δ| positions back and takes the dot product divided by √d, for |Δ| from 0 to L0. By linearity this is the mean score over every pair of the sentence\'s tokens moved to that distance. The aligned curve is section 13\'s Σ cos(Δθ_i) scaled to vectors of the same lengths, pointing the same way in every pair.',
+    how: 'For the chosen head the page averages the query of every token of your sentence, and the key of every token, before RoPE (layer 0, exact), then turns the key |Δ| positions back and takes the dot product divided by √d, for |Δ| from 0 to L0. By bilinearity this is the mean score over every pair of the sentence\'s tokens moved to that distance. The aligned curve is section 13\'s Σ cos(Δθ_i) scaled to vectors of the same lengths, pointing the same way in every pair.',
   },
   zh: {
+    lab: '实验模型',
     title: '会衰减吗？真实头的得分随距离的变化，与第 13 节对齐向量的曲线并排',
     head: '头',
     all: '所有头（平均）',
@@ -32,7 +34,7 @@ const M = messages({
     noticeFalls: '真实得分随距离下降：在 L0 的后一半上平均为 {far}，距离 0 处为 {near}。',
     noticeFlat: '真实得分并不像对齐曲线那样下降：在 L0 的后一半上平均为 {far}，距离 0 处为 {near}；对齐曲线则保留了起点的 {alignedShare}%。',
     readout: '{model}，{head}：距离 0 处得分为 {near}，对齐曲线为 {aStart}；|Δ| 从 L0/2 到 L0 = {L0} 的平均：真实 {far}，对齐 {aFar}。',
-    how: '对所选的头，本页把你句子中每个 token 的 query 取平均，每个 token 的 key 也取平均（RoPE 之前，第 0 层，精确计算），再把 key 往回转 |Δ| 个位置，取点积并除以 √d，|Δ| 从 0 到 L0。由线性可知，这就是句子中每一对 token 被挪到该距离时得分的平均。对齐曲线是第 13 节的 Σ cos(Δθ_i)，按长度相同、每一对方向都一致的向量缩放。',
+    how: '对所选的头，本页把你句子中每个 token 的 query 取平均，每个 token 的 key 也取平均（RoPE 之前，第 0 层，精确计算），再把 key 往回转 |Δ| 个位置，取点积并除以 √d，|Δ| 从 0 到 L0。由双线性可知，这就是句子中每一对 token 被挪到该距离时得分的平均。对齐曲线是第 13 节的 Σ cos(Δθ_i)，按长度相同、每一对方向都一致的向量缩放。',
   },
 });
 
@@ -96,7 +98,7 @@ export default {
         const v = { near: num(near), far: num(far), alignedShare: ((aFar / aligned[0]) * 100).toFixed(0) };
         view.notice = (near > 0 && far < 0.5 * near ? M.noticeFalls : M.noticeFlat).format(v);
         view.readout = M.readout.format({
-          ...v, model: m.kind === 'lab' ? 'lab' : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), a.heads - 1)}`,
+          ...v, model: m.kind === 'lab' ? String(M.lab) : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), a.heads - 1)}`,
           aStart: num(aligned[0]), aFar: num(aFar), L0,
         });
         return { columns: ['distance', 'real', 'aligned'], rows: dist.map((x, j) => [x, curve[j], aligned[j]]) };

@@ -7,6 +7,7 @@ import { subscribe, state, modelPanel, readAllLayers, noModel } from './shared/r
 
 const M = messages({
   en: {
+    lab: 'lab',
     title: 'Which pairs the projections feed: share of each head\'s W_Q or W_K energy per pair (weights only, a proxy)',
     heatmap: 'Heatmap of the share of projection energy per head (rows) and rotation pair (columns)',
     matrix: 'projection',
@@ -25,9 +26,10 @@ const M = messages({
     noticeLess: 'The slow pairs (T_i > L0) get only {ratio}× an even share of the energy of {matrix}: the projection leans towards the fast pairs.',
     noticeEven: 'The energy of {matrix} is spread about evenly over the pairs (the slow pairs get {ratio}× an even share): the weights alone do not single out a band.',
     readout: '{model}, {matrix}, {layers}: pairs {cut}–{last} have T_i > L0 = {L0} ({pairsShare} % of the pairs) and hold {slowShare} % of the energy; the largest share is pair {top} ({topShare} %).',
-    how: 'For each head h and pair i, the page adds the squared lengths of the two rows of W_Q (or W_K) that rotate together (rows i and i + d/2 of the head in the half layout that transformers uses) and divides by the head\'s total. This is read from the weights alone, a proxy: real q and k also depend on the tokens (the next chart). Every layer needs every W_Q and W_K tensor (26.5 MB for SmolLM2-135M); layer 0 needs one of each.',
+    how: 'For each head h and pair i, the page adds the squared lengths of the two rows of W_Q (or W_K) that rotate together (rows i and i + d/2 of the head: transformers pairs coordinate i with i + d/2, the rotate_half layout of section 14) and divides by the head\'s total. This is read from the weights alone, a proxy: real q and k also depend on the tokens (the next chart). Every layer needs every W_Q and W_K tensor (26.5 MB for SmolLM2-135M); layer 0 needs one of each.',
   },
   zh: {
+    lab: '实验模型',
     title: '投影把能量给了哪些维度对：每个头的 W_Q 或 W_K 能量在各维度对上的份额（仅凭权重，是一种近似）',
     heatmap: '各头（行）与各维度对（列）上投影能量份额的热力图',
     matrix: '投影',
@@ -46,7 +48,7 @@ const M = messages({
     noticeLess: '慢的维度对（T_i > L0）分到的 {matrix}能量只有均分份额的 {ratio} 倍：投影偏向快的维度对。',
     noticeEven: '{matrix}的能量在各维度对上大致均匀（慢的维度对为均分份额的 {ratio} 倍）：仅凭权重看不出偏好哪个频段。',
     readout: '{model}，{matrix}，{layers}：第 {cut}–{last} 对满足 T_i > L0 = {L0}（占全部维度对的 {pairsShare}%），拥有 {slowShare}% 的能量；份额最大的是第 {top} 对（{topShare}%）。',
-    how: '对每个头 h 和每个维度对 i，本页把 W_Q（或 W_K）中一起旋转的两行（transformers 所用的 half 布局中，该头的第 i 行和第 i + d/2 行）的长度平方相加，再除以该头的总和。这只由权重得到，是一种近似：真实的 q 和 k 还取决于 token（见下一张图）。所有层需要每一个 W_Q 和 W_K 张量（SmolLM2-135M 为 26.5 MB）；第 0 层只需各一个。',
+    how: '对每个头 h 和每个维度对 i，本页把 W_Q（或 W_K）中一起旋转的两行（该头的第 i 行和第 i + d/2 行：transformers 把第 i 个坐标与第 i + d/2 个配成一对，即第 14 节的 rotate_half 布局）的长度平方相加，再除以该头的总和。这只由权重得到，是一种近似：真实的 q 和 k 还取决于 token（见下一张图）。所有层需要每一个 W_Q 和 W_K 张量（SmolLM2-135M 为 26.5 MB）；第 0 层只需各一个。',
   },
 });
 
@@ -133,7 +135,7 @@ export default {
         view.notice = (ratio > 1.15 ? M.noticeMore : ratio < 0.87 ? M.noticeLess : M.noticeEven).format(v);
         if (layers === 'all' && !all) view.notice = `${M.waitingAll} ${view.notice}`;
         view.readout = M.readout.format({
-          model: m.kind === 'lab' ? 'lab' : m.name, matrix: String(M[matrix]), layers: all ? String(M.all).replace(/ \(.*\)$|（.*）$/, '') : String(M.first),
+          model: m.kind === 'lab' ? String(M.lab) : m.name, matrix: String(M[matrix]), layers: all ? String(M.all).replace(/ \(.*\)$|（.*）$/, '') : String(M.first),
           cut, last: half - 1, L0: m.L0 ?? '–', pairsShare: (pairsShare * 100).toFixed(0), slowShare: (slow * 100).toFixed(1), top, topShare: (byPair[top] * 100).toFixed(1),
         });
         return { columns: ['layer', 'head', 'pair i', 'share'], rows: rows.flatMap(([L, hh, s]) => s.map((x, i) => [L, hh, i, x])) };

@@ -8,10 +8,13 @@ import { slowCut } from './real-pair-energy.js';
 
 const M = messages({
   en: {
+    lab: 'lab',
     title: 'Layer 0 on your sentence: how long each pair\'s chunk of q and k is',
     stat: 'over heads and tokens',
     mean: 'mean',
     max: 'largest',
+    statMean: 'mean',
+    statMax: 'largest',
     xTitle: 'pair i (wavelength T_i grows →)',
     yTitle: 'length of the pair\'s chunk ‖q^(h,i)‖, ‖k^(h,i)‖',
     q: 'query ‖q^(h,i)‖',
@@ -24,10 +27,13 @@ const M = messages({
     how: 'The page runs layer 0 exactly as transformers does (the input norm, W_Q and W_K, biases or per-head norms where the model has them, RoPE at positions 0, 1, …) on the embedding rows of your sentence\'s tokens, and measures the length of each pair\'s two coordinates of every head\'s query and key. Rotation does not change these lengths, so they say which frequencies the layer uses, not where the tokens are. Reads the layer-0 q/k tensors and one embedding row per distinct token.',
   },
   zh: {
+    lab: '实验模型',
     title: '第 0 层作用于你的句子：q 和 k 在每个维度对上的二维子向量有多长',
     stat: '对各头和各 token',
     mean: '取平均',
     max: '取最大',
+    statMean: '平均值',
+    statMax: '最大值',
     xTitle: '第 i 对（波长 T_i 递增 →）',
     yTitle: '该维度对子向量的长度 ‖q^(h,i)‖、‖k^(h,i)‖',
     q: 'query ‖q^(h,i)‖',
@@ -36,7 +42,7 @@ const M = messages({
     waiting: '正在读取模型…',
     noticeSlow: '最长的 query 子向量落在慢的维度对上（第 {top} 对，T_i = {T} 个位置，长于 L0）：这一层倚重的维度对在上下文之内一圈也转不满。',
     noticeFast: '最长的 query 子向量落在快的维度对上（第 {top} 对，T_i = {T} 个位置）：这一层倚重的维度对在上下文之内至少转一整圈。',
-    readout: '{model}，{n} 个 token：{stat} ‖q‖ 在第 {top} 对最大（{qTop}），‖k‖ 在第 {ktop} 对最大（{kTop}）；第 {cut}–{last} 对满足 T_i > L0，占 Σ‖q‖² 的 {slowShare}%。',
+    readout: '{model}，{n} 个 token：‖q‖ 的{stat}在第 {top} 对最大（{qTop}），‖k‖ 的则在第 {ktop} 对最大（{kTop}）；第 {cut}–{last} 对满足 T_i > L0，占 Σ‖q‖² 的 {slowShare}%。',
     how: '本页按 transformers 的做法精确计算第 0 层（输入归一化、W_Q 和 W_K，模型有的话再加偏置或每头归一化，在位置 0、1、… 上施加 RoPE），输入是你句子中各 token 的词嵌入行，然后量出每个头的 query 和 key 在每个维度对上那两个坐标所成子向量的长度。旋转不改变这些长度，所以它们说明这一层用了哪些频率，而不是 token 在哪里。读取第 0 层的 q/k 张量，以及每个不同 token 的一行词嵌入。',
   },
 });
@@ -90,7 +96,7 @@ export default {
         const T_i = 2 * Math.PI * m.lt.base ** (2 * top / a.rotaryDim);
         view.notice = (top >= cut ? M.noticeSlow : M.noticeFast).format({ top, T: sig(T_i, 3) });
         view.readout = M.readout.format({
-          model: m.kind === 'lab' ? 'lab' : m.name, n: T, stat: String(M[stat]), top, qTop: sig(q[top], 3), ktop, kTop: sig(k[ktop], 3),
+          model: m.kind === 'lab' ? String(M.lab) : m.name, n: T, stat: String(stat === 'max' ? M.statMax : M.statMean), top, qTop: sig(q[top], 3), ktop, kTop: sig(k[ktop], 3),
           cut, last: half - 1, slowShare: tot ? ((slow / tot) * 100).toFixed(1) : '0',
         });
         return { columns: ['pair i', 'wavelength T_i', 'q', 'k'], rows: Array.from(q, (v, i) => [i, 2 * Math.PI * m.lt.base ** (2 * i / a.rotaryDim), v, k[i]]) };

@@ -1,6 +1,6 @@
 // t5-buckets.js: T5's relative positions (Hugging Face modeling_t5.py _relative_position_bucket):
 // a learned scalar per bucket per head, with one bucket per offset near the query and
-// logarithmically wider buckets up to max_distance, past which every key shares the last one.
+// logarithmically wider buckets up to max_distance, from which on every key shares the last one.
 // Bidirectional (the encoder) gives each sign half the buckets; causal (a decoder) all of them
 // to keys behind (pe.t5Bucket).
 import { lineChart, palette, dashes, lineLegend, pointArrays } from './common.js';
@@ -18,7 +18,7 @@ const M = messages({
     causal: 'causal (decoder)',
     readout: '{buckets} buckets, max_distance {maxDistance}: bidirectional, offsets −{exactB}…{exactB} each have a bucket of their own and the rest share {sharedB} log-spaced ones per side; causal, keys 0…{exactC} back have their own and keys {maxDistance} or more back all share bucket {lastC}.',
     noticeUntrained: 'Trained on {length} tokens, as the lab\'s models of the offset task are, a causal model sees distances 0 to {seen} only, so only buckets 0 to {trained} learn; buckets {first} to {lastC} cover only distances of {length} or more, which it never meets, and keep their random initial values. Every distance falls in a trained bucket only once training reaches max_distance ({maxDistance}).',
-    noticeTrained: 'Trained on {length} tokens, a causal model already reaches every bucket (0 to {lastC}): past max_distance ({maxDistance}) every key shares the last one.',
+    noticeTrained: 'Trained on {length} tokens, a causal model already reaches every bucket (0 to {lastC}): from max_distance ({maxDistance}) on, every key shares the last one.',
     how: 'The bucket of each offset by T5\'s rule (Hugging Face modeling_t5.py, _relative_position_bucket), in float64: half the buckets (bidirectional) or all of them (causal) are exact offsets, the rest cover offsets up to max_distance at logarithmic spacing, and farther offsets share the last bucket. Each bucket holds one learned number per head, added to the score. A bucket learns only from keys whose offset falls in it during training; the lab\'s T5 models (32 buckets, max_distance 128, causal) start each at a small random value.',
   },
   zh: {
@@ -32,7 +32,7 @@ const M = messages({
     causal: '因果（解码器）',
     readout: '{buckets} 个桶，max_distance 为 {maxDistance}：双向时，偏移 −{exactB}…{exactB} 各有自己的桶，其余每一侧共用 {sharedB} 个按对数间隔的桶；因果时，往前 0…{exactC} 个位置的 key 各有自己的桶，往前 {maxDistance} 个及更远的 key 都共用第 {lastC} 个桶。',
     noticeUntrained: '像实验中“往前第 2 个”任务的模型那样只在 {length} 个 token 上训练时，因果模型只见过 0 到 {seen} 的距离，因此只有第 0 到 {trained} 个桶得到训练；第 {first}–{lastC} 个桶只对应往前 {length} 个及更远的距离，训练中从未遇到，一直保持随机的初始值。只有训练长度达到 max_distance（{maxDistance}）时，每个距离才都落在训练过的桶里。',
-    noticeTrained: '在 {length} 个 token 上训练时，因果模型已经用到了每一个桶（第 0 到 {lastC} 个）：超过 max_distance（{maxDistance}）的 key 都共用最后一个桶。',
+    noticeTrained: '在 {length} 个 token 上训练时，因果模型已经用到了每一个桶（第 0 到 {lastC} 个）：从 max_distance（{maxDistance}）起，key 都共用最后一个桶。',
     how: '每个偏移按 T5 的规则（Hugging Face modeling_t5.py 中的 _relative_position_bucket）以 float64 计算所属的桶：一半的桶（双向）或全部的桶（因果）对应单个偏移，其余的桶以对数间隔覆盖到 max_distance，更远的偏移共用最后一个桶。每个桶为每个头存一个可学习的数，加到得分上。一个桶只有在训练中有 key 的偏移落进它时才会学习；实验中的 T5 模型（32 个桶，max_distance 128，因果）把每个桶初始化为一个小的随机值。',
   },
 });

@@ -36,7 +36,8 @@ export const RM = messages({
     sentence: 'sentence',
     using: 'Showing {name}: layer 0, {tokens} tokens.',
     loading: 'Reading {name}…',
-    loadHint: ' The charts show the lab\'s model until you press Load: reading {name}\'s layer 0 from the Hugging Face Hub downloads about {mb} MB of its weights, plus its tokenizer file, never the whole model.',
+    loadHint: ' The charts show the lab\'s model until you press Load; then reading {name}\'s layer 0 from the Hugging Face Hub downloads only about {mb} MB of its weights, plus its tokenizer file, never the whole model.',
+    labFiles: 'The lab\'s model, read from this page (no network):',
     labWords: ' Its tokens are the words {words}; any other word or punctuation mark is [UNK].',
     wordSep: ', ',
     truncated: ' Only the first {max} tokens are used.',
@@ -67,7 +68,8 @@ export const RM = messages({
     sentence: '句子',
     using: '当前：{name}，第 0 层，{tokens} 个 token。',
     loading: '正在读取 {name}…',
-    loadHint: '按“读取”之前，图中显示的是实验中的模型：从 Hugging Face Hub 读取 {name} 的第 0 层，只下载其权重中约 {mb} MB，外加分词器文件，而不是整个模型。',
+    loadHint: '按“读取”之前，图中显示的是实验中的模型；按下后，从 Hugging Face Hub 读取 {name} 的第 0 层只需下载约 {mb} MB 权重和分词器文件，而不是整个模型。',
+    labFiles: '实验模型，从本页读取（无需联网）：',
     labWords: '它的 token 就是这些单词：{words}；其他单词和标点一律记作 [UNK]。',
     wordSep: '、',
     truncated: '只用前 {max} 个 token。',
@@ -123,6 +125,7 @@ const S = {
   all: null, // null, 'loading', or [{ q, k }] per layer: pair energy of every layer
   message: null, // { kind: 'error' | 'info', text: () => string }
   downloads: [], // [{ label: () => string, total, done }]
+  downloadsOf: null, // the kind of model the downloads belong to
   busy: false,
   version: 0,
 };
@@ -252,6 +255,7 @@ async function settledInOrder(promises) {
 export async function open(spec) {
   S.busy = true;
   S.downloads = [];
+  S.downloadsOf = spec.kind;
   const name = spec.kind === 'hub' ? spec.id : spec.kind === 'lab' ? String(RM.lab) : spec.files.find((f) => /\.safetensors$/.test(f.name))?.name ?? '?';
   S.message = { kind: 'info', text: () => RM.loading.format({ name: spec.kind === 'lab' ? String(RM.lab) : name }) };
   changed();
@@ -424,7 +428,8 @@ export function modelPanel(el) {
   };
   const render = () => {
     show();
-    bars.replaceChildren(...S.downloads.map((d, n) => {
+    const labNote = S.downloadsOf === 'lab' && S.downloads.length ? [Object.assign(document.createElement('span'), { textContent: String(RM.labFiles) })] : [];
+    bars.replaceChildren(...labNote, ...S.downloads.map((d, n) => {
       const wrap = document.createElement('label');
       wrap.className = 'real-model-bar';
       const p = Object.assign(document.createElement('progress'), { id: `rm-bar-${uid}-${n}` });
