@@ -31,7 +31,7 @@ const M = messages({
     rotated: 'R({k})·PE({pos})：每一对转过 {k}·θᵢ',
     readout: '在 {dim} 个维度上 max |PE({target}) − R({k})·PE({pos})| = {diff}，只是 float32 的舍入误差。',
     readoutSame: 'PE({target}) 与 R({k})·PE({pos}) 在全部 {dim} 个维度上完全相同（差为 0）。',
-    notice: '每个叉（R({k})·PE({pos})）都落在对应的圆圈（PE({target})）上：把 PE({pos}) 的每一对转过 {k}·θᵢ，就得到 PE({target}) 这一行；从任何位置出发，用的都是同一个 R({k})。',
+    notice: '每个叉号（R({k})·PE({pos})）都落在对应的圆圈（PE({target})）上：把 PE({pos}) 的每一对转过 {k}·θᵢ，就得到 PE({target}) 这一行；从任何位置出发，用的都是同一个 R({k})。',
     how: 'R(Δ) 把 PE(m) 这一行的第 i 对转过角度 Δ·θᵢ（角度用 float64，向量用 float32）；圆圈是由正弦和余弦直接算出的 PE(m + Δ) 这一行。两者之间若有极小的差别，那是 float32 的舍入误差（约 7 位有效数字）。',
   },
 });

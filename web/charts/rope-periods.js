@@ -67,7 +67,7 @@ export default {
         chart.options.scales.x.min = -0.5;
         chart.options.scales.x.max = half - 0.5;
         chart.update();
-        view.notice = M.notice.format({ tmax: sig(tmax, 3) });
+        view.notice = M.notice.format({ tmax: sig(tmax, 6) });
         view.readout = M.readout.format({
           dim, base: sig(base, 6), last: half - 1, tmax: sig(tmax, 6), quarter: sig(quarter, 6),
           theta0: sig(theta[0], 4), thetaLast: sig(theta[half - 1], 4),

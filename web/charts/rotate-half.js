@@ -28,7 +28,7 @@ const M = messages({
     pairI: 'pair i',
     output: 'output',
     readout: 'At position {position} the two styles give outputs up to {apart} apart, ' +
-      'both keep the length (|x| = {nx}, {nh}, {ni}), and after moving dims (2i, 2i+1) to ' +
+      'both keep the length (|x| = {nx}; after the half style {nh}, after the interleaved style {ni}), and after moving dims (2i, 2i+1) to ' +
       '(i, i + d/2) {permAgree}.',
     permSame: 'they are identical',
     permClose: 'they agree to within {permDiff}',
@@ -56,7 +56,7 @@ const M = messages({
     pairI: '第 i 对',
     output: '输出',
     readout: '在位置 {position}，两种方式的输出最多相差 {apart}，' +
-      '两者都保持长度不变（|x| = {nx}, {nh}, {ni}）；把维度 (2i, 2i+1) 移到 ' +
+      '两者都保持长度不变（|x| = {nx}，前后两半方式的输出长度为 {nh}，交错方式为 {ni}）；把维度 (2i, 2i+1) 移到 ' +
       '(i, i + d/2) 之后，{permAgree}。',
     permSame: '两者完全相同（差为 0）',
     permClose: '两者相差不超过 {permDiff}',
