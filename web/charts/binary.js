@@ -29,7 +29,9 @@ const M = messages({
     readoutOne: '{length} position in {bits} bits: {xy}; ',
     readoutMany: '{length} positions in {bits} bits: {xy}; ',
     readoutLift: 'bit 2 lifts position 4 to {code4}, and ',
-    readoutDistinct: '{unique} of the {length} full codes are distinct ({bits} bits hold at most {most} positions).',
+    readoutDistinct: 'only {unique} of the {length} full codes are distinct ({bits} bits hold at most {most} positions).',
+    readoutAllDistinct: 'all {length} full codes are distinct ({bits} bits hold at most {most} positions).',
+    readoutSingle: 'one full code ({bits} bits hold at most {most} positions).',
     noticeJump: 'Neighbouring positions are not neighbouring points: {a} → {b} flips {flips} bits and jumps {dist}, while 0 → 1 moves 1.',
     noticeShared: 'Positions {list} get the same code: {bits} bits name only {most} positions, so a longer sequence needs another bit.',
     noticeSteps: 'Each bit is a square wave: bit j flips every 2ʲ positions.',
@@ -57,7 +59,9 @@ const M = messages({
     readoutOne: '{length} 个位置，{bits} 个比特：{xy}；',
     readoutMany: '{length} 个位置，{bits} 个比特：{xy}；',
     readoutLift: '第 2 位把位置 4 抬到 {code4}，',
-    readoutDistinct: '{length} 个完整编码中有 {unique} 个互不相同（{bits} 个比特最多表示 {most} 个位置）。',
+    readoutDistinct: '{length} 个完整编码里只有 {unique} 种不同的取值（{bits} 个比特最多表示 {most} 个位置）。',
+    readoutAllDistinct: '{length} 个完整编码两两不同（{bits} 个比特最多表示 {most} 个位置）。',
+    readoutSingle: '只有一个完整编码（{bits} 个比特最多表示 {most} 个位置）。',
     noticeJump: '相邻的位置并不是相邻的点：从 {a} 到 {b} 要翻转 {flips} 个比特，跳了 {dist}，而从 0 到 1 只移动 1。',
     noticeShared: '位置 {list} 得到同一个编码：{bits} 个比特只能表示 {most} 个位置，序列再长就得再加一个比特。',
     noticeSteps: '每个比特都是一个方波：第 j 位每隔 2ʲ 个位置翻转一次。',
@@ -183,7 +187,7 @@ export default {
         view.notice = unique < length
           ? M.noticeShared.format({ ...v, list: sharedCode(codes, length, bits).join(String(M.and)) })
           : jump && jump.flips > 1 ? M.noticeJump.format(jump) : String(M.noticeSteps);
-        view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? M.readoutLift.format(v) : '') + M.readoutDistinct.format(v);
+        view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? M.readoutLift.format(v) : '') + (length === 1 ? M.readoutSingle : unique < length ? M.readoutDistinct : M.readoutAllDistinct).format(v);
         return {
           columns: ['position', ...Array.from({ length: bits }, (_, j) => `bit ${j}`)],
           rows: Array.from({ length }, (_, p) => [p, ...codes.subarray(p * bits, (p + 1) * bits)]),

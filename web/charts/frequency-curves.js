@@ -24,7 +24,8 @@ const M = messages({
     readout: 'Over {length} positions dims {low}, {low1} (θ = {wLow}) make {turnsLow}, dims {high}, {high1} (θ = {wHigh}) {turnsHigh}',
     readoutClamped: ' (a choice past d_model − 2 = {max} was moved to it).',
     end: '.',
-    notice: 'The fast pair (dims {low}, {low1}) tells neighbours apart but repeats every {periodLow} positions; the slow pair (dims {high}, {high1}) changes little between neighbours, so it separates positions that are far apart.',
+    notice: 'The fast pair (dims {low}, {low1}) tells neighbours apart but repeats every {periodLow} positions; the slow pair (dims {high}, {high1}) does not come round within these positions, so it never repeats, but it moves so little that it separates positions only weakly.',
+    noticeBoth: 'The fast pair (dims {low}, {low1}) tells neighbours apart but repeats every {periodLow} positions; the slow pair (dims {high}, {high1}) comes round too, only less often, every {periodHigh} positions.',
     noticeSwapped: 'The pair chosen as fast (dims {low}, {low1}) turns no faster than the slow one: the higher the dims, the slower the pair.',
     how: 'Columns 2i and 2i + 1 of the interleaved sinusoidal table (d = d_model, float32), plotted against position m; together they form pair i, with θᵢ = base^(−2i/d). A turn count is (positions − 1)·θᵢ / 2π.',
   },
@@ -44,7 +45,8 @@ const M = messages({
     readout: '在 {length} 个位置上，维度 {low}、{low1}（θ = {wLow}）{turnsLow}，维度 {high}、{high1}（θ = {wHigh}）{turnsHigh}',
     readoutClamped: '（超过 d_model − 2 = {max} 的选择已改为该值）。',
     end: '。',
-    notice: '快的一对（维度 {low}、{low1}）能分辨相邻的位置，但每 {periodLow} 个位置就重复一次；慢的一对（维度 {high}、{high1}）在相邻位置之间几乎不变，所以它区分的是相隔很远的位置。',
+    notice: '快的一对（维度 {low}、{low1}）能分辨相邻的位置，但每 {periodLow} 个位置就重复一次；慢的一对（维度 {high}、{high1}）在这些位置内转不满一圈，所以不会重复，但它变化太小，对位置的区分很弱。',
+    noticeBoth: '快的一对（维度 {low}、{low1}）能分辨相邻的位置，但每 {periodLow} 个位置就重复一次；慢的一对（维度 {high}、{high1}）也会转回来，只是慢一些，每 {periodHigh} 个位置重复一次。',
     noticeSwapped: '选作“快”的一对（维度 {low}、{low1}）并不比慢的那对转得快：维度越高，这一对转得越慢。',
     how: '取交错排列的正弦位置编码表（d = d_model，float32）中的第 2i 和 2i + 1 列，画出它们随位置 m 的变化；这两列组成第 i 对，θᵢ = base^(−2i/d)。转过的圈数等于 θᵢ 乘以（位置数 − 1）再除以 2π。',
   },
@@ -101,7 +103,8 @@ export default {
           high, high1: high + 1, wHigh: sig(w[high / 2], 3), turnsHigh: turnText(high), max: dim - 2,
         };
         v.periodLow = sig((2 * Math.PI) / w[low / 2], 3);
-        view.notice = (w[low / 2] > w[high / 2] ? M.notice : M.noticeSwapped).format(v);
+        v.periodHigh = sig((2 * Math.PI) / w[high / 2], 3);
+        view.notice = (w[low / 2] <= w[high / 2] ? M.noticeSwapped : turns(high) < 1 ? M.notice : M.noticeBoth).format(v);
         view.readout = M.readout.format(v) + (clamped ? M.readoutClamped.format(v) : M.end);
         const drawn = table; // (the next redraw may replace the table)
         return last.keep(lazyRows({ columns: ['position', ...dims.map((d) => `dim ${d}`)] },

@@ -21,7 +21,7 @@ const M = messages({
     ariaBack: '; position {back} comes back within {d} of position 0 on the circle but lies {back} positions further along',
     readout: 'Pair {pair} (θ = {w}): on the circle, position {back} comes back closest to position 0 ({d} away).',
     notice: 'Position {back} nearly returns to position 0 on the circle, yet lies {back} positions further along the axis: on the spring no two positions meet, but only because the drawing adds the position as an axis; the encoding itself holds just the point on the circle.',
-    how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The closest return is the position whose (sin, cos) is nearest that of position 0; the distance is the larger of the differences in sin and in cos.',
+    how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The closest return is the position whose (sin, cos) is nearest that of position 0; the distance is the straight-line (Euclidean) distance between the two points in the plane, as in the circle above.',
   },
   zh: {
     title: '同一对维度加上位置轴：画成一根弹簧',
@@ -36,7 +36,7 @@ const M = messages({
     ariaBack: '；位置 {back} 在圆上回到离位置 0 不到 {d} 的地方，但沿轴向前移了 {back} 个位置',
     readout: '第 {pair} 对（θ = {w}）：在圆上，位置 {back} 最接近位置 0（相距 {d}）。',
     notice: '位置 {back} 在圆上几乎回到了位置 0，但沿位置轴向前走了 {back} 个位置：在弹簧上任意两个位置都不会相遇，不过这只是因为图中把位置本身画成了一根轴；编码里只有圆上的那个点。',
-    how: '与上面单位圆中的同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离取 sin 之差与 cos 之差中较大的那个。',
+    how: '与上面单位圆中的同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离是平面上两点之间的直线距离（欧氏距离），与上面的单位圆相同。',
   },
 });
 
@@ -59,7 +59,7 @@ export default {
         // The return nearest to position 0 on the circle, searched over 1..length.
         let back = null;
         for (let p = 1; p <= length; p++) {
-          const d = Math.max(Math.abs(t.sin[p] - t.sin[0]), Math.abs(t.cos[p] - t.cos[0]));
+          const d = Math.hypot(t.sin[p] - t.sin[0], t.cos[p] - t.cos[0]);
           if (!back || d < back.d) back = { p, d };
         }
         const v = { pair, length, w: sig(t.w, 4), back: back?.p, d: back && sig(back.d, 2) };

@@ -60,7 +60,7 @@ const M = messages({
       '第 {last} 对每 {turnLast} 个位置转一圈。',
     noticeInterleaved: '左边的维度对转得快，颜色逐行变化；右边的几乎不转，sin 一直停在 0 附近（灰），cos 一直停在 1 附近（红）。',
     noticeConcat: '拼接布局：同样的数，换了一种存放顺序，所有 sin（左半）排在所有 cos（右半）前面；每一半都从快速变化逐渐变得平坦。',
-    how: '表 PE(m, 2i) = sin(m·θᵢ)、PE(m, 2i + 1) = cos(m·θᵢ) 用 float32 计算，每个值画成一格，颜色从 −1（蓝）经 0（灰）到 1（红）。交错布局（Vaswani 等人的论文和几篇原文都如此）把第 i 对放在维度 2i、2i + 1；拼接布局先放全部 sin，再放全部 cos，tensor2tensor 就是这样存的。',
+    how: '表 PE(m, 2i) = sin(m·θᵢ)、PE(m, 2i + 1) = cos(m·θᵢ) 用 float32 计算，每个值画成一格，颜色从 −1（蓝）经 0（灰）到 1（红）。交错布局（Vaswani 等人的论文和几篇来源博文都如此）把第 i 对放在维度 2i、2i + 1；拼接布局先放全部 sin，再放全部 cos，tensor2tensor 就是这样存的。',
   },
 });
 

@@ -30,7 +30,7 @@ const M = messages({
     noticeNear: 'The point runs clockwise round the circle and position {position} lands close to position {near}: in one plane, positions pile up.',
     noticeSlow: 'Pair {pair} turns {w} rad per position: up to position {position} the point has not come round yet, so every position still has its own place on the circle.',
     noticeStart: 'Position 0 starts at the top, (sin 0, cos 0) = (0, 1); step or play to watch it turn clockwise.',
-    how: 'The dots are pair i of the sinusoidal table (d = d_model) at the whole positions 0 … m; the faint path joins them through fractional positions. “Nearest” compares the point of position m with every earlier one; the distance is the larger of the differences in sin and in cos. The small arrow at the point shows the direction of motion.',
+    how: 'The dots are pair i of the sinusoidal table (d = d_model) at the whole positions 0 … m; the faint path joins them through fractional positions. “Nearest” compares the point of position m with every earlier one; the distance is the ordinary straight-line (Euclidean) distance between the two points in the plane. The small arrow at the point shows the direction of motion.',
   },
   zh: {
     title: '位置编码的一对维度画成点 (sin a, cos a)，a = m·θᵢ',
@@ -50,12 +50,12 @@ const M = messages({
     ariaLabel: '单位圆，d_model = {dim} 的第 {pair} 对：位置 {position} 在 (sin a, cos a) = ({s}, {c})',
     ariaNearest: '，最接近先前的位置 {near}',
     readout: '位置 {position}，第 {pair} 对（维度 {d0}、{d1}；θ = {w} 弧度/位置）：(sin a, cos a) = ({s}, {c})；',
-    readoutNearest: '先前最近的点是位置 {near}，相距 {gap}。',
+    readoutNearest: '此前各点中离它最近的是位置 {near}，相距 {gap}。',
     readoutStart: '这是起点 (0, 1)。',
     noticeNear: '点沿单位圆顺时针转动，位置 {position} 落在位置 {near} 附近：在一个平面里，各个位置会叠在一起。',
     noticeSlow: '第 {pair} 对每个位置只转 {w} 弧度：到位置 {position} 为止，点还没有转回来，所以每个位置在圆上仍各占一处。',
     noticeStart: '位置 0 从最上方出发，(sin 0, cos 0) = (0, 1)；单步前进或播放，可以看到它顺时针转动。',
-    how: '图中的点是正弦位置编码表（d = d_model）第 i 对在整数位置 0 … m 上的取值；淡色轨迹经过其间的非整数位置把它们连起来。“最近的点”是把位置 m 的点与之前每个位置的点比较，距离取 sin 之差与 cos 之差中较大的那个。点旁的小箭头表示运动方向。',
+    how: '图中的点是正弦位置编码表（d = d_model）第 i 对在整数位置 0 … m 上的取值；淡色轨迹经过其间的非整数位置把它们连起来。“最近的点”是把位置 m 的点与之前每个位置的点比较，距离是平面上两点之间通常的直线距离（欧氏距离）。点旁的小箭头表示运动方向。',
   },
 });
 
@@ -87,12 +87,12 @@ export function pairTrack(pe, { dim, base, pair, from, to }) {
   return { w: w[pair], from, sin, cos, path };
 }
 
-/** The earlier position whose point lies nearest the last one (largest |Δ| of sin, cos). */
+/** The earlier position whose point lies nearest the last one (Euclidean distance in the plane). */
 export function nearestEarlier(track, last) {
   let best = null;
   for (let p = track.from; p < last; p++) {
     const r = p - track.from, l = last - track.from;
-    const d = Math.max(Math.abs(track.sin[r] - track.sin[l]), Math.abs(track.cos[r] - track.cos[l]));
+    const d = Math.hypot(track.sin[r] - track.sin[l], track.cos[r] - track.cos[l]);
     if (!best || d < best.d) best = { p, d };
   }
   return best;

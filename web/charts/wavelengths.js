@@ -16,8 +16,8 @@ const M = messages({
     first: '2π (pair 0)',
     limit: '2π · base (the limit)',
     ariaLabel: 'Wavelength against pair on a log axis, from {first} to {last}',
-    readout: 'Pair 0: {first} positions (2π); pair {pair}: {last} = 2π·base^((d−2)/d), just under 2π·base = {limit}.',
-    notice: 'The wavelengths climb in equal steps on this log axis: each pair turns a fixed factor slower than the one before, from 2π up to nearly 2π·base.',
+    readout: 'Pair 0: {first} positions (2π); pair {pair}: {last} = 2π·base^((d−2)/d), {pct} % of 2π·base = {limit}.',
+    notice: 'The wavelengths climb in equal steps on this log axis: each pair turns a fixed factor slower than the one before, from 2π towards 2π·base, which the last pair falls short of by one such step.',
     how: 'θᵢ = base^(−2i/d) for i = 0 … d/2 − 1 and Tᵢ = 2π/θᵢ, computed in float64 (RoPE uses the same formula, with d its head dim). The y axis is logarithmic, so equal ratios show as equal steps.',
   },
   zh: {
@@ -30,8 +30,8 @@ const M = messages({
     first: '2π（第 0 对）',
     limit: '2π · base（上限）',
     ariaLabel: '各维度对的波长（对数坐标），从 {first} 到 {last}',
-    readout: '第 0 对：{first} 个位置（2π）；第 {pair} 对：{last} = 2π·base^((d−2)/d)，略小于 2π·base = {limit}。',
-    notice: '在对数坐标上，波长按相等的步长上升：每一对都比前一对慢一个固定的倍数，从 2π 一直到接近 2π·base。',
+    readout: '第 0 对：{first} 个位置（2π）；第 {pair} 对：{last} = 2π·base^((d−2)/d)，是 2π·base = {limit} 的 {pct}%。',
+    notice: '在对数坐标上，波长按相等的步长上升：每一对都比前一对慢一个固定的倍数，从 2π 向 2π·base 攀升，最后一对离 2π·base 还差正好一级。',
     how: '对 i = 0 … d/2 − 1 计算 θᵢ = base^(−2i/d) 和 Tᵢ = 2π/θᵢ，全部用 float64（RoPE 用的也是这个公式，只是 d 取头维度）。纵轴是对数坐标，相同的倍数显示为相同的步长。',
   },
 });
@@ -69,7 +69,8 @@ export default {
           flat('2π', TAU, String(M.first), palette[2]),
           flat('2π base', TAU * base, String(M.limit), palette[1]),
         ];
-        const v = { first: sig(waves[0], 4), last: sig(waves[last], 4), pair: last, limit: sig(TAU * base, 4) };
+        const v = { first: sig(waves[0], 4), last: sig(waves[last], 4), pair: last, limit: sig(TAU * base, 4),
+          pct: sig((100 * waves[last]) / (TAU * base), 2) };
         chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
         chart.update();
         view.notice = String(M.notice);
