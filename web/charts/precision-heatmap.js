@@ -6,6 +6,8 @@ import { MODES, truth, lastFloat16 } from './precision-lab.js';
 import { messages } from '../host/i18n.js';
 
 const TYPES = { float32: 'f32', bfloat16: 'bf16', float16: 'f16', 'inv_freq bf16 early': 'early' };
+// the largest whole number below which the type holds every whole number (2^significand bits)
+const EXACT_TO = { f32: 2 ** 24, bf16: 256, f16: 2048, early: 2 ** 24 };
 const LOG_LO = -9, LOG_HI = 0.5; // the colour scale, fixed so that the types compare: 1e-9 to about 3
 const MARGIN = { left: 52, right: 74, top: 8, bottom: 38 };
 
@@ -34,9 +36,12 @@ const M = messages({
     readoutRefused: '; positions above {f16Max} are grey: they or their angles do not fit a float16, whose largest value is 65504.',
     end: '.',
     noticeNone: 'No entry is off by more than 0.01 here; the largest error is {worst}.',
-    noticeFastFirst: 'The fast pairs go wrong first: pair {firstPair} is the first off by more than 0.01, at position {firstAt}, and slower pairs follow as the position grows; at position {lastPos}, {badLast} of the {half} pairs are off by more than 0.01.',
-    noticeFirst: 'Pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs are.',
-    noticePair0Lost: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, goes wrong only at position {pair0At}, where the position itself is rounded.',
+    noticeFastFirst: 'The fast pairs go wrong first, and slower pairs follow as the position grows: pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are off by more than 0.01.',
+    noticeFirst: 'Pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are.',
+    noticeRough1: ' The order is only rough: pair 1 is faster but goes wrong later, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
+    noticeRough2: ' The order is only rough: pairs 1 and 2 are faster but go wrong later, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
+    noticeRough: ' The order is only rough: pairs 1 to {beforeFirst} are faster but go wrong later, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
+    noticePair0Lost: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, goes wrong only where the position itself is rounded: {type} holds every whole number only up to {exactTo}, and {pair0At} is the first position the map samples that it cannot hold.',
     noticePair0Exact: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, stays within 0.01 throughout.',
     how: 'Each cell is one entry of the emulated table (as in the chart above: every step rounded into the chosen type) against the float64 value: the larger of the cos and sin errors, on a log colour scale fixed from 10^−9 to about 3 so that the types compare. Positions are log-spaced from 1 to the largest position (evenly spaced below 100), with the powers of ten added.',
   },
@@ -64,10 +69,13 @@ const M = messages({
     readoutRefused: '；高于 {f16Max} 的位置是灰色的：这些位置本身或它们的角度放不进 float16（最大值 65504）。',
     end: '。',
     noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
-    noticeFastFirst: '快的维度对先出错：第 {firstPair} 对最先偏差超过 0.01，在位置 {firstAt}；随着位置增大，慢的维度对陆续跟上；到位置 {lastPos}，{half} 对中有 {badLast} 对偏差超过 0.01。',
-    noticeFirst: '第 {firstPair} 对最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 对中有 {badLast} 对偏差超过 0.01。',
-    noticePair0Lost: '第 0 对的频率 θ_0 = 1 在每种类型里都是精确的，它直到位置 {pair0At} 才出错，因为那里的位置本身被舍入了。',
-    noticePair0Exact: '第 0 对的频率 θ_0 = 1 在每种类型里都是精确的，它的误差始终不超过 0.01。',
+    noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：第 {firstPair} 个维度对最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个偏差超过 0.01。',
+    noticeFirst: '第 {firstPair} 个维度对最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个偏差超过 0.01。',
+    noticeRough1: '不过这个先后顺序只是大致如此：第 1 个维度对转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
+    noticeRough2: '不过这个先后顺序只是大致如此：第 1、2 个维度对转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
+    noticeRough: '不过这个先后顺序只是大致如此：第 1 到第 {beforeFirst} 个维度对转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
+    noticePair0Lost: '第 0 个维度对的频率 θ_0 = 1 在每种类型里都能精确表示，所以只有位置本身被舍入时它才出错：{type} 只能把不超过 {exactTo} 的整数都表示出来，而 {pair0At} 是图中采样到的第一个它表示不了的位置。',
+    noticePair0Exact: '第 0 个维度对的频率 θ_0 = 1 在每种类型里都能精确表示，它的误差始终不超过 0.01。',
     how: '每个格子是模拟表（与上图相同：每一步都舍入到所选类型）中的一个元素与 float64 值之差，取 cos 与 sin 误差中较大的一个，用对数色标表示；色标固定为 10^−9 到约 3，以便比较不同类型。位置从 1 到所选的最大位置按对数等距采样（小于 100 时等距），并加上 10 的各次幂。',
   },
 });
@@ -208,12 +216,16 @@ export default {
           // 4 significant digits: a worst error of 1.996 must not print as an exact 2
           worst: sig(worst, 4), worstPos: grid[Math.floor(worstAt / half)], worstPair: worstAt % half, big, entries: n * half, f16Max,
           firstPair, firstAt: grid[starts[firstPair]], lastPos: grid[n - 1], badLast, pair0At: grid[starts[0]],
+          dim, beforeFirst: firstPair - 1, exactTo: EXACT_TO[mode.key],
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
         view.readout = M.readout.format(v) + (f16Max !== null && n < grid.length ? M.readoutRefused.format(v) : M.end);
         // "fast" only when the first pair to go wrong is in the faster half
         view.notice = firstPair < 0 ? M.noticeNone.format(v)
-          : (firstPair < half / 2 ? M.noticeFastFirst : M.noticeFirst).format(v) + (starts[0] >= 0 ? M.noticePair0Lost : M.noticePair0Exact).format(v);
+          : (firstPair < half / 2 ? M.noticeFastFirst : M.noticeFirst).format(v)
+            // pairs 1 .. firstPair − 1 are faster than the first to go wrong, yet went wrong later (or not at all)
+            + (firstPair < 2 || !starts.slice(1, firstPair).every((c) => c >= 0) ? '' : (firstPair === 2 ? M.noticeRough1 : firstPair === 3 ? M.noticeRough2 : M.noticeRough).format(v))
+            + (starts[0] >= 0 ? M.noticePair0Lost : M.noticePair0Exact).format(v);
         let rows = null;
         return {
           measured: { worst, over001: big, firstPair, firstAt: v.firstAt ?? null, pair0At: v.pair0At ?? null, badLast },

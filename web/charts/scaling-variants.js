@@ -59,7 +59,7 @@ const M = messages({
     noticeSlowestMixed: 'Not every method stretches the slowest pair ×{factor} here: the lower chart shows how far each does.',
     noticeFast: ' Pair 0, the fastest, moves only under {moved}.',
     noticeFastNone: ' No method moves pair 0, the fastest.',
-    how: 'The page computes every pair\'s frequency θ_i under each method by the rules of Hugging Face transformers (linear, dynamic, yarn, llama3; NTK-aware as the base raised to base·s^(d/(d−2))) and draws the wavelength T_i = 2π/θ_i of each pair, and below its stretch T′_i/T_i against the unscaled wavelength. Dynamic NTK is taken at the current-length control. A pasted config.json is read for its RoPE settings (base, scaling block, head size); where it names no head size or base, the controls fill in.',
+    how: 'The page computes every pair\'s frequency θ_i under each method by the rules of Hugging Face transformers (linear, dynamic, yarn, llama3; NTK-aware as the base replaced by base·s^(d/(d−2))) and draws the wavelength T_i = 2π/θ_i of each pair, and below its stretch T′_i/T_i against the unscaled wavelength. Dynamic NTK is taken at the current-length control. A pasted config.json is read for its RoPE settings (base, scaling block, head size); where it names no head size or base, the controls fill in.',
   },
   zh: {
     title: '各种缩放方法下 RoPE 每一对的波长，与训练长度 L0 对比',
@@ -111,7 +111,7 @@ const M = messages({
     noticeSlowestMixed: '在这组设置下，并非每种方法都把最慢的一对拉伸 ×{factor}：下图显示了各自拉伸了多少。',
     noticeFast: '最快的第 0 对只在{moved}下改变。',
     noticeFastNone: '没有哪种方法改变最快的第 0 对。',
-    how: '页面按 Hugging Face transformers 的规则（linear、dynamic、yarn、llama3；NTK-aware 即把底数提高到 base·s^(d/(d−2))）算出每种方法下每一对的频率 θ_i，上图画出每一对的波长 T_i = 2π/θ_i，下图画出相对未缩放波长的拉伸倍数 T′_i/T_i。动态 NTK 取“当前长度”控件的值。粘贴的 config.json 只读取其中的 RoPE 设置（底数、缩放部分、头的大小）；配置中没有给出头的大小或底数时，用控件的值补上。',
+    how: '页面按 Hugging Face transformers 的规则（linear、dynamic、yarn、llama3；NTK-aware 即把底数换成 base·s^(d/(d−2))）算出每种方法下每一对的频率 θ_i，上图画出每一对的波长 T_i = 2π/θ_i，下图画出相对未缩放波长的拉伸倍数 T′_i/T_i。动态 NTK 取“当前长度”控件的值。粘贴的 config.json 只读取其中的 RoPE 设置（底数、缩放部分、头的大小）；配置中没有给出头的大小或底数时，用控件的值补上。',
   },
 });
 
