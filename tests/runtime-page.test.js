@@ -110,7 +110,7 @@ test('offline at its defaults: a simulated Llama 3.1 8B GGUF without rope_freqs 
   assert.match(r, /Simulated file: .*Llama 3\.1 8B, without rope_freqs/);
   assert.match(r, /35 of 64 pairs differ/);
   // the numbers the prose quotes at the defaults
-  assert.match(r, /up to 8× as far.* first passes 1 % of \|q\|·\|k\| at distance Δ = 286\./);
+  assert.match(r, /up to 8× as far.* first passes 1 % of \|q\|·\|k\| at distance 286\./);
   const prose = await page.$eval('#your-model', (e) => e.textContent);
   assert.match(prose, /35 of the 64 pairs \(pairs 29 to 63\) up to 8 times/);
   assert.match(prose, /first passes 1 % at distance 286/);
@@ -155,7 +155,7 @@ test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.c
   const f = await findings(page);
   assert.deepEqual(f.map((x) => x.code), ['longrope-factors-by-context']);
   assert.match(f[0].text, /Fix: -c 4096/);
-  assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score error first passes 1 % of \|q\|·\|k\| at distance Δ = 3\./);
+  assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score error first passes 1 % of \|q\|·\|k\| at distance 3\./);
   await page.evaluate((k) => window.posencPage.charts.get(k).set({ ctx: 4096 }), KIND);
   await page.waitForTimeout(200);
   assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
