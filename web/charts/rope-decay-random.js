@@ -55,7 +55,7 @@ export default {
   title: M.title,
   params: [
     { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
-    { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
+    { name: 'dim', label: 'd', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
     { name: 'length', label: M.length, type: 'int', min: 2, max: 8192, value: 1024 },
     { name: 'base', label: M.base, type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
     { name: 'key', label: M.key, type: 'select', options: KEYS, value: 'same', optionLabels: { same: M.same, independent: M.independent } },

@@ -43,25 +43,25 @@ const M = messages({
     random: '随机（种子）',
     seed: '种子',
     base: '底数 base',
-    diagram: '示意图：弧线连接每种 RoPE 方式一起旋转的维度，弧上标出对的序号',
+    diagram: '示意图：弧线连接每种配对方式下一起旋转的维度，弧上标出对的序号',
     interleaved: '交错',
     interleavedPairs: '配对 (2i, 2i+1)',
     dimRow: '维度',
     half: '前后两半',
     halfPairs: '配对 (i, i + d/2)',
-    caption: '位置 {position} 的 x 分别经过两种方式（θ_i = {base}^(−2i/{dim})）',
+    caption: '位置 {position} 的 x 分别经过两种配对方式（θ_i = {base}^(−2i/{dim})）',
     dimJ: '维度 j',
     halfStyle: '前后两半（rotate_half）',
     partner: '配对维度',
     pairI: '第 i 对',
     output: '输出',
-    readout: '在位置 {position}，两种方式的输出最多相差 {apart}，' +
-      '两者都保持长度不变（|x| = {nx}，前后两半方式的输出长度为 {nh}，交错方式为 {ni}）；把维度 (2i, 2i+1) 移到 ' +
+    readout: '在位置 {position}，两种配对方式的输出最多相差 {apart}，' +
+      '两者都保持长度不变（|x| = {nx}，前后两半配对的输出长度为 {nh}，交错配对为 {ni}）；把维度 (2i, 2i+1) 移到 ' +
       '(i, i + d/2) 之后，{permAgree}。',
     permSame: '两者完全相同（差为 0）',
     permClose: '两者相差不超过 {permDiff}',
-    notice: '同一个 x、同样的角度、不同的配对：两种方式的输出不同，而把维度重新排列之后就完全一致。',
-    how: '两种方式都把第 i 对旋转“位置 × θ_i”，θ_i = base^(−2i/d)，单精度计算；交错方式配对维度 (2i, 2i+1)，前后两半方式配对维度 (i, i + d/2)（即 Hugging Face 的 rotate_half）。最后一个数把前后两半方式用在重排维度后的 x 上，并与交错方式的输出比较。',
+    notice: '同一个 x、同样的角度、不同的配对：两种配对方式的输出不同，而把维度重新排列之后就完全一致。',
+    how: '两种配对方式都把第 i 对旋转“位置 × θ_i”，θ_i = base^(−2i/d)，单精度计算；交错配对把维度 (2i, 2i+1) 配成一对，前后两半配对把维度 (i, i + d/2) 配成一对（即 Hugging Face 的 rotate_half）。最后一个数把前后两半配对用在重排维度后的 x 上，并与交错配对的输出比较。',
   },
 });
 

@@ -64,7 +64,7 @@ const M = messages({
     scale: 'x 轴',
     linear: '线性',
     log: '对数',
-    linearPI: '线性插值（PI）',
+    linearPI: '位置插值（PI）',
     dynamicNTK: '动态 NTK',
     xTitle: '距离 Δ',
     vecY: 'q·R(Δ)q，随机 q',

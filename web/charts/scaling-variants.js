@@ -57,8 +57,6 @@ const M = messages({
     noticeDynamicOff: 'Dynamic NTK changes nothing yet: the length {seqLen} has not passed L0 = {l0}.',
     noticeSlowest: 'Every method stretches the slowest pair ×{factor}.',
     noticeSlowestMixed: 'Not every method stretches the slowest pair ×{factor} here: the lower chart shows how far each does.',
-    noticeFast: ' Pair 0, the fastest, moves only under {moved}.',
-    noticeFastNone: ' No method moves pair 0, the fastest.',
     how: 'The page computes every pair\'s frequency θ_i under each method by the rules of Hugging Face transformers (linear, dynamic, yarn, llama3; NTK-aware as the base replaced by base·s^(d/(d−2))) and draws the wavelength T_i = 2π/θ_i of each pair, and below its stretch T′_i/T_i against the unscaled wavelength. Dynamic NTK is taken at the current-length control. A pasted config.json is read for its RoPE settings (base, scaling block, head size); where it names no head size or base, the controls fill in.',
   },
   zh: {
@@ -75,10 +73,10 @@ const M = messages({
     startFrom: '预设配置',
     configLabel: '粘贴一个模型的 config.json（或者只粘贴其中的 <code>rope_scaling</code> 部分）；它会画成粗的橙色点线',
     presetQwen: 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
-    presetLongChat: 'LongChat-7B-16K（线性 ×8）',
+    presetLongChat: 'LongChat-7B-16K（位置插值 ×8）',
     notJson: '不是有效的 JSON：{message}',
     original: '原始 θ_i',
-    linear: '线性插值（PI）：θ_i / {factor}',
+    linear: '位置插值（PI）：θ_i / {factor}',
     ntk: 'NTK-aware：更大的底数',
     dynamic: '动态 NTK，长度 {seqLen}',
     yourConfig: '你的配置（{type}，d = {dim}）',
@@ -93,24 +91,22 @@ const M = messages({
     configSlowSame: '最慢一对的波长保持 {slowFrom} 不变',
     configFast: '，最快一对从 {fastFrom} 变为 {fastTo}。',
     configFastSame: '，最快一对保持 {fastFrom} 不变。',
-    nameLinear: '线性插值',
+    nameLinear: '位置插值（PI）',
     nameNtk: 'NTK',
     nameDynamic: '动态 NTK',
     nameYarn: 'YaRN',
     attnSep: '，',
     nameSep: '、',
     skipSep: '；',
-    readout: '注意力因子（乘在 cos 和 sin 上）：{attn}。最慢的一对（i = {last}，T = {slowLambda}）被线性插值拉伸 ×{linear}，被 NTK 拉伸 ×{ntk}，被长度 {seqLen} 时的动态 NTK 拉伸 ×{dynamic}，被 YaRN 拉伸 ×{yarn}，被 llama3 拉伸 ×{llama3}；第 0 对（T = {fastLambda}）',
+    readout: '注意力因子（乘在 cos 和 sin 上）：{attn}。最慢的一对（i = {last}，T = {slowLambda}）的拉伸倍数：位置插值（PI）×{linear}，NTK ×{ntk}，动态 NTK（长度 {seqLen}）×{dynamic}，YaRN ×{yarn}，llama3 ×{llama3}；第 0 对（T = {fastLambda}）',
     readoutMoved: '只在{moved}下改变',
-    readoutUnmoved: '在所有变体下都保持不变',
+    readoutUnmoved: '在所有方法下都保持不变',
     readoutSkipped: '；未绘制：{skipped}。',
     end: '。',
     noticeDynamic: '动态 NTK 把最慢的一对拉伸 ×{dynamic}，而不是 ×{factor}：在长度 L = {seqLen} 时，它的缩放因子是 s·L/L0 − (s − 1) = {dynFactor}。',
     noticeDynamicOff: '动态 NTK 还没有起作用：长度 {seqLen} 没有超过 L0 = {l0}。',
     noticeSlowest: '每种方法都把最慢的一对拉伸 ×{factor}。',
     noticeSlowestMixed: '在这组设置下，并非每种方法都把最慢的一对拉伸 ×{factor}：下图显示了各自拉伸了多少。',
-    noticeFast: '最快的第 0 对只在{moved}下改变。',
-    noticeFastNone: '没有哪种方法改变最快的第 0 对。',
     how: '页面按 Hugging Face transformers 的规则（linear、dynamic、yarn、llama3；NTK-aware 即把底数换成 base·s^(d/(d−2))）算出每种方法下每一对的频率 θ_i，上图画出每一对的波长 T_i = 2π/θ_i，下图画出相对未缩放波长的拉伸倍数 T′_i/T_i。动态 NTK 取“当前长度”控件的值。粘贴的 config.json 只读取其中的 RoPE 设置（底数、缩放部分、头的大小）；配置中没有给出头的大小或底数时，用控件的值补上。',
   },
 });
@@ -326,14 +322,13 @@ export default {
         view.readout = M.readout.format(r) + (moved0.length ? M.readoutMoved : M.readoutUnmoved).format(r) +
           (skipped.length ? M.readoutSkipped.format(r) : M.end);
         // What to notice: dynamic NTK's own factor s·L/L0 − (s − 1), the one stretch that is not s
-        // (HF takes max(L, L0), so it is 1 up to L0), then whether the fastest pair moved.
+        // (HF takes max(L, L0), so it is 1 up to L0). Whether pair 0 moved is in the readout.
         const nv = { factor: sig(factor, 4), seqLen, l0, dynamic: r.dynamic, dynFactor: sig((factor * seqLen) / l0 - (factor - 1), 4), moved: r.moved };
         const dynStretch = byKey.dynamic ? orig[half - 1] / byKey.dynamic.inv[half - 1] : null;
         const allS = out.slice(1).every((v) => Math.abs(orig[half - 1] / v.inv[half - 1] / factor - 1) < 1e-9);
         view.notice = (dynStretch !== null && seqLen <= l0 && factor !== 1 ? M.noticeDynamicOff
           : dynStretch !== null && Math.abs(dynStretch / factor - 1) > 1e-9 ? M.noticeDynamic
-            : allS ? M.noticeSlowest : M.noticeSlowestMixed).format(nv) +
-          (moved0.length ? M.noticeFast : M.noticeFastNone).format(nv);
+            : allS ? M.noticeSlowest : M.noticeSlowestMixed).format(nv);
 
         const keys = out.map((v) => v.key);
         const n = Math.max(half, cfg.inv?.length ?? 0);
