@@ -31,7 +31,7 @@ const M = messages({
     readout: '(Q + PE(0))·(K + PE(n)) 在 n = 0 处为 {qk0}，在 n ≥ {from} 上平均为 {tailMean}；PE(0)·PE(n) 从 {pe0}（= d/2）降到 n = {last} 处的 {peLast}。',
     notice: 'PE(0)·PE(n) 在前 {half} 个位置内就降到一半，之后越降越慢；随机的 Q 和 K 只加上一个常数和一些起伏，n = 0 附近的快速下降依然在。',
     noticeHidden: '这里随机项与位置项一样大：PE(0)·PE(n) 的快速下降淹没在总得分里了。',
-    how: 'Q 和 K 是随机的 N(0, 1) 向量（种子见上方控件），代表一个 query 和一个 key 的内容，不经过投影；PE 是正弦位置编码表（d = d_model）。得分展开为 Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n)，其中 PE(0)·PE(n) = Σ cos(n·θᵢ)，对 d/2 个对求和，用 float64 计算。',
+    how: 'Q 和 K 是随机的 N(0, 1) 向量（种子见上方控件），代表一个 query 和一个 key 的内容，不经过投影；PE 是正弦位置编码表（d = d_model）。得分展开为 Q·K + Q·PE(n) + PE(0)·K + PE(0)·PE(n)，其中 PE(0)·PE(n) = Σ cos(n·θᵢ)，对 d/2 个维度对求和，用 float64 计算。',
   },
 });
 
