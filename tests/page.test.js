@@ -219,7 +219,7 @@ test('order: the readout claims hold in the numbers drawn', async () => {
     assert.match(r.readout, /“because” [\d.]+ \(changed\)\.$/);
   }
   r = await setControl('order', 'encoding', 'none');
-  assert.match(r.readout, /“dog” 0 \(just moved\), “bites” 0 \(identical\), “man” 0 \(just moved\), “because” 0 \(identical\)\.$/);
+  assert.match(r.readout, /“dog” 0 \(same output, moved from pos 0 to 2\), “bites” 0 \(identical\), “man” 0 \(same output, moved from pos 2 to 0\), “because” 0 \(identical\)\.$/);
 });
 
 test('sections 9 and 10: the prose\'s claims hold in the numbers drawn', async () => {

@@ -30,7 +30,7 @@ const M = messages({
     change: 'change {d}',
     changed: 'changed',
     identical: 'identical',
-    swapped: 'just moved',
+    swapped: 'same output, moved from pos {from} to {to}',
     noticeNone: 'Each word gets the same output in both orders, wherever it stands: the last word’s output, which predicts the next word, is identical, so the model cannot tell who bit whom.',
     noticeCausal: 'The mask makes the first three words depend on order (each sees only itself and the words before it), but the last word sees all four in either order: its output is still identical.',
     noticeEncoded: 'With position information the last word’s output differs between the two orders: the prediction of the next word can now depend on who bit whom.',
@@ -40,7 +40,7 @@ const M = messages({
     how: 'The page runs one attention layer (embeddings of width 10 split between 2 heads of width 5, no output projection) on the two token sequences, with word embeddings and the Q, K, V projections drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head. Width 5 is a toy choice that follows the source post (real heads have an even width, often 128): RoPE turns a head’s two pairs and leaves the odd fifth dimension as it is. A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
   },
   zh: {
-    title: '每个词的注意力输出：“苹果 比 梨 甜”与“梨 比 苹果 甜”对比（d_model = 10，2 个头，每个头宽 5）',
+    title: '每个词的注意力输出：“苹果 比 梨 甜”与“梨 比 苹果 甜”对比（d_model = 10，2 个头，头维度 5）',
     encoding: '位置编码',
     none: '无',
     sinusoidal: '正弦位置编码',
@@ -58,14 +58,14 @@ const M = messages({
     change: '变化 {d}',
     changed: '有变化',
     identical: '完全相同',
-    swapped: '只是换了位置',
+    swapped: '输出相同，只是从位置 {from} 移到 {to}',
     noticeNone: '每个词不论处在哪个位置，两种顺序下的输出都一样：最后一个词的输出用来预测下一个词，它完全相同，所以模型分不出是谁比谁甜。',
     noticeCausal: '掩码让前三个词的输出随顺序而变（每个词只看得到自己和前面的词），但最后一个词在两种顺序下都看得到全部四个词，它的输出仍然完全相同。',
     noticeEncoded: '加入位置信息后，最后一个词的输出在两种顺序下不再相同：对下一个词的预测终于可以取决于谁比谁甜了。',
     readout: '每个词在两种顺序下输出的最大差值：{list}。',
     item: '“{word}” {d}（{v}）',
     itemSep: '，',
-    how: '页面对两个 token 序列各算一层注意力（宽 10 的词嵌入分给 2 个头，每个头宽 5，不含输出投影），词嵌入和 Q、K、V 投影矩阵都由同一个随机种子随机生成，两种顺序共用同一套。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k。头宽 5 只是沿用来源博文 2 的演示尺寸（真实模型的头宽是偶数，常见为 128）：RoPE 转动每个头里的两个维度对，多出来的第 5 维保持不动。比较的是同一个词在两句话中的输出，不管它处在哪个位置；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
+    how: '本页对两个 token 序列各算一层注意力（10 维的词嵌入分给 2 个头，头维度为 5，不含输出投影），词嵌入和 Q、K、V 投影矩阵都由同一个随机种子随机生成，两种顺序共用同一套。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k。头维度取 5 只是沿用来源博文 2 的演示尺寸（真实模型的头维度是偶数，常见为 128）：RoPE 转动每个头里的两个维度对，多出来的第 5 维保持不动。比较的是同一个词在两句话中的输出，不管它处在哪个位置；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
   },
 });
 
@@ -160,7 +160,8 @@ export default {
         const last = TOKENS[TOKENS.length - 1];
         view.notice = String(moved[last] ? M.noticeEncoded : causal ? M.noticeCausal : M.noticeNone);
         const stays = (t) => SEQS[0].indexOf(t) === SEQS[1].indexOf(t);
-        const verdict = (t) => String(moved[t] ? M.changed : stays(t) ? M.identical : M.swapped);
+        const verdict = (t) => String(moved[t] ? M.changed : stays(t) ? M.identical
+          : M.swapped.format({ from: SEQS[0].indexOf(t), to: SEQS[1].indexOf(t) }));
         view.readout = M.readout.format({
           list: TOKENS.map((t) => M.item.format({ word: word(t), d: show(t), v: verdict(t) })).join(String(M.itemSep)),
         });
