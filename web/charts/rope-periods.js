@@ -24,7 +24,7 @@ const M = messages({
     base: '底数 base',
     xTitle: '第 i 对',
     yTitle: 'θ_i（弧度/位置）与 T_i（位置数），对数坐标',
-    readout: 'd = {dim}，底数 {base}：T_max = T_{last} = {tmax} 个位置，T_max/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到 θ_min = {thetaLast} 弧度。',
+    readout: 'd = {dim}，底数 {base}：T_max = T_{last} = {tmax} 个位置，T_max/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到每个位置 {thetaLast} 弧度（θ_min）。',
     notice: '周期按几何级数增长，在对数坐标上是一条直线：这个头里既有每 6.28 个位置就重复一次的对，也有要 {tmax} 个位置才转一圈的对。',
     how: '对每一对 i = 0 … d/2 − 1 用双精度计算 θ_i = base^(−2i/d) 和 T_i = 2π/θ_i。虚线是 T_max/4，即最慢一对周期的四分之一。',
   },
