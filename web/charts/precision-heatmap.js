@@ -38,9 +38,10 @@ const M = messages({
     noticeNone: 'No entry is off by more than 0.01 here; the largest error is {worst}.',
     noticeFastFirst: 'The fast pairs go wrong first, and slower pairs follow as the position grows: pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are off by more than 0.01.',
     noticeFirst: 'Pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are.',
-    noticeRough1: ' The order is only rough: pair 1 is faster but goes wrong later, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
-    noticeRough2: ' The order is only rough: pairs 1 and 2 are faster but go wrong later, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
-    noticeRough: ' The order is only rough: pairs 1 to {beforeFirst} are faster but go wrong later, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
+    noticeRough: ' The order is only rough: {faster}, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
+    faster1: 'pair 1 is faster but goes wrong later',
+    faster2: 'pairs 1 and 2 are faster but go wrong later',
+    fasterMany: 'pairs 1 to {beforeFirst} are faster but go wrong later',
     noticePair0Lost: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, goes wrong only where the position itself is rounded: {type} holds every whole number only up to {exactTo}, and {pair0At} is the first position the map samples that it cannot hold.',
     noticePair0Exact: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, stays within 0.01 throughout.',
     how: 'Each cell is one entry of the emulated table (as in the chart above: every step rounded into the chosen type) against the float64 value: the larger of the cos and sin errors, on a log colour scale fixed from 10^−9 to about 3 so that the types compare. Positions are log-spaced from 1 to the largest position (evenly spaced below 100), with the powers of ten added.',
@@ -71,9 +72,10 @@ const M = messages({
     noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
     noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：维度对 i = {firstPair} 最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个偏差超过 0.01。',
     noticeFirst: '维度对 i = {firstPair} 最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个偏差超过 0.01。',
-    noticeRough1: '不过这个先后顺序只是大致如此：第 1 对（i = 1）转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
-    noticeRough2: '不过这个先后顺序只是大致如此：第 1、2 对（i = 1、2）转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
-    noticeRough: '不过这个先后顺序只是大致如此：i = 1…{beforeFirst} 的维度对转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
+    noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
+    faster1: '第 1 对（i = 1）',
+    faster2: '第 1、2 对（i = 1、2）',
+    fasterMany: 'i = 1…{beforeFirst} 的维度对',
     noticePair0Lost: '第 0 对（i = 0）的频率 θ_0 = 1 在每种类型里都能精确表示，所以只有位置本身被舍入时它才出错：{type} 只能把不超过 {exactTo} 的整数都表示出来，而 {pair0At} 是图中采样到的第一个它表示不了的位置。',
     noticePair0Exact: '第 0 对（i = 0）的频率 θ_0 = 1 在每种类型里都能精确表示，它的误差始终不超过 0.01。',
     how: '每个格子是模拟表（与上图相同：每一步都舍入到所选类型）中的一个元素与 float64 值之差，取 cos 与 sin 误差中较大的一个，用对数色标表示；色标固定为 10^−9 到约 3，以便比较不同类型。位置从 1 到所选的最大位置按对数等距采样（小于 100 时等距），并加上 10 的各次幂。',
@@ -223,8 +225,9 @@ export default {
         // "fast" only when the first pair to go wrong is in the faster half
         view.notice = firstPair < 0 ? M.noticeNone.format(v)
           : (firstPair < half / 2 ? M.noticeFastFirst : M.noticeFirst).format(v)
-            // pairs 1 .. firstPair − 1 are faster than the first to go wrong, yet went wrong later (or not at all)
-            + (firstPair < 2 || !starts.slice(1, firstPair).every((c) => c >= 0) ? '' : (firstPair === 2 ? M.noticeRough1 : firstPair === 3 ? M.noticeRough2 : M.noticeRough).format(v))
+            // pairs 1 .. firstPair − 1 are faster than the first to go wrong, yet all went wrong later
+            + (firstPair < 2 || !starts.slice(1, firstPair).every((c) => c >= 0) ? ''
+              : M.noticeRough.format({ faster: (firstPair === 2 ? M.faster1 : firstPair === 3 ? M.faster2 : M.fasterMany).format(v) }))
             + (starts[0] >= 0 ? M.noticePair0Lost : M.noticePair0Exact).format(v);
         let rows = null;
         return {

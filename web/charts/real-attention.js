@@ -3,11 +3,10 @@
 // (a counterfactual on layer 0 only). Heads whose weight goes mostly to one offset are named.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, noModel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 
 const M = messages({
   en: {
-    lab: 'lab',
     title: 'Layer 0\'s attention on your sentence, head by head, with pairs left out',
     heatmap: 'Attention maps of every head of layer 0 on the sentence',
     drop: 'leave out',
@@ -32,7 +31,6 @@ const M = messages({
     how: 'Layer 0 is computed exactly (as in the chart above); each score is q_m · k_n / √d summed over the rotation pairs of the head, so leaving pairs out drops their terms from every score before the softmax. This is a what-if on layer 0 only: the model never ran without those pairs, and deeper layers would see a different input. A head is named positional when, on average over queries m ≥ 4, more than half its weight falls on one offset Δ between 0 and −4.',
   },
   zh: {
-    lab: '实验模型',
     title: '第 0 层对你的句子的注意力，逐头显示，并可去掉一部分维度对',
     heatmap: '第 0 层各头在句子上的注意力图',
     drop: '去掉',
@@ -159,7 +157,7 @@ export default {
           view.notice = M.noticeDrop.format({ which: String(M[drop]), share, lost: lost.length, n: pos.length, list: lost.length ? lost.join(M.sep) : '–' });
         }
         view.readout = M.readout.format({
-          model: m.kind === 'lab' ? String(M.lab) : m.name, T, heads: a.heads,
+          model: modelName(m), T, heads: a.heads,
           list: now.map((o, h) => M.readItem.format({ h, d: minus(o.d), w: o.w.toFixed(2) })).join(M.sep),
         });
         const rows = [];

@@ -3,12 +3,11 @@
 // (the real vectors rotated with each variant's frequencies, its attention factor included).
 import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, HEAD_OPTIONS, fitHeads, noModel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, HEAD_OPTIONS, fitHeads, noModel, modelName } from './shared/real-model.js';
 import { headCurve } from './real-decay.js';
 
 const M = messages({
   en: {
-    lab: 'lab',
     title: 'Past the training length: the same head\'s score under PI, NTK and YaRN',
     head: 'head',
     all: 'every head (mean)',
@@ -28,7 +27,6 @@ const M = messages({
     how: 'The head\'s mean query and key over your sentence (layer 0, before RoPE, as in the chart above) are rotated apart by each distance up to s × L0 with the frequencies of each variant: PI divides every θ_i by s, NTK multiplies the base by s^(d/(d−2)), YaRN (factor s, original length L0) divides θ_i by s for the pairs that make less than about one turn within L0, keeps those that make more than about 32 turns as they are, ramps between the two, and multiplies every score by its attention factor squared. The gap is the mean absolute difference from the unscaled curve over distances up to L0, in score units.',
   },
   zh: {
-    lab: '实验模型',
     title: '超出训练长度：同一个头在 PI、NTK 和 YaRN 下的得分',
     head: '头',
     all: '所有头（平均）',
@@ -93,7 +91,7 @@ export default {
         view.notice = M.notice.format({ best: String(M[best]), bestGap: num(gaps[best]), worst: String(M[worst]), worstGap: num(gaps[worst]) });
         const last = dist.length - 1;
         view.readout = M.readout.format({
-          model: m.kind === 'lab' ? String(M.lab) : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), l0.att.heads - 1)}`,
+          model: modelName(m), head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), l0.att.heads - 1)}`,
           factor, L0, list: order.map((v) => M.item.format({ name: String(M[v]), value: num(gaps[v]) })).join(M.sep),
           far: dist[last], ends: VARIANTS.map((v) => M.item.format({ name: String(M[v]), value: num(curves[v][last]) })).join(M.sep),
         });

@@ -3,11 +3,10 @@
 // section 13's curve for aligned vectors of the same lengths.
 import { lineChart, lineLegend, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, meanQK, HEAD_OPTIONS, fitHeads, noModel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, meanQK, HEAD_OPTIONS, fitHeads, noModel, modelName } from './shared/real-model.js';
 
 const M = messages({
   en: {
-    lab: 'lab',
     title: 'Does it decay? A real head\'s score against distance, beside section 13\'s aligned curve',
     head: 'head',
     all: 'every head (mean)',
@@ -22,7 +21,6 @@ const M = messages({
     how: 'For the chosen head the page averages the query of every token of your sentence, and the key of every token, before RoPE (layer 0, exact), then turns the key |Δ| positions back and takes the dot product divided by √d, for |Δ| from 0 to L0. By bilinearity this is the mean score over every pair of the sentence\'s tokens moved to that distance. The aligned curve is section 13\'s Σ cos(Δθ_i) scaled to vectors of the same lengths, pointing the same way in every pair.',
   },
   zh: {
-    lab: '实验模型',
     title: '会衰减吗？真实头的得分随距离的变化，与第 13 节对齐向量的曲线并排',
     head: '头',
     all: '所有头（平均）',
@@ -98,7 +96,7 @@ export default {
         const v = { near: num(near), far: num(far), alignedShare: ((aFar / aligned[0]) * 100).toFixed(0) };
         view.notice = (near > 0 && far < 0.5 * near ? M.noticeFalls : M.noticeFlat).format(v);
         view.readout = M.readout.format({
-          ...v, model: m.kind === 'lab' ? String(M.lab) : m.name, head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), a.heads - 1)}`,
+          ...v, model: modelName(m), head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), a.heads - 1)}`,
           aStart: num(aligned[0]), aFar: num(aFar), L0,
         });
         return { columns: ['distance', 'real', 'aligned'], rows: dist.map((x, j) => [x, curve[j], aligned[j]]) };

@@ -3,12 +3,11 @@
 // measure), averaged over heads and tokens (or their largest), against the pair's wavelength.
 import { lineChartWith, beyondShade, palette, dashes, sig, requestRedraw } from './common.js';
 import { messages } from '../host/i18n.js';
-import { subscribe, state, modelPanel, noModel } from './shared/real-model.js';
+import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 import { slowCut } from './real-pair-energy.js';
 
 const M = messages({
   en: {
-    lab: 'lab',
     title: 'Layer 0 on your sentence: how long each pair\'s chunk of q and k is',
     stat: 'over heads and tokens',
     mean: 'mean',
@@ -27,7 +26,6 @@ const M = messages({
     how: 'The page runs layer 0 exactly as transformers does (the input norm, W_Q and W_K, biases or per-head norms where the model has them, RoPE at positions 0, 1, …) on the embedding rows of your sentence\'s tokens, and measures the length of each pair\'s two coordinates of every head\'s query and key. Rotation does not change these lengths, so they say which frequencies the layer uses, not where the tokens are. Reads the layer-0 q/k tensors and one embedding row per distinct token.',
   },
   zh: {
-    lab: '实验模型',
     title: '第 0 层作用于你的句子：q 和 k 在每个维度对上的二维子向量有多长',
     stat: '对各头和各 token',
     mean: '取平均',
@@ -96,7 +94,7 @@ export default {
         const T_i = 2 * Math.PI * m.lt.base ** (2 * top / a.rotaryDim);
         view.notice = (top >= cut ? M.noticeSlow : M.noticeFast).format({ top, T: sig(T_i, 3) });
         view.readout = M.readout.format({
-          model: m.kind === 'lab' ? String(M.lab) : m.name, n: T, stat: String(stat === 'max' ? M.statMax : M.statMean), top, qTop: sig(q[top], 3), ktop, kTop: sig(k[ktop], 3),
+          model: modelName(m), n: T, stat: String(stat === 'max' ? M.statMax : M.statMean), top, qTop: sig(q[top], 3), ktop, kTop: sig(k[ktop], 3),
           cut, last: half - 1, slowShare: tot ? ((slow / tot) * 100).toFixed(1) : '0',
         });
         return { columns: ['pair i', 'wavelength T_i', 'q', 'k'], rows: Array.from(q, (v, i) => [i, 2 * Math.PI * m.lt.base ** (2 * i / a.rotaryDim), v, k[i]]) };

@@ -28,6 +28,7 @@ export const RM = messages({
     panel: 'Model and sentence',
     model: 'model',
     lab: "the lab's model (on this page, offline)",
+    labShort: 'lab',
     hub: 'another Hub model (owner/name)',
     files: 'files from your computer',
     hubId: 'Hub model id',
@@ -60,6 +61,7 @@ export const RM = messages({
     panel: '模型与句子',
     model: '模型',
     lab: '实验中的模型（在本页上，离线可用）',
+    labShort: '实验模型',
     hub: '其他 Hub 模型（owner/name）',
     files: '你电脑上的文件',
     hubId: 'Hub 模型 id',
@@ -497,6 +499,9 @@ export function meanQK(l0, h) {
     }
   return { q, k };
 }
+
+/** A model's name as the charts' readouts give it: the lab's model is "lab". */
+export const modelName = (m) => (m.kind === 'lab' ? String(RM.labShort) : m.name);
 
 /** The head control of the distance charts: every head averaged, or one; fitHeads shows only the model's. */
 export const HEAD_OPTIONS = ['all', ...Array.from({ length: 64 }, (_, h) => String(h))];
