@@ -29,7 +29,7 @@ const M = messages({
     xTitle: 'position m (log scale)',
     yTitle: 'largest error over pairs (log scale)',
     yTable: 'largest |Δcos|, |Δsin| over pairs (log scale)',
-    yScore: '|Δ(q·k)|/√d, the logit error (log scale)',
+    yScore: '|Δ(q·k)|/√d, the error of the score (log scale)',
     stopsAt: '{label} (stops at {f16Max})',
     underFloor: '{label} (under 1e{exp} drawn at the bottom)',
     cases: 'reported cases, at their positions',
@@ -37,7 +37,7 @@ const M = messages({
       'θ_i rounded early to bfloat16 and float64, with the reported cases marked',
     stop: 'float16 stops at position {f16Max}: past it the position or one of its angles does not fit a float16 (largest {f16Limit})',
     range: '{lo} to {hi}',
-    readoutScore: 'With d = {dim} and k one position behind q, the logit q·k/√d is off by up to {f16Past} in float16 past ' +
+    readoutScore: 'With d = {dim} and k one position behind q, the score q·k/√d is off by up to {f16Past} in float16 past ' +
       'position 2048 and {bf16Past} in bfloat16 past 256, where neighbouring positions start to round together, ' +
       'but only by {spread} with θ_i rounded early: q and k share the wrong θ_i, and a score sees only their ' +
       'one-position difference; at 10^6 float32 is off by {f32}, float64 tables by {f64}; {stop}.',
@@ -45,7 +45,7 @@ const M = messages({
       'at 15962 and {earlyCase} at 4095 with θ_i rounded to bfloat16 early; at 10^6 float32 is off by ' +
       '{f32} and float64 by {f64}; {stop}.',
     noticeTable: 'Built in a 16-bit type, the table goes wrong as the position grows: bfloat16 is off by up to {bf16Worst} (2 is the most a cos or sin can be off). float32 drifts the same way, only far more slowly: at the positions drawn, its largest error is {f32Worst}.',
-    noticeScore: 'Attention sees the loss too: past position 256 the bfloat16 logit is off by up to {bf16Past}, while θ_i rounded early costs at most {earlyWorst}, because q and k share it.',
+    noticeScore: 'Attention sees the loss too: past position 256 the bfloat16 score is off by up to {bf16Past}, while θ_i rounded early costs at most {earlyWorst}, because q and k share it.',
     how: 'Each table is emulated step by step in its type: the position m, the frequency θ_i, the angle m·θ_i and the cos/sin output are each rounded to the nearest value of the type (ties to even), then compared with a float64 table computed by separate code. Positions: 160 log-spaced from 1 to 10^6, plus the reported ones. In the score view q (at m) and k (at m − 1) are random vectors from the seed, rotated with the emulated table in float32 and scored against the float64 rotation. float16 stops at the last position whose value and angles fit below 65504. A curve joins its samples: between two of them the error can be larger than at either.',
   },
   zh: {
@@ -63,7 +63,7 @@ const M = messages({
     xTitle: '位置 m（对数坐标）',
     yTitle: '所有维度对中的最大误差（对数坐标）',
     yTable: '所有维度对中最大的 |Δcos|、|Δsin|（对数坐标）',
-    yScore: '|Δ(q·k)|/√d，即 logit 的误差（对数坐标）',
+    yScore: '|Δ(q·k)|/√d，即得分的误差（对数坐标）',
     stopsAt: '{label}（止于 {f16Max}）',
     underFloor: '{label}（低于 1e{exp} 的画在底部）',
     cases: '已报告的案例，标在各自的位置上',
@@ -71,7 +71,7 @@ const M = messages({
       '过早舍入为 bfloat16 的 θ_i 以及 float64，并标出已报告的案例',
     stop: 'float16 止于位置 {f16Max}：再往后，位置本身或它的某个角度就放不进 float16 了（最大 {f16Limit}）',
     range: '{lo} 到 {hi}',
-    readoutScore: 'd = {dim}，k 比 q 落后一个位置：在位置 2048 之后 float16 的 logit q·k/√d 最多偏差 {f16Past}，' +
+    readoutScore: 'd = {dim}，k 比 q 落后一个位置：在位置 2048 之后 float16 的得分 q·k/√d 最多偏差 {f16Past}，' +
       '在 256 之后 bfloat16 最多偏差 {bf16Past}，因为从那里开始相邻位置会被舍入成同一个数；' +
       '而 θ_i 过早舍入时只偏差 {spread}：q 和 k 共用同一个有误差的 θ_i，而得分只看到它们相差一个位置的部分；' +
       '在 10^6 处 float32 偏差 {f32}，float64 表偏差 {f64}；{stop}。',
@@ -79,7 +79,7 @@ const M = messages({
       'θ_i 过早舍入为 bfloat16 时在 4095 偏差 {earlyCase}；在 10^6 处 float32 偏差 ' +
       '{f32}，float64 偏差 {f64}；{stop}。',
     noticeTable: '用 16 位类型构建的表，误差随位置增大而增大：bfloat16 最多偏差 {bf16Worst}（cos 或 sin 最多也只能偏差 2）。float32 的误差也是这样增长的，只是慢得多：在图中采样的位置上，它的最大误差是 {f32Worst}。',
-    noticeScore: '注意力同样受影响：位置 256 之后，bfloat16 的 logit 最多偏差 {bf16Past}；而 θ_i 过早舍入最多只造成 {earlyWorst} 的偏差，因为 q 和 k 共用它。',
+    noticeScore: '注意力同样受影响：位置 256 之后，bfloat16 的得分最多偏差 {bf16Past}；而 θ_i 过早舍入最多只造成 {earlyWorst} 的偏差，因为 q 和 k 共用它。',
     how: '每张表都在对应类型中逐步模拟：位置 m、频率 θ_i、角度 m·θ_i 和 cos/sin 输出各自舍入到该类型最近的值（恰在中间时取偶数），再与另一段代码算出的 float64 表比较。位置取 1 到 10^6 之间按对数等距的 160 个，外加已报告的位置。在得分视图中，q（位于 m）和 k（位于 m − 1）是由种子生成的随机向量，用模拟的表以 float32 旋转后打分，再与 float64 的旋转结果比较。float16 止于最后一个位置本身及其各个角度都不超过 65504 的位置。曲线只是把采样点连起来，两个采样点之间的误差可能比这两点处都大。',
   },
 });
@@ -225,7 +225,7 @@ export default {
           const shape = { heads: 1, headDim: dim, style: 'half' };
           const N = grid.length, back = grid.map((p) => p - 1);
           const ref = pairs(pe.applyRope(tile(q, N), { ...shape, base, positions: grid }), pe.applyRope(tile(k, N), { ...shape, base, positions: back }));
-          const scale = Math.sqrt(dim); // q·k/√d: the logit the softmax sees
+          const scale = Math.sqrt(dim); // q·k/√d: the score the softmax sees
           err = {};
           for (const m of MODES) {
             const n = m.key === 'f16' ? f16Count : N;

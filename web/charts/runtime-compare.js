@@ -403,7 +403,7 @@ export default {
           li.append(mk('br'), fix);
         }
         if (!en) {
-          const more = mk('details'), text = mk('p', { className: 'chart-note', textContent: f.fix ? `${f.message} Fix: ${f.fix}` : f.message });
+          const more = mk('details'), text = mk('p', { className: 'chart-note quoted', textContent: f.fix ? `${f.message} Fix: ${f.fix}` : f.message });
           text.lang = 'en';
           text.translate = false;
           more.append(mk('summary', { textContent: M.details }), text);
