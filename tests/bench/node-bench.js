@@ -141,8 +141,8 @@ function ropeCases(heaps, shapes) {
     if (!variants.length) continue;
     log(`rope ${shape}`);
     // floors: a copy of the same bytes, in JS and inside the SIMD heap. The wasm copies read the
-    // SIMD kernel's own x and write its own output (a spare buffer when in place): this
-    // machine's 260 MB L3 holds these tensors, so other buffers would compare cache states.
+    // SIMD kernel's own x and write its own output (a spare buffer when in place): a large
+    // shared L3 can hold these tensors, so other buffers would compare cache states.
     const src = x.slice(), dst = new Float32Array(n);
     const fa = arena(heaps.simd), spare = fa.alloc(Float32Array, n);
     const mc = wasmCopy(heaps.simd.memory);
