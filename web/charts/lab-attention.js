@@ -10,7 +10,7 @@ import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
   en: {
-    title: 'What the model attends to: last layer, heads averaged, at 1× and 4× the training length',
+    title: 'What the model attends to: last layer, heads averaged; one encoding at 1× and 4× the training length, or every encoding at 1×',
     heatmap: 'Attention maps of the lab model at the training length and at four times it',
     panel: '{multiple}×: {length} tokens',
     query: 'query position',
@@ -20,7 +20,7 @@ const M = messages({
     noticeSpread: 'Even at the training length this model spreads its attention: only {target} of the weight lands on the key the task needs.',
     noticeFalls: 'The weight on the key the task needs falls from {t1} at 1× to {t4} at 4×.',
     noticeAll: 'At the training length, {best} puts the most weight on the key the task needs ({bestValue}), {worst} the least ({worstValue}).',
-    how: 'One input of the task, at the training length and at 4× it, goes through the lab model trained with seed 1; each cell is the weight a query (row) gives a key (column) in the last layer, averaged over the 4 heads (0 to 1; keys after the query are masked, blank). The pictures are stored in steps of 1/15, so small weights spread over many keys round to 0. The readout averages over the queries that have a needed key. After you press Train above, this chart shows that run instead.',
+    how: 'One input of the task, at the training length and at 4× it (with every encoding shown, at the training length only), goes through the lab model trained with seed 1; each cell is the weight a query (row) gives a key (column) in the last layer, averaged over the 4 heads (0 to 1; keys after the query are masked, blank). The pictures are stored in steps of 1/15, so small weights spread over many keys round to 0. The readout averages over the queries that have a needed key. After you press Train above, this chart shows that run instead.',
     readItem: '{multiple}× {value}',
     sep: ', ',
     readoutAll: 'One input of “{task}” at the training length, every encoding: the weight on the key the task needs, averaged over queries: {list}.',
@@ -28,7 +28,7 @@ const M = messages({
     here: ' (Trained on this page: {steps} steps, seed {seed}, training length {length}.)',
   },
   zh: {
-    title: '模型在关注什么：最后一层、各头平均，在训练长度的 1× 与 4× 上',
+    title: '模型在关注什么：最后一层、各头平均；单个编码看训练长度的 1× 与 4×，全部编码只看 1×',
     heatmap: '实验模型在训练长度及其四倍长度上的注意力图',
     panel: '{multiple}×：{length} 个 token',
     query: 'query 位置',
@@ -38,7 +38,7 @@ const M = messages({
     noticeSpread: '即使在训练长度上，这个模型的注意力也是分散的：只有 {target} 的权重落在任务所需的 key 上。',
     noticeFalls: '任务所需的 key 上的权重从 1× 时的 {t1} 降到 4× 时的 {t4}。',
     noticeAll: '在训练长度上，{best} 放在任务所需的 key 上的权重最多（{bestValue}），{worst} 最少（{worstValue}）。',
-    how: '把该任务的一个输入（训练长度，以及它的 4 倍）送进用种子 1 训练的实验模型；每个格子是最后一层中某个 query（行）给某个 key（列）的权重，在 4 个头上取平均（0 到 1；query 之后的 key 被掩码遮住，留空）。图以 1/15 为步长存储，所以分散在许多 key 上的小权重会舍入为 0。图下的平均值只在有所需 key 的 query 上计算。在上面按“训练”之后，这张图改为显示那次训练的结果。',
+    how: '把该任务的一个输入（训练长度，以及它的 4 倍；显示全部编码时只用训练长度）送进用种子 1 训练的实验模型；每个格子是最后一层中某个 query（行）给某个 key（列）的权重，在 4 个头上取平均（0 到 1；query 之后的 key 被掩码遮住，留空）。图以 1/15 为步长存储，所以分散在许多 key 上的小权重会舍入为 0。图下的平均值只在有所需 key 的 query 上计算。在上面按“训练”之后，这张图改为显示那次训练的结果。',
     readItem: '{multiple}× 为 {value}',
     sep: '，',
     readoutAll: '任务“{task}”的同一个输入，在训练长度上，各种编码：任务所需的 key 上的权重，在各 query 上的平均：{list}。',
