@@ -40,6 +40,8 @@ export declare class PosencChartElement extends HTMLElement {
   kind: string;
   /** show the controls (attribute controls; controls="0" hides them); default true */
   controls: boolean;
+  /** show the controls disabled, one picture for everyone (attribute locked, a boolean attribute); default false */
+  locked: boolean;
   /** show PNG, SVG, GIF / video and CSV buttons (attribute toolbar); default false */
   toolbar: boolean;
   /** 'auto' (follow prefers-color-scheme, the default), 'light' or 'dark' ('auto' for another attribute value, which the chart notes); one per page: the last set wins */

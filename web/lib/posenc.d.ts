@@ -21,7 +21,7 @@ export declare function simdSupported(): boolean;
 export interface LoadOptions {
   /** 'auto' (default): SIMD where the engine has it; true: SIMD or throw; false: the scalar build. */
   simd?: 'auto' | boolean;
-  /** The .wasm as bytes, a compiled module or a URL, for hosts that serve it elsewhere. */
+  /** The .wasm as bytes, a compiled module or an absolute URL (a relative string is an invalid URL), for hosts that serve it elsewhere. */
   source?: BufferSource | WebAssembly.Module | URL | string;
   /** lower the per-call memory limit (default and maximum MAX_CALL_BYTES) */
   maxCallBytes?: number;
