@@ -118,3 +118,14 @@ test('web/embed/README.md: every attribute\'s default, and every numeric one\'s 
     }
   }
 });
+
+test('README: the JS API bundles for the browser with esbuild and no setting', async () => {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [join(ROOT, 'web/lib/posenc.js')], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent',
+  });
+  assert.deepEqual(result.errors, []);
+  const out = result.outputFiles[0].text;
+  assert.match(out, /new URL\("\.\.\/build\/posenc\.wasm", import\.meta\.url\)/, 'the bundle loads ../build/posenc.wasm, as README says');
+  assert.match(out, /import\(\s*(\/\*[^*]*\*\/\s*)*NODE_FS\s*\)/, 'the Node-only file read is left to run time, not bundled');
+});
