@@ -161,6 +161,24 @@ test('<posenc-chart> as a module from the site\'s own files (web/embed/element.j
   assert.match(csv, /^# posenc chart "kv-cache"/);
   assert.match(csv, /\r\n# style = interleaved\r\n/);
   assert.ok(await page.evaluate(ink("document.getElementById('kv').shadowRoot.querySelector('canvas')")) > 500);
+
+  // toolbar and locked set after the chart has drawn take effect, and the reader's settings stay
+  const later = await page.evaluate(async () => {
+    const el = document.getElementById('kv');
+    (await el.ready).set({ prompt: 9 });
+    const inputs = () => [...el.shadowRoot.querySelectorAll('form.controls input, form.controls select')];
+    el.locked = true;
+    await new Promise((r) => setTimeout(r, 50));
+    const locked = inputs().every((i) => i.disabled);
+    el.locked = false;
+    await new Promise((r) => setTimeout(r, 50));
+    const unlocked = inputs().every((i) => !i.disabled);
+    el.toolbar = false;
+    await new Promise((r) => setTimeout(r, 50));
+    const host = await el.ready;
+    return { locked, unlocked, buttons: el.shadowRoot.querySelectorAll('.posenc-toolbar button').length, prompt: host.params().prompt, style: host.params().style };
+  });
+  assert.deepEqual(later, { locked: true, unlocked: true, buttons: 0, prompt: 9, style: 'interleaved' });
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), []);
   await context.close();

@@ -217,7 +217,8 @@ export class PosencChartElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent('posenc:error', { detail: err }));
   }
 
-  async #render() {
+  /** Draws the chart its attributes ask for; `keep` (the values drawn before) wins over attributes not in `changed`. */
+  async #render(keep = null, changed = new Set()) {
     const generation = ++this.#generation;
     try {
       this.#root.adoptedStyleSheets = [await sheet()];
@@ -253,6 +254,10 @@ export class PosencChartElement extends HTMLElement {
     }
     const attrs = [...this.attributes].filter((a) => !isOwnOrGlobal(a.name)).map((a) => [a.name, a.value]);
     const parsed = parseParams(chart.params, attrs, { ignore: [] });
+    if (keep) {
+      const fresh = new Set([...changed].map(normName));
+      for (const p of chart.params) if (p.name in keep && !fresh.has(normName(p.name))) parsed.values[p.name] = keep[p.name];
+    }
     this.#host?.destroy();
     this.#chart = chart;
     const container = document.createElement('div');
@@ -295,7 +300,14 @@ export class PosencChartElement extends HTMLElement {
       }
       return;
     }
+    if (names.has('toolbar')) {
+      // the toolbar is built with the chart: draw it again, in the state the reader left it
+      this.#newReady();
+      this.#render(this.#host.params(), names).catch((err) => this.#fail(HOST.drawFailed.format({ message: err?.message ?? String(err) }), err));
+      return;
+    }
     if (names.has('controls')) this.#frame.querySelector('form.controls')?.toggleAttribute('hidden', !this.controls);
+    if (names.has('locked')) this.#host.lock(this.locked);
     if (names.has('lang')) applyLang(this.getAttribute('lang'));
     const themeNote = names.has('theme') ? applyTheme(this.getAttribute('theme')) : null;
     const chart = this.#chart;
