@@ -45,9 +45,10 @@ function compareMoved(far) {
       for (let f = 0; f < 2; f++) await new Promise((r) => requestAnimationFrame(r));
       // A chart may start reading data when a control asks for it (section 22's every layer) and
       // draw again once it has come: what it drew before may then differ from a twin mounted
-      // after. Such a chart gets up to three looks 200 ms apart; left-over state differs in all.
+      // after. Such a chart gets up to ten looks 200 ms apart (a busy machine reads slowly);
+      // left-over state differs in all.
       let same = false;
-      for (let look = 0; look < 3 && !same; look++) {
+      for (let look = 0; look < 10 && !same; look++) {
         if (look) {
           await new Promise((r) => setTimeout(r, 200));
           host.update();
