@@ -494,6 +494,33 @@ test('section 19: the curves climb towards 2; the heatmap shows fast pairs first
   await setControl('precision-heatmap', 'type', 'bfloat16');
 });
 
+test('section 19: float16 holds θ_i to 0.05 % only down to 2^-14; the prose gives where that fails and by how much', async () => {
+  const pe = await loadPosenc({ simd: false });
+  // θ_i as the emulation rounds it (position 1 exact, angle and output in float64): the angle of pair i
+  const rounded = (base, d, type) => {
+    const r = pe.ropeCache([1], d, { base, precision: { position: 'f64', invFreq: type, angle: 'f64', output: 'f64' } });
+    return Array.from({ length: d / 2 }, (_, i) => {
+      const want = base ** (-2 * i / d);
+      return { i, want, err: Math.abs(Math.atan2(r.sin[i], r.cos[i]) - want) / want };
+    });
+  };
+  const worst = (rows) => rows.reduce((a, b) => (b.err > a.err ? b : a));
+  // the chart's defaults (d = 32, base 10000): every θ_i is at least 2^-14 and within 2^-11 ≈ 0.05 %
+  assert.ok(rounded(10000, 32, 'f16').every((r) => r.want >= 2 ** -14 && r.err <= 2 ** -11));
+  const at5e5 = rounded(500000, 128, 'f16'), w = worst(at5e5), w7 = worst(rounded(1e7, 128, 'f16'));
+  const below = at5e5.filter((r) => r.want < 2 ** -14).map((r) => r.i);
+  assert.deepEqual([below[0], below.at(-1), below.length], [48, 63, 16]);
+  for (const base of [500000, 1e7]) assert.ok(worst(rounded(base, 128, 'bf16')).err <= 2 ** -8, 'bfloat16 keeps its 0.4 %');
+  const pct = (x, digits) => (100 * x).toPrecision(digits);
+  for (const lang of ['en', 'zh-CN']) {
+    const prose = await page.$eval(`#precision p[lang="${lang}"]:not(.skip)`, (e) => e.textContent.replace(/\s+/g, ' '));
+    assert.ok(prose.includes(`${pct(w.err, 2)}%`) || prose.includes(`${pct(w.err, 2)} %`), `${lang}: ${pct(w.err, 2)} %`);
+    assert.ok(prose.includes(`62`) && w.i === 62, `${lang}: pair ${w.i}`);
+    assert.ok(prose.includes(`${pct(w7.err, 2)}%`) || prose.includes(`${pct(w7.err, 2)} %`), `${lang}: ${pct(w7.err, 2)} %`);
+    assert.match(prose, /48\D+63/);
+  }
+});
+
 test('convention lab: scores match after permuting the rows; the wrong pairing moves the attention', async () => {
   for (const input of ['previous-token head', 'random q, k']) {
     await setControl('convention-lab', 'input', input);
