@@ -107,7 +107,7 @@ const M = messages({
     noticeDynamicOff: '动态 NTK 还没有起作用：长度 {seqLen} 没有超过 L0 = {l0}。',
     noticeSlowest: '每种方法都把最慢的一对拉伸 ×{factor}。',
     noticeSlowestMixed: '在这组设置下，并非每种方法都把最慢的一对拉伸 ×{factor}：下图显示了各自拉伸了多少。',
-    how: '页面按当前 Hugging Face transformers v5 的规则（linear、dynamic、yarn、llama3；NTK-aware 即把底数换成 base·s^(d/(d−2))）算出每种方法下每一对的频率 θ_i，上图画出每一对的波长 T_i = 2π/θ_i，下图画出相对未缩放波长的拉伸倍数 T′_i/T_i。动态 NTK 取“当前长度”控件的值。粘贴的 config.json 只读取其中的 RoPE 设置（底数、缩放部分、头的大小）；配置中没有给出头的大小或底数时，用控件的值补上。对 YaRN，s 取配置中的 factor，L0 取 original_max_position_embeddings（写在缩放部分里，或写在配置的顶层），没有时取 max_position_embeddings。较早的版本读法不同：早期版本把 max_position_embeddings 当作 L0；后来的一些 v4 版本只要配置给出 original_max_position_embeddings，就用 max_position_embeddings / original_max_position_embeddings 代替 factor（transformers#38224，由 transformers#40320 修复），于是预设中 Qwen2.5 的那段配置（factor 为 4，original_max_position_embeddings 和 max_position_embeddings 都是 32768）实际上完全没有缩放。',
+    how: '页面按当前 Hugging Face transformers v5 的规则（linear、dynamic、yarn、llama3；NTK-aware 即把底数换成 base·s^(d/(d−2))）算出每种方法下每一对的频率 θ_i，上图画出每一对的波长 T_i = 2π/θ_i，下图画出相对未缩放波长的拉伸倍数 T′_i/T_i。动态 NTK 取“当前长度”控件的值。粘贴的 config.json 只读取其中的 RoPE 设置（底数、缩放部分、头维度）；配置中没有给出头维度或底数时，用控件的值补上。对 YaRN，s 取配置中的 factor，L0 取 original_max_position_embeddings（写在缩放部分里，或写在配置的顶层），没有时取 max_position_embeddings。较早的版本读法不同：早期版本把 max_position_embeddings 当作 L0；后来的一些 v4 版本只要配置给出 original_max_position_embeddings，就用 max_position_embeddings / original_max_position_embeddings 代替 factor（transformers#38224，由 transformers#40320 修复），于是预设中 Qwen2.5 的那段配置（factor 为 4，original_max_position_embeddings 和 max_position_embeddings 都是 32768）实际上完全没有缩放。',
   },
 });
 
