@@ -17,11 +17,12 @@
 //   accrange.<task>[.tuned].<metric>.<multiple>.min|max
 //                                           the lowest or highest line among the unscaled
 //                                           encodings (or the fine-tuned RoPE lines)
-//   pos.<task>.<encoding>.firstWrong | lastRight | collapse
+//   pos.<task>.<encoding>.firstWrong | lastRight | collapse | last.<multiple>
 //                                           lab-positions: the first position at which some test
 //                                           length is right less than 0.9 of the time, the one
-//                                           before it, and the first at which some test length is
-//                                           right less than half the time
+//                                           before it, the first at which some test length is
+//                                           right less than half the time, and the accuracy at the
+//                                           last position of the test at <multiple>
 //   att.<task>.<encoding>.<measure>.<multiple>
 //                                           lab-attention's picture: target = weight on the key the
 //                                           task needs, averaged over queries (its readout); far =
@@ -35,6 +36,9 @@
 //                                           the highest causal T5 bucket the distances of a
 //                                           <length>-token sequence reach, the next one, and the
 //                                           bucket of one distance
+//   t5.lastFrom.<causal|bidirectional> | t5.lastBefore.causal
+//                                           the nearest distance in the last bucket (bidirectional:
+//                                           the last of one side), and the distance before it
 //   xpos.factor.<pair>.<distance>           the xPos factor ζ_i^(distance/scale_base) on pair i's part
 //                                           of a score, for the lab's head width and scale_base
 import { test } from 'node:test';
@@ -122,8 +126,13 @@ function attention(task, encoding, measure, multiple) {
   return out[measure];
 }
 
-function positions(task, encoding, which) {
+function positions(task, encoding, which, multiple) {
   const { evaluation } = decodeDetails(results, task, encoding);
+  if (which === 'last') {
+    const k = o.multiples.indexOf(Number(multiple));
+    assert.ok(k >= 0, `multiple ${multiple}`);
+    return evaluation[k].positions.at(-1).accuracy;
+  }
   assert.ok(['firstWrong', 'lastRight', 'collapse'].includes(which), `unknown key pos.${task}.${encoding}.${which}`);
   const below = which === 'collapse' ? 0.5 : 0.9;
   const wrong = evaluation.flatMap((e) => e.positions.filter((p) => p.accuracy < below).map((p) => p.position));
@@ -142,12 +151,23 @@ function learned(task, rest) {
   return 100 * (stat === 'min' ? Math.min(...part) : Math.max(...part));
 }
 
-/** T5's causal bucket of a key `d` places back (Hugging Face _relative_position_bucket, written out here). */
-function t5Bucket(d) {
-  const exact = T5_BUCKETS / 2;
+/**
+ * T5's bucket of a key `d` places back (Hugging Face _relative_position_bucket, written out here):
+ * causal, all the buckets for keys behind; bidirectional, half of them, here the side of keys behind.
+ */
+function t5Bucket(d, bidirectional = false) {
+  const buckets = bidirectional ? T5_BUCKETS / 2 : T5_BUCKETS, exact = buckets / 2;
   if (d < exact) return d;
-  const large = exact + Math.floor((Math.log(d / exact) / Math.log(T5_MAX_DISTANCE / exact)) * (T5_BUCKETS - exact));
-  return Math.min(large, T5_BUCKETS - 1);
+  const large = exact + Math.floor((Math.log(d / exact) / Math.log(T5_MAX_DISTANCE / exact)) * (buckets - exact));
+  return Math.min(large, buckets - 1);
+}
+
+/** The nearest distance in the last bucket (of the side of keys behind, bidirectional). */
+function t5LastFrom(bidirectional) {
+  const last = bidirectional ? T5_BUCKETS / 2 - 1 : T5_BUCKETS - 1;
+  let d = 0;
+  while (t5Bucket(d, bidirectional) < last) d++;
+  return d;
 }
 
 const CFG = {
@@ -177,13 +197,18 @@ export function resolve(key) {
       return stat === 'min' ? Math.min(...values) : Math.max(...values);
     }
     case 'pos':
-      return positions(p[1], p[2], p[3]);
+      return positions(p[1], p[2], p[3], p[4]);
     case 'att':
       return attention(p[1], p[2], p[3], Number(p[4]));
     case 'learned':
       return learned(p[1], p.slice(2).join('.'));
     case 't5': {
       if (p[1] === 'bucketOf') return t5Bucket(Number(p[2]));
+      if (p[1] === 'lastFrom') {
+        assert.ok(['causal', 'bidirectional'].includes(p[2]), `unknown key ${key}`);
+        return t5LastFrom(p[2] === 'bidirectional');
+      }
+      if (p[1] === 'lastBefore') return t5LastFrom(false) - 1;
       const top = Math.max(...Array.from({ length: Number(p[2]) }, (_, d) => t5Bucket(d)));
       return p[1] === 'trained' ? top : top + 1;
     }
@@ -227,6 +252,10 @@ test('the comparison rounds as the text does and rejects a wrong digit', () => {
   assert.throws(() => resolve('acc.kback.rope.token.3'), /multiple 3/);
   assert.throws(() => resolve('att.kback.rope.stripeNothing.4'), /unknown key/);
   assert.throws(() => resolve('pos.kback.rope.nothing'), /unknown key/);
+  assert.throws(() => resolve('pos.kback.rope.last.3'), /multiple 3/);
+  assert.throws(() => resolve('t5.lastFrom.sideways'), /unknown key/);
+  // T5's last bucket begins before max_distance: causal at 113, bidirectional at |Δ| = 91
+  assert.deepEqual([resolve('t5.lastFrom.causal'), resolve('t5.lastBefore.causal'), resolve('t5.lastFrom.bidirectional'), resolve('t5.bucketOf.112')], [113, 112, 91, 30]);
 });
 
 test('every data-claim of the page stands in an English or Chinese paragraph', () => {

@@ -16,7 +16,11 @@ const M = messages({
     query: 'query position',
     key: 'key position',
     readout: '{encoding} on “{task}”: the weight on the key the task needs (2 places back, or the matching copy position), averaged over queries: {list}.',
-    noticeFar: 'At {multiple}×, queries from position {edge} on give {far} of their weight to keys {edge} or more places back, distances training never showed, and {target} to the key the task needs. The brightest stripe is the keys {peak} places back, which a query has only from position {peak} on.',
+    noticeFar: 'At {multiple}×, queries from position {edge} on give {far} of their weight to keys {edge} or more places back, distances training never showed{stripes}. The brightest stripe is the keys {peak} places back, which a query has only from position {peak} on. These queries give {target} to the key the task needs; the readout\'s {multiple}× figure, {all}, averages over every query from position 2 on, those before {edge} included.',
+    stripes: ', in stripes at keys {list} places back',
+    range: '{from}–{to}',
+    listSep: ', ',
+    listLast: ' and ',
     noticeSpread: 'Even at the training length this model spreads its attention: only {target} of the weight lands on the key the task needs.',
     noticeFalls: 'The weight on the key the task needs falls from {t1} at 1× to {t4} at 4×.',
     noticeAll: 'At the training length, {best} puts the most weight on the key the task needs ({bestValue}), {worst} the least ({worstValue}).',
@@ -34,7 +38,11 @@ const M = messages({
     query: 'query 位置',
     key: 'key 位置',
     readout: '{encoding}，任务“{task}”：任务所需的 key（往前第 2 个，或复制时对应的位置）上的权重，在各 query 上的平均：{list}。',
-    noticeFar: '在 {multiple}× 时，位置 {edge} 及以后的 query 把 {far} 的权重给了往前 {edge} 个位置及更远的 key，这些距离训练中从未出现过；任务所需的 key 得到 {target}。最亮的条纹是往前 {peak} 个位置的 key，只有位置 {peak} 及以后的 query 才有这样的 key。',
+    noticeFar: '在 {multiple}× 时，位置 {edge} 及以后的 query 把 {far} 的权重给了往前 {edge} 个位置及更远的 key（训练中从未出现过的距离）{stripes}。最亮的条纹是往前 {peak} 个位置的 key，只有位置 {peak} 及以后的 query 才有这样的 key。这些 query 放在任务所需的 key 上的权重平均为 {target}；图下列出的 {multiple}× 平均值 {all} 则是对位置 2 起的所有 query 取平均，位置 {edge} 之前的也算在内。',
+    stripes: '，集中在往前 {list} 个位置的几条条纹上',
+    range: '{from}–{to}',
+    listSep: '、',
+    listLast: ' 和 ',
     noticeSpread: '即使在训练长度上，这个模型的注意力也是分散的：只有 {target} 的权重落在任务所需的 key 上。',
     noticeFalls: '任务所需的 key 上的权重从 1× 时的 {t1} 降到 4× 时的 {t4}。',
     noticeAll: '在训练长度上，{best} 放在任务所需的 key 上的权重最多（{bestValue}），{worst} 最少（{worstValue}）。',
@@ -76,6 +84,24 @@ function brightest(a, edge) {
   return best;
 }
 
+// A stripe: a distance past the training length whose keys get 0.05 of the weight or more, on
+// average over the queries that have one.
+const STRIPE = 0.05;
+
+/** The distances at least `edge` that hold a stripe in picture `a`, runs of neighbours joined: '40, 46, 52–53 and 59'. */
+function stripes(a, edge) {
+  const runs = [];
+  for (let d = edge; d < a.length; d++) {
+    let s = 0, n = 0;
+    for (let i = d; i < a.length; i++, n++) s += a.weights[i * a.length + i - d];
+    if (s / n < STRIPE) continue;
+    if (runs.at(-1)?.[1] === d - 1) runs.at(-1)[1] = d;
+    else runs.push([d, d]);
+  }
+  const names = runs.map(([from, to]) => (from === to ? String(from) : M.range.format({ from, to })));
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(String(M.listSep))}${M.listLast}${names.at(-1)}`;
+}
+
 /** What to notice: where the weight goes past the training length, or which encoding finds the key. */
 function notice(task, all, attention, hits, value) {
   if (all) {
@@ -88,7 +114,9 @@ function notice(task, all, attention, hits, value) {
     const edge = attention[0].length, a = attention[1];
     let s = 0, n = 0;
     for (let i = edge; i < a.length; i++) (s += a.weights[i * a.length + i - 2]), n++;
-    return M.noticeFar.format({ multiple: a.multiple, edge, far: farWeight(a, edge).toFixed(2), target: (s / n).toFixed(2), peak: brightest(a, edge) });
+    const list = stripes(a, edge);
+    return M.noticeFar.format({ multiple: a.multiple, edge, far: farWeight(a, edge).toFixed(2), target: (s / n).toFixed(2), peak: brightest(a, edge),
+      stripes: list ? M.stripes.format({ list }) : '', all: value(1) });
   }
   return M.noticeFalls.format({ t1: value(0), t4: value(1) });
 }

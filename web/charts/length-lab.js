@@ -54,14 +54,15 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '; ',
     withScaling: '{name} + {scaling}',
-    noticeRight: 'Right (0.95 or more) at the training length: {right1}. Still right at 2×: {right2}; at 4×: {right4}.',
+    noticeRight: 'Right (0.95 or more) at the training length: {right1}{same}. Still right at 2×: {right2}; at 4×: {right4}.',
+    sameAt1: ' (RoPE\'s scaled lines are RoPE itself there: at 1× their factor is 1)',
     noticeWeak: 'No encoding has learned this task at the training length: the best gets {value} ({best}). {at2}',
     best2: 'At 2× the best gets {value2} ({best2}).',
     zero2: 'At 2× every accuracy is 0.',
     noticeZero: 'No encoding gets any of this task right at the training length: every accuracy is 0.',
     nobody: 'none',
     nameSep: ', ',
-    how: 'Each model is a decoder-only transformer (2 layers, d_model 32, 4 heads of width 8, batch 32, AdamW at learning rate 0.003 after 100 warm-up steps), trained by the page\'s own WebAssembly code on sequences of up to 16 tokens of the task (a new length each step), then scored on 128 fresh sequences at each test length. RoPE\'s scaled lines reuse the RoPE model and only change its angles at evaluation (factor = the multiple). The default run (seeds 1, 2, 3) was trained ahead of time with the same code by npm run lab and is stored with the page; Train trains on your machine in Web Workers (background threads), one per core and each encoding in one of them, or in short slices on the page where there are none.',
+    how: 'Each model is a decoder-only transformer (2 layers, d_model 32, 4 heads of width 8, batch 32, AdamW, its learning rate raised linearly over the first 100 steps, a warm-up, to 0.003 and then held), trained by the page\'s own WebAssembly code on sequences of up to 16 tokens of the task (a new length each step), then scored on 128 fresh sequences at each test length. RoPE\'s scaled lines reuse the RoPE model and only change its angles at evaluation (factor = the multiple). The default run (seeds 1, 2, 3) was trained ahead of time with the same code by npm run lab and is stored with the page; Train trains on your machine in Web Workers (background threads), one per core and each encoding in one of them, or in short slices on the page where there are none.',
   },
   zh: {
     title: '准确率随测试长度的变化：用各种位置编码训练的小 Transformer，在训练长度的 1× 到 8× 上测试',
@@ -97,14 +98,15 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '；',
     withScaling: '{name} + {scaling}',
-    noticeRight: '在训练长度上做对（准确率不低于 0.95）的：{right1}。到 2× 仍然做对的：{right2}；到 4×：{right4}。',
+    noticeRight: '在训练长度上做对（准确率不低于 0.95）的：{right1}{same}。到 2× 仍然做对的：{right2}；到 4×：{right4}。',
+    sameAt1: '（RoPE 的几条缩放曲线在这里就是 RoPE 本身：1× 处的缩放因子为 1）',
     noticeWeak: '在训练长度上没有哪种编码学会了这个任务：最好的也只有 {value}（{best}）。{at2}',
     best2: '到 2× 时最好的为 {value2}（{best2}）。',
     zero2: '到 2× 时准确率全都是 0。',
     noticeZero: '在训练长度上，没有哪种编码能做对这个任务的任何一部分：准确率全都是 0。',
     nobody: '没有',
     nameSep: '、',
-    how: '每个模型都是仅解码器的 Transformer（2 层，d_model 32，4 个宽度为 8 的头，批大小 32，AdamW，预热 100 步后学习率 0.003），由本页自己的 WebAssembly 代码在该任务最长 16 个 token 的序列上训练（每一步换一个长度），然后在每个测试长度上用 128 条新序列打分。RoPE 的几条缩放曲线沿用同一个 RoPE 模型，只在评估时改变它的角度（缩放因子等于倍数）。默认结果（种子 1、2、3）由同一份代码通过 npm run lab 预先训练好，随页面一起提供；按“训练”会在你的机器上训练：有 Web Worker（后台线程）时每个核一个，各编码分到其中并行训练；没有时在页面上分成小段进行。',
+    how: '每个模型都是仅解码器的 Transformer（2 层，d_model 32，4 个宽度为 8 的头，批大小 32，AdamW，学习率在前 100 步内从接近 0 线性升到 0.003，这一段称为“预热”，之后保持不变），由本页自己的 WebAssembly 代码在该任务最长 16 个 token 的序列上训练（每一步换一个长度），然后在每个测试长度上用 128 条新序列打分。RoPE 的几条缩放曲线沿用同一个 RoPE 模型，只在评估时改变它的角度（缩放因子等于倍数）。默认结果（种子 1、2、3）由同一份代码通过 npm run lab 预先训练好，随页面一起提供；按“训练”会在你的机器上训练：有 Web Worker（后台线程）时每个核一个，各编码分到其中并行训练；没有时在页面上分成小段进行。',
   },
 });
 
@@ -122,7 +124,9 @@ function notice(lines, field) {
   const top = (n) => Math.max(0, ...lines.map((l) => l[2][n]?.[field] ?? 0));
   // at 1× every scaling is the identity, so a scaled line ties with its plain one: name the plain one
   const tied = (n) => lines.filter(([, s, ev]) => !(n === 0 && s) && ev[n]?.[field] === top(n)).map(([enc, s]) => runName(enc, s)).join(String(M.nameSep));
-  if (top(0) >= RIGHT) return M.noticeRight.format({ right1: names(0, true), right2: names(1), right4: names(2) });
+  // (the scaled lines are left out at 1×, where each is its plain line: say so where they are drawn)
+  const same = lines.some(([, s]) => s) ? String(M.sameAt1) : '';
+  if (top(0) >= RIGHT) return M.noticeRight.format({ right1: names(0, true), same, right2: names(1), right4: names(2) });
   if (top(0) === 0) return M.noticeZero.format();
   const at2 = top(1) ? M.best2.format({ best2: tied(1), value2: sig(top(1), 2) }) : M.zero2.format();
   return M.noticeWeak.format({ best: tied(0), value: sig(top(0), 2), at2 });

@@ -1,6 +1,7 @@
 // t5-buckets.js: T5's relative positions (Hugging Face modeling_t5.py _relative_position_bucket):
 // a learned scalar per bucket per head, with one bucket per offset near the query and
-// logarithmically wider buckets up to max_distance, from which on every key shares the last one.
+// logarithmically wider buckets up to max_distance; the last one begins a little before
+// max_distance and takes every key beyond.
 // Bidirectional (the encoder) gives each sign half the buckets; causal (a decoder) all of them
 // to keys behind (pe.t5Bucket).
 import { lineChart, palette, dashes, lineLegend, pointArrays } from './common.js';
@@ -16,10 +17,10 @@ const M = messages({
     yTitle: 'bucket',
     bidirectional: 'bidirectional (encoder)',
     causal: 'causal (decoder)',
-    readout: '{buckets} buckets, max_distance {maxDistance}: bidirectional, offsets −{exactB}…{exactB} each have a bucket of their own and the rest share {sharedB} log-spaced ones per side; causal, keys 0…{exactC} back have their own and keys {maxDistance} or more back all share bucket {lastC}.',
-    noticeUntrained: 'Trained on {length} tokens, as the lab\'s models of the offset task are, a causal model sees distances 0 to {seen} only, so only buckets 0 to {trained} learn; buckets {first} to {lastC} cover only distances of {length} or more, which it never meets, and keep their random initial values. Every distance falls in a trained bucket only once training reaches max_distance ({maxDistance}).',
-    noticeTrained: 'Trained on {length} tokens, a causal model already reaches every bucket (0 to {lastC}): from max_distance ({maxDistance}) on, every key shares the last one.',
-    how: 'The bucket of each offset by T5\'s rule (Hugging Face modeling_t5.py, _relative_position_bucket), in float64: half the buckets (bidirectional) or all of them (causal) are exact offsets, the rest cover offsets up to max_distance at logarithmic spacing, and farther offsets share the last bucket. Each bucket holds one learned number per head, added to the score. A bucket learns only from keys whose offset falls in it during training; the lab\'s T5 models (32 buckets, max_distance 128, causal) start each at a small random value.',
+    readout: '{buckets} buckets, max_distance {maxDistance}: bidirectional, offsets −{exactB}…{exactB} each have a bucket of their own, the rest share {sharedB} log-spaced ones per side, and every offset with |Δ| ≥ {fromB} shares its side\'s last bucket; causal, keys 0…{exactC} back have their own and keys {fromC} or more back all share bucket {lastC}.',
+    noticeUntrained: 'Trained on {length} tokens, as the lab\'s models of the offset task are, a causal model sees distances 0 to {seen} only, so only buckets 0 to {trained} learn; buckets {first} to {lastC} cover only distances of {length} or more, which it never meets, and keep their random initial values. Every distance falls in a trained bucket only once training shows a key {fromC} places back, the nearest distance of the last bucket (max_distance is {maxDistance}): sequences of {fromLength} tokens.',
+    noticeTrained: 'Trained on {length} tokens, a causal model already reaches the last bucket ({lastC}), which takes every key from {fromC} places back on: every distance falls in a bucket it trained.',
+    how: 'The bucket of each offset by T5\'s rule (Hugging Face modeling_t5.py, _relative_position_bucket), in float64: half the buckets (bidirectional) or all of them (causal) are exact offsets, the rest cover offsets up to max_distance at logarithmic spacing, rounded down; the last bucket begins where that spacing reaches it, a little before max_distance, and takes every offset beyond. Each bucket holds one learned number per head, added to the score. A bucket learns only from keys whose offset falls in it during training; the lab\'s T5 models (32 buckets, max_distance 128, causal) start each at a small random value.',
   },
   zh: {
     title: 'T5 的相对位置分桶：key 根据相对 query 的偏移得到哪个可学习的偏置',
@@ -30,10 +31,10 @@ const M = messages({
     yTitle: '桶',
     bidirectional: '双向（编码器）',
     causal: '因果（解码器）',
-    readout: '{buckets} 个桶，max_distance 为 {maxDistance}：双向时，偏移 −{exactB}…{exactB} 各有自己的桶，其余每一侧共用 {sharedB} 个按对数间隔的桶；因果时，往前 0…{exactC} 个位置的 key 各有自己的桶，往前 {maxDistance} 个及更远的 key 都共用第 {lastC} 个桶。',
-    noticeUntrained: '像实验中“往前第 2 个”任务的模型那样只在 {length} 个 token 上训练时，因果模型只见过 0 到 {seen} 的距离，因此只有第 0 到 {trained} 个桶得到训练；第 {first}–{lastC} 个桶只对应往前 {length} 个及更远的距离，训练中从未遇到，一直保持随机的初始值。只有训练长度达到 max_distance（{maxDistance}）时，每个距离才都落在训练过的桶里。',
-    noticeTrained: '在 {length} 个 token 上训练时，因果模型已经用到了每一个桶（第 0 到 {lastC} 个）：从 max_distance（{maxDistance}）起，key 都共用最后一个桶。',
-    how: '每个偏移按 T5 的规则（Hugging Face modeling_t5.py 中的 _relative_position_bucket）以 float64 计算所属的桶：一半的桶（双向）或全部的桶（因果）对应单个偏移，其余的桶以对数间隔覆盖到 max_distance，更远的偏移共用最后一个桶。每个桶为每个头存一个可学习的数，加到得分上。一个桶只有在训练中有 key 的偏移落进它时才会学习；实验中的 T5 模型（32 个桶，max_distance 128，因果）把每个桶初始化为一个小的随机值。',
+    readout: '{buckets} 个桶，max_distance 为 {maxDistance}：双向时，偏移 −{exactB}…{exactB} 各有自己的桶，其余每一侧共用 {sharedB} 个按对数间隔的桶，|Δ| ≥ {fromB} 的偏移都落进各自一侧的最后一个桶；因果时，往前 0…{exactC} 个位置的 key 各有自己的桶，往前 {fromC} 个及更远的 key 都共用第 {lastC} 个桶。',
+    noticeUntrained: '像实验中“往前第 2 个”任务的模型那样只在 {length} 个 token 上训练时，因果模型只见过 0 到 {seen} 的距离，因此只有第 0 到 {trained} 个桶得到训练；第 {first}–{lastC} 个桶只对应往前 {length} 个及更远的距离，训练中从未遇到，一直保持随机的初始值。要等训练中出现往前 {fromC} 个位置的 key（最后一个桶里最近的距离；max_distance 为 {maxDistance}），即序列长达 {fromLength} 个 token 时，每个距离才都落在训练过的桶里。',
+    noticeTrained: '在 {length} 个 token 上训练时，因果模型已经用到了最后一个桶（第 {lastC} 个），往前 {fromC} 个位置及更远的 key 都落在这个桶里：每个距离都落在训练过的桶里。',
+    how: '每个偏移按 T5 的规则（Hugging Face modeling_t5.py 中的 _relative_position_bucket）以 float64 计算所属的桶：一半的桶（双向）或全部的桶（因果）对应单个偏移，其余的桶以对数间隔覆盖到 max_distance（向下取整）；最后一个桶从对数间隔到达它的地方开始，比 max_distance 略近，更远的偏移都归入这个桶。每个桶为每个头存一个可学习的数，加到得分上。一个桶只有在训练中有 key 的偏移落进它时才会学习；实验中的 T5 模型（32 个桶，max_distance 128，因果）把每个桶初始化为一个小的随机值。',
   },
 });
 
@@ -66,11 +67,15 @@ export default {
         const length = 16;
         const seen = pe.t5Bucket(Array.from({ length }, (_, d) => -d), { bidirectional: false, numBuckets, maxDistance });
         const trained = Math.max(...seen);
+        // where the last bucket begins: the nearest distance in it (it begins by max_distance)
+        const back = Array.from({ length: maxDistance + 1 }, (_, d) => -d);
+        const from = (bidirectional, last) => pe.t5Bucket(back, { bidirectional, numBuckets, maxDistance }).indexOf(last);
+        const fromC = from(false, numBuckets - 1), fromB = from(true, numBuckets / 2 - 1);
         view.notice = (trained < numBuckets - 1 ? M.noticeUntrained : M.noticeTrained).format({
-          length, seen: length - 1, trained, first: trained + 1, lastC: numBuckets - 1, maxDistance,
+          length, seen: length - 1, trained, first: trained + 1, lastC: numBuckets - 1, maxDistance, fromC, fromLength: fromC + 1,
         });
         view.readout = M.readout.format({
-          buckets: numBuckets, maxDistance, exactB: numBuckets / 4 - 1, sharedB: numBuckets / 4, exactC: numBuckets / 2 - 1, lastC: numBuckets - 1,
+          buckets: numBuckets, maxDistance, exactB: numBuckets / 4 - 1, sharedB: numBuckets / 4, exactC: numBuckets / 2 - 1, lastC: numBuckets - 1, fromB, fromC,
         });
         return { columns: ['offset', 'bidirectional', 'causal'], rows: rel.map((r, i) => [r, bi[i], ca[i]]) };
       },
