@@ -158,6 +158,61 @@ test('rope-decay: the data carries RoFormer\'s bound on |g|, above |g| at every 
   assert.equal(data.rows[0][data.columns.findIndex((c) => c.startsWith('bound on |g|'))], 256 * 64.5);
 });
 
+test('rope-decay: the bound the prose quotes is the chart\'s, and it falls only on the whole', async () => {
+  const { page } = pages.en;
+  const data = await page.evaluate(() => {
+    const host = window.posencPage.charts.get('rope-decay');
+    host.set({ theta: 'θ_i = base^(−2i/d)', preset: '256', scale: 'linear', bound: true, maxDist: 10000, base: 10000 });
+    host.update();
+    return host.data;
+  });
+  const col = data.columns.findIndex((c) => c.startsWith('bound on |g|'));
+  const at = (x) => data.rows.find((r) => r[0] === x)[col];
+  const quoted = [500, 1000, 5000, 10000].map((x) => String(Math.round(at(x))));
+  assert.deepEqual(quoted, ['2699', '2881', '1995', '2099']);
+  assert.ok(at(1000) > at(500) && at(10000) > at(5000), 'the bound rises again between the distances quoted');
+  let rises = 0;
+  for (let j = 1; j < data.rows.length; j++) if (data.rows[j][col] > data.rows[j - 1][col]) rises++;
+  assert.ok(rises > 0.4 * (data.rows.length - 1) && rises < 0.6 * (data.rows.length - 1), `rises at ${rises} of ${data.rows.length - 1} steps`);
+  for (const lang of ['en', 'zh-CN']) {
+    const prose = HTML.match(new RegExp(`<p lang="${lang}">[^<]*(?:<(?!/p>)[^<]*)*?64\\.5[\\s\\S]*?</p>`))[0];
+    for (const n of quoted) assert.ok(prose.includes(n), `${lang}: ${n} not in the prose`);
+  }
+});
+
+test('rope-decay: g\'s lowest value is taken at every whole distance, not at the points drawn', async () => {
+  const { page } = pages.en;
+  const state = async (values) => page.evaluate((v) => {
+    const host = window.posencPage.charts.get('rope-decay');
+    host.set(v);
+    host.update();
+    return { data: host.data, readout: document.querySelector('[data-chart="rope-decay"] .readout').textContent };
+  }, values);
+  // the same sum in plain double precision over every whole distance 0 … 10000 (d = 256)
+  const theta = Array.from({ length: 128 }, (_, i) => 10000 ** (-i / 128));
+  let x = 0, y = Infinity;
+  for (let t = 0; t <= 10000; t++) {
+    let g = 0;
+    for (const w of theta) g += 2 * Math.cos(t * w);
+    if (g < y) (x = t), (y = g);
+  }
+  for (const scale of ['linear', 'log']) {
+    const { data, readout } = await state({ theta: 'θ_i = base^(−2i/d)', preset: '256', scale, bound: true, maxDist: 10000, base: 10000 });
+    const low = data.measured.lowest;
+    assert.equal(low.every, 1);
+    assert.equal(low.x, x);
+    assert.ok(Math.abs(low.y - y) < 1e-9, `${low.y} against ${y}`);
+    const lowestDrawn = Math.min(...data.rows.map((r) => r[1]));
+    assert.ok(low.y < lowestDrawn - 1, `${scale}: lowest ${low.y}, lowest drawn ${lowestDrawn}`);
+    assert.match(readout, new RegExp(`over every whole distance up to 10000, g is lowest at Δ = ${x}: ${y.toPrecision(4)}`));
+  }
+  // past LOWEST_WORK terms it counts one distance in k, and says so
+  const { data, readout } = await state({ preset: '4096', scale: 'linear', maxDist: 100000 });
+  assert.ok(data.measured.lowest.every > 1);
+  assert.match(readout, new RegExp(`over one whole distance in ${data.measured.lowest.every} up to 100000`));
+  await state({ preset: '256', maxDist: 10000 });
+});
+
 test('rope-decay: the notice explains the decay by pairs falling out of step, and says when g comes back', async () => {
   const { page } = pages.en;
   const notice = async (values) => page.evaluate(async (v) => {

@@ -3,12 +3,18 @@
 // Cost: each curve is 2000 distances × d/2 pairs in the kernel; a "free" d stops at 4096, the
 // largest of the source post's presets (the frequencies θ_i always run from 1 to about 1/base: a
 // larger d only adds pairs between them).
+// g's lowest value is not taken at the points drawn: past 2000 they are spaced out and miss the
+// narrow dips of g (d = 256: the lowest point drawn is −39.65 at Δ = 8675; at Δ = 9322, between two
+// points drawn, g = −42.29). It is taken at every whole distance up to the largest, one more pass
+// of the kernel over maxDist + 1 distances × d/2 pairs (about 2 ms at the defaults), or at one
+// distance in k where that would pass LOWEST_WORK terms (never fewer distances than are drawn).
 import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
 const THETAS = ['θ_i = base^(−2i/d)', 'θ_i = 1', 'θ_i = 0'];
 const SAMPLES = 2000;
+const LOWEST_WORK = 2 ** 21; // terms (distances × pairs) the lowest value is taken over at most
 
 const M = messages({
   en: {
@@ -29,11 +35,13 @@ const M = messages({
     noticeReturns: 'With only {half} pairs, g falls and then comes back up to {peak} of d = {dim} at Δ = {xpeak}: the pairs fall back into step, so there is no lasting decay. Try d = 256.',
     noticeOnes: 'Every pair turns at the same speed, so g = d·cos Δ repeats for ever: no decay.',
     noticeZeros: 'Nothing turns, so g = d at every distance: no position signal at all.',
-    readout: 'd = {dim}: g({x0}) = {g0}, g({xn}) = {gn}; the lowest point drawn is {lo}, at Δ = {xlo}',
-    readoutBound: '; the bound d·(2/d)·Σ_j |S_j| stays above |g| (from {b0} to {bn})',
+    readout: 'd = {dim}: g({x0}) = {g0}, g({xn}) = {gn}; over {counted}, g is lowest at Δ = {xlo}: {lo}',
+    countedAll: 'every whole distance up to {max}',
+    countedEvery: 'one whole distance in {every} up to {max}',
+    readoutBound: '; the bound d·(2/d)·Σ_j |S_j| stays above |g|: {b0} at Δ = {x0}, {bn} at Δ = {xn}',
     readoutQuarter: '; the slowest pair\'s cosine reaches 0 at T_max/4 = {quarter}.',
     end: '.',
-    how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. The bound\'s partial sums S_j add the unit vectors (cos Δθ_i, sin Δθ_i) of pairs 0 … j − 1; the chart plots RoFormer\'s relative curve (2/d)·Σ_j |S_j| on the right axis, and the table and CSV carry d times it, which bounds |g| for all-ones q and k.',
+    how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. Its lowest value in the readout is not taken at the points drawn, which can miss a narrow dip, but at every whole distance up to the largest (at one in k where d/2 times their count would pass about two million terms, never at fewer than are drawn). Only Δ ≥ 0 is drawn: cos is even, so g(−Δ) = g(Δ), and the bound is the same at −Δ too. The bound\'s partial sums S_j add the unit vectors (cos Δθ_i, sin Δθ_i) of pairs 0 … j − 1; the chart plots RoFormer\'s relative curve (2/d)·Σ_j |S_j| on the right axis, and the table and CSV carry d times it, which bounds |g| for all-ones q and k.',
   },
   zh: {
     title: 'q = k = 全 1 向量时 RoPE 得分 g(Δ) 随距离 Δ 的变化，以及 RoFormer 的上界',
@@ -53,11 +61,13 @@ const M = messages({
     noticeReturns: '只有 {half} 对时，g 先下降，又在 Δ = {xpeak} 处回升到 {peak}（d = {dim}）：各维度对重新回到同步，所以没有持续的衰减。试试 d = 256。',
     noticeOnes: '所有的对都以同样的速度旋转，于是 g = d·cos Δ 永远周期性重复，没有衰减。',
     noticeZeros: '什么都不转，g 在任何距离上都等于 d：完全没有位置信号。',
-    readout: 'd = {dim}：g({x0}) = {g0}，g({xn}) = {gn}；图中画出的最低点为 {lo}（Δ = {xlo}）',
-    readoutBound: '；上界 d·(2/d)·Σ_j |S_j| 始终高于 |g|（从 {b0} 到 {bn}）',
+    readout: 'd = {dim}：g({x0}) = {g0}，g({xn}) = {gn}；在{counted}上，g 的最小值为 {lo}（Δ = {xlo}）',
+    countedAll: '不超过 {max} 的每个整数距离',
+    countedEvery: '不超过 {max} 的整数距离中每 {every} 个取一个',
+    readoutBound: '；上界 d·(2/d)·Σ_j |S_j| 始终高于 |g|：Δ = {x0} 处为 {b0}，Δ = {xn} 处为 {bn}',
     readoutQuarter: '；最慢一对的余弦在 T_max/4 = {quarter} 处降到 0。',
     end: '。',
-    how: 'g(Δ) 在每个画出的距离上对 d/2 个对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθ_i, sin Δθ_i) 之和；图中右轴画的是 RoFormer 的相对曲线 (2/d)·Σ_j |S_j|，表格和 CSV 给出它的 d 倍，对全 1 的 q 和 k 来说这才是 |g| 的上界。',
+    how: 'g(Δ) 在每个画出的距离上对 d/2 个维度对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。读数中 g 的最小值不在画出的点上取（那些点可能漏掉很窄的低谷），而是取遍最大距离以内的每个整数距离（若距离个数乘以 d/2 超过约两百万项，就每 k 个取一个，但取的距离不少于画出的点）。图中只画 Δ ≥ 0：cos 是偶函数，g(−Δ) = g(Δ)，上界在 −Δ 处也一样。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθ_i, sin Δθ_i) 之和；图中右轴画的是 RoFormer 的相对曲线 (2/d)·Σ_j |S_j|，表格和 CSV 给出它的 d 倍，对全 1 的 q 和 k 来说这才是 |g| 的上界。',
   },
 });
 
@@ -100,6 +110,8 @@ export default {
         const dist = scale === 'log' ? intGrid(1, maxDist, Math.min(SAMPLES + 1, maxDist + 1), 'log')
           : Array.from({ length: Math.floor(maxDist / step) + 1 }, (_, j) => j * step);
         const g = pe.ropeDecay(dist, { ...opts, kind: 'ones' });
+        const low = lowest(JSON.stringify([theta, dim, invFreq ? null : base, maxDist]), opts, dim, maxDist,
+          scale === 'log' ? null : { step, dist, g });
         const b = bound ? pe.ropeDecay(dist, { ...opts, kind: 'bound' }) : null;
         const xy = (v) => dist.map((x, j) => ({ x, y: v[j] }));
         chart.data.datasets = [
@@ -129,26 +141,40 @@ export default {
         chart.options.scales.x.min = dist[0];
         chart.options.scales.x.max = maxDist;
         chart.update();
-        let lo = 0;
-        for (let j = 1; j < g.length; j++) if (g[j] < g[lo]) lo = j;
         const last = dist.length - 1;
         // RoFormer's bound on |g|: the relative curve times max|h_(i+1) − h_i|·(d/2) = 2·(d/2) = d
         // for all-ones q and k (h_i = 2 for every pair, h_(d/2) = 0).
         const onG = b && Array.from(b, (r) => r * dim);
         const v = {
           dim, x0: dist[0], g0: sig(g[0], 6), xn: dist[last], gn: sig(g[last], 4),
-          lo: sig(g[lo], 4), xlo: dist[lo], b0: b && sig(onG[0], 4), bn: b && sig(onG[last], 4),
+          lo: sig(low.y, 4), xlo: low.x, b0: b && sig(onG[0], 4), bn: b && sig(onG[last], 4),
           quarter: quarter && Math.round(quarter),
         };
         view.notice = notice(theta, dim, opts, maxDist, dist, g);
+        v.counted = (low.every === 1 ? M.countedAll : M.countedEvery).format({ every: low.every, max: maxDist });
         view.readout = M.readout.format(v) + (b ? M.readoutBound.format(v) : '') + (quarter ? M.readoutQuarter.format(v) : M.end);
         return {
+          measured: { lowest: low },
           columns: ['Δ', 'g(Δ)', ...(b ? ['RoFormer relative bound (2/d)·Σ|S_j|', 'bound on |g| = d × relative'] : [])],
           rows: dist.map((x, j) => [x, g[j], ...(b ? [b[j], onG[j]] : [])]),
         };
       },
       destroy: () => chart.destroy(),
     };
+    // g's lowest value over whole distances (see LOWEST_WORK), kept while only the axis or the bound
+    // changes. On the linear axis, where the distances drawn are the ones it would take, it reuses g.
+    let lowKey = '', low = null;
+    function lowest(key, opts, dim, maxDist, drawn) {
+      if (key === lowKey) return low;
+      const every = Math.max(1, Math.ceil(maxDist / Math.max(SAMPLES, Math.floor(LOWEST_WORK / (dim / 2)))));
+      const reuse = drawn && drawn.step === every;
+      const at = reuse ? drawn.dist : Float64Array.from({ length: Math.floor(maxDist / every) + 1 }, (_, j) => j * every);
+      const y = reuse ? drawn.g : pe.ropeDecay(at, { ...opts, kind: 'ones' });
+      let j0 = 0;
+      for (let j = 1; j < y.length; j++) if (y[j] < y[j0]) j0 = j;
+      (lowKey = key), (low = { every, x: at[j0], y: y[j0] });
+      return low;
+    }
     /** What to notice: for the geometric θ_i, g against the count of pairs still in step at a round distance. */
     function notice(theta, dim, opts, maxDist, dist, g) {
       if (theta === THETAS[1]) return M.noticeOnes.format({});
