@@ -494,7 +494,7 @@ test('section 19: the curves climb towards 2; the heatmap shows fast pairs first
   await setControl('precision-heatmap', 'type', 'bfloat16');
 });
 
-test('section 19: float16 holds θ_i to 0.05 % only down to 2^-14; the prose gives where that fails and by how much', async () => {
+test('section 19: float16 holds θ_i to 0.05 % only down to 2^-14; the prose and the chart\'s note give where that fails and by how much', async () => {
   const pe = await loadPosenc({ simd: false });
   // θ_i as the emulation rounds it (position 1 exact, angle and output in float64): the angle of pair i
   const rounded = (base, d, type) => {
@@ -512,12 +512,17 @@ test('section 19: float16 holds θ_i to 0.05 % only down to 2^-14; the prose giv
   assert.deepEqual([below[0], below.at(-1), below.length], [48, 63, 16]);
   for (const base of [500000, 1e7]) assert.ok(worst(rounded(base, 128, 'bf16')).err <= 2 ** -8, 'bfloat16 keeps its 0.4 %');
   const pct = (x, digits) => (100 * x).toPrecision(digits);
-  for (const lang of ['en', 'zh-CN']) {
+  const hasPct = (text, x) => text.includes(`${pct(x, 2)}%`) || text.includes(`${pct(x, 2)} %`);
+  assert.equal(w.i, 62, 'the worst pair at base 500000');
+  // the prose gives the pairs and the worst error at base 500000; the chart's note adds the pair and base 10^7
+  const { tables } = (await import('../web/charts/precision-lab.js')).default.messages;
+  for (const [lang, note] of [['en', tables.en.how], ['zh-CN', tables.zh.how]]) {
     const prose = await page.$eval(`#precision p[lang="${lang}"]:not(.skip)`, (e) => e.textContent.replace(/\s+/g, ' '));
-    assert.ok(prose.includes(`${pct(w.err, 2)}%`) || prose.includes(`${pct(w.err, 2)} %`), `${lang}: ${pct(w.err, 2)} %`);
-    assert.ok(prose.includes(`62`) && w.i === 62, `${lang}: pair ${w.i}`);
-    assert.ok(prose.includes(`${pct(w7.err, 2)}%`) || prose.includes(`${pct(w7.err, 2)} %`), `${lang}: ${pct(w7.err, 2)} %`);
+    assert.ok(hasPct(prose, w.err), `${lang} prose: ${pct(w.err, 2)} %`);
     assert.match(prose, /48\D+63/);
+    assert.ok(hasPct(note, w.err), `${lang} note: ${pct(w.err, 2)} %`);
+    assert.match(note, new RegExp(`48\\D+63\\D+${pct(w.err, 2)} ?%\\D+62\\D`), `${lang} note: pairs 48 to 63, up to ${pct(w.err, 2)} % at pair 62`);
+    assert.ok(hasPct(note, w7.err), `${lang} note: ${pct(w7.err, 2)} % at base 10^7`);
   }
 });
 

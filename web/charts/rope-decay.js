@@ -41,7 +41,7 @@ const M = messages({
     readoutBound: '; the bound d·(2/d)·Σ_j |S_j| stays above |g|: {b0} at Δ = {x0}, {bn} at Δ = {xn}',
     readoutQuarter: '; the slowest pair\'s cosine reaches 0 at T_max/4 = {quarter}.',
     end: '.',
-    how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. Its lowest value in the readout is not taken at the points drawn, which can miss a narrow dip, but at every whole distance up to the largest (at one in k where d/2 times their count would pass about two million terms, never at fewer than are drawn). Only Δ ≥ 0 is drawn: cos is even, so g(−Δ) = g(Δ), and the bound is the same at −Δ too. The bound\'s partial sums S_j add the unit vectors (cos Δθ_i, sin Δθ_i) of pairs 0 … j − 1; the chart plots RoFormer\'s relative curve (2/d)·Σ_j |S_j| on the right axis, and the table and CSV carry d times it, which bounds |g| for all-ones q and k.',
+    how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. Its lowest value in the readout is not taken at the points drawn, which can miss a narrow dip, but at every whole distance up to the largest (at one in k where d/2 times their count would pass about two million terms, never at fewer than are drawn). Only Δ ≥ 0 is drawn: cos is even, so g(−Δ) = g(Δ), and the bound is the same at −Δ too. The bound\'s partial sums S_j add the unit vectors (cos Δθ_i, sin Δθ_i) of pairs 0 … j − 1; the chart plots (2/d)·Σ_j |S_j| on the right axis, the relative bound that RoFormer\'s Figure 2 plots, d times smaller than the bound on |g|. The table and CSV carry d times it: for all-ones q and k that bounds |g|, and it stays above |g| at every distance.',
   },
   zh: {
     title: 'q = k = 全 1 向量时 RoPE 得分 g(Δ) 随距离 Δ 的变化，以及 RoFormer 的上界',
@@ -63,11 +63,11 @@ const M = messages({
     noticeZeros: '什么都不转，g 在任何距离上都等于 d：完全没有位置信号。',
     readout: 'd = {dim}：g({x0}) = {g0}，g({xn}) = {gn}；在{counted}上，g 的最小值为 {lo}（Δ = {xlo}）',
     countedAll: '不超过 {max} 的每个整数距离',
-    countedEvery: '不超过 {max} 的整数距离中每 {every} 个取一个',
+    countedEvery: '不超过 {max}、每隔 {every} 取一个的整数距离',
     readoutBound: '；上界 d·(2/d)·Σ_j |S_j| 始终高于 |g|：Δ = {x0} 处为 {b0}，Δ = {xn} 处为 {bn}',
     readoutQuarter: '；最慢一对的余弦在 T_max/4 = {quarter} 处降到 0。',
     end: '。',
-    how: 'g(Δ) 在每个画出的距离上对 d/2 个维度对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。读数中 g 的最小值不在画出的点上取（那些点可能漏掉很窄的低谷），而是取遍最大距离以内的每个整数距离（若距离个数乘以 d/2 超过约两百万项，就每 k 个取一个，但取的距离不少于画出的点）。图中只画 Δ ≥ 0：cos 是偶函数，g(−Δ) = g(Δ)，上界在 −Δ 处也一样。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθ_i, sin Δθ_i) 之和；图中右轴画的是 RoFormer 的相对曲线 (2/d)·Σ_j |S_j|，表格和 CSV 给出它的 d 倍，对全 1 的 q 和 k 来说这才是 |g| 的上界。',
+    how: 'g(Δ) 在每个画出的距离上对 d/2 个维度对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。图下文字给出的 g 的最小值不是在画出的点上取的（那些点可能漏掉很窄的低谷），而是取遍最大距离以内的每个整数距离（若距离个数乘以 d/2 超过约两百万项，就每 k 个取一个，但取的距离不少于画出的点）。图中只画 Δ ≥ 0：cos 是偶函数，g(−Δ) = g(Δ)，上界在 −Δ 处也一样。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθ_i, sin Δθ_i) 之和；图中右轴画的是 (2/d)·Σ_j |S_j|，即 RoFormer 论文图 2 所画的相对上界，只有 |g| 的上界的 1/d。表格和 CSV 给出它的 d 倍：对全 1 的 q 和 k，这才是 |g| 的上界，它在每个距离上都高于 |g|。',
   },
 });
 
