@@ -20,14 +20,14 @@ const M = messages({
     readoutHere: '{encoding} on “{task}”, trained on this page ({steps} steps, seed {seed}, training length {length}): {list}.',
     readItem: 'at length {length}, {metric} {first} at the first scored position and {last} at the last',
     sep: '; ',
-    noticeEdge: 'Right (0.9 or more) at every test length up to position {before}; position {first} is the first where some test length falls below 0.9{collapse}. ',
-    collapse: ', and position {at} the first where one is right less than half the time',
-    noticeLate: 'Keys {edge} to {before} places back, never shown in training either, do not disturb it.',
+    noticeEdge: 'Accuracy 0.9 or more at every test length up to position {before}; position {first} is the first where some test length falls below 0.9{collapse}. ',
+    collapse: ', and position {at} the first where one falls below 0.5',
+    noticeLate: 'Keys {edge} to {before} places back, never shown in training either, cost it little.',
     noticeEarly: 'Position {edge} is the first past the training length: from there on every position is new to this model.',
-    noticeNever: 'This model never learned the task: even before position {edge} it is right only {inside} of the time.',
-    noticeHolds: 'Right (0.9 or more) at every position up to {multiple}× the training length ({outside} from position {edge} on).',
+    noticeNever: 'This model never learned the task: even before position {edge} its accuracy is only {inside}.',
+    noticeHolds: 'Accuracy 0.9 or more at every position up to {multiple}× the training length ({outside} from position {edge} on).',
     noticeCopy: 'Along the answer, accuracy falls from the first copied token to the last: {first1} to {last1} at 1×, {first2} to {last2} at 2×.',
-    how: 'Each point is one position of the test sequences (128 fresh ones per length), scored for the model of the lab above trained with seed 1: the share of sequences whose token there is predicted right, or the mean loss there. Only positions that carry an answer are drawn: from position 2 on for the offset task, the second half for copy. After you press Train above, this chart shows that run instead.',
+    how: 'Each point is one position of the test sequences (128 fresh ones per length), scored for the model of the lab above trained with seed 1: the share of sequences whose token there is predicted right, or the mean loss there. Only positions that carry an answer are drawn: from position 2 on for the offset task, the second half for copy. The readout\'s bar, an accuracy of 0.9, is lower than the 0.95 at which the lab\'s accuracy-against-length chart calls a model right, because each position\'s accuracy rests on only 128 sequences. After you press Train above, this chart shows that run instead.',
   },
   zh: {
     title: '模型在训练长度之外错在哪里：在 1× 到 8× 长度上按位置的准确率或损失',
@@ -40,14 +40,14 @@ const M = messages({
     readoutHere: '{encoding}，任务“{task}”，在本页训练（{steps} 步，种子 {seed}，训练长度 {length}）：{list}。',
     readItem: '长度 {length} 时，第一个计分位置的{metric}为 {first}，最后一个为 {last}',
     sep: '；',
-    noticeEdge: '在每个测试长度上，直到位置 {before} 准确率都不低于 0.9；第一个在某个测试长度上低于 0.9 的位置是 {first}{collapse}。',
-    collapse: '，第一个在某个测试长度上准确率不到一半的位置是 {at}',
-    noticeLate: '往前 {edge} 到 {before} 个位置的 key 在训练中同样没出现过，却没有干扰它。',
+    noticeEdge: '在所有测试长度上，位置 {before} 及以前的准确率都不低于 0.9；位置 {first} 是第一个有测试长度低于 0.9 的位置{collapse}。',
+    collapse: '，位置 {at} 是第一个有测试长度低于 0.5 的位置',
+    noticeLate: '往前 {edge} 到 {before} 个位置的 key 在训练中同样没出现过，对它的影响却很小。',
     noticeEarly: '位置 {edge} 是超出训练长度的第一个位置：从那里起，每个位置对这个模型来说都是新的。',
     noticeNever: '这个模型没有学会这个任务：即使在位置 {edge} 之前，准确率也只有 {inside}。',
     noticeHolds: '直到训练长度的 {multiple}×，每个位置的准确率都不低于 0.9（位置 {edge} 起为 {outside}）。',
     noticeCopy: '沿着答案，准确率从第一个复制的 token 到最后一个逐渐下降：1× 时从 {first1} 降到 {last1}，2× 时从 {first2} 降到 {last2}。',
-    how: '每个点是测试序列中的一个位置（每个长度 128 条新序列），模型是上面实验中用种子 1 训练的那个：该位置上的 token 预测正确的序列所占的比例，或该位置上的平均损失。只画带答案的位置：往前第 2 个任务从位置 2 开始，复制任务画后一半。在上面按“训练”之后，这张图改为显示那次训练的结果。',
+    how: '每个点是测试序列中的一个位置（每个长度 128 条新序列），模型是上面实验中用种子 1 训练的那个：该位置上的 token 预测正确的序列所占的比例，或该位置上的平均损失。只画带答案的位置：“复述往前第 2 个 token”任务从位置 2 开始，复制任务画后一半。图下的文字以准确率 0.9 为界，低于实验中“准确率随测试长度变化”那张图判定“做对”所用的 0.95，因为每个位置的准确率只基于 128 条序列。在上面按“训练”之后，这张图改为显示那次训练的结果。',
   },
 });
 
@@ -58,7 +58,8 @@ function split(e, edge) {
   return [mean(e.positions.filter((q) => q.position < edge)), mean(e.positions.filter((q) => q.position >= edge))];
 }
 
-// Right: 0.9 of the time or more (a position's accuracy is over 128 sequences); collapsed: below half.
+// The readout's bar: an accuracy of 0.9 or more (a position's accuracy is over 128 sequences, so looser than
+// the 0.95 the length chart calls right); collapsed: below half.
 const RIGHT = 0.9, COLLAPSED = 0.5;
 
 /** The first position at which some test length is right less than `below` of the time (Infinity for none). */

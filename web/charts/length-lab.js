@@ -62,7 +62,7 @@ const M = messages({
     noticeZero: 'No encoding gets any of this task right at the training length: every accuracy is 0.',
     nobody: 'none',
     nameSep: ', ',
-    how: 'Each model is a decoder-only transformer (2 layers, d_model 32, 4 heads of width 8, batch 32, AdamW, its learning rate raised linearly over the first 100 steps, a warm-up, to 0.003 and then held), trained by the page\'s own WebAssembly code on sequences of up to 16 tokens of the task (a new length each step), then scored on 128 fresh sequences at each test length. RoPE\'s scaled lines reuse the RoPE model and only change its angles at evaluation (factor = the multiple). The default run (seeds 1, 2, 3) was trained ahead of time with the same code by npm run lab and is stored with the page; Train trains on your machine in Web Workers (background threads), one per core and each encoding in one of them, or in short slices on the page where there are none.',
+    how: 'Each model is a decoder-only transformer (2 layers, d_model 32, 4 heads of width 8, batch 32, AdamW, its learning rate raised linearly to 0.003 over the first 100 steps (a warm-up), then held), trained by the page\'s own WebAssembly code on sequences of up to 16 tokens of the task (a new length each step), then scored on 128 fresh sequences at each test length. RoPE\'s scaled lines reuse the RoPE model and only change its angles at evaluation (factor = the multiple). The default run (seeds 1, 2, 3) was trained ahead of time with the same code by npm run lab and is stored with the page; Train trains on your machine in Web Workers (background threads), one per core and each encoding in one of them, or in short slices on the page where there are none.',
   },
   zh: {
     title: '准确率随测试长度的变化：用各种位置编码训练的小 Transformer，在训练长度的 1× 到 8× 上测试',
@@ -106,7 +106,7 @@ const M = messages({
     noticeZero: '在训练长度上，没有哪种编码能做对这个任务的任何一部分：准确率全都是 0。',
     nobody: '没有',
     nameSep: '、',
-    how: '每个模型都是仅解码器的 Transformer（2 层，d_model 32，4 个宽度为 8 的头，批大小 32，AdamW，学习率在前 100 步内从接近 0 线性升到 0.003，这一段称为“预热”，之后保持不变），由本页自己的 WebAssembly 代码在该任务最长 16 个 token 的序列上训练（每一步换一个长度），然后在每个测试长度上用 128 条新序列打分。RoPE 的几条缩放曲线沿用同一个 RoPE 模型，只在评估时改变它的角度（缩放因子等于倍数）。默认结果（种子 1、2、3）由同一份代码通过 npm run lab 预先训练好，随页面一起提供；按“训练”会在你的机器上训练：有 Web Worker（后台线程）时每个核一个，各编码分到其中并行训练；没有时在页面上分成小段进行。',
+    how: '每个模型都是仅解码器的 Transformer（2 层，d_model 32，4 个头，头维度 8，批大小 32，AdamW，学习率在前 100 步线性预热到 0.003，之后保持不变），由本页自己的 WebAssembly 代码在该任务最长 16 个 token 的序列上训练（每一步换一个长度），然后在每个测试长度上用 128 条新序列打分。RoPE 的几条缩放曲线沿用同一个 RoPE 模型，只在评估时改变它的角度（缩放因子等于倍数）。默认结果（种子 1、2、3）由同一份代码通过 npm run lab 预先训练好，随页面一起提供；按“训练”会在你的机器上训练：有 Web Worker（后台线程）时每个核一个，各编码分到其中并行训练；没有时在页面上分成小段进行。',
   },
 });
 
