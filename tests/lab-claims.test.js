@@ -19,9 +19,9 @@
 //                                           encodings (or the fine-tuned RoPE lines)
 //   pos.<task>.<encoding>.firstWrong | lastRight | collapse | last.<multiple>
 //                                           lab-positions: the first position at which some test
-//                                           length is right less than 0.9 of the time, the one
-//                                           before it, the first at which some test length is
-//                                           right less than half the time, and the accuracy at the
+//                                           length has an accuracy below 0.9, the one before it,
+//                                           the first at which some test length has an accuracy
+//                                           below one half, and the accuracy at the
 //                                           last position of the test at <multiple>
 //   att.<task>.<encoding>.<measure>.<multiple>
 //                                           lab-attention's picture: target = weight on the key the
