@@ -186,8 +186,9 @@ export default {
         for (let j = fell; j < g.length; j++) if (g[j] > g[peak]) peak = j;
         if (g[peak] > dim / 2) return M.noticeReturns.format({ half: dim / 2, dim, peak: sig(g[peak], 3), xpeak: dist[peak] });
       }
-      const x = 10 ** Math.max(0, Math.floor(Math.log10(maxDist)) - 1);
+      // a round distance a tenth of the axis, but no farther than where the slowest pair is still in step
       const invFreq = pe.ropeInvFreq(dim, { base: opts.base });
+      const x = Math.min(10 ** Math.max(0, Math.floor(Math.log10(maxDist)) - 1), 10 ** Math.floor(Math.log10(1 / invFreq.at(-1))));
       const inPhase = invFreq.filter((t) => x * t <= 1).length;
       const [gx] = pe.ropeDecay([x], { ...opts, kind: 'ones' });
       return M.noticeGeometric.format({ x, inPhase, half: dim / 2, gx: sig(gx, 3) });
