@@ -72,7 +72,7 @@ export async function labPoolBench({ settings = { task: 'kback', steps: 400, see
   const rest = [...one.times.values()].reduce((a, b) => a + b, 0) - slowest;
   const bits = (runs) => JSON.stringify(runs.map((r) => [r.encoding, Array.from(new Uint32Array(r.loss.buffer)), r.evaluation, r.scaled]));
   return {
-    cores, workers: many.workers, one: { ms: one.ms, runs: Object.fromEntries(one.times) }, pool: { ms: many.ms },
+    cores, repeats, workers: many.workers, one: { ms: one.ms, runs: Object.fromEntries(one.times) }, pool: { ms: many.ms },
     slowest: { encoding, ms: slowest }, rest, target: 1.3 * slowest + rest / cores, sameBits: bits(one.runs) === bits(many.runs),
   };
 }

@@ -821,7 +821,7 @@ if (lab) {
   const row = (name, r) => (r.ms ? `${name} ${fmt(r.ms)} ms a step, ${Math.round(r.tokensPerSecond).toLocaleString('en')} tokens/s` : `${name} skipped: ${r.skipped}`);
   console.log(`\nThe lab (a training step of the default model: 32 × 16 tokens of k-back, loss, gradient, AdamW; minimum of means):\n  ${[row('WASM SIMD', lab.simd), row('scalar build', lab.scalar), row(`native ${lab.native.compiler ?? ''} -O3 -march=native`, lab.native)].join('\n  ')}`);
   const p = lab.pool, s = (ms) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`The page's default Train (7 runs; worker start-up included; the faster of two turns each; load average ${loadavg()[0].toFixed(1)} on ${p.cores} cores):
+  console.log(`The page's default Train (7 runs; worker start-up included; ${p.repeats > 1 ? `the fastest of ${p.repeats} turns each` : 'one turn each'}; load average ${loadavg()[0].toFixed(1)} on ${p.cores} cores):
   one worker ${s(p.one.ms)}: ${Object.entries(p.one.runs).map(([e, ms]) => `${e} ${s(ms)}`).join(', ')}
   pool of ${p.workers} workers ${s(p.pool.ms)} (${(p.one.ms / p.pool.ms).toFixed(2)}× faster), same bits: ${p.sameBits ? 'yes' : 'NO'}
   target 1.3 × slowest alone (${p.slowest.encoding} ${s(p.slowest.ms)}) + rest (${s(p.rest)}) / ${p.cores} = ${s(p.target)}`);

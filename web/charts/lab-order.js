@@ -24,7 +24,7 @@ const M = messages({
     verdictSet: 'After position {b}, layer 1 cannot tell the two orders apart (the same rows up to float32 rounding): each row sees the tokens up to itself as a set. Layer 2 can again, because it reads the rows between {a} and {b}, which differ.',
     verdictOrder: 'Layer 1 already tells the two orders apart after position {b}: the encoding gives it positions.',
     training: '{encoding}, seed {seed}: training {steps} steps…',
-    how: 'One 24-token input of the offset task (seed 1) and the same input with the tokens at positions 2 and 6 swapped go through the lab model; each point is |Δh|/|h|, the distance between the two residual streams at that position and depth over the first one\'s norm. At 0 steps the model is freshly initialised from the seed; 100 or 400 steps train it here first, in short slices so the page stays responsive. Exact zeros are drawn at the bottom line; the shaded band is float32 rounding (sums taken in another order differ by about 1e-7).',
+    how: 'One 24-token input of “repeat the token 2 places back” (seed 1) and the same input with the tokens at positions 2 and 6 swapped go through the lab model; each point is |Δh|/|h|, the distance between the two residual streams at that position and depth over the first one\'s norm. At 0 steps the model is freshly initialised from the seed; 100 or 400 steps train it here first, in short slices so the page stays responsive. Exact zeros are drawn at the bottom line; the shaded band is float32 rounding (sums taken in another order differ by about 1e-7).',
   },
   zh: {
     title: '没有位置编码时（NoPE，因果掩码）还剩下哪些顺序信息',

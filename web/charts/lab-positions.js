@@ -27,7 +27,7 @@ const M = messages({
     noticeNever: 'This model never learned the task: even before position {edge} its accuracy is only {inside}.',
     noticeHolds: 'Accuracy 0.9 or more at every position up to {multiple}× the training length ({outside} from position {edge} on).',
     noticeCopy: 'Along the answer, accuracy falls from the first copied token to the last: {first1} to {last1} at 1×, {first2} to {last2} at 2×.',
-    how: 'Each point is one position of the test sequences (128 fresh ones per length), scored for the model of the lab above trained with seed 1: the share of sequences whose token there is predicted right, or the mean loss there. Only positions that carry an answer are drawn: from position 2 on for the offset task, the second half for copy. The readout\'s bar, an accuracy of 0.9, is lower than the 0.95 at which the lab\'s accuracy-against-length chart calls a model right, because each position\'s accuracy rests on only 128 sequences. After you press Train above, this chart shows that run instead.',
+    how: 'Each point is one position of the test sequences (128 fresh ones per length), scored for the model of the lab above trained with seed 1: the share of sequences whose token there is predicted right, or the mean loss there. Only positions that carry an answer are drawn: from position 2 on for “repeat the token 2 places back”, the second half for copying. The readout\'s bar, an accuracy of 0.9, is lower than the 0.95 at which the lab\'s accuracy-against-length chart calls a model right, because each position\'s accuracy rests on only 128 sequences. After you press Train above, this chart shows that run instead.',
   },
   zh: {
     title: '模型在训练长度之外错在哪里：在 1× 到 8× 长度上按位置的准确率或损失',
