@@ -73,13 +73,19 @@ function farWeight(a, edge) {
   return n ? s / n : NaN;
 }
 
-/** The distance at least `edge` whose keys get the largest mean weight from the queries that have one, in picture `a`. */
+/** The mean weight the keys d places back get from the queries that have one, in picture `a`. */
+function atDistance(a, d) {
+  let s = 0, n = 0;
+  for (let i = d; i < a.length; i++, n++) s += a.weights[i * a.length + i - d];
+  return s / n;
+}
+
+/** The distance at least `edge` whose keys get the largest mean weight, in picture `a`. */
 function brightest(a, edge) {
   let best = edge, most = -1;
   for (let d = edge; d < a.length; d++) {
-    let s = 0, n = 0;
-    for (let i = d; i < a.length; i++, n++) s += a.weights[i * a.length + i - d];
-    if (s / n > most) (most = s / n), (best = d);
+    const w = atDistance(a, d);
+    if (w > most) (most = w), (best = d);
   }
   return best;
 }
@@ -92,9 +98,7 @@ const STRIPE = 0.05;
 function stripes(a, edge) {
   const runs = [];
   for (let d = edge; d < a.length; d++) {
-    let s = 0, n = 0;
-    for (let i = d; i < a.length; i++, n++) s += a.weights[i * a.length + i - d];
-    if (s / n < STRIPE) continue;
+    if (atDistance(a, d) < STRIPE) continue;
     if (runs.at(-1)?.[1] === d - 1) runs.at(-1)[1] = d;
     else runs.push([d, d]);
   }

@@ -8,7 +8,7 @@
 // points drawn, g = −42.29). It is taken at every whole distance up to the largest, one more pass
 // of the kernel over maxDist + 1 distances × d/2 pairs (about 2 ms at the defaults), or at one
 // distance in k where that would pass LOWEST_WORK terms (never fewer distances than are drawn).
-import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, intGrid, wholeSteps, logAxis } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
@@ -106,9 +106,8 @@ export default {
         // Linear axis: the exact progression 0, Δ, 2Δ, … ≤ maxDist with Δ = ⌈maxDist/2000⌉, which the
         // kernel computes by a rotation recurrence (3–5× faster than a sin/cos per term); intGrid's
         // rounded points are uneven unless maxDist is a multiple of 2000. The axis still ends at maxDist.
-        const step = Math.max(1, Math.ceil(maxDist / SAMPLES));
-        const dist = scale === 'log' ? intGrid(1, maxDist, Math.min(SAMPLES + 1, maxDist + 1), 'log')
-          : Array.from({ length: Math.floor(maxDist / step) + 1 }, (_, j) => j * step);
+        const linear = wholeSteps(0, maxDist, SAMPLES), step = linear.every;
+        const dist = scale === 'log' ? intGrid(1, maxDist, Math.min(SAMPLES + 1, maxDist + 1), 'log') : linear.at;
         const g = pe.ropeDecay(dist, { ...opts, kind: 'ones' });
         const low = lowest(JSON.stringify([theta, dim, invFreq ? null : base, maxDist]), opts, dim, maxDist,
           scale === 'log' ? null : { step, dist, g });
@@ -166,9 +165,9 @@ export default {
     let lowKey = '', low = null;
     function lowest(key, opts, dim, maxDist, drawn) {
       if (key === lowKey) return low;
-      const every = Math.max(1, Math.ceil(maxDist / Math.max(SAMPLES, Math.floor(LOWEST_WORK / (dim / 2)))));
+      const { every, at: whole } = wholeSteps(0, maxDist, Math.max(SAMPLES, Math.floor(LOWEST_WORK / (dim / 2))));
       const reuse = drawn && drawn.step === every;
-      const at = reuse ? drawn.dist : Float64Array.from({ length: Math.floor(maxDist / every) + 1 }, (_, j) => j * every);
+      const at = reuse ? drawn.dist : whole;
       const y = reuse ? drawn.g : pe.ropeDecay(at, { ...opts, kind: 'ones' });
       let j0 = 0;
       for (let j = 1; j < y.length; j++) if (y[j] < y[j0]) j0 = j;

@@ -4,7 +4,7 @@
 // The curves are drawn at about 1000 distances, but the range within L0 is taken at every whole
 // distance up to L0: a sparse grid misses the narrow dips of g there, which makes the range too
 // narrow and the share outside it too large. The shares past L0 are a count over an even grid.
-import { lineChartWith, palette, lineLegend, sig, intGrid, logAxis, beyondShade, ink } from './common.js';
+import { lineChartWith, palette, lineLegend, sig, intGrid, wholeSteps, logAxis, beyondShade, ink } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const VARIANTS = ['linear (PI)', 'NTK-aware', 'dynamic NTK', 'YaRN', 'llama3'];
@@ -144,10 +144,6 @@ export default {
     // The range within L0, the shares outside it past L0 and how far g moves within L0, on two
     // grids of their own (see INSIDE and PAST), so they do not depend on the x axis. The unscaled
     // curves depend on neither the method nor its factor: kept while only those move.
-    const grid = (from, to, most) => {
-      const every = Math.max(1, Math.ceil((to - from) / most));
-      return { every, at: Float64Array.from({ length: Math.floor((to - from) / every) + 1 }, (_, j) => from + j * every) };
-    };
     const optsOf = (kind, { dim, base }, q) => (kind === 'vectors' ? { dim, base, kind, q, k: q, style: 'half' } : { dim, base, kind });
     let unscaledKey = '', unscaled = null, countedKey = '', counted = null;
     const count = (p, q, scaling) => {
@@ -155,7 +151,7 @@ export default {
       const key = JSON.stringify([l0, dim, base, seed]), by = JSON.stringify([variant, factor]);
       if (key === countedKey && by === counted.by) return counted;
       if (key !== unscaledKey) {
-        const inside = grid(0, l0, INSIDE), past = grid(l0 + 1, REACH * l0, PAST);
+        const inside = wholeSteps(0, l0, INSIDE), past = wholeSteps(l0 + 1, REACH * l0, PAST);
         unscaled = { inside, past };
         for (const kind of ['ones', 'vectors']) {
           const before = { inside: pe.ropeDecay(inside.at, optsOf(kind, p, q)), past: pe.ropeDecay(past.at, optsOf(kind, p, q)) };

@@ -48,6 +48,15 @@ export function intGrid(lo, hi, n, scale = 'linear') {
 }
 
 /**
+ * The whole distances from, from + k, from + 2k, … up to `to`, with k the smallest step that keeps
+ * them to about `most`: { every: k, at }. Evenly spaced, so the kernels can step by rotation.
+ */
+export function wholeSteps(from, to, most) {
+  const every = Math.max(1, Math.ceil((to - from) / most));
+  return { every, at: Array.from({ length: Math.floor((to - from) / every) + 1 }, (_, j) => from + j * every) };
+}
+
+/**
  * Arrays of {x, y} points kept from one redraw to the next: pts(key, n, y, x) returns the
  * array kept under `key`, refilled with n points { x: x(i), y: y(i) } (x defaults to i). A
  * chart that hands Chart.js the same array again (with parsing off Chart.js reads it at every
