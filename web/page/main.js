@@ -15,7 +15,8 @@ import {
   chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
 } from '../host/chart-host.js';
 
-const status = document.getElementById('status');
+// the page's loading message (found when used: this script may run before it is parsed)
+const status = () => document.getElementById('status');
 const charts = new Map();
 // the page's charts and the kernels they draw with, for the console (and the tests)
 window.posencPage = { charts, ready: null, notes: [], pe: null };
@@ -66,7 +67,7 @@ function showPageNotes(notes) {
   const box = noteBox(notes);
   if (box) {
     box.id = 'page-notes';
-    status.after(box);
+    status().after(box);
   }
 }
 
@@ -97,64 +98,115 @@ function readingOrder(els, first) {
   return [...rest.slice(0, 1), ...reading, ...rest.slice(1)];
 }
 
-async function mountAll() {
-  const { target, entries, scene, notes } = readQuery();
-  showPageNotes(notes);
-  // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
-  // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
-  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
-  const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl);
+/** Everything a chart's mount needs from the page, found once. */
+async function pageTools() {
   let pe, Chart;
   try {
     [pe, Chart] = await Promise.all([kernels(), chartJs()]);
   } catch (err) {
-    status.textContent = HOST.noWasm.format({ message: err?.message ?? String(err) });
-    status.classList.add('error');
-    for (const el of els) showMessage(el, HOST.noWasm.format({ message: err?.message ?? String(err) }));
-    return;
+    return { err };
   }
   window.posencPage.pe = pe;
+  return { pe, Chart };
+}
+
+// The page stays responsive while the charts mount, and paints what is drawn: it gets the
+// thread back after the first chart, then every 100 ms (a yield lets a frame be drawn, and a
+// frame lays out this long page, so not after every chart).
+let slice = -Infinity;
+
+/**
+ * Mounts chart `el` with its module (which comes with the page's script), as `query` (readQuery's)
+ * sets it; a chart that fails shows its message on its own chart.
+ */
+async function mountOne(el, { pe, Chart }, query = { target: null, entries: [], scene: null }) {
+  const k = el.dataset.chart, { target, entries, scene } = query;
+  try {
+    const chart = await loadChart(k);
+    const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
+    const inScene = scene?.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
+    const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
+    const { scriptUrl, scriptModule, embedUrl } = assetUrls();
+    charts.set(k, mountChart(el, chart, {
+      pe, Chart, values, notes: chartNotes, locked: Boolean(scene?.locked),
+      toolbar: {
+        link: (v) => linkFor(chart, el, v),
+        sectionLink: () => sectionLinkFor(el),
+        reset: true,
+        embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
+        png: true,
+        csv: true,
+      },
+    }));
+  } catch (err) {
+    showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
+    el.classList.add('error');
+    console.error(`chart ${k}:`, err);
+  }
+  if (performance.now() - slice > 100) {
+    await yieldToPage();
+    slice = performance.now();
+  }
+}
+
+const parsed = new Promise((resolve) => {
+  if (document.readyState !== 'loading') resolve();
+  else document.addEventListener('DOMContentLoaded', resolve, { once: true });
+});
+
+/**
+ * On a plain visit (no chart, scene or section named), the page is read from the top, so the
+ * reading order is the page's order: each chart mounts as soon as the parser has read past it,
+ * while the rest of this long page is still being read in.
+ */
+async function mountWhileParsing(toolsReady) {
+  const plain = !location.hash && [...new URLSearchParams(location.search).keys()].every((k) => k === 'lang' || k === 'theme');
+  if (!plain || document.readyState !== 'loading') return;
+  const tools = await toolsReady;
+  if (tools.err) return;
+  const sheet = document.querySelector('link[rel="stylesheet"]');
+  // a chart sizes itself to the page's layout, which needs the stylesheet
+  if (sheet && !sheet.sheet) await new Promise((resolve) => sheet.addEventListener('load', resolve, { once: true }));
+  let done = 0;
+  while (document.readyState === 'loading') {
+    const el = document.querySelectorAll('[data-chart]')[done];
+    // the parser has read past a chart's element once something follows it
+    if (el?.nextSibling) {
+      await mountOne(el, tools);
+      done++;
+    } else {
+      await Promise.race([parsed, new Promise((resolve) => setTimeout(resolve, 5))]);
+    }
+  }
+}
+
+async function mountAll(toolsReady) {
+  const query = readQuery();
+  showPageNotes(query.notes);
+  const { target } = query;
+  // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
+  // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
+  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
+  const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl).filter((el) => !charts.has(el.dataset.chart));
+  const tools = await toolsReady;
+  if (tools.err) {
+    const message = HOST.noWasm.format({ message: tools.err?.message ?? String(tools.err) });
+    status().textContent = message;
+    status().classList.add('error');
+    for (const el of els) showMessage(el, message);
+    return;
+  }
+
   const kind = document.getElementById('build-kind');
-  if (kind) kind.textContent = pe.simd ? 'SIMD' : 'scalar';
+  if (kind) kind.textContent = tools.pe.simd ? 'SIMD' : 'scalar';
 
   let moved = false;
   const onMove = () => (moved = true);
   for (const ev of ['wheel', 'touchstart', 'keydown']) addEventListener(ev, onMove, { once: true, passive: true });
 
-  // The page stays responsive while the charts mount, and paints what is drawn: it gets the
-  // thread back after the first chart, then every 100 ms (a yield lets a frame be drawn, and a
-  // frame lays out this long page, so not after every chart). A chart's module comes with the
-  // page's script; one that fails shows its message on its own chart.
-  let slice = -Infinity;
   for (const el of els) {
-    const k = el.dataset.chart;
-    try {
-      const chart = await loadChart(k);
-      const linked = k === target ? parseParams(chart.params, entries) : { values: {}, notes: [] };
-      const inScene = scene.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
-      const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
-      const { scriptUrl, scriptModule, embedUrl } = assetUrls();
-      charts.set(k, mountChart(el, chart, {
-        pe, Chart, values, notes: chartNotes, locked: scene.locked,
-        toolbar: {
-          link: (v) => linkFor(chart, el, v),
-          sectionLink: () => sectionLinkFor(el),
-          reset: true,
-          embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
-          png: true,
-          csv: true,
-        },
-      }));
-      if (el === targetEl) el.scrollIntoView({ block: 'start' });
-    } catch (err) {
-      showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
-      el.classList.add('error');
-      console.error(`chart ${k}:`, err);
-    }
-    if (performance.now() - slice > 100) {
-      await yieldToPage();
-      slice = performance.now();
-    }
+    await mountOne(el, tools, query);
+    if (el === targetEl) el.scrollIntoView({ block: 'start' });
   }
   // window.posencPage.charts in the page's order, whatever order they mounted in
   const mounted = [...document.querySelectorAll('[data-chart]')].map((el) => [el.dataset.chart, charts.get(el.dataset.chart)]);
@@ -162,7 +214,7 @@ async function mountAll() {
   for (const [k, host] of mounted) if (host) charts.set(k, host);
   if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });
   // a locked page says so where the loading message was; it is not a setting that went unused
-  status.textContent = scene.locked ? String(HOST.locked) : '';
+  status().textContent = query.scene.locked ? String(HOST.locked) : '';
 }
 
 /**
@@ -188,9 +240,10 @@ function followSceneLink(e) {
 }
 document.addEventListener('click', followSceneLink);
 
-window.posencPage.ready = new Promise((resolve) => {
-  const go = () => mountAll().catch((err) => console.error(err)).then(resolve);
-  // Chart.js is a deferred classic script; module scripts run after it.
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', go);
-  else go();
-});
+// The page's script is an async module: it starts as soon as it arrives, while the page is read in.
+window.posencPage.ready = (async () => {
+  const toolsReady = pageTools();
+  await mountWhileParsing(toolsReady);
+  await parsed;
+  await mountAll(toolsReady);
+})().catch((err) => console.error(err));

@@ -75,7 +75,7 @@ async function init() {
   document.documentElement.dataset.uiReady = '';
 }
 
-// On the page, main.js imports this module and, once it has run, creates window.posencPage: both
-// before DOMContentLoaded, which waits for the page's module script.
-if (document.readyState === 'complete') init();
-else document.addEventListener('DOMContentLoaded', init, { once: true });
+// On the page, main.js imports this module and, once it has run, creates window.posencPage. The
+// page's script is async and may run after DOMContentLoaded: init then waits one task, for main.js.
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init, { once: true });
+else setTimeout(init);

@@ -317,7 +317,7 @@ async function standalone() {
   // Every module script of the page, in order, becomes one import of the bundle's entry.
   const modules = [];
   // (the served page loads their bundle, build/page/<name>.js, made from page/<name>.js)
-  html = html.replace(/[ \t]*<script type="module" src="build\/page\/([\w-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(`page/${src}`), ''));
+  html = html.replace(/[ \t]*<script type="module"(?: async)? src="build\/page\/([\w-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(`page/${src}`), ''));
   if (!modules.includes('page/main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="build/page/main.js">');
   // what the served page asks for ahead (the kernels) is inlined here
   html = html.replace(/[ \t]*<link rel="(?:module)?preload"[^>]*>\n?/gi, '');
@@ -325,7 +325,6 @@ async function standalone() {
   const js = scriptSafe(await bundle('standalone', 'scriptUrl: "posenc.js", scriptModule: false, embedUrl: null'));
   const css = (await readFile(join(WEB, 'page', 'style.css'), 'utf8')).replace(/<\/style/gi, '<\\/style');
   html = replaceOnce(html, /<link rel="stylesheet" href="page\/style\.css">/i, '', 'stylesheet link');
-  html = replaceOnce(html, /[ \t]*<script src="vendor\/chart\.umd\.js"[^>]*><\/script>\n?/i, '', 'Chart.js script');
   // Other classic scripts (run before the first paint, say) are inlined where they stand.
   const classic = [];
   html = html.replace(/<script src="([\w/-]+\.js)"><\/script>/gi, (_, src) => (classic.push(src), `<script>\u0000${classic.length - 1}</script>`));
@@ -334,8 +333,8 @@ async function standalone() {
   const left = html.match(/<script[^>]*\ssrc=[^>]*>|<link[^>]*rel="stylesheet"[^>]*>/i);
   if (left) throw new Error(`bundle.js: index.html loads something the standalone build does not inline: ${left[0]}`);
   // Functions as replacements: the inlined text may contain "$&" and friends.
-  // The stylesheet in the head; the script at the end of the body, where the page is parsed
-  // (as it is when deferred module scripts run on the served page).
+  // The stylesheet in the head; the script at the end of the body, where every chart's element
+  // has been read (the served page's async script mounts those read so far, then the rest).
   html = html.replace(/<\/head>/i, () => `<style>${css}</style>\n</head>`);
   html = replaceOnce(html, /<\/body>/i, () => `<script>${js}</script>\n</body>`, '</body>');
   // The served page's policy allows 'self'; here everything is inline, so it names the hashes

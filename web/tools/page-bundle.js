@@ -23,7 +23,7 @@ async function entries() {
   const names = new Set();
   for (const page of PAGES) {
     const html = await readFile(join(WEB, page), 'utf8');
-    const own = [...html.matchAll(/<script type="module" src="build\/page\/([\w-]+)\.js"/g)].map((m) => m[1]);
+    const own = [...html.matchAll(/<script type="module"(?: async)? src="build\/page\/([\w-]+)\.js"/g)].map((m) => m[1]);
     // two bundles on one page would each have their own copy of the modules they share
     if (own.length > 1) throw new Error(`page-bundle.js: ${page} loads ${own.length} page bundles; one imports what else it needs`);
     for (const name of own) names.add(name);
