@@ -122,9 +122,14 @@ test('the sources are named and linked: the five posts, the papers and the refer
 test('zh: no calques (帖子, 读数, 两头) in the text or the charts, RoPE named 旋转位置编码', async () => {
   const { page } = pages.zh;
   const text = await page.evaluate(() => {
-    // innerText is layout's text: every section is laid out, also those out of view (content-visibility)
+    // innerText is layout's text: every section is laid out, also those out of view
+    // (content-visibility), and every folded answer is opened (then folded again)
     for (const s of document.querySelectorAll('main > section')) s.style.contentVisibility = 'visible';
-    return document.body.innerText;
+    const folded = [...document.querySelectorAll('details:not([open])')];
+    for (const d of folded) d.open = true;
+    const all = document.body.innerText;
+    for (const d of folded) d.open = false;
+    return all;
   });
   for (const w of ['帖子', '读数', '两头']) assert.ok(!text.includes(w), `“${w}” on the Chinese page`);
   assert.match(text, /旋转位置编码（RoPE[）；，]/);
