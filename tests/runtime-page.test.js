@@ -260,7 +260,17 @@ test('Chinese: the notice, the findings and the Hub messages are in Chinese; the
     const f = await findings(page);
     assert.deepEqual(f.map((x) => x.code), ['rope-freqs-missing']);
     assert.match(f[0].text, /缺少 llama3 缩放/);
-    assert.match(f[0].text, /修正：没有哪个 llama\.cpp 命令行参数能修正它/);
+    assert.match(f[0].text, /修正：没有哪个 llama\.cpp 命令行参数能修正它；请换用重新转换的 GGUF/);
+    // a flag to leave out is named as such, not offered as the fix (the file's base is the config's)
+    await control(page, 'file').selectOption('converted');
+    const input = fig(page).locator('.runtime-inputs input.mono');
+    await input.fill('--rope-freq-base 10000');
+    await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="base-differs"]`), KIND);
+    const fix = await fig(page).locator('li[data-code="base-differs"] .runtime-fix').evaluate((el) => [el.textContent, el.querySelector('code')?.textContent]);
+    assert.deepEqual(fix, ['修正：去掉 --rope-freq-base 10000。', '--rope-freq-base 10000']);
+    await input.fill('');
+    await control(page, 'file').selectOption('no-rope-freqs');
+    await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="rope-freqs-missing"]`), KIND);
     assert.match(await readout(page), /模拟的文件/);
     await hub(page, 'gated/llama', /受限或私有模型/);
     await hub(page, 'nobody/nothing', /Hub 上没有/);

@@ -24,6 +24,7 @@ test('every fixture model as converted agrees with its config, but gpt-oss (trun
   assert.deepEqual(f.layerTypes, ['sliding_attention', 'full_attention']);
   assert.match(f.message, /truncate false/);
   assert.match(f.fix, /^no flag: ggml always rounds/);
+  assert.deepEqual([f.fixKind, f.fixFlags], ['none', null]);
   // the ramp pairs only: transformers' bounds 8.09 and 17.4, ggml's 8 and 18
   assert.deepEqual(oss.layerTypes.full_attention.differingPairs, [9, 10, 11, 12, 13, 14, 15, 16, 17]);
 });
@@ -33,6 +34,7 @@ test('rope-freqs-missing: a Llama 3.1 GGUF from before llama.cpp#8676, with the 
   assert.deepEqual(codes(r), ['rope-freqs-missing']);
   assert.match(r.findings[0].message, /no rope_freqs tensor.*pairs 29–63 of 64 turn up to 8× faster/);
   assert.match(r.findings[0].fix, /llama.cpp#8676/);
+  assert.deepEqual([r.findings[0].fixKind, r.findings[0].fixFlags], ['reconvert', null]);
   const lt = r.layerTypes.full_attention;
   assert.deepEqual([lt.factors, lt.pairing.config, lt.pairing.llamaCpp], [null, 'half', 'half']);
   // θ_i here from the formula: llama.cpp's are plain 500000^(-2i/128); the config's divided by the llama3 factors
@@ -49,11 +51,13 @@ test('longrope-factors-by-context: Phi-3.5 picks the long factors for a short pr
   assert.deepEqual(codes(r), ['longrope-factors-by-context']);
   assert.match(r.findings[0].message, /long factors from the allocated context \(-c 131072 > 4096\), transformers the short ones from the sequence \(2001 tokens\)/);
   assert.match(r.findings[0].fix, /^-c 4096/);
+  assert.deepEqual([r.findings[0].fixKind, r.findings[0].fixFlags], ['flags', '-c 4096']);
   assert.deepEqual(codes(await compare('phi-3.5-mini', { ...short, ctx: 4096 })), ['none']);
   // a long prompt in a small context: the other way round
   const small = await compare('phi-3.5-mini', { positions: [0, 6000], ctx: 4096 });
   assert.deepEqual(codes(small), ['longrope-factors-by-context']);
   assert.match(small.findings[0].fix, /^-c 4352 or more/);
+  assert.equal(small.findings[0].fixFlags, '-c 4352');
   // the attention factor 1.19024 is the file's in both runtimes
   assert.ok(Math.abs(r.layerTypes.full_attention.magnitude.llamaCpp / r.layerTypes.full_attention.magnitude.config - 1) < 1e-6);
 });
@@ -67,6 +71,7 @@ test('swa-base-missing: Gemma 3 without freq_base_swa, and a reader that falls b
   const wrong = await compare('gemma-3-4b', {}, { set: [['gemma3.rope.freq_base_swa', 'f32', 1e6]] });
   assert.deepEqual(codes(wrong), ['base-differs']);
   assert.match(wrong.findings[0].fix, /^reconvert/);
+  assert.equal(wrong.findings[0].fixKind, 'reconvert');
   assert.deepEqual(wrong.findings[0].layerTypes, ['sliding_attention']);
 });
 
@@ -75,21 +80,26 @@ test('flags: Qwen YaRN given on the command line agrees; left out it differs, wi
   const bare = await compare('qwen2-7b-yarn', {}, noKeys);
   assert.deepEqual(codes(bare), ['scaling-differs', 'attn-factor-differs']);
   assert.equal(bare.findings[0].fix, '--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768');
+  assert.deepEqual([bare.findings[0].fixKind, bare.findings[0].fixFlags], ['flags', bare.findings[0].fix]);
   assert.deepEqual(codes(await compare('qwen2-7b-yarn', { flags: { ropeScaling: 'yarn', ropeScale: 4, yarnOrigCtx: 32768 } }, noKeys)), ['none']);
   // --rope-scaling yarn alone: a no-op, and the model still differs
   const half = await compare('qwen2-7b-yarn', { flags: { ropeScaling: 'yarn' } }, noKeys);
   assert.deepEqual(codes(half), ['flag-no-op', 'scaling-differs', 'attn-factor-differs']);
+  assert.deepEqual([half.findings[0].fixKind, half.findings[0].fixFlags], ['drop-flag', '--rope-scaling yarn']);
   // --yarn-attn-factor with YaRN active: overwritten (and harmless here)
   const over = await compare('qwen2-7b-yarn', { flags: { yarnAttnFactor: 1.5 } });
   assert.deepEqual(codes(over), ['flag-overridden']);
+  assert.deepEqual([over.findings[0].fixKind, over.findings[0].fixFlags], ['drop-flag', '--yarn-attn-factor 1.5']);
   // a wrapper's default base over the file's (llama-cpp-python#765)
   const base = await compare('qwen2-7b-yarn', { flags: { ropeFreqBase: 10000 } });
   assert.deepEqual(codes(base), ['base-differs']);
   assert.match(base.findings[0].fix, /^leave out --rope-freq-base 10000/);
+  assert.deepEqual([base.findings[0].fixKind, base.findings[0].fixFlags], ['drop-flag', '--rope-freq-base 10000']);
   // a wrong --rope-scale: the angles and YaRN's magnitude both differ; the right scale is named
   const scale = await compare('qwen2-7b-yarn', { flags: { ropeScale: 8 } });
   assert.deepEqual(codes(scale), ['scaling-differs', 'attn-factor-differs']);
   assert.match(scale.findings[1].fix, /^the YaRN flags that fix the scaling set it too/);
+  assert.deepEqual([scale.findings[1].fixKind, scale.findings[1].fixFlags], ['with-scaling', null]);
   assert.match(scale.findings[0].fix, /--rope-scale 4/);
 });
 
@@ -97,6 +107,8 @@ test('attn-factor-differs: Phi-3.5 without its attn_factor key, fixed by --yarn-
   const r = await compare('phi-3.5-mini', { positions: [0, 100000] }, { drop: ['phi3.rope.scaling.attn_factor'] });
   assert.deepEqual(codes(r), ['attn-factor-differs']);
   assert.match(r.findings[0].fix, /^--yarn-attn-factor 1\.1902/);
+  assert.equal(r.findings[0].fixKind, 'flags');
+  assert.match(r.findings[0].fixFlags, /^--yarn-attn-factor 1\.1902\d*$/);
   const fixed = await compare('phi-3.5-mini', { positions: [0, 100000], flags: { yarnAttnFactor: 1.1902381181716919 } }, { drop: ['phi3.rope.scaling.attn_factor'] });
   assert.deepEqual(codes(fixed), ['none']);
 });

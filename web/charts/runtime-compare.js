@@ -58,7 +58,11 @@ const M = messages({
     error: 'Could not compare: {message}',
     findingsTitle: 'Findings',
     fixLabel: 'Fix: ',
-    noFlag: 'no llama.cpp flag fixes this; use a GGUF converted again. ',
+    // the fix by its kind, shown where the page is not in English (English shows the fix's own sentence)
+    fixDrop: 'leave out ',
+    fixReconvert: 'no llama.cpp flag fixes this; use a GGUF converted again (which converter: see below).',
+    fixWithScaling: 'the YaRN flags that fix the scaling fix this too.',
+    fixNone: 'no llama.cpp flag fixes this (why: see below).',
     details: 'as the command line prints it',
     'h-rope-freqs-missing': 'The llama3 scaling is missing: the file has no rope_freqs tensor.',
     'h-longrope-factors-by-context': 'LongRoPE’s factors are picked by the context llama.cpp allocates, not by the length of the input.',
@@ -132,7 +136,10 @@ const M = messages({
     error: '无法比较：{message}',
     findingsTitle: '诊断结果',
     fixLabel: '修正：',
-    noFlag: '没有哪个 llama.cpp 命令行参数能修正它；请换用重新转换的 GGUF。',
+    fixDrop: '去掉 ',
+    fixReconvert: '没有哪个 llama.cpp 命令行参数能修正它；请换用重新转换的 GGUF（用哪个版本的转换脚本，见下方原文）。',
+    fixWithScaling: '修正缩放的那组 YaRN 参数会一并修正它。',
+    fixNone: '没有哪个 llama.cpp 命令行参数能修正它（原因见下方原文）。',
     details: '英文原文（与命令行输出相同）',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
     'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
@@ -386,6 +393,11 @@ export default {
       const en = lang() === 'en';
       findingsBox.style.display = list.length ? '' : 'none';
       const flagged = (text) => text.split(/(--[a-z-]+(?: [\w.+-]+)?|-c \d+)/).map((x, n) => (n % 2 ? mk('code', { textContent: x }) : x));
+      const codes = (flags) => flags.split(/ (?=--?[a-z])/).flatMap((x, n) => [n ? ' ' : '', mk('code', { textContent: x })]);
+      // where the page is not in English: the fix's flags, or what its kind says (its sentence is folded below)
+      const fixParts = (f) => (f.fixKind === 'flags' ? [...codes(f.fixFlags), '。']
+        : f.fixKind === 'drop-flag' ? [String(M.fixDrop), ...codes(f.fixFlags), '。']
+          : [String(f.fixKind === 'reconvert' ? M.fixReconvert : f.fixKind === 'with-scaling' ? M.fixWithScaling : M.fixNone)]);
       findingsList.replaceChildren(...list.map((f) => {
         const li = mk('li');
         li.dataset.code = f.code;
@@ -395,11 +407,7 @@ export default {
         if (en) li.append(mk('br'), f.message.charAt(0).toUpperCase() + f.message.slice(1));
         if (f.fix) {
           const fix = mk('span', { className: 'runtime-fix' });
-          const flagsInFix = f.fix.match(/(?:^|\s)(--[a-z-]+(?: [\w.+-]+)?|-c \d+)/g);
-          fix.append(String(M.fixLabel));
-          if (en) fix.append(...flagged(f.fix), '.');
-          else if (flagsInFix) fix.append(...flagsInFix.flatMap((x, n) => [n ? ' ' : '', mk('code', { textContent: x.trim() })]), '。');
-          else fix.append(String(M.noFlag));
+          fix.append(String(M.fixLabel), ...(en ? [...flagged(f.fix), '.'] : fixParts(f)));
           li.append(mk('br'), fix);
         }
         if (!en) {

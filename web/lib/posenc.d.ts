@@ -509,7 +509,7 @@ export interface LlamaCppRope {
   readonly nCtx: number;
   readonly layerTypes: { readonly full_attention: LlamaCppRopeParams; readonly sliding_attention?: LlamaCppRopeParams };
   /** flags llama.cpp overwrites ('flag-overridden') or that change nothing ('flag-no-op') */
-  readonly notes: readonly { readonly code: string; readonly message: string }[];
+  readonly notes: readonly { readonly code: string; /** the flag, with the value given */ readonly flag: string; readonly message: string }[];
 }
 
 /** One finding of compareRuntimes. */
@@ -519,6 +519,13 @@ export interface RuntimeFinding {
   readonly message: string;
   /** the llama.cpp flags that fix it, or what to do where no flag can; null for 'none' */
   readonly fix: string | null;
+  /**
+   * the kind of fix: flags to pass ('flags'), a flag to leave out ('drop-flag'), converting the
+   * model again ('reconvert'), the flags that fix the scaling ('with-scaling'), or none at all
+   */
+  readonly fixKind: 'flags' | 'drop-flag' | 'reconvert' | 'with-scaling' | 'none' | null;
+  /** the flags to pass ('flags') or to leave out ('drop-flag'); null otherwise */
+  readonly fixFlags: string | null;
   readonly layerTypes: readonly string[];
 }
 

@@ -92,13 +92,13 @@ export function compareRuntimes(pe, config, gguf, options) {
   // a finding met on several layer types is one finding naming them all
   const found = new Map();
   const find = (code, message, fix = null, layerType = null) => {
-    const key = `${code}|${message}|${fix}`;
+    const key = `${code}|${message}|${fix?.text}`;
     const f = found.get(key) ?? { code, message, fix, layerTypes: [] };
     if (layerType !== null) f.layerTypes.push(layerType);
     found.set(key, f);
   };
   const several = Object.values(cfg.layerTypes).filter((lt) => !lt.nope).length > 1;
-  for (const n of rt.notes) find(n.code, n.message, n.code === 'flag-no-op' || n.code === 'flag-overridden' ? 'leave the flag out' : null);
+  for (const n of rt.notes) find(n.code, n.message, n.code === 'flag-no-op' || n.code === 'flag-overridden' ? remedy('drop-flag', 'leave the flag out', n.flag) : null);
 
   const layerTypes = {};
   let maxDcos = 0, maxDsin = 0;
@@ -135,10 +135,10 @@ export function compareRuntimes(pe, config, gguf, options) {
 
     // pairing and width
     if (styleL !== lt.style) {
-      find('pairing-differs', `llama.cpp (${rt.arch}, ${lp.mode.toUpperCase()}) rotates ${styleL === 'half' ? 'pairs (i, i + d/2)' : 'adjacent pairs (2i, 2i + 1)'} but the config's model pairs ${lt.style === 'half' ? '(i, i + d/2)' : '(2i, 2i + 1)'}: every pair mixes the wrong dims unless the converter permuted Q and K to match`, 'reconvert the model with a convert_hf_to_gguf.py that knows this architecture; no flag changes the pairing', name);
+      find('pairing-differs', `llama.cpp (${rt.arch}, ${lp.mode.toUpperCase()}) rotates ${styleL === 'half' ? 'pairs (i, i + d/2)' : 'adjacent pairs (2i, 2i + 1)'} but the config's model pairs ${lt.style === 'half' ? '(i, i + d/2)' : '(2i, 2i + 1)'}: every pair mixes the wrong dims unless the converter permuted Q and K to match`, remedy('reconvert', 'reconvert the model with a convert_hf_to_gguf.py that knows this architecture; no flag changes the pairing'), name);
     }
     if (lp.nDims !== lt.rotaryDim) {
-      find('pairing-differs', `llama.cpp rotates ${lp.nDims} dims per head (n_rot), the config ${lt.rotaryDim}: the pairs past the shorter width are rotated by one runtime only`, 'reconvert: rope.dimension_count is read from the file only', name);
+      find('pairing-differs', `llama.cpp rotates ${lp.nDims} dims per head (n_rot), the config ${lt.rotaryDim}: the pairs past the shorter width are rotated by one runtime only`, remedy('reconvert', 'reconvert: rope.dimension_count is read from the file only'), name);
     }
 
     // θ_i
@@ -149,20 +149,21 @@ export function compareRuntimes(pe, config, gguf, options) {
       const hfLong = type === 'longrope' && seqLen > origL0;
       if (type === 'llama3' && lp.factorsName !== 'rope_freqs') {
         find('rope-freqs-missing', `this GGUF has no rope_freqs tensor, so llama.cpp runs RoPE without the config's llama3 scaling: ${pairs} turn up to ${fmt(Math.max(...differs.map((i) => thetaL[i] / thetaC[i])))}× faster than the model was trained for (${worst}). GGUFs converted before llama.cpp#8676 (July 2024) lack it (llama.cpp#8650).`,
-          'download or convert a GGUF made with convert_hf_to_gguf.py from llama.cpp b3472 or later (llama.cpp#8676); no flag adds the per-pair factors', name);
+          remedy('reconvert', 'download or convert a GGUF made with convert_hf_to_gguf.py from llama.cpp b3472 or later (llama.cpp#8676); no flag adds the per-pair factors'), name);
       } else if (type === 'longrope' && (lp.factorsName === 'rope_factors_long') !== hfLong && lp.factorsName) {
         find('longrope-factors-by-context', `llama.cpp picks LongRoPE's ${lp.factorsName === 'rope_factors_long' ? 'long' : 'short'} factors from the allocated context (-c ${rt.nCtx} ${rt.nCtx > origL0 ? '>' : '≤'} ${origL0}), transformers the ${hfLong ? 'long' : 'short'} ones from the sequence (${seqLen} tokens): ${pairs} differ (${worst}); llama.cpp#8995.`,
-          hfLong ? `-c ${origL0 + 256} or more (any context past ${origL0} selects the long factors)` : `-c ${origL0} (a context of at most ${origL0} selects the short factors, for prompts up to ${origL0} tokens)`, name);
+          hfLong ? remedy('flags', `-c ${origL0 + 256} or more (any context past ${origL0} selects the long factors)`, `-c ${origL0 + 256}`)
+            : remedy('flags', `-c ${origL0} (a context of at most ${origL0} selects the short factors, for prompts up to ${origL0} tokens)`, `-c ${origL0}`), name);
       } else if (name === 'sliding_attention' && meta[`${rt.arch}.rope.freq_base_swa`] === undefined && rel(lp.freqBase, lt.base) > AGREE) {
         find('swa-base-missing', `this GGUF carries no ${rt.arch}.rope.freq_base_swa, so llama.cpp rotates the sliding-window layers with base ${fmt(lp.freqBase)} instead of the config's ${fmt(lt.base)}: ${pairs} differ (${worst}).`,
-          `reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553); no flag reaches the sliding-window layers`, name);
+          remedy('reconvert', `reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553); no flag reaches the sliding-window layers`), name);
       } else if (rel(lp.freqBase, lt.base) > AGREE) {
         const sliding = name === 'sliding_attention' && lp !== rt.layerTypes.full_attention && rt.arch.startsWith('gemma');
         find('base-differs', `llama.cpp uses base ${fmt(lp.freqBase)}, the config ${fmt(lt.base)}: ${pairs} differ (${worst}).`,
-          sliding ? 'reconvert: the sliding-window layers take their base from the file only'
+          sliding ? remedy('reconvert', 'reconvert: the sliding-window layers take their base from the file only')
             : o.flags?.ropeFreqBase !== undefined && rel(Number(meta[`${rt.arch}.rope.freq_base`] ?? 10000), lt.base) <= AGREE
-              ? `leave out --rope-freq-base ${fmt(o.flags.ropeFreqBase)}: the file's base is the config's (a wrapper passing 10000 as a default overrides it, llama-cpp-python#765)`
-              : `--rope-freq-base ${fmt(lt.base)}`, name);
+              ? remedy('drop-flag', `leave out --rope-freq-base ${fmt(o.flags.ropeFreqBase)}: the file's base is the config's (a wrapper passing 10000 as a default overrides it, llama-cpp-python#765)`, `--rope-freq-base ${fmt(o.flags.ropeFreqBase)}`)
+              : remedy('flags', `--rope-freq-base ${fmt(lt.base)}`), name);
       } else {
         find('scaling-differs', `the scaling differs: the config says ${describe(lt.scaling)}, llama.cpp runs ${describeL(lp)}: ${pairs} differ (${worst}).`, scalingFix(lt, lp), name);
       }
@@ -171,16 +172,16 @@ export function compareRuntimes(pe, config, gguf, options) {
     if (magC !== null && rel(magL, magC) > AGREE) {
       const fileA = lp.attnFactor; // the factor llama.cpp passes when ext is 0, the file's attn_factor in it
       find('attn-factor-differs', `llama.cpp multiplies cos and sin by ${fmt(magL)}, transformers by ${fmt(magC)} (attention logits scale by the square: ×${fmt((magL / magC) ** 2)}).`,
-        lt.scaling?.type === 'yarn' && differs.length > 0 ? 'the YaRN flags that fix the scaling set it too (llama.cpp derives the factor from --rope-scale)'
-          : lp.extFactor !== 0 ? 'no flag: with YaRN active llama.cpp recomputes the factor and overwrites --yarn-attn-factor'
-            : `--yarn-attn-factor ${fmt(magC / (fileA / (o.flags?.yarnAttnFactor ?? 1)))}`, name);
+        lt.scaling?.type === 'yarn' && differs.length > 0 ? remedy('with-scaling', 'the YaRN flags that fix the scaling set it too (llama.cpp derives the factor from --rope-scale)')
+          : lp.extFactor !== 0 ? remedy('none', 'no flag: with YaRN active llama.cpp recomputes the factor and overwrites --yarn-attn-factor')
+            : remedy('flags', `--yarn-attn-factor ${fmt(magC / (fileA / (o.flags?.yarnAttnFactor ?? 1)))}`), name);
     }
     // Gemma 3 before freq_base_swa: right in llama.cpp (its loader assumes 10000), wrong in readers that take freq_base
     if (name === 'sliding_attention' && meta[`${rt.arch}.rope.freq_base_swa`] === undefined && differs.length === 0) {
       const full = cfg.layerTypes.full_attention;
       if (full && !full.nope && rel(full.base, lt.base) > AGREE) {
         find('swa-base-missing', `this GGUF carries no ${rt.arch}.rope.freq_base_swa. llama.cpp assumes ${fmt(lp.freqBase)} for ${rt.arch}'s sliding-window layers, which is right for this model, but readers that take ${rt.arch}.rope.freq_base (${fmt(Number(meta[`${rt.arch}.rope.freq_base`] ?? 10000))}) for every layer rotate them wrongly (huggingface/candle#2891).`,
-          `reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553)`, name);
+          remedy('reconvert', `reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553)`), name);
       }
     }
 
@@ -209,9 +210,9 @@ export function compareRuntimes(pe, config, gguf, options) {
   }
   const findings = [...found.values()].map((f) => Object.freeze({
     code: f.code, message: several && f.layerTypes.length ? `${f.layerTypes.join(' and ')} layers: ${f.message}` : f.message,
-    fix: f.fix, layerTypes: Object.freeze(f.layerTypes),
+    fix: f.fix?.text ?? null, fixKind: f.fix?.kind ?? null, fixFlags: f.fix?.flags ?? null, layerTypes: Object.freeze(f.layerTypes),
   }));
-  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', fix: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
+  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
   return Object.freeze({
     llamaCpp: LLAMA_CPP_COMMIT, arch: rt.arch, nCtx: rt.nCtx, positions: Object.freeze(positions),
     layerTypes: Object.freeze(layerTypes), maxDcos, maxDsin, findings: Object.freeze(findings),
@@ -237,17 +238,24 @@ function describeL(p) {
   return p.freqFactors ? `per-pair factors (${p.factorsName})` : 'plain RoPE';
 }
 
+/**
+ * A finding's fix: its kind ('flags' to pass, a 'drop-flag' to leave out, 'reconvert' the model,
+ * 'with-scaling': the flags that fix the scaling, or 'none'), its sentence, and the flags it passes
+ * or leaves out.
+ */
+const remedy = (kind, text, flags = kind === 'flags' ? text : null) => ({ kind, text, flags });
+
 /** The flags that make llama.cpp compute the config's scaling, or why none can. */
 function scalingFix(lt, lp) {
   const s = lt.scaling;
-  if (!s) return lp.freqScale !== 1 || lp.extFactor !== 0 ? '--rope-scaling none' : null;
-  if (s.type === 'linear') return `--rope-scaling linear --rope-scale ${fmt(s.factor)}`;
+  if (!s) return lp.freqScale !== 1 || lp.extFactor !== 0 ? remedy('flags', '--rope-scaling none') : null;
+  if (s.type === 'linear') return remedy('flags', `--rope-scaling linear --rope-scale ${fmt(s.factor)}`);
   if (s.type === 'yarn') {
-    if (s.truncate === false) return 'no flag: ggml always rounds YaRN\'s ramp bounds to whole pairs (transformers\' truncate: false keeps them fractional)';
+    if (s.truncate === false) return remedy('none', 'no flag: ggml always rounds YaRN\'s ramp bounds to whole pairs (transformers\' truncate: false keeps them fractional)');
     const f = [`${FLAG_NAMES.ropeScaling} yarn`, `${FLAG_NAMES.ropeScale} ${fmt(s.factor)}`, `${FLAG_NAMES.yarnOrigCtx} ${s.originalMaxPositionEmbeddings}`];
     if ((s.betaFast ?? 32) !== lp.betaFast) f.push(`${FLAG_NAMES.yarnBetaFast} ${s.betaFast ?? 32}`);
     if ((s.betaSlow ?? 1) !== lp.betaSlow) f.push(`${FLAG_NAMES.yarnBetaSlow} ${s.betaSlow ?? 1}`);
-    return f.join(' ');
+    return remedy('flags', f.join(' '));
   }
-  return `no flag: llama.cpp has no ${s.type} scaling of its own; reconvert the model`;
+  return remedy('reconvert', `no flag: llama.cpp has no ${s.type} scaling of its own; reconvert the model`);
 }
