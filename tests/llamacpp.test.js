@@ -211,6 +211,7 @@ test('flags: Qwen YaRN from the command line, and the flags llama.cpp overwrites
   assert.equal(over.layerTypes.full_attention.attnFactor, 1);
   assert.deepEqual(over.notes.map((n) => n.code), ['flag-overridden']);
   assert.match(over.notes[0].message, /--yarn-attn-factor 2 is overwritten/);
+  assert.equal(over.notes[0].flag, '--yarn-attn-factor 2');
   const used = pe.llamaCppRope(plain, { flags: { yarnAttnFactor: 2 } });
   assert.equal(used.layerTypes.full_attention.attnFactor, 2);
   assert.deepEqual(used.notes, []);
@@ -222,7 +223,9 @@ test('flags: Qwen YaRN from the command line, and the flags llama.cpp overwrites
   const at = [0, 5, 30000], a = pe.llamaCppCache(noop.layerTypes.full_attention, at), b = pe.llamaCppCache(none, at);
   for (const k of ['cos', 'sin']) assert.ok(worst(a[k], b[k], none, at, null, 1).w <= 1, k);
   // YaRN-only flags without YaRN; --rope-scale with --rope-scaling none
-  assert.deepEqual(pe.llamaCppRope(plain, { flags: { yarnBetaFast: 16, yarnOrigCtx: 8192 } }).notes.map((n) => n.code), ['flag-no-op', 'flag-no-op']);
+  const ramp = pe.llamaCppRope(plain, { flags: { yarnBetaFast: 16, yarnOrigCtx: 8192 } }).notes;
+  assert.deepEqual(ramp.map((n) => [n.code, n.flag]), [['flag-no-op', '--yarn-orig-ctx 8192'], ['flag-no-op', '--yarn-beta-fast 16']]);
+  assert.ok(ramp.every((n) => n.message.startsWith(`${n.flag} does nothing without YaRN`)));
   const forced = pe.llamaCppRope(plain, { flags: { ropeScaling: 'none', ropeScale: 4 } });
   assert.equal(forced.layerTypes.full_attention.freqScale, 1);
   assert.deepEqual(forced.notes.map((n) => n.code), ['flag-no-op']);

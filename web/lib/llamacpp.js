@@ -76,6 +76,8 @@ function numKey(meta, key, { int = false, min = -Infinity } = {}) {
 function readFlags(flags) {
   const f = A.options('flags', flags, FLAG_KEYS, 'llamaCppRope');
   const out = { given: Object.keys(f).filter((k) => f[k] !== undefined) };
+  // each flag given as a command line shows it, for the notes
+  out.shown = Object.fromEntries(out.given.map((k) => [k, `${FLAG_NAMES[k]} ${f[k]}`]));
   out.ropeScaling = f.ropeScaling === undefined ? undefined : A.oneOf('flags.ropeScaling', f.ropeScaling, ['none', 'linear', 'yarn']);
   if (f.ropeScale !== undefined && f.ropeFreqScale !== undefined) {
     throw new TypeError('flags.ropeScale and flags.ropeFreqScale set the same value (--rope-scale N is --rope-freq-scale 1/N); give one');
@@ -164,13 +166,13 @@ export function llamaCppRope(gguf, options) {
 
   // llama_context: the cparams block
   const notes = [];
-  // a note names the flag it is about (with its value where one was given), first in its message too
+  // a note names the flag it is about, as given, first in its message too
   const note = (code, flag, rest) => notes.push(Object.freeze({ code, flag, message: `${flag} ${rest}` }));
   const type = flags.ropeScaling ?? typeTrain;
   const freqBase = flags.freqBase !== 0 ? flags.freqBase : freqBaseTrain;
   let freqScale = flags.freqScale !== 0 ? flags.freqScale : freqScaleTrain;
   if (type === 'none') {
-    if (flags.freqScale !== 0) note('flag-no-op', flags.given.includes('ropeScale') ? '--rope-scale' : '--rope-freq-scale', `does nothing with --rope-scaling none (or a file of scaling type none): llama.cpp never scales then`);
+    if (flags.freqScale !== 0) note('flag-no-op', flags.shown.ropeScale ?? flags.shown.ropeFreqScale, `does nothing with --rope-scaling none (or a file of scaling type none): llama.cpp never scales then`);
     freqScale = 1;
   }
   const nCtxOrig = flags.origCtx || nCtxOrigTrain || nCtxTrain;
@@ -187,11 +189,11 @@ export function llamaCppRope(gguf, options) {
       attn = f32(mscale(f, m) / mscale(f, all));
     } else attn = mscale(f, 1);
     attn = f32(attn * f32(1 / f32(1 + f32(f32(0.1) * f32(Math.log(f))))));
-    if (flags.attnFactor >= 0) note('flag-overridden', `--yarn-attn-factor ${flags.attnFactor}`, `is overwritten: with YaRN active (ext_factor ${ext}) llama.cpp recomputes the attention factor (llama-context.cpp, since llama.cpp#17945)`);
-    if (flags.ropeScaling === 'yarn' && freqScale === 1) note('flag-no-op', '--rope-scaling yarn', 'without --rope-scale (and no factor in the file) changes nothing: the scale is 1, so YaRN interpolates by 1; add --rope-scale N');
+    if (flags.attnFactor >= 0) note('flag-overridden', flags.shown.yarnAttnFactor, `is overwritten: with YaRN active (ext_factor ${ext}) llama.cpp recomputes the attention factor (llama-context.cpp, since llama.cpp#17945)`);
+    if (flags.ropeScaling === 'yarn' && freqScale === 1) note('flag-no-op', flags.shown.ropeScaling, 'without --rope-scale (and no factor in the file) changes nothing: the scale is 1, so YaRN interpolates by 1; add --rope-scale N');
   } else {
     for (const k of ['yarnOrigCtx', 'yarnBetaFast', 'yarnBetaSlow']) {
-      if (flags.given.includes(k)) note('flag-no-op', FLAG_NAMES[k], `does nothing without YaRN (ext_factor is 0): it only places YaRN's ramp`);
+      if (flags.given.includes(k)) note('flag-no-op', flags.shown[k], `does nothing without YaRN (ext_factor is 0): it only places YaRN's ramp`);
     }
   }
   attn = f32(attn * ropeAttnFactor);
@@ -232,7 +234,7 @@ export function llamaCppRope(gguf, options) {
       const swaBase = numKey(meta, key('rope.freq_base_swa'), { min: Number.MIN_VALUE });
       sliding = { ...full, freqBase: f32(swaBase ?? 10000), freqScale: 1 };
       for (const k of ['ropeFreqBase', 'ropeScale', 'ropeFreqScale']) {
-        if (flags.given.includes(k)) note('flag-no-op', FLAG_NAMES[k], `does not reach the sliding-window layers: llama.cpp gives them the file's SWA base and scale (get_rope_freq_base)`);
+        if (flags.given.includes(k)) note('flag-no-op', flags.shown[k], `does not reach the sliding-window layers: llama.cpp gives them the file's SWA base and scale (get_rope_freq_base)`);
       }
     }
     layerTypes.sliding_attention = freezeParams({ ...sliding, layers: indices(true) });
