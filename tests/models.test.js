@@ -147,6 +147,9 @@ test('Gemma 4: proportional on the 512-wide global head (factor 1, p 0.25), defa
   assert.equal(r.sliding_attention.headDim, 256);
   assert.equal(r.sliding_attention.base, 1e4);
   assert.equal(r.sliding_attention.scaling, null);
+  // no score scaling at all (q and k are RMS-normed): √head_dim times the usual 1/√head_dim, per layer type
+  assert.equal(r.sliding_attention.softmaxScale, 16);
+  assert.ok(Math.abs(r.full_attention.softmaxScale - 22.627416997969522) < 1e-12);
   // E2B: four sliding layers to one global, 7 of 35
   assert.deepEqual(r.full_attention.layers, [4, 9, 14, 19, 24, 29, 34]);
   assert.equal(r.sliding_attention.layers.length, 28);

@@ -139,7 +139,7 @@ export interface LayerPositions {
   readonly mrope: { readonly section: readonly number[]; readonly interleaved: boolean } | null;
   /** the factor on cos and sin (YaRN, LongRoPE); null when the config cannot give it */
   readonly attentionFactor: number | null;
-  /** the factor the model applies to the 1/√d softmax scale (DeepSeek MLA: mscale²) */
+  /** the factor the model applies to the 1/√d softmax scale (DeepSeek MLA: mscale²; Gemma 4: √headDim, as it does not scale) */
   readonly softmaxScale: number;
   /** true for layers without any position encoding */
   readonly nope: boolean;
@@ -509,7 +509,7 @@ export interface LlamaCppRope {
   readonly nCtx: number;
   readonly layerTypes: { readonly full_attention: LlamaCppRopeParams; readonly sliding_attention?: LlamaCppRopeParams };
   /** flags llama.cpp overwrites ('flag-overridden') or that change nothing ('flag-no-op') */
-  readonly notes: readonly { readonly code: string; /** the flag, with the value given */ readonly flag: string; readonly message: string }[];
+  readonly notes: readonly { readonly code: string; /** the flag as given, with its value */ readonly flag: string; readonly message: string }[];
 }
 
 /** One finding of compareRuntimes. */

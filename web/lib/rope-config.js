@@ -223,7 +223,7 @@ function readLayerType(x) {
 
   return {
     base, headDim, rotaryDim, style: x.style, scaling, mrope, attentionFactor,
-    softmaxScale: softmaxScale(c, modelType, x.headDim, mla ? scaling : null, b),
+    softmaxScale: softmaxScale(c, modelType, headDim, mla ? scaling : null, b),
     nope: false, temperature: scalingTemperature(b, bPath, scaling), layers: x.layers,
   };
 }
@@ -373,7 +373,9 @@ function pairStyle(at, c, modelType, mla) {
  * `self.scaling = self.scaling * mscale * mscale`, DeepSeek-V3 inference/model.py
  * softmax_scale); Gemma 2 and 3 use query_pre_attn_scalar^-0.5 instead of head_dim^-0.5
  * (transformers gemma2/gemma3 attention: `self.scaling = config.query_pre_attn_scalar**-0.5`),
- * i.e. sqrt(head_dim / query_pre_attn_scalar) times 1/sqrt(head_dim).
+ * i.e. sqrt(head_dim / query_pre_attn_scalar) times 1/sqrt(head_dim); Gemma 4 does not scale
+ * its scores at all, its q and k being RMS-normed (gemma4 attention: `self.scaling = 1.0`), i.e.
+ * sqrt(head_dim) times 1/sqrt(head_dim), with each layer type's own head_dim.
  */
 function softmaxScale(c, modelType, headDim, mlaScaling, block) {
   if (mlaScaling !== null && mlaScaling.type === 'yarn') {
@@ -384,6 +386,7 @@ function softmaxScale(c, modelType, headDim, mlaScaling, block) {
     }
     return 1;
   }
+  if (modelType === 'gemma4' || modelType === 'gemma4_text') return Math.sqrt(headDim);
   const q = get(c, 'query_pre_attn_scalar');
   if (q !== undefined && (modelType === undefined || /^gemma[23]/.test(modelType))) {
     return Math.sqrt(headDim / number('query_pre_attn_scalar', q, Number.MIN_VALUE));
