@@ -42,7 +42,7 @@ const M = messages({
     seed: 'q 和 k 的种子',
     xTitle: 'key 到 query 的距离 m − n（对数坐标）',
     yTitle: '到该距离为止最大的 |得分误差| / (|q|·|k|)',
-    theta: 'rope_theta 停留在 10000（vllm#42624）',
+    theta: 'rope_theta 误用默认的 10000（vllm#42624）',
     partial: '忽略了部分旋转比例（transformers#48652）',
     proportional: '把 proportional 当成经典的部分旋转（pie#603）',
     longrope: 'LongRoPE 在长度 L0 而非 L0 + 1 时切换到长因子（unsloth#10681）',
