@@ -280,3 +280,13 @@ test('the page\'s config examples (section 21): the v4 and v5 layouts read alike
   assert.deepEqual(read({ ...g4, ...blocks[2] }).layerTypes, read(g4).layerTypes);
   assert.deepEqual(read({ ...g4, ...blocks[2] }).layerTypes.full_attention.scaling, { type: 'proportional', partialRotaryFactor: 0.25, factor: 1 });
 });
+
+test('the softmax scale: Granite\'s attention_multiplier and Gemma 4\'s unscaled scores, on the usual 1/√head_dim', () => {
+  // Granite's scores are scaled by attention_multiplier (1/128 in Granite 3 8B, head_dim 128): 1/128 = √128/128 × 1/√128
+  const granite = { model_type: 'granite', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, max_position_embeddings: 131072, rope_theta: 1e7 };
+  assert.ok(Math.abs(read({ ...granite, attention_multiplier: 0.0078125 }).layerTypes.full_attention.softmaxScale - Math.sqrt(128) / 128) < 1e-15);
+  assert.equal(read(granite).layerTypes.full_attention.softmaxScale, Math.sqrt(128));
+  assert.throws(() => read({ ...granite, attention_multiplier: -1 }), /attention_multiplier/);
+  const g4 = read({ model_type: 'gemma4_text', num_hidden_layers: 6 }).layerTypes;
+  assert.deepEqual([g4.sliding_attention.softmaxScale, g4.full_attention.softmaxScale], [16, Math.sqrt(512)]);
+});

@@ -139,7 +139,7 @@ export interface LayerPositions {
   readonly mrope: { readonly section: readonly number[]; readonly interleaved: boolean } | null;
   /** the factor on cos and sin (YaRN, LongRoPE); null when the config cannot give it */
   readonly attentionFactor: number | null;
-  /** the factor the model applies to the 1/√d softmax scale (DeepSeek MLA: mscale²; Gemma 4: √headDim, as it does not scale) */
+  /** the factor the model applies to the 1/√d softmax scale (DeepSeek MLA: mscale²; Gemma 4: √headDim, as it does not scale; Granite: attention_multiplier·√headDim) */
   readonly softmaxScale: number;
   /** true for layers without any position encoding */
   readonly nope: boolean;

@@ -375,7 +375,9 @@ function pairStyle(at, c, modelType, mla) {
  * (transformers gemma2/gemma3 attention: `self.scaling = config.query_pre_attn_scalar**-0.5`),
  * i.e. sqrt(head_dim / query_pre_attn_scalar) times 1/sqrt(head_dim); Gemma 4 does not scale
  * its scores at all, its q and k being RMS-normed (gemma4 attention: `self.scaling = 1.0`), i.e.
- * sqrt(head_dim) times 1/sqrt(head_dim), with each layer type's own head_dim.
+ * sqrt(head_dim) times 1/sqrt(head_dim), with each layer type's own head_dim; Granite scales
+ * them by attention_multiplier (granite attention: `self.scaling = config.attention_multiplier`,
+ * 1.0 when the config leaves it out).
  */
 function softmaxScale(c, modelType, headDim, mlaScaling, block) {
   if (mlaScaling !== null && mlaScaling.type === 'yarn') {
@@ -387,6 +389,7 @@ function softmaxScale(c, modelType, headDim, mlaScaling, block) {
     return 1;
   }
   if (modelType === 'gemma4' || modelType === 'gemma4_text') return Math.sqrt(headDim);
+  if (/^granite/.test(modelType ?? '')) return number('attention_multiplier', get(c, 'attention_multiplier') ?? 1, Number.MIN_VALUE) * Math.sqrt(headDim);
   const q = get(c, 'query_pre_attn_scalar');
   if (q !== undefined && (modelType === undefined || /^gemma[23]/.test(modelType))) {
     return Math.sqrt(headDim / number('query_pre_attn_scalar', q, Number.MIN_VALUE));
