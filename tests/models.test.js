@@ -76,6 +76,12 @@ test('DeepSeek MLA: 64-dim interleaved rope part, attention factor 1, softmax sc
   assert.equal(t.softmaxScale.toFixed(4), '1.8739');
   const lite = parsed('deepseek-v2-lite').layerTypes.full_attention;
   close(lite.softmaxScale, yarnMscale(40, 0.707) ** 2, 'V2-Lite softmax scale');
+  // transformers applies mscale² under any scaling but the default, not YaRN's alone; none, or factor 1, leaves 1
+  const v3 = byId['deepseek-v3'].config;
+  const linear = { ...v3, rope_scaling: { type: 'linear', factor: 4, mscale_all_dim: 1 } };
+  close(read(linear).layerTypes.full_attention.softmaxScale, yarnMscale(4) ** 2, 'linear ×4 softmax scale');
+  assert.equal(read({ ...v3, rope_scaling: null }).layerTypes.full_attention.softmaxScale, 1);
+  assert.equal(read({ ...v3, rope_scaling: { ...v3.rope_scaling, factor: 1 } }).layerTypes.full_attention.softmaxScale, 1);
 });
 
 test('LongRoPE attention factor √(1 + ln(131072/4096) / ln 4096) for Phi-3.5 and Phi-4 mini', () => {

@@ -368,8 +368,9 @@ function pairStyle(at, c, modelType, mla) {
 }
 
 /**
- * The factor on 1/sqrt(d) the model's attention applies: DeepSeek MLA with YaRN multiplies it
- * by mscale² (mscale = 0.1·mscale_all_dim·ln(factor) + 1; transformers deepseek_v3:
+ * The factor on 1/sqrt(d) the model's attention applies: DeepSeek MLA with any scaling but the
+ * default (YaRN in its checkpoints) multiplies it by mscale² (mscale = 0.1·mscale_all_dim·ln(factor) + 1, when
+ * mscale_all_dim is set and factor > 1; transformers deepseek_v3:
  * `self.scaling = self.scaling * mscale * mscale`, DeepSeek-V3 inference/model.py
  * softmax_scale); Gemma 2 and 3 use query_pre_attn_scalar^-0.5 instead of head_dim^-0.5
  * (transformers gemma2/gemma3 attention: `self.scaling = config.query_pre_attn_scalar**-0.5`),
@@ -380,7 +381,7 @@ function pairStyle(at, c, modelType, mla) {
  * 1.0 when the config leaves it out).
  */
 function softmaxScale(c, modelType, headDim, mlaScaling, block) {
-  if (mlaScaling !== null && mlaScaling.type === 'yarn') {
+  if (mlaScaling !== null && mlaScaling.factor !== undefined) {
     const all = get(block, 'mscale_all_dim');
     if (all && mlaScaling.factor > 1) {
       const m = 0.1 * all * Math.log(mlaScaling.factor) + 1;
