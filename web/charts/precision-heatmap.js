@@ -47,7 +47,7 @@ const M = messages({
     how: 'Each cell is one entry of the emulated table (as in the chart above: every step rounded into the chosen type) against the float64 value: the larger of the cos and sin errors, on a log colour scale fixed from 10^−9 to about 3 so that the types compare. Positions are log-spaced from 1 to the largest position (evenly spaced below 100), with the powers of ten added.',
   },
   zh: {
-    title: '表中每个元素的误差：位置 × 对',
+    title: '表中每个元素的误差：位置 × 维度对',
     type: '表的类型',
     early: 'θ_i 过早舍入为 bfloat16',
     dim: '旋转维度 d',
@@ -71,7 +71,7 @@ const M = messages({
     end: '。',
     noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
     noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：维度对 i = {firstPair} 最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个偏差超过 0.01。',
-    noticeFirst: '维度对 i = {firstPair} 最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个偏差超过 0.01。',
+    noticeFirst: '在位置 {firstAt}，维度对 i = {firstPair} 最先偏差超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个偏差超过 0.01。',
     noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
     faster1: '第 1 对（i = 1）',
     faster2: '第 1、2 对（i = 1、2）',

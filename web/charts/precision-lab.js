@@ -52,7 +52,7 @@ const M = messages({
     title: '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差',
     dim: '旋转维度 d',
     base: '底数 base',
-    measure: '误差对象',
+    measure: '查看的误差',
     seed: 'q、k 的种子',
     f32: 'float32 表',
     bf16: 'bfloat16 表',

@@ -24,7 +24,7 @@ const M = messages({
     readout: '{model}, {head}, s = {factor}: mean |gap| to the trained curve over |Δ| ≤ L0 = {L0} (0 for no scaling, by definition): {list}; at |Δ| = {far}: {ends}.',
     item: '{name} {value}',
     sep: ', ',
-    how: 'The head\'s mean query and key over your sentence (layer 0, before RoPE, as in the chart above) are rotated apart by each distance up to s × L0 with the frequencies of each variant: PI divides every θ_i by s, NTK multiplies the base by s^(d/(d−2)), YaRN (factor s, original length L0) divides θ_i by s for the pairs that make less than about one turn within L0, keeps those that make more than about 32 turns as they are, ramps between the two, and multiplies every score by its attention factor squared. The gap is the mean absolute difference from the unscaled curve over distances up to L0, in score units.',
+    how: 'The head\'s mean query and key over your sentence (layer 0, before RoPE, as in the chart above) are rotated apart by each distance up to s × L0 with the frequencies of each variant: PI divides every θ_i by s, NTK multiplies the base by s^(d/(d−2)), YaRN (factor s, original length L0) divides θ_i by s for the pairs that make less than about one turn within L0, keeps those that make more than about 32 turns as they are, ramps between the two (with the ramp\'s ends rounded outward to whole pair indices, as transformers does, which in a small head, such as the page\'s own model\'s, keeps pair 0 as it is though it turns only a few times within L0), and multiplies every score by its attention factor squared. The gap is the mean absolute difference from the unscaled curve over distances up to L0, in score units.',
   },
   zh: {
     title: '超出训练长度：同一个头在 PI、NTK 和 YaRN 下的得分',
@@ -43,7 +43,7 @@ const M = messages({
     readout: '{model}，{head}，s = {factor}：在 |Δ| ≤ L0 = {L0} 上与训练时曲线的平均 |差|（不缩放时按定义为 0）：{list}；在 |Δ| = {far} 处：{ends}。',
     item: '{name} {value}',
     sep: '，',
-    how: '把这个头在你句子上的平均 query 和平均 key（第 0 层，RoPE 之前，同上图）按各方法的频率转开，距离直到 s × L0：PI 把每个 θ_i 除以 s，NTK 把底数乘以 s^(d/(d−2))，YaRN（因子 s，原始长度 L0）对在 L0 之内转不到约一圈的维度对把 θ_i 除以 s，对转了约 32 圈以上的维度对保持不变，两者之间逐渐过渡，并把每个得分乘以其注意力因子的平方。差是距离不超过 L0 时与不缩放曲线之差的绝对值的平均，单位与得分相同。',
+    how: '把这个头在你句子上的平均 query 和平均 key（第 0 层，RoPE 之前，同上图）按各方法的频率转开，距离直到 s × L0：PI 把每个 θ_i 除以 s，NTK 把底数乘以 s^(d/(d−2))，YaRN（因子 s，原始长度 L0）对在 L0 之内转不到约一圈的维度对把 θ_i 除以 s，对转了约 32 圈以上的维度对保持不变，两者之间逐渐过渡（过渡段的两端像 transformers 那样向外取整到整数序号；在很小的头里，比如本页自己的模型，第 0 对在 L0 之内虽然只转几圈，也因此保持不变），并把每个得分乘以其注意力因子的平方。差是距离不超过 L0 时与不缩放曲线之差的绝对值的平均，单位与得分相同。',
   },
 });
 
