@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { startBrowser, pageReady } from './browser.js';
 import { stubHub } from './fixtures/hub-stub.js';
 import { gguf, MODELS } from './fixtures/gguf-writer.js';
-import { loadPosenc, readGguf } from '../web/lib/posenc.js';
+import { loadPosenc, readGguf, MODELS as GALLERY } from '../web/lib/posenc.js';
 import { convertedGguf } from '../web/charts/shared/gguf-convert.js';
 import { parseHubUrl, checkHubId } from '../web/charts/shared/hub.js';
 
@@ -44,6 +44,38 @@ test('the page\'s simulated conversion gives llama.cpp exactly the parameters of
   const qwen = MODELS['qwen2-7b-yarn'].config;
   assert.equal(convertedGguf(qwen, pe.ropeConfig(qwen), 'rope_freqs').omitted, false);
   assert.deepEqual(convertedGguf({ model_type: 'mamba' }, { layerTypes: {} }), { error: 'unsupported', type: 'mamba' });
+});
+
+test('the simulated Gemma 4 GGUF holds the keys and rope_freqs Gemma4Model writes for the gallery\'s config, and llama.cpp reads it as the config means', async () => {
+  const pe = await loadPosenc();
+  const { config } = GALLERY.find((m) => m.id === 'gemma-4');
+  const sim = convertedGguf(config, pe.ropeConfig(config), null);
+  assert.equal(sim.arch, 'gemma4');
+  const m = sim.gguf.metadata;
+  const want = {
+    'gemma4.context_length': 131072, 'gemma4.block_count': 35, 'gemma4.attention.head_count': 8,
+    'gemma4.rope.freq_base': 1e6, 'gemma4.rope.freq_base_swa': 10000,
+    'gemma4.attention.key_length': 512, 'gemma4.attention.value_length': 512,
+    'gemma4.attention.key_length_swa': 256, 'gemma4.attention.value_length_swa': 256,
+    'gemma4.rope.dimension_count': 512, 'gemma4.rope.dimension_count_swa': 256, 'gemma4.attention.sliding_window': 512,
+  };
+  for (const [k, v] of Object.entries(want)) assert.equal(m[k], v, k);
+  assert.deepEqual(m['gemma4.attention.sliding_window_pattern'], Array.from({ length: 35 }, (_, i) => i % 5 !== 4));
+  // no rope.scaling.* key: the converter knows no "proportional"
+  assert.deepEqual(Object.keys(m).filter((k) => k.includes('scaling')), []);
+  const ff = sim.gguf.ropeTensors.rope_freqs;
+  assert.equal(ff.length, 256);
+  for (let i = 0; i < 256; i++) assert.equal(ff[i], i < 64 ? 1 : Math.fround(1e30), `rope_freqs[${i}]`);
+  assert.deepEqual(sim.gguf.tensors.map((t) => [t.name, t.shape]), [['rope_freqs.weight', [256]]]);
+  // older converters had no Gemma 4: nothing to leave out
+  for (const omit of ['rope_freqs', 'freq_base_swa']) assert.equal(convertedGguf(config, pe.ropeConfig(config), omit).omitted, false);
+  assert.deepEqual(pe.compareRuntimes(config, sim.gguf).findings.map((f) => f.code), ['none']);
+  // a config the converter stops on (no partial_rotary_factor in the proportional block)
+  const broken = structuredClone(config);
+  delete broken.text_config.rope_parameters.full_attention.partial_rotary_factor;
+  const b = convertedGguf(broken, pe.ropeConfig(broken), null);
+  assert.deepEqual([b.error, b.type], ['converter-fails', 'gemma4_text']);
+  assert.match(b.message, /Gemma4Model/);
 });
 
 test('Hub addresses: a file copied from the Hub gives its model and path; other hosts, schemes and path tricks give null', () => {
