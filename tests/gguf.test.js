@@ -265,3 +265,21 @@ test('property: any mutation of a valid file reads or fails with a GgufError, wi
   }
   assert.ok(ok > 20 && refused > 100, `${ok} read, ${refused} refused`);
 });
+
+test('bool arrays read as booleans, as a lone bool does (Gemma 4\'s sliding pattern); a bool holding 2 is malformed', async () => {
+  const g = await readGguf(gguf('gemma-4-e2b'));
+  const pat = g.metadata['gemma4.attention.sliding_window_pattern'];
+  assert.equal(pat.length, 35);
+  assert.ok(pat.every((x, i) => x === (i % 5 !== 4)), JSON.stringify(pat));
+  // rope_freqs: 64 ones, then 192 times 1e30 as float32
+  const ff = g.ropeTensors.rope_freqs;
+  assert.equal(ff.length, 256);
+  assert.deepEqual([...new Set(ff.subarray(0, 64))], [1]);
+  assert.deepEqual([...new Set(ff.subarray(64))], [Math.fround(1e30)]);
+  const bad = writeGguf([['a.b', 'array:u8', [1, 0]]]);
+  bad[bad.length - 1] = 2; // the second item, retyped as bool below
+  const asBool = writeGguf([['a.b', 'array:bool', [true, false]]]);
+  asBool[asBool.length - 1] = 2;
+  await assert.rejects(readGguf(asBool), (e) => e instanceof GgufError && e.code === 'malformed' && /a\.b\[1\] is a bool holding 2/.test(e.message));
+  assert.deepEqual((await readGguf(bad)).metadata['a.b'], [1, 2]);
+});

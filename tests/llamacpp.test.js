@@ -254,3 +254,49 @@ test('LongRoPE factors follow the allocated context (-c), not the prompt: long p
   const p = pe.llamaCppRope(g, { ctx: 4096 }).layerTypes.full_attention;
   assert.equal(p.freqFactors[47], Math.fround(2.3599987030029297));
 });
+
+test('Gemma 4 as llama.cpp#21309 loads it: p-RoPE through rope_freqs on the full layers, the sliding layers\' own width and base', async () => {
+  const g4 = pe.llamaCppRope(await read('gemma-4-e2b'));
+  assert.equal(g4.arch, 'gemma4');
+  const F = g4.layerTypes.full_attention, S = g4.layerTypes.sliding_attention;
+  assert.deepEqual([F.mode, F.nDims, F.freqBase, F.freqScale, F.extFactor, F.attnFactor, F.factorsName], ['neox', 512, 1e6, 1, 0, 1, 'rope_freqs']);
+  assert.deepEqual([S.mode, S.nDims, S.freqBase, S.freqScale, S.extFactor, S.attnFactor, S.factorsName, S.freqFactors], ['neox', 256, 10000, 1, 0, 1, null, null]);
+  assert.deepEqual(F.layers, [4, 9, 14, 19, 24, 29, 34]);
+  assert.equal(S.layers.length, 28);
+  // the factors ggml divides θ_i by: 1 for pairs 0–63, 1e30 (as float32) for 64–255
+  assert.equal(F.freqFactors.length, 256);
+  for (let i = 0; i < 256; i++) assert.equal(F.freqFactors[i], i < 64 ? 1 : Math.fround(1e30), `pair ${i}`);
+  // ggml's float32 cos/sin: pairs 64–255 stand still to the last bit at position 131071
+  const c = pe.llamaCppCache(F, [131071]);
+  for (let i = 64; i < 256; i++) assert.ok(c.cos[i] === 1 && Math.abs(c.sin[i]) < 1e-25, `pair ${i}: ${c.cos[i]}, ${c.sin[i]}`);
+  assert.ok(Math.abs(c.sin[63]) > 0.01);
+
+  // --rope-freq-base and --rope-scale reach the full layers only, as for Gemma 3
+  const flagged = pe.llamaCppRope(await read('gemma-4-e2b'), { flags: { ropeFreqBase: 2e6 } });
+  assert.equal(flagged.layerTypes.full_attention.freqBase, 2e6);
+  assert.equal(flagged.layerTypes.sliding_attention.freqBase, 10000);
+  assert.deepEqual(flagged.notes.map((n) => [n.code, n.flag]), [['flag-no-op', '--rope-freq-base 2000000']]);
+  assert.match(flagged.notes[0].message, /does not reach the sliding-window layers/);
+  // without freq_base_swa llama.cpp's Gemma 4 loader assumes 10000 (no converter wrote such a file)
+  assert.equal(pe.llamaCppRope(await read('gemma-4-e2b', { drop: ['gemma4.rope.freq_base_swa'] })).layerTypes.sliding_attention.freqBase, 10000);
+  // one value for the pattern: every layer takes it (get_key_or_arr)
+  const allFull = pe.llamaCppRope(await read('gemma-4-e2b', { set: [['gemma4.attention.sliding_window_pattern', 'bool', false]] }));
+  assert.deepEqual(Object.keys(allFull.layerTypes), ['full_attention']);
+  assert.equal(allFull.layerTypes.full_attention.layers.length, 35);
+});
+
+test('Gemma 4 files llama.cpp refuses or aborts on throw, naming the key or tensor and the fix', async () => {
+  const fails = async (o, re, type) => {
+    const g = await read('gemma-4-e2b', o);
+    assert.throws(() => pe.llamaCppRope(g), (e) => e instanceof type && re.test(e.message) && /llama\.cpp#21309/.test(e.message), JSON.stringify(o));
+  };
+  // required keys (load_hparams's gemma4 case)
+  await fails({ drop: ['gemma4.attention.sliding_window_pattern'] }, /GGUF key gemma4\.attention\.sliding_window_pattern is missing: llama\.cpp requires it/, TypeError);
+  await fails({ drop: ['gemma4.attention.key_length_swa'] }, /gemma4\.attention\.key_length_swa is missing/, TypeError);
+  await fails({ drop: ['gemma4.attention.sliding_window'] }, /gemma4\.attention\.sliding_window is missing/, TypeError);
+  await fails({ set: [['gemma4.attention.sliding_window_pattern', 'array:bool', [true, false]]] }, /has 2 entries, not one per layer \(35\)/, RangeError);
+  // rope_freqs is a required tensor of the full layers: llama.cpp will not load the file without it
+  await fails({ drop: ['rope_freqs.weight'] }, /no rope_freqs\.weight.*refuses to load the file/, TypeError);
+  // without rope.dimension_count_swa n_rot_swa is n_rot = 512 > the 256-wide sliding head: ggml's rope asserts
+  await fails({ drop: ['gemma4.rope.dimension_count_swa'] }, /n_rot_swa = 512 \(gemma4\.rope\.dimension_count_swa is missing, so llama\.cpp takes gemma4\.rope\.dimension_count\) exceeds their head width 256.*n_dims <= ne0/, RangeError);
+});

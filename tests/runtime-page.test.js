@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { startBrowser, pageReady } from './browser.js';
 import { stubHub } from './fixtures/hub-stub.js';
 import { gguf, MODELS } from './fixtures/gguf-writer.js';
-import { loadPosenc, readGguf } from '../web/lib/posenc.js';
+import { loadPosenc, readGguf, MODELS as GALLERY } from '../web/lib/posenc.js';
 import { convertedGguf } from '../web/charts/shared/gguf-convert.js';
 import { parseHubUrl, checkHubId } from '../web/charts/shared/hub.js';
 
@@ -44,6 +44,38 @@ test('the page\'s simulated conversion gives llama.cpp exactly the parameters of
   const qwen = MODELS['qwen2-7b-yarn'].config;
   assert.equal(convertedGguf(qwen, pe.ropeConfig(qwen), 'rope_freqs').omitted, false);
   assert.deepEqual(convertedGguf({ model_type: 'mamba' }, { layerTypes: {} }), { error: 'unsupported', type: 'mamba' });
+});
+
+test('the simulated Gemma 4 GGUF holds the keys and rope_freqs Gemma4Model writes for the gallery\'s config, and llama.cpp reads it as the config means', async () => {
+  const pe = await loadPosenc();
+  const { config } = GALLERY.find((m) => m.id === 'gemma-4');
+  const sim = convertedGguf(config, pe.ropeConfig(config), null);
+  assert.equal(sim.arch, 'gemma4');
+  const m = sim.gguf.metadata;
+  const want = {
+    'gemma4.context_length': 131072, 'gemma4.block_count': 35, 'gemma4.attention.head_count': 8,
+    'gemma4.rope.freq_base': 1e6, 'gemma4.rope.freq_base_swa': 10000,
+    'gemma4.attention.key_length': 512, 'gemma4.attention.value_length': 512,
+    'gemma4.attention.key_length_swa': 256, 'gemma4.attention.value_length_swa': 256,
+    'gemma4.rope.dimension_count': 512, 'gemma4.rope.dimension_count_swa': 256, 'gemma4.attention.sliding_window': 512,
+  };
+  for (const [k, v] of Object.entries(want)) assert.equal(m[k], v, k);
+  assert.deepEqual(m['gemma4.attention.sliding_window_pattern'], Array.from({ length: 35 }, (_, i) => i % 5 !== 4));
+  // no rope.scaling.* key: the converter knows no "proportional"
+  assert.deepEqual(Object.keys(m).filter((k) => k.includes('scaling')), []);
+  const ff = sim.gguf.ropeTensors.rope_freqs;
+  assert.equal(ff.length, 256);
+  for (let i = 0; i < 256; i++) assert.equal(ff[i], i < 64 ? 1 : Math.fround(1e30), `rope_freqs[${i}]`);
+  assert.deepEqual(sim.gguf.tensors.map((t) => [t.name, t.shape]), [['rope_freqs.weight', [256]]]);
+  // older converters had no Gemma 4: nothing to leave out
+  for (const omit of ['rope_freqs', 'freq_base_swa']) assert.equal(convertedGguf(config, pe.ropeConfig(config), omit).omitted, false);
+  assert.deepEqual(pe.compareRuntimes(config, sim.gguf).findings.map((f) => f.code), ['none']);
+  // a config the converter stops on (no partial_rotary_factor in the proportional block)
+  const broken = structuredClone(config);
+  delete broken.text_config.rope_parameters.full_attention.partial_rotary_factor;
+  const b = convertedGguf(broken, pe.ropeConfig(broken), null);
+  assert.deepEqual([b.error, b.type], ['converter-fails', 'gemma4_text']);
+  assert.match(b.message, /Gemma4Model/);
 });
 
 test('Hub addresses: a file copied from the Hub gives its model and path; other hosts, schemes and path tricks give null', () => {
@@ -164,6 +196,50 @@ test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.c
   assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
 });
 
+test('Gemma 4: the simulated conversion agrees with the config, its standing pairs left off the log axis; a base flag reaches the global layers only', async () => {
+  const { page, problems } = shared;
+  try {
+    await page.evaluate((k) => window.posencPage.charts.get(k).set({ model: 'gemma-4', file: 'converted', position: 32768, ctx: 0 }), KIND);
+    await page.waitForTimeout(300);
+    const f = await findings(page);
+    assert.deepEqual(f.map((x) => x.code), ['none']);
+    assert.match(f[0].text, /for the pairs that stand still \(full_attention: pairs 64–255\)/);
+    const r = await readout(page);
+    assert.match(r, /llama\.cpp and the config agree here/);
+    assert.match(r, /Simulated file: .*Gemma 4 E2B\./);
+    assert.match(r, /Pairs 64–255 stand still in both: θ_i is 0 in the config, and llama\.cpp’s factor of 1e30 leaves it at 3\.2e-32 rad a position or less/);
+    assert.match(r, /Layer type full_attention: all 256 pairs agree/);
+    // both lines drawn for the 64 pairs that turn, neither for the 192 that stand
+    const sets = await page.evaluate((k) => {
+      const c = window.Chart.getChart(document.querySelector(`.chart[data-kind="${k}"] canvas`));
+      return c.data.datasets.map((d) => d.data.map((p) => p.y));
+    }, KIND);
+    assert.equal(sets.length, 2);
+    for (const ys of sets) {
+      assert.equal(ys.length, 256);
+      assert.ok(ys.slice(0, 64).every((y) => y > 0) && ys.slice(64).every((y) => y === null));
+      assert.ok(Math.abs(ys[0] - 32768) < 1e-3);
+    }
+    // an older converter's file: there was none for Gemma 4, so it is today's, and said so
+    await control(page, 'file').selectOption('no-rope-freqs');
+    await page.waitForTimeout(200);
+    assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
+    assert.match(await readout(page), /nothing of that kind to leave out/);
+    await control(page, 'file').selectOption('converted');
+    await fig(page).locator('.runtime-inputs input.mono').fill('--rope-freq-base 10000');
+    await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="base-differs"]`), KIND);
+    const g = await findings(page);
+    assert.deepEqual(g.map((x) => x.code).sort(), ['base-differs', 'flag-no-op']);
+    assert.match(g.find((x) => x.code === 'base-differs').text, /Full_attention layers: .*pairs 1–63 of 256 differ.*Fix: leave out --rope-freq-base 10000/);
+  } finally {
+    // the next tests start from the defaults
+    await fig(page).locator('.runtime-inputs input.mono').fill('');
+    await page.evaluate((k) => window.posencPage.charts.get(k).reset(), KIND);
+    await page.waitForTimeout(200);
+  }
+  assert.deepEqual(problems.pageErrors, []);
+});
+
 test('a GGUF chosen from the computer is read in the page: without rope_freqs the finding and fix show, with it none', async () => {
   const { page } = shared;
   const input = fig(page).locator('.runtime-inputs input[type="file"]');
@@ -272,6 +348,12 @@ test('Chinese: the notice, the findings and the Hub messages are in Chinese; the
     await control(page, 'file').selectOption('no-rope-freqs');
     await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="rope-freqs-missing"]`), KIND);
     assert.match(await readout(page), /模拟的文件/);
+    // Gemma 4 in Chinese: agreement, the standing pairs said in Chinese
+    await page.evaluate((k) => window.posencPage.charts.get(k).set({ model: 'gemma-4', file: 'converted' }), KIND);
+    await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="none"]`), KIND);
+    assert.match(await fig(page).locator('li[data-code="none"]').textContent(), /llama\.cpp 与配置一致/);
+    assert.match(await readout(page), /第 64–255 对在两边都不转/);
+    await page.evaluate((k) => window.posencPage.charts.get(k).set({ model: 'llama-3.1-8b', file: 'no-rope-freqs' }), KIND);
     await hub(page, 'gated/llama', /受限或私有模型/);
     await hub(page, 'nobody/nothing', /Hub 上没有/);
     assert.deepEqual(await audit(page), [], 'axe, Chinese, after a Hub error');

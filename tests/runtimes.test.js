@@ -141,3 +141,48 @@ test('bad arguments are refused by name', async () => {
   assert.throws(() => pe.compareRuntimes('{', g), /config is not valid JSON/);
   assert.throws(() => pe.compareRuntimes(cfg, null), /gguf must be what readGguf returns/);
 });
+
+test('Gemma 4 as converted agrees: θ_i from the formula on both sides, the 192 pairs that stand still counted as agreeing', async () => {
+  const r = await compare('gemma-4-e2b');
+  assert.deepEqual(codes(r), ['none'], r.findings.map((f) => f.message).join(' / '));
+  assert.equal(r.arch, 'gemma4');
+  assert.match(r.findings[0].message, /for the pairs that stand still \(full_attention: pairs 64–255\), to 4\.65661e-16 rad a position/);
+  const F = r.layerTypes.full_attention, S = r.layerTypes.sliding_attention;
+  assert.deepEqual([F.rotaryDim.config, F.rotaryDim.llamaCpp, F.pairing.config, F.pairing.llamaCpp, F.factors], [512, 512, 'half', 'half', 'rope_freqs']);
+  assert.deepEqual([S.rotaryDim.config, S.rotaryDim.llamaCpp, S.factors, S.base.llamaCpp], [256, 256, null, 10000]);
+  assert.deepEqual([F.differingPairs, S.differingPairs], [[], []]);
+  // the config: p-RoPE, 1e6^(-2i/512) for the first int(0.25·512/2) = 64 pairs, 0 past them;
+  // llama.cpp: the same divided by rope_freqs, 1 then 1e30 as float32
+  for (let i = 0; i < 256; i++) {
+    const turning = 1e6 ** (-2 * i / 512);
+    const want = i < 64 ? turning : 0, wantL = i < 64 ? turning : turning / Math.fround(1e30);
+    assert.ok(Math.abs(F.thetaConfig[i] - want) <= 1e-15 * want, `config pair ${i}: ${F.thetaConfig[i]}`);
+    assert.ok(Math.abs(F.thetaLlamaCpp[i] - wantL) <= 1e-15 * wantL, `llama.cpp pair ${i}: ${F.thetaLlamaCpp[i]}`);
+    // relative difference 1 past pair 63 (0 against ~1e-32), yet agreement: the angle at 2^31 is under 1e-6 rad
+    if (i >= 64) assert.ok(F.relDiff[i] === 1 && F.thetaLlamaCpp[i] * 2 ** 31 < 1e-6 && F.thetaLlamaCpp[i] < 1e-30);
+  }
+  for (let i = 0; i < 128; i++) assert.ok(Math.abs(S.thetaLlamaCpp[i] - 10000 ** (-2 * i / 256)) <= 1e-15 * 10000 ** (-2 * i / 256), `sliding pair ${i}`);
+  assert.ok(Math.max(...S.relDiff) <= 1e-6);
+  assert.ok(r.maxDcos < 1e-9 && r.maxDsin < 1e-9);
+});
+
+test('Gemma 4 misreads: a base that differs is found on the full layers; --rope-freq-base reaches them only', async () => {
+  // a flag over the file's base: the full layers' turning pairs differ (pair 0 turns by 1 in both), the frozen ones still stand
+  const r = await compare('gemma-4-e2b', { flags: { ropeFreqBase: 10000 } });
+  assert.deepEqual(codes(r).sort(), ['base-differs', 'flag-no-op']);
+  const base = r.findings.find((f) => f.code === 'base-differs');
+  assert.deepEqual(base.layerTypes, ['full_attention']);
+  assert.match(base.message, /base 10000, the config 1000000: pairs 1–63 of 256 differ/);
+  assert.deepEqual([base.fixKind, base.fixFlags], ['drop-flag', '--rope-freq-base 10000']);
+  const noop = r.findings.find((f) => f.code === 'flag-no-op');
+  assert.match(noop.message, /--rope-freq-base 10000 does not reach the sliding-window layers/);
+  assert.deepEqual([noop.fixKind, noop.fixFlags], ['drop-flag', '--rope-freq-base 10000']);
+  // a file whose SWA base is wrong: the sliding layers, fixed only by converting again
+  const swa = await compare('gemma-4-e2b', {}, { set: [['gemma4.rope.freq_base_swa', 'f32', 1e6]] });
+  assert.deepEqual(codes(swa), ['base-differs']);
+  assert.deepEqual([swa.findings[0].layerTypes, swa.findings[0].fixKind], [['sliding_attention'], 'reconvert']);
+  // files llama.cpp refuses or aborts on: the comparison throws llama.cpp's reason
+  await assert.rejects(compare('gemma-4-e2b', {}, { drop: ['rope_freqs.weight'] }), /no rope_freqs\.weight/);
+  await assert.rejects(compare('gemma-4-e2b', {}, { drop: ['gemma4.rope.dimension_count_swa'] }), /n_rot_swa = 512/);
+  await assert.rejects(compare('gemma-4-e2b', {}, { drop: ['gemma4.attention.sliding_window_pattern'] }), /sliding_window_pattern is missing/);
+});

@@ -11,6 +11,7 @@ import { convertedGguf, ggufArch } from './shared/gguf-convert.js';
 import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
 import { readGguf } from '../lib/gguf.js';
 import { FLAG_NAMES } from '../lib/llamacpp.js';
+import { AGREE } from '../lib/runtimes.js';
 import { messages, onLang, lang } from '../host/i18n.js';
 
 const FILES = ['converted', 'no-rope-freqs', 'no-freq-base-swa', 'yours'];
@@ -47,6 +48,7 @@ const M = messages({
     readFirst: ', first past 1 % at distance {x}',
     readNever: ', never past 1 %',
     clamped: 'Position m is kept below the context ({ctx}). ',
+    stillNote: 'Pairs {pairs} stand still in both: θ_i is 0 in the config, and llama.cpp’s factor of 1e30 leaves it at {theta} rad a position or less, which counts as agreement; they are not drawn on the log axis. ',
     noticeDiff: '{headline} At position m = {m}, llama.cpp turns {pairs} of {half} pairs differently from the config, {times}, and the score error first passes 1 % of |q|·|k| at distance {x}.',
     timesMore: 'up to {r}× as far',
     timesLess: 'down to 1/{r} of its angle',
@@ -95,7 +97,7 @@ const M = messages({
     fileLabel: 'Your .gguf file: drop it here or choose it (read here, never uploaded)',
     fileRead: '{name}: read {bytes} of {total} bytes (metadata and RoPE tensors only).',
     fileFailed: 'Could not read {name} as a GGUF: {message}',
-    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at the distance m − n, which scores as the query at m does with its key at n (the score depends on the distance alone), on up to 240 log-spaced whole distances from 1 to m, the first distance past 1 % found exactly; both runtimes take any scaling that depends on the length at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors). The context control is the context of one sequence, which picks LongRoPE\'s short or long factors. At 0 it is the file\'s, as current builds take it without -c, unless fitting the model into the device\'s memory shrinks it; older builds defaulted to -c 4096. llama-server started with -np N gives each of its N parallel sequences -c / N, unless they share one cache: enter that number here.',
+    how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them (Gemma 4, which came later, as llama.cpp#21309 does) with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θ_i and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes; θ_i agree within 1e-6 relative, or, for a pair that all but stands still, when no position llama.cpp takes (up to 2³¹ − 1) turns the two more than 1e-6 rad apart. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at the distance m − n, which scores as the query at m does with its key at n (the score depends on the distance alone), on up to 240 log-spaced whole distances from 1 to m, the first distance past 1 % found exactly; both runtimes take any scaling that depends on the length at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors). The context control is the context of one sequence, which picks LongRoPE\'s short or long factors. At 0 it is the file\'s, as current builds take it without -c, unless fitting the model into the device\'s memory shrinks it; older builds defaulted to -c 4096. llama-server started with -np N gives each of its N parallel sequences -c / N, unless they share one cache: enter that number here.',
   },
   zh: {
     title: 'llama.cpp 依据 GGUF 的计算结果与配置本意的对比：各维度对的角度、随距离的得分误差、诊断结果',
@@ -125,6 +127,7 @@ const M = messages({
     readFirst: '，在距离 {x} 处首次超过 1%',
     readNever: '，从未超过 1%',
     clamped: '位置 m 限制在上下文（{ctx}）之内。',
+    stillNote: '第 {pairs} 对在两边都不转：配置中 θ_i 为 0，llama.cpp 用 1e30 的因子把它压到每个位置至多 {theta} 弧度，算作一致；对数坐标上不画出它们。',
     noticeDiff: '{headline}在位置 m = {m}，{half} 对中有 {pairs} 对在 llama.cpp 里转过的角度与配置本意不同，{times}；得分误差在距离 {x} 处首次超过 |q|·|k| 的 1%。',
     timesMore: '最多达到配置角度的 {r} 倍',
     timesLess: '最少只有配置角度的 1/{r}',
@@ -172,7 +175,7 @@ const M = messages({
     fileLabel: '你的 .gguf 文件：拖到这里或选择文件（只在本地读取，从不上传）',
     fileRead: '{name}：读了 {total} 字节中的 {bytes} 字节（只有元数据和 RoPE 张量）。',
     fileFailed: '无法把 {name} 当作 GGUF 读取：{message}',
-    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在位置 m − n；得分只取决于距离，所以这就是位置 m 的 query 与位置 n 上的 key 的得分。距离取从 1 到 m 的至多 240 个按对数等距的整数，首次超过 1% 的距离则逐个精确查找；依赖长度的缩放，两边都按序列长度 m + 1 计算。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。上下文控件指分给一个序列的上下文长度，LongRoPE 按它选短因子还是长因子。设为 0 时取文件中的值，这与当前版本不带 -c 时相同，除非为了放进设备内存而自动缩小；较早的版本默认是 -c 4096。llama-server 用 -np N 开 N 个并行序列时，每个序列分到 -c / N（共用一个缓存时除外）：这里应填这个数。',
+    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则（Gemma 4 是后来才支持的，按 llama.cpp#21309 的规则）、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因；θ_i 的相对差在 1e-6 以内算一致，几乎不转的维度对则只要在 llama.cpp 能取的任何位置（直到 2³¹ − 1）上两边的角度相差不到 1e-6 弧度，也算一致。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在位置 m − n；得分只取决于距离，所以这就是位置 m 的 query 与位置 n 上的 key 的得分。距离取从 1 到 m 的至多 240 个按对数等距的整数，首次超过 1% 的距离则逐个精确查找；依赖长度的缩放，两边都按序列长度 m + 1 计算。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。上下文控件指分给一个序列的上下文长度，LongRoPE 按它选短因子还是长因子。设为 0 时取文件中的值，这与当前版本不带 -c 时相同，除非为了放进设备内存而自动缩小；较早的版本默认是 -c 4096。llama-server 用 -np N 开 N 个并行序列时，每个序列分到 -c / N（共用一个缓存时除外）：这里应填这个数。',
   },
 });
 
@@ -233,6 +236,7 @@ export default {
     for (const c of [angles, errors]) c.canvas.parentElement.classList.add('phone-tall'); // room to plot on a phone
     Object.assign(angles.options.scales.y, logAxis);
     Object.assign(errors.options.scales.x, logAxis);
+    errors.options.scales.y.min = 0; // an error's size: 0 to 1 when it is exactly 0 (Gemma 4), not −1 to 1
 
     // ---- the panel: findings, flags, the Hub, a file ----
     const uid = Math.random().toString(36).slice(2, 8);
@@ -450,7 +454,7 @@ export default {
           // the file depends on the config and the choice alone: converted again only when they change
           if (converted?.config !== config || converted.which !== which) converted = { config, which, conv: convertedGguf(cfg, info, OMIT[which] ?? null) };
           const { conv } = converted;
-          if (conv.error) return stop(M.unsupported.format({ type: conv.type }));
+          if (conv.error) return stop(conv.error === 'unsupported' ? M.unsupported.format({ type: conv.type }) : M.error.format({ message: conv.message }));
           gg = conv.gguf;
           const omit = which === 'converted' ? '' : (which === 'no-rope-freqs' ? String(M.omitRope) : String(M.omitSwa)) + (conv.omitted ? '' : String(M.omitNone));
           source = M.sourceSim.format({ model: entry ? entry.name : String(MODEL_LABELS.config), omit });
@@ -483,14 +487,19 @@ export default {
         const m = Math.min(position, rt.nCtx - 1);
         const [typeName, t] = pickType(cmp);
         const half = Math.min(t.thetaConfig.length, t.thetaLlamaCpp.length);
-        const pts = (theta) => Array.from({ length: theta.length }, (_, i) => ({ x: i, y: m * theta[i] }));
+        // pairs that agree by standing still (θ_i 0 in the config, ~1e-32 in llama.cpp: Gemma 4's
+        // p-RoPE) lie at 0 on both sides and are left off the log axis, as 0 is
+        const still = [];
+        for (let i = 0; i < half; i++) if (t.relDiff[i] > AGREE && !t.differingPairs.includes(i)) still.push(i);
+        const stillSet = new Set(still);
+        const pts = (theta) => Array.from({ length: theta.length }, (_, i) => ({ x: i, y: stillSet.has(i) || !(theta[i] > 0) ? null : m * theta[i] }));
         angles.data.datasets.push(
           { label: String(M.lineConfig), data: pts(t.thetaConfig), borderColor: palette[0], borderWidth: 2.5 },
           { label: String(M.lineLlama), data: pts(t.thetaLlamaCpp), borderColor: palette[1], borderDash: dashes[1], borderWidth: 1.75 },
         );
         // the pair whose angle is furthest off, as llama.cpp's angle over the config's
         let ratio = 1, at = 0;
-        for (let i = 0; i < half; i++) {
+        for (const i of t.differingPairs) {
           const r = t.thetaLlamaCpp[i] / t.thetaConfig[i];
           if (Math.abs(Math.log(r)) > Math.abs(Math.log(ratio)) * (1 + 1e-12)) (ratio = r), (at = i);
         }
@@ -536,7 +545,8 @@ export default {
         const numbers = { type: typeName, half, pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2) };
         // a file of another model: that is the first thing to notice, whatever else differs
         if (mismatch) view.notice = mismatch.trim();
-        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + (!angleDiffers ? M.readAgree.format(numbers) : M.readout.format({
+        const stillNote = still.length ? M.stillNote.format({ pairs: `${still[0]}–${still.at(-1)}`, theta: sig(Math.max(...still.map((i) => t.thetaLlamaCpp[i])), 2) }) : '';
+        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + stillNote + (!angleDiffers ? M.readAgree.format(numbers) : M.readout.format({
           type: typeName, pairs: t.differingPairs.length, half, m, ratio: sig(ratio, 3), at, worst: sig(err[worst], 3), wd: dist[worst],
           first: first >= 0 ? M.readFirst.format({ x: firstD }) : String(M.readNever), pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2),
         }));

@@ -151,7 +151,14 @@ function readKv(v, p, h) {
       }
     } else {
       need(v, q, count * size);
-      if (keep) for (let i = 0; i < count; i++) items.push(scalar(v, q + i * size, itemType, h.le));
+      // bools as booleans, as a lone bool reads (Gemma 4's sliding_window_pattern is an array of them)
+      if (keep) {
+        for (let i = 0; i < count; i++) {
+          const x = scalar(v, q + i * size, itemType, h.le);
+          if (itemType === 7 && x !== 0 && x !== 1) throw new GgufError('malformed', `${key.value}[${i}] is a bool holding ${x}`);
+          items.push(itemType === 7 ? x === 1 : x);
+        }
+      }
       q += count * size;
     }
     const value = keep ? Object.freeze(items) : Object.freeze({ itemType: name, count });

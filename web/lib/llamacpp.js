@@ -7,7 +7,9 @@
 // get_rope_factors, llama_model_rope_type), src/llama-context.cpp (the cparams block),
 // src/llama-hparams.cpp (set_swa_pattern), src/models/*.cpp (which graphs pass factors and
 // per-layer bases), common/arg.cpp (the flags); plus #18553 (January 2026), which reads
-// {arch}.rope.freq_base_swa for Gemma 3. Values are float32 where llama.cpp keeps them in floats.
+// {arch}.rope.freq_base_swa for Gemma 3, and #21309 (April 2026, after the pinned commit), which
+// adds Gemma 4 (src/models/gemma4.cpp; load_hparams's gemma4 case; rope.dimension_count_swa and
+// attention.key_length_swa). Values are float32 where llama.cpp keeps them in floats.
 import * as A from './args.js';
 
 export const LLAMA_CPP_COMMIT = 'ec98e2002';
@@ -19,7 +21,7 @@ const NORM = ['llama', 'llada', 'llama4', 'deci', 'baichuan', 'starcoder', 'inte
   'chameleon', 'solar', 'bailingmoe', 'neo-bert', 'smollm3', 'arcee', 'ernie4_5', 'ernie4_5-moe', 'mistral3'];
 const NEOX = ['falcon', 'falcon-h1', 'grok', 'dbrx', 'bert', 'jina-bert-v3', 'nomic-bert', 'nomic-bert-moe', 'stablelm', 'bitnet',
   'qwen', 'qwen2', 'dream', 'qwen2moe', 'qwen3', 'qwen3moe', 'llada-moe', 'rnd1', 'olmo2', 'olmoe', 'phi2', 'phi3', 'phimoe',
-  'plamo', 'plamo2', 'gemma', 'gemma2', 'gemma3', 'gemma3n', 'gemma-embedding', 'starcoder2', 'openelm', 'gptneox', 'codeshell',
+  'plamo', 'plamo2', 'gemma', 'gemma2', 'gemma3', 'gemma3n', 'gemma4', 'gemma-embedding', 'starcoder2', 'openelm', 'gptneox', 'codeshell',
   'orion', 'nemotron', 'exaone', 'exaone4', 'minicpm3', 'bailingmoe2', 'dots1', 'hunyuan-moe', 'gpt-oss', 'hunyuan-dense', 'lfm2',
   'lfm2moe', 'smallthinker', 'seed_oss', 'grovemoe', 'apertus', 'minimax-m2', 'cogvlm', 'pangu-embedded', 'afmoe', 'qwen3next'];
 const NO_ROPE = ['clip', 'gpt2', 'gptj', 'mpt', 'refact', 'bloom', 'mamba', 'mamba2', 'jamba', 'jina-bert-v2', 't5', 't5encoder',
@@ -41,6 +43,9 @@ const SWA = {
   gemma2: { pattern: 2, ownRope: false }, gemma3: { pattern: 6, ownRope: true, needsWindow: true },
   gemma3n: { pattern: 5, ownRope: true }, 'gemma-embedding': { pattern: 6, ownRope: true },
   'gpt-oss': { pattern: 2, ownRope: false }, cohere2: { pattern: 4, ownRope: false },
+  // Gemma 4 (llama.cpp#21309): the per-layer pattern, the window and the SWA head size are
+  // required keys; its sliding layers have their own rotary width (gemma4Rope)
+  gemma4: { pattern: null, ownRope: true },
 };
 
 // Per-arch hparams of the YaRN tuning keys (load_hparams): only these archs read them.
@@ -210,6 +215,8 @@ export function llamaCppRope(gguf, options) {
     if (factorsName && !freqFactors) factorsName = null;
   }
 
+  const g4 = arch === 'gemma4' ? gemma4Rope(meta, tensors, key, nLayer, keyLength, nRot) : null;
+  if (g4) ({ freqFactors, factorsName } = g4);
   const full = {
     nDims: nRot, mode, nCtxOrig, freqBase, freqScale, extFactor: ext, attnFactor: attn, betaFast, betaSlow,
     freqFactors, factorsName, sections,
@@ -218,7 +225,8 @@ export function llamaCppRope(gguf, options) {
   const swa = SWA[arch];
   const window = numKey(meta, key('attention.sliding_window'), { int: true, min: 0 }) ?? 0;
   let slides = null;
-  if (swa && nLayer !== undefined && (!swa.needsWindow || window > 0)) {
+  if (g4) slides = g4.slides;
+  else if (swa && nLayer !== undefined && (!swa.needsWindow || window > 0)) {
     const pat = meta[key('attention.sliding_window_pattern')];
     if (Array.isArray(pat) && pat.length >= nLayer) slides = pat.slice(0, nLayer).map((x) => !!x);
     else {
@@ -233,6 +241,8 @@ export function llamaCppRope(gguf, options) {
     if (swa.ownRope) {
       const swaBase = numKey(meta, key('rope.freq_base_swa'), { min: Number.MIN_VALUE });
       sliding = { ...full, freqBase: f32(swaBase ?? 10000), freqScale: 1 };
+      // Gemma 4's sliding layers: their own width, and no factors (rope_freqs is the full layers')
+      if (g4) sliding = { ...sliding, nDims: g4.nRotSwa, freqFactors: null, factorsName: null };
       for (const k of ['ropeFreqBase', 'ropeScale', 'ropeFreqScale']) {
         if (flags.given.includes(k)) note('flag-no-op', flags.shown[k], `does not reach the sliding-window layers: llama.cpp gives them the file's SWA base and scale (get_rope_freq_base)`);
       }
@@ -242,6 +252,58 @@ export function llamaCppRope(gguf, options) {
   return Object.freeze({
     llamaCpp: LLAMA_CPP_COMMIT, arch, mode, nCtxTrain, nCtx, layerTypes: Object.freeze(layerTypes), notes: Object.freeze(notes),
   });
+}
+
+/**
+ * Gemma 4 as llama.cpp#21309 loads it (load_hparams's gemma4 case, llama_model::load_tensors):
+ * the sliding pattern (get_key_or_arr: an array of exactly block_count flags, or one value for
+ * every layer), the window and the sliding layers' head size are required; n_rot_swa is
+ * rope.dimension_count_swa, else n_rot; rope_freqs (f32[key_length/2]) is a required tensor of
+ * the full-attention layers, which alone pass it to ggml_rope_ext. A file llama.cpp refuses, or
+ * one whose rope ggml's CPU backend would abort on (GGML_ASSERT(n_dims <= ne0)), throws.
+ */
+function gemma4Rope(meta, tensors, key, nLayer, keyLength, nRot) {
+  const reconvert = 'convert it again with a convert_hf_to_gguf.py that has Gemma 4 (llama.cpp#21309)';
+  const need = (k) => {
+    if (meta[key(k)] === undefined) throw new TypeError(`GGUF key ${key(k)} is missing: llama.cpp requires it for gemma4 and refuses the file; ${reconvert}`);
+  };
+  need('attention.sliding_window_pattern');
+  need('attention.sliding_window');
+  need('attention.key_length_swa');
+  if (nLayer === undefined) throw new TypeError(`GGUF key ${key('block_count')} is missing (llama.cpp requires it)`);
+  numKey(meta, key('attention.sliding_window'), { int: true, min: 0 });
+  const pat = meta[key('attention.sliding_window_pattern')];
+  let slides;
+  if (Array.isArray(pat)) {
+    if (pat.length !== nLayer) throw new RangeError(`GGUF key ${key('attention.sliding_window_pattern')} has ${pat.length} entries, not one per layer (${nLayer}): llama.cpp refuses it (wrong array length); ${reconvert}`);
+    slides = pat.map((x, i) => {
+      if (typeof x !== 'boolean' && !(Number.isInteger(x) && x >= 0)) throw new TypeError(`GGUF key ${key('attention.sliding_window_pattern')}[${i}] must be a bool, got ${A.show(x)}`);
+      return !!x;
+    });
+  } else {
+    // one value: get_key_or_arr gives every layer that flag
+    const v = typeof pat === 'boolean' ? pat : numKey(meta, key('attention.sliding_window_pattern'), { int: true, min: 0 }) !== 0;
+    slides = Array.from({ length: nLayer }, () => v);
+  }
+  const headSwa = numKey(meta, key('attention.key_length_swa'), { int: true, min: 1 });
+  const nRotSwa = numKey(meta, key('rope.dimension_count_swa'), { int: true, min: 0 }) ?? nRot;
+  if (nRotSwa < 2 || nRotSwa % 2 || nRotSwa > 65536) throw new RangeError(`the sliding layers' rotary width n_rot_swa = ${nRotSwa} must be even and in [2, 65536]`);
+  const missing = meta[key('rope.dimension_count_swa')] === undefined ? ` (${key('rope.dimension_count_swa')} is missing, so llama.cpp takes ${key('rope.dimension_count')})` : '';
+  if (slides.some((x) => x) && nRotSwa > headSwa) {
+    throw new RangeError(`the sliding layers' rotary width n_rot_swa = ${nRotSwa}${missing} exceeds their head width ${headSwa} (${key('attention.key_length_swa')}): ggml's rope asserts n_dims <= ne0, so llama.cpp aborts at the first sliding layer; ${reconvert}`);
+  }
+  if (keyLength !== undefined && nRot > keyLength) {
+    throw new RangeError(`the full layers' rotary width n_rot = ${nRot} exceeds their head width ${keyLength} (${key('attention.key_length')}): ggml's rope asserts n_dims <= ne0, so llama.cpp aborts; ${reconvert}`);
+  }
+  const ff = tensors.rope_freqs;
+  const want = (keyLength ?? nRot) / 2;
+  if (slides.some((x) => !x)) {
+    if (!ff) {
+      throw new TypeError(`this gemma4 GGUF has no rope_freqs.weight, which llama.cpp requires for the full-attention layers and refuses to load the file without (missing tensor): it holds Gemma 4's p-RoPE, 1 for the pairs that turn and 1e30 for the ones that stand still, without which every pair of those layers would turn; ${reconvert}`);
+    }
+    if (ff.length !== want) throw new RangeError(`rope_freqs.weight has ${ff.length} values; llama.cpp wants key_length/2 = ${want} for gemma4 and refuses the file; ${reconvert}`);
+  }
+  return { slides, nRotSwa, freqFactors: ff ? Float32Array.from(ff.subarray(0, nRot / 2)) : null, factorsName: ff ? 'rope_freqs' : null };
 }
 
 function freezeParams(p) {

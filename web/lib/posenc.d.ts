@@ -488,7 +488,7 @@ export interface LlamaCppRopeParams {
   readonly attnFactor: number;
   readonly betaFast: number;
   readonly betaSlow: number;
-  /** the divisors per pair: rope_freqs, or LongRoPE's long or short factors (picked by the context), else null */
+  /** the divisors per pair: rope_freqs (Gemma 4: its full layers only, 1e30 for the pairs that stand still), or LongRoPE's long or short factors (picked by the context), else null */
   readonly freqFactors: Float32Array | null;
   readonly factorsName: 'rope_freqs' | 'rope_factors_long' | 'rope_factors_short' | null;
   /** mRoPE sections [t, h, w, e] */
@@ -498,9 +498,13 @@ export interface LlamaCppRopeParams {
   readonly layers: readonly number[] | null;
 }
 
-/** pe.llamaCppRope's result (frozen). */
+/**
+ * pe.llamaCppRope's result (frozen). A file llama.cpp refuses to load, or one whose rope ggml would
+ * abort on (a Gemma 4 GGUF without rope_freqs, its sliding pattern, or rope.dimension_count_swa where
+ * n_rot exceeds the sliding heads), throws instead, with the reason and the fix.
+ */
 export interface LlamaCppRope {
-  /** the llama.cpp commit whose rules are followed */
+  /** the llama.cpp commit whose rules are followed (Gemma 4, added after it, as llama.cpp#21309 loads it) */
   readonly llamaCpp: string;
   readonly arch: string;
   readonly mode: 'norm' | 'neox' | 'mrope' | 'imrope';
@@ -550,6 +554,11 @@ export interface RuntimeComparison {
     readonly relDiff: Float64Array;
     readonly maxDcos: Float64Array;
     readonly maxDsin: Float64Array;
+    /**
+     * the pairs whose θ_i differ: relDiff above 1e-6 and |Δθ_i| above 1e-6 / (2^31 − 1) rad, so that a
+     * pair standing still on both sides (Gemma 4's p-RoPE: 0 in the config, ~1e-32 through llama.cpp's
+     * 1e30 factors, relDiff 1) agrees, being under 1e-6 rad apart at any position ggml takes
+     */
     readonly differingPairs: readonly number[];
   }>>;
   readonly maxDcos: number;

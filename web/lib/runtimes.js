@@ -16,6 +16,14 @@ import { llamaCppRope, LLAMA_CPP_COMMIT, FLAG_NAMES, FLAG_KEYS } from './llamacp
 
 /** Relative agreement below which θ_i and magnitudes count as the same. */
 export const AGREE = 1e-6;
+// A pair whose θ_i differ by so little that no position ggml takes (int32, up to 2^31 − 1) turns
+// them AGREE rad apart agrees too, whatever the ratio: a pair that stands still in the config
+// (θ = 0: Gemma 4's p-RoPE) turns by ~1e-32 rad a position in llama.cpp, whose rope_freqs divides
+// it by 1e30, a 100 % relative difference of nothing. Real θ_i are never that small (base^-1 at
+// most, ~1e-6 for base 1e6), so the bound hides no misread at any position.
+const MAX_POSITION = 2 ** 31 - 1;
+const STILL = AGREE / MAX_POSITION;
+const agree = (a, b) => rel(a, b) <= AGREE || Math.abs(a - b) <= STILL;
 const KEYS = A.optionKeys('compareRuntimes', ['positions', 'flags', 'ctx']);
 // Architectures whose converter permutes Q and K (convert_hf_to_gguf.py LlamaModel.permute and its
 // subclasses) so that ggml's adjacent pairs are transformers' rotate_half pairs.
@@ -101,6 +109,7 @@ export function compareRuntimes(pe, config, gguf, options) {
   for (const n of rt.notes) find(n.code, n.message, n.code === 'flag-no-op' || n.code === 'flag-overridden' ? remedy('drop-flag', 'leave the flag out', n.flag) : null);
 
   const layerTypes = {};
+  const stillPairs = []; // pairs that agree only as standing still (θ_i within STILL), named in 'none'
   let maxDcos = 0, maxDsin = 0;
   const f32Report = { position: pmax, llamaCpp: 0, transformers: 0 };
   for (const [name, lt] of Object.entries(cfg.layerTypes)) {
@@ -118,10 +127,11 @@ export function compareRuntimes(pe, config, gguf, options) {
     const styleL = lp.mode === 'norm' && !PERMUTED.has(rt.arch) ? 'interleaved' : 'half';
 
     const relDiff = new Float64Array(half), dcos = new Float64Array(half), dsin = new Float64Array(half);
-    const differs = [];
+    const differs = [], still = [];
     for (let i = 0; i < half; i++) {
       relDiff[i] = rel(thetaL[i], thetaC[i]);
-      if (relDiff[i] > AGREE) differs.push(i);
+      if (!agree(thetaL[i], thetaC[i])) differs.push(i);
+      else if (relDiff[i] > AGREE) still.push(i);
       for (const p of positions) {
         const mc = magC ?? 1;
         dcos[i] = Math.max(dcos[i], Math.abs(magL * Math.cos(p * thetaL[i]) - mc * Math.cos(p * thetaC[i])));
@@ -207,12 +217,13 @@ export function compareRuntimes(pe, config, gguf, options) {
       thetaConfig: thetaC, thetaLlamaCpp: thetaL, relDiff, maxDcos: dcos, maxDsin: dsin,
       differingPairs: Object.freeze(differs),
     });
+    if (still.length) stillPairs.push(`${several ? `${name}: ` : ''}pairs ${range(still)}`);
   }
   const findings = [...found.values()].map((f) => Object.freeze({
     code: f.code, message: several && f.layerTypes.length ? `${f.layerTypes.join(' and ')} layers: ${f.message}` : f.message,
     fix: f.fix?.text ?? null, fixKind: f.fix?.kind ?? null, fixFlags: f.fix?.flags ?? null, layerTypes: Object.freeze(f.layerTypes),
   }));
-  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
+  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative${stillPairs.length ? `, or, for the pairs that stand still (${stillPairs.join('; ')}), to ${fmt(STILL)} rad a position, under ${AGREE} rad at any position` : ''} (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
   return Object.freeze({
     llamaCpp: LLAMA_CPP_COMMIT, arch: rt.arch, nCtx: rt.nCtx, positions: Object.freeze(positions),
     layerTypes: Object.freeze(layerTypes), maxDcos, maxDsin, findings: Object.freeze(findings),

@@ -3,13 +3,14 @@
 // positions, and the per-pair factor tensors (rope_freqs for llama3 scaling, LongRoPE's long and
 // short factors). Built in the page, never written to disk: what readGguf would return for the
 // front of such a file. `omit` simulates an older converter: 'rope_freqs' (before llama.cpp#8676,
-// July 2024) or 'freq_base_swa' (before llama.cpp#18553, January 2026).
+// July 2024) or 'freq_base_swa' (before llama.cpp#18553, January 2026). Gemma 4 follows its
+// converter from llama.cpp#21309 (April 2026: Gemma4Model), which wrote both from the start.
 
 // convert_hf_to_gguf.py's model classes, by config model_type → general.architecture
 const ARCH = {
   llama: 'llama', mistral: 'llama', mixtral: 'llama', llama4: 'llama4', llama4_text: 'llama4', qwen2: 'qwen2', qwen3: 'qwen3',
   qwen2_vl: 'qwen2vl', deepseek_v2: 'deepseek2', deepseek_v3: 'deepseek2', gemma2: 'gemma2', gemma3: 'gemma3',
-  gemma3_text: 'gemma3', phi3: 'phi3', phi: 'phi2', 'phi-msft': 'phi2', gpt_neox: 'gptneox', stablelm: 'stablelm',
+  gemma3_text: 'gemma3', gemma4: 'gemma4', gemma4_text: 'gemma4', phi3: 'phi3', phi: 'phi2', 'phi-msft': 'phi2', gpt_neox: 'gptneox', stablelm: 'stablelm',
   stablelm_epoch: 'stablelm', glm: 'chatglm', chatglm: 'chatglm', gpt_oss: 'gpt-oss', smollm3: 'smollm3',
   internlm2: 'internlm2', minicpm: 'minicpm', gptj: 'gptj',
 };
@@ -31,6 +32,33 @@ function llama3Factors(base, dim, s) {
   return out;
 }
 
+/**
+ * convert_hf_to_gguf.py Gemma4Model (llama.cpp#21309): set_gguf_parameters's head sizes, rotary
+ * widths and sliding pattern, and generate_extra_tensors's rope_freqs, from the (text) config as
+ * the converter reads it; the key_length and dimension_count of the full layers (global_head_dim)
+ * are the ones written above. Full layers: p-RoPE over the whole 512-wide head, done by factors,
+ * 1 for the first int(global_head_dim × p / 2) pairs and 1e30 for the rest ("ggml neox only
+ * supports ccss000000000000"). Sliding layers: head_dim × the top-level partial_rotary_factor
+ * (1.0 when absent, as in the nested v5 config). No rope.scaling.* key: the converter knows no
+ * rope type "proportional". freq_base_swa only when the config has sliding_attention's rope_theta.
+ */
+function gemma4Keys(c, sliding) {
+  const rp = c.rope_parameters?.full_attention;
+  if (rp?.rope_type !== 'proportional' || typeof rp.partial_rotary_factor !== 'number' || typeof c.global_head_dim !== 'number' ||
+    typeof c.head_dim !== 'number' || !Array.isArray(c.layer_types)) {
+    return { error: 'converter-fails', message: 'convert_hf_to_gguf.py (Gemma4Model) stops on this config: it needs global_head_dim, head_dim, layer_types and rope_parameters.full_attention of rope_type "proportional" with its partial_rotary_factor' };
+  }
+  const keys = [['attention.value_length', c.global_head_dim], ['attention.key_length_swa', c.head_dim],
+    ['attention.value_length_swa', c.head_dim], ['rope.dimension_count_swa', Math.trunc(c.head_dim * (c.partial_rotary_factor ?? 1))],
+    ['attention.sliding_window_pattern', c.layer_types.map((t) => t === 'sliding_attention')]];
+  const swaTheta = c.rope_parameters?.sliding_attention?.rope_theta;
+  if (sliding && swaTheta !== undefined) keys.push(['rope.freq_base_swa', swaTheta]);
+  const half = Math.trunc(c.global_head_dim / 2), turning = Math.trunc((c.global_head_dim * rp.partial_rotary_factor) / 2);
+  const ropeFreqs = new Float32Array(half).fill(1e30);
+  ropeFreqs.fill(1, 0, Math.min(turning, half));
+  return { keys, ropeFreqs };
+}
+
 /** The general.architecture convert_hf_to_gguf.py writes for a config, or null. */
 export function ggufArch(config) {
   const c = config?.text_config ?? config;
@@ -40,7 +68,8 @@ export function ggufArch(config) {
 /**
  * The GGUF front a conversion of `config` writes. info: pe.ropeConfig(config). Returns
  * { gguf, arch, omitted } (omitted: whether `omit` removed anything from this model's file),
- * or { error: 'unsupported', type } when convert_hf_to_gguf.py has no class for the model type.
+ * { error: 'unsupported', type } when convert_hf_to_gguf.py has no class for the model type, or
+ * { error: 'converter-fails', type, message } when its class stops on this config.
  */
 export function convertedGguf(config, info, omit = null) {
   const c = config.text_config ?? config;
@@ -89,6 +118,12 @@ export function convertedGguf(config, info, omit = null) {
   if (sliding && arch === 'gemma3') {
     if (omit === 'freq_base_swa') omitted = true;
     else key('rope.freq_base_swa', sliding.base);
+  }
+  if (arch === 'gemma4') {
+    const g = gemma4Keys(c, sliding);
+    if (g.error) return { error: g.error, type: String(type), message: g.message };
+    for (const [k, v] of g.keys) key(k, v);
+    ropeTensors.rope_freqs = g.ropeFreqs;
   }
   const tensors = Object.entries(ropeTensors).map(([name, v], n) => Object.freeze({ name: `${name}.weight`, shape: Object.freeze([v.length]), type: 0, offset: 256 * n }));
   const gguf = Object.freeze({
