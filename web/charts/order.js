@@ -37,7 +37,7 @@ const M = messages({
     readout: 'Largest difference of each word’s output between the two orders: {list}.',
     item: '“{word}” {d} ({v})',
     itemSep: ', ',
-    how: 'The page runs one attention layer (embeddings of width 10 split between 2 heads of width 5, no output projection) on the two token sequences, with word embeddings and the Q, K, V projections drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head. Width 5 is a toy choice that follows the source post (real heads have an even width, often 128): RoPE turns a head’s two pairs and leaves the odd fifth dimension as it is. A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
+    how: 'The page runs one attention layer on the two token sequences: embeddings of width 10; 2 heads, each projecting all 10 dims to a q, k and v of width 5; the two heads’ outputs joined as dims 0–4 and 5–9, with no output projection after them. The word embeddings and the Q, K, V projections are drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head. Width 5 is a toy choice that follows the source post (real heads have an even width, often 128): RoPE turns a head’s two pairs and leaves the odd fifth dimension as it is. A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
   },
   zh: {
     title: '每个词的注意力输出：“苹果 比 梨 甜”与“梨 比 苹果 甜”对比（d_model = 10，2 个头，头维度 5）',
@@ -65,7 +65,7 @@ const M = messages({
     readout: '每个词在两种顺序下输出的最大差值：{list}。',
     item: '“{word}” {d}（{v}）',
     itemSep: '，',
-    how: '本页对两个 token 序列各算一层注意力（10 维的词嵌入分给 2 个头，头维度为 5，不含输出投影），词嵌入和 Q、K、V 投影矩阵都由同一个随机种子随机生成，两种顺序共用同一套。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k。头维度取 5 只是沿用来源博文 2 的演示尺寸（真实模型的头维度是偶数，常见为 128）：RoPE 转动每个头里的两个维度对，多出来的第 5 维保持不动。比较的是同一个词在两句话中的输出，不管它处在哪个位置；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
+    how: '本页对两个 token 序列各算一层注意力：词嵌入 10 维；2 个头，每个头把全部 10 维投影成 5 维的 q、k、v；两个头的输出拼接成维度 0–4 和 5–9，之后不再乘输出投影。词嵌入和 Q、K、V 投影矩阵都由同一个随机种子随机生成，两种顺序共用同一套。正弦位置编码加在词嵌入上；RoPE 在每个头里旋转 q 和 k。头维度取 5 只是沿用来源博文 2 的演示尺寸（真实模型的头维度是偶数，常见为 128）：RoPE 转动每个头里的两个维度对，多出来的第 5 维保持不动。比较的是同一个词在两句话中的输出，不管它处在哪个位置；小于 10⁻⁶ 的差值只是 float32 的舍入误差，算作完全相同。',
   },
 });
 
