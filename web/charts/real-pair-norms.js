@@ -23,7 +23,7 @@ const M = messages({
     noticeSlow: 'The longest query chunks sit in a slow pair (pair {top}, T_i = {T} positions, longer than L0): this layer leans on a pair that never completes a turn within the context.',
     noticeFast: 'The longest query chunks sit in a fast pair (pair {top}, T_i = {T} positions): this layer leans on a pair that goes round at least once within the context.',
     readout: '{model}, {n} tokens: {stat} ‖q‖ is largest in pair {top} ({qTop}) and ‖k‖ in pair {ktop} ({kTop}); pairs {cut}–{last} have T_i > L0 and carry {slowShare} % of Σ‖q‖².',
-    how: 'The page runs layer 0 exactly as transformers does (the input norm, W_Q and W_K, biases or per-head norms where the model has them (Qwen3\'s q_norm and k_norm, which normalise each head\'s q and k before RoPE), RoPE at positions 0, 1, …) on the embedding rows of your sentence\'s tokens, and measures the length of each pair\'s two coordinates of every head\'s query and key. Rotation does not change these lengths, so they say which frequencies the layer uses, not where the tokens are. Reads the layer-0 q/k tensors and one embedding row per distinct token.',
+    how: 'The page runs layer 0 exactly as transformers does on the embedding rows of your sentence\'s tokens: the input norm, W_Q and W_K, the biases or per-head norms where the model has them (Qwen3\'s q_norm and k_norm normalise each head\'s q and k before RoPE), then RoPE at positions 0, 1, …. It then measures the length of each pair\'s two coordinates of every head\'s query and key. Rotation does not change these lengths, so they say which frequencies the layer uses, not where the tokens are. Reads the layer-0 q/k weight tensors and one embedding row per distinct token.',
   },
   zh: {
     title: '第 0 层作用于你的句子：q 和 k 在每个维度对上的二维子向量有多长',
@@ -41,7 +41,7 @@ const M = messages({
     noticeSlow: '最长的 query 子向量落在慢的维度对上（第 {top} 对，T_i = {T} 个位置，长于 L0）：这一层倚重的维度对在上下文之内一圈也转不满。',
     noticeFast: '最长的 query 子向量落在快的维度对上（第 {top} 对，T_i = {T} 个位置）：这一层倚重的维度对在上下文之内至少转一整圈。',
     readout: '{model}，{n} 个 token：‖q‖ 和 ‖k‖ 的{stat}分别在第 {top} 对和第 {ktop} 对最大（{qTop} 和 {kTop}）；第 {cut}–{last} 对满足 T_i > L0，占 Σ‖q‖² 的 {slowShare}%。',
-    how: '本页按 transformers 的做法精确计算第 0 层（输入归一化、W_Q 和 W_K，模型有的话再加偏置或逐头归一化（如 Qwen3 的 q_norm 和 k_norm，在 RoPE 之前对每个头的 q 和 k 做归一化），在位置 0、1、… 上施加 RoPE），输入是你句子中各 token 的词嵌入行，然后量出每个头的 query 和 key 在每个维度对上那两个坐标所成子向量的长度。旋转不改变这些长度，所以它们说明这一层用了哪些频率，而不是 token 在哪里。读取第 0 层的 q/k 张量，以及每个不同 token 的一行词嵌入。',
+    how: '本页按 transformers 的做法，对你句子中各 token 的词嵌入行精确计算第 0 层：输入归一化，乘以 W_Q 和 W_K，模型有偏置或逐头归一化的话也一并计算（如 Qwen3 的 q_norm 和 k_norm，在 RoPE 之前对每个头的 q 和 k 做归一化），再在位置 0、1、… 上施加 RoPE。然后算出每个头的 query 和 key 在每个维度对上（两个坐标组成的二维向量）的长度。旋转不改变这些长度，所以它们反映的是这一层侧重哪些频率，与 token 的位置无关。页面只读取第 0 层的 q/k 权重张量，以及每个不同 token 的那一行词嵌入。',
   },
 });
 

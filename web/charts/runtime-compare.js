@@ -141,7 +141,7 @@ const M = messages({
     fixLabel: '修正：',
     fixDrop: '去掉 ',
     fixReconvert: '没有哪个 llama.cpp 命令行参数能修正它；请换用重新转换的 GGUF（用哪个版本的转换脚本，见下方原文）。',
-    fixWithScaling: '修正缩放的那组 YaRN 参数会一并修正它。',
+    fixWithScaling: '用来修正缩放的那组 YaRN 参数，也会一并修正这个问题。',
     fixNone: '没有哪个 llama.cpp 命令行参数能修正它（原因见下方原文）。',
     details: '英文原文（与命令行输出相同）',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
@@ -175,7 +175,7 @@ const M = messages({
     fileLabel: '你的 .gguf 文件：拖到这里或选择文件（只在本地读取，从不上传）',
     fileRead: '{name}：读了 {total} 字节中的 {bytes} 字节（只有元数据和 RoPE 张量）。',
     fileFailed: '无法把 {name} 当作 GGUF 读取：{message}',
-    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则（Gemma 4 是后来才支持的，按 llama.cpp#21309 的规则）、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因；θ_i 的相对差在 1e-6 以内算一致，几乎不转的维度对则只要在 llama.cpp 能取的任何位置（直到 2³¹ − 1）上两边的角度相差不到 1e-6 弧度，也算一致。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头大小）：key 在位置 0，query 在位置 m − n；得分只取决于距离，所以这就是位置 m 的 query 与位置 n 上的 key 的得分。距离取从 1 到 m 的至多 240 个按对数等距的整数，首次超过 1% 的距离则逐个精确查找；依赖长度的缩放，两边都按序列长度 m + 1 计算。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。上下文控件指分给一个序列的上下文长度，LongRoPE 按它选短因子还是长因子。设为 0 时取文件中的值，这与当前版本不带 -c 时相同，除非为了放进设备内存而自动缩小；较早的版本默认是 -c 4096。llama-server 用 -np N 开 N 个并行序列时，每个序列分到 -c / N（共用一个缓存时除外）：这里应填这个数。',
+    how: '页面按 transformers 的方式读取配置（pe.ropeConfig），按 llama.cpp ec98e2002 的规则（Gemma 4 是后来才支持的，按 llama.cpp#21309 的规则）、结合给定的参数和上下文解析 GGUF 的键和 RoPE 张量（pe.llamaCppRope）。随后 pe.compareRuntimes 用 float64 计算两边的 θ_i 和 cos/sin 的幅度，因此差异来自误读而不是舍入，并指出已知的原因；θ_i 的相对差在 1e-6 以内算一致，几乎不转的维度对则只要在 llama.cpp 能取的任何位置（直到 2³¹ − 1）上两边的角度相差不到 1e-6 弧度，也算一致。得分误差用一个随机的 query 和 key（种子 0，维度取该层类型的头维度）：key 在位置 0，query 在位置 m − n；得分只取决于距离，所以这就是位置 m 的 query 与位置 n 上的 key 的得分。距离取从 1 到 m 的至多 240 个按对数等距的整数，首次超过 1% 的距离则逐个精确查找；依赖长度的缩放，两边都按序列长度 m + 1 计算。模拟的 GGUF 是页面按 convert_hf_to_gguf.py 的写法从配置生成的；你选择的文件在浏览器里读取，Hub 上的 GGUF 用 Range 请求读取（只读开头和 RoPE 张量）。上下文控件指分给一个序列的上下文长度，LongRoPE 按它选短因子还是长因子。设为 0 时取文件中的值，这与当前版本不带 -c 时相同，除非为了放进设备内存而自动缩小；较早的版本默认是 -c 4096。llama-server 用 -np N 开 N 个并行序列时，每个序列分到 -c / N（共用一个缓存时除外）：这里应填这个数。',
   },
 });
 
