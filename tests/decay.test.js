@@ -227,3 +227,20 @@ describe('uniform path: SIMD and scalar builds agree bit for bit, and with the r
     });
   }
 });
+
+test('§10: what the prose says of Σ cos(nθ_i) past the chart (d = 512, base 10000) holds in float64', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const html = await readFile(new URL('../web/index.html', import.meta.url), 'utf8');
+  const theta = Array.from({ length: 256 }, (_, i) => 10000 ** (-2 * i / 512));
+  const S = (n) => theta.reduce((s, t) => s + Math.cos(n * t), 0);
+  const v = Array.from({ length: 60001 }, (_, n) => S(n));
+  assert.equal(v.findIndex((x) => x < 0), 3284, 'first below 0');
+  const low = v.reduce((m, x, n) => (x < v[m] ? n : m), 0);
+  assert.deepEqual([low, v[low].toFixed(1)], [18469, '-37.9'], 'lowest up to 60000');
+  assert.ok(v.slice(10000, 20000).filter((x) => x < 0).length / 10000 > 0.9, 'mostly below 0 from 10000 to 20000');
+  assert.ok(Math.max(...v.slice(30000).map(Math.abs)) < 33, 'within about 30 of 0 past 30000 (32.5 at most, up to 60000)');
+  assert.ok(S(49) < S(50), 'the fall has wobbles');
+  for (const s of ['first dips below 0 at n = 3284', '−37.9 at\n    n = 18469', 'past about 30000 swings around 0 by up to about 30', 'with small wobbles']) {
+    assert.ok(html.includes(s), `§10 says “${s}”`);
+  }
+});
