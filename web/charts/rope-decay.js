@@ -146,7 +146,7 @@ export default {
         const onG = b && Array.from(b, (r) => r * dim);
         const v = {
           dim, x0: dist[0], g0: sig(g[0], 6), xn: dist[last], gn: sig(g[last], 4),
-          lo: sig(low.y, 4), xlo: low.x, b0: b && sig(onG[0], 4), bn: b && sig(onG[last], 4),
+          lo: sig(low.y, 4), xlo: low.x, b0: b && sig(onG[0], 6), bn: b && sig(onG[last], 4),
           quarter: quarter && Math.round(quarter),
         };
         view.notice = notice(theta, dim, opts, maxDist, dist, g);
