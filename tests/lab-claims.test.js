@@ -9,7 +9,8 @@
 // Keys:
 //   cfg.<name>                              the lab's settings (layers, dModel, heads, headDim, pairs,
 //                                           theta.<i>, steps, trainLength, copyPositions[.<multiple>],
-//                                           chance, ftSteps, ftMultiple, ftLength, maxAngle.<i>)
+//                                           chance, ftSteps, ftMultiple, ftLength, maxAngle.<i>,
+//                                           batch, lr, warmupSteps, weightDecay, seeds = how many)
 //   acc.<task>.<line>.<metric>.<multiple>[.lo|.hi]
 //                                           a line of the lab charts: <line> is an encoding,
 //                                           rope+<scaling> (at evaluation) or rope~<scaling>
@@ -175,6 +176,8 @@ const CFG = {
   steps: o.train.steps, trainLength: o.train.trainLength, copyPositions: 2 * o.train.trainLength + 1,
   chance: 1 / (rope.vocab - 2), ftSteps: o.fineTune.steps, ftMultiple: o.fineTune.multiple,
   ftLength: o.fineTune.multiple * o.train.trainLength,
+  batch: rope.batch, lr: rope.lr, warmupSteps: rope.warmupSteps, weightDecay: rope.weightDecay,
+  seeds: 1 + o.seeds.length,
 };
 
 /** The figure a claim's key names. */
