@@ -11,7 +11,6 @@ import { convertedGguf, ggufArch } from './shared/gguf-convert.js';
 import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
 import { readGguf } from '../lib/gguf.js';
 import { FLAG_NAMES } from '../lib/llamacpp.js';
-import { AGREE } from '../lib/runtimes.js';
 import { messages, onLang, lang } from '../host/i18n.js';
 
 const FILES = ['converted', 'no-rope-freqs', 'no-freq-base-swa', 'yours'];
@@ -489,9 +488,7 @@ export default {
         const half = Math.min(t.thetaConfig.length, t.thetaLlamaCpp.length);
         // pairs that agree by standing still (θ_i 0 in the config, ~1e-32 in llama.cpp: Gemma 4's
         // p-RoPE) lie at 0 on both sides and are left off the log axis, as 0 is
-        const still = [];
-        for (let i = 0; i < half; i++) if (t.relDiff[i] > AGREE && !t.differingPairs.includes(i)) still.push(i);
-        const stillSet = new Set(still);
+        const still = t.stillPairs, stillSet = new Set(still);
         const pts = (theta) => Array.from({ length: theta.length }, (_, i) => ({ x: i, y: stillSet.has(i) || !(theta[i] > 0) ? null : m * theta[i] }));
         angles.data.datasets.push(
           { label: String(M.lineConfig), data: pts(t.thetaConfig), borderColor: palette[0], borderWidth: 2.5 },

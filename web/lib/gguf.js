@@ -151,14 +151,7 @@ function readKv(v, p, h) {
       }
     } else {
       need(v, q, count * size);
-      // bools as booleans, as a lone bool reads (Gemma 4's sliding_window_pattern is an array of them)
-      if (keep) {
-        for (let i = 0; i < count; i++) {
-          const x = scalar(v, q + i * size, itemType, h.le);
-          if (itemType === 7 && x !== 0 && x !== 1) throw new GgufError('malformed', `${key.value}[${i}] is a bool holding ${x}`);
-          items.push(itemType === 7 ? x === 1 : x);
-        }
-      }
+      if (keep) for (let i = 0; i < count; i++) items.push(scalarValue(v, q + i * size, itemType, h.le, `${key.value}[${i}]`));
       q += count * size;
     }
     const value = keep ? Object.freeze(items) : Object.freeze({ itemType: name, count });
@@ -171,9 +164,7 @@ function readKv(v, p, h) {
   }
   const size = TYPES[type][1];
   need(v, q, size);
-  const value = scalar(v, q, type, h.le);
-  if (type === 7 && value !== 0 && value !== 1) throw new GgufError('malformed', `${key.value} is a bool holding ${value}`);
-  return { key: key.value, value: type === 7 ? value === 1 : value, end: q + size };
+  return { key: key.value, value: scalarValue(v, q, type, h.le, key.value), end: q + size };
 }
 
 function readTensorInfo(v, p, le) {
@@ -203,10 +194,16 @@ function u64(v, p, le, what) {
   return Number(n);
 }
 
-function scalar(v, p, type, le) {
+/**
+ * A metadata value `name` as a key holds it: 64-bit integers as numbers where they are safe, a bool
+ * (type 7) holding 0 or 1 as a boolean, alone or in an array.
+ */
+function scalarValue(v, p, type, le, name) {
   const x = v[TYPES[type][2]](p, le);
-  if (typeof x !== 'bigint') return x;
-  return x >= BigInt(Number.MIN_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x;
+  if (typeof x === 'bigint') return x >= BigInt(Number.MIN_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x;
+  if (type !== 7) return x;
+  if (x !== 0 && x !== 1) throw new GgufError('malformed', `${name} is a bool holding ${x}`);
+  return x === 1;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

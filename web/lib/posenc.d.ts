@@ -560,6 +560,8 @@ export interface RuntimeComparison {
      * 1e30 factors, relDiff 1) agrees, being under 1e-6 rad apart at any position ggml takes
      */
     readonly differingPairs: readonly number[];
+    /** the pairs that agree only by standing still on both sides (relDiff above 1e-6, θ_i within that bound) */
+    readonly stillPairs: readonly number[];
   }>>;
   readonly maxDcos: number;
   readonly maxDsin: number;

@@ -215,7 +215,7 @@ export function compareRuntimes(pe, config, gguf, options) {
       base: Object.freeze({ config: lt.base, llamaCpp: lp.freqBase }),
       factors: lp.factorsName,
       thetaConfig: thetaC, thetaLlamaCpp: thetaL, relDiff, maxDcos: dcos, maxDsin: dsin,
-      differingPairs: Object.freeze(differs),
+      differingPairs: Object.freeze(differs), stillPairs: Object.freeze(still),
     });
     if (still.length) stillPairs.push(`${several ? `${name}: ` : ''}pairs ${range(still)}`);
   }

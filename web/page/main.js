@@ -33,12 +33,15 @@ function readQuery() {
   return { target, entries, scene, notes };
 }
 
+// the query keys the language and theme switches own
+const CARRIED = ['lang', 'theme'];
+
 /** Query values the language and theme switches own, carried over into links when sane. */
 function carried() {
   const out = {};
   try {
     const q = new URLSearchParams(location.search);
-    for (const k of ['lang', 'theme']) if (/^[A-Za-z-]{1,16}$/.test(q.get(k) ?? '')) out[k] = q.get(k);
+    for (const k of CARRIED) if (/^[A-Za-z-]{1,16}$/.test(q.get(k) ?? '')) out[k] = q.get(k);
   } catch {
     // no query: nothing to carry
   }
@@ -160,7 +163,7 @@ const parsed = new Promise((resolve) => {
  * while the rest of this long page is still being read in.
  */
 async function mountWhileParsing(toolsReady) {
-  const plain = !location.hash && [...new URLSearchParams(location.search).keys()].every((k) => k === 'lang' || k === 'theme');
+  const plain = !location.hash && [...new URLSearchParams(location.search).keys()].every((k) => CARRIED.includes(k));
   if (!plain || document.readyState !== 'loading') return;
   const tools = await toolsReady;
   if (tools.err) return;
