@@ -39,7 +39,7 @@ const M = messages({
     sourceSim: 'Simulated file: the GGUF keys and RoPE tensors convert_hf_to_gguf.py writes for {model}{omit}. ',
     omitRope: ', without rope_freqs, as converters before llama.cpp#8676 (late July 2024) wrote it',
     omitSwa: ', without freq_base_swa, as converters before January 2026 wrote it',
-    omitNone: ' (this model’s file has nothing of that kind to leave out, so it is today’s conversion)',
+    omitNone: ' (every converter of this model writes the same here, so this is today’s conversion)',
     sourceRead: 'Read from {name}: {bytes} of its bytes (metadata and RoPE tensors only). ',
     readAgree: 'Layer type {type}: all {half} pairs agree. ggml’s own float32 rounding at position {pmax} moves cos and sin by up to {f32}. ',
     archMismatch: 'This GGUF is a “{file}” model, but a conversion of this config would be “{config}”: compare it with its own config. ',
@@ -118,7 +118,7 @@ const M = messages({
     sourceSim: '模拟的文件：convert_hf_to_gguf.py 为 {model} 写出的 GGUF 键和 RoPE 张量{omit}。',
     omitRope: '，且按 llama.cpp#8676（2024 年 7 月下旬）之前转换脚本的写法，不含 rope_freqs',
     omitSwa: '，且按 2026 年 1 月之前转换脚本的写法，不含 freq_base_swa',
-    omitNone: '（这个模型的文件里本来就没有这一项可缺，所以它就是用现在的转换脚本生成的文件）',
+    omitNone: '（这个模型不论用哪个版本的转换脚本，这里写出的都一样，所以它就是用现在的转换脚本生成的文件）',
     sourceRead: '读自 {name}：读了 {bytes} 字节（只有元数据和 RoPE 张量）。',
     readAgree: '层类型 {type}：全部 {half} 对一致。ggml 自身的 float32 舍入在位置 {pmax} 让 cos 和 sin 最多偏 {f32}。',
     archMismatch: '这个 GGUF 是“{file}”模型，而这个配置转换后应是“{config}”：请用它自己的配置来比较。',
@@ -407,7 +407,8 @@ export default {
         const head = mk('b', { textContent: M[`h-${CODES.includes(f.code) ? f.code : 'none'}`] });
         li.append(head, en ? ' (' : '（', mk('code', { textContent: f.code }), en ? ')' : '）');
         // English shows the comparison's own sentences; other languages, the fix's flags and the sentences folded
-        if (en) li.append(mk('br'), f.message.charAt(0).toUpperCase() + f.message.slice(1));
+        // a sentence begins with a capital, but llama.cpp keeps its own spelling
+        if (en) li.append(mk('br'), f.message.startsWith('llama.cpp') ? f.message : f.message.charAt(0).toUpperCase() + f.message.slice(1));
         if (f.fix) {
           const fix = mk('span', { className: 'runtime-fix' });
           fix.append(String(M.fixLabel), ...(en ? [...flagged(f.fix), '.'] : fixParts(f)));
