@@ -448,6 +448,20 @@ test('config.json: Llama 3.1 gives attention factor 1 and a slowest wavelength �
   assert.deepEqual(problems.pageErrors, []);
 });
 
+test('model-positions says what each note on reading the config means, in both languages', async () => {
+  const { readout } = await setControl('model-positions', 'model', 'llama-4-scout');
+  // English: the API's own messages, so a porter reads what pe.ropeConfig and the CLI print
+  assert.match(readout, / Notes on reading the config: text_config\.rope_scaling\.low_freq_factor and high_freq_factor are both 1: no smooth band, a step instead; pairs with wavelength below 8192 .* divided by 16, .*; not in the config, taken from transformers' Llama4TextConfig defaults, as loading the file there would: text_config\.no_rope_layer_interval 4, .*text_config\.attn_scale 0\.1\.$/);
+  assert.doesNotMatch(readout, /class-defaults|llama3-step/);
+  const zh = await b.open('?lang=zh&model-positions.model=llama-4-scout');
+  await pageReady(zh.page);
+  const text = await zh.page.$eval('[data-chart="model-positions"] .readout', (e) => e.textContent);
+  assert.match(text, /读取配置时的说明：low_freq_factor 与 high_freq_factor 都是 1，中间没有平滑过渡段，只有一个台阶：波长短于 8192（original_max_position_embeddings \/ low_freq_factor）的维度对保留原来的 θ_i，其余的 θ_i 除以 16，/);
+  assert.match(text, /；配置文件里没有写的值，按 transformers 中 Llama4TextConfig 的默认值补上（在 transformers 里加载这个文件也是如此）：text_config\.no_rope_layer_interval 4, .*text_config\.attn_scale 0\.1。$/);
+  assert.doesNotMatch(text, /class-defaults|llama3-step|taken from/);
+  await zh.context.close();
+});
+
 test('precision lab: float16 at 1857 (d 32) is off by more than 0.1, float64 at 10^6 by less than 1e-6', async () => {
   await setControl('precision-lab', 'base', '10000');
   await setControl('precision-lab', 'dim', '32');

@@ -4,7 +4,7 @@
 // scale, NoPE layers and their query temperature, mRoPE sections, and the cos/sin cache's size.
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink, intGrid } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
-import { messages } from '../host/i18n.js';
+import { messages, lang, t } from '../host/i18n.js';
 import { download } from '../host/export.js';
 
 const TAU = 2 * Math.PI;
@@ -49,7 +49,8 @@ const M = messages({
     readInterleaved: ' (interleaved)',
     noScaling: 'no scaling',
     scaling: '{type} scaling',
-    warnings: ' Warnings: {list}.',
+    warnings: ' Notes on reading the config: {list}.',
+    warningSep: '; ',
     error: 'This config could not be read: {message}',
     none: 'none',
     tempX: 'query position (log scale)',
@@ -91,7 +92,8 @@ const M = messages({
     readInterleaved: '（交错）',
     noScaling: '无缩放',
     scaling: '{type} 缩放',
-    warnings: ' 警告：{list}。',
+    warnings: ' 读取配置时的说明：{list}。',
+    warningSep: '；',
     error: '无法读取这个配置：{message}',
     none: '无',
     tempX: 'query 位置（对数坐标）',
@@ -132,6 +134,45 @@ function mropeTable(mrope) {
     for (const id of ids) row.insertCell().textContent = String(id[k]);
   }
   return table;
+}
+
+// pe.ropeConfig's warnings. The English page shows each one's own message (what the API and
+// the CLI print); the Chinese page says what it means, with the keys and numbers it names.
+const WARNINGS_ZH = {
+  'class-defaults': '配置文件里没有写的值，按 transformers 中 {cls} 的默认值补上（在 transformers 里加载这个文件也是如此）：{keys}',
+  'class-defaults-any': '配置文件里没有写的值，按 transformers 对所有模型类型通用的默认值补上：{keys}',
+  'llama3-step': 'low_freq_factor 与 high_freq_factor 都是 {f}，中间没有平滑过渡段，只有一个台阶：波长短于 {edge}（original_max_position_embeddings / low_freq_factor）的维度对保留原来的 θ_i，其余的 θ_i 除以 {factor}，与 transformers 和 Meta 的 apply_scaling 算法一致',
+  'layers-unknown': '配置里缺少 num_hidden_layers，无法知道每种层各有几层',
+  'layer-type-missing': 'layer_types 列出的某种层在配置里没有自己的 RoPE 参数块，这种层按默认 RoPE 计算',
+  'rope-type-conflict': '参数块里的 rope_type 与 type 不一致；与 transformers 一样，以 rope_type 为准',
+  'rope-type-legacy': 'type "su" 是 longrope 早期的名字（Phi-3），按 longrope 读取',
+  'rotary-width': 'partial_rotary_factor 乘以 head_dim 得到的旋转宽度不是偶数，已按 transformers 的做法取整',
+  'mrope-section-sum': 'mrope_section 各段之和与旋转宽度的维度对数不相等',
+  'yarn-factor-mismatch': 'YaRN 的 factor 与 max_position_embeddings / original_max_position_embeddings 不相等；与 transformers 一样，采用显式给出的 factor',
+  'longrope-length': 'longrope 的 short_factor 或 long_factor 的条目数与旋转宽度所需的维度对数不相等',
+  'rope-theta-conflict': '顶层的 rope_theta 与参数块里的 rope_theta 不一致，采用参数块里的值（transformers v5 保留参数块里的值）',
+  'rope-theta-outside': '参数块里没有 rope_theta，采用顶层的值（transformers v5 会把它移进参数块；只读参数块的推理框架会退回到 10000）',
+  'rope-theta-missing': '配置里没有 rope_theta，采用该模型类型的默认底数',
+  'rope-theta-dropped': 'rope_scaling 与 rope_parameters 同时存在且底数不同：transformers v5 保留 rope_scaling、丢弃 rope_parameters，只读 rope_parameters 的推理框架会用另一个底数',
+  'rope-scaling-conflict': 'rope_scaling 与 rope_parameters 同时存在且内容不一致；与 transformers v5 一样，采用 rope_scaling',
+  'partial-rotary-conflict': '顶层的 partial_rotary_factor 与参数块里的不一致，采用顶层的值（transformers 的 standardize_rope_params 会把顶层的值复制进参数块）',
+};
+
+/** A warning of pe.ropeConfig as the page's language says it. */
+function warningText(w, info) {
+  if (lang() !== 'zh' || !WARNINGS_ZH[w.code]) return w.message;
+  if (w.code === 'class-defaults') {
+    // "not in the config, taken from <where>: <key value, ...>": the keys are the config's own words
+    const keys = w.message.slice(w.message.indexOf(': ') + 2);
+    const cls = /transformers' (\w+) defaults/.exec(w.message)?.[1];
+    return t(WARNINGS_ZH[cls ? 'class-defaults' : 'class-defaults-any'], { cls, keys });
+  }
+  if (w.code === 'llama3-step') {
+    const s = Object.values(info.layerTypes).map((lt) => lt.scaling).find((x) => x?.type === 'llama3' && x.lowFreqFactor === x.highFreqFactor);
+    if (!s) return w.message;
+    return t(WARNINGS_ZH['llama3-step'], { f: s.lowFreqFactor, edge: s.originalMaxPositionEmbeddings / s.lowFreqFactor, factor: s.factor });
+  }
+  return WARNINGS_ZH[w.code];
 }
 
 export default {
@@ -252,7 +293,7 @@ export default {
         }
         const withMrope = Object.values(info.layerTypes).find((t) => t.mrope);
         grid.replaceChildren(...(withMrope ? [mropeTable(withMrope.mrope)] : []));
-        const warnings = info.warnings.length ? M.warnings.format({ list: info.warnings.map((w) => w.code).join(', ') }) : '';
+        const warnings = info.warnings.length ? M.warnings.format({ list: info.warnings.map((w) => warningText(w, info)).join(String(M.warningSep)) }) : '';
         view.readout = parts.join(' ') + warnings;
         // What to notice: the layer type with the largest share of pairs that never turn within L0.
         const least = turns.sort((x, y) => y.never / y.half - x.never / x.half)[0];
