@@ -39,7 +39,10 @@ export function phoneLayout(container, form, figure, chart) {
     form.classList.toggle('open', open);
     toggle.setAttribute('aria-expanded', String(open));
   };
-  set(remembered(chart.kind));
+  set(false);
+  // The stored state is read when the chart is first laid out narrow, where the settings fold:
+  // a page's first use of localStorage costs the first chart a few milliseconds on every screen.
+  let stored = false;
   toggle.addEventListener('click', () => {
     const open = !form.classList.contains('open');
     set(open);
@@ -48,6 +51,7 @@ export function phoneLayout(container, form, figure, chart) {
   if (more) form.append(toggle);
   const place = () => {
     const narrow = !!media?.matches;
+    if (narrow && !stored) (stored = true), set(remembered(chart.kind));
     container.classList.toggle('phone', narrow);
     if (narrow && figure.nextElementSibling !== form) figure.after(form);
     else if (!narrow && form.nextElementSibling !== figure) figure.before(form);
