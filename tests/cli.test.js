@@ -61,7 +61,7 @@ test('compare: a Llama 3.1 GGUF without rope_freqs shows the finding with its fi
   assert.equal(bad.code, 1, bad.stderr);
   assert.match(bad.stdout, /rope-freqs-missing: this GGUF has no rope_freqs tensor/);
   assert.match(bad.stdout, /fix: download or convert a GGUF made with convert_hf_to_gguf.py from llama.cpp b3472 or later/);
-  assert.match(bad.stdout, /float32 at position 131071 \(rounding, not a finding\)/);
+  assert.match(bad.stdout, /float32 rounding at position 131071 \(not a finding\): the largest \|Δ\| of a cos or sin from its float64 value is [\d.e-]+ in llama.cpp, [\d.e-]+ in transformers/);
   const good = await run('compare', llamaConfig, goodGguf);
   assert.equal(good.code, 0, good.stdout);
   assert.match(good.stdout, /none: llama.cpp and the config agree/);
@@ -147,4 +147,36 @@ test('errors: usage, unknown options, missing files, a file that is not GGUF: ex
   const notGguf = file('fake.gguf', 'PK\u0003\u0004 not a model');
   assert.match((await run('inspect', notGguf)).stderr, /not a GGUF file/);
   assert.match((await run('inspect', oldGguf, '--rope-scale', 'x')).stderr, /--rope-scale needs a number/);
+});
+
+test('errors in the command line\'s own words: the flag typed, files swapped or cut short, flags that would do nothing', async () => {
+  const fail = async (...args) => {
+    const r = await run(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    return r.stderr;
+  };
+  // an API option's name becomes the flag that fills it
+  assert.match(await fail('compare', llamaConfig, goodGguf, '-c', '-5'), /^posenc: -c must be in \[0, 2147483647\], got -5/);
+  assert.match(await fail('compare', llamaConfig, goodGguf, '--rope-freq-base', '-3'), /^posenc: --rope-freq-base must be in/);
+  assert.match(await fail('vectors', llamaConfig, '--positions', '3,-1'), /^posenc: --positions value 2 must be finite/);
+  // the two files of compare in the wrong order, or of the wrong kind
+  assert.match(await fail('compare', goodGguf, llamaConfig), /compare takes the config first, then the GGUF: posenc compare .*llama-config\.json .*llama\.gguf/);
+  const jsonNamedGguf = file('config-as.gguf', readFileSync(llamaConfig));
+  assert.match(await fail('compare', llamaConfig, jsonNamedGguf), /config-as\.gguf is not a GGUF file: it starts with "\{", as a config.json does/);
+  assert.match(await fail('vectors', goodGguf), /llama\.gguf is a GGUF file; a config.json is wanted here/);
+  // a file cut short names itself and says what it may be
+  const cut = file('cut.gguf', readFileSync(goodGguf).subarray(0, 600));
+  assert.match(await fail('inspect', cut), /cut\.gguf: the file ends at byte 600 inside its metadata .*; is the file cut short \(an unfinished download or copy\)\?/);
+  // llama.cpp's flags act on a GGUF only; elsewhere they are refused, not ignored
+  assert.match(await fail('inspect', llamaConfig, '--rope-scale', '4'), /--rope-scale: llama.cpp's flags apply to a GGUF; inspect of a config.json takes none/);
+  assert.match(await fail('vectors', llamaConfig, '-c', '4096'), /-c: llama.cpp's flags apply to a GGUF; vectors takes none/);
+  // a Hub that cannot be reached: the same words for a GGUF as for a config
+  const closed = createServer();
+  await new Promise((r) => closed.listen(0, '127.0.0.1', r));
+  const port = closed.address().port;
+  await new Promise((r) => closed.close(r));
+  const offline = (ref) => new Promise((resolve) => execFile(process.execPath, [CLI, 'inspect', ref], { env: { ...process.env, POSENC_HUB: `http://127.0.0.1:${port}` } },
+    (err, stdout, stderr) => resolve(stderr)));
+  assert.match(await offline('hub:meta/llama/old.gguf'), /^posenc: cannot reach the Hub for meta\/llama \(ECONNREFUSED\); offline\? Give a local GGUF file instead/);
+  assert.match(await offline('hub:meta/llama'), /^posenc: cannot reach the Hub for meta\/llama \(ECONNREFUSED\); offline\? Give a local config.json instead/);
 });

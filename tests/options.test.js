@@ -132,3 +132,23 @@ test('a scaling object refuses the keys of another variant; ropeScaling passes o
   assert.deepEqual(s, { base: 10000, rotaryDim: 64, scaling: { type: 'linear', factor: 2 } });
   assert.deepEqual(pe.ropeInvFreq(64, s), pe.ropeInvFreq(64, { base: 10000, scaling: { type: 'linear', factor: 2 } }));
 });
+
+test('a config\'s names where options are wanted: the option meant, by name', () => {
+  // a rope_scaling block pasted as the scaling option: its snake_case names say which option they are
+  assert.throws(() => pe.ropeInvFreq(64, { scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 4096 } }),
+    /^TypeError: scaling has "original_max_position_embeddings", a config.json name; the option is "originalMaxPositionEmbeddings" \(pe.ropeScaling\(config\)/);
+  assert.throws(() => pe.ropeInvFreq(64, { scaling: { rope_type: 'llama3', factor: 8 } }), /^TypeError: scaling has "rope_type", a config.json name; the option is "type"/);
+  assert.throws(() => pe.ropeInvFreq(64, { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbedings: 4096 } }),
+    /^TypeError: scaling has no key "originalMaxPositionEmbedings"; did you mean "originalMaxPositionEmbeddings"\?/);
+  // the pair layouts' other names
+  const x = new Float32Array(8);
+  assert.throws(() => pe.applyRope(x, { heads: 1, headDim: 8, style: 'neox', positions: [0] }), /^RangeError: style must be "interleaved" or "half", got "neox": that layout is "half" here/);
+  assert.throws(() => pe.applyRope(x, { heads: 1, headDim: 8, style: 'GPT-J', positions: [0] }), /that layout is "interleaved" here/);
+  assert.throws(() => pe.applyRope(x, { heads: 1, headDim: 8, style: 'sideways', positions: [0] }), /^RangeError: style must be one of "interleaved", "half", got "sideways"/);
+  // ropeScaling reads the file's text as ropeConfig does, and names the key the file uses
+  const config = { rope_theta: 500000, head_dim: 128, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } };
+  assert.deepEqual(pe.ropeScaling(JSON.stringify(config)), pe.ropeScaling(config));
+  assert.throws(() => pe.ropeScaling('{"rope_theta": 1e4,'), /^TypeError: config is not valid JSON/);
+  assert.throws(() => pe.ropeScaling({ rope_scaling: { type: 'longrope_v2', factor: 2 } }), /^RangeError: rope_scaling.type "longrope_v2" is unknown/);
+  assert.throws(() => pe.ropeScaling({ rope_scaling: { rope_type: 'longrope_v2', factor: 2 } }), /^RangeError: rope_scaling.rope_type "longrope_v2" is unknown/);
+});

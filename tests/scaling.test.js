@@ -214,7 +214,10 @@ for (const [name, pe] of await builds) {
         [{ rope_scaling: { rope_type: 'llama3', factor: 8 } }, TypeError, 'low_freq_factor'],
         [{ rope_scaling: { rope_type: 'yarn', factor: 4 } }, TypeError, 'original_max_position_embeddings'],
         [{ rope_scaling: { rope_type: 42 } }, TypeError, 'rope_type'],
-        ['{"rope_type":"linear"}', TypeError, 'config'],
+        // the file's text is read as its object; text that holds no object is refused as such
+        ['{"rope_type":"linear"}', TypeError, 'needs factor'],
+        ['"linear"', TypeError, 'config must be a config.json object'],
+        ['{"rope_type":', TypeError, 'not valid JSON'],
       ];
       for (const [cfg, Err, text] of cases) {
         assert.throws(() => pe.ropeScaling(cfg), (e) => e instanceof Err && e.message.includes(text), JSON.stringify(cfg));

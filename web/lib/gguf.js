@@ -19,8 +19,8 @@ export const ROPE_TENSORS = ['rope_freqs.weight', 'rope_factors_long.weight', 'r
 
 /** An error in the file or in reaching it: code 'malformed', 'unsupported', 'too-large', 'not-found', 'gated', 'http', 'network'. */
 export class GgufError extends Error {
-  constructor(code, message) {
-    super(message);
+  constructor(code, message, options) {
+    super(message, options);
     this.name = 'GgufError';
     this.code = code;
   }
@@ -308,7 +308,7 @@ function httpSource(url, fetchFn) {
       try {
         res = await fetchFn(url, { headers: { Range: `bytes=${a}-${b - 1}` } });
       } catch (e) {
-        throw new GgufError('network', `cannot reach ${url}: ${e.message}`);
+        throw new GgufError('network', `cannot reach ${url}: ${e.message}`, { cause: e });
       }
       if (res.status === 401 || res.status === 403) {
         throw new GgufError('gated', `${url} answered ${res.status}: the model is gated or private (accept its licence on the Hub and use an access token)`);

@@ -159,8 +159,8 @@ export interface ModelPositions {
 /** Real models' position-relevant config keys, with the public file each number comes from. */
 export declare const MODELS: readonly { id: string; name: string; family: string; year: number; config: object; source: string; note?: string }[];
 
-/** Reads a model's config.json object (or just its rope_scaling block). */
-export declare function ropeScaling(config: object): RopeConfig;
+/** Reads a model's config.json (the object or its JSON text), or just its rope_scaling block. */
+export declare function ropeScaling(config: object | string): RopeConfig;
 
 // ---- real weights: safetensors files and one attention layer (web/lib/safetensors.js, layer.js) ----
 
@@ -591,8 +591,8 @@ export interface Posenc {
   ropeInvFreq(rotaryDim: number, options?: FrequencyOptions & Out<Float64Array>): Float64Array;
   /** the factor a scaling variant multiplies cos and sin by (1 without scaling) */
   ropeAttentionFactor(rotaryDim: number, options?: FrequencyOptions): number;
-  /** reads a model's config.json (same as the top-level ropeScaling) */
-  ropeScaling(config: object): RopeConfig;
+  /** reads a model's config.json, object or JSON text (same as the top-level ropeScaling) */
+  ropeScaling(config: object | string): RopeConfig;
   /** A whole config.json (object or JSON text, v4 or v5 format, text_config looked into), read per layer type; the result is frozen. */
   ropeConfig(config: object | string): ModelPositions;
   /** conformance vectors per layer type of a config.json (format 'posenc-rope-vectors/1'); positions: more rows to list */

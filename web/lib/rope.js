@@ -7,6 +7,7 @@ import * as M from './mrope.js';
 
 export const STYLES = { interleaved: 0, half: 1 };
 export const STYLE_NAMES = Object.keys(STYLES);
+const ALIASES = { neox: 'half', 'gpt-neox': 'half', rotate_half: 'half', norm: 'interleaved', normal: 'interleaved', gptj: 'interleaved', 'gpt-j': 'interleaved' };
 export const MAX_POSITION = 2 ** 53;
 export const MAX_DIM = 65536;
 const PRECISIONS = { f64: 0, f32: 1, bf16: 2, f16: 3 };
@@ -23,6 +24,9 @@ const IN_PLACE_KEYS = A.optionKeys('applyRopeInPlace', [...SHAPE, 'positions', '
 /** The pair layout, which every RoPE call must name: it has no default (the classic silent bug). */
 export function ropeStyle(o) {
   if (o.style === undefined) throw new TypeError(`style is required: "interleaved" or "half"`);
+  // the names the pair layouts go by elsewhere (llama.cpp's modes, the models that made them)
+  const known = ALIASES[String(o.style).toLowerCase()];
+  if (known) throw new RangeError(`style must be "interleaved" or "half", got ${A.show(o.style)}: that layout is ${JSON.stringify(known)} here`);
   return STYLES[A.oneOf('style', o.style, STYLE_NAMES)];
 }
 

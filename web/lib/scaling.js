@@ -2,6 +2,7 @@
 // model's config.json block. Option objects use camelCase; config blocks use snake_case with
 // `rope_type` (or the older `type`), as Hugging Face transformers writes them.
 import * as A from './args.js';
+import { load } from './config-json.js';
 
 export const SCALING_TYPES = { linear: 1, ntk: 2, dynamic: 3, yarn: 4, llama3: 5, longrope: 6, proportional: 7 };
 // Field order of posenc_rope_scaling in c/posenc.h: the struct is written as one Float64Array.
@@ -34,6 +35,15 @@ const atLeast1 = (name, v) => A.num(name, v, 1);
 export function scalingStruct(scaling, half) {
   if (scaling === undefined || scaling === null) return null;
   const s = A.options('scaling', scaling);
+  // a config's block passed as options: its snake_case names are not the options'
+  for (const k in s) {
+    if (!Object.hasOwn(s, k) || k === 'type' || KEYS.has(k)) continue;
+    const option = k === 'rope_type' ? 'type' : CONFIG_KEYS[k];
+    if (option) {
+      throw new TypeError(`scaling has ${JSON.stringify(k)}, a config.json name; the option is ${JSON.stringify(option)} (pe.ropeScaling(config) turns a config's block into options)`);
+    }
+    throw A.unknownKey(k, ['type', ...KEYS], 'scaling');
+  }
   const type = A.oneOf('scaling.type', s.type, Object.keys(SCALING_TYPES));
   const v = { type: SCALING_TYPES[type], attentionFactor: NaN, mscale: 0, mscaleAllDim: 0, truncate: 1 };
   if (s.attentionFactor !== undefined) v.attentionFactor = pos('scaling.attentionFactor', s.attentionFactor);
@@ -74,7 +84,6 @@ export function scalingStruct(scaling, half) {
   }
   for (const k in s) {
     if (!Object.hasOwn(s, k) || k === 'type' || TYPE_KEYS[type].includes(k)) continue;
-    if (!KEYS.has(k)) throw new TypeError(`scaling has unknown key ${JSON.stringify(k)}`);
     throw new TypeError(`scaling.${k} does not apply to ${type} scaling (it takes ${TYPE_KEYS[type].join(', ')})`);
   }
   // (a loop, not Float64Array.from with a map function: V8 runs that through its slow iterator path)
@@ -101,8 +110,8 @@ const REQUIRED = {
  * hidden_size/num_attention_heads, partial_rotary_factor) or just the rope_scaling block.
  */
 export function ropeScaling(config) {
-  const c = A.options('config', config);
-  if (config === undefined) throw new TypeError('config must be a config.json object, got undefined');
+  if (config === undefined) throw new TypeError('config must be a config.json object or its JSON text, got undefined');
+  const c = typeof config === 'string' ? load(config) : A.options('config', config);
   const block = c.rope_scaling ?? c.rope_parameters ?? (('rope_type' in c || 'type' in c) ? c : null);
   const out = {};
   const theta = c.rope_theta ?? block?.rope_theta;
@@ -116,12 +125,14 @@ export function ropeScaling(config) {
   if (block === null) return { ...out, scaling: undefined };
   A.options('rope_scaling', block);
   const raw = block.rope_type ?? block.type;
+  // the key the file uses: the older `type`, or `rope_type`
+  const typeKey = `rope_scaling.${block.rope_type === undefined && block.type !== undefined ? 'type' : 'rope_type'}`;
   if (raw === 'default' || raw === undefined && block.factor === undefined) return { ...out, scaling: undefined };
-  if (typeof raw !== 'string') throw new TypeError(`rope_scaling.rope_type must be a string, got ${A.show(raw)}`);
+  if (typeof raw !== 'string') throw new TypeError(`${typeKey} must be a string, got ${A.show(raw)}`);
   // transformers calls static NTK-aware scaling nothing at all; posenc accepts 'ntk' too
   const type = raw === 'su' ? 'longrope' : raw;
   if (!(type in SCALING_TYPES)) {
-    throw new RangeError(`rope_scaling.rope_type ${JSON.stringify(raw)} is unknown; posenc knows ${Object.keys(SCALING_TYPES).join(', ')}`);
+    throw new RangeError(`${typeKey} ${JSON.stringify(raw)} is unknown; posenc knows ${Object.keys(SCALING_TYPES).join(', ')}`);
   }
   if (type === 'proportional') {
     // the whole head turns (rotaryDim = head_dim); the partial factor picks the turning pairs

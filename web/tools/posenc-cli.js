@@ -67,6 +67,9 @@ function hubRef(s) {
   return { repo: m[1], file: m[2] ?? null };
 }
 
+/** Why fetch failed: the system's code (ENOTFOUND, ECONNREFUSED) where it gives one. */
+const unreached = (e) => e?.cause?.code ?? e?.cause?.message ?? e?.message;
+
 function hubFetch(url, init = {}) {
   const headers = { ...(init.headers ?? {}) };
   if (process.env.HF_TOKEN) headers.Authorization = `Bearer ${process.env.HF_TOKEN}`;
@@ -79,7 +82,7 @@ async function hubText(repo, file) {
   try {
     res = await hubFetch(url);
   } catch (e) {
-    throw new Error(`cannot reach the Hub for ${repo} (${e.cause?.code ?? e.message}); offline? Give a local ${file} instead`);
+    throw new Error(`cannot reach the Hub for ${repo} (${unreached(e)}); offline? Give a local ${file} instead`);
   }
   if (res.status === 401 || res.status === 403) throw new Error(`${repo} is gated or private (HTTP ${res.status}): accept its licence on the Hub and set HF_TOKEN`);
   if (res.status === 404) throw new Error(`${repo} has no ${file} (HTTP 404)`);
@@ -112,6 +115,7 @@ async function loadGguf(ref) {
     } catch (e) {
       if (e.code === 'gated') throw new Error(`${repo} is gated or private: accept its licence on the Hub and set HF_TOKEN`);
       if (e.code === 'not-found') throw new Error(`${repo} has no ${file} (HTTP 404)`);
+      if (e.code === 'network') throw new Error(`cannot reach the Hub for ${repo} (${unreached(e.cause)}); offline? Give a local GGUF file instead`);
       throw e;
     }
   }
@@ -121,7 +125,13 @@ async function loadGguf(ref) {
     throw new Error(`cannot open ${ref}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
   }
   // a Blob over the file: readGguf slices its front, the weights are never read
-  return readGguf(await openAsBlob(ref));
+  try {
+    return await readGguf(await openAsBlob(ref));
+  } catch (e) {
+    if (/^not a GGUF file: it starts with "\{/.test(e.message)) throw new UsageError(`${ref} is not a GGUF file: it starts with "{", as a config.json does`);
+    const cut = /^the file ends at byte|lies past the end of the file/.test(e.message) ? '; is the file cut short (an unfinished download or copy)?' : '';
+    throw new Error(`${ref}: ${e.message}${cut}`);
+  }
 }
 
 async function loadConfig(ref) {
@@ -129,11 +139,14 @@ async function loadConfig(ref) {
     const { repo, file } = hubRef(ref);
     return { text: await hubText(repo, file ?? 'config.json'), repo };
   }
+  let text;
   try {
-    return { text: await readFile(ref, 'utf8') };
+    text = await readFile(ref, 'utf8');
   } catch (e) {
     throw new Error(`cannot read ${ref}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
   }
+  if (text.startsWith('GGUF')) throw new UsageError(`${ref} is a GGUF file; a config.json is wanted here`);
+  return { text };
 }
 
 const isGguf = (ref) => /\.gguf$/i.test(ref);
@@ -182,8 +195,24 @@ function printCompare(r, cfgName, ggufName) {
     if (f.fix) lines.push(`    fix: ${f.fix}`);
   }
   for (const w of r.configWarnings) lines.push(`  config warning (${w.code}): ${w.message}`);
-  lines.push(`float32 at position ${r.float32.position} (rounding, not a finding): llama.cpp's cos/sin ${fmt(r.float32.llamaCpp)} from its float64 values, transformers' ${fmt(r.float32.transformers)}`);
+  lines.push(`float32 rounding at position ${r.float32.position} (not a finding): the largest |Δ| of a cos or sin from its float64 value is ${fmt(r.float32.llamaCpp)} in llama.cpp, ${fmt(r.float32.transformers)} in transformers`);
   return lines.join('\n');
+}
+
+/** llama.cpp's flags and -c act on a GGUF: elsewhere they would be ignored without a word. */
+function noRuntimeFlags(a, what) {
+  const given = [...Object.keys(a.flags).map((k) => FLAG_OF[k]), ...(a.ctx !== undefined ? ['-c'] : [])];
+  if (given.length) throw new UsageError(`${given.join(', ')}: llama.cpp's flags apply to a GGUF; ${what} takes none`);
+}
+
+const FLAG_OF = Object.fromEntries(Object.entries(FLAGS).map(([flag, key]) => [key, flag]));
+
+/** An API error in the words of the command line: the flags the user typed, not the options they fill. */
+function cliWords(message) {
+  return message
+    .replace(/\b(?:options\.)?flags\.(\w+)/g, (m, k) => FLAG_OF[k] ?? m)
+    .replace(/\boptions\.ctx\b/g, '-c')
+    .replace(/\b(?:options\.)?positions\[(\d+)\]/g, (_, i) => `--positions value ${Number(i) + 1}`);
 }
 
 async function main(argv) {
@@ -212,6 +241,7 @@ async function main(argv) {
       say(printLlama(rt, ref), { file: ref, metadata: ropeMetadata(g), llamaCpp: rt });
       return 0;
     }
+    noRuntimeFlags(a, 'inspect of a config.json');
     const { text, repo } = await loadConfig(ref);
     const cfg = pe.ropeConfig(text);
     const ggufs = repo ? await hubGgufs(repo) : [];
@@ -223,6 +253,7 @@ async function main(argv) {
   if (command === 'compare') {
     if (a.files.length !== 2) throw new UsageError('compare takes two files: the config.json and the GGUF');
     const [cref, gref] = a.files;
+    if (isGguf(cref) && !isGguf(gref)) throw new UsageError(`compare takes the config first, then the GGUF: posenc compare ${gref} ${cref}`);
     const [{ text }, g] = await Promise.all([loadConfig(cref), loadGguf(gref)]);
     const r = pe.compareRuntimes(text, g, { flags: a.flags, ctx: a.ctx, ...(a.positions ? { positions: a.positions } : {}) });
     say(printCompare(r, cref, gref), r);
@@ -230,6 +261,7 @@ async function main(argv) {
   }
   if (command === 'vectors') {
     if (a.files.length !== 1) throw new UsageError('vectors takes one config.json');
+    noRuntimeFlags(a, 'vectors');
     const { text } = await loadConfig(a.files[0]);
     const v = pe.ropeVectors(text, a.positions ? { positions: a.positions } : undefined);
     const json = JSON.stringify(v);
@@ -256,6 +288,6 @@ function ropeMetadata(g) {
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 }, (e) => {
-  process.stderr.write(`posenc: ${e.message}\n${e instanceof UsageError ? `${USAGE}\n` : ''}`);
+  process.stderr.write(`posenc: ${cliWords(e.message)}\n${e instanceof UsageError ? `${USAGE}\n` : ''}`);
   process.exitCode = 2;
 });
