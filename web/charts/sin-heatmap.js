@@ -50,7 +50,7 @@ const M = messages({
     heatmap: '正弦位置编码热力图',
     xTitle: '嵌入维度',
     yTitle: '位置',
-    hint: '把指针移到图上（或用 Tab 键选中图后按方向键）即可读出单个数值。',
+    hint: '把鼠标移到图上（或用 Tab 键选中图后按方向键）即可读出单个数值。',
     cell: '（m = {pos}，维度 {dim}）= {value}：{kind}({pos} · θ_{pair})，θ_{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',
