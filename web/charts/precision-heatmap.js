@@ -60,7 +60,7 @@ const M = messages({
     yTitle: '第 i 对',
     refused: 'float16 拒绝',
     above: '高于 {max}',
-    hint: '把指针移到图上（或用 Tab 键选中图后按方向键）即可读出一个元素。',
+    hint: '把鼠标移到图上（或用 Tab 键选中图后按方向键）即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
     cell: '位置 {pos}，第 {pair} 对（θ_i = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
