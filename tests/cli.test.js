@@ -86,6 +86,37 @@ test('compare takes llama.cpp\'s flags and -c: Phi-3.5\'s short prompt agrees on
   assert.equal(fixed.code, 0, fixed.stdout);
 });
 
+test('compare: the porter\'s cases: a flag to leave out, a fix that fixes both, the GGUF of another model', async () => {
+  // README's example: the file agrees; --rope-scale 4 is what makes it differ, so leaving it out is the fix
+  assert.equal((await run('compare', llamaConfig, goodGguf, '-c', '8192')).code, 0);
+  for (const flag of [['--rope-scale', '4'], ['--rope-freq-scale', '0.25']]) {
+    const r = await run('compare', llamaConfig, goodGguf, '-c', '8192', ...flag);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, new RegExp(`scaling-differs: .*\\n\\s*fix: leave out ${flag.join(' ')}: without it llama.cpp reads this from the file`));
+    assert.doesNotMatch(r.stdout, /reconvert/);
+    const j = JSON.parse((await run('compare', llamaConfig, goodGguf, '-c', '8192', ...flag, '--json')).stdout);
+    assert.deepEqual([j.findings[0].fixKind, j.findings[0].fixFlags], ['drop-flag', flag.join(' ')]);
+  }
+  // a Qwen2 config without YaRN, a GGUF converted with it: --rope-scaling none fixes both findings, and says so
+  const plain = structuredClone(MODELS['qwen2-7b-yarn'].config);
+  delete plain.rope_scaling;
+  const qcfg = file('qwen2-7b.json', JSON.stringify(plain)), qg = file('qwen2-7b-yarn.gguf', gguf('qwen2-7b-yarn'));
+  const q = await run('compare', qcfg, qg);
+  assert.equal(q.code, 1);
+  assert.match(q.stdout, /fix: --rope-scaling none/);
+  assert.match(q.stdout, /attn-factor-differs: .*\n\s*fix: follows from the scaling: --rope-scaling none fixes both/);
+  assert.doesNotMatch(q.stdout, /no flag/);
+  const qf = await run('compare', qcfg, qg, '--rope-scaling', 'none');
+  assert.equal(qf.code, 0, qf.stdout);
+  // the GGUF of another model: said first, and no download or reconversion offered for the rest
+  const g = await run('compare', llamaConfig, file('gemma.gguf', gguf('gemma-3-4b')));
+  assert.equal(g.code, 1);
+  assert.match(g.stdout, /architecture-differs: this GGUF is of another model: its general.architecture is gemma3/);
+  assert.ok(g.stdout.indexOf('architecture-differs') < g.stdout.indexOf('rope-freqs-missing'), g.stdout);
+  assert.match(g.stdout, /sliding_attention layers \(29 of its 34\) have no counterpart/);
+  assert.doesNotMatch(g.stdout, /b3472|reconvert/);
+});
+
 test('inspect: a config, a GGUF (with flags), --json', async () => {
   const c = await run('inspect', llamaConfig);
   assert.equal(c.code, 0);

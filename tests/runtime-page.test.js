@@ -279,6 +279,11 @@ test('a GGUF chosen from the computer is read in the page: without rope_freqs th
   await input.setInputFiles({ name: 'qwen.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(gguf('qwen2-7b-yarn')) });
   await waitStatus(page, /qwen\.gguf: read/);
   assert.match(await readout(page), /^This GGUF is a “qwen2” model, but a conversion of this config would be “llama”/);
+  // and the findings say it first, with no fix for the rest but that
+  const other = await findings(page);
+  assert.equal(other[0].code, 'architecture-differs');
+  assert.match(other[0].text, /^This GGUF is of another model than the config\./);
+  for (const x of other.slice(1)) assert.match(x.text, /Fix: no flag helps: the GGUF is of another model/, x.code);
   await input.setInputFiles({ name: 'llama-3.1-8b.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(NEW) });
   await waitStatus(page, /llama-3\.1-8b\.gguf: read/);
   // not a GGUF: a clear message, the chart keeps the last file
@@ -344,6 +349,12 @@ test('Chinese: the notice, the findings and the Hub messages are in Chinese; the
     await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="base-differs"]`), KIND);
     const fix = await fig(page).locator('li[data-code="base-differs"] .runtime-fix').evaluate((el) => [el.textContent, el.querySelector('code')?.textContent]);
     assert.deepEqual(fix, ['修正：去掉 --rope-freq-base 10000。', '--rope-freq-base 10000']);
+    // a scale the file does not need (README's example): leave it out, not a reconversion
+    await input.fill('-c 8192 --rope-scale 4');
+    await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="scaling-differs"]`), KIND);
+    const drop = await fig(page).locator('li[data-code="scaling-differs"] .runtime-fix').evaluate((el) => [el.textContent, el.querySelector('code')?.textContent]);
+    assert.deepEqual(drop, ['修正：去掉 --rope-scale 4。', '--rope-scale 4']);
+    if (process.env.POSENC_SHOT) await fig(page).screenshot({ path: process.env.POSENC_SHOT });
     await input.fill('');
     await control(page, 'file').selectOption('no-rope-freqs');
     await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="rope-freqs-missing"]`), KIND);

@@ -81,6 +81,9 @@ test('flags: Qwen YaRN given on the command line agrees; left out it differs, wi
   assert.deepEqual(codes(bare), ['scaling-differs', 'attn-factor-differs']);
   assert.equal(bare.findings[0].fix, '--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768');
   assert.deepEqual([bare.findings[0].fixKind, bare.findings[0].fixFlags], ['flags', bare.findings[0].fix]);
+  // YaRN's factor comes with its scaling: the same flags, said to fix both
+  assert.equal(bare.findings[1].fix, 'follows from the scaling: --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 fixes both');
+  assert.deepEqual([bare.findings[1].fixKind, bare.findings[1].fixFlags], ['flags', bare.findings[0].fix]);
   assert.deepEqual(codes(await compare('qwen2-7b-yarn', { flags: { ropeScaling: 'yarn', ropeScale: 4, yarnOrigCtx: 32768 } }, noKeys)), ['none']);
   // --rope-scaling yarn alone: a no-op, and the model still differs
   const half = await compare('qwen2-7b-yarn', { flags: { ropeScaling: 'yarn' } }, noKeys);
@@ -95,12 +98,12 @@ test('flags: Qwen YaRN given on the command line agrees; left out it differs, wi
   assert.deepEqual(codes(base), ['base-differs']);
   assert.match(base.findings[0].fix, /^leave out --rope-freq-base 10000/);
   assert.deepEqual([base.findings[0].fixKind, base.findings[0].fixFlags], ['drop-flag', '--rope-freq-base 10000']);
-  // a wrong --rope-scale: the angles and YaRN's magnitude both differ; the right scale is named
+  // a wrong --rope-scale over the file's: the angles and YaRN's magnitude both differ, and both
+  // agree without it, so leaving it out fixes each
   const scale = await compare('qwen2-7b-yarn', { flags: { ropeScale: 8 } });
   assert.deepEqual(codes(scale), ['scaling-differs', 'attn-factor-differs']);
-  assert.match(scale.findings[1].fix, /^the YaRN flags that fix the scaling set it too/);
-  assert.deepEqual([scale.findings[1].fixKind, scale.findings[1].fixFlags], ['with-scaling', null]);
-  assert.match(scale.findings[0].fix, /--rope-scale 4/);
+  for (const f of scale.findings) assert.deepEqual([f.fixKind, f.fixFlags], ['drop-flag', '--rope-scale 8'], f.fix);
+  assert.match(scale.findings[0].fix, /^leave out --rope-scale 8: without it llama.cpp reads this from the file/);
 });
 
 test('attn-factor-differs: Phi-3.5 without its attn_factor key, fixed by --yarn-attn-factor', async () => {
@@ -109,7 +112,9 @@ test('attn-factor-differs: Phi-3.5 without its attn_factor key, fixed by --yarn-
   assert.match(r.findings[0].fix, /^--yarn-attn-factor 1\.1902/);
   assert.equal(r.findings[0].fixKind, 'flags');
   assert.match(r.findings[0].fixFlags, /^--yarn-attn-factor 1\.1902\d*$/);
-  const fixed = await compare('phi-3.5-mini', { positions: [0, 100000], flags: { yarnAttnFactor: 1.1902381181716919 } }, { drop: ['phi3.rope.scaling.attn_factor'] });
+  // the factor as the fix prints it fixes it (1.19024, six digits, missed by 1.6e-6)
+  const typed = Number(r.findings[0].fixFlags.split(' ')[1]);
+  const fixed = await compare('phi-3.5-mini', { positions: [0, 100000], flags: { yarnAttnFactor: typed } }, { drop: ['phi3.rope.scaling.attn_factor'] });
   assert.deepEqual(codes(fixed), ['none']);
 });
 
@@ -117,7 +122,14 @@ test('pairing-differs: a GPT-J-style config (adjacent pairs) against a Llama GGU
   // rotary_dim given: without it GPTJConfig's default (64) would rotate half of each head
   const cfg = { ...MODELS['llama-3.1-8b'].config, model_type: 'gptj', rotary_dim: 128 };
   const r = pe.compareRuntimes(cfg, await read('llama-3.1-8b'));
-  assert.deepEqual(codes(r), ['pairing-differs']);
+  // GPT-J converts to gptj, not llama: two models, and no fix for the pairing between them
+  assert.deepEqual(codes(r), ['architecture-differs', 'pairing-differs']);
+  assert.equal(r.findings[1].fixKind, 'none');
+  // within one architecture: a config rotating half of each head, a Qwen2 GGUF rotating all of it
+  const q = pe.compareRuntimes({ ...MODELS['qwen2-7b-yarn'].config, partial_rotary_factor: 0.5 }, await read('qwen2-7b-yarn'));
+  assert.equal(q.findings[0].code, 'pairing-differs');
+  assert.match(q.findings[0].message, /llama.cpp rotates 128 dims per head \(n_rot\), the config 64/);
+  assert.equal(q.findings[0].fixKind, 'reconvert');
   // DeepSeek's NORM without a permute is the config's interleaved pairing: no finding
   assert.equal((await compare('deepseek-v3')).layerTypes.full_attention.pairing.llamaCpp, 'interleaved');
 });
@@ -185,4 +197,60 @@ test('Gemma 4 misreads: a base that differs is found on the full layers; --rope-
   await assert.rejects(compare('gemma-4-e2b', {}, { drop: ['rope_freqs.weight'] }), /no rope_freqs\.weight/);
   await assert.rejects(compare('gemma-4-e2b', {}, { drop: ['gemma4.rope.dimension_count_swa'] }), /n_rot_swa = 512/);
   await assert.rejects(compare('gemma-4-e2b', {}, { drop: ['gemma4.attention.sliding_window_pattern'] }), /sliding_window_pattern is missing/);
+});
+
+test('a flag that makes a point differ where the file agrees is fixed by leaving it out, named as given', async () => {
+  // README's example: Llama 3.1 with -c 8192 --rope-scale 4; the file alone agrees
+  assert.deepEqual(codes(await compare('llama-3.1-8b', { ctx: 8192 })), ['none']);
+  for (const [flags, named] of [[{ ropeScale: 4 }, '--rope-scale 4'], [{ ropeFreqScale: 0.25 }, '--rope-freq-scale 0.25'],
+    // of two flags, the one whose leaving out clears it (linear without a scale is the file's own reading)
+    [{ ropeScaling: 'linear', ropeScale: 4 }, '--rope-scale 4']]) {
+    const r = await compare('llama-3.1-8b', { ctx: 8192, flags });
+    assert.deepEqual(codes(r), ['scaling-differs'], named);
+    const f = r.findings[0];
+    assert.deepEqual([f.fixKind, f.fixFlags], ['drop-flag', named]);
+    assert.equal(f.fix, `leave out ${named}: without it llama.cpp reads this from the file, which agrees with the config`);
+    assert.doesNotMatch(f.fix, /reconvert/);
+    const left = Object.fromEntries(Object.entries(flags).filter(([k]) => !named.startsWith({ ropeScale: '--rope-scale ', ropeFreqScale: '--rope-freq-scale', ropeScaling: '--rope-scaling' }[k])));
+    assert.deepEqual(codes(await compare('llama-3.1-8b', { ctx: 8192, flags: left })), ['none'], named);
+  }
+  // the file's own misreading is not the flag's: a GGUF without rope_freqs under --rope-scale 4 still wants another file
+  const old = await compare('llama-3.1-8b', { ctx: 8192, flags: { ropeScale: 4 } }, { drop: ['rope_freqs.weight'] });
+  assert.deepEqual([old.findings[0].code, old.findings[0].fixKind], ['rope-freqs-missing', 'reconvert']);
+});
+
+test('a finding another fix clears too says so, with that fix, checked by comparing again', async () => {
+  // Qwen2 without YaRN in its config, a GGUF converted with it: --rope-scaling none clears both
+  const cfg = structuredClone(MODELS['qwen2-7b-yarn'].config);
+  delete cfg.rope_scaling;
+  const g = await read('qwen2-7b-yarn');
+  const r = pe.compareRuntimes(cfg, g);
+  assert.deepEqual(codes(r), ['scaling-differs', 'attn-factor-differs']);
+  assert.deepEqual([r.findings[0].fixKind, r.findings[0].fixFlags], ['flags', '--rope-scaling none']);
+  const a = r.findings[1];
+  assert.deepEqual([a.fixKind, a.fixFlags, a.fix], ['flags', '--rope-scaling none', 'follows from the scaling: --rope-scaling none fixes both']);
+  assert.doesNotMatch(a.fix, /no flag/);
+  assert.deepEqual(codes(pe.compareRuntimes(cfg, g, { flags: { ropeScaling: 'none' } })), ['none']);
+  // where no other fix clears it, the factor keeps its own reason: YaRN's truncate: false has no flag
+  const oss = await compare('gpt-oss-20b', { flags: { ropeScale: 64 } });
+  assert.ok(oss.findings.every((f) => !/^follows from/.test(f.fix ?? '')), oss.findings.map((f) => f.fix).join(' / '));
+});
+
+test('architecture-differs: a config against the GGUF of another model is said first, and no fix is offered that cannot help', async () => {
+  const r = pe.compareRuntimes(MODELS['llama-3.1-8b'].config, await read('gemma-3-4b'));
+  assert.equal(codes(r)[0], 'architecture-differs');
+  const first = r.findings[0];
+  assert.match(first.message, /^this GGUF is of another model: its general.architecture is gemma3, but convert_hf_to_gguf.py converts a config of model_type llama to llama/);
+  // the GGUF's sliding layers, which the config has none of, are named as left out
+  assert.match(first.message, /the GGUF's sliding_attention layers \(29 of its 34\) have no counterpart in the config and are not compared/);
+  assert.deepEqual([first.fixKind, first.fixFlags, first.layerTypes], ['none', null, []]);
+  for (const f of r.findings.slice(1)) {
+    assert.deepEqual([f.fixKind, f.fixFlags], ['none', null], f.code);
+    assert.doesNotMatch(f.fix, /reconvert|b3472|download/, f.code);
+  }
+  assert.ok(codes(r).includes('rope-freqs-missing'));
+  // the other way round, and the gallery's own pairs stay as they were
+  assert.equal(codes(pe.compareRuntimes(MODELS['gemma-3-4b'].config, await read('llama-3.1-8b')))[0], 'architecture-differs');
+  // a model_type the converter table lacks is not judged
+  assert.deepEqual(codes(pe.compareRuntimes({ ...MODELS['llama-3.1-8b'].config, model_type: 'my_llama' }, await read('llama-3.1-8b'))), ['none']);
 });

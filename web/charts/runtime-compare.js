@@ -15,7 +15,7 @@ import { messages, onLang, lang } from '../host/i18n.js';
 
 const FILES = ['converted', 'no-rope-freqs', 'no-freq-base-swa', 'yours'];
 const OMIT = { 'no-rope-freqs': 'rope_freqs', 'no-freq-base-swa': 'freq_base_swa' };
-const CODES = ['rope-freqs-missing', 'longrope-factors-by-context', 'swa-base-missing', 'flag-overridden', 'flag-no-op',
+const CODES = ['architecture-differs', 'rope-freqs-missing', 'longrope-factors-by-context', 'swa-base-missing', 'flag-overridden', 'flag-no-op',
   'base-differs', 'scaling-differs', 'pairing-differs', 'attn-factor-differs', 'none'];
 
 const M = messages({
@@ -62,9 +62,9 @@ const M = messages({
     // the fix by its kind, shown where the page is not in English (English shows the fix's own sentence)
     fixDrop: 'leave out ',
     fixReconvert: 'no llama.cpp flag fixes this; use a GGUF converted again (which converter: see below).',
-    fixWithScaling: 'the YaRN flags that fix the scaling fix this too.',
     fixNone: 'no llama.cpp flag fixes this (why: see below).',
     details: 'as the command line prints it',
+    'h-architecture-differs': 'This GGUF is of another model than the config.',
     'h-rope-freqs-missing': 'The llama3 scaling is missing: the file has no rope_freqs tensor.',
     'h-longrope-factors-by-context': 'LongRoPE’s factors are picked by the context llama.cpp allocates, not by the length of the input.',
     'h-swa-base-missing': 'The sliding-window layers’ base is not in the file (no freq_base_swa).',
@@ -140,9 +140,9 @@ const M = messages({
     fixLabel: '修正：',
     fixDrop: '去掉 ',
     fixReconvert: '没有哪个 llama.cpp 命令行参数能修正它；请换用重新转换的 GGUF（用哪个版本的转换脚本，见下方原文）。',
-    fixWithScaling: '用来修正缩放的那组 YaRN 参数，也会一并修正这个问题。',
     fixNone: '没有哪个 llama.cpp 命令行参数能修正它（原因见下方原文）。',
     details: '英文原文（与命令行输出相同）',
+    'h-architecture-differs': '这个 GGUF 与配置不是同一个模型。',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
     'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
     'h-swa-base-missing': '文件中没有滑动窗口层的 base（缺少 freq_base_swa）。',
@@ -400,7 +400,7 @@ export default {
       // where the page is not in English: the fix's flags, or what its kind says (its sentence is folded below)
       const fixParts = (f) => (f.fixKind === 'flags' ? [...codes(f.fixFlags), '。']
         : f.fixKind === 'drop-flag' ? [String(M.fixDrop), ...codes(f.fixFlags), '。']
-          : [String(f.fixKind === 'reconvert' ? M.fixReconvert : f.fixKind === 'with-scaling' ? M.fixWithScaling : M.fixNone)]);
+          : [String(f.fixKind === 'reconvert' ? M.fixReconvert : M.fixNone)]);
       findingsList.replaceChildren(...list.map((f) => {
         const li = mk('li');
         li.dataset.code = f.code;

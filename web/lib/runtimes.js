@@ -12,7 +12,11 @@
 // sin by. Pairing: the dims a pair joins, in transformers' terms (llama.cpp's NORM on a GGUF
 // whose Q/K the converter permuted is transformers' rotate_half).
 import * as A from './args.js';
+import { load } from './config-json.js';
 import { llamaCppRope, LLAMA_CPP_COMMIT, FLAG_NAMES, FLAG_KEYS } from './llamacpp.js';
+// the general.architecture convert_hf_to_gguf.py writes for a config's model_type (its table is the
+// runtime chart's simulated conversion's): a model_type it lacks is not checked
+import { ggufArch } from '../charts/shared/gguf-convert.js';
 
 /** Relative agreement below which θ_i and magnitudes count as the same. */
 export const AGREE = 1e-6;
@@ -75,17 +79,127 @@ const range = (idx) => {
   return parts.join(', ');
 };
 
+// What each finding is about, per layer type: the angles θ_i, the cos/sin magnitude, or the pairing
+// (the flag notes are about a flag, and carry their own fix)
+const POINT = {
+  'rope-freqs-missing': 'theta', 'longrope-factors-by-context': 'theta', 'swa-base-missing': 'theta', 'base-differs': 'theta',
+  'scaling-differs': 'theta', 'attn-factor-differs': 'magnitude', 'pairing-differs': 'pairing',
+};
+// the finding a fix is first for, as "follows from …" names it
+const CAUSE = {
+  'scaling-differs': 'the scaling', 'base-differs': 'the base', 'longrope-factors-by-context': 'the context',
+  'attn-factor-differs': 'the factor', 'flag-no-op': 'the flag', 'flag-overridden': 'the flag',
+};
+const BY_NAME = Object.fromEntries(Object.entries(FLAG_NAMES).map(([k, v]) => [v, k]));
+/** A flag as a command line shows it, as llamaCppRope's notes name it. */
+const shown = (flags, k) => `${FLAG_NAMES[k]} ${flags[k]}`;
+/** The flags with a fix's changes: some left out, some set (--rope-scale and --rope-freq-scale are one value). */
+function applyFix(flags, set) {
+  const f = { ...flags };
+  for (const k of set.drop ?? []) delete f[k];
+  for (const [k, v] of Object.entries(set.flags ?? {})) {
+    if (k === 'ropeScale') delete f.ropeFreqScale;
+    if (k === 'ropeFreqScale') delete f.ropeScale;
+    f[k] = v;
+  }
+  return f;
+}
+
 /**
  * Compares a model's config.json with a GGUF of it under llama.cpp's flags. pe: the Posenc
  * instance (its ropeConfig, ropeInvFreq, ropeCache and llamaCppCache are used).
+ *
+ * Each fix is checked by comparing again: a finding that the comparison without the flags given
+ * does not have on its point is fixed by leaving out the flags that cause it; a finding that
+ * another finding's fix clears too says so and takes that fix; a GGUF of another architecture than
+ * the config converts to is said first, and no fix is offered for the rest.
  */
 export function compareRuntimes(pe, config, gguf, options) {
   const o = A.options('options', options, KEYS, 'compareRuntimes');
   A.options('flags', o.flags, FLAG_KEYS, 'compareRuntimes');
   const cfg = pe.ropeConfig(config);
+  const flags = Object.fromEntries(Object.entries(o.flags ?? {}).filter(([, v]) => v !== undefined));
+  const main = compareOnce(pe, cfg, gguf, { positions: o.positions, flags, ctx: o.ctx });
+  const { rt, found, positions } = main;
+  // the same positions under other flags or another -c: each comparison once
+  const runs = new Map();
+  const run = (fl, ctx = o.ctx) => {
+    const key = JSON.stringify([fl, ctx ?? null]);
+    if (!runs.has(key)) runs.set(key, compareOnce(pe, cfg, gguf, { positions, checked: true, flags: fl, ctx }));
+    return runs.get(key);
+  };
+  runs.set(JSON.stringify([flags, o.ctx ?? null]), main);
+  // a run clears a finding when it agrees on the finding's point on each of its layer types and has no finding of its code there
+  const clears = (r, f) => f.layerTypes.length > 0 && f.layerTypes.every((lt) => r.points[lt]?.[POINT[f.code]] === true &&
+    !r.found.some((g) => g.code === f.code && g.layerTypes.includes(lt)));
+
+  const want = ggufArch(load(config));
+  if (want !== null && want !== rt.arch) {
+    // a GGUF of another model: said first; nothing that would make the two agree is a fix
+    const c = load(config), type = c.text_config?.model_type ?? c.model_type;
+    const compared = new Set(Object.values(main.layerTypes).map((lt) => lt.llamaCppLayerType));
+    const all = Object.values(rt.layerTypes).reduce((n, lp) => n + (lp.layers?.length ?? 0), 0);
+    const left = Object.entries(rt.layerTypes).filter(([n]) => !compared.has(n))
+      .map(([n, lp]) => `${n} layers${lp.layers ? ` (${lp.layers.length} of its ${all})` : ''}`);
+    for (const f of found) if (POINT[f.code]) f.fix = remedy('none', 'no flag helps: the GGUF is of another model (architecture-differs)');
+    found.unshift({ code: 'architecture-differs', layerTypes: [],
+      message: `this GGUF is of another model: its general.architecture is ${rt.arch}, but convert_hf_to_gguf.py converts a config of model_type ${type} to ${want}, so what follows compares two different models${left.length ? `; the GGUF's ${left.join(' and ')} have no counterpart in the config and are not compared` : ''}.`,
+      fix: remedy('none', `no flag: compare this GGUF with its own model's config, or this config with a GGUF of it (${want})`) });
+  } else {
+    // a flag that makes a point differ where the file alone agrees: leaving it out is the fix
+    const given = Object.keys(flags);
+    if (given.length > 0) {
+      const bare = run({});
+      for (const f of found) {
+        if (!POINT[f.code] || f.fix?.kind === 'drop-flag' || !clears(bare, f)) continue;
+        const without = (ks) => Object.fromEntries(given.filter((k) => !ks.includes(k)).map((k) => [k, flags[k]]));
+        // the flags that alone clear it; all of them when none does alone
+        let drop = given.filter((k) => clears(run(without([k])), f));
+        if (drop.length === 0) drop = given;
+        else if (drop.length > 1 && !clears(run(without(drop)), f)) drop = [drop[0]];
+        const named = drop.map((k) => shown(flags, k)).join(' ');
+        f.fix = remedy('drop-flag', `leave out ${named}: without ${drop.length > 1 ? 'them' : 'it'} llama.cpp reads this from the file, which agrees with the config`, named, { drop });
+      }
+    }
+    // a fix that clears other findings too: they follow from it and say so, with its flags
+    for (const f of found) {
+      if (f.follows || !f.fix?.set) continue;
+      const r = run(applyFix(flags, f.fix.set), f.fix.set.ctx ?? o.ctx);
+      if (f.layerTypes.length > 0 ? !clears(r, f) : r.found.some((g) => g.code === f.code && g.message === f.message)) continue;
+      const others = found.filter((g) => g !== f && !g.follows && POINT[g.code] && clears(r, g) &&
+        // two fixes that each clear the other are both right: left as they are
+        !(g.fix?.set && (f.layerTypes.length === 0 || clears(run(applyFix(flags, g.fix.set), g.fix.set.ctx ?? o.ctx), f))));
+      for (const g of others) {
+        g.follows = f;
+        const does = f.fix.kind === 'drop-flag' ? `leaving out ${f.fix.flags}` : f.fix.flags;
+        g.fix = remedy(f.fix.kind, `follows from ${CAUSE[f.code] ?? `the ${f.code} finding`}: ${does} fixes ${others.length > 1 ? 'all of them' : 'both'}`, f.fix.flags, f.fix.set);
+      }
+    }
+  }
+
+  const several = main.several;
+  const findings = found.map((f) => Object.freeze({
+    code: f.code, message: several && f.layerTypes.length ? `${f.layerTypes.join(' and ')} layers: ${f.message}` : f.message,
+    fix: f.fix?.text ?? null, fixKind: f.fix?.kind ?? null, fixFlags: f.fix?.flags ?? null, layerTypes: Object.freeze(f.layerTypes),
+  }));
+  const { maxDcos, maxDsin, stillPairs, pmax } = main;
+  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative${stillPairs.length ? `, or, for the pairs that stand still (${stillPairs.join('; ')}), to ${fmt(STILL)} rad a position, under ${AGREE} rad at any position` : ''} (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
+  return Object.freeze({
+    llamaCpp: LLAMA_CPP_COMMIT, arch: rt.arch, nCtx: rt.nCtx, positions: Object.freeze(positions),
+    layerTypes: Object.freeze(main.layerTypes), maxDcos, maxDsin, findings: Object.freeze(findings),
+    float32: Object.freeze(main.f32Report), configWarnings: cfg.warnings,
+  });
+}
+
+/**
+ * One comparison: the layer types, what each agrees on (points: { theta, magnitude, pairing } per
+ * layer type), and the findings before their fixes are checked against each other.
+ */
+function compareOnce(pe, cfg, gguf, o) {
   const rt = llamaCppRope(gguf, { flags: o.flags, ctx: o.ctx });
   let positions;
   if (o.positions === undefined) positions = defaultPositions(rt.nCtx);
+  else if (o.checked) positions = o.positions; // the first comparison's, checked there
   else {
     const p = A.numbers('positions', o.positions, Float64Array, { min: 0, max: 2 ** 31 - 1 });
     positions = Array.from(p instanceof A.Unscanned ? p.array : p, (x, i) => {
@@ -94,6 +208,7 @@ export function compareRuntimes(pe, config, gguf, options) {
       return x;
     });
   }
+  Object.freeze(positions);
   const seqLen = Math.max(...positions) + 1;
   const pmax = seqLen - 1;
   const meta = gguf.metadata;
@@ -106,7 +221,10 @@ export function compareRuntimes(pe, config, gguf, options) {
     found.set(key, f);
   };
   const several = Object.values(cfg.layerTypes).filter((lt) => !lt.nope).length > 1;
-  for (const n of rt.notes) find(n.code, n.message, n.code === 'flag-no-op' || n.code === 'flag-overridden' ? remedy('drop-flag', 'leave the flag out', n.flag) : null);
+  for (const n of rt.notes) {
+    find(n.code, n.message, n.code === 'flag-no-op' || n.code === 'flag-overridden' ? remedy('drop-flag', 'leave the flag out', n.flag, { drop: [BY_NAME[n.flag.split(' ')[0]]] }) : null);
+  }
+  const points = {};
 
   const layerTypes = {};
   const stillPairs = []; // pairs that agree only as standing still (θ_i within STILL), named in 'none'
@@ -162,8 +280,8 @@ export function compareRuntimes(pe, config, gguf, options) {
           remedy('reconvert', 'download or convert a GGUF made with convert_hf_to_gguf.py from llama.cpp b3472 or later (llama.cpp#8676); no flag adds the per-pair factors'), name);
       } else if (type === 'longrope' && (lp.factorsName === 'rope_factors_long') !== hfLong && lp.factorsName) {
         find('longrope-factors-by-context', `llama.cpp picks LongRoPE's ${lp.factorsName === 'rope_factors_long' ? 'long' : 'short'} factors from the allocated context (-c ${rt.nCtx} ${rt.nCtx > origL0 ? '>' : '≤'} ${origL0}), transformers the ${hfLong ? 'long' : 'short'} ones from the sequence (${seqLen} tokens): ${pairs} differ (${worst}); llama.cpp#8995.`,
-          hfLong ? remedy('flags', `-c ${origL0 + 256} or more (any context past ${origL0} selects the long factors)`, `-c ${origL0 + 256}`)
-            : remedy('flags', `-c ${origL0} (a context of at most ${origL0} selects the short factors, for prompts up to ${origL0} tokens)`, `-c ${origL0}`), name);
+          hfLong ? remedy('flags', `-c ${origL0 + 256} or more (any context past ${origL0} selects the long factors)`, `-c ${origL0 + 256}`, { ctx: origL0 + 256 })
+            : remedy('flags', `-c ${origL0} (a context of at most ${origL0} selects the short factors, for prompts up to ${origL0} tokens)`, `-c ${origL0}`, { ctx: origL0 }), name);
       } else if (name === 'sliding_attention' && meta[`${rt.arch}.rope.freq_base_swa`] === undefined && rel(lp.freqBase, lt.base) > AGREE) {
         find('swa-base-missing', `this GGUF carries no ${rt.arch}.rope.freq_base_swa, so llama.cpp rotates the sliding-window layers with base ${fmt(lp.freqBase)} instead of the config's ${fmt(lt.base)}: ${pairs} differ (${worst}).`,
           remedy('reconvert', `reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553); no flag reaches the sliding-window layers`), name);
@@ -172,8 +290,8 @@ export function compareRuntimes(pe, config, gguf, options) {
         find('base-differs', `llama.cpp uses base ${fmt(lp.freqBase)}, the config ${fmt(lt.base)}: ${pairs} differ (${worst}).`,
           sliding ? remedy('reconvert', 'reconvert: the sliding-window layers take their base from the file only')
             : o.flags?.ropeFreqBase !== undefined && rel(Number(meta[`${rt.arch}.rope.freq_base`] ?? 10000), lt.base) <= AGREE
-              ? remedy('drop-flag', `leave out --rope-freq-base ${fmt(o.flags.ropeFreqBase)}: the file's base is the config's (a wrapper passing 10000 as a default overrides it, llama-cpp-python#765)`, `--rope-freq-base ${fmt(o.flags.ropeFreqBase)}`)
-              : remedy('flags', `--rope-freq-base ${fmt(lt.base)}`), name);
+              ? remedy('drop-flag', `leave out ${shown(o.flags, 'ropeFreqBase')}: the file's base is the config's (a wrapper passing 10000 as a default overrides it, llama-cpp-python#765)`, shown(o.flags, 'ropeFreqBase'), { drop: ['ropeFreqBase'] })
+              : remedy('flags', `--rope-freq-base ${fmt(lt.base)}`, undefined, { flags: { ropeFreqBase: lt.base } }), name);
       } else {
         find('scaling-differs', `the scaling differs: the config says ${describe(lt.scaling)}, llama.cpp runs ${describeL(lp)}: ${pairs} differ (${worst}).`, scalingFix(lt, lp), name);
       }
@@ -182,9 +300,8 @@ export function compareRuntimes(pe, config, gguf, options) {
     if (magC !== null && rel(magL, magC) > AGREE) {
       const fileA = lp.attnFactor; // the factor llama.cpp passes when ext is 0, the file's attn_factor in it
       find('attn-factor-differs', `llama.cpp multiplies cos and sin by ${fmt(magL)}, transformers by ${fmt(magC)} (attention logits scale by the square: ×${fmt((magL / magC) ** 2)}).`,
-        lt.scaling?.type === 'yarn' && differs.length > 0 ? remedy('with-scaling', 'the YaRN flags that fix the scaling set it too (llama.cpp derives the factor from --rope-scale)')
-          : lp.extFactor !== 0 ? remedy('none', 'no flag: with YaRN active llama.cpp recomputes the factor and overwrites --yarn-attn-factor')
-            : remedy('flags', `--yarn-attn-factor ${fmt(magC / (fileA / (o.flags?.yarnAttnFactor ?? 1)))}`), name);
+        lp.extFactor !== 0 ? remedy('none', 'no flag: with YaRN active llama.cpp recomputes the factor and overwrites --yarn-attn-factor')
+          : attnFix(magC / (fileA / (o.flags?.yarnAttnFactor ?? 1))), name);
     }
     // Gemma 3 before freq_base_swa: right in llama.cpp (its loader assumes 10000), wrong in readers that take freq_base
     if (name === 'sliding_attention' && meta[`${rt.arch}.rope.freq_base_swa`] === undefined && differs.length === 0) {
@@ -207,6 +324,7 @@ export function compareRuntimes(pe, config, gguf, options) {
       }
     }
 
+    points[name] = { theta: differs.length === 0, magnitude: !(magC !== null && rel(magL, magC) > AGREE), pairing: styleL === lt.style && lp.nDims === lt.rotaryDim };
     layerTypes[name] = Object.freeze({
       llamaCppLayerType: lname, layers: lt.layers, llamaCppLayers: lp.layers,
       rotaryDim: Object.freeze({ config: lt.rotaryDim, llamaCpp: lp.nDims }),
@@ -219,16 +337,7 @@ export function compareRuntimes(pe, config, gguf, options) {
     });
     if (still.length) stillPairs.push(`${several ? `${name}: ` : ''}pairs ${range(still)}`);
   }
-  const findings = [...found.values()].map((f) => Object.freeze({
-    code: f.code, message: several && f.layerTypes.length ? `${f.layerTypes.join(' and ')} layers: ${f.message}` : f.message,
-    fix: f.fix?.text ?? null, fixKind: f.fix?.kind ?? null, fixFlags: f.fix?.flags ?? null, layerTypes: Object.freeze(f.layerTypes),
-  }));
-  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative${stillPairs.length ? `, or, for the pairs that stand still (${stillPairs.join('; ')}), to ${fmt(STILL)} rad a position, under ${AGREE} rad at any position` : ''} (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
-  return Object.freeze({
-    llamaCpp: LLAMA_CPP_COMMIT, arch: rt.arch, nCtx: rt.nCtx, positions: Object.freeze(positions),
-    layerTypes: Object.freeze(layerTypes), maxDcos, maxDsin, findings: Object.freeze(findings),
-    float32: Object.freeze(f32Report), configWarnings: cfg.warnings,
-  });
+  return { rt, positions, layerTypes, points, found: [...found.values()], several, stillPairs, maxDcos, maxDsin, f32Report, pmax };
 }
 
 function describe(s) {
@@ -250,23 +359,34 @@ function describeL(p) {
 }
 
 /**
- * A finding's fix: its kind ('flags' to pass, a 'drop-flag' to leave out, 'reconvert' the model,
- * 'with-scaling': the flags that fix the scaling, or 'none'), its sentence, and the flags it passes
- * or leaves out.
+ * A finding's fix: its kind ('flags' to pass, a 'drop-flag' to leave out, 'reconvert' the model, or
+ * 'none'), its sentence, the flags it passes or leaves out as a command line shows them, and (set)
+ * what it changes, for checking it: { flags: values to pass, drop: flags to leave out, ctx: -c }.
  */
-const remedy = (kind, text, flags = kind === 'flags' ? text : null) => ({ kind, text, flags });
+const remedy = (kind, text, flags = kind === 'flags' ? text : null, set = null) => ({ kind, text, flags: flags ?? null, set });
+
+/** --yarn-attn-factor with the float32 llama.cpp keeps, in as few digits as give it back (a rounder one misses by more than AGREE). */
+function attnFix(v) {
+  const x = Math.fround(v);
+  let p = 6;
+  while (p < 9 && Math.fround(Number(x.toPrecision(p))) !== x) p++;
+  const text = String(Number(x.toPrecision(p)));
+  return remedy('flags', `--yarn-attn-factor ${text}`, undefined, { flags: { yarnAttnFactor: Number(text) } });
+}
 
 /** The flags that make llama.cpp compute the config's scaling, or why none can. */
 function scalingFix(lt, lp) {
   const s = lt.scaling;
-  if (!s) return lp.freqScale !== 1 || lp.extFactor !== 0 ? remedy('flags', '--rope-scaling none') : null;
-  if (s.type === 'linear') return remedy('flags', `--rope-scaling linear --rope-scale ${fmt(s.factor)}`);
+  // the flags to pass, as values and as a command line shows them
+  const pass = (flags) => remedy('flags', Object.keys(flags).map((k) => shown(flags, k)).join(' '), undefined, { flags });
+  if (!s) return lp.freqScale !== 1 || lp.extFactor !== 0 ? pass({ ropeScaling: 'none' }) : null;
+  if (s.type === 'linear') return pass({ ropeScaling: 'linear', ropeScale: Number(fmt(s.factor)) });
   if (s.type === 'yarn') {
     if (s.truncate === false) return remedy('none', 'no flag: ggml always rounds YaRN\'s ramp bounds to whole pairs (transformers\' truncate: false keeps them fractional)');
-    const f = [`${FLAG_NAMES.ropeScaling} yarn`, `${FLAG_NAMES.ropeScale} ${fmt(s.factor)}`, `${FLAG_NAMES.yarnOrigCtx} ${s.originalMaxPositionEmbeddings}`];
-    if ((s.betaFast ?? 32) !== lp.betaFast) f.push(`${FLAG_NAMES.yarnBetaFast} ${s.betaFast ?? 32}`);
-    if ((s.betaSlow ?? 1) !== lp.betaSlow) f.push(`${FLAG_NAMES.yarnBetaSlow} ${s.betaSlow ?? 1}`);
-    return remedy('flags', f.join(' '));
+    const f = { ropeScaling: 'yarn', ropeScale: Number(fmt(s.factor)), yarnOrigCtx: s.originalMaxPositionEmbeddings };
+    if ((s.betaFast ?? 32) !== lp.betaFast) f.yarnBetaFast = s.betaFast ?? 32;
+    if ((s.betaSlow ?? 1) !== lp.betaSlow) f.yarnBetaSlow = s.betaSlow ?? 1;
+    return pass(f);
   }
   return remedy('reconvert', `no flag: llama.cpp has no ${s.type} scaling of its own; reconvert the model`);
 }
