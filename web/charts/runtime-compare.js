@@ -7,10 +7,10 @@
 // the page (optionally as an older converter wrote it): simulated, and said to be.
 import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, ERROR_DISTANCES, modelReader } from './shared/model.js';
-import { convertedGguf, ggufArch } from './shared/gguf-convert.js';
+import { convertedGguf } from './shared/gguf-convert.js';
 import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
 import { readGguf } from '../lib/gguf.js';
-import { FLAG_NAMES } from '../lib/llamacpp.js';
+import { FLAG_NAMES, ggufArch } from '../lib/llamacpp.js';
 import { messages, onLang, lang } from '../host/i18n.js';
 
 const FILES = ['converted', 'no-rope-freqs', 'no-freq-base-swa', 'yours'];

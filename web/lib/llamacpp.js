@@ -13,6 +13,22 @@
 import * as A from './args.js';
 
 export const LLAMA_CPP_COMMIT = 'ec98e2002';
+
+// convert_hf_to_gguf.py's model classes, by config model_type → general.architecture
+const ARCH = {
+  llama: 'llama', mistral: 'llama', mixtral: 'llama', llama4: 'llama4', llama4_text: 'llama4', qwen2: 'qwen2', qwen3: 'qwen3',
+  qwen2_vl: 'qwen2vl', deepseek_v2: 'deepseek2', deepseek_v3: 'deepseek2', gemma2: 'gemma2', gemma3: 'gemma3',
+  gemma3_text: 'gemma3', gemma4: 'gemma4', gemma4_text: 'gemma4', phi3: 'phi3', phi: 'phi2', 'phi-msft': 'phi2', gpt_neox: 'gptneox', stablelm: 'stablelm',
+  stablelm_epoch: 'stablelm', glm: 'chatglm', chatglm: 'chatglm', gpt_oss: 'gpt-oss', smollm3: 'smollm3',
+  internlm2: 'internlm2', minicpm: 'minicpm', gptj: 'gptj',
+};
+
+/** The general.architecture convert_hf_to_gguf.py writes for a config, or null. */
+export function ggufArch(config) {
+  const c = config?.text_config ?? config;
+  return ARCH[c?.model_type ?? config?.model_type] ?? null;
+}
+
 const f32 = Math.fround;
 
 // llama_model_rope_type, by general.architecture (LLM_ARCH_NAMES)

@@ -518,16 +518,17 @@ export interface LlamaCppRope {
 
 /** One finding of compareRuntimes. */
 export interface RuntimeFinding {
-  readonly code: 'none' | 'rope-freqs-missing' | 'longrope-factors-by-context' | 'swa-base-missing' | 'flag-overridden' |
-    'flag-no-op' | 'base-differs' | 'scaling-differs' | 'pairing-differs' | 'attn-factor-differs';
+  readonly code: 'none' | 'architecture-differs' | 'rope-freqs-missing' | 'longrope-factors-by-context' | 'swa-base-missing' |
+    'flag-overridden' | 'flag-no-op' | 'base-differs' | 'scaling-differs' | 'pairing-differs' | 'attn-factor-differs';
   readonly message: string;
   /** the llama.cpp flags that fix it, or what to do where no flag can; null for 'none' */
   readonly fix: string | null;
   /**
-   * the kind of fix: flags to pass ('flags'), a flag to leave out ('drop-flag'), converting the
-   * model again ('reconvert'), the flags that fix the scaling ('with-scaling'), or none at all
+   * the kind of fix, checked by comparing again: flags to pass ('flags'), flags to leave out
+   * ('drop-flag'), converting the model again ('reconvert'), or none at all; a finding that
+   * another finding's fix clears too takes that fix
    */
-  readonly fixKind: 'flags' | 'drop-flag' | 'reconvert' | 'with-scaling' | 'none' | null;
+  readonly fixKind: 'flags' | 'drop-flag' | 'reconvert' | 'none' | null;
   /** the flags to pass ('flags') or to leave out ('drop-flag'); null otherwise */
   readonly fixFlags: string | null;
   readonly layerTypes: readonly string[];

@@ -13,10 +13,7 @@
 // whose Q/K the converter permuted is transformers' rotate_half).
 import * as A from './args.js';
 import { load } from './config-json.js';
-import { llamaCppRope, LLAMA_CPP_COMMIT, FLAG_NAMES, FLAG_KEYS } from './llamacpp.js';
-// the general.architecture convert_hf_to_gguf.py writes for a config's model_type (its table is the
-// runtime chart's simulated conversion's): a model_type it lacks is not checked
-import { ggufArch } from '../charts/shared/gguf-convert.js';
+import { llamaCppRope, ggufArch, LLAMA_CPP_COMMIT, FLAG_NAMES, FLAG_KEYS } from './llamacpp.js';
 
 /** Relative agreement below which θ_i and magnitudes count as the same. */
 export const AGREE = 1e-6;

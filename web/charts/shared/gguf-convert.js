@@ -5,15 +5,8 @@
 // front of such a file. `omit` simulates an older converter: 'rope_freqs' (before llama.cpp#8676,
 // July 2024) or 'freq_base_swa' (before llama.cpp#18553, January 2026). Gemma 4 follows its
 // converter from llama.cpp#21309 (April 2026: Gemma4Model), which wrote both from the start.
+import { ggufArch } from '../../lib/llamacpp.js';
 
-// convert_hf_to_gguf.py's model classes, by config model_type → general.architecture
-const ARCH = {
-  llama: 'llama', mistral: 'llama', mixtral: 'llama', llama4: 'llama4', llama4_text: 'llama4', qwen2: 'qwen2', qwen3: 'qwen3',
-  qwen2_vl: 'qwen2vl', deepseek_v2: 'deepseek2', deepseek_v3: 'deepseek2', gemma2: 'gemma2', gemma3: 'gemma3',
-  gemma3_text: 'gemma3', gemma4: 'gemma4', gemma4_text: 'gemma4', phi3: 'phi3', phi: 'phi2', 'phi-msft': 'phi2', gpt_neox: 'gptneox', stablelm: 'stablelm',
-  stablelm_epoch: 'stablelm', glm: 'chatglm', chatglm: 'chatglm', gpt_oss: 'gpt-oss', smollm3: 'smollm3',
-  internlm2: 'internlm2', minicpm: 'minicpm', gptj: 'gptj',
-};
 export const OMITS = Object.freeze(['rope_freqs', 'freq_base_swa']);
 
 /** convert_hf_to_gguf.py LlamaModel.generate_extra_tensors: llama3's divisor per pair, float32. */
@@ -59,11 +52,6 @@ function gemma4Keys(c, sliding) {
   return { keys, ropeFreqs };
 }
 
-/** The general.architecture convert_hf_to_gguf.py writes for a config, or null. */
-export function ggufArch(config) {
-  const c = config?.text_config ?? config;
-  return ARCH[c?.model_type ?? config?.model_type] ?? null;
-}
 
 /**
  * The GGUF front a conversion of `config` writes. info: pe.ropeConfig(config). Returns
@@ -74,7 +62,7 @@ export function ggufArch(config) {
 export function convertedGguf(config, info, omit = null) {
   const c = config.text_config ?? config;
   const type = c.model_type ?? config.model_type;
-  const arch = ARCH[type];
+  const arch = ggufArch(config);
   if (!arch) return { error: 'unsupported', type: String(type) };
   const types = Object.entries(info.layerTypes).filter(([, t]) => !t.nope);
   const full = (types.find(([n]) => n === 'full_attention') ?? types[0])?.[1];
