@@ -202,3 +202,111 @@ test('every numbered section ends with a takeaway; at least 40 exercises, each l
     assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
   }
 });
+
+test('links between the guide and the lesson carry the language of the moment, and follow the switch', async () => {
+  const { page, problems } = await b.open('teaching.html?lang=zh');
+  await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+  const langs = () => page.evaluate(() => [...document.querySelectorAll('a[href^="index.html"]')]
+    .map((a) => new URL(a.href).searchParams.get('lang')));
+  const zh = await langs();
+  assert.ok(zh.length >= 12, `${zh.length} links to the lesson`);
+  assert.deepEqual([...new Set(zh)], ['zh']);
+  assert.ok(await page.evaluate(() => [...document.querySelectorAll('a[href^="index.html?present"]')].every((a) => new URL(a.href).searchParams.has('present'))));
+  await page.click('button[data-set-lang="en"]');
+  assert.deepEqual([...new Set(await langs())], ['en']);
+  await page.click('button[data-set-lang="zh"]');
+  await page.click('.scene-list a[href*="rope-decay.scale=log"]');
+  await page.waitForURL(/index\.html/);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'the lesson opens in Chinese');
+  const lesson = await b.open('?lang=zh');
+  await lesson.page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+  assert.equal(await lesson.page.evaluate(() => new URL(document.querySelector('a.guide-link').href).searchParams.get('lang')), 'zh');
+  assert.deepEqual(problems.pageErrors, []);
+});
+
+test("the guide's Chinese scene labels use no symbol their English labels leave out", async () => {
+  const { page } = await b.open('teaching.html');
+  const labels = await page.evaluate(() => [...document.querySelectorAll('.scene-list a')].map((a) => ({
+    en: a.querySelector('[lang="en"]').textContent, zh: a.querySelector('[lang="zh-CN"]').textContent,
+  })));
+  const letters = (s) => new Set(s.match(/(?<![A-Za-z])[A-Za-z](?![A-Za-z])/g) ?? []);
+  for (const { en, zh } of labels) {
+    const extra = [...letters(zh)].filter((x) => !letters(en).has(x));
+    assert.deepEqual(extra, [], `${zh}: symbols the English label does not use`);
+  }
+});
+
+test("the guide's scene links land with the chart they set in view", async () => {
+  const guide = await b.open('teaching.html?lang=en');
+  const hrefs = await guide.page.evaluate(() => [...document.querySelectorAll('.scene-list a, main li a[href*="."][href^="index.html?"]')]
+    .map((a) => a.getAttribute('href')).filter((h) => /\?[a-z-]+\.[a-zA-Z]+=/.test(h)));
+  await guide.context.close();
+  for (const href of [...new Set(hrefs)]) {
+    const { page, context } = await b.open(href, { viewport: { width: 1280, height: 800 } });
+    await ready(page);
+    const r = await page.evaluate(() => {
+      const kinds = new Set([...new URLSearchParams(location.search).keys()].filter((k) => k.includes('.')).map((k) => k.split('.')[0]));
+      const el = [...document.querySelectorAll('[data-chart]')].find((c) => kinds.has(c.dataset.chart));
+      const box = (el.querySelector('.canvas-box, .chart-body') ?? el).getBoundingClientRect();
+      return { kind: el.dataset.chart, top: box.top, bottom: box.bottom };
+    });
+    assert.ok(r.top >= 0 && r.top < 800 / 3, `${href}: ${r.kind}'s figure starts at ${Math.round(r.top)} px`);
+    await context.close();
+  }
+});
+
+test('the recap prints on one A4 page in either language; print shows no control', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await b.open(`?lang=${lang}`);
+    await ready(page);
+    await page.emulateMedia({ media: 'print' });
+    const shown = await page.evaluate(() => [...document.querySelectorAll('main :is(button, input, select, textarea, progress)')]
+      .filter((e) => e.checkVisibility()).map((e) => `${e.closest('section')?.id}: ${e.tagName} ${e.textContent.trim().slice(0, 30)}`));
+    assert.deepEqual(shown, [], `${lang}: controls in print`);
+    assert.ok(await page.evaluate(() => [...document.querySelectorAll('math[display="block"]')].every((m) => getComputedStyle(m).breakInside === 'avoid')));
+    // the recap alone: one page, so no row is split from the rest
+    await page.evaluate(() => {
+      for (const el of document.querySelectorAll('body > :not(main), main > :not(#recap)')) el.style.setProperty('display', 'none', 'important');
+    });
+    const pdf = await page.pdf({ format: 'A4', margin: { top: '1cm', bottom: '1cm', left: '1cm', right: '1cm' } });
+    assert.equal((pdf.toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length, 1, `${lang}: the recap on one page`);
+    const heads = await page.evaluate(() => [...document.querySelectorAll('#recap .recap-table thead th')].filter((th) => th.checkVisibility())
+      .filter((th) => /[\u4e00-\u9fff]/.test(th.textContent) && th.getClientRects()[0].height > 1.6 * parseFloat(getComputedStyle(th).lineHeight) + 8)
+      .map((th) => th.textContent));
+    assert.deepEqual(heads, [], `${lang}: Chinese headers broken over lines`);
+    await context.close();
+  }
+});
+
+test('the presenter fits a 1280×800 projector: the takeaway and the buttons on every slide, large lettering; it starts where a link says', async () => {
+  const { page, context } = await b.open('?present&lang=en', { viewport: { width: 1280, height: 800 } });
+  await ready(page);
+  const count = await page.evaluate(() => window.posencPage.presenter.count);
+  for (let i = 0; i < count; i++) {
+    const r = await page.evaluate((i) => {
+      window.posencPage.presenter.go(i);
+      const nav = document.querySelector('.present-nav').getBoundingClientRect();
+      const note = document.querySelector('.present-takeaway').getBoundingClientRect();
+      const canvas = document.querySelector('.present-slot canvas');
+      const chart = canvas && window.Chart?.getChart(canvas);
+      return {
+        kind: document.querySelector('.present-slot [data-chart]').dataset.chart,
+        nav: nav.bottom, note: note.bottom, scroll: document.querySelector('.presenter').scrollHeight,
+        font: chart ? Object.values(chart.scales)[0]?.options.ticks?.font?.size ?? chart.options.font?.size ?? null : null,
+      };
+    }, i);
+    assert.ok(r.nav <= 800 && r.note <= r.nav && r.scroll <= 800, `${r.kind}: nav ends at ${r.nav}, the view is ${r.scroll} px tall`);
+    if (r.font !== null) assert.ok(r.font >= 16, `${r.kind}: ticks at ${r.font} px`);
+  }
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12, 'the page draws at its own size again');
+  await context.close();
+  for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null]]) {
+    const at = await b.open(path);
+    await ready(at.page);
+    const r = await at.page.evaluate(() => ({ index: window.posencPage.presenter.index, kind: document.querySelector('.present-slot [data-chart]').dataset.chart }));
+    if (kind) assert.equal(r.kind, kind, path);
+    else assert.equal(r.index, 11, path);
+    await at.context.close();
+  }
+});

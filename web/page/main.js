@@ -187,9 +187,11 @@ async function mountAll(toolsReady) {
   const query = readQuery();
   showPageNotes(query.notes);
   const { target } = query;
-  // The linked chart first, scrolled to at once; scroll anchoring keeps it in view while the
-  // charts above it fill in, and it is scrolled to again at the end unless the reader moved.
-  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : null;
+  // The linked chart first (a scene's: the first chart it sets), scrolled to at once; scroll
+  // anchoring keeps it in view while the charts above it fill in, and it is scrolled to again at
+  // the end unless the reader moved. A link that sets a chart lands on that chart, not on the
+  // heading of its section.
+  const targetEl = target ? document.querySelector(`[data-chart="${target}"]`) : landingOf(query.scene.byKind.keys());
   const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl).filter((el) => !charts.has(el.dataset.chart));
   const tools = await toolsReady;
   if (tools.err) {
@@ -220,6 +222,12 @@ async function mountAll(toolsReady) {
   status().textContent = query.scene.locked ? String(HOST.locked) : '';
 }
 
+/** The chart a scene lands on: of the charts it sets (kinds), the first on the page; else null. */
+function landingOf(kinds) {
+  const set = new Set(kinds);
+  return [...document.querySelectorAll('[data-chart]')].find((el) => set.has(el.dataset.chart)) ?? null;
+}
+
 /**
  * A scene link of this page (an exercise's "try it") sets the charts it names where they are,
  * without a reload, keeps the reader's language and theme, and brings the first of them into view.
@@ -231,12 +239,11 @@ function followSceneLink(e) {
   if (url.origin !== location.origin || url.pathname !== location.pathname || !charts.size) return;
   e.preventDefault();
   const scene = readScene(url.searchParams, (k) => charts.has(k));
-  let first = null;
   for (const [kind, entries] of scene.byKind) {
     const host = charts.get(kind);
     host.set(parseParams(host.chart.params, entries, { ignore: [] }).values);
-    first ??= document.querySelector(`[data-chart="${kind}"]`);
   }
+  const first = landingOf(scene.byKind.keys());
   for (const [k, v] of Object.entries(carried())) url.searchParams.set(k, v);
   history.pushState(history.state, '', url);
   first?.scrollIntoView({ block: 'start', behavior: 'smooth' });

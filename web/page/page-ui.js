@@ -36,6 +36,25 @@ function pageText() {
   }
 }
 
+// posenc's pages, which link to each other: a link from one to another carries the language of
+// the moment (?lang=), so that the lesson opened from the Chinese guide is in Chinese whatever
+// the browser's language. The HTML keeps its links plain; they gain lang here, and follow the switch.
+const PAGES = ['index.html', 'teaching.html'];
+
+/** Sets ?lang= on every link of this page to another posenc page, keeping the rest of its href. */
+export function carryLang(doc = document) {
+  const here = location.pathname.split('/').pop() || 'index.html';
+  for (const a of doc.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href');
+    const m = /^([^?#]*)(\?[^#]*)?(#.*)?$/.exec(href);
+    if (!m || !PAGES.includes(m[1]) || m[1] === here) continue;
+    // the query as written, less any lang it had, plus the language of the moment
+    const keep = (m[2] ?? '').slice(1).split('&').filter((kv) => kv && !/^lang(=|$)/.test(kv));
+    const query = [...keep, `lang=${lang()}`].join('&');
+    a.setAttribute('href', `${m[1]}?${query}${m[3] ?? ''}`);
+  }
+}
+
 function wireSwitches() {
   const langs = document.querySelector('.lang-switch');
   if (langs) {
@@ -58,8 +77,10 @@ function wireSwitches() {
   onLang((l) => {
     if (langs) pressed(langs, 'data-set-lang', l);
     pageText();
+    carryLang();
   });
   pageText();
+  carryLang();
 }
 
 async function init() {
@@ -69,7 +90,8 @@ async function init() {
   await window.posencPage?.ready;
   const presenter = setUpPresenter({ charts: window.posencPage?.charts });
   if (window.posencPage) window.posencPage.presenter = presenter;
-  if (presenter && new URLSearchParams(location.search).has('present')) presenter.open(0);
+  const query = new URLSearchParams(location.search);
+  if (presenter && query.has('present')) presenter.open(presenter.find(query.get('present') || location.hash));
   // one frame more: the chart hosts' checks that wait for layout (scrolling tables) have run
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
   document.documentElement.dataset.uiReady = '';

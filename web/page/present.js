@@ -1,7 +1,8 @@
 // present.js: the presenter view (index.html?present, or the Present button): one figure per
 // screen with its section's takeaway, in large type, only the chart's main control, the
 // section's title and track above it. Arrow keys (or the buttons) step, Escape goes back to
-// the page. The chart itself is moved into the view and back, so it keeps its state.
+// the page. The chart itself is moved into the view and back, so it keeps its state. A link can
+// start it at a section or a figure: ?present#decay, ?present=decay, ?present=12 (figure 12).
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf } from './tracks.js';
 
@@ -31,6 +32,18 @@ const M = messages({
 /** Every figure of the page in order, with its section. */
 function figures(doc) {
   return [...doc.querySelectorAll('main > section [data-chart]')].map((el) => ({ el, section: el.closest('section') }));
+}
+
+// Chart.js draws ticks and legends at 12 px, too small to read from the back of a room: while the
+// view is open Chart.js's default size is larger, and a chart is redrawn at the page's size when
+// it goes back (the page's other charts are not drawn meanwhile: they are hidden).
+const PAGE_FONT = 12, PRESENT_FONT = 18;
+
+function lettering(el, large) {
+  const C = globalThis.Chart;
+  if (!C?.defaults?.font) return;
+  C.defaults.font.size = large ? PRESENT_FONT : PAGE_FONT;
+  for (const canvas of el.querySelectorAll('canvas')) C.getChart(canvas)?.update('none');
 }
 
 /** The sentence shown under a figure: its section's takeaway, else what its readout says to notice. */
@@ -91,6 +104,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     if (!shown) return;
     shown.el.classList.remove('presenting');
     placeholder.replaceWith(shown.el);
+    lettering(shown.el, false);
     shown = placeholder = null;
   };
 
@@ -128,6 +142,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     const host = charts?.get(shown.el.dataset.chart);
     label();
     host?.update();
+    lettering(shown.el, true);
     title.focus();
   }
 
@@ -159,7 +174,18 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     if (e.key === 'ArrowRight' || e.key === 'PageDown') e.preventDefault(), go(index + 1);
     else if (e.key === 'ArrowLeft' || e.key === 'PageUp') e.preventDefault(), go(index - 1);
   });
+  /**
+   * The figure to start at, from what a link names (?present=decay, ?present#decay, ?present=12):
+   * a figure's number (1 is the first), a section's id (its first figure) or a chart's kind; else 0.
+   */
+  function find(ref) {
+    const s = decodeURIComponent(String(ref ?? '')).replace(/^#/, '').trim();
+    if (/^\d+$/.test(s)) return Math.min(Math.max(Number(s), 1), all.length) - 1;
+    const i = all.findIndex((f) => f.el.dataset.chart === s || f.section.id === s);
+    return Math.max(i, 0);
+  }
+
   onLang(label);
   label();
-  return { open, close, go, get index() { return index; }, count: all.length };
+  return { open, close, go, find, get index() { return index; }, count: all.length };
 }
