@@ -254,3 +254,23 @@ test('architecture-differs: a config against the GGUF of another model is said f
   // a model_type the converter table lacks is not judged
   assert.deepEqual(codes(pe.compareRuntimes({ ...MODELS['llama-3.1-8b'].config, model_type: 'my_llama' }, await read('llama-3.1-8b'))), ['none']);
 });
+
+test('flags that leave a finding as it was are no fix: the fix says none helps, and why when the rotary widths differ', async () => {
+  // the config turns half the head, the file the whole: YaRN's ramp is taken over other pairs,
+  // and the YaRN flags scalingFix would offer are what the file already holds
+  const config = { ...MODELS['qwen2-7b-yarn'].config, partial_rotary_factor: 0.5 };
+  const r = pe.compareRuntimes(config, await read('qwen2-7b-yarn'));
+  assert.deepEqual(codes(r), ['pairing-differs', 'scaling-differs']);
+  const s = r.findings[1];
+  assert.equal(s.fixKind, 'none');
+  assert.equal(s.fixFlags, null);
+  assert.equal(s.fix, 'no flag makes them agree: with --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 a difference remains, since the rotary widths differ (pairing-differs)');
+  // and the flags were checked: passing them leaves the finding
+  const again = pe.compareRuntimes(config, await read('qwen2-7b-yarn'), { flags: { ropeScaling: 'yarn', ropeScale: 4, yarnOrigCtx: 32768 } });
+  assert.ok(codes(again).includes('scaling-differs'));
+  // a config whose scaling the flags do reach keeps its flags fix
+  const eight = { ...MODELS['qwen2-7b-yarn'].config, rope_scaling: { type: 'yarn', factor: 8, original_max_position_embeddings: 32768 } };
+  const ok = pe.compareRuntimes(eight, await read('qwen2-7b-yarn'));
+  assert.equal(ok.findings[0].fixKind, 'flags');
+  assert.deepEqual(codes(pe.compareRuntimes(eight, await read('qwen2-7b-yarn'), { flags: { ropeScaling: 'yarn', ropeScale: 8, yarnOrigCtx: 32768 } })), ['none']);
+});

@@ -162,6 +162,12 @@ export function compareRuntimes(pe, config, gguf, options) {
     for (const f of found) {
       if (f.follows || !f.fix?.set) continue;
       const r = run(applyFix(flags, f.fix.set), f.fix.set.ctx ?? o.ctx);
+      if (f.layerTypes.length > 0 && !clears(r, f) && f.fix.kind === 'flags') {
+        // flags that leave the point as it was are no fix: say so, and what else differs there
+        const width = found.some((g) => g.code === 'pairing-differs' && g.layerTypes.some((lt) => f.layerTypes.includes(lt)));
+        f.fix = remedy('none', `no flag makes them agree: with ${f.fix.flags} a difference remains${width ? ', since the rotary widths differ (pairing-differs)' : ''}`);
+        continue;
+      }
       if (f.layerTypes.length > 0 ? !clears(r, f) : r.found.some((g) => g.code === f.code && g.message === f.message)) continue;
       const others = found.filter((g) => g !== f && !g.follows && POINT[g.code] && clears(r, g) &&
         // two fixes that each clear the other are both right: left as they are
