@@ -203,6 +203,33 @@ test('every numbered section ends with a takeaway; at least 40 exercises, each l
   }
 });
 
+test('an exercise\'s link sets its chart as a new tab would, whatever an earlier exercise left', async () => {
+  const { page, problems } = await b.open('?lang=en');
+  await pageReady(page);
+  const after = await page.evaluate(async () => {
+    const links = [...document.querySelectorAll('details.exercise a.scene-link')];
+    const kindsOf = (a) => [...new Set([...new URL(a.href).searchParams.keys()].filter((k) => k.includes('.')).map((k) => k.split('.')[0]))];
+    const state = (kinds) => JSON.stringify(kinds.map((k) => window.posencPage.charts.get(k)?.params()));
+    const out = [];
+    for (const b2 of links) {
+      const kinds = kindsOf(b2);
+      // an earlier link of the same chart, then this one; against this one from the defaults
+      const a1 = links.find((x) => x !== b2 && kindsOf(x).some((k) => kinds.includes(k)));
+      if (!a1) continue;
+      for (const h of window.posencPage.charts.values()) h.reset();
+      b2.click();
+      const alone = state(kinds);
+      a1.click();
+      b2.click();
+      out.push({ href: b2.getAttribute('href'), after: a1.getAttribute('href'), same: state(kinds) === alone });
+    }
+    return out;
+  });
+  assert.ok(after.length >= 20, `${after.length} exercise links share a chart with another`);
+  assert.deepEqual(after.filter((x) => !x.same).map((x) => `${x.href} after ${x.after}`), []);
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+});
+
 test('links between the guide and the lesson carry the language of the moment, and follow the switch', async () => {
   const { page, problems } = await b.open('teaching.html?lang=zh');
   await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);

@@ -241,7 +241,9 @@ function followSceneLink(e) {
   const scene = readScene(url.searchParams, (k) => charts.has(k));
   for (const [kind, entries] of scene.byKind) {
     const host = charts.get(kind);
-    host.set(parseParams(host.chart.params, entries, { ignore: [] }).values);
+    // the chart as the link opens it in a new tab: its defaults but for what the link sets, not
+    // what an earlier exercise left (an exercise's link names only the setting it changes)
+    host.set({ ...host.defaults(), ...parseParams(host.chart.params, entries, { ignore: [] }).values });
   }
   const first = landingOf(scene.byKind.keys());
   for (const [k, v] of Object.entries(carried())) url.searchParams.set(k, v);
