@@ -29,7 +29,7 @@ const M = messages({
     readout: "Prompt positions 0…{last}, then position {P}: the cached run's weights differ from the full recomputation by at most {dw}, its output by at most {dout}.",
     readoutSame: "Prompt positions 0…{last}, then position {P}: the cached run's weights and output are identical to the full recomputation's (difference 0).",
     notice: 'The two bars of every key match: each cached key was rotated at its own position once, and never needs to change.',
-    how: 'q, k and v are drawn from the seed (standard normal, one head). The full run rotates every key and query, the prompt\'s and the new token\'s, and applies the causal softmax; the cached run rotates the prompt\'s keys once, keeps them, and attends from the new query over them plus the new key. Both are computed in single precision.',
+    how: 'q, k and v are drawn from the seed (standard normal, one head). The full run rotates every key and query, the prompt\'s and the new token\'s, and applies the softmax under the causal mask (each query sees only itself and earlier keys); the cached run rotates the prompt\'s keys once, keeps them, and attends from the new query over them plus the new key. Both are computed in single precision.',
   },
   zh: {
     title: '新 token 的注意力：KV 缓存与完整重新计算对比',
@@ -55,7 +55,7 @@ const M = messages({
     readout: '提示词位于位置 0…{last}，随后是位置 {P}：使用缓存时的权重与完整重新计算最多相差 {dw}，输出最多相差 {dout}。',
     readoutSame: '提示词位于位置 0…{last}，随后是位置 {P}：使用缓存时的权重和输出与完整重新计算完全相同（差为 0）。',
     notice: '每个 key 的两根柱子都一样高：每个缓存的 key 只在它自己的位置上旋转一次，以后不必再改。',
-    how: 'q、k、v 由种子生成（标准正态，一个头）。完整重算：旋转全部 key 和 query（提示词的和新 token 的），再做带因果掩码的 softmax；用缓存：提示词的 key 只旋转一次并存下，新的 query 对这些 key 和新 key 做注意力。两者都用单精度计算。',
+    how: 'q、k、v 由种子生成（标准正态，一个头）。完整重算：旋转全部 key 和 query（提示词的和新 token 的），再在因果掩码下做 softmax（每个 query 只看它自己和它之前的 key）；用缓存：提示词的 key 只旋转一次并存下，新的 query 对这些 key 和新 key 做注意力。两者都用单精度计算。',
   },
 });
 
