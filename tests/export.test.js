@@ -122,6 +122,25 @@ test('SVG of a hand-drawn heatmap: the cells as an image, the ticks, titles and 
   await context.close();
 });
 
+test('SVG of the unit circle: its axis names keep the margin the grid keeps from the edge', async () => {
+  const { page, context } = await chartPage('chart=unit-circle');
+  const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
+  const text = file.bytes.toString('utf8');
+  // the dashed grid's ends: the drawing's inner margin
+  const grid = [...text.matchAll(/<path d="M([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)"[^>]*stroke-dasharray/g)].map((m) => m.slice(1, 5).map(Number));
+  assert.ok(grid.length >= 4, 'the grid is drawn');
+  const margin = Math.min(...grid.flat());
+  assert.ok(margin > 15, `grid margin ${margin}`);
+  for (const name of ['x = sin a', 'y = cos a']) {
+    const m = text.match(new RegExp(`<text x="([\\d.]+)" y="([\\d.]+)"[^>]*>${name}</text>`));
+    assert.ok(m, `no <text> ${name}`);
+    const [x, y] = [Number(m[1]), Number(m[2])];
+    // y is the baseline: the text's top (textBaseline top) is 12 px × 0.76 above it
+    assert.ok(x >= margin - 0.5 && y - 9 >= margin - 0.5, `${name} at (${x}, ${y}), inside a margin of ${margin}`);
+  }
+  await context.close();
+});
+
 // ---- GIF ----
 
 /** Walks a GIF's blocks: { version, width, height, frames: [{ w, h, delay }], loops }. */
