@@ -17,8 +17,8 @@ after(async () => {
 });
 
 /** An embed.html page with the toolbar, its chart drawn. */
-async function chartPage(query, { theme = 'light', width = 900 } = {}) {
-  const p = await b.open(`embed.html?${query}&toolbar=1&theme=${theme}`, { viewport: { width, height: 900 } });
+async function chartPage(query, { theme = 'light', width = 900, lang = 'en' } = {}) {
+  const p = await b.open(`embed.html?${query}&toolbar=1&theme=${theme}&lang=${lang}`, { viewport: { width, height: 900 } });
   await p.page.waitForFunction(() => window.posencEmbed?.host?.data);
   return p;
 }
@@ -41,6 +41,9 @@ async function readSVG(page, text) {
       width: Number(svg.getAttribute('width')),
       height: Number(svg.getAttribute('height')),
       texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+      heading: Number(svg.getAttribute('data-heading')),
+      headingTexts: [...doc.querySelectorAll('[data-part="heading"] text')].map((t) => ({ text: t.textContent, fill: t.getAttribute('fill'), y: Number(t.getAttribute('y')) })),
+      title: doc.querySelector('svg > title')?.textContent ?? null,
       textFills: [...new Set([...doc.querySelectorAll('text')].map((t) => t.getAttribute('fill')))],
       background: doc.querySelector('svg > rect')?.getAttribute('fill'),
       paths: doc.querySelectorAll('path').length,
@@ -50,36 +53,39 @@ async function readSVG(page, text) {
 }
 
 /**
- * The share of pixels where the SVG, drawn by the browser at the canvas's size, differs clearly
- * from the canvas itself on the theme's background (anti-aliasing differs by a little; a shape
- * out of place differs by a lot).
+ * The share of pixels where the SVG, drawn by the browser at its own size, differs clearly from
+ * the canvas itself on the theme's background, the chart being the part under the SVG's heading
+ * (anti-aliasing differs by a little; a shape out of place differs by a lot).
  */
 async function svgVersusCanvas(page, text) {
   return page.evaluate(async (src) => {
     const canvas = [...document.querySelectorAll('#chart figure canvas')].find((c) => c.getClientRects().length);
     const r = canvas.getBoundingClientRect();
     const w = Math.round(r.width), h = Math.round(r.height);
+    const svg = new DOMParser().parseFromString(src, 'image/svg+xml').documentElement;
+    const top = Number(svg.getAttribute('data-heading') || 0);
     const img = new Image();
     img.src = URL.createObjectURL(new Blob([src], { type: 'image/svg+xml' }));
     await img.decode();
-    const draw = (source) => {
+    const draw = (source, sy) => {
       const c = document.createElement('canvas');
       c.width = w;
       c.height = h;
       const ctx = c.getContext('2d');
       ctx.fillStyle = getComputedStyle(document.body).backgroundColor;
       ctx.fillRect(0, 0, w, h);
-      ctx.drawImage(source, 0, 0, w, h);
+      if (sy === null) ctx.drawImage(source, 0, 0, w, h);
+      else ctx.drawImage(source, 0, sy, w, h, 0, 0, w, h);
       return ctx.getImageData(0, 0, w, h).data;
     };
-    const a = draw(canvas), s = draw(img);
+    const a = draw(canvas, null), s = draw(img, top);
     let inked = 0, off = 0;
     for (let i = 0; i < a.length; i += 4) {
       const d = Math.max(Math.abs(a[i] - s[i]), Math.abs(a[i + 1] - s[i + 1]), Math.abs(a[i + 2] - s[i + 2]));
       if (d > 96) off++;
       if (a[i] + a[i + 1] + a[i + 2] < 600) inked++;
     }
-    return { off: off / (w * h), inked: inked / (w * h) };
+    return { off: off / (w * h), inked: inked / (w * h), width: img.naturalWidth, height: img.naturalHeight };
   }, text);
 }
 
@@ -97,9 +103,15 @@ for (const theme of ['light', 'dark']) {
     for (const label of ['0', '1,000', '10,000', 'distance Δ']) assert.ok(svg.texts.includes(label), `no <text> ${label}: ${svg.texts.slice(0, 20)}`);
     assert.equal(svg.images, 0, 'a Chart.js chart has no pixels in its SVG');
     assert.ok(svg.paths > 20);
-    const palette = theme === 'light' ? { bg: '#ffffff', muted: '#5b6475' } : { bg: '#14171d', muted: '#a9b2c1' };
+    const palette = theme === 'light' ? { bg: '#ffffff', muted: '#5b6475', fg: '#1d2330' } : { bg: '#14171d', muted: '#a9b2c1', fg: '#e4e8ef' };
     assert.equal(svg.background, palette.bg);
     assert.ok(svg.textFills.includes(palette.muted), `text colours ${svg.textFills}`);
+    // the chart's title drawn above it (a <title> alone is not drawn), in the theme's text colour
+    const heading = svg.headingTexts.map((t) => t.text).join(' ');
+    assert.equal(heading, svg.title, 'the heading is the title');
+    assert.match(heading, /^RoPE score g\(Δ\)/);
+    assert.ok(svg.headingTexts.every((t) => t.fill === palette.fg && t.y > 0 && t.y < svg.heading), JSON.stringify(svg.headingTexts));
+    assert.ok(svg.heading >= 24, `heading ${svg.heading} px`);
     const { off, inked } = await svgVersusCanvas(page, text);
     assert.ok(inked > 0.01, 'the canvas has something drawn');
     assert.ok(off < 0.01, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
@@ -119,6 +131,22 @@ test('SVG of a hand-drawn heatmap: the cells as an image, the ticks, titles and 
   assert.equal(svg.background, '#14171d');
   const { off } = await svgVersusCanvas(page, text);
   assert.ok(off < 0.02, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
+  await context.close();
+});
+
+test('SVG in Chinese: the heading is the chart\'s Chinese title, drawn as text; the chart under it unchanged', async () => {
+  const { page, context, problems } = await chartPage('chart=rope-decay', { lang: 'zh', theme: 'dark' });
+  const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
+  const text = file.bytes.toString('utf8');
+  const svg = await readSVG(page, text);
+  assert.equal(svg.error, null);
+  const heading = svg.headingTexts.map((t) => t.text).join('');
+  assert.match(heading, /[\u4e00-\u9fff]/, heading);
+  assert.equal(svg.headingTexts.map((t) => t.text).join(' '), svg.title, 'the heading is the title');
+  assert.ok(svg.headingTexts.every((t) => t.fill === '#e4e8ef'));
+  const { off } = await svgVersusCanvas(page, text);
+  assert.ok(off < 0.01, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
   await context.close();
 });
 
@@ -259,6 +287,66 @@ test('a chart names what its animation sweeps: rope-decay grows its base', async
   await context.close();
 });
 
+/** Frames `ks` of a GIF decoded by the browser: { count, frames: [{ w, h, rows: ink per row, hash per row }] }. */
+async function gifFrames(page, bytes, ks) {
+  return page.evaluate(async ({ b64, ks }) => {
+    const dec = new ImageDecoder({ data: Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), type: 'image/gif' });
+    await dec.tracks.ready;
+    const count = dec.tracks.selectedTrack.frameCount;
+    const frames = [];
+    for (const k of ks) {
+      const { image } = await dec.decode({ frameIndex: k < 0 ? count + k : k });
+      const c = new OffscreenCanvas(image.displayWidth, image.displayHeight);
+      c.getContext('2d').drawImage(image, 0, 0);
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const bg = [d[0], d[1], d[2]];
+      const ink = [], hash = [];
+      for (let y = 0; y < c.height; y++) {
+        let n = 0, h = 0;
+        for (let x = 0; x < c.width; x++) {
+          const i = 4 * (y * c.width + x);
+          if (Math.abs(d[i] - bg[0]) + Math.abs(d[i + 1] - bg[1]) + Math.abs(d[i + 2] - bg[2]) > 120) n++;
+          h = (h * 31 + d[i] + 7 * d[i + 1] + 13 * d[i + 2]) >>> 0;
+        }
+        ink.push(n);
+        hash.push(h);
+      }
+      frames.push({ w: c.width, h: c.height, ink, hash });
+    }
+    return { count, frames };
+  }, { b64: bytes.toString('base64'), ks });
+}
+
+/** The chart's visible canvases' union in CSS px: { width, height }. */
+const chartBox = (page) => page.evaluate(() => {
+  const rs = [...document.querySelectorAll('#chart figure canvas')].filter((c) => c.getClientRects().length).map((c) => c.getBoundingClientRect());
+  return { width: Math.max(...rs.map((r) => r.right)) - Math.min(...rs.map((r) => r.left)), height: Math.max(...rs.map((r) => r.bottom)) - Math.min(...rs.map((r) => r.top)) };
+});
+
+test('GIF frames carry the chart\'s title and the swept value: the title the same on every frame, the value line not, the chart under them', async () => {
+  for (const [theme, lang] of [['dark', 'en'], ['light', 'zh']]) {
+    const { page, context } = await chartPage('chart=rope-decay', { theme, lang });
+    const panel = await make(page, { frames: 3, width: 640 });
+    const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
+    const gif = parseGIF(file.bytes);
+    const box = await chartBox(page);
+    const k = 640 / box.width;
+    const band = gif.height - Math.round(box.height * k); // the heading's height, in frame px
+    assert.ok(band >= 0.9 * 40 * k, `a heading of ${band} px above the chart`);
+    const { frames: [first, last] } = await gifFrames(page, file.bytes, [0, -1]);
+    const rows = (f, a, b) => f.ink.slice(a, b).reduce((x, y) => x + y, 0);
+    // the heading band: the title in its upper part, the value line under it
+    const titleEnd = Math.round(band * 0.6);
+    const title = [rows(first, 0, titleEnd), rows(last, 0, titleEnd)], value = [rows(first, titleEnd, band), rows(last, titleEnd, band)];
+    assert.ok(title[0] > 100, `${theme} ${lang}: the title is drawn (${title})`);
+    assert.ok(value[0] > 30 && value[1] > 30, `${theme} ${lang}: the value line is drawn (${value})`);
+    // (each frame has its own palette: the same text may quantize a little differently)
+    assert.ok(Math.abs(title[0] - title[1]) <= 0.03 * title[0], `the same title on every frame (${title})`);
+    assert.ok(value[1] > value[0], `base = 10000 on the first frame, the longer 500000 on the last (${value})`);
+    await context.close();
+  }
+});
+
 test('GIF over the size limit is made narrower until it fits, and says so', async () => {
   const { page, context } = await chartPage('chart=unit-circle');
   const panel = await make(page, { frames: 40, width: 800, limit: 0.15 });
@@ -320,7 +408,9 @@ test('video of a sweep: WebM with the frame size asked for, about one block per 
   assert.ok(webm.ebml, 'EBML header');
   assert.equal(webm.docType, 'webm');
   assert.equal(webm.width, 320);
-  assert.ok(webm.height >= 200, `height ${webm.height}`);
+  // the chart and the heading above it
+  const box = await chartBox(page);
+  assert.ok(webm.height >= Math.round((box.height * 320) / box.width) + 20, `height ${webm.height}`);
   // the recorder may drop or repeat a frame at the edges
   assert.ok(webm.blocks >= 7 && webm.blocks <= 13, `${webm.blocks} blocks for 10 frames`);
   // played on a blank page: posenc's pages allow no media from blob: URLs

@@ -6,6 +6,7 @@ import { HOST } from './strings.js';
 import { download } from './export.js';
 import { sweepDefaults, NUMERIC } from './main-control.js';
 import { sweepValues, recordSweep, videoTypes } from './animate.js';
+import { captionValue } from './export.js';
 
 const MB = 1024 * 1024;
 
@@ -137,6 +138,7 @@ export function animatePanel(host, canvases, parent) {
       const r = await recordSweep(host, canvases, {
         param: q.name, values: sweepValues(q, lo, hi, n), fps: rate, width: w, format: kind,
         maxBytes: kind === 'gif' ? Math.max(0.1, read(limit, 5)) * MB : 0,
+        title: t(chart.title), caption: (v) => `${t(q.label ?? q.name)} = ${captionValue(v)}`,
         signal: controller.signal, onProgress: (f) => (progress.value = f),
       });
       if (!r) {

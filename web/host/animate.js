@@ -4,6 +4,7 @@
 // frame, at most 256 colours: a chart has few); the video is the browser's own MediaRecorder
 // recording a canvas that is handed one frame per 1/fps s, so it takes as long as it plays.
 import { colours } from './theme.js';
+import { figureHeading, drawHeading } from './export.js';
 
 /** The values a sweep draws: `frames` of them from `from` to `to`, on the param's own steps. */
 export function sweepValues(p, from, to, frames) {
@@ -27,16 +28,24 @@ function layout(canvases) {
   return { rects: rects.map((r) => ({ x: r.left - left, y: r.top - top, w: r.width, h: r.height })), width, height };
 }
 
-/** Copies the canvases onto `out` (already sized), scaled by k from CSS px. */
-function composite(out, canvases, rects, k) {
+/**
+ * Draws one frame onto `out` (already sized): the heading (the chart's title and `caption`, the
+ * swept value) and under it the canvases as on screen, all scaled by k from CSS px.
+ */
+function composite(out, canvases, rects, k, heading, caption) {
   const ctx = out.getContext('2d', { willReadFrequently: true });
-  ctx.fillStyle = colours().bg;
+  const palette = colours();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = palette.bg;
   ctx.fillRect(0, 0, out.width, out.height);
+  ctx.setTransform(k, 0, 0, k, 0, 0);
+  drawHeading(ctx, heading, palette, caption);
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.imageSmoothingEnabled = true;
   ctx.imageSmoothingQuality = 'high';
   canvases.forEach((c, i) => {
     const r = rects[i];
-    if (c.width && c.height) ctx.drawImage(c, r.x * k, r.y * k, r.w * k, r.h * k);
+    if (c.width && c.height) ctx.drawImage(c, r.x * k, (heading.height + r.y) * k, r.w * k, r.h * k);
   });
   return ctx;
 }
@@ -53,7 +62,8 @@ export function videoTypes() {
 /**
  * Records the sweep. host: the chart host (controls, update); canvases(): its visible canvases.
  * opts: { param, values (from sweepValues), fps, width (px of the frame), format: 'gif'|'video',
- * maxBytes (GIF: made smaller until it fits), onProgress(fraction, note), signal (AbortSignal) }.
+ * maxBytes (GIF: made smaller until it fits), title (the heading of every frame), caption(value) (the line under it, e.g.
+ * "base = 500000"), onProgress(fraction, note), signal (AbortSignal) }.
  * Resolves to { blob, width, height, frames, type, scaled } or null when cancelled. The controls
  * are put back as they were, whatever happens.
  */
@@ -70,17 +80,19 @@ export async function recordSweep(host, canvases, opts) {
     const list = canvases();
     if (!list.length) throw new Error('this chart has no canvas to record');
     const { rects, width } = layout(list);
-    if (opts.format === 'gif') return await gif(opts, list, rects, width, draw);
-    return await video(opts, list, rects, width, draw);
+    const heading = figureHeading(opts.title ?? '', width, { caption: !!opts.caption });
+    const caption = (v) => opts.caption?.(v) ?? '';
+    if (opts.format === 'gif') return await gif(opts, list, rects, width, heading, caption, draw);
+    return await video(opts, list, rects, width, heading, caption, draw);
   } finally {
     control.write(before);
     host.update();
   }
 }
 
-function frameCanvas(list, rects, cssWidth, width) {
+function frameCanvas(list, rects, cssWidth, width, heading) {
   const k = width / cssWidth;
-  const { height } = layout(list);
+  const height = layout(list).height + heading.height;
   const out = document.createElement('canvas');
   // even sizes: video encoders need them, and a GIF does not mind
   out.width = Math.max(2, 2 * Math.round((cssWidth * k) / 2));
@@ -88,19 +100,19 @@ function frameCanvas(list, rects, cssWidth, width) {
   return { out, k };
 }
 
-async function gif(opts, list, rects, cssWidth, draw) {
+async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
   const { GIFEncoder, quantize, applyPalette } = await import('../vendor/gifenc.js');
   let width = Math.round(opts.width), scaled = false;
   const delay = Math.round(1000 / opts.fps);
   for (let attempt = 0; ; attempt++) {
-    const { out, k } = frameCanvas(list, rects, cssWidth, width);
+    const { out, k } = frameCanvas(list, rects, cssWidth, width, heading);
     const enc = GIFEncoder();
     let bytes = 0, written = 0;
     const n = opts.values.length;
     for (let i = 0; i < n; i++) {
       if (opts.signal?.aborted) return null;
       draw(opts.values[i]);
-      const ctx = composite(out, list, rects, k);
+      const ctx = composite(out, list, rects, k, heading, caption(opts.values[i]));
       const { data } = ctx.getImageData(0, 0, out.width, out.height);
       const palette = quantize(data, 256, { format: 'rgb444' });
       const index = applyPalette(data, palette, 'rgb444');
@@ -125,11 +137,11 @@ async function gif(opts, list, rects, cssWidth, draw) {
   }
 }
 
-async function video(opts, list, rects, cssWidth, draw) {
+async function video(opts, list, rects, cssWidth, heading, caption, draw) {
   const types = videoTypes();
   if (!types.length) throw new Error('this browser cannot record video (no MediaRecorder)');
-  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width));
-  composite(out, list, rects, k);
+  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width), heading);
+  composite(out, list, rects, k, heading, caption(opts.values[0]));
   const stream = out.captureStream(0);
   const [track] = stream.getVideoTracks();
   const recorder = new MediaRecorder(stream, { mimeType: types[0], videoBitsPerSecond: 4_000_000 });
@@ -146,7 +158,7 @@ async function video(opts, list, rects, cssWidth, draw) {
       break;
     }
     draw(opts.values[i]);
-    composite(out, list, rects, k);
+    composite(out, list, rects, k, heading, caption(opts.values[i]));
     track.requestFrame?.();
     opts.onProgress?.((i + 1) / opts.values.length);
     // the recorder stamps frames with the clock: hand them over at the pace they should play
