@@ -241,9 +241,8 @@ test('GIF of the unit circle: the story by default (position 0 → 50), every fr
   const status = await panel.locator('.posenc-share-status').textContent();
   const file = await downloadOf(page, () => save.click());
   assert.equal(file.name, 'posenc-unit-circle-position-0-50.gif');
-  // the size is shown before saving, and it is the file's
-  const kb = Math.max(1, Math.round(file.bytes.length / 1024));
-  assert.ok(status.includes(`${kb} KB`) || status.includes(`${(file.bytes.length / 1048576).toFixed(2)} MB`), status);
+  // the size is shown before saving, and it is the file's, in kB of 1000 bytes
+  assert.ok(status.includes(`${Math.max(1, Math.round(file.bytes.length / 1000))} kB`), status);
   const gif = parseGIF(file.bytes);
   assert.equal(gif.frames.length, 12);
   assert.equal(gif.width, 320);
@@ -347,17 +346,53 @@ test('GIF frames carry the chart\'s title and the swept value: the title the sam
   }
 });
 
-test('GIF over the size limit is made narrower until it fits, and says so', async () => {
+test('GIF size limit in megabytes of 10^6 bytes: a file under "0.15 MB" is under 150 000 bytes; narrower first while its text stays readable', async () => {
   const { page, context } = await chartPage('chart=unit-circle');
+  const box = await chartBox(page);
   const panel = await make(page, { frames: 40, width: 800, limit: 0.15 });
   const status = await panel.locator('.posenc-share-status').textContent();
   const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
   const gif = parseGIF(file.bytes);
-  assert.ok(file.bytes.length <= 0.15 * 1024 * 1024, `${file.bytes.length} B`);
-  assert.equal(gif.frames.length, 40);
+  assert.ok(file.bytes.length <= 150_000, `${file.bytes.length} B`);
   assert.ok(gif.width < 800, `width ${gif.width}`);
+  // the chart's 11 px text at no less than 9 px
+  assert.ok((gif.width / box.width) * 11 >= 8.95, `width ${gif.width} of a ${box.width} px chart`);
   assert.match(status, /narrower/);
+  assert.match(status, new RegExp(`${Math.max(1, Math.round(file.bytes.length / 1000))} kB`));
   await context.close();
+});
+
+test('GIF too large at a readable width: fewer frames first, each shown longer, and the panel says so; never narrower than its text can be read', async () => {
+  const { page, context } = await chartPage('chart=sin-heatmap');
+  const box = await chartBox(page);
+  // about 120 kB a frame at 640 px: 20 of them do not fit in 1.5 MB
+  const panel = await make(page, { frames: 20, fps: 10, width: 640, limit: 1.5 });
+  const status = await panel.locator('.posenc-share-status').textContent();
+  const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
+  const gif = parseGIF(file.bytes);
+  assert.ok(file.bytes.length <= 1_500_000, `${file.bytes.length} B`);
+  assert.equal(gif.width, 640, 'as wide as asked: 640 px of a chart this wide is at the readable limit already');
+  assert.ok(gif.frames.length < 20 && gif.frames.length >= 10, `${gif.frames.length} frames`);
+  // the sweep lasts as long: 19 steps of 100 ms over fewer frames
+  const step = gif.frames[0].delay;
+  assert.ok(Math.abs(step * (gif.frames.length - 1) - 1900) <= 10 * gif.frames.length, `${gif.frames.length} frames of ${step} ms`);
+  assert.match(status, new RegExp(`Fewer frames to stay under 1.5 MB: ${gif.frames.length} of the 20,`));
+  assert.doesNotMatch(status, /Made narrower/);
+  await context.close();
+
+  // a limit no legible GIF meets: offered anyway at the floor, with its size and why
+  const second = await chartPage('chart=sin-heatmap');
+  const panel2 = await make(second.page, { frames: 12, width: 640, limit: 0.2 });
+  const status2 = await panel2.locator('.posenc-share-status').textContent();
+  const file2 = await downloadOf(second.page, () => panel2.locator('button[data-action="save"]').click());
+  const gif2 = parseGIF(file2.bytes);
+  assert.ok((gif2.width / box.width) * 11 >= 6.95, `width ${gif2.width} of a ${box.width} px chart: its text below 7 px`);
+  assert.ok(gif2.width < 640);
+  assert.ok(file2.bytes.length > 200_000);
+  assert.match(status2, /still over 0\.2 MB/);
+  assert.match(status2, new RegExp(`: ${Math.round(file2.bytes.length / 1000)} kB, `));
+  assert.match(status2, /: 10 of the 12,/);
+  await second.context.close();
 });
 
 // ---- video ----

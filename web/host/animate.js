@@ -6,6 +6,16 @@
 import { colours } from './theme.js';
 import { figureHeading, drawHeading } from './export.js';
 
+/**
+ * How narrow a GIF may be made to meet its size limit, as a scale of the chart's CSS px: its
+ * smallest text is 11 px (axis ticks and labels), so at 9/11 it is still 9 px, read at a glance
+ * in a post; below that, frames go first. 7/11 (7 px text, the least that stays legible) is the
+ * floor: a GIF that does not fit there is offered as it is, with its size, and the author chooses.
+ */
+export const READABLE_SCALE = 9 / 11, LEGIBLE_SCALE = 7 / 11;
+/** Frames are dropped down to a third of those asked (at least 10, at most all): fewer plays as a jerk. */
+const minFrames = (n) => Math.min(n, Math.max(10, Math.ceil(n / 3)));
+
 /** The values a sweep draws: `frames` of them from `from` to `to`, on the param's own steps. */
 export function sweepValues(p, from, to, frames) {
   const n = Math.max(2, Math.round(frames));
@@ -62,10 +72,12 @@ export function videoTypes() {
 /**
  * Records the sweep. host: the chart host (controls, update); canvases(): its visible canvases.
  * opts: { param, values (from sweepValues), fps, width (px of the frame), format: 'gif'|'video',
- * maxBytes (GIF: made smaller until it fits), title (the heading of every frame), caption(value) (the line under it, e.g.
+ * maxBytes (GIF: made smaller until it fits,
+ * see gif()), title (the heading of every frame), caption(value) (the line under it, e.g.
  * "base = 500000"), onProgress(fraction, note), signal (AbortSignal) }.
- * Resolves to { blob, width, height, frames, type, scaled } or null when cancelled. The controls
- * are put back as they were, whatever happens.
+ * Resolves to { blob, width, height, frames, asked, type, scaled, fewer, over } or null when
+ * cancelled (fewer: frames were dropped; over: the GIF is still larger than maxBytes at the
+ * smallest legible width). The controls are put back as they were, whatever happens.
  */
 export async function recordSweep(host, canvases, opts) {
   const control = host.controls.find((c) => c.param.name === opts.param);
@@ -100,19 +112,37 @@ function frameCanvas(list, rects, cssWidth, width, heading) {
   return { out, k };
 }
 
+/** `m` of the values, evenly spaced, the first and the last kept. */
+function fewerValues(values, m) {
+  const n = values.length;
+  return Array.from({ length: m }, (_, i) => values[Math.round((i * (n - 1)) / (m - 1))]);
+}
+
+/**
+ * The GIF, made to fit opts.maxBytes in this order: narrower down to the readable width
+ * (READABLE_SCALE); then fewer frames, down to minFrames, each shown longer so the sweep lasts
+ * as long; then narrower again down to the legible floor (LEGIBLE_SCALE). Still too large there:
+ * it is finished as it is, `over` set, for the author to choose.
+ */
 async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
   const { GIFEncoder, quantize, applyPalette } = await import('../vendor/gifenc.js');
-  let width = Math.round(opts.width), scaled = false;
-  const delay = Math.round(1000 / opts.fps);
+  const asked = Math.round(opts.width);
+  const readable = Math.min(asked, 2 * Math.ceil((cssWidth * READABLE_SCALE) / 2));
+  const floor = Math.max(2, Math.min(asked, 2 * Math.ceil((cssWidth * LEGIBLE_SCALE) / 2)));
+  const fewest = minFrames(opts.values.length);
+  let width = asked, values = opts.values, scaled = false;
   for (let attempt = 0; ; attempt++) {
     const { out, k } = frameCanvas(list, rects, cssWidth, width, heading);
+    const n = values.length;
+    // fewer frames play as long as all of them would have
+    const delay = Math.round((1000 / opts.fps) * (opts.values.length - 1) / Math.max(1, n - 1));
     const enc = GIFEncoder();
     let bytes = 0, written = 0;
-    const n = opts.values.length;
+    const canShrink = attempt < 8 && (width > floor || n > fewest);
     for (let i = 0; i < n; i++) {
       if (opts.signal?.aborted) return null;
-      draw(opts.values[i]);
-      const ctx = composite(out, list, rects, k, heading, caption(opts.values[i]));
+      draw(values[i]);
+      const ctx = composite(out, list, rects, k, heading, caption(values[i]));
       const { data } = ctx.getImageData(0, 0, out.width, out.height);
       const palette = quantize(data, 256, { format: 'rgb444' });
       const index = applyPalette(data, palette, 'rgb444');
@@ -121,18 +151,29 @@ async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
       written = i + 1;
       opts.onProgress?.(written / n);
       // far past the limit already: start again smaller at once
-      if (opts.maxBytes && attempt < 4 && width > 120 && written >= 5 && written < n && (bytes / written) * n > 1.15 * opts.maxBytes) break;
+      if (opts.maxBytes && canShrink && written >= 5 && written < n && (bytes / written) * n > 1.15 * opts.maxBytes) break;
       await tick();
     }
     const estimate = (bytes / written) * n;
-    if (!opts.maxBytes || estimate <= opts.maxBytes || attempt >= 4 || width <= 120) {
+    if (!opts.maxBytes || estimate <= opts.maxBytes || !canShrink) {
       enc.finish();
       const blob = new Blob([enc.bytes()], { type: 'image/gif' });
-      return { blob, width: out.width, height: out.height, frames: n, type: 'image/gif', scaled };
+      return {
+        blob, width: out.width, height: out.height, frames: n, asked: opts.values.length, type: 'image/gif',
+        scaled, fewer: n < opts.values.length, over: !!opts.maxBytes && blob.size > opts.maxBytes,
+      };
     }
-    // a frame's bytes grow with its area: shrink both sides by the square root, with a margin
-    width = Math.max(120, Math.floor(width * Math.sqrt(opts.maxBytes / estimate) * 0.92));
-    scaled = true;
+    const ratio = (opts.maxBytes / estimate) * 0.92;
+    if (width > readable) {
+      // a frame's bytes grow with its area: shrink both sides by the square root
+      width = Math.max(readable, 2 * Math.floor((width * Math.sqrt(ratio)) / 2));
+      scaled = true;
+    } else if (n > fewest) {
+      values = fewerValues(opts.values, Math.max(fewest, Math.floor(n * ratio)));
+    } else {
+      width = Math.max(floor, 2 * Math.floor((width * Math.sqrt(ratio)) / 2));
+      scaled = true;
+    }
     opts.onProgress?.(0);
   }
 }
@@ -169,5 +210,5 @@ async function video(opts, list, rects, cssWidth, heading, caption, draw) {
   for (const t of stream.getTracks()) t.stop();
   if (cancelled) return null;
   const type = types[0].split(';')[0];
-  return { blob: new Blob(chunks, { type }), width: out.width, height: out.height, frames: opts.values.length, type, scaled: false };
+  return { blob: new Blob(chunks, { type }), width: out.width, height: out.height, frames: opts.values.length, asked: opts.values.length, type, scaled: false };
 }
