@@ -5,7 +5,7 @@ import { t } from './i18n.js';
 import { HOST } from './strings.js';
 import { download } from './export.js';
 import { sweepDefaults, NUMERIC } from './main-control.js';
-import { sweepValues, recordSweep, videoTypes } from './animate.js';
+import { sweepValues, recordSweep, videoFormats } from './animate.js';
 import { captionValue } from './export.js';
 
 /**
@@ -58,7 +58,8 @@ export function animatePanel(host, canvases, parent) {
   const width = numberInput('sweep-width', 640, { min: 120, max: 1920, step: 2 });
   const format = document.createElement('select');
   format.name = 'sweep-format';
-  const formats = [['gif', 'GIF'], ...(videoTypes().length ? [['video', videoTypes()[0].includes('mp4') ? 'MP4' : 'WebM']] : [])];
+  // every container this browser records: WebM (Chromium), MP4 (where MediaRecorder has it)
+  const formats = [['gif', 'GIF'], ...videoFormats().map((f) => [f, f === 'mp4' ? 'MP4' : 'WebM'])];
   for (const [v, text] of formats) {
     const o = document.createElement('option');
     o.value = v;

@@ -63,16 +63,26 @@ function composite(out, canvases, rects, k, heading, caption) {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The video formats this browser records, best first ([] without MediaRecorder). */
+/** The video types asked of MediaRecorder, best first in each container (H.264 first in MP4: what WeChat plays). */
+const VIDEO_TYPES = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm',
+  'video/mp4;codecs=avc1.42E01E', 'video/mp4;codecs=avc1', 'video/mp4'];
+
+/** The video types this browser records, best first ([] without MediaRecorder). */
 export function videoTypes() {
   if (typeof MediaRecorder !== 'function' || typeof HTMLCanvasElement.prototype.captureStream !== 'function') return [];
-  return ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm', 'video/mp4'].filter((t) => MediaRecorder.isTypeSupported(t));
+  return VIDEO_TYPES.filter((t) => MediaRecorder.isTypeSupported(t));
+}
+
+/** The video containers this browser records, 'webm' and/or 'mp4' (Debian's Chromium: WebM only). */
+export function videoFormats() {
+  const types = videoTypes();
+  return ['webm', 'mp4'].filter((f) => types.some((t) => t.startsWith(`video/${f}`)));
 }
 
 /**
  * Records the sweep. host: the chart host (controls, update); canvases(): its visible canvases.
- * opts: { param, values (from sweepValues), fps, width (px of the frame), format: 'gif'|'video',
- * maxBytes (GIF: made smaller until it fits,
+ * opts: { param, values (from sweepValues), fps, width (px of the frame), format: 'gif', 'webm',
+ * 'mp4' or 'video' (the first this browser records), maxBytes (GIF: made smaller until it fits,
  * see gif()), title (the heading of every frame), caption(value) (the line under it, e.g.
  * "base = 500000"), onProgress(fraction, note), signal (AbortSignal) }.
  * Resolves to { blob, width, height, frames, asked, type, scaled, fewer, over } or null when
@@ -179,8 +189,9 @@ async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
 }
 
 async function video(opts, list, rects, cssWidth, heading, caption, draw) {
-  const types = videoTypes();
-  if (!types.length) throw new Error('this browser cannot record video (no MediaRecorder)');
+  const all = videoTypes();
+  const types = opts.format === 'video' ? all : all.filter((t) => t.startsWith(`video/${opts.format};`) || t === `video/${opts.format}`);
+  if (!types.length) throw new Error(`this browser cannot record ${opts.format === 'video' ? 'video' : opts.format.toUpperCase()} (MediaRecorder)`);
   const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width), heading);
   composite(out, list, rects, k, heading, caption(opts.values[0]));
   const stream = out.captureStream(0);
