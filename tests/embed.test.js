@@ -81,13 +81,15 @@ test('<posenc-chart> on a plain blog page over http: one script tag from another
       width: Math.round(el.getBoundingClientRect().width),
       article: Math.round(document.querySelector('article').getBoundingClientRect().width - 32),
       canvasWidth: Math.round(root.querySelector('canvas').getBoundingClientRect().width),
+      padding: ((s) => parseFloat(s.paddingLeft) + parseFloat(s.paddingRight))(getComputedStyle(root.querySelector('.posenc-element'))),
     };
   });
   assert.deepEqual(first.params, { theta: 'θ_i = base^(−2i/d)', preset: 'free', dim: 256, maxDist: 2000, scale: 'linear', bound: true, base: 10000 });
   assert.equal(first.fallbackShown, false, 'fallback content gone once drawn');
   assert.equal(first.controlsHidden, true, 'controls="0" hides the controls');
   assert.equal(first.width, first.article, 'the element fills its container');
-  assert.ok(first.canvasWidth >= first.width - 2, `canvas ${first.canvasWidth} px fills the element (${first.width} px)`);
+  // the element's box keeps its inner margin on either side
+  assert.ok(first.canvasWidth >= first.width - first.padding - 2, `canvas ${first.canvasWidth} px fills the element (${first.width} px, ${first.padding} px of padding)`);
   assert.ok(await page.evaluate(ink("document.getElementById('first').shadowRoot.querySelector('canvas')")) > 1000, 'pixels drawn');
 
   // The kernels behind the element give the numbers it drew (window.posenc.load()).
@@ -233,6 +235,43 @@ test('<posenc-chart lang theme>: the page\'s one language and theme, applied ins
   assert.match(await page.evaluate(() => document.getElementById('b').shadowRoot.querySelector('.posenc-note').textContent), /theme = “purple” is not one of the choices/);
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), []);
+  await context.close();
+});
+
+test('<posenc-chart> keeps its text off its edges in every theme: a dark chart on a light post is a framed figure', async () => {
+  const { page, context, problems } = await trackedPage(b.browser);
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title>' +
+    '<link rel="icon" href="data:,"><script type="module" src="/embed/element.js"></script></head>' +
+    '<body style="margin: 0; background: #fff"><posenc-chart id="a" kind="rope-decay" theme="dark" toolbar></posenc-chart></body></html>';
+  await page.route(`${b.url}fixture-frame.html`, (r) => r.fulfill({ body: html, contentType: 'text/html' }));
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.goto(`${b.url}fixture-frame.html`);
+  const edges = () => page.evaluate(async () => {
+    const el = document.getElementById('a');
+    await el.ready;
+    const root = el.shadowRoot;
+    const frame = root.querySelector('.posenc-element').getBoundingClientRect();
+    const inner = ['figcaption', '.controls', 'canvas', '.readout', '.posenc-toolbar'].map((q) => root.querySelector(q)).filter((e) => e && e.getClientRects().length);
+    const rects = inner.map((e) => e.getBoundingClientRect());
+    return {
+      background: getComputedStyle(root.querySelector('.posenc-element')).backgroundColor,
+      left: Math.min(...rects.map((r) => r.left)) - frame.left,
+      right: frame.right - Math.max(...rects.map((r) => r.right)),
+      top: Math.min(...rects.map((r) => r.top)) - frame.top,
+      frameWidth: frame.width, hostWidth: el.getBoundingClientRect().width,
+    };
+  });
+  const dark = await edges();
+  assert.equal(dark.background, 'rgb(20, 23, 29)');
+  for (const side of ['left', 'right', 'top']) assert.ok(dark[side] >= 12, `dark: ${side} margin ${dark[side]} px`);
+  assert.equal(dark.frameWidth, dark.hostWidth, 'the padding is inside the element\'s width');
+  const drawn = page.evaluate(() => new Promise((r) => document.getElementById('a').addEventListener('posenc:drawn', r, { once: true })));
+  await page.evaluate(() => (document.getElementById('a').theme = 'light'));
+  await drawn;
+  const light = await edges();
+  assert.equal(light.background, 'rgb(255, 255, 255)');
+  for (const side of ['left', 'right', 'top']) assert.ok(light[side] >= 12, `light: ${side} margin ${light[side]} px`);
+  assert.deepEqual(problems, clean);
   await context.close();
 });
 

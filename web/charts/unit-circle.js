@@ -214,12 +214,13 @@ export default {
           ctx.fillText('1', cx + 4, Y(1) + 3);
           ctx.textBaseline = 'bottom';
           ctx.fillText('−1', cx + 4, Y(-1) - 3);
-          // Axis names in the corner, where no point of the circle can land on them.
+          // Axis names in the corner, where no point of the circle can land on them, inside the
+          // margin the grid keeps from the edge (X(-1.1), Y(1.1): its top left corner).
           ctx.fillStyle = colour.fg;
           ctx.textAlign = 'left';
           ctx.textBaseline = 'top';
-          ctx.fillText('x = sin a', cx - size / 2 + 4, cy - size / 2 + 4);
-          ctx.fillText('y = cos a', cx - size / 2 + 4, cy - size / 2 + 20);
+          ctx.fillText('x = sin a', X(-1.1), Y(1.1));
+          ctx.fillText('y = cos a', X(-1.1), Y(1.1) + 16);
 
           // The circle every pair lives on, then the path this pair has run so far.
           ctx.strokeStyle = '#b8c0cc';

@@ -30,7 +30,10 @@ import { theme, setTheme, onTheme } from '../host/theme.js';
 const TAG = 'posenc-chart';
 const OWN = ['kind', 'controls', 'locked', 'toolbar', 'theme'];
 const THEME = { name: 'theme', type: 'select', options: ['auto', 'light', 'dark'], value: 'auto' };
-const HOST_CSS = ':host { display: block; width: 100%; max-width: 100%; } :host([hidden]) { display: none; }';
+// The frame keeps its text off its edges in every theme: a dark chart on a light post reads as a
+// framed figure, and a light one keeps the same margin on a light page.
+const HOST_CSS = ':host { display: block; width: 100%; max-width: 100%; } :host([hidden]) { display: none; }' +
+  ' .posenc-element { box-sizing: border-box; padding: 12px 16px; border-radius: 6px; }';
 /** Set by the light embed's entry on the elements it saw near the screen (bundle.js). */
 const IN_VIEW = Symbol.for('posenc-chart.inView');
 

@@ -5,9 +5,14 @@ import { t } from './i18n.js';
 import { HOST } from './strings.js';
 import { download } from './export.js';
 import { sweepDefaults, NUMERIC } from './main-control.js';
-import { sweepValues, recordSweep, videoTypes } from './animate.js';
+import { sweepValues, recordSweep, videoFormats } from './animate.js';
+import { captionValue } from './export.js';
 
-const MB = 1024 * 1024;
+/**
+ * Megabytes and kilobytes as 10^6 and 10^3 bytes, as upload limits count them: a GIF the panel
+ * keeps under "5 MB" is under 5 000 000 bytes, so it passes a limit read either way.
+ */
+const MB = 1_000_000, KB = 1000;
 
 const field = (labelText, input) => {
   const wrap = document.createElement('label');
@@ -29,7 +34,7 @@ const numberInput = (name, value, { min, max, step = 'any' } = {}) => {
   return el;
 };
 
-const sizeText = (bytes) => (bytes >= MB ? `${(bytes / MB).toFixed(2)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+const sizeText = (bytes) => (bytes >= MB ? `${(bytes / MB).toFixed(2)} MB` : `${Math.max(1, Math.round(bytes / KB))} kB`);
 
 /** Builds the panel for host (a mounted chart); canvases() lists its visible canvases. Returns { el, open() }. */
 export function animatePanel(host, canvases, parent) {
@@ -53,7 +58,8 @@ export function animatePanel(host, canvases, parent) {
   const width = numberInput('sweep-width', 640, { min: 120, max: 1920, step: 2 });
   const format = document.createElement('select');
   format.name = 'sweep-format';
-  const formats = [['gif', 'GIF'], ...(videoTypes().length ? [['video', videoTypes()[0].includes('mp4') ? 'MP4' : 'WebM']] : [])];
+  // every container this browser records: WebM (Chromium), MP4 (where MediaRecorder has it)
+  const formats = [['gif', 'GIF'], ...videoFormats().map((f) => [f, f === 'mp4' ? 'MP4' : 'WebM'])];
   for (const [v, text] of formats) {
     const o = document.createElement('option');
     o.value = v;
@@ -137,6 +143,7 @@ export function animatePanel(host, canvases, parent) {
       const r = await recordSweep(host, canvases, {
         param: q.name, values: sweepValues(q, lo, hi, n), fps: rate, width: w, format: kind,
         maxBytes: kind === 'gif' ? Math.max(0.1, read(limit, 5)) * MB : 0,
+        title: t(chart.title), caption: (v) => `${t(q.label ?? q.name)} = ${captionValue(v)}`,
         signal: controller.signal, onProgress: (f) => (progress.value = f),
       });
       if (!r) {
@@ -146,8 +153,13 @@ export function animatePanel(host, canvases, parent) {
       result = r;
       const ext = r.type === 'image/gif' ? 'gif' : r.type.includes('mp4') ? 'mp4' : 'webm';
       result.name = `posenc-${chart.kind}-${q.name}-${lo}-${hi}.${ext}`;
-      status.textContent = HOST.sweepReady.format({ name: result.name, size: sizeText(r.blob.size), frames: r.frames, width: r.width, height: r.height }) +
-        (r.scaled ? ` ${HOST.sweepScaled.format({ limit: read(limit, 5) })}` : '');
+      const mb = Math.max(0.1, read(limit, 5));
+      // what was given up to meet the limit, in the order it was given up
+      const notes = [];
+      if (r.fewer) notes.push(HOST.sweepFewer.format({ frames: r.frames, asked: r.asked, limit: mb }));
+      if (r.scaled) notes.push(HOST.sweepScaled.format({ limit: mb }));
+      if (r.over) notes.push(HOST.sweepOver.format({ limit: mb, width: r.width }));
+      status.textContent = [HOST.sweepReady.format({ name: result.name, size: sizeText(r.blob.size), frames: r.frames, width: r.width, height: r.height }), ...notes].join(' ');
       save.hidden = false;
       save.focus();
     } catch (err) {

@@ -4,6 +4,17 @@
 // frame, at most 256 colours: a chart has few); the video is the browser's own MediaRecorder
 // recording a canvas that is handed one frame per 1/fps s, so it takes as long as it plays.
 import { colours } from './theme.js';
+import { figureHeading, drawHeading } from './export.js';
+
+/**
+ * How narrow a GIF may be made to meet its size limit, as a scale of the chart's CSS px: its
+ * smallest text is 11 px (axis ticks and labels), so at 9/11 it is still 9 px, read at a glance
+ * in a post; below that, frames go first. 7/11 (7 px text, the least that stays legible) is the
+ * floor: a GIF that does not fit there is offered as it is, with its size, and the author chooses.
+ */
+export const READABLE_SCALE = 9 / 11, LEGIBLE_SCALE = 7 / 11;
+/** Frames are dropped down to a third of those asked (at least 10, at most all): fewer plays as a jerk. */
+const minFrames = (n) => Math.min(n, Math.max(10, Math.ceil(n / 3)));
 
 /** The values a sweep draws: `frames` of them from `from` to `to`, on the param's own steps. */
 export function sweepValues(p, from, to, frames) {
@@ -27,16 +38,24 @@ function layout(canvases) {
   return { rects: rects.map((r) => ({ x: r.left - left, y: r.top - top, w: r.width, h: r.height })), width, height };
 }
 
-/** Copies the canvases onto `out` (already sized), scaled by k from CSS px. */
-function composite(out, canvases, rects, k) {
+/**
+ * Draws one frame onto `out` (already sized): the heading (the chart's title and `caption`, the
+ * swept value) and under it the canvases as on screen, all scaled by k from CSS px.
+ */
+function composite(out, canvases, rects, k, heading, caption) {
   const ctx = out.getContext('2d', { willReadFrequently: true });
-  ctx.fillStyle = colours().bg;
+  const palette = colours();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = palette.bg;
   ctx.fillRect(0, 0, out.width, out.height);
+  ctx.setTransform(k, 0, 0, k, 0, 0);
+  drawHeading(ctx, heading, palette, caption);
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.imageSmoothingEnabled = true;
   ctx.imageSmoothingQuality = 'high';
   canvases.forEach((c, i) => {
     const r = rects[i];
-    if (c.width && c.height) ctx.drawImage(c, r.x * k, r.y * k, r.w * k, r.h * k);
+    if (c.width && c.height) ctx.drawImage(c, r.x * k, (heading.height + r.y) * k, r.w * k, r.h * k);
   });
   return ctx;
 }
@@ -44,18 +63,31 @@ function composite(out, canvases, rects, k) {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The video formats this browser records, best first ([] without MediaRecorder). */
+/** The video types asked of MediaRecorder, best first in each container (H.264 first in MP4: what WeChat plays). */
+const VIDEO_TYPES = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm',
+  'video/mp4;codecs=avc1.42E01E', 'video/mp4;codecs=avc1', 'video/mp4'];
+
+/** The video types this browser records, best first ([] without MediaRecorder). */
 export function videoTypes() {
   if (typeof MediaRecorder !== 'function' || typeof HTMLCanvasElement.prototype.captureStream !== 'function') return [];
-  return ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm', 'video/mp4'].filter((t) => MediaRecorder.isTypeSupported(t));
+  return VIDEO_TYPES.filter((t) => MediaRecorder.isTypeSupported(t));
+}
+
+/** The video containers this browser records, 'webm' and/or 'mp4' (Debian's Chromium: WebM only). */
+export function videoFormats() {
+  const types = videoTypes();
+  return ['webm', 'mp4'].filter((f) => types.some((t) => t.startsWith(`video/${f}`)));
 }
 
 /**
  * Records the sweep. host: the chart host (controls, update); canvases(): its visible canvases.
- * opts: { param, values (from sweepValues), fps, width (px of the frame), format: 'gif'|'video',
- * maxBytes (GIF: made smaller until it fits), onProgress(fraction, note), signal (AbortSignal) }.
- * Resolves to { blob, width, height, frames, type, scaled } or null when cancelled. The controls
- * are put back as they were, whatever happens.
+ * opts: { param, values (from sweepValues), fps, width (px of the frame), format: 'gif', 'webm',
+ * 'mp4' or 'video' (the first this browser records), maxBytes (GIF: made smaller until it fits,
+ * see gif()), title (the heading of every frame), caption(value) (the line under it, e.g.
+ * "base = 500000"), onProgress(fraction, note), signal (AbortSignal) }.
+ * Resolves to { blob, width, height, frames, asked, type, scaled, fewer, over } or null when
+ * cancelled (fewer: frames were dropped; over: the GIF is still larger than maxBytes at the
+ * smallest legible width). The controls are put back as they were, whatever happens.
  */
 export async function recordSweep(host, canvases, opts) {
   const control = host.controls.find((c) => c.param.name === opts.param);
@@ -70,17 +102,19 @@ export async function recordSweep(host, canvases, opts) {
     const list = canvases();
     if (!list.length) throw new Error('this chart has no canvas to record');
     const { rects, width } = layout(list);
-    if (opts.format === 'gif') return await gif(opts, list, rects, width, draw);
-    return await video(opts, list, rects, width, draw);
+    const heading = figureHeading(opts.title ?? '', width, { caption: !!opts.caption });
+    const caption = (v) => opts.caption?.(v) ?? '';
+    if (opts.format === 'gif') return await gif(opts, list, rects, width, heading, caption, draw);
+    return await video(opts, list, rects, width, heading, caption, draw);
   } finally {
     control.write(before);
     host.update();
   }
 }
 
-function frameCanvas(list, rects, cssWidth, width) {
+function frameCanvas(list, rects, cssWidth, width, heading) {
   const k = width / cssWidth;
-  const { height } = layout(list);
+  const height = layout(list).height + heading.height;
   const out = document.createElement('canvas');
   // even sizes: video encoders need them, and a GIF does not mind
   out.width = Math.max(2, 2 * Math.round((cssWidth * k) / 2));
@@ -88,19 +122,37 @@ function frameCanvas(list, rects, cssWidth, width) {
   return { out, k };
 }
 
-async function gif(opts, list, rects, cssWidth, draw) {
+/** `m` of the values, evenly spaced, the first and the last kept. */
+function fewerValues(values, m) {
+  const n = values.length;
+  return Array.from({ length: m }, (_, i) => values[Math.round((i * (n - 1)) / (m - 1))]);
+}
+
+/**
+ * The GIF, made to fit opts.maxBytes in this order: narrower down to the readable width
+ * (READABLE_SCALE); then fewer frames, down to minFrames, each shown longer so the sweep lasts
+ * as long; then narrower again down to the legible floor (LEGIBLE_SCALE). Still too large there:
+ * it is finished as it is, `over` set, for the author to choose.
+ */
+async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
   const { GIFEncoder, quantize, applyPalette } = await import('../vendor/gifenc.js');
-  let width = Math.round(opts.width), scaled = false;
-  const delay = Math.round(1000 / opts.fps);
+  const asked = Math.round(opts.width);
+  const readable = Math.min(asked, 2 * Math.ceil((cssWidth * READABLE_SCALE) / 2));
+  const floor = Math.max(2, Math.min(asked, 2 * Math.ceil((cssWidth * LEGIBLE_SCALE) / 2)));
+  const fewest = minFrames(opts.values.length);
+  let width = asked, values = opts.values, scaled = false;
   for (let attempt = 0; ; attempt++) {
-    const { out, k } = frameCanvas(list, rects, cssWidth, width);
+    const { out, k } = frameCanvas(list, rects, cssWidth, width, heading);
+    const n = values.length;
+    // fewer frames play as long as all of them would have
+    const delay = Math.round((1000 / opts.fps) * (opts.values.length - 1) / Math.max(1, n - 1));
     const enc = GIFEncoder();
     let bytes = 0, written = 0;
-    const n = opts.values.length;
+    const canShrink = attempt < 8 && (width > floor || n > fewest);
     for (let i = 0; i < n; i++) {
       if (opts.signal?.aborted) return null;
-      draw(opts.values[i]);
-      const ctx = composite(out, list, rects, k);
+      draw(values[i]);
+      const ctx = composite(out, list, rects, k, heading, caption(values[i]));
       const { data } = ctx.getImageData(0, 0, out.width, out.height);
       const palette = quantize(data, 256, { format: 'rgb444' });
       const index = applyPalette(data, palette, 'rgb444');
@@ -109,27 +161,39 @@ async function gif(opts, list, rects, cssWidth, draw) {
       written = i + 1;
       opts.onProgress?.(written / n);
       // far past the limit already: start again smaller at once
-      if (opts.maxBytes && attempt < 4 && width > 120 && written >= 5 && written < n && (bytes / written) * n > 1.15 * opts.maxBytes) break;
+      if (opts.maxBytes && canShrink && written >= 5 && written < n && (bytes / written) * n > 1.15 * opts.maxBytes) break;
       await tick();
     }
     const estimate = (bytes / written) * n;
-    if (!opts.maxBytes || estimate <= opts.maxBytes || attempt >= 4 || width <= 120) {
+    if (!opts.maxBytes || estimate <= opts.maxBytes || !canShrink) {
       enc.finish();
       const blob = new Blob([enc.bytes()], { type: 'image/gif' });
-      return { blob, width: out.width, height: out.height, frames: n, type: 'image/gif', scaled };
+      return {
+        blob, width: out.width, height: out.height, frames: n, asked: opts.values.length, type: 'image/gif',
+        scaled, fewer: n < opts.values.length, over: !!opts.maxBytes && blob.size > opts.maxBytes,
+      };
     }
-    // a frame's bytes grow with its area: shrink both sides by the square root, with a margin
-    width = Math.max(120, Math.floor(width * Math.sqrt(opts.maxBytes / estimate) * 0.92));
-    scaled = true;
+    const ratio = (opts.maxBytes / estimate) * 0.92;
+    if (width > readable) {
+      // a frame's bytes grow with its area: shrink both sides by the square root
+      width = Math.max(readable, 2 * Math.floor((width * Math.sqrt(ratio)) / 2));
+      scaled = true;
+    } else if (n > fewest) {
+      values = fewerValues(opts.values, Math.max(fewest, Math.floor(n * ratio)));
+    } else {
+      width = Math.max(floor, 2 * Math.floor((width * Math.sqrt(ratio)) / 2));
+      scaled = true;
+    }
     opts.onProgress?.(0);
   }
 }
 
-async function video(opts, list, rects, cssWidth, draw) {
-  const types = videoTypes();
-  if (!types.length) throw new Error('this browser cannot record video (no MediaRecorder)');
-  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width));
-  composite(out, list, rects, k);
+async function video(opts, list, rects, cssWidth, heading, caption, draw) {
+  const all = videoTypes();
+  const types = opts.format === 'video' ? all : all.filter((t) => t.startsWith(`video/${opts.format};`) || t === `video/${opts.format}`);
+  if (!types.length) throw new Error(`this browser cannot record ${opts.format === 'video' ? 'video' : opts.format.toUpperCase()} (MediaRecorder)`);
+  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width), heading);
+  composite(out, list, rects, k, heading, caption(opts.values[0]));
   const stream = out.captureStream(0);
   const [track] = stream.getVideoTracks();
   const recorder = new MediaRecorder(stream, { mimeType: types[0], videoBitsPerSecond: 4_000_000 });
@@ -146,7 +210,7 @@ async function video(opts, list, rects, cssWidth, draw) {
       break;
     }
     draw(opts.values[i]);
-    composite(out, list, rects, k);
+    composite(out, list, rects, k, heading, caption(opts.values[i]));
     track.requestFrame?.();
     opts.onProgress?.((i + 1) / opts.values.length);
     // the recorder stamps frames with the clock: hand them over at the pace they should play
@@ -157,5 +221,5 @@ async function video(opts, list, rects, cssWidth, draw) {
   for (const t of stream.getTracks()) t.stop();
   if (cancelled) return null;
   const type = types[0].split(';')[0];
-  return { blob: new Blob(chunks, { type }), width: out.width, height: out.height, frames: opts.values.length, type, scaled: false };
+  return { blob: new Blob(chunks, { type }), width: out.width, height: out.height, frames: opts.values.length, asked: opts.values.length, type, scaled: false };
 }

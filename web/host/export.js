@@ -77,3 +77,68 @@ export function withPixelRatio(r, fn) {
     else delete window.devicePixelRatio;
   }
 }
+
+/** The heading's fonts: style.css's family (Chinese included), in CSS px before the export's scale. */
+const HEADING_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
+const HEADING = { pad: 10, title: 15, titleLine: 20, caption: 13, captionLine: 18 };
+
+/** A swept value as a caption shows it: whole numbers as they are, others to 4 significant digits. */
+export function captionValue(v) {
+  if (typeof v !== 'number') return String(v);
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
+}
+
+/** Splits text into lines no wider than `max` as ctx measures them (at spaces; CJK at any character). */
+function wrap(ctx, text, max) {
+  const words = String(text).match(/[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef]+\s*|\s+/g) ?? [];
+  const lines = [];
+  let line = '';
+  for (const w of words) {
+    const next = line + w;
+    if (line && ctx.measureText(next.trimEnd()).width > max) {
+      lines.push(line.trimEnd());
+      line = w.trimStart();
+    } else line = next;
+  }
+  if (line.trim()) lines.push(line.trimEnd());
+  return lines;
+}
+
+/**
+ * The heading an exported figure carries above the chart, for a post that shows it without the
+ * page around it: the chart's title (wrapped to the width), and a caption line (an animation's
+ * "base = 500000") when `caption` is true. Laid out in CSS px for a figure `width` wide:
+ * { height, lines: [{ text, x, y, font, size, weight, colour: 'fg'|'muted', caption }] }, y the
+ * baseline. Every frame of an animation gets the same height, whatever its caption says.
+ */
+export function figureHeading(title, width, { caption = false } = {}) {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const { pad } = HEADING;
+  const font = (size, weight) => `${weight} ${size}px ${HEADING_FAMILY}`;
+  ctx.font = font(HEADING.title, 600);
+  const titleLines = title ? wrap(ctx, title, Math.max(40, width - 2 * pad)) : [];
+  const lines = [];
+  let y = pad;
+  for (const text of titleLines) {
+    y += HEADING.titleLine;
+    lines.push({ text, x: pad, y: y - 5, font: font(HEADING.title, 600), family: HEADING_FAMILY, size: HEADING.title, weight: 600, colour: 'fg', caption: false });
+  }
+  if (caption) {
+    y += HEADING.captionLine;
+    lines.push({ text: '', x: pad, y: y - 4, font: font(HEADING.caption, 400), family: HEADING_FAMILY, size: HEADING.caption, weight: 400, colour: 'muted', caption: true });
+  }
+  return { height: lines.length ? Math.ceil(y + pad / 2) : 0, lines };
+}
+
+/** Draws a heading (figureHeading) onto a 2D context already scaled to CSS px; `caption` fills its caption line. */
+export function drawHeading(ctx, heading, palette, caption = '') {
+  ctx.save();
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  for (const l of heading.lines) {
+    ctx.font = l.font;
+    ctx.fillStyle = palette[l.colour];
+    ctx.fillText(l.caption ? caption : l.text, l.x, l.y);
+  }
+  ctx.restore();
+}

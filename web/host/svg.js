@@ -6,6 +6,7 @@
 import { SvgContext, RecordingPath2D } from './svg-context.js';
 import { colours, theme } from './theme.js';
 import { painterOf } from './repaint.js';
+import { figureHeading } from './export.js';
 
 /** One canvas into ctx: true when drawn as vectors. */
 function drawInto(canvas, ctx, Chart) {
@@ -44,7 +45,9 @@ function drawInto(canvas, ctx, Chart) {
 
 /**
  * The SVG text of the chart's visible canvases, laid out as on screen, on the theme's
- * background. `title` becomes the SVG's <title>.
+ * background. `title` becomes the SVG's <title> and is drawn above the chart as its heading
+ * (a figure posted without its page needs one); the chart itself is drawn as on screen, moved
+ * down by the heading's height (the root's data-heading).
  */
 export function chartSVG(canvases, { Chart, title = '' } = {}) {
   const rects = canvases.map((c) => c.getBoundingClientRect());
@@ -61,11 +64,18 @@ export function chartSVG(canvases, { Chart, title = '' } = {}) {
     defs.push(ctx.defs());
     parts.push(`<g transform="translate(${Math.round((r.left - left) * 100) / 100} ${Math.round((r.top - top) * 100) / 100})">\n${ctx.body()}\n</g>`);
   });
-  const w = Math.ceil(width), h = Math.ceil(height);
-  const esc = String(title).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const w = Math.ceil(width);
+  const esc = (t) => String(t).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const palette = colours();
+  const heading = figureHeading(title, w);
+  const h = Math.ceil(height) + heading.height;
+  const texts = heading.lines.map((l) => `<text x="${l.x}" y="${l.y}" font-family="${esc(l.family)}" font-size="${l.size}"` +
+    `${l.weight === 400 ? '' : ` font-weight="${l.weight}"`} fill="${palette[l.colour]}">${esc(l.text)}</text>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" data-theme="${theme()}">\n` +
-    (esc ? `<title>${esc}</title>\n` : '') +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" data-theme="${theme()}" data-heading="${heading.height}">\n` +
+    (title ? `<title>${esc(title)}</title>\n` : '') +
     `<defs>\n${defs.filter(Boolean).join('\n')}\n</defs>\n` +
-    `<rect width="100%" height="100%" fill="${colours().bg}"/>\n${parts.join('\n')}\n</svg>\n`;
+    `<rect width="100%" height="100%" fill="${palette.bg}"/>\n` +
+    (texts.length ? `<g data-part="heading">\n${texts.join('\n')}\n</g>\n` : '') +
+    `<g data-part="chart" transform="translate(0 ${heading.height})">\n${parts.join('\n')}\n</g>\n</svg>\n`;
 }
