@@ -43,6 +43,21 @@ test('the default run is drawn at once from the results file', async () => {
   await context.close();
 });
 
+test('a tie at the digits shown is named alike in every view, and Chinese puts no space beside a full-width bracket', async () => {
+  // the copy task at 1×: RoPE and xPos both read 0.88 by token and 0.12 by whole sequence
+  for (const [metric, value] of [['token', '0.88'], ['sequence', '0.12']]) {
+    const { page, context } = await open(`task=copy&metric=${metric}`);
+    const readout = await page.locator('.readout').textContent();
+    assert.match(readout, new RegExp(`the best gets ${value.replace('.', '\\.')} \\(RoPE, xPos\\)`), readout);
+    await context.close();
+  }
+  const { page, context } = await open('task=copy&lang=zh');
+  const readout = await page.locator('.readout').textContent();
+  assert.match(readout, /最好的也只有 0\.88（RoPE、xPos）/);
+  assert.match(readout, /无位置编码（NoPE）0\.33 \//);
+  await context.close();
+});
+
 test('Train: a pool of Web Workers, one per core, trains every encoding and the chart draws what it trained', async (t) => {
   const { page, context, errors } = await open('steps=50&seed=2', { cores: 3 });
   assert.match(await status(page), /Press Train/);

@@ -477,7 +477,10 @@ test('precision lab: float16 at 1857 (d 32) is off by more than 0.1, float64 at 
   assert.ok(rowMax[col('error f64')] < 1e-6);
   assert.equal(rowMax[col('error f16')], null, 'no float16 value past 65504');
   assert.ok(d.measured.f16Last <= 65504 && d.measured.f16Last > 60000);
+  const caption = () => page.$eval('[data-chart="precision-lab"] figcaption', (e) => e.textContent);
+  assert.match(await caption(), /^Error of a RoPE cos\/sin table/);
   await setControl('precision-lab', 'measure', 'score q·k/√d, k one position back');
+  assert.match(await caption(), /^Error of the score q·k\/√d/, 'the title follows the measure shown');
   const s = await data('precision-lab');
   // in a score a frequency error shared by q and k costs one position's worth; rounded positions do not cancel
   assert.ok(s.measured.worstF16Past2048 > 0.1 && s.measured.cases['early@4095'] < 1e-3 && s.measured.f64At1e6 < 1e-3, JSON.stringify(s.measured));

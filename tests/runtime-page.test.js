@@ -188,6 +188,7 @@ test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.c
   assert.deepEqual(f.map((x) => x.code), ['longrope-factors-by-context']);
   assert.match(f[0].text, /Fix: -c 4096/);
   assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score error first passes 1 % of \|q\|·\|k\| at distance 3\./);
+  assert.match(await readout(page), /48 of 48 pairs differ; at m = 1000 llama\.cpp turns them as little as 1\/31\.5 of the config’s angle \(the least first at pair \d+\)/);
   await page.evaluate((k) => window.posencPage.charts.get(k).set({ ctx: 4096 }), KIND);
   await page.waitForTimeout(200);
   assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);

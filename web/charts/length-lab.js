@@ -10,7 +10,7 @@ import { messages } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained } from '../lab/run.js';
 import { trainPool, poolSize } from '../lab/pool.js';
 import { LAB_DEFAULTS } from '../lib/lab.js';
-import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand } from './shared/lab.js';
+import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand, tidy } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const DEFAULT_STEPS = results.options.train.steps, DEFAULT_SEED = results.options.train.seed;
@@ -122,8 +122,10 @@ function notice(lines, field) {
     return list.length ? list.join(String(M.nameSep)) : String(M.nobody);
   };
   const top = (n) => Math.max(0, ...lines.map((l) => l[2][n]?.[field] ?? 0));
-  // at 1× every scaling is the identity, so a scaled line ties with its plain one: name the plain one
-  const tied = (n) => lines.filter(([, s, ev]) => !(n === 0 && s) && ev[n]?.[field] === top(n)).map(([enc, s]) => runName(enc, s)).join(String(M.nameSep));
+  // a tie is a tie at the two digits shown, in every view: two lines that both read 0.88 are both
+  // named, not only the one ahead in the third digit.
+  // At 1× every scaling is the identity, so a scaled line ties with its plain one: name the plain one
+  const tied = (n) => lines.filter(([, s, ev]) => !(n === 0 && s) && ev[n] && sig(ev[n][field], 2) === sig(top(n), 2)).map(([enc, s]) => runName(enc, s)).join(String(M.nameSep));
   // (the scaled lines are left out at 1×, where each is its plain line: say so where they are drawn)
   const same = lines.some(([, s]) => s) ? String(M.sameAt1) : '';
   if (top(0) >= RIGHT) return M.noticeRight.format({ right1: names(0, true), same, right2: names(1), right4: names(2) });
@@ -218,7 +220,7 @@ export default {
       const pool = trainPool(settings(p), {
         spawn: startWorker, size: poolSize(ENCODING_NAMES.length, navigator.hardwareConcurrency),
         onProgress: (q) => progress(q, M.progressPool.format({ ...q,
-          list: q.active.map((a) => (a.step < a.steps ? M.progressItem : M.progressEvaluating).format({ ...a, name: String(LAB[a.encoding]) }))
+          list: q.active.map((a) => tidy((a.step < a.steps ? M.progressItem : M.progressEvaluating).format({ ...a, name: String(LAB[a.encoding]) })))
             .join(String(M.sep)) })),
       });
       job = { key: k, stop: pool.stop };
@@ -237,7 +239,7 @@ export default {
         cancelled: () => stop,
         pause: (q) => {
           if (performance.now() - last < SLICE_MS) return null;
-          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 }));
+          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, tidy(M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 })));
           return new Promise((r) => setTimeout(r)).then(() => (last = performance.now()));
         },
       }).then((runs) => job?.key === k && finish(runs, 'slices', k, p),
@@ -301,11 +303,11 @@ export default {
           loss.data.datasets = lossCurves(runs);
           loss.update();
         }
-        view.notice = notice(lines, field);
-        view.readout = M.readout.format({
+        view.notice = tidy(notice(lines, field));
+        view.readout = tidy(M.readout.format({
           task: String(LAB[p.task]), metric: String(M[p.metric]),
           list: lines.map(([enc, s, ev]) => M.readItem.format({ name: runName(enc, s), values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
-        });
+        }));
         return {
           columns: ['encoding', 'length', `${field} (mean over ${seeds.length} seeds)`, `${field} lowest`, `${field} highest`],
           rows: lines.flatMap(([enc, s, ev]) => ev.map((e) => [s ? `${enc} + ${s}` : enc, e.length, e[field], e.lo, e.hi])),

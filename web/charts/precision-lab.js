@@ -16,6 +16,7 @@ const F16_MAX = 65504;
 const M = messages({
   en: {
     title: 'Error of a RoPE cos/sin table built in each type, against float64',
+    titleScore: 'Error of the score q·k/√d when RoPE’s table is built in each type, against float64',
     dim: 'rotary dim d',
     base: 'base',
     measure: 'error of',
@@ -50,6 +51,7 @@ const M = messages({
   },
   zh: {
     title: '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差',
+    titleScore: '用各种数值类型构建 RoPE 的表时，得分 q·k/√d 相对 float64 的误差',
     dim: '旋转维度 d',
     base: '底数 base',
     measure: '查看的误差',
@@ -161,10 +163,15 @@ export function rowMaxErr(got, want, rows, half) {
   return out;
 }
 
+let lastMeasure = null;
+
 export default {
   kind: 'precision-lab',
   messages: M,
-  title: M.title,
+  // the title follows the measure shown (the one last drawn, for exports; each figure's caption is set as it draws)
+  get title() {
+    return lastMeasure === MEASURES[1] ? M.titleScore : M.title;
+  },
   params: [
     { name: 'dim', label: M.dim, type: 'int', min: 2, max: 256, step: 2, value: 32 },
     { name: 'base', label: M.base, type: 'number', min: 2, max: 10000000, step: 'any', value: 10000 },
@@ -200,6 +207,9 @@ export default {
         const grid = [...new Set([...intGrid(1, MAX_POS, SAMPLES, 'log'), ...CASES.map((c) => c.position), ...(f16Max >= 1 ? [f16Max] : [])])].sort((a, b) => a - b);
         const f16Count = grid.filter((p) => p <= f16Max).length; // float16 evaluates this prefix of grid
         const scoreMode = measure === MEASURES[1];
+        lastMeasure = measure;
+        const caption = el.closest('figure')?.querySelector(':scope > figcaption');
+        if (caption) caption.textContent = String(scoreMode ? M.titleScore : M.title);
         const FLOOR = scoreMode ? FLOORS.score : FLOORS.table;
         let err; // key -> Float64Array over the accepted prefix of grid
         const accepted = {};

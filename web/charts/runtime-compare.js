@@ -43,7 +43,7 @@ const M = messages({
     sourceRead: 'Read from {name}: {bytes} of its bytes (metadata and RoPE tensors only). ',
     readAgree: 'Layer type {type}: all {half} pairs agree. ggml’s own float32 rounding at position {pmax} moves cos and sin by up to {f32}. ',
     archMismatch: 'This GGUF is a “{file}” model, but a conversion of this config would be “{config}”: compare it with its own config. ',
-    readout: 'Layer type {type}: {pairs} of {half} pairs differ; at m = {m} the largest ratio to the config’s angle, {ratio}×, is reached from pair {at}. Largest score error {worst} (a share of |q|·|k|) at distance {wd}{first}. ggml’s own float32 rounding at position {pmax} moves cos and sin by up to {f32}. ',
+    readout: 'Layer type {type}: {pairs} of {half} pairs differ; at m = {m} {ratio}. Largest score error {worst} (a share of |q|·|k|) at distance {wd}{first}. ggml’s own float32 rounding at position {pmax} moves cos and sin by up to {f32}. ',
     readFirst: ', first past 1 % at distance {x}',
     readNever: ', never past 1 %',
     clamped: 'Position m is kept below the context ({ctx}). ',
@@ -51,6 +51,8 @@ const M = messages({
     noticeDiff: '{headline} At position m = {m}, llama.cpp turns {pairs} of {half} pairs differently from the config, {times}, and the score error first passes 1 % of |q|·|k| at distance {x}.',
     timesMore: 'up to {r}× as far',
     timesLess: 'down to 1/{r} of its angle',
+    readMore: 'llama.cpp turns them up to {r}× as far as the config does (the most first at pair {at})',
+    readLess: 'llama.cpp turns them as little as 1/{r} of the config’s angle (the least first at pair {at})',
     noticeDiffSmall: '{headline} The angles differ, yet no score moves by more than 1 % at the distances shown (up to distance {max}).',
     noticeOther: '{headline} The angles agree; read the finding below.',
     noticeAgree: 'llama.cpp and the config agree here: the two angle lines lie on each other and the score error stays at rounding level.',
@@ -122,7 +124,7 @@ const M = messages({
     sourceRead: '读自 {name}：读了 {bytes} 字节（只有元数据和 RoPE 张量）。',
     readAgree: '层类型 {type}：全部 {half} 对一致。ggml 自身的 float32 舍入在位置 {pmax} 让 cos 和 sin 最多偏 {f32}。',
     archMismatch: '这个 GGUF 是“{file}”模型，而这个配置转换后应是“{config}”：请用它自己的配置来比较。',
-    readout: '层类型 {type}：{half} 对中有 {pairs} 对不同；在 m = {m} 处，从第 {at} 对起角度达到配置的 {ratio} 倍（最大比例）。最大得分误差 {worst}（以 |q|·|k| 为单位，在距离 {wd} 处）{first}。ggml 自身的 float32 舍入在位置 {pmax} 让 cos 和 sin 最多偏 {f32}。',
+    readout: '层类型 {type}：{half} 对中有 {pairs} 对不同；在 m = {m} 处，{ratio}。最大得分误差 {worst}（以 |q|·|k| 为单位，在距离 {wd} 处）{first}。ggml 自身的 float32 舍入在位置 {pmax} 让 cos 和 sin 最多偏 {f32}。',
     readFirst: '，在距离 {x} 处首次超过 1%',
     readNever: '，从未超过 1%',
     clamped: '位置 m 限制在上下文（{ctx}）之内。',
@@ -130,6 +132,8 @@ const M = messages({
     noticeDiff: '{headline}在位置 m = {m}，{half} 对中有 {pairs} 对在 llama.cpp 里转过的角度与配置本意不同，{times}；得分误差在距离 {x} 处首次超过 |q|·|k| 的 1%。',
     timesMore: '最多达到配置角度的 {r} 倍',
     timesLess: '最少只有配置角度的 1/{r}',
+    readMore: 'llama.cpp 转过的角度最多达到配置角度的 {r} 倍（偏差最大处最早出现在第 {at} 对）',
+    readLess: 'llama.cpp 转过的角度最少只有配置角度的 1/{r}（偏差最大处最早出现在第 {at} 对）',
     noticeDiffSmall: '{headline}角度不同，但在图中的距离上（直到距离 {max}）得分偏差都不超过 1%。',
     noticeOther: '{headline}角度一致；请看下面的诊断结果。',
     noticeAgree: '这里 llama.cpp 与配置一致：两条角度曲线重合，得分误差只在舍入的量级。',
@@ -545,7 +549,7 @@ export default {
         if (mismatch) view.notice = mismatch.trim();
         const stillNote = still.length ? M.stillNote.format({ pairs: `${still[0]}–${still.at(-1)}`, theta: sig(Math.max(...still.map((i) => t.thetaLlamaCpp[i])), 2) }) : '';
         view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + stillNote + (!angleDiffers ? M.readAgree.format(numbers) : M.readout.format({
-          type: typeName, pairs: t.differingPairs.length, half, m, ratio: sig(ratio, 3), at, worst: sig(err[worst], 3), wd: dist[worst],
+          type: typeName, pairs: t.differingPairs.length, half, m, ratio: (ratio >= 1 ? M.readMore : M.readLess).format({ r: sig(ratio >= 1 ? ratio : 1 / ratio, 3), at }), worst: sig(err[worst], 3), wd: dist[worst],
           first: first >= 0 ? M.readFirst.format({ x: firstD }) : String(M.readNever), pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2),
         }));
         const rows = [];

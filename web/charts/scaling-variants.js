@@ -6,6 +6,9 @@ import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, point
 import { messages, lang } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
+// Chinese puts no space beside full-width punctuation or between two Chinese characters: a method's
+// name filled into a template ('位置插值（PI）') drops the spaces a Latin name ('NTK') keeps.
+const tidy = (s) => s.replace(/(?<=[\u3000-\u303f\uff01-\uff60])\s+|\s+(?=[\u3000-\u303f\uff01-\uff60])|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])/g, '');
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
 
 const M = messages({
@@ -99,7 +102,7 @@ const M = messages({
     nameSep: '、',
     skipSep: '；',
     readout: '注意力因子（乘在 cos 和 sin 上）：{attn}。最慢的一对（i = {last}，T = {slowLambda}）的拉伸倍数：位置插值（PI）×{linear}，NTK ×{ntk}，动态 NTK（长度 {seqLen}）×{dynamic}，YaRN ×{yarn}，llama3 ×{llama3}；第 0 对（T = {fastLambda}）',
-    readoutMoved: '只在{moved}下改变',
+    readoutMoved: '只在 {moved} 下改变',
     readoutUnmoved: '在所有方法下都保持不变',
     readoutSkipped: '；未绘制：{skipped}。',
     end: '。',
@@ -319,8 +322,8 @@ export default {
           linear: tail('linear'), ntk: tail('ntk'), dynamic: tail('dynamic'), yarn: tail('yarn'), llama3: tail('llama3'),
           moved: moved0.map(vname).join(String(M.nameSep)), skipped: skipped.join(String(M.skipSep)),
         };
-        view.readout = M.readout.format(r) + (moved0.length ? M.readoutMoved : M.readoutUnmoved).format(r) +
-          (skipped.length ? M.readoutSkipped.format(r) : M.end);
+        view.readout = tidy(M.readout.format(r) + (moved0.length ? M.readoutMoved : M.readoutUnmoved).format(r) +
+          (skipped.length ? M.readoutSkipped.format(r) : M.end));
         // What to notice: dynamic NTK's own factor s·L/L0 − (s − 1), the one stretch that is not s
         // (HF takes max(L, L0), so it is 1 up to L0). Whether pair 0 moved is in the readout.
         const nv = { factor: sig(factor, 4), seqLen, l0, dynamic: r.dynamic, dynFactor: sig((factor * seqLen) / l0 - (factor - 1), 4), moved: r.moved };
