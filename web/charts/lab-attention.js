@@ -3,9 +3,9 @@
 // encoding of the lab's default run (web/lab/results.json; stored in sixteenths), or of the
 // latest run trained on this page.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw } from './common.js';
-import { messages } from '../host/i18n.js';
+import { messages, cjkSpacing } from '../host/i18n.js';
 import { labDetails, onTrained } from '../lab/run.js';
-import { LAB, taskParam, encodingParam, ENCODING_NAMES, tidy } from './shared/lab.js';
+import { LAB, taskParam, encodingParam, ENCODING_NAMES } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
@@ -168,9 +168,9 @@ export default {
           drawColourBar(ctx, viridis, { x: 50 + cols * (size + gap) - gap + 16, y: 24, w: 12, h: size }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
         });
         const value = (k) => (Number.isNaN(hits[k]) ? '–' : hits[k].toFixed(2));
-        view.notice = tidy(notice(task, all, attention, hits, value));
+        view.notice = cjkSpacing(notice(task, all, attention, hits, value));
         view.readout = all
-          ? tidy(M.readoutAll.format({ task: String(LAB[task]), list: attention.map((a, k) => M.readItemAll.format({ name: String(LAB[a.name]), value: value(k) })).join(String(M.sep)) }))
+          ? cjkSpacing(M.readoutAll.format({ task: String(LAB[task]), list: attention.map((a, k) => M.readItemAll.format({ name: String(LAB[a.name]), value: value(k) })).join(String(M.sep)) }))
           : M.readout.format({
             encoding: String(LAB[encoding]), task: String(LAB[task]),
             list: attention.map((a, k) => M.readItem.format({ multiple: a.multiple, value: value(k) })).join(String(M.sep)),

@@ -6,11 +6,11 @@
 // pool of Web Workers, one per core (web/lab/pool.js), where the page can start them, else in
 // slices on the page, with live loss curves and Cancel.
 import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays } from './common.js';
-import { messages } from '../host/i18n.js';
+import { messages, cjkSpacing } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained } from '../lab/run.js';
 import { trainPool, poolSize } from '../lab/pool.js';
 import { LAB_DEFAULTS } from '../lib/lab.js';
-import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand, tidy } from './shared/lab.js';
+import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const DEFAULT_STEPS = results.options.train.steps, DEFAULT_SEED = results.options.train.seed;
@@ -220,7 +220,7 @@ export default {
       const pool = trainPool(settings(p), {
         spawn: startWorker, size: poolSize(ENCODING_NAMES.length, navigator.hardwareConcurrency),
         onProgress: (q) => progress(q, M.progressPool.format({ ...q,
-          list: q.active.map((a) => tidy((a.step < a.steps ? M.progressItem : M.progressEvaluating).format({ ...a, name: String(LAB[a.encoding]) })))
+          list: q.active.map((a) => cjkSpacing((a.step < a.steps ? M.progressItem : M.progressEvaluating).format({ ...a, name: String(LAB[a.encoding]) })))
             .join(String(M.sep)) })),
       });
       job = { key: k, stop: pool.stop };
@@ -239,7 +239,7 @@ export default {
         cancelled: () => stop,
         pause: (q) => {
           if (performance.now() - last < SLICE_MS) return null;
-          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, tidy(M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 })));
+          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, cjkSpacing(M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 })));
           return new Promise((r) => setTimeout(r)).then(() => (last = performance.now()));
         },
       }).then((runs) => job?.key === k && finish(runs, 'slices', k, p),
@@ -303,8 +303,8 @@ export default {
           loss.data.datasets = lossCurves(runs);
           loss.update();
         }
-        view.notice = tidy(notice(lines, field));
-        view.readout = tidy(M.readout.format({
+        view.notice = cjkSpacing(notice(lines, field));
+        view.readout = cjkSpacing(M.readout.format({
           task: String(LAB[p.task]), metric: String(M[p.metric]),
           list: lines.map(([enc, s, ev]) => M.readItem.format({ name: runName(enc, s), values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
         }));

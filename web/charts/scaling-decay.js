@@ -5,11 +5,8 @@
 // distance up to L0: a sparse grid misses the narrow dips of g there, which makes the range too
 // narrow and the share outside it too large. The shares past L0 are a count over an even grid.
 import { lineChartWith, palette, lineLegend, sig, intGrid, wholeSteps, logAxis, beyondShade, ink } from './common.js';
-import { messages } from '../host/i18n.js';
+import { messages, cjkSpacing } from '../host/i18n.js';
 
-// Chinese puts no space beside full-width punctuation or between two Chinese characters: a method's
-// name filled into a template ('位置插值（PI）') drops the spaces a Latin name ('YaRN') keeps.
-const tidy = (s) => s.replace(/(?<=[\u3000-\u303f\uff01-\uff60])\s+|\s+(?=[\u3000-\u303f\uff01-\uff60])|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])/g, '');
 const VARIANTS = ['linear (PI)', 'NTK-aware', 'dynamic NTK', 'YaRN', 'llama3'];
 const REACH = 4; // the curves run out to 4 × the training length L0
 const SAMPLES = 1000;
@@ -205,7 +202,7 @@ export default {
           const { lo, hi } = stats[kind];
           chart.data.datasets = [
             { label: String(M.noScaling), data: xy(before), borderColor: palette[0], borderDash: [], borderWidth: 1.25 },
-            { label: tidy(M.scaled.format(v)), data: xy(after), borderColor: palette[1], borderDash: [6, 3], borderWidth: 1.5 },
+            { label: cjkSpacing(M.scaled.format(v)), data: xy(after), borderColor: palette[1], borderDash: [6, 3], borderWidth: 1.5 },
             { label: String(M.range), data: [{ x: dist[0], y: lo }, { x: max, y: lo }], borderColor: ink().muted, borderDash: [2, 4], borderWidth: 1 },
             { label: '', data: [{ x: dist[0], y: hi }, { x: max, y: hi }], borderColor: ink().muted, borderDash: [2, 4], borderWidth: 1 },
           ];
@@ -214,7 +211,7 @@ export default {
             : { type: 'linear', ticks: { maxRotation: 0, includeBounds: false }, grid: {} });
           chart.options.scales.x.min = dist[0];
           chart.options.scales.x.max = max;
-          chart.canvas.setAttribute('aria-label', tidy(M.aria.format({ ...v, curve: String(kind === 'ones' ? M.curveOnes : M.curveVectors) })));
+          chart.canvas.setAttribute('aria-label', cjkSpacing(M.aria.format({ ...v, curve: String(kind === 'ones' ? M.curveOnes : M.curveVectors) })));
           chart.update();
         }
         const s1 = stats.ones, s2 = stats.vectors;
@@ -226,12 +223,12 @@ export default {
           inside: (stats.insideEvery === 1 ? M.insideAll : M.insideEvery).format({ every: stats.insideEvery }),
           past: (stats.pastEvery === 1 ? M.pastAll : M.pastEvery).format({ every: stats.pastEvery }),
         });
-        view.readout = tidy(M.readout.format(v) + (attn !== 1 ? M.readoutAttention.format(v) : M.end));
+        view.readout = cjkSpacing(M.readout.format(v) + (attn !== 1 ? M.readoutAttention.format(v) : M.end));
         // What to notice: past L0 the scaled curves come back into range, but inside L0 they move too
         // (the slow pairs turn more slowly at every distance), which is why scaling comes with fine-tuning.
         const inside = stats.inside;
         Object.assign(v, { inside: sig(inside, 3), g0: dim });
-        view.notice = tidy((inside <= 1e-9 * dim ? M.noticeSame : s1.after < s1.before ? M.noticeHelps : M.noticeNoHelp).format(v));
+        view.notice = cjkSpacing((inside <= 1e-9 * dim ? M.noticeSame : s1.after < s1.before ? M.noticeHelps : M.noticeNoHelp).format(v));
         return {
           measured: { outside: { ones: s1, vectors: s2, insideEvery: stats.insideEvery, pastEvery: stats.pastEvery }, attentionFactor: attn },
           columns: ['x', 'g no scaling', `g ${variant}`, 'q.R(x)q no scaling', `q.R(x)q ${variant}`],

@@ -3,12 +3,9 @@
 // stretched (T'_i/T_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
 import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, pointArrays } from './common.js';
-import { messages, lang } from '../host/i18n.js';
+import { messages, lang, cjkSpacing } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
-// Chinese puts no space beside full-width punctuation or between two Chinese characters: a method's
-// name filled into a template ('位置插值（PI）') drops the spaces a Latin name ('NTK') keeps.
-const tidy = (s) => s.replace(/(?<=[\u3000-\u303f\uff01-\uff60])\s+|\s+(?=[\u3000-\u303f\uff01-\uff60])|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])/g, '');
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
 
 const M = messages({
@@ -322,7 +319,7 @@ export default {
           linear: tail('linear'), ntk: tail('ntk'), dynamic: tail('dynamic'), yarn: tail('yarn'), llama3: tail('llama3'),
           moved: moved0.map(vname).join(String(M.nameSep)), skipped: skipped.join(String(M.skipSep)),
         };
-        view.readout = tidy(M.readout.format(r) + (moved0.length ? M.readoutMoved : M.readoutUnmoved).format(r) +
+        view.readout = cjkSpacing(M.readout.format(r) + (moved0.length ? M.readoutMoved : M.readoutUnmoved).format(r) +
           (skipped.length ? M.readoutSkipped.format(r) : M.end));
         // What to notice: dynamic NTK's own factor s·L/L0 − (s − 1), the one stretch that is not s
         // (HF takes max(L, L0), so it is 1 up to L0). Whether pair 0 moved is in the readout.

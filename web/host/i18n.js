@@ -92,6 +92,13 @@ export function onLang(fn) {
   return () => document.removeEventListener('posenc:lang', h);
 }
 
+/**
+ * Text spaced the Chinese way: no space beside full-width punctuation or between two Chinese
+ * characters, as a name filled into a template leaves ('用 位置插值（PI） 之后' → '用位置插值（PI）之后');
+ * a Latin name keeps its spaces ('NTK 1'). English text has nothing it touches.
+ */
+export const cjkSpacing = (s) => s.replace(/(?<=[\u3000-\u303f\uff01-\uff60])\s+|\s+(?=[\u3000-\u303f\uff01-\uff60])|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])/g, '');
+
 /** One message in every language: String() and t() pick the current one; format() fills it. */
 class Text {
   constructor(byLang) {

@@ -164,7 +164,9 @@ function showReadout(el, view) {
   const notice = document.createElement('strong');
   notice.className = 'notice';
   notice.textContent = view.notice;
-  el.replaceChildren(notice, ...(numbers ? [' ', numbers] : []));
+  // (Chinese sets no space after its full stop)
+  const gap = /[\u3000-\u303f\uff01-\uff60]$/.test(view.notice) ? '' : ' ';
+  el.replaceChildren(notice, ...(numbers ? [gap, numbers].filter(Boolean) : []));
 }
 
 /** A folded note under the chart, with the module's M.how text. */

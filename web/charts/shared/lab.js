@@ -3,13 +3,6 @@
 import { messages } from '../../host/i18n.js';
 import { ENCODINGS } from '../../lab/run.js';
 
-/**
- * Text with an encoding's name filled in, spaced the Chinese way: no space beside full-width
- * punctuation or between two Chinese characters ('无位置编码（NoPE）0.33', not '…（NoPE） 0.33'),
- * while a Latin name keeps its spaces ('RoPE 0.88'). English text has nothing it touches.
- */
-export const tidy = (s) => s.replace(/(?<=[\u3000-\u303f\uff01-\uff60])\s+|\s+(?=[\u3000-\u303f\uff01-\uff60])|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])/g, '');
-
 export const LAB = messages({
   en: {
     task: 'task',
