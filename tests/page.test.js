@@ -179,6 +179,25 @@ test('the heatmap is the seed figure: 100 x 512 values in [-1, 1], with a hover 
   assert.match(await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent(), /, dim 0\) = /);
 });
 
+test('on a touch screen a tap on a heatmap reads the cell under the finger', async () => {
+  const context = await b.browser.newContext({ viewport: { width: 390, height: 800 }, hasTouch: true, isMobile: true });
+  const touch = await context.newPage();
+  await touch.goto(`${b.url}?lang=en`);
+  await pageReady(touch);
+  for (const [kind, out, pattern] of [['sin-heatmap', '.heatmap-hover', /^\(m = \d+, dim \d+\) = -?\d\.\d{6}/], ['precision-heatmap', '.cell-hover', /pair \d+/]]) {
+    const canvas = touch.locator(`[data-chart="${kind}"] canvas`).first();
+    await canvas.evaluate((c) => { c.closest('section').style.contentVisibility = 'visible'; c.scrollIntoView(); });
+    const box = await canvas.boundingBox();
+    const hover = touch.locator(`[data-chart="${kind}"] ${out}`);
+    const before = await hover.textContent();
+    await touch.touchscreen.tap(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    const after = await hover.textContent();
+    assert.notEqual(after, before, `${kind}: a tap reads a cell`);
+    assert.match(after, pattern, kind);
+  }
+  await context.close();
+});
+
 test('the exact table shows the seed values in float64', async () => {
   const text = await page.locator('[data-chart="exact-table"] table').textContent();
   for (const v of ['0.84147098', '0.54030231', '0.00999983', '0.99995']) assert.ok(text.includes(v), v);

@@ -26,7 +26,7 @@ const M = messages({
     yTitle: 'pair i',
     refused: 'float16 refused',
     above: 'above {max}',
-    hint: 'Point at the map (or select it with Tab and use the arrow keys) to read one entry.',
+    hint: 'Point at the map or tap it (or select it with Tab and use the arrow keys) to read one entry.',
     cellRefused: 'position {pos}: not representable in float16',
     cell: 'position {pos}, pair {pair} (θ_i = {theta}): largest of |Δcos|, |Δsin| = {err}',
     aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
@@ -60,7 +60,7 @@ const M = messages({
     yTitle: '第 i 对',
     refused: 'float16 拒绝',
     above: '高于 {max}',
-    hint: '把鼠标移到图上（或用 Tab 键选中图后按方向键）即可读出一个元素。',
+    hint: '把鼠标移到图上或用手指点按（也可用 Tab 键选中图后按方向键），即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
     cell: '位置 {pos}，第 {pair} 对（θ_i = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
@@ -159,12 +159,15 @@ export default {
       showCursor();
       paint(draw);
     };
-    canvas.addEventListener('pointermove', (e) => {
+    const point = (e) => {
       if (!s || !plot) return;
       const b = canvas.getBoundingClientRect();
       const fx = (e.clientX - b.left - plot.x) / plot.w, fy = (e.clientY - b.top - plot.y) / plot.h;
       if (fx >= 0 && fx < 1 && fy >= 0 && fy < 1) setCursor({ c: Math.floor(fx * s.grid.length), r: Math.floor(fy * s.half) });
-    });
+    };
+    // a mouse reads as it moves; a finger's tap gives no move, only its down
+    canvas.addEventListener('pointermove', point);
+    canvas.addEventListener('pointerdown', point);
     canvas.addEventListener('keydown', (e) => {
       const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
       if (!s || !moves[e.key]) return;

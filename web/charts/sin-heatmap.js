@@ -28,7 +28,7 @@ const M = messages({
     heatmap: 'Heatmap of the sinusoidal position encoding',
     xTitle: 'embedding dimension',
     yTitle: 'position',
-    hint: 'Point at the map (or Tab to it and use the arrow keys) to read a value.',
+    hint: 'Point at the map or tap it (or Tab to it and use the arrow keys) to read a value.',
     cell: '(m = {pos}, dim {dim}) = {value}: {kind}({pos} · θ_{pair}), θ_{pair} = {w}',
     layoutInterleaved: 'interleaved',
     layoutConcat: 'concat',
@@ -50,7 +50,7 @@ const M = messages({
     heatmap: '正弦位置编码热力图',
     xTitle: '嵌入维度',
     yTitle: '位置',
-    hint: '把鼠标移到图上（或用 Tab 键选中图后按方向键）即可读出单个数值。',
+    hint: '把鼠标移到图上或用手指点按（也可用 Tab 键选中图后按方向键），即可读出单个数值。',
     cell: '（m = {pos}，维度 {dim}）= {value}：{kind}({pos} · θ_{pair})，θ_{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',
@@ -154,13 +154,16 @@ export default {
       showCursor();
       paint(draw);
     };
-    canvas.addEventListener('pointermove', (e) => {
+    const point = (e) => {
       if (!s || !plot) return;
       const r = canvas.getBoundingClientRect();
       const fx = (e.clientX - r.left - plot.x) / plot.w, fy = (e.clientY - r.top - plot.y) / plot.h;
       if (fx < 0 || fx >= 1 || fy < 0 || fy >= 1) return;
       setCursor({ pos: Math.floor(fy * s.length), dim: Math.floor(fx * s.dim) });
-    });
+    };
+    // a mouse reads as it moves; a finger's tap gives no move, only its down
+    canvas.addEventListener('pointermove', point);
+    canvas.addEventListener('pointerdown', point);
     canvas.addEventListener('keydown', (e) => {
       if (!s) return;
       const step = e.shiftKey ? 10 : 1;
