@@ -482,7 +482,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     assert.deepEqual(rows.map((r) => r[1]), g, 'CSV values are the kernel\'s, to the last bit');
   });
 
-  await t.test('PNG: a valid PNG of the chart at twice its CSS width', async () => {
+  await t.test('PNG: a valid PNG of the chart at twice its CSS width, its heading above it', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), btn('png').click()]);
     assert.equal(download.suggestedFilename(), 'posenc-rope-decay.png');
     const png = readFileSync(await download.path());
@@ -494,7 +494,9 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
       return { w: r.width, h: r.height, backing: c.width };
     });
     assert.equal(width, Math.round(2 * css.w));
-    assert.equal(height, Math.round(2 * css.h));
+    // the chart's title drawn above the chart (a posted image has no page around it): one or two lines
+    const heading = height - Math.round(2 * css.h);
+    assert.ok(heading >= 2 * 24 && heading <= 2 * 80, `a heading band of ${heading / 2} CSS px`);
     assert.equal(css.backing, Math.round(css.w), 'the chart on the page is back at 1× after the export');
     const pngInk = await page.evaluate(async (b64) => {
       const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
@@ -508,6 +510,16 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
       return n;
     }, png.toString('base64'));
     assert.ok(pngInk > 5000, `the PNG shows the chart (${pngInk} dark pixels)`);
+    const titleInk = await page.evaluate(async ({ b64, rows }) => {
+      const img = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], { type: 'image/png' }));
+      const ctx = new OffscreenCanvas(img.width, img.height).getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const d = ctx.getImageData(0, 0, img.width, rows).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 120 && d[i + 1] < 120 && d[i + 2] < 120) n++;
+      return n;
+    }, { b64: png.toString('base64'), rows: heading });
+    assert.ok(titleInk > 500, `the heading band holds the title's text (${titleInk} dark pixels)`);
     assert.ok(await hostData() === data, 'the export left the chart\'s data as it was');
   });
 
