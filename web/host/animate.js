@@ -3,8 +3,7 @@
 // canvases onto one frame on the theme's background. GIF frames go through gifenc (palette per
 // frame, at most 256 colours: a chart has few); the video is the browser's own MediaRecorder
 // recording a canvas that is handed one frame per 1/fps s, so it takes as long as it plays.
-import { colours } from './theme.js';
-import { figureHeading, drawHeading } from './export.js';
+import { figureHeading, figureLayout, drawFigure } from './export.js';
 
 /**
  * How narrow a GIF may be made to meet its size limit, as a scale of the chart's CSS px: its
@@ -28,36 +27,6 @@ export function sweepValues(p, from, to, frames) {
     out.push(Math.min(p.max, Math.max(p.min, v)));
   }
   return out;
-}
-
-/** Where the visible canvases sit, relative to their union, in CSS px. */
-function layout(canvases) {
-  const rects = canvases.map((c) => c.getBoundingClientRect());
-  const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
-  const width = Math.max(...rects.map((r) => r.right)) - left, height = Math.max(...rects.map((r) => r.bottom)) - top;
-  return { rects: rects.map((r) => ({ x: r.left - left, y: r.top - top, w: r.width, h: r.height })), width, height };
-}
-
-/**
- * Draws one frame onto `out` (already sized): the heading (the chart's title and `caption`, the
- * swept value) and under it the canvases as on screen, all scaled by k from CSS px.
- */
-function composite(out, canvases, rects, k, heading, caption) {
-  const ctx = out.getContext('2d', { willReadFrequently: true });
-  const palette = colours();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.fillStyle = palette.bg;
-  ctx.fillRect(0, 0, out.width, out.height);
-  ctx.setTransform(k, 0, 0, k, 0, 0);
-  drawHeading(ctx, heading, palette, caption);
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.imageSmoothingEnabled = true;
-  ctx.imageSmoothingQuality = 'high';
-  canvases.forEach((c, i) => {
-    const r = rects[i];
-    if (c.width && c.height) ctx.drawImage(c, r.x * k, (heading.height + r.y) * k, r.w * k, r.h * k);
-  });
-  return ctx;
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -101,7 +70,7 @@ export async function recordSweep(host, canvases, opts) {
     draw(opts.values[0]);
     const list = canvases();
     if (!list.length) throw new Error('this chart has no canvas to record');
-    const { rects, width } = layout(list);
+    const { rects, width } = figureLayout(list);
     const heading = figureHeading(opts.title ?? '', width, { caption: !!opts.caption });
     const caption = (v) => opts.caption?.(v) ?? '';
     if (opts.format === 'gif') return await gif(opts, list, rects, width, heading, caption, draw);
@@ -114,7 +83,7 @@ export async function recordSweep(host, canvases, opts) {
 
 function frameCanvas(list, rects, cssWidth, width, heading) {
   const k = width / cssWidth;
-  const height = layout(list).height + heading.height;
+  const height = figureLayout(list).height + heading.height;
   const out = document.createElement('canvas');
   // even sizes: video encoders need them, and a GIF does not mind
   out.width = Math.max(2, 2 * Math.round((cssWidth * k) / 2));
@@ -152,7 +121,7 @@ async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
     for (let i = 0; i < n; i++) {
       if (opts.signal?.aborted) return null;
       draw(values[i]);
-      const ctx = composite(out, list, rects, k, heading, caption(values[i]));
+      const ctx = drawFigure(out, list, rects, k, heading, caption(values[i]));
       const { data } = ctx.getImageData(0, 0, out.width, out.height);
       const palette = quantize(data, 256, { format: 'rgb444' });
       const index = applyPalette(data, palette, 'rgb444');
@@ -193,7 +162,7 @@ async function video(opts, list, rects, cssWidth, heading, caption, draw) {
   const types = opts.format === 'video' ? all : all.filter((t) => t.startsWith(`video/${opts.format};`) || t === `video/${opts.format}`);
   if (!types.length) throw new Error(`this browser cannot record ${opts.format === 'video' ? 'video' : opts.format.toUpperCase()} (MediaRecorder)`);
   const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width), heading);
-  composite(out, list, rects, k, heading, caption(opts.values[0]));
+  drawFigure(out, list, rects, k, heading, caption(opts.values[0]));
   const stream = out.captureStream(0);
   const [track] = stream.getVideoTracks();
   const recorder = new MediaRecorder(stream, { mimeType: types[0], videoBitsPerSecond: 4_000_000 });
@@ -210,7 +179,7 @@ async function video(opts, list, rects, cssWidth, heading, caption, draw) {
       break;
     }
     draw(opts.values[i]);
-    composite(out, list, rects, k, heading, caption(opts.values[i]));
+    drawFigure(out, list, rects, k, heading, caption(opts.values[i]));
     track.requestFrame?.();
     opts.onProgress?.((i + 1) / opts.values.length);
     // the recorder stamps frames with the clock: hand them over at the pace they should play

@@ -1,6 +1,8 @@
 // export.js: what the toolbar hands out: the Embed snippets, the CSV of a chart's data, and
-// downloads (CSV, and PNG at twice the resolution).
+// downloads (CSV, and PNG at twice the resolution), and the figure the PNG, GIF and video draw:
+// the chart's canvases under a heading with its title.
 import { HOST } from './strings.js';
+import { colours } from './theme.js';
 import { NUMBER, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
 
 /**
@@ -141,4 +143,34 @@ export function drawHeading(ctx, heading, palette, caption = '') {
     ctx.fillText(l.caption ? caption : l.text, l.x, l.y);
   }
   ctx.restore();
+}
+
+/** Where the visible canvases sit, relative to their union, in CSS px. */
+export function figureLayout(canvases) {
+  const rects = canvases.map((c) => c.getBoundingClientRect());
+  const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
+  const width = Math.max(...rects.map((r) => r.right)) - left, height = Math.max(...rects.map((r) => r.bottom)) - top;
+  return { rects: rects.map((r) => ({ x: r.left - left, y: r.top - top, w: r.width, h: r.height })), width, height };
+}
+
+/**
+ * Draws one frame onto `out` (already sized): the heading (the chart's title and `caption`, the
+ * swept value) and under it the canvases as on screen, all scaled by k from CSS px.
+ */
+export function drawFigure(out, canvases, rects, k, heading, caption = '') {
+  const ctx = out.getContext('2d', { willReadFrequently: true });
+  const palette = colours();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = palette.bg;
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.setTransform(k, 0, 0, k, 0, 0);
+  drawHeading(ctx, heading, palette, caption);
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'high';
+  canvases.forEach((c, i) => {
+    const r = rects[i];
+    if (c.width && c.height) ctx.drawImage(c, r.x * k, (heading.height + r.y) * k, r.w * k, r.h * k);
+  });
+  return ctx;
 }

@@ -6,7 +6,7 @@
 import { SvgContext, RecordingPath2D } from './svg-context.js';
 import { colours, theme } from './theme.js';
 import { painterOf } from './repaint.js';
-import { figureHeading } from './export.js';
+import { figureHeading, figureLayout } from './export.js';
 
 /** One canvas into ctx: true when drawn as vectors. */
 function drawInto(canvas, ctx, Chart) {
@@ -50,19 +50,17 @@ function drawInto(canvas, ctx, Chart) {
  * down by the heading's height (the root's data-heading).
  */
 export function chartSVG(canvases, { Chart, title = '' } = {}) {
-  const rects = canvases.map((c) => c.getBoundingClientRect());
-  const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
-  const width = Math.max(...rects.map((r) => r.right)) - left, height = Math.max(...rects.map((r) => r.bottom)) - top;
+  const { rects, width, height } = figureLayout(canvases);
   const ids = { n: 0, prefix: 'clip' };
   const parts = [], defs = [];
   canvases.forEach((canvas, i) => {
     const r = rects[i];
-    const ctx = new SvgContext(canvas, r.width, r.height, ids);
+    const ctx = new SvgContext(canvas, r.w, r.h, ids);
     if (!drawInto(canvas, ctx, Chart)) {
-      ctx.drawImage(canvas, 0, 0, r.width, r.height);
+      ctx.drawImage(canvas, 0, 0, r.w, r.h);
     }
     defs.push(ctx.defs());
-    parts.push(`<g transform="translate(${Math.round((r.left - left) * 100) / 100} ${Math.round((r.top - top) * 100) / 100})">\n${ctx.body()}\n</g>`);
+    parts.push(`<g transform="translate(${Math.round(r.x * 100) / 100} ${Math.round(r.y * 100) / 100})">\n${ctx.body()}\n</g>`);
   });
   const w = Math.ceil(width);
   const esc = (t) => String(t).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,8 +1,7 @@
 // toolbar.js: the Link, Embed, PNG, SVG, GIF / video and CSV buttons under a chart, the panel
 // that shows what Link and Embed copied, and the panel of the animated exports.
-import { colours } from './theme.js';
 import { HOST } from './strings.js';
-import { toCSV, download, withPixelRatio, figureHeading, drawHeading } from './export.js';
+import { toCSV, download, withPixelRatio, figureHeading, figureLayout, drawFigure } from './export.js';
 import { t } from './i18n.js';
 import { NUMERIC } from './main-control.js';
 
@@ -151,26 +150,12 @@ async function exportPNG(host, figure, canvases, Chart) {
     for (const c of charts()) c.resize();
     host.update();
     const list = canvases();
-    const rects = list.map((c) => c.getBoundingClientRect());
-    const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
-    const right = Math.max(...rects.map((r) => r.right)), bottom = Math.max(...rects.map((r) => r.bottom));
+    const { rects, width, height } = figureLayout(list);
     // the chart's heading above it, as in the SVG and the animations: a posted image has no page around it
-    const heading = figureHeading(t(host.chart.title), right - left);
-    out.width = Math.round((right - left) * scale);
-    out.height = Math.round((bottom - top + heading.height) * scale);
-    const ctx = out.getContext('2d');
-    // canvases are transparent: the theme's background behind them (its text is light in dark)
-    const palette = colours();
-    ctx.fillStyle = palette.bg;
-    ctx.fillRect(0, 0, out.width, out.height);
-    ctx.save();
-    ctx.scale(scale, scale);
-    drawHeading(ctx, heading, palette);
-    ctx.restore();
-    list.forEach((c, i) => {
-      const r = rects[i];
-      ctx.drawImage(c, (r.left - left) * scale, (r.top - top + heading.height) * scale, r.width * scale, r.height * scale);
-    });
+    const heading = figureHeading(t(host.chart.title), width);
+    out.width = Math.round(width * scale);
+    out.height = Math.round((height + heading.height) * scale);
+    drawFigure(out, list, rects, scale, heading);
   });
   // back to the screen's own resolution
   for (const c of charts()) c.resize();

@@ -81,6 +81,8 @@ export const FLAG_NAMES = {
   yarnOrigCtx: '--yarn-orig-ctx', yarnExtFactor: '--yarn-ext-factor', yarnAttnFactor: '--yarn-attn-factor',
   yarnBetaFast: '--yarn-beta-fast', yarnBetaSlow: '--yarn-beta-slow',
 };
+/** Flag `k` of `flags` as a command line shows it ('--rope-scale 4'). */
+export const shownFlag = (flags, k) => `${FLAG_NAMES[k]} ${flags[k]}`;
 
 /** A metadata value of the file, checked to be a number (any GGUF number type) when present. */
 function numKey(meta, key, { int = false, min = -Infinity } = {}) {
@@ -98,7 +100,7 @@ function readFlags(flags) {
   const f = A.options('flags', flags, FLAG_KEYS, 'llamaCppRope');
   const out = { given: Object.keys(f).filter((k) => f[k] !== undefined) };
   // each flag given as a command line shows it, for the notes
-  out.shown = Object.fromEntries(out.given.map((k) => [k, `${FLAG_NAMES[k]} ${f[k]}`]));
+  out.shown = Object.fromEntries(out.given.map((k) => [k, shownFlag(f, k)]));
   out.ropeScaling = f.ropeScaling === undefined ? undefined : A.oneOf('flags.ropeScaling', f.ropeScaling, ['none', 'linear', 'yarn']);
   if (f.ropeScale !== undefined && f.ropeFreqScale !== undefined) {
     throw new TypeError('flags.ropeScale and flags.ropeFreqScale set the same value (--rope-scale N is --rope-freq-scale 1/N); give one');

@@ -13,7 +13,7 @@
 // whose Q/K the converter permuted is transformers' rotate_half).
 import * as A from './args.js';
 import { load } from './config-json.js';
-import { llamaCppRope, ggufArch, LLAMA_CPP_COMMIT, FLAG_NAMES, FLAG_KEYS } from './llamacpp.js';
+import { llamaCppRope, ggufArch, shownFlag, LLAMA_CPP_COMMIT, FLAG_NAMES, FLAG_KEYS } from './llamacpp.js';
 
 /** Relative agreement below which θ_i and magnitudes count as the same. */
 export const AGREE = 1e-6;
@@ -88,8 +88,6 @@ const CAUSE = {
   'attn-factor-differs': 'the factor', 'flag-no-op': 'the flag', 'flag-overridden': 'the flag',
 };
 const BY_NAME = Object.fromEntries(Object.entries(FLAG_NAMES).map(([k, v]) => [v, k]));
-/** A flag as a command line shows it, as llamaCppRope's notes name it. */
-const shown = (flags, k) => `${FLAG_NAMES[k]} ${flags[k]}`;
 /** The flags with a fix's changes: some left out, some set (--rope-scale and --rope-freq-scale are one value). */
 function applyFix(flags, set) {
   const f = { ...flags };
@@ -114,26 +112,28 @@ function applyFix(flags, set) {
 export function compareRuntimes(pe, config, gguf, options) {
   const o = A.options('options', options, KEYS, 'compareRuntimes');
   A.options('flags', o.flags, FLAG_KEYS, 'compareRuntimes');
-  const cfg = pe.ropeConfig(config);
+  // (the config's text parsed once: the comparisons and the architecture read the same object)
+  const root = load(config);
+  const cfg = pe.ropeConfig(root);
   const flags = Object.fromEntries(Object.entries(o.flags ?? {}).filter(([, v]) => v !== undefined));
   const main = compareOnce(pe, cfg, gguf, { positions: o.positions, flags, ctx: o.ctx });
   const { rt, found, positions } = main;
   // the same positions under other flags or another -c: each comparison once
-  const runs = new Map();
+  const keyOf = (fl, ctx) => JSON.stringify([fl, ctx ?? null]);
+  const runs = new Map([[keyOf(flags, o.ctx), main]]);
   const run = (fl, ctx = o.ctx) => {
-    const key = JSON.stringify([fl, ctx ?? null]);
+    const key = keyOf(fl, ctx);
     if (!runs.has(key)) runs.set(key, compareOnce(pe, cfg, gguf, { positions, checked: true, flags: fl, ctx }));
     return runs.get(key);
   };
-  runs.set(JSON.stringify([flags, o.ctx ?? null]), main);
   // a run clears a finding when it agrees on the finding's point on each of its layer types and has no finding of its code there
   const clears = (r, f) => f.layerTypes.length > 0 && f.layerTypes.every((lt) => r.points[lt]?.[POINT[f.code]] === true &&
     !r.found.some((g) => g.code === f.code && g.layerTypes.includes(lt)));
 
-  const want = ggufArch(load(config));
+  const want = ggufArch(root);
   if (want !== null && want !== rt.arch) {
     // a GGUF of another model: said first; nothing that would make the two agree is a fix
-    const c = load(config), type = c.text_config?.model_type ?? c.model_type;
+    const type = root.text_config?.model_type ?? root.model_type;
     const compared = new Set(Object.values(main.layerTypes).map((lt) => lt.llamaCppLayerType));
     const all = Object.values(rt.layerTypes).reduce((n, lp) => n + (lp.layers?.length ?? 0), 0);
     const left = Object.entries(rt.layerTypes).filter(([n]) => !compared.has(n))
@@ -154,7 +154,7 @@ export function compareRuntimes(pe, config, gguf, options) {
         let drop = given.filter((k) => clears(run(without([k])), f));
         if (drop.length === 0) drop = given;
         else if (drop.length > 1 && !clears(run(without(drop)), f)) drop = [drop[0]];
-        const named = drop.map((k) => shown(flags, k)).join(' ');
+        const named = drop.map((k) => shownFlag(flags, k)).join(' ');
         f.fix = remedy('drop-flag', `leave out ${named}: without ${drop.length > 1 ? 'them' : 'it'} llama.cpp reads this from the file, which agrees with the config`, named, { drop });
       }
     }
@@ -293,7 +293,7 @@ function compareOnce(pe, cfg, gguf, o) {
         find('base-differs', `llama.cpp uses base ${fmt(lp.freqBase)}, the config ${fmt(lt.base)}: ${pairs} differ (${worst}).`,
           sliding ? remedy('reconvert', 'reconvert: the sliding-window layers take their base from the file only')
             : o.flags?.ropeFreqBase !== undefined && rel(Number(meta[`${rt.arch}.rope.freq_base`] ?? 10000), lt.base) <= AGREE
-              ? remedy('drop-flag', `leave out ${shown(o.flags, 'ropeFreqBase')}: the file's base is the config's (a wrapper passing 10000 as a default overrides it, llama-cpp-python#765)`, shown(o.flags, 'ropeFreqBase'), { drop: ['ropeFreqBase'] })
+              ? remedy('drop-flag', `leave out ${shownFlag(o.flags, 'ropeFreqBase')}: the file's base is the config's (a wrapper passing 10000 as a default overrides it, llama-cpp-python#765)`, shownFlag(o.flags, 'ropeFreqBase'), { drop: ['ropeFreqBase'] })
               : remedy('flags', `--rope-freq-base ${fmt(lt.base)}`, undefined, { flags: { ropeFreqBase: lt.base } }), name);
       } else {
         find('scaling-differs', `the scaling differs: the config says ${describe(lt.scaling)}, llama.cpp runs ${describeL(lp)}: ${pairs} differ (${worst}).`, scalingFix(lt, lp), name);
@@ -381,7 +381,7 @@ function attnFix(v) {
 function scalingFix(lt, lp) {
   const s = lt.scaling;
   // the flags to pass, as values and as a command line shows them
-  const pass = (flags) => remedy('flags', Object.keys(flags).map((k) => shown(flags, k)).join(' '), undefined, { flags });
+  const pass = (flags) => remedy('flags', Object.keys(flags).map((k) => shownFlag(flags, k)).join(' '), undefined, { flags });
   if (!s) return lp.freqScale !== 1 || lp.extFactor !== 0 ? pass({ ropeScaling: 'none' }) : null;
   if (s.type === 'linear') return pass({ ropeScaling: 'linear', ropeScale: Number(fmt(s.factor)) });
   if (s.type === 'yarn') {

@@ -14,6 +14,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadPosenc, readGguf } from '../lib/posenc.js';
+import { FLAG_NAMES } from '../lib/llamacpp.js';
 
 const HUB = process.env.POSENC_HUB ?? 'https://huggingface.co';
 const USAGE = `usage:
@@ -24,11 +25,8 @@ llama.cpp flags: -c/--ctx-size/--ctx N, --rope-scaling {none,linear,yarn}, --rop
   --rope-freq-scale N, --yarn-orig-ctx N, --yarn-ext-factor N, --yarn-attn-factor N, --yarn-beta-fast N, --yarn-beta-slow N
 compare exits 0 when llama.cpp computes what the config means, 1 when it does not, 2 on an error.`;
 
-const FLAGS = {
-  '--rope-scaling': 'ropeScaling', '--rope-scale': 'ropeScale', '--rope-freq-base': 'ropeFreqBase', '--rope-freq-scale': 'ropeFreqScale',
-  '--yarn-orig-ctx': 'yarnOrigCtx', '--yarn-ext-factor': 'yarnExtFactor', '--yarn-attn-factor': 'yarnAttnFactor',
-  '--yarn-beta-fast': 'yarnBetaFast', '--yarn-beta-slow': 'yarnBetaSlow',
-};
+// llama.cpp's flags as typed → the option each fills (and back, for messages)
+const FLAGS = Object.fromEntries(Object.entries(FLAG_NAMES).map(([key, flag]) => [flag, key]));
 
 class UsageError extends Error {}
 
@@ -53,7 +51,7 @@ function parseArgs(argv) {
     else if (a === '-c' || a === '--ctx-size' || a === '--ctx') out.ctx = number(value());
     else if (a === '--positions') out.positions = value().split(',').map((s) => number(s.trim()));
     else if (a === '--out' || a === '-o') out.out = value();
-    else if (a in FLAGS) out.flags[FLAGS[a]] = a === '--rope-scaling' ? value() : number(value());
+    else if (Object.hasOwn(FLAGS, a)) out.flags[FLAGS[a]] = a === '--rope-scaling' ? value() : number(value());
     else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else out.files.push(a);
   }
@@ -201,16 +199,14 @@ function printCompare(r, cfgName, ggufName) {
 
 /** llama.cpp's flags and -c act on a GGUF: elsewhere they would be ignored without a word. */
 function noRuntimeFlags(a, what) {
-  const given = [...Object.keys(a.flags).map((k) => FLAG_OF[k]), ...(a.ctx !== undefined ? ['-c'] : [])];
+  const given = [...Object.keys(a.flags).map((k) => FLAG_NAMES[k]), ...(a.ctx !== undefined ? ['-c'] : [])];
   if (given.length) throw new UsageError(`${given.join(', ')}: llama.cpp's flags apply to a GGUF; ${what} takes none`);
 }
-
-const FLAG_OF = Object.fromEntries(Object.entries(FLAGS).map(([flag, key]) => [key, flag]));
 
 /** An API error in the words of the command line: the flags the user typed, not the options they fill. */
 function cliWords(message) {
   return message
-    .replace(/\b(?:options\.)?flags\.(\w+)/g, (m, k) => FLAG_OF[k] ?? m)
+    .replace(/\b(?:options\.)?flags\.(\w+)/g, (m, k) => FLAG_NAMES[k] ?? m)
     .replace(/\boptions\.ctx\b/g, '-c')
     .replace(/\b(?:options\.)?positions\[(\d+)\]/g, (_, i) => `--positions value ${Number(i) + 1}`);
 }
