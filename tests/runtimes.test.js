@@ -274,3 +274,18 @@ test('flags that leave a finding as it was are no fix: the fix says none helps, 
   assert.equal(ok.findings[0].fixKind, 'flags');
   assert.deepEqual(codes(pe.compareRuntimes(eight, await read('qwen2-7b-yarn'), { flags: { ropeScaling: 'yarn', ropeScale: 8, yarnOrigCtx: 32768 } })), ['none']);
 });
+
+test('layers-not-compared: layers the GGUF rotates apart that the config counts as another layer type are named, not passed over', async () => {
+  // a Gemma 3 config whose layer_types call every layer full attention, against the GGUF whose
+  // sliding layers llama.cpp rotates with base 10000: those layers were compared with nothing
+  const config = structuredClone(MODELS['gemma-3-4b'].config);
+  config.text_config.layer_types = Array(34).fill('full_attention');
+  delete config.text_config.sliding_window_pattern;
+  const r = pe.compareRuntimes(config, await read('gemma-3-4b'));
+  assert.deepEqual(codes(r), ['layers-not-compared']);
+  assert.equal(r.findings[0].message, "the GGUF's sliding_attention layers (29 of its 34) have no layer type of their own in the config (the config counts them among its full_attention layers, base 1000000), so they are not compared: llama.cpp rotates them with base 10000.");
+  assert.deepEqual([r.findings[0].fixKind, r.findings[0].fixFlags, r.findings[0].layerTypes], ['none', null, []]);
+  assert.deepEqual(Object.keys(r.layerTypes), ['full_attention']);
+  // the model's own config compares every layer type and finds none left
+  assert.deepEqual(codes(await compare('gemma-3-4b')), ['none']);
+});

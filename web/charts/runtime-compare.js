@@ -15,7 +15,7 @@ import { messages, onLang, lang } from '../host/i18n.js';
 
 const FILES = ['converted', 'no-rope-freqs', 'no-freq-base-swa', 'yours'];
 const OMIT = { 'no-rope-freqs': 'rope_freqs', 'no-freq-base-swa': 'freq_base_swa' };
-const CODES = ['architecture-differs', 'rope-freqs-missing', 'longrope-factors-by-context', 'swa-base-missing', 'flag-overridden', 'flag-no-op',
+const CODES = ['architecture-differs', 'layers-not-compared', 'rope-freqs-missing', 'longrope-factors-by-context', 'swa-base-missing', 'flag-overridden', 'flag-no-op',
   'base-differs', 'scaling-differs', 'pairing-differs', 'attn-factor-differs', 'none'];
 
 const M = messages({
@@ -67,6 +67,7 @@ const M = messages({
     fixNone: 'no llama.cpp flag fixes this (why: see below).',
     details: 'as the command line prints it',
     'h-architecture-differs': 'This GGUF is of another model than the config.',
+    'h-layers-not-compared': 'Some of the GGUF’s layers have no layer type of their own in the config, so they are not compared.',
     'h-rope-freqs-missing': 'The llama3 scaling is missing: the file has no rope_freqs tensor.',
     'h-longrope-factors-by-context': 'LongRoPE’s factors are picked by the context llama.cpp allocates, not by the length of the input.',
     'h-swa-base-missing': 'The sliding-window layers’ base is not in the file (no freq_base_swa).',
@@ -147,6 +148,7 @@ const M = messages({
     fixNone: '没有哪个 llama.cpp 命令行参数能修正它（原因见下方原文）。',
     details: '英文原文（与命令行输出相同）',
     'h-architecture-differs': '这个 GGUF 与配置不是同一个模型。',
+    'h-layers-not-compared': 'GGUF 里有一类层在配置中找不到对应的层类型，这些层没有参与对比。',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
     'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
     'h-swa-base-missing': '文件中没有滑动窗口层的 base（缺少 freq_base_swa）。',

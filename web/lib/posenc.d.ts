@@ -518,7 +518,7 @@ export interface LlamaCppRope {
 
 /** One finding of compareRuntimes. */
 export interface RuntimeFinding {
-  readonly code: 'none' | 'architecture-differs' | 'rope-freqs-missing' | 'longrope-factors-by-context' | 'swa-base-missing' |
+  readonly code: 'none' | 'architecture-differs' | 'layers-not-compared' | 'rope-freqs-missing' | 'longrope-factors-by-context' | 'swa-base-missing' |
     'flag-overridden' | 'flag-no-op' | 'base-differs' | 'scaling-differs' | 'pairing-differs' | 'attn-factor-differs';
   readonly message: string;
   /** the llama.cpp flags that fix it, or what to do where no flag can; null for 'none' */

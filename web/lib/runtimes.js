@@ -130,19 +130,29 @@ export function compareRuntimes(pe, config, gguf, options) {
   const clears = (r, f) => f.layerTypes.length > 0 && f.layerTypes.every((lt) => r.points[lt]?.[POINT[f.code]] === true &&
     !r.found.some((g) => g.code === f.code && g.layerTypes.includes(lt)));
 
+  // the GGUF's layer types that no layer type of the config was compared with
+  const compared = new Set(Object.values(main.layerTypes).map((lt) => lt.llamaCppLayerType));
+  const all = Object.values(rt.layerTypes).reduce((n, lp) => n + (lp.layers?.length ?? 0), 0);
+  const uncompared = Object.entries(rt.layerTypes).filter(([n]) => !compared.has(n));
+  const left = uncompared.map(([n, lp]) => `${n} layers${lp.layers ? ` (${lp.layers.length} of its ${all})` : ''}`);
+
   const want = ggufArch(root);
   if (want !== null && want !== rt.arch) {
     // a GGUF of another model: said first; nothing that would make the two agree is a fix
     const type = root.text_config?.model_type ?? root.model_type;
-    const compared = new Set(Object.values(main.layerTypes).map((lt) => lt.llamaCppLayerType));
-    const all = Object.values(rt.layerTypes).reduce((n, lp) => n + (lp.layers?.length ?? 0), 0);
-    const left = Object.entries(rt.layerTypes).filter(([n]) => !compared.has(n))
-      .map(([n, lp]) => `${n} layers${lp.layers ? ` (${lp.layers.length} of its ${all})` : ''}`);
     for (const f of found) if (POINT[f.code]) f.fix = remedy('none', 'no flag helps: the GGUF is of another model (architecture-differs)');
     found.unshift({ code: 'architecture-differs', layerTypes: [],
       message: `this GGUF is of another model: its general.architecture is ${rt.arch}, but convert_hf_to_gguf.py converts a config of model_type ${type} to ${want}, so what follows compares two different models${left.length ? `; the GGUF's ${left.join(' and ')} have no counterpart in the config and are not compared` : ''}.`,
       fix: remedy('none', `no flag: compare this GGUF with its own model's config, or this config with a GGUF of it (${want})`) });
   } else {
+    // one model, but the config counts as another layer type layers the GGUF rotates apart
+    for (const [n, lp] of uncompared) {
+      const owners = Object.entries(cfg.layerTypes).filter(([, lt]) => lp.layers && lt.layers?.some((i) => lp.layers.includes(i)));
+      const theirs = owners.length ? ` (the config counts them among its ${owners.map(([m, lt]) => `${m} layers${lt.nope ? ', which have no RoPE' : `, base ${fmt(lt.base)}`}`).join(' and ')})` : '';
+      found.push({ code: 'layers-not-compared', layerTypes: [],
+        message: `the GGUF's ${left[uncompared.findIndex(([m]) => m === n)]} have no layer type of their own in the config${theirs}, so they are not compared: llama.cpp rotates them with base ${fmt(lp.freqBase)}.`,
+        fix: remedy('none', `no flag: llama.cpp decides which layers are ${n} from the architecture and the file; check that the config is this model's own (its layer_types or sliding_window_pattern)`) });
+    }
     // a flag that makes a point differ where the file alone agrees: leaving it out is the fix
     const given = Object.keys(flags);
     if (given.length > 0) {
