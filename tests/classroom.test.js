@@ -109,6 +109,51 @@ test('printing to PDF hides every control and keeps every chart drawn', async ()
   assert.ok(images >= canvases, `${images} images in the PDF for ${canvases} drawn canvases`);
 });
 
+test('a printed chart carries a line of its settings and the text it was given, in the page\'s language; it goes after printing', async () => {
+  const frame = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+  for (const lang of ['en', 'zh']) {
+    const { page, context, problems } = await b.open(`?lang=${lang}`);
+    await ready(page);
+    // as a reader sets them: a number typed, a select chosen, a checkbox cleared, a sentence and a config typed
+    const wavelengths = page.locator('[data-chart="wavelengths"] .controls');
+    await wavelengths.locator('input[type="number"][name="base"]').fill('500000');
+    await page.locator('[data-chart="rope-decay"] .controls select[name="scale"]').selectOption('log');
+    await page.locator('[data-chart="rope-decay"] .controls input[type="checkbox"]').uncheck();
+    await page.locator('.real-model-sentence').fill('Alice gave Bob the book,   and Bob read it.');
+    const config = `{ "rope_theta": 1000000, ${'"x": 1, '.repeat(40)}"max_position_embeddings": 32768 }`;
+    await page.locator('[data-chart="scaling-variants"] textarea.config-text').fill(config);
+    assert.equal(await page.locator('p.print-settings').count(), 0, 'no line on screen');
+    await page.emulateMedia({ media: 'print' });
+    await frame(page);
+    const line = (kind) => page.evaluate((k) => {
+      const p = document.querySelector(`[data-chart="${k}"] figcaption + p.print-settings`);
+      return p && getComputedStyle(p).display !== 'none' ? p.textContent : null;
+    }, kind);
+    const [wave, decay, real, scaling] = await Promise.all(['wavelengths', 'rope-decay', 'real-attention', 'scaling-variants'].map(line));
+    if (lang === 'en') {
+      assert.equal(wave, 'Settings: d_model 512 · base 500\u202f000');
+      assert.match(decay, /^Settings: .*Δ axis log · RoFormer bound off · /);
+      assert.match(real, /^Settings: model \S+ · sentence “Alice gave Bob the book, and Bob read it\.” · /);
+      assert.match(scaling, / · Start from [^·]+ · Paste a model's config\.json “\{ "rope_theta": 1000000, "x": 1, [^”]*…”$/);
+    } else {
+      assert.equal(wave, '设置：d_model 512；底数 base 500\u202f000');
+      assert.match(decay, /^设置：.*Δ 轴 对数；RoFormer 上界 关；/);
+      assert.match(real, /^设置：模型 \S+；句子“Alice gave Bob the book, and Bob read it\.”；/);
+      assert.match(scaling, /；预设配置 [^；]+；粘贴一个模型的 config\.json “\{ "rope_theta": 1000000, [^”]*…”$/);
+    }
+    assert.ok(scaling.length < 400, 'the config is shortened');
+    // every chart of the page says how it was set
+    const without = await page.evaluate(() => [...document.querySelectorAll('main [data-chart]')]
+      .filter((c) => !c.querySelector('p.print-settings')).map((c) => c.dataset.chart));
+    assert.deepEqual(without, []);
+    await page.emulateMedia({ media: 'screen' });
+    await frame(page);
+    assert.equal(await page.locator('p.print-settings, img.print-snapshot').count(), 0, `${lang}: gone after printing`);
+    assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+    await context.close();
+  }
+});
+
 test('?present steps through every figure with the arrow keys, and Escape returns to the page', async () => {
   for (const lang of ['en', 'zh']) {
     const { page, problems } = await b.open(`?present&lang=${lang}&theme=dark`);

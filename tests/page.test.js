@@ -205,6 +205,69 @@ test('the exact table shows the seed values in float64', async () => {
   assert.deepEqual(row0.map((t) => t.trim()), ['0', '1', '0', '1']);
 });
 
+// a cell's line: its two numbers, which must be that cell's, PE(pos, 2i) = sin(pos / base^(2i/d)),
+// PE(pos, 2i + 1) = cos(…), and float32 the float64 value rounded (one float32 step at most)
+function checkCell(text, { pos, dim, d, base }, label) {
+  const m = /float64 (?:为 )?(-?[\d.e-]+)[,，] ?float32 (?:为 )?(-?[\d.e-]+)$/.exec(text);
+  assert.ok(m, `${label}: ${text}`);
+  assert.ok(text.startsWith(`PE(${pos}, ${dim}) = ${dim % 2 ? 'cos' : 'sin'}(`), `${label}: ${text}`);
+  const angle = pos / base ** ((dim - (dim % 2)) / d);
+  const ref = dim % 2 ? Math.cos(angle) : Math.sin(angle);
+  const [f64, f32] = [Number(m[1]), Number(m[2])];
+  assert.ok(Math.abs(f64 - ref) <= 1e-15, `${label}: float64 ${f64} vs ${ref}`);
+  assert.equal(Math.fround(f32), f32, `${label}: ${f32} is a float32`);
+  assert.ok(Math.abs(f32 - Math.fround(ref)) <= 2 ** -24 * Math.max(Math.abs(ref), 2 ** -10), `${label}: float32 ${f32} vs ${Math.fround(ref)}`);
+}
+
+test('the exact table shows a cell\'s float64 and float32 values on a tap or on focus, and says so', async () => {
+  const box = page.locator('[data-chart="exact-table"]');
+  const line = box.locator('.exact-cell');
+  await page.evaluate(() => {
+    const host = window.posencPage.charts.get('exact-table');
+    host.set({ length: 4, dim: 6, base: 100 });
+    host.update();
+  });
+  assert.match(await line.textContent(), /^Tap a cell .* float64 and float32 values\.$/);
+  const cell = (pos, dim) => box.locator('tbody tr').nth(pos).locator('td').nth(dim);
+  // a tap: a pointerdown, no hover
+  await cell(3, 3).dispatchEvent('pointerdown');
+  checkCell(await line.textContent(), { pos: 3, dim: 3, d: 6, base: 100 }, 'pointerdown');
+  // the keyboard: the table is one Tab stop, the arrows move in it
+  await cell(1, 4).focus();
+  checkCell(await line.textContent(), { pos: 1, dim: 4, d: 6, base: 100 }, 'focus');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  checkCell(await line.textContent(), { pos: 2, dim: 5, d: 6, base: 100 }, 'arrow keys');
+  assert.equal(await box.locator('td[tabindex="0"]').count(), 1, 'one Tab stop');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent.trim()), (await cell(2, 5).textContent()).trim());
+  // the picked cell follows the settings
+  await page.evaluate(() => {
+    const host = window.posencPage.charts.get('exact-table');
+    host.set({ base: 10000 });
+    host.update();
+  });
+  checkCell(await line.textContent(), { pos: 2, dim: 5, d: 6, base: 10000 }, 'after a change');
+  await page.evaluate(() => window.posencPage.charts.get('exact-table').reset());
+});
+
+test('on a phone, in Chinese, a tap on a cell of the exact table shows its values', async () => {
+  const context = await b.browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+  const touch = await context.newPage();
+  await touch.goto(`${b.url}?lang=zh`);
+  await pageReady(touch);
+  const box = touch.locator('[data-chart="exact-table"]');
+  const line = box.locator('.exact-cell');
+  assert.match(await line.textContent(), /^点按任一单元格.*float64 值和 float32 值。$/);
+  const td = box.locator('tbody tr').nth(1).locator('td').nth(2);
+  await td.evaluate((c) => { c.closest('section').style.contentVisibility = 'visible'; c.scrollIntoView({ block: 'center' }); });
+  const r = await td.boundingBox();
+  await touch.touchscreen.tap(r.x + r.width / 2, r.y + r.height / 2);
+  const text = await line.textContent();
+  assert.match(text, /：float64 为 .*，float32 为 /);
+  checkCell(text, { pos: 1, dim: 2, d: 4, base: 10000 }, 'zh tap');
+  await context.close();
+});
+
 test('section 3 numbers match the source post (PE(2), PE(8) for frequencies 1, 1/10, 1/100)', async () => {
   const three = await page.evaluate(() => window.posencPage.charts.get('three-frequencies').data.rows);
   assert.deepEqual(three.map((r) => r[2].toFixed(3)), ['0.909', '0.199', '0.020']);

@@ -13,7 +13,9 @@ const M = messages({
     base: 'base',
     readout: '{row} in float64; the float32 table the other charts draw differs from it by at most {gap} here, agreement to about 7 significant digits.',
     notice: 'Row 0 is [0, 1, 0, 1, …] at any setting: at m = 0 every angle is 0, so each sin is 0 and each cos is 1.',
-    how: 'The table is computed twice: in float64, printed the way numpy prints it so it can be checked against the source post digit by digit, and in float32, as every other chart draws it. Point at a cell to see both values.',
+    how: 'The table is computed twice: in float64, printed the way numpy prints it so it can be checked against the source post digit by digit, and in float32, as every other chart draws it. Tap or focus a cell to see both values.',
+    hint: 'Tap a cell (or Tab to the table and use the arrow keys) to see its float64 and float32 values.',
+    cell: 'PE({pos}, {dim}) = {fn}({pos} / {base}^({even}/{d})): float64 {f64}, float32 {f32}',
   },
   zh: {
     title: '位置编码的数值，位置 × 维度（float64）',
@@ -22,7 +24,9 @@ const M = messages({
     base: '底数 base',
     readout: '{row}（float64）；其他图表所用的 float32 表与它在这里最多相差 {gap}，两者在约 7 位有效数字上一致。',
     notice: '无论怎样设置，第 0 行都是 [0, 1, 0, 1, …]：m = 0 时所有角度都是 0，所以 sin 全为 0，cos 全为 1。',
-    how: '这张表算了两遍：一遍用 float64，按 numpy 的格式打印，便于与来源博文 4 逐位核对；一遍用 float32，与其他图表所画的一样。把鼠标移到单元格上可以看到两个值。',
+    how: '这张表算了两遍：一遍用 float64，按 numpy 的格式打印，便于与来源博文 4 逐位核对；一遍用 float32，与其他图表所画的一样。点按或用键盘选中单元格，就能看到这两个值。',
+    hint: '点按任一单元格（或用 Tab 键进入表格后按方向键），即可看到它的 float64 值和 float32 值。',
+    cell: 'PE({pos}, {dim}) = {fn}({pos} / {base}^({even}/{d}))：float64 为 {f64}，float32 为 {f32}',
   },
 });
 
@@ -51,7 +55,64 @@ export default {
     const table = document.createElement('table');
     table.className = 'values mono exact-values';
     scroll.append(table);
-    el.append(scroll);
+    // a cell's two values, for a finger or the keyboard (a title tooltip needs a mouse)
+    const line = document.createElement('p');
+    line.className = 'cell-hover mono exact-cell';
+    line.setAttribute('aria-live', 'polite');
+    el.append(scroll, line);
+
+    let s = null; // the tables drawn last: { length, dim, base, f64, f32 }
+    let picked = null; // { pos, dim } tapped or focused
+    const cellAt = ({ pos, dim }) => table.tBodies[0]?.rows[pos]?.cells[dim + 1] ?? null;
+    const show = () => {
+      line.classList.toggle('hint', !s || !picked);
+      if (!s || !picked) {
+        line.textContent = String(M.hint);
+        return;
+      }
+      const { pos, dim } = picked, i = pos * s.dim + dim;
+      line.textContent = M.cell.format({
+        pos, dim, fn: dim % 2 ? 'cos' : 'sin', base: s.base, even: dim - (dim % 2), d: s.dim, f64: String(s.f64[i]), f32: String(s.f32[i]),
+      });
+    };
+    /** Picks a cell (clamped to the table); the keyboard's one stop in the table moves with it. */
+    const pick = (c, focus = false) => {
+      picked = c && { pos: Math.min(s.length - 1, Math.max(0, c.pos)), dim: Math.min(s.dim - 1, Math.max(0, c.dim)) };
+      for (const td of table.querySelectorAll('td[tabindex="0"]')) td.tabIndex = -1;
+      const td = cellAt(picked ?? { pos: 0, dim: 0 });
+      if (td) td.tabIndex = 0;
+      for (const old of table.querySelectorAll('td.picked')) old.classList.remove('picked');
+      if (picked) td?.classList.add('picked');
+      if (focus) td?.focus();
+      show();
+    };
+    const cellOf = (target) => {
+      const td = target.closest?.('td');
+      if (!td || !table.contains(td)) return null;
+      return { pos: td.parentElement.sectionRowIndex, dim: td.cellIndex - 1 };
+    };
+    // a tap gives no hover, so pointerdown reads the cell; focus (Tab, a click) reads it too
+    table.addEventListener('pointerdown', (e) => {
+      const c = cellOf(e.target);
+      if (c) pick(c);
+    });
+    table.addEventListener('focusin', (e) => {
+      const c = cellOf(e.target);
+      if (c && (c.pos !== picked?.pos || c.dim !== picked?.dim)) pick(c);
+    });
+    table.addEventListener('keydown', (e) => {
+      const c = cellOf(e.target);
+      if (!c) return;
+      const moves = {
+        ArrowUp: { pos: c.pos - 1, dim: c.dim }, ArrowDown: { pos: c.pos + 1, dim: c.dim },
+        ArrowLeft: { pos: c.pos, dim: c.dim - 1 }, ArrowRight: { pos: c.pos, dim: c.dim + 1 },
+        Home: { pos: c.pos, dim: 0 }, End: { pos: c.pos, dim: s.dim - 1 },
+      };
+      if (!Object.hasOwn(moves, e.key)) return;
+      e.preventDefault();
+      pick(moves[e.key], true);
+    });
+
     const view = {
       update({ length, dim, base }) {
         const f64 = pe.sinusoidal(length, dim, { base, precision: 'f64' });
@@ -62,9 +123,13 @@ export default {
         const head = `<thead><tr>${columns.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
         const body = rows
           .map(([p], r) => `<tr><th scope="row">${p}</th>${text.slice(r * dim, (r + 1) * dim)
-            .map((t, j) => `<td title="float64 ${f64[r * dim + j]}; float32 ${f32[r * dim + j]}">${t}</td>`).join('')}</tr>`)
+            .map((t, j) => `<td tabindex="-1" title="float64 ${f64[r * dim + j]}; float32 ${f32[r * dim + j]}">${t}</td>`).join('')}</tr>`)
           .join('');
+        const focused = table.contains(el.getRootNode().activeElement ?? document.activeElement);
         table.innerHTML = head + `<tbody>${body}</tbody>`;
+        s = { length, dim, base, f64, f32 };
+        // the picked cell stays picked, clamped to the new table, and its values follow the settings
+        pick(picked, focused);
         const gap = maxAbsDiff(f32, f64);
         const last = length - 1;
         const row = `PE(${last}) = [${text.slice(last * dim, last * dim + Math.min(dim, 4)).map((t) => t.trim()).join(', ')}${dim > 4 ? ', …' : ''}]`;
