@@ -134,7 +134,8 @@ export default {
         }
         paint((ctx, W, H) => {
           // room for the labels, grown with the text (lettering.js)
-          const k = textScale(), gap = 14 * k, under = 48 * k, left = 40 * k, top = 20 * k;
+          // (the gap grows faster: the last tick of one panel and the first of the next face each other across it)
+          const k = textScale(), gap = 14 * k * k, under = 48 * k, left = 40 * k, top = 20 * k;
           const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols);
           const sz = Math.max(20, Math.min((W - left - 50 * k - (cols - 1) * gap) / cols, (H - 10 - rows * under) / rows));
           for (let h = 0; h < a.heads; h++) {

@@ -1,6 +1,6 @@
 // rope-2d.js: RoPE in two dimensions: q at position m turns by
 // mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
-import { canvasIn, palette, dashes, sig, ink, chartFont } from './common.js';
+import { canvasIn, palette, dashes, sig, ink, chartFont, textScale } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const Q = [1, 0];
@@ -157,7 +157,12 @@ export default {
     canvas.parentElement.classList.add('square');
     const lim = 1.35;
     // Fixed axis sizes and no legend (the arrows carry labels) keep the plot area square.
-    const fit = (size) => (axis) => (axis.isHorizontal() ? (axis.height = size) : (axis.width = size));
+    // both axes take the same room (for ticks and title, grown with the text): the plot stays square
+    const fit = (size) => (axis) => {
+      const px = Math.round(size * textScale());
+      if (axis.isHorizontal()) axis.height = px;
+      else axis.width = px;
+    };
     const unitTicks = (axis) => (axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })));
     const chart = new Chart(canvas, {
       type: 'scatter',

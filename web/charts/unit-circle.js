@@ -1,7 +1,7 @@
 // unit-circle.js: one (sin a, cos a) pair of the PE table drawn as the source post draws it
 // (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
 // clockwise, and lands near earlier positions again. Play / step buttons drive the position.
-import { plainCanvas, palette, sig, ink, chartFont, textScale } from './common.js';
+import { plainCanvas, palette, sig, ink, chartFont, textScale, textSize } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever this is
@@ -220,7 +220,7 @@ export default {
           ctx.textAlign = 'left';
           ctx.textBaseline = 'top';
           ctx.fillText('x = sin a', X(-1.1), Y(1.1));
-          ctx.fillText('y = cos a', X(-1.1), Y(1.1) + 16);
+          ctx.fillText('y = cos a', X(-1.1), Y(1.1) + textSize('label') + 4);
 
           // The circle every pair lives on, then the path this pair has run so far.
           ctx.strokeStyle = '#b8c0cc';

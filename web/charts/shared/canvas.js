@@ -3,7 +3,7 @@
 import { t } from '../../host/i18n.js';
 import { ink, isDark } from './colours.js';
 import { repaintable } from '../../host/repaint.js';
-import { chartFont, textScale, textSize } from './lettering.js';
+import { PAGE_SIZE, chartFont, textScale, textSize } from './lettering.js';
 
 /**
  * A canvas's accessible name that follows the language: `label` is a string, a message or a
@@ -136,7 +136,11 @@ export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle =
     ctx.restore();
   }
   if (title) {
+    // grown text narrows to the plot's width, where the colour bar's top label would meet it,
+    // but never below the page's size (PAGE_SIZE: on the page nothing changes)
     ctx.font = chartFont('title');
+    const wide = ctx.measureText(title).width, size = textSize('title');
+    if (wide > plot.w && size > PAGE_SIZE) ctx.font = chartFont('title', Math.max(PAGE_SIZE, Math.floor((size * plot.w) / wide)));
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
     ctx.fillText(title, plot.x, plot.y - 4);
