@@ -2,7 +2,8 @@
 // Reset puts a chart back to its defaults, lock=1 (and <posenc-chart locked>) disables the
 // controls, the section's Link offers a scene of the whole section, printing to PDF hides the
 // controls and keeps every chart drawn, and ?present steps through every figure with the arrow
-// keys and returns with Escape; axe finds nothing in the presenter view or the print media.
+// keys and returns with Escape (hand-drawn charts lettered large there, at the page's size after);
+// axe finds nothing in the presenter view or the print media.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -348,6 +349,47 @@ test('the recap prints on one A4 page in either language; print shows no control
     assert.deepEqual(heads, [], `${lang}: Chinese headers broken over lines`);
     await context.close();
   }
+});
+
+test('hand-drawn charts letter at the presenter\'s size while presented and at the page\'s after Escape', async () => {
+  const { page, context, problems } = await b.open('?lang=en', { viewport: { width: 1280, height: 800 } });
+  // every font set on a canvas drawn by hand (not by Chart.js), with the kind of chart it belongs to
+  // (a canvas of no size is a hidden one's: the page's charts behind the view, or a stale size)
+  await page.addInitScript(() => {
+    const d = Object.getOwnPropertyDescriptor(CanvasRenderingContext2D.prototype, 'font');
+    window.fontsSet = [];
+    Object.defineProperty(CanvasRenderingContext2D.prototype, 'font', {
+      ...d,
+      set(v) {
+        const c = this.canvas;
+        if (c?.isConnected && c.width > 0 && !window.Chart?.getChart(c)) window.fontsSet.push([c.closest('[data-chart]')?.dataset.chart, v]);
+        d.set.call(this, v);
+      },
+    });
+  });
+  await page.reload();
+  await ready(page);
+  const sizes = (kind) => page.evaluate((k) => window.fontsSet.filter(([c]) => c === k).map(([, f]) => Number(/([\d.]+)px/.exec(f)[1])), kind);
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+  for (const kind of ['sin-heatmap', 'unit-circle', 'helix', 'rotate-half', 'precision-heatmap', 'real-pair-energy']) {
+    await page.evaluate((k) => {
+      window.fontsSet.length = 0;
+      const p = window.posencPage.presenter;
+      p.open(p.find(k));
+    }, kind);
+    await frames();
+    const big = await sizes(kind);
+    assert.ok(big.length, `${kind}: drew text in the presenter`);
+    assert.ok(Math.min(...big) >= 16, `${kind}: text at ${Math.min(...big)} px in the presenter: ${big}`);
+    await page.evaluate(() => (window.fontsSet.length = 0));
+    await page.keyboard.press('Escape');
+    await frames();
+    const small = await sizes(kind);
+    assert.ok(small.length, `${kind}: redrawn on the page`);
+    assert.ok(Math.max(...small) <= 12, `${kind}: text at ${Math.max(...small)} px back on the page`);
+  }
+  assert.deepEqual(problems.pageErrors, []);
+  await context.close();
 });
 
 test('the presenter fits a 1280×800 projector: the takeaway and the buttons on every slide, large lettering; it starts where a link says', async () => {

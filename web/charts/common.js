@@ -6,3 +6,4 @@ export * from './shared/colours.js';
 export * from './shared/canvas.js';
 export * from './shared/charts.js';
 export * from './shared/data.js';
+export * from './shared/lettering.js';

@@ -3,7 +3,7 @@
 // conversion applies to W_q and W_k, a measured check that it makes the scores agree, and the
 // attention pattern when the permutation is skipped. Every number is a kernel's (pe.applyRope,
 // pe.gram, pe.attention); this file only moves indices around.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink, chartFont, textScale, scaledMargin } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const INPUTS = ['previous-token head', 'random q, k'];
@@ -127,16 +127,17 @@ export default {
       return { ...p, image: document.createElement('canvas') };
     });
 
-    const paintPanel = (panel, [title, sub], seq) => panel.paint((ctx, w, h) => {
-      const side = Math.max(10, Math.min(w - MARGIN.left - MARGIN.right, h - MARGIN.top - MARGIN.bottom));
-      const plot = { x: MARGIN.left, y: MARGIN.top + 12, w: side, h: side - 12 };
+    const paintPanel = (panel, [title, subtitle], seq) => panel.paint((ctx, w, h) => {
+      const k = textScale(), m = scaledMargin(MARGIN, k), sub = Math.round(12 * k);
+      const side = Math.max(10, Math.min(w - m.left - m.right, h - m.top - m.bottom));
+      const plot = { x: m.left, y: m.top + sub, w: side, h: side - sub };
       const ticks = niceTicks(0, seq - 1, 4).map((v) => [(v + 0.5) / seq, String(v)]);
       drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: String(M.keyPosition), yTitle: String(M.queryPosition), title });
       ctx.fillStyle = ink().muted;
-      ctx.font = '11px system-ui, sans-serif';
+      ctx.font = chartFont('tick');
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
-      ctx.fillText(sub, plot.x, plot.y - 18);
+      ctx.fillText(subtitle, plot.x, plot.y - 18 * k);
       drawColourBar(ctx, viridis, { x: plot.x + plot.w + 8, y: plot.y, w: 8, h: plot.h }, [[0, '1'], [0.5, '.5'], [1, '0']]);
     });
 

@@ -1,7 +1,7 @@
 // helix.js: the source post's "spring": the unit-circle point of one pair carried along a position
 // axis, drawn in oblique projection of (sin a, cos a, position). Seen end-on it is the circle,
 // where positions land on each other; seen from the side no two positions ever meet.
-import { plainCanvas, palette, sig, ink } from './common.js';
+import { plainCanvas, palette, sig, ink, chartFont, textScale, scaledMargin } from './common.js';
 import { pairTrack } from './unit-circle.js';
 import { messages } from '../host/i18n.js';
 
@@ -66,10 +66,11 @@ export default {
         paint((ctx, w, h) => {
           // A side view turned about the vertical: sin a (the depth) shows as a sideways shift,
           // so each turn draws as a loop of the coil instead of an edge-on wave.
-          const plotW = w - MARGIN.left - MARGIN.right, R = Math.min((h - MARGIN.top - MARGIN.bottom) / 2.3, plotW / 4.5);
+          const k = textScale(), m = scaledMargin(MARGIN, k); // room for the labels, grown with the text
+          const plotW = w - m.left - m.right, R = Math.min((h - m.top - m.bottom) / 2.3, plotW / 4.5);
           const depth = { x: 0.6 * R, y: -0.12 * R };
-          const top = MARGIN.top + Math.max(0, (h - MARGIN.top - MARGIN.bottom - 2.3 * R) / 2); // centre it when width limits R
-          const x0 = MARGIN.left + 0.6 * R, span = plotW - 1.2 * R, cy = top + 1.15 * R;
+          const top = m.top + Math.max(0, (h - m.top - m.bottom - 2.3 * R) / 2); // centre it when width limits R
+          const x0 = m.left + 0.6 * R, span = plotW - 1.2 * R, cy = top + 1.15 * R;
           const P = (pos, s, c) => [x0 + (pos / length) * span + s * depth.x, cy - c * R + s * depth.y];
 
           // The position axis through the centre of every circle, with its ticks.
@@ -78,9 +79,9 @@ export default {
           ctx.lineWidth = 1;
           ctx.beginPath(); ctx.moveTo(x0, cy); ctx.lineTo(x0 + span + 14, cy); ctx.stroke();
           ctx.beginPath(); ctx.moveTo(x0 + span + 20, cy); ctx.lineTo(x0 + span + 12, cy - 4); ctx.lineTo(x0 + span + 12, cy + 4); ctx.fill();
-          const every = Math.max(1, Math.ceil(length / Math.max(1, span / 28)));
+          const every = Math.max(1, Math.ceil(length / Math.max(1, span / (28 * k))));
           const tickY = cy + 1.15 * R + 6;
-          ctx.font = '12px system-ui, sans-serif';
+          ctx.font = chartFont('label');
           ctx.textAlign = 'center';
           ctx.textBaseline = 'top';
           for (let p = 0; p <= length; p += every) {
@@ -121,7 +122,7 @@ export default {
             ctx.beginPath(); ctx.moveTo(ax, ay); ctx.lineTo(bx, by); ctx.stroke();
             ctx.setLineDash([]);
             ctx.fillStyle = palette[1];
-            ctx.font = '600 12px system-ui, sans-serif';
+            ctx.font = chartFont('bold');
             ctx.textBaseline = 'bottom';
             ctx.textAlign = 'center';
             ctx.fillText(M.posAt.format({ p: 0 }), ax, ay - 7);

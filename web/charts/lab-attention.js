@@ -2,7 +2,7 @@
 // length: the last layer's attention, averaged over heads, for one example of the task, for one
 // encoding of the lab's default run (web/lab/results.json; stored in sixteenths), or of the
 // latest run trained on this page.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
 import { labDetails, onTrained } from '../lab/run.js';
 import { LAB, taskParam, encodingParam, ENCODING_NAMES } from './shared/lab.js';
@@ -153,19 +153,21 @@ export default {
           return n ? s / n : NaN;
         });
         paint((ctx, w, h) => {
-          const cols = all ? 4 : 2, rows = Math.ceil(attention.length / cols), gap = 40;
-          const size = Math.min((w - 120 - (cols - 1) * gap) / cols, (h - 60 * rows) / rows);
+          // room for the labels, grown with the text (lettering.js)
+          const k = textScale(), left = 50 * k, top = 24 * k, under = 56 * k;
+          const cols = all ? 4 : 2, rows = Math.ceil(attention.length / cols), gap = 40 * k;
+          const size = Math.min((w - left - 70 * k - (cols - 1) * gap) / cols, (h - 60 * k * rows) / rows);
           attention.forEach((a, k) => {
             fillCells(images[k], a.length, a.length, viridis, (c, r) => (c > r ? -1 : Math.min(255, Math.round(a.weights[r * a.length + c] * 255))));
             const col = k % cols, row = Math.floor(k / cols);
-            const plot = { x: 50 + col * (size + gap), y: 24 + row * (size + 56), w: size, h: size };
+            const plot = { x: left + col * (size + gap), y: top + row * (size + under), w: size, h: size };
             drawCells(ctx, images[k], plot, {
               title: all ? String(LAB[a.name]) : M.panel.format({ multiple: a.multiple, length: a.length }),
               xTicks: [[0, '0'], [1, String(a.length - 1)]], yTicks: [[0, '0'], [1, String(a.length - 1)]],
               xTitle: String(M.key), yTitle: col === 0 ? String(M.query) : '',
             });
           });
-          drawColourBar(ctx, viridis, { x: 50 + cols * (size + gap) - gap + 16, y: 24, w: 12, h: size }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
+          drawColourBar(ctx, viridis, { x: left + cols * (size + gap) - gap + 16 * k, y: top, w: 12, h: size }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
         });
         const value = (k) => (Number.isNaN(hits[k]) ? '–' : hits[k].toFixed(2));
         view.notice = cjkSpacing(notice(task, all, attention, hits, value));

@@ -2,7 +2,7 @@
 // sequence and the same with two earlier tokens swapped go through the lab's model (pe.train,
 // run.hidden); the chart plots, per position and depth, how far the two residual streams are
 // apart, relative to the stream's norm.
-import { lineChartWith, palette, dashes, lineLegend, logAxis, logTick, sig, ink, isDark, requestRedraw } from './common.js';
+import { lineChartWith, palette, dashes, lineLegend, logAxis, logTick, sig, ink, isDark, requestRedraw, chartFont } from './common.js';
 import { messages, t } from '../host/i18n.js';
 import { ENCODINGS } from '../lab/run.js';
 import { LAB, encodingParam } from './shared/lab.js';
@@ -105,7 +105,7 @@ const marks = {
     ctx.save();
     ctx.fillStyle = isDark() ? 'rgba(170, 180, 200, 0.14)' : 'rgba(91, 100, 117, 0.14)';
     ctx.fillRect(a.left, top, a.right - a.left, a.bottom - top);
-    ctx.font = '11px system-ui, sans-serif';
+    ctx.font = chartFont('tick');
     ctx.fillStyle = ink().muted;
     ctx.textAlign = 'right';
     ctx.textBaseline = 'bottom';

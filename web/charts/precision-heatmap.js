@@ -1,7 +1,7 @@
 // precision-heatmap.js: where in the table a narrow type goes wrong: the error of
 // every (position, pair) cell of an emulated cos/sin table (pe.ropeCache with `precision`)
 // against the float64 table (pe.sinusoidal, precision 'f64'), on a log colour scale.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig, chartFont, textScale, scaledMargin } from './common.js';
 import { MODES, truth, lastFloat16 } from './precision-lab.js';
 import { messages } from '../host/i18n.js';
 
@@ -114,23 +114,24 @@ export default {
     const draw = (ctx, w, h) => {
       if (!s) return;
       const { grid, half } = s;
-      plot = { x: MARGIN.left, y: MARGIN.top, w: Math.max(10, w - MARGIN.left - MARGIN.right), h: Math.max(10, h - MARGIN.top - MARGIN.bottom) };
+      const k = textScale(), m = scaledMargin(MARGIN, k);
+      plot = { x: m.left, y: m.top, w: Math.max(10, w - m.left - m.right), h: Math.max(10, h - m.top - m.bottom) };
       const xTicks = [];
       const at = s.scale === 'log' ? grid.filter((p) => Math.abs(Math.log10(p) % 1) < 1e-9) : niceTicks(1, grid[grid.length - 1], 5);
       for (const v of at) {
         const c = grid.findIndex((p) => p >= v);
-        if (c >= 0 && (!xTicks.length || c - xTicks[xTicks.length - 1][2] > grid.length / 12)) xTicks.push([(c + 0.5) / grid.length, posLabel(grid[c]), c]);
+        if (c >= 0 && (!xTicks.length || c - xTicks[xTicks.length - 1][2] > (grid.length / 12) * k)) xTicks.push([(c + 0.5) / grid.length, posLabel(grid[c]), c]);
       }
-      const yTicks = niceTicks(0, half - 1, Math.max(2, Math.floor(plot.h / 36))).map((i) => [(i + 0.5) / half, String(i)]);
+      const yTicks = niceTicks(0, half - 1, Math.max(2, Math.floor(plot.h / (36 * k)))).map((i) => [(i + 0.5) / half, String(i)]);
       drawCells(ctx, image, plot, { xTicks, yTicks, xTitle: String(s.scale === 'log' ? M.xLog : M.xLinear), yTitle: String(M.yTitle) });
-      const bar = { x: plot.x + plot.w + 12, y: plot.y, w: 12, h: plot.h };
+      const bar = { x: plot.x + plot.w + Math.round(12 * k), y: plot.y, w: 12, h: plot.h };
       const f = (e) => 1 - (e - LOG_LO) / (LOG_HI - LOG_LO);
       drawColourBar(ctx, viridis, bar, [[f(0), '1'], [f(-3), '1e-3'], [f(-6), '1e-6'], [f(-9), '≤1e-9']]);
       if (s.f16Max !== null) {
         const c = grid.findIndex((p) => p > s.f16Max);
         if (c >= 0) {
           ctx.fillStyle = '#1d2330'; // dark on the light grey of refused cells, in either theme
-          ctx.font = '11px system-ui, sans-serif';
+          ctx.font = chartFont('tick');
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
           const x = plot.x + ((c + grid.length) / 2 / grid.length) * plot.w;

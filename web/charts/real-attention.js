@@ -1,7 +1,7 @@
 // real-attention.js: each head's attention in layer 0 of a real model on the reader's sentence,
 // and what-if: the same with the fastest or the slowest rotation pairs left out of every score
 // (a counterfactual on layer 0 only). Heads whose weight goes mostly to one offset are named.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 
@@ -133,20 +133,23 @@ export default {
           if (canvas.parentElement.style.aspectRatio !== aspect) canvas.parentElement.style.aspectRatio = aspect;
         }
         paint((ctx, W, H) => {
-          const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols), gap = 14;
-          const sz = Math.max(20, Math.min((W - 90 - (cols - 1) * gap) / cols, (H - 10 - rows * 48) / rows));
+          // room for the labels, grown with the text (lettering.js)
+          // (the gap grows faster: the last tick of one panel and the first of the next face each other across it)
+          const k = textScale(), gap = 14 * k * k, under = 48 * k, left = 40 * k, top = 20 * k;
+          const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols);
+          const sz = Math.max(20, Math.min((W - left - 50 * k - (cols - 1) * gap) / cols, (H - 10 - rows * under) / rows));
           for (let h = 0; h < a.heads; h++) {
             fillCells(images[h], T, T, viridis, (c, r) => (c > r ? -1 : Math.min(255, Math.round(w[(h * T + r) * T + c] * 255))));
             const col = h % cols, row = Math.floor(h / cols);
-            const plot = { x: 40 + col * (sz + gap), y: 20 + row * (sz + 48), w: sz, h: sz };
+            const plot = { x: left + col * (sz + gap), y: top + row * (sz + under), w: sz, h: sz };
             const o = now[h];
             drawCells(ctx, images[h], plot, {
               title: M.head.format({ h }) + (o.positional ? ' ●' : ''),
               xTicks: [[0, '0'], [1, String(T - 1)]], yTicks: col === 0 ? [[0, '0'], [1, String(T - 1)]] : [],
-              xTitle: M.offset.format({ d: minus(o.d), w: o.w.toFixed(2) }), yTitle: col === 0 ? String(M.query) : '', yTitleX: 14,
+              xTitle: M.offset.format({ d: minus(o.d), w: o.w.toFixed(2) }), yTitle: col === 0 ? String(M.query) : '', yTitleX: 14 * k,
             });
           }
-          drawColourBar(ctx, viridis, { x: W - 40, y: 20, w: 12, h: Math.min(H - 40, 160) }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
+          drawColourBar(ctx, viridis, { x: W - 40 * k, y: top, w: 12, h: Math.min(H - 2 * top, 160) }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
         });
         const pos = base.map((o, h) => (o.positional ? h : -1)).filter((h) => h >= 0);
         if (drop === 'none') {

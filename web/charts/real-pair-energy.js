@@ -1,7 +1,7 @@
 // real-pair-energy.js: from a real model's weights alone, how much of W_q (or W_k) feeds each
 // rotation pair, per head: ‖row u‖² + ‖row v‖² for the two rows (u, v) that rotate together,
 // as a share of the head's total. Layer 0 at once; every layer when asked (all q/k tensors).
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig, chartFont, textScale } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, readAllLayers, noModel, modelName } from './shared/real-model.js';
 
@@ -103,12 +103,14 @@ export default {
         const pairsShare = (half - cut) / half;
         paint((ctx, w, h) => {
           fillCells(image, half, rows.length, viridis, (c, r) => Math.min(255, Math.round((rows[r][2][c] / max) * 255)));
-          const plot = { x: 64, y: 22, w: w - 150, h: h - 64 };
+          // margins for the tick labels, titles and colour bar, grown with the text (lettering.js)
+          const k = textScale();
+          const plot = { x: Math.round(64 * k), y: Math.round(22 * k), w: w - Math.round(150 * k), h: h - Math.round(64 * k) };
           drawCells(ctx, image, plot, {
             xTicks: [[0.5 / half, '0'], [(half - 0.5) / half, String(half - 1)]],
             yTicks: all ? list.map((_, L) => [(L * heads + 0.5) / rows.length, String(L)]).filter((_, L) => L % Math.ceil(list.length / 10) === 0)
               : Array.from({ length: heads }, (_, hh) => [(hh + 0.5) / heads, String(hh)]),
-            xTitle: String(M.pair), yTitle: String(all ? M.rowsAll : M.rows), yTitleX: 22,
+            xTitle: String(M.pair), yTitle: String(all ? M.rowsAll : M.rows), yTitleX: 22 * k,
           });
           if (cut < half) {
             const x = plot.x + (cut / half) * plot.w;
@@ -121,12 +123,12 @@ export default {
             ctx.stroke();
             ctx.restore();
             ctx.fillStyle = ink().fg;
-            ctx.font = '11px system-ui, sans-serif';
+            ctx.font = chartFont('tick');
             ctx.textAlign = 'left';
             ctx.textBaseline = 'bottom';
             ctx.fillText(String(M.cut), x + 3, plot.y - 3);
           }
-          drawColourBar(ctx, viridis, { x: plot.x + plot.w + 16, y: plot.y, w: 12, h: plot.h }, [[0, `${sig(max * 100, 3)} %`], [1, '0']]);
+          drawColourBar(ctx, viridis, { x: plot.x + plot.w + Math.round(16 * k), y: plot.y, w: 12, h: plot.h }, [[0, `${sig(max * 100, 3)} %`], [1, '0']]);
         });
         const ratio = pairsShare ? slow / pairsShare : 1;
         const v = { matrix: String(M[matrix]), ratio: ratio.toFixed(2) };

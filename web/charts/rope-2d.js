@@ -1,6 +1,6 @@
 // rope-2d.js: RoPE in two dimensions: q at position m turns by
 // mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
-import { canvasIn, palette, dashes, sig, ink } from './common.js';
+import { canvasIn, palette, dashes, sig, ink, chartFont, textScale } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const Q = [1, 0];
@@ -108,7 +108,7 @@ const arrows = {
         if (a.text) {
           // Labels sit past the tip, turned off the ray by `side` so k's label clears q's trail.
           const t = ang + (ds.side ?? 0);
-          ctx.font = `${ds.bold ? '600 ' : ''}12px system-ui, sans-serif`;
+          ctx.font = chartFont(ds.bold ? 'bold' : 'label');
           ctx.textAlign = Math.cos(t) < -0.3 ? 'right' : Math.cos(t) > 0.3 ? 'left' : 'center';
           ctx.textBaseline = Math.sin(t) < -0.3 ? 'bottom' : Math.sin(t) > 0.3 ? 'top' : 'middle';
           ctx.fillText(a.text, x1 + 8 * Math.cos(t), y1 + 8 * Math.sin(t));
@@ -127,7 +127,7 @@ const arrows = {
       // The label goes opposite the wedge, where the arrows leave room for it.
       const mid = (arc.from + arc.to) / 2 + Math.PI;
       ctx.fillStyle = palette[6];
-      ctx.font = '12px system-ui, sans-serif';
+      ctx.font = chartFont('label');
       ctx.textAlign = Math.cos(mid) < -0.3 ? 'right' : Math.cos(mid) > 0.3 ? 'left' : 'center';
       ctx.textBaseline = Math.sin(mid) > 0.3 ? 'bottom' : Math.sin(mid) < -0.3 ? 'top' : 'middle';
       const [tx, ty] = [cx + 10 * Math.cos(mid), cy - 10 * Math.sin(mid)];
@@ -157,7 +157,12 @@ export default {
     canvas.parentElement.classList.add('square');
     const lim = 1.35;
     // Fixed axis sizes and no legend (the arrows carry labels) keep the plot area square.
-    const fit = (size) => (axis) => (axis.isHorizontal() ? (axis.height = size) : (axis.width = size));
+    // both axes take the same room (for ticks and title, grown with the text): the plot stays square
+    const fit = (size) => (axis) => {
+      const px = Math.round(size * textScale());
+      if (axis.isHorizontal()) axis.height = px;
+      else axis.width = px;
+    };
     const unitTicks = (axis) => (axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })));
     const chart = new Chart(canvas, {
       type: 'scatter',

@@ -1,7 +1,7 @@
 // rotate-half.js: which dimensions RoPE pairs up: 'interleaved' (2i, 2i+1) as
 // in RoFormer and Meta's LLaMA, 'half' (i, i + d/2) as in Hugging Face's rotate_half; the same
 // vector through both (pe.applyRope), and the permutation that makes them agree.
-import { plainCanvas, palette, sig, maxAbsDiff, ink } from './common.js';
+import { plainCanvas, palette, sig, maxAbsDiff, ink, chartFont, textScale } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const INPUTS = ['x_j = j', 'random (seed)'];
@@ -69,12 +69,14 @@ const M = messages({
 
 function drawPairs(ctx, w, h, dim) {
   const half = dim / 2;
-  const left = Math.min(112, w * 0.26), cell = (w - left - 4) / dim;
-  const boxH = 24, top = 18, upRise = 26;
+  // the sizes follow the text (lettering.js): on the page k = 1
+  const k = textScale();
+  const left = Math.min(112 * k, w * 0.26), cell = (w - left - 4) / dim;
+  const boxH = 24 * k, top = 18 * k, upRise = 26 * k;
   const boxTop = top + upRise + 6, boxBottom = boxTop + boxH;
-  const downRise = Math.max(20, h - boxBottom - 22);
+  const downRise = Math.max(20 * k, h - boxBottom - 22 * k);
   const cx = (j) => left + (j + 0.5) * cell;
-  const small = `${Math.max(9, Math.min(12, cell * 0.45))}px system-ui, sans-serif`;
+  const small = chartFont('label', Math.max(9, Math.min(12 * k, cell * 0.45)));
   const colour = ink();
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
@@ -99,21 +101,21 @@ function drawPairs(ctx, w, h, dim) {
     ctx.setLineDash([]);
     ctx.fillStyle = colour.fg;
     ctx.font = small;
-    ctx.fillText(String(i), (cx(a) + cx(b)) / 2, y0 + rise + Math.sign(rise) * 8);
+    ctx.fillText(String(i), (cx(a) + cx(b)) / 2, y0 + rise + Math.sign(rise) * 8 * k);
   };
   for (let i = 0; i < half; i++) arc(2 * i, 2 * i + 1, boxTop, -upRise, i, []);
-  for (let i = 0; i < half; i++) arc(i, i + half, boxBottom, downRise - 12, i, [5, 3]);
+  for (let i = 0; i < half; i++) arc(i, i + half, boxBottom, downRise - 12 * k, i, [5, 3]);
   ctx.textAlign = 'left';
   const label = (text, sub, y) => {
     ctx.fillStyle = colour.fg;
-    ctx.font = '600 12px system-ui, sans-serif';
-    ctx.fillText(text, 0, y - 7);
+    ctx.font = chartFont('bold');
+    ctx.fillText(text, 0, y - 7 * k);
     ctx.fillStyle = colour.muted;
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.fillText(sub, 0, y + 8);
+    ctx.font = chartFont('tick');
+    ctx.fillText(sub, 0, y + 8 * k);
   };
-  label(String(M.interleaved), String(M.interleavedPairs), top + 8);
-  label(String(M.dimRow), '', boxTop + boxH / 2 + 7);
+  label(String(M.interleaved), String(M.interleavedPairs), top + 8 * k);
+  label(String(M.dimRow), '', boxTop + boxH / 2 + 7 * k);
   label(String(M.half), String(M.halfPairs), boxBottom + downRise * 0.6);
 }
 

@@ -4,10 +4,10 @@
 // visible one, so 1024 × 1024 cells cost one putImageData, not a million chart elements.
 // Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
 // into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
-import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar } from './common.js';
+import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin } from './common.js';
 import { messages } from '../host/i18n.js';
 
-const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar
+const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar (at 11 px; scaled with the text)
 const BAR = 12; // colour bar width
 
 // coolwarm as whole RGBA pixels, written through bytes so the platform's endianness is right.
@@ -118,17 +118,18 @@ export default {
     const draw = (ctx, w, h) => {
       if (!s) return;
       const { length, dim } = s;
-      plot = { x: MARGIN.left, y: MARGIN.top, w: Math.max(10, w - MARGIN.left - MARGIN.right), h: Math.max(10, h - MARGIN.top - MARGIN.bottom) };
+      const k = textScale(), m = scaledMargin(MARGIN, k);
+      plot = { x: m.left, y: m.top, w: Math.max(10, w - m.left - m.right), h: Math.max(10, h - m.top - m.bottom) };
       const cellX = plot.w / dim, cellY = plot.h / length;
       drawCells(ctx, image, plot, {
-        xTicks: niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / 70))).map((d) => [(d + 0.5) / dim, String(d)]),
-        yTicks: niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / 40))).map((p) => [(p + 0.5) / length, String(p)]),
+        xTicks: niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / (70 * k)))).map((d) => [(d + 0.5) / dim, String(d)]),
+        yTicks: niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / (40 * k)))).map((p) => [(p + 0.5) / length, String(p)]),
         xTitle: String(M.xTitle),
         yTitle: String(M.yTitle),
-        yTitleX: 10, // at the canvas edge: four-digit position labels fill the margin
+        yTitleX: 10 * k, // at the canvas edge: four-digit position labels fill the margin
       });
       // Colour bar: +1 at the top, like matplotlib's colorbar.
-      drawColourBar(ctx, coolwarm, { x: plot.x + plot.w + 14, y: plot.y, w: BAR, h: plot.h },
+      drawColourBar(ctx, coolwarm, { x: plot.x + plot.w + Math.round(14 * k), y: plot.y, w: BAR, h: plot.h },
         [1, 0.5, 0, -0.5, -1].map((v) => [(1 - v) / 2, v === 0 ? '0' : String(v).replace('-', '−')]));
 
       if (cursor) {

@@ -6,7 +6,7 @@
 // a − b alone: row 0 against every row (length dot products) holds every distance there is,
 // where all pairs of rows (length² of them, 50 million multiplications at 256 × 256) would only
 // repeat them, rounded differently.
-import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, lineChart, lineLegend, palette, sig, maxAbsDiff, pointArrays } from './common.js';
+import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, scaledMargin, lineChart, lineLegend, palette, sig, maxAbsDiff, pointArrays } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
@@ -97,7 +97,8 @@ export default {
           const t = tables[j];
           fillCells(p.image, dim, length, coolwarm, (c, r) => coolwarmIndex(t[r * dim + c]));
           p.paint((ctx, w, h) => {
-            const plot = { x: MARGIN.left, y: MARGIN.top, w: Math.max(10, w - MARGIN.left - MARGIN.right), h: Math.max(10, h - MARGIN.top - MARGIN.bottom) };
+            const m = scaledMargin(MARGIN);
+            const plot = { x: m.left, y: m.top, w: Math.max(10, w - m.left - m.right), h: Math.max(10, h - m.top - m.bottom) };
             drawCells(ctx, p.image, plot, {
               xTicks: niceTicks(0, dim - 1, 3).map((v) => [(v + 0.5) / dim, String(v)]),
               yTicks: niceTicks(0, length - 1, 4).map((v) => [(v + 0.5) / length, String(v)]),

@@ -1,7 +1,7 @@
 // unit-circle.js: one (sin a, cos a) pair of the PE table drawn as the source post draws it
 // (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
 // clockwise, and lands near earlier positions again. Play / step buttons drive the position.
-import { plainCanvas, palette, sig, ink } from './common.js';
+import { plainCanvas, palette, sig, ink, chartFont, textScale, textSize } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever this is
@@ -189,10 +189,10 @@ export default {
           near: near?.p, gap: near && sig(near.d, 2),
         };
         paint((ctx, w, h) => {
-          const size = Math.min(w, h), R = Math.max(1, size / 2 - 42), cx = w / 2, cy = h / 2; // R > 0 even while the box is tiny
+          const size = Math.min(w, h), R = Math.max(1, size / 2 - 42 * textScale()), cx = w / 2, cy = h / 2; // R > 0 even while the box is tiny
           const X = (v) => cx + v * R, Y = (v) => cy - v * R;
           const colour = ink();
-          ctx.font = '12px system-ui, sans-serif';
+          ctx.font = chartFont('label');
           ctx.lineWidth = 1;
           ctx.setLineDash([3, 4]);
           ctx.strokeStyle = colour.line;
@@ -220,7 +220,7 @@ export default {
           ctx.textAlign = 'left';
           ctx.textBaseline = 'top';
           ctx.fillText('x = sin a', X(-1.1), Y(1.1));
-          ctx.fillText('y = cos a', X(-1.1), Y(1.1) + 16);
+          ctx.fillText('y = cos a', X(-1.1), Y(1.1) + textSize('label') + 4);
 
           // The circle every pair lives on, then the path this pair has run so far.
           ctx.strokeStyle = '#b8c0cc';
@@ -261,7 +261,7 @@ export default {
           arrow(ctx, cx, cy, X(s), Y(c), palette[1], 2.5);
           arrow(ctx, X(s), Y(c), X(s) + c * 26, Y(c) + s * 26, palette[1], 1.5);
           ctx.fillStyle = palette[1];
-          ctx.font = '600 12px system-ui, sans-serif';
+          ctx.font = chartFont('bold');
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
           ctx.fillText(M.posMark.format(v), X(s * 1.22), Y(c * 1.22));

@@ -5,6 +5,7 @@
 // start it at a section or a figure: ?present#decay, ?present=decay, ?present=12 (figure 12).
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf } from './tracks.js';
+import { PAGE_SIZE, PRESENT_SIZE } from '../charts/shared/lettering.js';
 
 const M = messages({
   en: {
@@ -35,14 +36,15 @@ function figures(doc) {
 }
 
 // Chart.js draws ticks and legends at 12 px, too small to read from the back of a room: while the
-// view is open Chart.js's default size is larger, and a chart is redrawn at the page's size when
-// it goes back (the page's other charts are not drawn meanwhile: they are hidden).
-const PAGE_FONT = 12, PRESENT_FONT = 18;
-
-function lettering(el, large) {
+// view is open Chart.js's default size is larger, and text drawn by hand follows it
+// (charts/shared/lettering.js). The chart is redrawn when it comes in and at the page's size when
+// it goes back: its host for the hand-drawn canvases, Chart.js for its own (the page's other
+// charts are not drawn meanwhile: they are hidden).
+function lettering(el, large, host) {
   const C = globalThis.Chart;
-  if (!C?.defaults?.font) return;
-  C.defaults.font.size = large ? PRESENT_FONT : PAGE_FONT;
+  if (!C?.defaults?.font) return void host?.update();
+  C.defaults.font.size = large ? PRESENT_SIZE : PAGE_SIZE;
+  host?.update();
   for (const canvas of el.querySelectorAll('canvas')) C.getChart(canvas)?.update('none');
 }
 
@@ -104,7 +106,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     if (!shown) return;
     shown.el.classList.remove('presenting');
     placeholder.replaceWith(shown.el);
-    lettering(shown.el, false);
+    lettering(shown.el, false, charts?.get(shown.el.dataset.chart));
     shown = placeholder = null;
   };
 
@@ -141,8 +143,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     // only the chart's main control shows (the host marks it .main: host/main-control.js)
     const host = charts?.get(shown.el.dataset.chart);
     label();
-    host?.update();
-    lettering(shown.el, true);
+    lettering(shown.el, true, host);
     title.focus();
   }
 

@@ -3,6 +3,7 @@
 import { t } from '../../host/i18n.js';
 import { ink, isDark } from './colours.js';
 import { repaintable } from '../../host/repaint.js';
+import { PAGE_SIZE, chartFont, textScale, textSize } from './lettering.js';
 
 /**
  * A canvas's accessible name that follows the language: `label` is a string, a message or a
@@ -96,7 +97,7 @@ function frameAndInk(ctx, box, align, baseline) {
   ctx.lineWidth = 1;
   ctx.strokeRect(box.x - 0.5, box.y - 0.5, box.w + 1, box.h + 1);
   ctx.fillStyle = colour.fg;
-  ctx.font = '11px system-ui, sans-serif';
+  ctx.font = chartFont('tick');
   ctx.textAlign = align;
   ctx.textBaseline = baseline;
 }
@@ -104,19 +105,21 @@ function frameAndInk(ctx, box, align, baseline) {
 /**
  * Draws a cell image into the rectangle `plot` ({ x, y, w, h }, CSS pixels) with a frame, tick
  * labels and axis titles: xTicks / yTicks are [fraction of the axis from the left / top, text];
- * yTitleX (default 34 px left of the plot) is where the rotated y title is centred.
+ * yTitleX (default 34 px left of the plot, more as the text grows) is where the rotated y title
+ * is centred. The text is at lettering.js's size of the moment.
  * Cells stay sharp blocks when enlarged and are averaged when shrunk.
  */
 export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', yTitleX, title = '' } = {}) {
   ctx.imageSmoothingEnabled = image.width > plot.w || image.height > plot.h;
   ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
   frameAndInk(ctx, plot, 'center', 'top');
+  const s = textScale();
   for (const [f, text] of xTicks) {
     const x = plot.x + f * plot.w;
     ctx.fillRect(Math.round(x), plot.y + plot.h, 1, 3);
     ctx.fillText(text, x, plot.y + plot.h + 4);
   }
-  if (xTitle) ctx.fillText(xTitle, plot.x + plot.w / 2, plot.y + plot.h + 18);
+  if (xTitle) ctx.fillText(xTitle, plot.x + plot.w / 2, plot.y + plot.h + 7 + textSize('tick')); // under the ticks
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (const [f, text] of yTicks) {
@@ -126,14 +129,18 @@ export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle =
   }
   if (yTitle) {
     ctx.save();
-    ctx.translate(yTitleX ?? plot.x - 34, plot.y + plot.h / 2);
+    ctx.translate(yTitleX ?? plot.x - Math.round(34 * s), plot.y + plot.h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
     ctx.fillText(yTitle, 0, 0);
     ctx.restore();
   }
   if (title) {
-    ctx.font = '600 12px system-ui, sans-serif';
+    // grown text narrows to the plot's width, where the colour bar's top label would meet it,
+    // but never below the page's size (PAGE_SIZE: on the page nothing changes)
+    ctx.font = chartFont('title');
+    const wide = ctx.measureText(title).width, size = textSize('title');
+    if (wide > plot.w && size > PAGE_SIZE) ctx.font = chartFont('title', Math.max(PAGE_SIZE, Math.floor((size * plot.w) / wide)));
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
     ctx.fillText(title, plot.x, plot.y - 4);

@@ -4,6 +4,7 @@
 import { t, messages } from '../../host/i18n.js';
 import { ink, palette, isDark } from './colours.js';
 import { ariaLabel, canvasIn } from './canvas.js';
+import { chartFont, textSize } from './lettering.js';
 
 export const MESSAGES = messages({
   en: { axisName: 'Chart of {y} against {x}' },
@@ -194,7 +195,7 @@ export const pointLabels = {
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
     ctx.save();
-    ctx.font = '12px system-ui, sans-serif';
+    ctx.font = chartFont('label');
     ctx.textAlign = 'center';
     Object.assign(ctx, { strokeStyle: ink().bg, lineWidth: 3, lineJoin: 'round' });
     chart.data.datasets.forEach((ds, i) => {
@@ -236,10 +237,10 @@ export const beyondShade = {
     if (x === null || !label) return;
     const { ctx, chartArea: a } = chart, text = t(label);
     ctx.save();
-    ctx.font = '11px system-ui, sans-serif';
+    ctx.font = chartFont('tick');
     ctx.globalAlpha = 0.85;
     ctx.fillStyle = ink().bg;
-    ctx.fillRect(x + 2, a.top + 1, ctx.measureText(text).width + 4, 14);
+    ctx.fillRect(x + 2, a.top + 1, ctx.measureText(text).width + 4, textSize('tick') + 3);
     ctx.globalAlpha = 1;
     ctx.fillStyle = ink().muted;
     ctx.textAlign = 'left';

@@ -1,0 +1,37 @@
+// lettering.js: the one source of the size of chart text. Chart.js draws ticks and legends at
+// Chart.defaults.font.size: 12 px on the page, 18 px while the presenter view shows a chart
+// (page/present.js sets it, then redraws the chart). Text drawn by hand on a canvas, and by the
+// Chart.js plugins, takes its font from here, scaled the same way, and layouts that leave room
+// for labels scale their margins by textScale(): on the page the scale is 1 and nothing moves.
+
+/** Chart.js's size on the page and in the presenter view (present.js sets one or the other). */
+export const PAGE_SIZE = 12, PRESENT_SIZE = 18;
+const FAMILY = 'system-ui, sans-serif';
+
+/** Each role's weight and size on the page: tick and note text, labels, bold labels, titles. */
+const ROLES = { tick: [400, 11], label: [400, 12], bold: [600, 12], title: [600, 12] };
+
+/** How much larger chart text is now than on the page: Chart.js's default size over 12 px (1 without Chart.js). */
+export function textScale() {
+  const size = globalThis.Chart?.defaults?.font?.size;
+  return Number.isFinite(size) && size > 0 ? size / PAGE_SIZE : 1;
+}
+
+/** The size, in CSS pixels, of text of `role` now (11 px ticks on the page, 17 px in the presenter). */
+export function textSize(role = 'label') {
+  return Math.round(ROLES[role][1] * textScale());
+}
+
+/**
+ * The canvas font for text of `role`: 'tick' (tick labels and notes), 'label', 'bold' or 'title';
+ * `px` overrides the size (a label that must fit a cell).
+ */
+export function chartFont(role = 'label', px = textSize(role)) {
+  const weight = ROLES[role][0];
+  return `${weight === 400 ? '' : `${weight} `}${px}px ${FAMILY}`;
+}
+
+/** `margin` ({ left, right, top, bottom } in page pixels) scaled with the text. */
+export function scaledMargin(margin, s = textScale()) {
+  return Object.fromEntries(Object.entries(margin).map(([k, v]) => [k, Math.round(v * s)]));
+}
