@@ -105,6 +105,11 @@ test('printing to PDF hides every control and keeps every chart drawn', async ()
   const hidden = await page.evaluate(() => [...document.querySelectorAll('.controls, .posenc-toolbar, .page-tools, .data-table')]
     .every((el) => getComputedStyle(el).display === 'none'));
   assert.ok(hidden, 'controls, toolbars and switches are hidden in print');
+  // a cell readout that only says how to pick a cell is an instruction paper cannot follow
+  const hints = await page.evaluate(() => [...document.querySelectorAll('.heatmap-hover, .cell-hover')]
+    .map((el) => [el.closest('[data-chart]').dataset.chart, el.classList.contains('hint'), getComputedStyle(el).display]));
+  assert.equal(hints.length, 3);
+  for (const [kind, hint, display] of hints) assert.deepEqual([kind, hint, display], [kind, true, 'none']);
   const pdf = await page.pdf({ format: 'A4' });
   const images = (pdf.toString('latin1').match(/\/Subtype\s*\/Image/g) ?? []).length;
   assert.ok(images >= canvases, `${images} images in the PDF for ${canvases} drawn canvases`);

@@ -147,6 +147,7 @@ export default {
       }
     };
     const showCursor = () => {
+      hover.classList.toggle('hint', !s || !cursor);
       if (!s || !cursor) {
         hover.textContent = String(M.hint);
         return;
