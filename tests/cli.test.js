@@ -188,7 +188,7 @@ test('errors in the command line\'s own words: the flag typed, files swapped or 
   };
   // an API option's name becomes the flag that fills it
   assert.match(await fail('compare', llamaConfig, goodGguf, '-c', '-5'), /^posenc: -c must be in \[0, 2147483647\], got -5/);
-  assert.match(await fail('compare', llamaConfig, goodGguf, '--rope-freq-base', '-3'), /^posenc: --rope-freq-base must be in/);
+  assert.match(await fail('compare', llamaConfig, goodGguf, '--rope-freq-base', '-3'), /^posenc: --rope-freq-base must be > 0, got -3/);
   assert.match(await fail('vectors', llamaConfig, '--positions', '3,-1'), /^posenc: --positions value 2 must be finite/);
   // the two files of compare in the wrong order, or of the wrong kind
   assert.match(await fail('compare', goodGguf, llamaConfig), /compare takes the config first, then the GGUF: posenc compare .*llama-config\.json .*llama\.gguf/);
