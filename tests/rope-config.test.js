@@ -296,6 +296,13 @@ test('ropeScaling gives what ropeConfig says for the RoPE layers, with its check
     assert.throws(() => read(config), (e) => ((want = e), true));
     assert.throws(() => ropeScaling(config), (e) => e.constructor === want.constructor && e.message === want.message, want.message);
   }
+  // RoPE keys alone, with no head width (what a page's paste box may hold): { base?, scaling }, the same checks
+  assert.deepEqual(ropeScaling({ rope_theta: 1e4, rope_scaling: { type: 'linear', factor: 8 } }), { base: 1e4, scaling: { type: 'linear', factor: 8 } });
+  assert.deepEqual(ropeScaling({ max_position_embeddings: 32768, rope_scaling: { type: 'yarn', factor: 4 } }),
+    { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 } });
+  assert.throws(() => ropeScaling({ rope_scaling: { factor: 8 } }), /^TypeError: rope_scaling has factor but neither rope_type nor type/);
+  assert.throws(() => ropeScaling({ rope_scaling: { type: 'dynamic', factor: 2 } }), /^TypeError: rope_scaling of type dynamic needs max_position_embeddings/);
+  assert.throws(() => ropeScaling({ max_position_embeddings: '4096', rope_scaling: { type: 'linear', factor: 2 } }), /^TypeError: max_position_embeddings must be an integer/);
   // a bare block: the same mapping and checks, its rope_theta as the base
   assert.deepEqual(ropeScaling({ rope_type: 'linear', factor: 2 }), { scaling: { type: 'linear', factor: 2 } });
   assert.deepEqual(ropeScaling({ ...yarn, rope_theta: 1e6 }), { base: 1e6, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 } });

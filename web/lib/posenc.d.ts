@@ -124,8 +124,9 @@ export interface RopeVectors {
  * What ropeScaling() gives, as options of the RoPE methods. For a whole config.json: exactly
  * ropeConfig's base, rotaryDim and scaling of its full_attention layers (or of its one RoPE layer
  * type; with several and no full_attention it throws). Other layer types' bases, the pair style
- * and mRoPE come from ropeConfig. For a bare rope_scaling block: base (its rope_theta, if any)
- * and scaling only.
+ * and mRoPE come from ropeConfig. For RoPE keys alone (a rope_scaling block, maybe with
+ * rope_theta and max_position_embeddings beside it, no head width): base (rope_theta, if given)
+ * and scaling, with the same checks.
  */
 export interface RopeConfig {
   base?: number;
@@ -175,7 +176,7 @@ export interface ModelPositions {
 /** Real models' position-relevant config keys, with the public file each number comes from. */
 export declare const MODELS: readonly { id: string; name: string; family: string; year: number; config: object; source: string; note?: string }[];
 
-/** A model's config.json (object or JSON text) or a bare rope_scaling block, as RoPE options: see RopeConfig. */
+/** A model's config.json (object or JSON text), or its RoPE keys alone, as RoPE options: see RopeConfig. */
 export declare function ropeScaling(config: object | string): RopeConfig;
 
 // ---- real weights: safetensors files and one attention layer (web/lib/safetensors.js, layer.js) ----
@@ -608,7 +609,7 @@ export interface Posenc {
   ropeInvFreq(rotaryDim: number, options?: FrequencyOptions & Out<Float64Array>): Float64Array;
   /** the factor a scaling variant multiplies cos and sin by (1 without scaling) */
   ropeAttentionFactor(rotaryDim: number, options?: FrequencyOptions): number;
-  /** a config.json's (or a bare block's) RoPE options, as the top-level ropeScaling: see RopeConfig */
+  /** a config.json's (or its RoPE keys') RoPE options, as the top-level ropeScaling: see RopeConfig */
   ropeScaling(config: object | string): RopeConfig;
   /** A whole config.json (object or JSON text, v4 or v5 format, text_config looked into), read per layer type; the result is frozen. */
   ropeConfig(config: object | string): ModelPositions;

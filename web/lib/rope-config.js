@@ -132,29 +132,41 @@ export function readRopeConfig(config, options) {
   return Object.freeze({ layerTypes: Object.freeze(layerTypes), maxPositionEmbeddings: maxPos ?? null, warnings: Object.freeze(warnings) });
 }
 
-// Keys a whole config.json has and a bare scaling block has not.
-const CONFIG_KEYS = ['rope_scaling', 'rope_parameters', 'text_config', 'model_type', 'head_dim', 'hidden_size', 'n_embd',
-  'num_attention_heads', 'n_head', 'qk_rope_head_dim', 'kv_channels', 'max_position_embeddings', 'num_hidden_layers'];
+// Keys that say how wide a head is, or which model it is: a config with none of them is only its
+// RoPE keys (a rope_scaling block, maybe rope_theta and max_position_embeddings beside it).
+const MODEL_KEYS = ['text_config', 'model_type', 'head_dim', 'hidden_size', 'n_embd', 'num_attention_heads', 'n_head',
+  'qk_rope_head_dim', 'kv_channels', 'global_head_dim', 'num_hidden_layers', 'layer_types'];
 
 /**
  * The options { base, rotaryDim, scaling } of a model's RoPE layers, to pass on to the RoPE
- * methods: for a whole config.json (object or text), exactly what readRopeConfig says for its
+ * methods: for a config.json (object or text), exactly what readRopeConfig says for its
  * full_attention layers, or for its one RoPE layer type when it has no full_attention (another
- * layer type's base, the pair style and mRoPE: readRopeConfig). A bare rope_scaling block
- * (rope_type or type, its keys, maybe rope_theta) gives { base?, scaling } with the same checks.
+ * layer type's base, the pair style and mRoPE: readRopeConfig). RoPE keys alone (a bare
+ * rope_scaling block, or rope_scaling with rope_theta and max_position_embeddings and no head
+ * width) give { base?, scaling } through the same checks, the width left to the caller.
  */
 export function ropeScaling(config) {
   if (config === undefined) throw new TypeError('config must be a config.json object or its JSON text, got undefined');
   const c = load(config);
-  if (!CONFIG_KEYS.some((k) => Object.hasOwn(c, k))) {
-    const type = readType(c, 'rope_scaling', () => {});
-    const out = {};
-    if (get(c, 'rope_theta') !== undefined) out.base = number('rope_scaling.rope_theta', get(c, 'rope_theta'), 1);
-    if (type === 'default') return { ...out, scaling: null };
-    if (type === 'proportional') {
-      throw new TypeError('rope_scaling of type proportional is read with its whole config (its rotated pairs depend on head_dim): pass the config');
+  if (!MODEL_KEYS.some((k) => Object.hasOwn(c, k))) {
+    // the block: rope_scaling (v4, kept by v5 when both are there), rope_parameters, or the object itself
+    const name = ['rope_scaling', 'rope_parameters'].find((k) => Object.hasOwn(c, k));
+    let path = name ?? 'rope_scaling', b = name === undefined ? c : get(c, name) === undefined ? {} : record(path, get(c, name));
+    if (get(b, 'full_attention') !== undefined) {
+      path += '.full_attention';
+      b = record(path, get(b, 'full_attention'));
     }
-    return { ...out, scaling: readScaling({}, c, 'rope_scaling', type, undefined, () => {}) };
+    const maxPos = optCount('', c, ['max_position_embeddings'], 1);
+    const topL0 = optCount('', c, ['original_max_position_embeddings'], 1);
+    const out = {};
+    if (get(b, 'rope_theta') !== undefined) out.base = number(`${path}.rope_theta`, get(b, 'rope_theta'), 1);
+    else if (get(c, 'rope_theta') !== undefined) out.base = number('rope_theta', get(c, 'rope_theta'), 1);
+    const type = readType(b, path, () => {});
+    if (type === 'default' || (type === 'mrope' && get(b, 'mrope_section') !== undefined)) return { ...out, scaling: null };
+    if (type === 'proportional') {
+      throw new TypeError(`${path} of type proportional is read with its whole config (its rotated pairs depend on head_dim): pass the config`);
+    }
+    return { ...out, scaling: readScaling({ maxPos, topL0 }, b, path, type, undefined, () => {}) };
   }
   // (the attention factor is not part of the options: the RoPE methods compute it)
   const r = readRopeConfig(c, { attentionFactor: () => 1 });
