@@ -123,7 +123,7 @@ test('inspect: a config, a GGUF (with flags), --json', async () => {
   assert.match(c.stdout, /full_attention \(32 layers\): base 500000, head 128, rotary 128, pairs half, scaling type llama3, factor 8/);
   const g = await run('inspect', oldGguf, '--rope-scaling', 'yarn');
   assert.equal(g.code, 0);
-  assert.match(g.stdout, /n_dims 128, mode norm, freq_base 500000, freq_scale 1, ext_factor 1/);
+  assert.match(g.stdout, /n_dims 128, mode norm \(pairs half: adjacent pairs of the q\/k weights convert_hf_to_gguf.py permuted\), freq_base 500000, freq_scale 1, ext_factor 1/);
   assert.match(g.stdout, /flag-no-op: --rope-scaling yarn without --rope-scale/);
   const j = JSON.parse((await run('inspect', goodGguf, '--json')).stdout);
   assert.equal(j.metadata['llama.rope.freq_base'], 500000);
@@ -188,7 +188,7 @@ test('errors in the command line\'s own words: the flag typed, files swapped or 
   };
   // an API option's name becomes the flag that fills it
   assert.match(await fail('compare', llamaConfig, goodGguf, '-c', '-5'), /^posenc: -c must be in \[0, 2147483647\], got -5/);
-  assert.match(await fail('compare', llamaConfig, goodGguf, '--rope-freq-base', '-3'), /^posenc: --rope-freq-base must be in/);
+  assert.match(await fail('compare', llamaConfig, goodGguf, '--rope-freq-base', '-3'), /^posenc: --rope-freq-base must be > 0, got -3/);
   assert.match(await fail('vectors', llamaConfig, '--positions', '3,-1'), /^posenc: --positions value 2 must be finite/);
   // the two files of compare in the wrong order, or of the wrong kind
   assert.match(await fail('compare', goodGguf, llamaConfig), /compare takes the config first, then the GGUF: posenc compare .*llama-config\.json .*llama\.gguf/);
@@ -198,6 +198,12 @@ test('errors in the command line\'s own words: the flag typed, files swapped or 
   // a file cut short names itself and says what it may be
   const cut = file('cut.gguf', readFileSync(goodGguf).subarray(0, 600));
   assert.match(await fail('inspect', cut), /cut\.gguf: the file ends at byte 600 inside its metadata .*; is the file cut short \(an unfinished download or copy\)\?/);
+  // a config transformers cannot load, or whose llama3 band is upside down, is refused naming its keys
+  const rs = MODELS['llama-3.1-8b'].config.rope_scaling;
+  const noType = file('no-type.json', JSON.stringify({ ...MODELS['llama-3.1-8b'].config, rope_scaling: { ...rs, rope_type: undefined } }));
+  assert.match(await fail('inspect', noType), /^posenc: rope_scaling has factor but neither rope_type nor type, so transformers cannot load it/);
+  const upside = file('low-high.json', JSON.stringify({ ...MODELS['llama-3.1-8b'].config, rope_scaling: { ...rs, low_freq_factor: 4, high_freq_factor: 1 } }));
+  assert.match(await fail('inspect', upside), /^posenc: rope_scaling\.high_freq_factor \(1\) must be at least rope_scaling\.low_freq_factor \(4\)/);
   // llama.cpp's flags act on a GGUF only; elsewhere they are refused, not ignored
   assert.match(await fail('inspect', llamaConfig, '--rope-scale', '4'), /--rope-scale: llama.cpp's flags apply to a GGUF; inspect of a config.json takes none/);
   assert.match(await fail('vectors', llamaConfig, '-c', '4096'), /-c: llama.cpp's flags apply to a GGUF; vectors takes none/);

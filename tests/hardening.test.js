@@ -434,7 +434,7 @@ const SPEC = {
       ['rope_type unknown', { 'config.rope_scaling': { rope_type: 'alibi', factor: 2 } }, RangeError, 'rope_type'],
       ['rope_type not a string', { 'config.rope_scaling': { rope_type: 1, factor: 2 } }, TypeError, 'rope_type'],
       ['rope_theta NaN', { 'config.rope_theta': NaN }, RangeError, 'rope_theta'],
-      ['head_dim odd', { 'config.head_dim': 1.5 }, TypeError, 'head_dim'],
+      ['head_dim not an integer', { 'config.head_dim': 1.5 }, RangeError, 'head_dim'],
       ['a factor missing', { 'config.rope_scaling': { rope_type: 'linear' } }, TypeError, 'factor'],
     ],
   },

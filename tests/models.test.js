@@ -27,10 +27,11 @@ test('the gallery has at least 25 models, each with a checkpoint, a source and a
 });
 
 // The warnings an entry is expected to raise: keys its checkpoint's file leaves to the class
-// defaults, and Llama 4 Scout's llama3 step.
+// defaults, Llama 4 Scout's llama3 step, and scaling that depends on the sequence's length.
 const EXPECTED_WARNINGS = {
   'llama-2-7b': ['class-defaults'], 'phi-2': ['class-defaults'], 'gpt-j-6b': ['class-defaults'], 'gemma-3-4b': ['class-defaults'],
   'llama-4-scout': ['llama3-step', 'class-defaults'],
+  'phi-3.5-mini': ['scaling-by-length'], 'phi-4-mini': ['scaling-by-length'], 'internlm2.5-7b': ['scaling-by-length'], 'minicpm-2b': ['scaling-by-length'],
 };
 
 test('every gallery entry parses with only its expected warnings, as an object and as JSON text', () => {

@@ -149,6 +149,9 @@ test('a config\'s names where options are wanted: the option meant, by name', ()
   const config = { rope_theta: 500000, head_dim: 128, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } };
   assert.deepEqual(pe.ropeScaling(JSON.stringify(config)), pe.ropeScaling(config));
   assert.throws(() => pe.ropeScaling('{"rope_theta": 1e4,'), /^TypeError: config is not valid JSON/);
-  assert.throws(() => pe.ropeScaling({ rope_scaling: { type: 'longrope_v2', factor: 2 } }), /^RangeError: rope_scaling.type "longrope_v2" is unknown/);
-  assert.throws(() => pe.ropeScaling({ rope_scaling: { rope_type: 'longrope_v2', factor: 2 } }), /^RangeError: rope_scaling.rope_type "longrope_v2" is unknown/);
+  for (const wrap of [(b) => b, (b) => ({ head_dim: 64, rope_scaling: b })]) {
+    assert.throws(() => pe.ropeScaling(wrap({ type: 'longrope_v2', factor: 2 })), /^RangeError: rope_scaling.type "longrope_v2" is unknown/);
+    assert.throws(() => pe.ropeScaling(wrap({ rope_type: 'longrope_v2', factor: 2 })), /^RangeError: rope_scaling.rope_type "longrope_v2" is unknown/);
+    assert.throws(() => pe.ropeConfig({ head_dim: 64, rope_scaling: { type: 'longrope_v2', factor: 2 } }), /^RangeError: rope_scaling.type "longrope_v2" is unknown/);
+  }
 });

@@ -32,10 +32,13 @@ test('each warning fires on a config built to raise it, and only that warning', 
     'mrope-section-sum': { ...llama, rope_theta: 1e6, rope_scaling: { type: 'mrope', mrope_section: [16, 24, 16] } },
     'rope-theta-dropped': { ...llama, rope_theta: 500000, rope_scaling: { ...llama3 }, rope_parameters: { ...llama3, rope_theta: 10000 } },
     'llama3-step': { ...llama, rope_theta: 500000, rope_scaling: { ...llama3, factor: 16, high_freq_factor: 1 } },
+    'scaling-by-length': { ...llama, max_position_embeddings: 4096, rope_theta: 1e4, rope_scaling: { rope_type: 'dynamic', factor: 2 } },
     'class-defaults': { model_type: 'llama', num_attention_heads: 32, num_hidden_layers: 4, max_position_embeddings: 8192, rope_theta: 1e4 },
   };
+  // (LongRoPE's blocks also depend on the sequence's length)
+  const also = { 'longrope-length': ['scaling-by-length'], 'rope-type-legacy': ['scaling-by-length'] };
   for (const [code, config] of Object.entries(cases)) {
-    assert.deepEqual(codes(config), [code], code);
+    assert.deepEqual(codes(config), [code, ...(also[code] ?? [])], code);
     const w = read(config).warnings[0];
     assert.equal(typeof w.message, 'string');
     assert.ok(w.message.length > 20, code);
@@ -194,7 +197,7 @@ test('errors name the key and the value', () => {
   bad({ ...llama, rope_theta: Infinity }, RangeError, /^rope_theta .*Infinity/);
   bad({ ...llama, rope_theta: 0.5 }, RangeError, /^rope_theta must be a finite number >= 1, got 0.5/);
   bad({ ...llama, rope_scaling: { rope_type: 'yarn', factor: '4' } }, TypeError, /^rope_scaling\.factor must be a number/);
-  bad({ ...llama, rope_scaling: { rope_type: 'linear', factor: 0.5 } }, RangeError, /^rope_scaling\.factor must be a number >= 1 for linear, got 0\.5/);
+  bad({ ...llama, rope_scaling: { rope_type: 'linear', factor: 0.5 } }, RangeError, /^rope_scaling\.factor must be >= 1 for linear, got 0\.5/);
   bad({ ...llama, rope_scaling: { rope_type: 'warp', factor: 2 } }, RangeError, /^rope_scaling\.rope_type "warp" is unknown/);
   bad({ ...llama, rope_scaling: { rope_type: 'llama3', factor: 8 } }, TypeError, /^rope_scaling of type llama3 needs low_freq_factor/);
   bad({ text_config: { model_type: 'custom', head_dim: 128, num_hidden_layers: 2, rope_parameters: { rope_type: 'yarn', factor: 4, rope_theta: 1e4 } } },
@@ -254,10 +257,89 @@ test('hostile input: size, depth, width and prototype keys are refused, and noth
   assert.equal(r.layerTypes.polluted, undefined);
 });
 
-test('ropeScaling() from scaling.js still reads a config as before', () => {
-  const r = ropeScaling({ ...llama, rope_theta: 1e6, rope_scaling: { ...yarn } });
-  assert.deepEqual(r, { base: 1e6, rotaryDim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 } });
+test('ropeScaling gives what ropeConfig says for the RoPE layers, with its checks; a bare block is read alike', () => {
+  const deepseek = { model_type: 'deepseek_v3', hidden_size: 7168, num_attention_heads: 128, num_hidden_layers: 61, qk_nope_head_dim: 128,
+    qk_rope_head_dim: 64, v_head_dim: 128, max_position_embeddings: 163840, rope_theta: 10000,
+    rope_scaling: { type: 'yarn', factor: 40, original_max_position_embeddings: 4096, beta_fast: 32, beta_slow: 1, mscale: 1, mscale_all_dim: 1 } };
+  const gemma3 = { model_type: 'gemma3', text_config: { model_type: 'gemma3_text', hidden_size: 2560, num_attention_heads: 8, head_dim: 256,
+    num_hidden_layers: 34, max_position_embeddings: 131072, rope_theta: 1e6, rope_local_base_freq: 10000, rope_scaling: { rope_type: 'linear', factor: 8 } } };
+  const llama31 = { ...llama, max_position_embeddings: 131072, rope_theta: 500000, rope_scaling: { ...llama3 } };
+  const qwen25 = { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 32768,
+    rope_theta: 1e6, rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } };
+  for (const [name, config, rotaryDim] of [['DeepSeek-V3', deepseek, 64], ['Gemma 3', gemma3, 256], ['Llama 3.1', llama31, 128], ['Qwen2.5 YaRN', qwen25, 128]]) {
+    const { base, rotaryDim: r, scaling } = read(config).layerTypes.full_attention;
+    assert.deepEqual(ropeScaling(config), { base, rotaryDim: r, scaling }, name);
+    assert.deepEqual(pe.ropeScaling(JSON.stringify(config)), { base, rotaryDim: r, scaling }, `${name} as text`);
+    assert.equal(r, rotaryDim, name);
+    assert.notEqual(scaling, null, name);
+  }
+  // (DeepSeek's rope part, not hidden_size / heads; Gemma 3's global layers, in text_config)
+  assert.equal(ropeScaling(gemma3).base, 1e6);
+  // one RoPE layer type, whatever its name; several and no full_attention: ropeConfig's to pick from
+  const one = { ...llama, rope_theta: 1e4, layer_types: Array(4).fill('sliding_attention') };
+  assert.equal(ropeScaling(one).base, 1e4);
+  assert.throws(() => ropeScaling({ ...llama, rope_theta: 1e4, layer_types: ['sliding_attention', 'chunked_attention', 'sliding_attention', 'chunked_attention'] }),
+    /^RangeError: the config's RoPE layer types are sliding_attention, chunked_attention, with no full_attention/);
+  // ropeConfig's refusals, word for word
+  const refused = [
+    { ...llama31, rope_scaling: { ...llama3, factor: '8' } },
+    { ...llama31, rope_scaling: { ...llama3, factor: -8 } },
+    { ...llama31, rope_scaling: { ...llama3, factor: 0 } },
+    { ...llama31, max_position_embeddings: '131072' },
+    { ...llama31, rope_scaling: { factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } },
+    { ...llama31, rope_scaling: { ...llama3, low_freq_factor: 4, high_freq_factor: 1 } },
+    { ...llama31, head_dim: 2 ** 40 },
+    { ...gemma3, text_config: { ...gemma3.text_config, rope_scaling: { type: 'warp', factor: 2 } } },
+  ];
+  for (const config of refused) {
+    let want;
+    assert.throws(() => read(config), (e) => ((want = e), true));
+    assert.throws(() => ropeScaling(config), (e) => e.constructor === want.constructor && e.message === want.message, want.message);
+  }
+  // RoPE keys alone, with no head width (what a page's paste box may hold): { base?, scaling }, the same checks
+  assert.deepEqual(ropeScaling({ rope_theta: 1e4, rope_scaling: { type: 'linear', factor: 8 } }), { base: 1e4, scaling: { type: 'linear', factor: 8 } });
+  assert.deepEqual(ropeScaling({ max_position_embeddings: 32768, rope_scaling: { type: 'yarn', factor: 4 } }),
+    { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 } });
+  assert.throws(() => ropeScaling({ rope_scaling: { factor: 8 } }), /^TypeError: rope_scaling has factor but neither rope_type nor type/);
+  assert.throws(() => ropeScaling({ rope_scaling: { type: 'dynamic', factor: 2 } }), /^TypeError: rope_scaling of type dynamic needs max_position_embeddings/);
+  assert.throws(() => ropeScaling({ max_position_embeddings: '4096', rope_scaling: { type: 'linear', factor: 2 } }), /^TypeError: max_position_embeddings must be an integer/);
+  // a bare block: the same mapping and checks, its rope_theta as the base
   assert.deepEqual(ropeScaling({ rope_type: 'linear', factor: 2 }), { scaling: { type: 'linear', factor: 2 } });
+  assert.deepEqual(ropeScaling({ ...yarn, rope_theta: 1e6 }), { base: 1e6, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 } });
+  assert.throws(() => ropeScaling({ type: 'linear', factor: -2 }), /^RangeError: rope_scaling\.factor must be a finite number > 0, got -2$/);
+  assert.throws(() => ropeScaling({ factor: 8 }), /^TypeError: rope_scaling has factor but neither rope_type nor type/);
+  assert.throws(() => ropeScaling({ ...llama3, low_freq_factor: 4, high_freq_factor: 1 }),
+    /^RangeError: rope_scaling\.high_freq_factor \(1\) must be at least rope_scaling\.low_freq_factor \(4\)$/);
+});
+
+test('a block with a factor and no type, and llama3 with low_freq_factor > high_freq_factor, are refused naming the config\'s keys', () => {
+  assert.throws(() => read({ ...llama, rope_theta: 5e5, rope_scaling: { factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } }),
+    /^TypeError: rope_scaling has factor but neither rope_type nor type, so transformers cannot load it/);
+  assert.throws(() => read({ ...llama, layer_types: Array(4).fill('full_attention'), rope_parameters: { full_attention: { factor: 2, rope_theta: 1e4 } } }),
+    /^TypeError: rope_parameters\.full_attention has factor but neither rope_type nor type/);
+  assert.throws(() => read({ ...llama, rope_theta: 5e5, rope_scaling: { ...llama3, low_freq_factor: 4, high_freq_factor: 1 } }),
+    /^RangeError: rope_scaling\.high_freq_factor \(1\) must be at least rope_scaling\.low_freq_factor \(4\)$/);
+  // the unknown type names the key the file uses
+  assert.throws(() => read({ ...llama, rope_scaling: { type: 'foo', factor: 2 } }), /^RangeError: rope_scaling\.type "foo" is unknown/);
+  // a block with neither type nor factor is default RoPE, as transformers reads it
+  assert.equal(read({ ...llama, rope_theta: 1e4, rope_scaling: { rope_theta: 1e4 } }).layerTypes.full_attention.scaling, null);
+});
+
+test('LongRoPE and dynamic NTK depend on the sequence length: ropeConfig says so, and seqLen picks the factors as ropeVectors does', () => {
+  const short = Array(48).fill(1), long = Array(48).fill(4);
+  const phi3 = { model_type: 'phi3', hidden_size: 3072, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 131072,
+    original_max_position_embeddings: 4096, rope_theta: 10000, rope_scaling: { type: 'longrope', short_factor: short, long_factor: long } };
+  const w = read(phi3).warnings.find((x) => x.code === 'scaling-by-length');
+  assert.match(w.message, /seqLen/);
+  const { base, scaling } = ropeScaling(phi3), p = 100000;
+  const vec = pe.ropeVectors(phi3, { positions: [p] }).layerTypes.full_attention.positions.find((r) => r.position === p);
+  const withLen = pe.ropeCache([p], 96, { base, scaling: { ...scaling, seqLen: p + 1 } });
+  const without = pe.ropeCache([p], 96, { base, scaling });
+  assert.ok(Math.abs(withLen.cos[1] - vec.cos[1]) < 1e-6, 'seqLen past L0: long_factor, as ropeVectors');
+  assert.ok(Math.abs(without.cos[1] - vec.cos[1]) > 0.1, 'no seqLen: short_factor');
+  const dyn = { ...llama, max_position_embeddings: 4096, rope_theta: 1e4, rope_scaling: { rope_type: 'dynamic', factor: 2 } };
+  assert.match(read(dyn).warnings.find((x) => x.code === 'scaling-by-length').message, /seqLen/);
+  assert.equal(read({ ...llama, rope_theta: 1e4, rope_scaling: { rope_type: 'linear', factor: 2 } }).warnings.length, 0);
 });
 
 test('the page\'s config examples (section 21): the v4 and v5 layouts read alike, and the per-layer-type one is Gemma 4\'s own', async () => {

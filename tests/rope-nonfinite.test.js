@@ -108,7 +108,7 @@ for (const simd of [true, false]) {
               const xb = x.slice();
               xb[i] = v;
               const out = new Float32Array(n).fill(42), before = pe.heapBytes();
-              const re = new RegExp(`^x\\[${i}\\] must be finite and in \\[-Infinity, Infinity\\], got ${v}$`);
+              const re = new RegExp(`^x\\[${i}\\] must be finite, got ${v}$`);
               for (const o of [out, undefined]) {
                 assert.throws(() => call(xb, o), (e) => e instanceof RangeError && re.test(e.message), `${kind} x[${i}] = ${v}`);
               }
@@ -173,7 +173,7 @@ for (const simd of [true, false]) {
               const tb = table.slice();
               tb[i] = v;
               const args = name === 'cos' ? { cos: tb, sin } : { cos, sin: tb };
-              const re = new RegExp(`^RangeError: ${name}\\[${i}\\] must be finite and in \\[-Infinity, Infinity\\], got ${v}$`);
+              const re = new RegExp(`^RangeError: ${name}\\[${i}\\] must be finite, got ${v}$`);
               const out = new Float32Array(n).fill(42);
               assert.throws(() => pe.applyRope(x, { ...o, ...args }), re);
               assert.throws(() => pe.applyRope(x, { ...o, ...args, out }), re);

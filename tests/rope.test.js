@@ -108,5 +108,51 @@ for (const [name, pe] of await builds) {
       assert.deepEqual(x, copy);
       assert.notEqual(y, x);
     });
+
+    test('a mismatch of x and positions, or of a table and rotaryDim, names both sides', () => {
+      const o = { heads: 2, headDim: 8, style: 'half' };
+      assert.throws(() => pe.applyRope(new Float32Array(48), { ...o, positions: [0, 1] }),
+        /^RangeError: x must have length 32 \(positions.length 2 × heads 2 × headDim 8\), got 48: 3 rows of heads × headDim against 2 positions$/);
+      const c = pe.ropeCache([0, 1, 2], 4);
+      assert.throws(() => pe.applyRope(new Float32Array(48), { ...o, cos: c.cos, sin: c.sin }),
+        /^RangeError: cos must have length 12 \(x's 3 rows × rotaryDim\/2 = 4, rotaryDim defaulting to headDim\), got 6: 2 pairs a row, a table for rotaryDim 4$/);
+      assert.equal(pe.applyRope(new Float32Array(48), { ...o, rotaryDim: 4, cos: c.cos, sin: c.sin }).length, 48);
+      const t = pe.tensor(48), tc = pe.tensor(c.cos), ts = pe.tensor(c.sin);
+      try {
+        assert.throws(() => pe.applyRopeInPlace(t, { ...o, positions: [0, 1] }),
+          /^RangeError: positions must have length 3, one per row of x \(x.length 48 \/ \(heads 2 × headDim 8\)\), got 2$/);
+        assert.throws(() => pe.applyRopeInPlace(t, { ...o, cos: tc, sin: ts }), /^RangeError: cos must have length 12 .*rotaryDim defaulting to headDim.*a table for rotaryDim 4$/);
+      } finally {
+        t.free(); tc.free(); ts.free();
+      }
+      assert.throws(() => pe.ropeCache([1], 8, { precision: 'fp16' }), /^RangeError: precision must be one of "f64", "f32", "bf16", "f16", got "fp16"$/);
+    });
+
+    test('a ropeConfig layer, destructured into applyRope, rotates as transformers does (Qwen2.5 with YaRN ×4, float64 reference)', () => {
+      const config = { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 131072,
+        rope_theta: 1e6, rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } };
+      const { base, rotaryDim, scaling, style } = pe.ropeConfig(config).layerTypes.full_attention;
+      const heads = 2, headDim = 128, positions = [0, 1, 4097, 32767, 100000];
+      const x = randomFloats(positions.length * heads * headDim, 7);
+      const y = pe.applyRope(x, { heads, headDim, base, rotaryDim, scaling, style, positions });
+      // transformers' _compute_yarn_parameters and rotate_half, in float64
+      const d = 128, s = 4, l0 = 32768, corr = (r) => (d * Math.log(l0 / (r * 2 * Math.PI))) / (2 * Math.log(1e6));
+      const low = Math.max(Math.floor(corr(32)), 0), high = Math.min(Math.ceil(corr(1)), d - 1);
+      const inv = Array.from({ length: d / 2 }, (_, i) => {
+        const t = 1e6 ** (-2 * i / d), ramp = Math.min(1, Math.max(0, (i - low) / (high - low)));
+        return (t / s) * ramp + t * (1 - ramp);
+      });
+      const attn = 0.1 * Math.log(s) + 1;
+      assert.equal(style, 'half');
+      positions.forEach((p, r) => {
+        for (let h = 0; h < heads; h++) {
+          const at = (r * heads + h) * headDim;
+          for (let i = 0; i < d / 2; i++) {
+            const c = Math.cos(p * inv[i]) * attn, sn = Math.sin(p * inv[i]) * attn, a = x[at + i], b = x[at + i + d / 2];
+            assert.ok(Math.abs(y[at + i] - (a * c - b * sn)) < 2e-6 && Math.abs(y[at + i + d / 2] - (a * sn + b * c)) < 2e-6, `p=${p} pair ${i}`);
+          }
+        }
+      });
+    });
   });
 }

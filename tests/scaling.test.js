@@ -202,18 +202,22 @@ for (const [name, pe] of await builds) {
 
     test('GPT-NeoX partial rotary, no scaling', () => {
       const r = pe.ropeScaling({ hidden_size: 2048, num_attention_heads: 16, rotary_pct: 0.25, rotary_emb_base: 10000, rope_scaling: null });
-      assert.deepEqual(r, { rotaryDim: 32, scaling: undefined });
+      assert.deepEqual(r, { base: 10000, rotaryDim: 32, scaling: null });
     });
 
     test('broken blocks: unknown type, missing factor, NaN, factor < 1', () => {
       const cases = [
-        [{ rope_scaling: { rope_type: 'superrope', factor: 2 } }, RangeError, 'superrope'],
-        [{ rope_scaling: { rope_type: 'linear' } }, TypeError, 'needs factor'],
-        [{ rope_scaling: { rope_type: 'linear', factor: NaN } }, RangeError, 'factor'],
-        [{ rope_scaling: { rope_type: 'dynamic', factor: 0.5 }, max_position_embeddings: 2048 }, RangeError, 'factor'],
-        [{ rope_scaling: { rope_type: 'llama3', factor: 8 } }, TypeError, 'low_freq_factor'],
-        [{ rope_scaling: { rope_type: 'yarn', factor: 4 } }, TypeError, 'original_max_position_embeddings'],
-        [{ rope_scaling: { rope_type: 42 } }, TypeError, 'rope_type'],
+        [{ head_dim: 64, rope_scaling: { rope_type: 'superrope', factor: 2 } }, RangeError, 'superrope'],
+        [{ head_dim: 64, rope_scaling: { rope_type: 'linear' } }, TypeError, 'needs factor'],
+        [{ head_dim: 64, rope_scaling: { rope_type: 'linear', factor: NaN } }, RangeError, 'factor'],
+        [{ head_dim: 64, rope_scaling: { rope_type: 'dynamic', factor: 0.5 }, max_position_embeddings: 2048 }, RangeError, 'factor'],
+        [{ head_dim: 64, rope_scaling: { rope_type: 'llama3', factor: 8 } }, TypeError, 'low_freq_factor'],
+        [{ head_dim: 64, rope_scaling: { rope_type: 'yarn', factor: 4 } }, TypeError, 'original_max_position_embeddings'],
+        [{ head_dim: 64, rope_scaling: { rope_type: 42 } }, TypeError, 'rope_type'],
+        // a bare block, with the same checks
+        [{ rope_type: 'superrope', factor: 2 }, RangeError, 'rope_scaling.rope_type "superrope" is unknown'],
+        [{ type: 'linear', factor: '2' }, TypeError, 'rope_scaling.factor must be a number > 0'],
+        [{ rope_type: 'yarn', factor: 4 }, TypeError, 'original_max_position_embeddings'],
         // the file's text is read as its object; text that holds no object is refused as such
         ['{"rope_type":"linear"}', TypeError, 'needs factor'],
         ['"linear"', TypeError, 'config must be a config.json object'],
@@ -301,7 +305,7 @@ for (const [name, pe] of await builds) {
 
     test('a position that does not fit its type is refused, not turned into NaN', () => {
       assert.throws(() => pe.ropeCache([70000], 8, { precision: 'f16' }), RangeError);
-      assert.throws(() => pe.ropeCache([1], 8, { precision: 'f8' }), (e) => e instanceof RangeError && e.message.includes('precision.position'));
+      assert.throws(() => pe.ropeCache([1], 8, { precision: 'f8' }), (e) => e instanceof RangeError && e.message.startsWith('precision must be one of'));
     });
   });
 

@@ -110,7 +110,7 @@ for (const [name, pe] of await builds) {
         [() => pe.applyRopeInPlace(x, { ...o, cos }), TypeError, /^sin must be a tensor/],
         [() => pe.applyRopeInPlace(x, { ...o, cos, sin: cache().sin }), TypeError, /^sin must be a tensor/],
         [() => pe.applyRopeInPlace(x, { ...o, cos, sin, base: 10 }), TypeError, /^base/],
-        [() => pe.applyRopeInPlace(x, { ...o, rotaryDim: 4, cos, sin }), RangeError, /^cos\.length/],
+        [() => pe.applyRopeInPlace(x, { ...o, rotaryDim: 4, cos, sin }), RangeError, /^cos must have length 4 \(x's 2 rows × rotaryDim\/2 = 2\), got 8: 4 pairs a row, a table for rotaryDim 8$/],
         [() => pe.applyRopeInPlace(x, 'fast'), TypeError, /^options/],
       ];
       for (const [fn, type, message] of bad) assert.throws(fn, { name: type.name, message }, String(fn));

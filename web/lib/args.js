@@ -43,8 +43,16 @@ export function evenInt(name, v, min, max) {
 export function num(name, v, min = -Infinity, max = Infinity) {
   if (typeof v !== 'number') throw new TypeError(`${name} must be a number, got ${show(v)}`);
   if (!Number.isFinite(v)) throw new RangeError(`${name} must be finite, got ${v}`);
-  if (v < min || v > max) throw new RangeError(`${name} must be in [${min}, ${max}], got ${v}`);
+  if (v < min || v > max) throw new RangeError(`${name} must be ${range(min, max)}, got ${v}`);
   return v;
+}
+
+/** Bounds as a reader says them: "in [1, 8]", ">= 1", "> 0" (min Number.MIN_VALUE), "" for none. */
+export function range(min, max) {
+  const lo = min === Number.MIN_VALUE ? '(0' : `[${min}`;
+  if (max === Infinity) return min === -Infinity ? '' : min === Number.MIN_VALUE ? '> 0' : `>= ${min}`;
+  if (min === -Infinity) return `<= ${max}`;
+  return `in ${lo}, ${max}]`;
 }
 
 export function bool(name, v) {
@@ -222,7 +230,8 @@ export function rejectValue(name, i, x, min, max, Type) {
 function check(name, i, x, min, max) {
   if (typeof x !== 'number') throw new TypeError(`${name}[${i}] must be a number, got ${show(x)}`);
   if (!(Number.isFinite(x) && x >= min && x <= max)) {
-    throw new RangeError(`${name}[${i}] must be finite and in [${min}, ${max}], got ${x}`);
+    const r = range(min, max);
+    throw new RangeError(`${name}[${i}] must be finite${r && ` and ${r}`}, got ${x}`);
   }
 }
 

@@ -86,8 +86,8 @@ export function record(name, v) {
 }
 
 export function number(name, v, min) {
-  if (typeof v !== 'number') throw new TypeError(`${name} must be a number >= ${min}, got ${A.show(v)}`);
-  if (!Number.isFinite(v) || v < min) throw new RangeError(`${name} must be a finite number >= ${min}, got ${v}`);
+  if (typeof v !== 'number') throw new TypeError(`${name} must be a number ${A.range(min, Infinity)}, got ${A.show(v)}`);
+  if (!Number.isFinite(v) || v < min) throw new RangeError(`${name} must be a finite number ${A.range(min, Infinity)}, got ${v}`);
   return v;
 }
 

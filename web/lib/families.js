@@ -1,6 +1,6 @@
 // families.js: the Posenc methods' families that read a model's config, a GGUF or its weights,
 // or train the lab, as the one object instance.js takes (the rest of the API loads without them).
-export { readRopeConfig } from './rope-config.js';
+export { readRopeConfig, ropeScaling } from './rope-config.js';
 export { ropeVectors } from './vectors.js';
 export { llamaCppRope, llamaCppCache } from './llamacpp.js';
 export { compareRuntimes } from './runtimes.js';

@@ -9,7 +9,6 @@
 // Types and documentation of every method: posenc.d.ts.
 import { instantiate, simdSupported } from './heap.js';
 import * as A from './args.js';
-import { ropeScaling } from './scaling.js';
 import * as rope from './rope.js';
 import * as tables from './tables.js';
 import * as att from './attention.js';
@@ -18,7 +17,7 @@ import { attentionTemperature } from './mrope.js';
 import * as relative from './relative.js';
 
 /** The methods that call families.js: a caller that uses none of them can load without it. */
-export const FAMILY_METHODS = Object.freeze(['ropeConfig', 'ropeVectors', 'llamaCppRope', 'llamaCppCache', 'compareRuntimes',
+export const FAMILY_METHODS = Object.freeze(['ropeScaling', 'ropeConfig', 'ropeVectors', 'llamaCppRope', 'llamaCppCache', 'compareRuntimes',
   'layerAttention', 'pairEnergy', 'train']);
 
 const BUILDS = {
@@ -106,8 +105,9 @@ class Posenc {
     return rope.ropeAttentionFactor(this.#heap, rotaryDim, options);
   }
 
+  /** { base, rotaryDim, scaling } of a config's RoPE layers (or a bare scaling block), as options: rope-config.js. */
   ropeScaling(config) {
-    return ropeScaling(config);
+    return this.#family('ropeScaling').ropeScaling(config);
   }
 
   /** A model's config.json, per layer type: see README "Your model's positions". */

@@ -42,6 +42,11 @@ export type Precision = 'f64' | 'f32' | 'bf16' | 'f16';
 export type Scaling =
   | { type: 'linear'; factor: number; attentionFactor?: number }
   | { type: 'ntk'; factor: number; attentionFactor?: number }
+  /**
+   * seqLen (dynamic and longrope): the length of the sequence being rotated, which transformers
+   * takes from the sequence itself. Left out, dynamic uses max (θ_i unscaled) and longrope 0
+   * (shortFactor): pass it for positions past the training length.
+   */
   | { type: 'dynamic'; factor: number; maxPositionEmbeddings: number; seqLen?: number; attentionFactor?: number }
   | {
     type: 'yarn'; factor: number; originalMaxPositionEmbeddings: number; betaFast?: number; betaSlow?: number;
@@ -115,14 +120,19 @@ export interface RopeVectors {
   layerTypes: Record<string, LayerVectors>;
 }
 
-/** What ropeScaling() reads from a model's config.json. */
+/**
+ * What ropeScaling() gives, as options of the RoPE methods. For a whole config.json: exactly
+ * ropeConfig's base, rotaryDim and scaling of its full_attention layers (or of its one RoPE layer
+ * type; with several and no full_attention it throws). Other layer types' bases, the pair style
+ * and mRoPE come from ropeConfig. For RoPE keys alone (a rope_scaling block, maybe with
+ * rope_theta and max_position_embeddings beside it, no head width): base (rope_theta, if given)
+ * and scaling, with the same checks.
+ */
 export interface RopeConfig {
-  /** rope_theta, if the config has one */
   base?: number;
-  /** ⌊head_dim (or hidden_size / num_attention_heads) × the partial factor (partial_rotary_factor, in the block or at the top, or rotary_pct)⌋, if known; the whole head_dim for 'proportional' */
   rotaryDim?: number;
-  /** undefined when the config has no scaling */
-  scaling?: Scaling;
+  /** null when the config has no scaling */
+  scaling: Scaling | null;
 }
 
 /** How one kind of layer encodes positions (ropeConfig; frozen, as the whole result is). */
@@ -132,6 +142,13 @@ export interface LayerPositions {
   readonly headDim: number;
   /** dims rotated (0 on NoPE layers) */
   readonly rotaryDim: number;
+  /**
+   * The checkpoint's pairing as Hugging Face's code applies it to its q/k weights ('half':
+   * rotate_half; 'interleaved': adjacent pairs, e.g. GPT-J, Llama 4, DeepSeek MLA). To rotate:
+   * const { base, rotaryDim, scaling, style } = layer;
+   * pe.applyRope(x, { heads, headDim, base, rotaryDim, scaling, style, positions })
+   * (with layer.mrope: also mrope: layer.mrope and positions { t, h, w }).
+   */
   readonly style: RopeStyle | null;
   /** posenc's scaling option for this layer type, or null */
   readonly scaling: Scaling | { type: 'proportional'; partialRotaryFactor: number; factor: number } | null;
@@ -159,7 +176,7 @@ export interface ModelPositions {
 /** Real models' position-relevant config keys, with the public file each number comes from. */
 export declare const MODELS: readonly { id: string; name: string; family: string; year: number; config: object; source: string; note?: string }[];
 
-/** Reads a model's config.json (the object or its JSON text), or just its rope_scaling block. */
+/** A model's config.json (object or JSON text), or its RoPE keys alone, as RoPE options: see RopeConfig. */
 export declare function ropeScaling(config: object | string): RopeConfig;
 
 // ---- real weights: safetensors files and one attention layer (web/lib/safetensors.js, layer.js) ----
@@ -592,7 +609,7 @@ export interface Posenc {
   ropeInvFreq(rotaryDim: number, options?: FrequencyOptions & Out<Float64Array>): Float64Array;
   /** the factor a scaling variant multiplies cos and sin by (1 without scaling) */
   ropeAttentionFactor(rotaryDim: number, options?: FrequencyOptions): number;
-  /** reads a model's config.json, object or JSON text (same as the top-level ropeScaling) */
+  /** a config.json's (or its RoPE keys') RoPE options, as the top-level ropeScaling: see RopeConfig */
   ropeScaling(config: object | string): RopeConfig;
   /** A whole config.json (object or JSON text, v4 or v5 format, text_config looked into), read per layer type; the result is frozen. */
   ropeConfig(config: object | string): ModelPositions;

@@ -15,7 +15,7 @@
 import { loadInstance } from './instance.js';
 import * as families from './families.js';
 import { simdSupported } from './heap.js';
-import { ropeScaling } from './scaling.js';
+import { ropeScaling } from './rope-config.js';
 
 export { MAX_ELEMENTS, MAX_CALL_BYTES, MAX_HEAP_BYTES } from './args.js';
 export { simdSupported, ropeScaling };

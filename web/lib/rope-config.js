@@ -1,8 +1,8 @@
 // rope-config.js: readRopeConfig() reads a whole config.json (Hugging Face transformers v4 or
 // v5 layout, or a vision-language model's text_config) and says, per kind of layer, how the
 // model encodes positions: base, head and rotary widths, pair layout, scaling, attention
-// factors, NoPE layers. The scaling block itself is read by scaling.js ropeScaling(), so the
-// mapping of config keys to posenc's option keys exists once; the attention factor of a scaling
+// factors, NoPE layers. ropeScaling() gives the options of its RoPE layers from the same
+// reading. The scaling block's keys become posenc's option keys in scaling.js blockScaling(); the attention factor of a scaling
 // variant comes from the caller's callback (the Posenc class passes its kernel-backed
 // ropeAttentionFactor), so its formula exists once too, in C.
 //
@@ -14,13 +14,13 @@
 // models/gpt_oss/configuration_gpt_oss.py, models/ministral3, models/gptj, models/glm;
 // deepseek-ai/DeepSeek-V3 inference/model.py.
 import * as A from './args.js';
-import { ropeScaling } from './scaling.js';
+import { blockScaling, SCALING_TYPES } from './scaling.js';
 import { chooseBlock, layerList } from './config-layers.js';
 import { configClass, withClassDefaults } from './config-defaults.js';
 import { MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_CONFIG_VALUES, load, get, record, number, count, optCount, optString, numbers, ints } from './config-json.js';
 
 export { MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_CONFIG_VALUES };
-// The keys of a scaling block handed to ropeScaling (the rest of a block is read here or ignored).
+// The keys of a scaling block handed to blockScaling (the rest of a block is read here or ignored).
 const SCALAR_KEYS = ['factor', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim',
   'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'];
 const LIST_KEYS = ['short_factor', 'long_factor'];
@@ -132,6 +132,53 @@ export function readRopeConfig(config, options) {
   return Object.freeze({ layerTypes: Object.freeze(layerTypes), maxPositionEmbeddings: maxPos ?? null, warnings: Object.freeze(warnings) });
 }
 
+// Keys that say how wide a head is, or which model it is: a config with none of them is only its
+// RoPE keys (a rope_scaling block, maybe rope_theta and max_position_embeddings beside it).
+const MODEL_KEYS = ['text_config', 'model_type', 'head_dim', 'hidden_size', 'n_embd', 'num_attention_heads', 'n_head',
+  'qk_rope_head_dim', 'kv_channels', 'global_head_dim', 'num_hidden_layers', 'layer_types'];
+
+/**
+ * The options { base, rotaryDim, scaling } of a model's RoPE layers, to pass on to the RoPE
+ * methods: for a config.json (object or text), exactly what readRopeConfig says for its
+ * full_attention layers, or for its one RoPE layer type when it has no full_attention (another
+ * layer type's base, the pair style and mRoPE: readRopeConfig). RoPE keys alone (a bare
+ * rope_scaling block, or rope_scaling with rope_theta and max_position_embeddings and no head
+ * width) give { base?, scaling } through the same checks, the width left to the caller.
+ */
+export function ropeScaling(config) {
+  if (config === undefined) throw new TypeError('config must be a config.json object or its JSON text, got undefined');
+  const c = load(config);
+  if (!MODEL_KEYS.some((k) => Object.hasOwn(c, k))) {
+    // the block: rope_scaling (v4, kept by v5 when both are there), rope_parameters, or the object itself
+    const name = ['rope_scaling', 'rope_parameters'].find((k) => Object.hasOwn(c, k));
+    let path = name ?? 'rope_scaling', b = name === undefined ? c : get(c, name) === undefined ? {} : record(path, get(c, name));
+    if (get(b, 'full_attention') !== undefined) {
+      path += '.full_attention';
+      b = record(path, get(b, 'full_attention'));
+    }
+    const maxPos = optCount('', c, ['max_position_embeddings'], 1);
+    const topL0 = optCount('', c, ['original_max_position_embeddings'], 1);
+    const out = {};
+    if (get(b, 'rope_theta') !== undefined) out.base = number(`${path}.rope_theta`, get(b, 'rope_theta'), 1);
+    else if (get(c, 'rope_theta') !== undefined) out.base = number('rope_theta', get(c, 'rope_theta'), 1);
+    const type = readType(b, path, () => {});
+    if (type === 'default' || (type === 'mrope' && get(b, 'mrope_section') !== undefined)) return { ...out, scaling: null };
+    if (type === 'proportional') {
+      throw new TypeError(`${path} of type proportional is read with its whole config (its rotated pairs depend on head_dim): pass the config`);
+    }
+    return { ...out, scaling: readScaling({ maxPos, topL0 }, b, path, type, undefined, () => {}) };
+  }
+  // (the attention factor is not part of the options: the RoPE methods compute it)
+  const r = readRopeConfig(c, { attentionFactor: () => 1 });
+  const rope = Object.entries(r.layerTypes).filter(([, v]) => !v.nope);
+  const chosen = r.layerTypes.full_attention?.nope === false ? r.layerTypes.full_attention : rope.length === 1 ? rope[0][1] : null;
+  if (chosen === null) {
+    const names = rope.map(([k]) => k).join(', ');
+    throw new RangeError(`the config's RoPE layer types are ${names || 'none'}, with no full_attention among them: pick one from pe.ropeConfig(config).layerTypes`);
+  }
+  return { base: chosen.base, rotaryDim: chosen.rotaryDim, scaling: chosen.scaling };
+}
+
 /** One layer type's settings (not NoPE). */
 function readLayerType(x) {
   const { at, c, modelType, kind, block: b, bPath, fromV5, nested, mla, maxPos, topL0, warn } = x;
@@ -141,17 +188,7 @@ function readLayerType(x) {
     headDim = count(`${at}global_head_dim`, get(c, 'global_head_dim'), 2);
   }
 
-  // rope type: transformers reads rope_type, then the legacy `type` (standardize_rope_params)
-  const rt = optString(`${bPath}.rope_type`, get(b, 'rope_type'));
-  const lt = optString(`${bPath}.type`, get(b, 'type'));
-  if (rt !== undefined && lt !== undefined && rt !== lt) {
-    warn('rope-type-conflict', `${bPath}.rope_type ${JSON.stringify(rt)} and ${bPath}.type ${JSON.stringify(lt)} disagree; rope_type used, as transformers does`);
-  }
-  let type = rt ?? lt ?? 'default';
-  if (type === 'su') {
-    warn('rope-type-legacy', `${bPath} type "su" is the early name of "longrope" (Phi-3); read as longrope`);
-    type = 'longrope';
-  }
+  let type = readType(b, bPath, warn);
   const sliding = kind === 'sliding_attention';
 
   // base
@@ -213,6 +250,12 @@ function readLayerType(x) {
       attentionFactor = f;
     } else attentionFactor = null; // lists of the wrong length (warned): the kernel would refuse them
   }
+  if (scaling?.type === 'longrope' || scaling?.type === 'dynamic') {
+    const what = scaling.type === 'longrope'
+      ? 'long_factor past original_max_position_embeddings, short_factor up to it; left out (seqLen 0), short_factor'
+      : 'a larger base past max_position_embeddings; left out (seqLen = max_position_embeddings), θ_i unscaled';
+    warn('scaling-by-length', `${bPath} (${scaling.type}) depends on the sequence's length, which transformers takes from the sequence it rotates: scaling.seqLen picks ${what}; pass { ...scaling, seqLen } to ropeCache and applyRope`);
+  }
   // YaRN's implicit factor check (transformers _validate_yarn_rope_parameters)
   if (scaling?.type === 'yarn' && maxPos !== undefined) {
     const implicit = maxPos / scaling.originalMaxPositionEmbeddings;
@@ -228,11 +271,40 @@ function readLayerType(x) {
   };
 }
 
-/** The scaling option object for posenc (scaling.js format), read by ropeScaling(). */
+/**
+ * A block's rope type: rope_type, then the legacy `type`, as transformers reads them
+ * (standardize_rope_params); 'default' when it has neither. Unknown types, and a block with a
+ * factor but no type (transformers cannot load it), are refused naming the key the file uses.
+ */
+function readType(b, bPath, warn) {
+  const rt = optString(`${bPath}.rope_type`, get(b, 'rope_type'));
+  const lt = optString(`${bPath}.type`, get(b, 'type'));
+  if (rt !== undefined && lt !== undefined && rt !== lt) {
+    warn('rope-type-conflict', `${bPath}.rope_type ${JSON.stringify(rt)} and ${bPath}.type ${JSON.stringify(lt)} disagree; rope_type used, as transformers does`);
+  }
+  if (rt === undefined && lt === undefined) {
+    if (get(b, 'factor') !== undefined) {
+      throw new TypeError(`${bPath} has factor but neither rope_type nor type, so transformers cannot load it; name the variant (rope_type: ${KNOWN_TYPES.map((t) => JSON.stringify(t)).join(', ')})`);
+    }
+    return 'default';
+  }
+  const key = `${bPath}.${rt !== undefined ? 'rope_type' : 'type'}`, raw = rt ?? lt;
+  if (raw === 'su') {
+    warn('rope-type-legacy', `${bPath} type "su" is the early name of "longrope" (Phi-3); read as longrope`);
+    return 'longrope';
+  }
+  if (raw !== 'default' && raw !== 'mrope' && !KNOWN_TYPES.includes(raw)) {
+    throw new RangeError(`${key} ${JSON.stringify(raw)} is unknown; posenc knows default, ${KNOWN_TYPES.join(', ')} (and mrope with mrope_section)`);
+  }
+  return raw;
+}
+const KNOWN_TYPES = Object.keys(SCALING_TYPES);
+
+/** The scaling option object for posenc (scaling.js format), through blockScaling(). */
 function readScaling(x, b, bPath, type, rotaryDim, warn) {
-  // A copy of the block with the keys ropeScaling maps, each checked here so that the error
-  // names where the value sits; ropeScaling's own messages are re-prefixed the same way.
-  const copy = { rope_type: type };
+  // A copy of the block with the keys blockScaling maps, each checked here so that the error
+  // names where the value sits.
+  const copy = {};
   for (const k of SCALAR_KEYS) {
     const v = get(b, k);
     if (v !== undefined) copy[k] = number(`${bPath}.${k}`, v, k === 'attention_factor' || k === 'mscale' || k === 'mscale_all_dim' ? 0 : Number.MIN_VALUE);
@@ -242,18 +314,10 @@ function readScaling(x, b, bPath, type, rotaryDim, warn) {
     if (v !== undefined) copy[k] = numbers(`${bPath}.${k}`, v);
   }
   if (get(b, 'truncate') !== undefined) copy.truncate = A.bool(`${bPath}.truncate`, get(b, 'truncate'));
-  const whole = { rope_scaling: copy };
-  if (x.maxPos !== undefined) whole.max_position_embeddings = x.maxPos;
-  if (x.topL0 !== undefined) whole.original_max_position_embeddings = x.topL0;
-  let s;
-  try {
-    s = ropeScaling(whole).scaling;
-  } catch (e) {
-    if (e instanceof TypeError || e instanceof RangeError) {
-      throw new e.constructor(e.message.replace(/^rope_scaling\b/, bPath));
-    }
-    throw e;
+  if (type === 'mrope') {
+    throw new TypeError(`${bPath} of type mrope needs mrope_section`);
   }
+  const s = blockScaling(copy, type, bPath, x);
   if (type === 'llama3' && s.lowFreqFactor === s.highFreqFactor) {
     const edge = s.originalMaxPositionEmbeddings / s.lowFreqFactor;
     warn('llama3-step', `${bPath}.low_freq_factor and high_freq_factor are both ${s.lowFreqFactor}: no smooth band, a step instead; pairs with wavelength below ${edge} (original_max_position_embeddings / low_freq_factor) keep θ_i, the others are divided by ${s.factor}, as transformers and Meta's apply_scaling compute it`);
@@ -261,7 +325,7 @@ function readScaling(x, b, bPath, type, rotaryDim, warn) {
   if (type === 'longrope') {
     const half = rotaryDim / 2;
     for (const k of ['shortFactor', 'longFactor']) {
-      if (s[k].length !== half) {
+      if (rotaryDim !== undefined && s[k].length !== half) {
         warn('longrope-length', `${bPath}.${k === 'shortFactor' ? 'short_factor' : 'long_factor'} has ${s[k].length} entries; the rotary width ${rotaryDim} needs ${half}`);
       }
     }
@@ -336,7 +400,9 @@ function rotaryWidth(headDim, partial, warn) {
   // transformers: int(head_dim * partial_rotary_factor); posenc rotates whole pairs
   const even = Math.floor(w / 2) * 2;
   if (even !== w) {
-    warn('rotary-width', `${partial.name} gives a rotary width of ${w} for head_dim ${headDim}, not an even integer; ${even} used`);
+    warn('rotary-width', partial.name === null
+      ? `head_dim ${headDim} is odd; the rotary width is ${even} (whole pairs), the last dim passes through`
+      : `${partial.name} gives a rotary width of ${w} for head_dim ${headDim}, not an even integer; ${even} used`);
   }
   if (even < 2) throw new RangeError(`${partial.name} gives a rotary width of ${w}: nothing to rotate`);
   return even;

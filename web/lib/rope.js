@@ -322,7 +322,8 @@ export function ropeCache(heap, positions, rotaryDim, opts) {
   const f = freqArgs(rotaryDim, o);
   const n = A.elements('rope cache', pos.length, f.half);
   if (o.precision !== undefined) {
-    const p = typeof o.precision === 'string' ? Object.fromEntries(PRECISION_STEPS.map((k) => [k, o.precision]))
+    const p = typeof o.precision === 'string'
+      ? Object.fromEntries(PRECISION_STEPS.map((k) => [k, A.oneOf('precision', o.precision, Object.keys(PRECISIONS))]))
       : A.options('precision', o.precision, PRECISION_STEPS, 'ropeCache');
     const types = PRECISION_STEPS.map((k) => PRECISIONS[A.oneOf(`precision.${k}`, p[k] ?? 'f64', Object.keys(PRECISIONS))]);
     const out = pairOut(o.out, Float64Array, n);
@@ -338,6 +339,26 @@ export function ropeCache(heap, positions, rotaryDim, opts) {
     heap.call('posenc_rope_cache', cos, sin, h.copyIn(pos), pos.length, inv, f.half, attn);
     return { cos: h.copyOut(Float32Array, cos, n, out.cos), sin: h.copyOut(Float32Array, sin, n, out.sin) };
   });
+}
+
+/** The length of an array or typed array (else undefined: numbers() gives the error). */
+const lengthOf = (v) => (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView)) || v instanceof HeapArray ? v.length : undefined);
+
+/** x's length against the positions: a mismatch names both sides. */
+function checkRows(x, seq, heads, headDim) {
+  const len = lengthOf(x), row = heads * headDim;
+  if (len === undefined || len === seq * row) return;
+  const rows = len % row === 0 ? `${len / row} rows of heads × headDim against ${seq} positions` : `not a multiple of heads × headDim = ${row}`;
+  throw new RangeError(`x must have length ${seq * row} (positions.length ${seq} × heads ${heads} × headDim ${headDim}), got ${len}: ${rows}`);
+}
+
+/** A cos or sin table's length against x's rows and rotaryDim: a mismatch names both sides. */
+function checkTable(name, t, seq, rotaryDim, o) {
+  const len = lengthOf(t), half = rotaryDim / 2;
+  if (len === undefined || len === seq * half) return;
+  const given = len % seq === 0 ? `: ${len / seq} pairs a row, a table for rotaryDim ${2 * len / seq}` : '';
+  const dim = o.rotaryDim === undefined ? `rotaryDim/2 = ${half}, rotaryDim defaulting to headDim` : `rotaryDim/2 = ${half}`;
+  throw new RangeError(`${name} must have length ${seq * half} (x's ${seq} rows × ${dim}), got ${len}${given}`);
 }
 
 /** Options with a cos/sin table instead of positions: the table's own checks. */
@@ -358,6 +379,8 @@ export function applyRope(heap, x, opts) {
     const xs = A.numbers('x', x, Float32Array, { min: -Infinity, max: Infinity });
     if (xs.length % row !== 0) throw new RangeError(`x.length must be a multiple of heads × headDim = ${row}, got ${xs.length}`);
     const seq = xs.length / row, nt = A.elements('cos', seq, half);
+    checkTable('cos', o.cos, seq, rotaryDim, o);
+    checkTable('sin', o.sin, seq, rotaryDim, o);
     const cos = A.numbers('cos', o.cos, Float32Array, { length: nt, min: -Infinity, max: Infinity });
     const sin = A.numbers('sin', o.sin, Float32Array, { length: nt, min: -Infinity, max: Infinity });
     const out = A.outArray('out', o.out, Float32Array, xs.length);
@@ -367,6 +390,7 @@ export function applyRope(heap, x, opts) {
   }
   const pos = RopeMemo.of(heap).holds(o.positions) ?? A.numbers('positions', o.positions, Float64Array, { min: 0, max: MAX_POSITION });
   const n = A.elements('x', pos.length, heads, headDim);
+  checkRows(x, pos.length, heads, headDim);
   const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
   const out = A.outArray('out', o.out, Float32Array, n);
   const f = freqArgs(rotaryDim, o);
@@ -428,12 +452,15 @@ export function applyRopeInPlace(heap, x, opts) {
     tableArgs(o);
     const cos = tensorArg(heap, 'cos', o.cos), sin = tensorArg(heap, 'sin', o.sin);
     const n = seq * (rotaryDim / 2);
-    for (const [name, c] of [['cos', cos], ['sin', sin]]) {
-      if (c.length !== n) throw new RangeError(`${name}.length must be seq × rotaryDim/2 = ${n}, got ${c.length}`);
-    }
+    checkTable('cos', cos, seq, rotaryDim, o);
+    checkTable('sin', sin, seq, rotaryDim, o);
     heap.call('posenc_rope_apply_table', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style,
       cos.pointer, sin.pointer);
     return x;
+  }
+  const np = lengthOf(o.positions);
+  if (np !== undefined && np !== seq) {
+    throw new RangeError(`positions must have length ${seq}, one per row of x (x.length ${t.length} / (heads ${heads} × headDim ${headDim})), got ${np}`);
   }
   const pos = RopeMemo.of(heap).holds(o.positions, seq) ??
     A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });

@@ -31,6 +31,11 @@ const KEYS = A.optionKeys('compareRuntimes', ['positions', 'flags', 'ctx']);
 const PERMUTED = new Set(['llama', 'deci', 'baichuan', 'internlm2', 'minicpm', 'granite', 'granitemoe', 'granitehybrid',
   'smollm3', 'arcee', 'mistral3', 'solar', 'xverse', 'olmo']);
 
+/** The checkpoint's pairing ggml's `mode` gives for a GGUF of `arch`: NORM on permuted Q/K is rotate_half. */
+export function ggmlPairing(arch, mode) {
+  return mode === 'norm' && !PERMUTED.has(arch) ? 'interleaved' : 'half';
+}
+
 /** Positions 0, 1, 2, 4, ... up to the context, and its last one. */
 function defaultPositions(nCtx) {
   const out = [0];
@@ -255,7 +260,7 @@ function compareOnce(pe, cfg, gguf, o) {
     const magC = lt.attentionFactor;
     const thetaL = llamaTheta(lp), magL = lp.magnitude;
     const half = Math.min(thetaC.length, thetaL.length);
-    const styleL = lp.mode === 'norm' && !PERMUTED.has(rt.arch) ? 'interleaved' : 'half';
+    const styleL = ggmlPairing(rt.arch, lp.mode);
 
     const relDiff = new Float64Array(half), dcos = new Float64Array(half), dsin = new Float64Array(half);
     const differs = [], still = [];

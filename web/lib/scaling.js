@@ -1,8 +1,7 @@
-// scaling.js: the `scaling` option of the RoPE methods, and ropeScaling(), which reads a
-// model's config.json block. Option objects use camelCase; config blocks use snake_case with
+// scaling.js: the `scaling` option of the RoPE methods, and blockScaling(), which turns a
+// model's config.json block into one (pe.ropeScaling and pe.ropeConfig read configs with it). Option objects use camelCase; config blocks use snake_case with
 // `rope_type` (or the older `type`), as Hugging Face transformers writes them.
 import * as A from './args.js';
-import { load } from './config-json.js';
 
 export const SCALING_TYPES = { linear: 1, ntk: 2, dynamic: 3, yarn: 4, llama3: 5, longrope: 6, proportional: 7 };
 // Field order of posenc_rope_scaling in c/posenc.h: the struct is written as one Float64Array.
@@ -101,71 +100,46 @@ const CONFIG_KEYS = {
 const REQUIRED = {
   linear: ['factor'], ntk: ['factor'], dynamic: ['factor'], yarn: ['factor'],
   llama3: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
-  longrope: ['short_factor', 'long_factor'], proportional: [],
+  longrope: ['short_factor', 'long_factor'],
 };
 
 /**
- * A model's config.json → { base, rotaryDim?, scaling }. Accepts the whole config (with
- * rope_theta, rope_scaling or rope_parameters, max_position_embeddings, head_dim or
- * hidden_size/num_attention_heads, partial_rotary_factor) or just the rope_scaling block.
+ * One config block of a known scaling `type` → the scaling option object. `block` holds only
+ * config keys rope-config.js has checked (numbers, lists, truncate); `path` names the block in
+ * messages; maxPos and topL0 are the config's max_position_embeddings and top-level
+ * original_max_position_embeddings (undefined when it has none). pe.ropeConfig and
+ * pe.ropeScaling (rope-config.js) read every block through here.
  */
-export function ropeScaling(config) {
-  if (config === undefined) throw new TypeError('config must be a config.json object or its JSON text, got undefined');
-  const c = typeof config === 'string' ? load(config) : A.options('config', config);
-  const block = c.rope_scaling ?? c.rope_parameters ?? (('rope_type' in c || 'type' in c) ? c : null);
-  const out = {};
-  const theta = c.rope_theta ?? block?.rope_theta;
-  if (theta !== undefined) out.base = A.num('rope_theta', theta, 1);
-  const headDim = c.head_dim ?? (c.hidden_size && c.num_attention_heads ? c.hidden_size / c.num_attention_heads : undefined);
-  const partial = c.partial_rotary_factor ?? block?.partial_rotary_factor ?? (c.rotary_pct !== undefined ? c.rotary_pct : 1);
-  if (headDim !== undefined) {
-    A.int('head_dim', headDim, 2);
-    out.rotaryDim = Math.floor(headDim * A.num('partial_rotary_factor', partial, Number.MIN_VALUE, 1));
-  }
-  if (block === null) return { ...out, scaling: undefined };
-  A.options('rope_scaling', block);
-  const raw = block.rope_type ?? block.type;
-  // the key the file uses: the older `type`, or `rope_type`
-  const typeKey = `rope_scaling.${block.rope_type === undefined && block.type !== undefined ? 'type' : 'rope_type'}`;
-  if (raw === 'default' || raw === undefined && block.factor === undefined) return { ...out, scaling: undefined };
-  if (typeof raw !== 'string') throw new TypeError(`${typeKey} must be a string, got ${A.show(raw)}`);
-  // transformers calls static NTK-aware scaling nothing at all; posenc accepts 'ntk' too
-  const type = raw === 'su' ? 'longrope' : raw;
-  if (!(type in SCALING_TYPES)) {
-    throw new RangeError(`${typeKey} ${JSON.stringify(raw)} is unknown; posenc knows ${Object.keys(SCALING_TYPES).join(', ')}`);
-  }
-  if (type === 'proportional') {
-    // the whole head turns (rotaryDim = head_dim); the partial factor picks the turning pairs
-    if (headDim !== undefined) out.rotaryDim = headDim;
-    const factor = block.factor ?? 1;
-    if (typeof factor !== 'number' || !(factor > 0)) throw new RangeError(`rope_scaling.factor must be a number > 0, got ${A.show(factor)}`);
-    return { ...out, scaling: { type, partialRotaryFactor: A.num('partial_rotary_factor', partial, Number.MIN_VALUE, 1), factor } };
-  }
+export function blockScaling(block, type, path, { maxPos, topL0 } = {}) {
   for (const k of REQUIRED[type]) {
-    if (block[k] === undefined) throw new TypeError(`rope_scaling of type ${type} needs ${k}`);
+    if (block[k] === undefined) throw new TypeError(`${path} of type ${type} needs ${k}`);
   }
   // (the keys this variant reads; transformers ignores the others too)
   const scaling = { type };
   for (const [k, v] of Object.entries(block)) if (TYPE_KEYS[type].includes(CONFIG_KEYS[k])) scaling[CONFIG_KEYS[k]] = v;
   if (type === 'yarn' && scaling.originalMaxPositionEmbeddings === undefined) {
-    const l0 = c.original_max_position_embeddings ?? c.max_position_embeddings;
-    if (l0 === undefined) throw new TypeError('rope_scaling of type yarn needs original_max_position_embeddings (or max_position_embeddings)');
+    const l0 = topL0 ?? maxPos;
+    if (l0 === undefined) throw new TypeError(`${path} of type yarn needs original_max_position_embeddings (or max_position_embeddings)`);
     scaling.originalMaxPositionEmbeddings = l0;
   }
   if (type === 'dynamic') {
-    if (c.max_position_embeddings === undefined) throw new TypeError('dynamic scaling needs max_position_embeddings');
-    scaling.maxPositionEmbeddings = c.max_position_embeddings;
+    if (maxPos === undefined) throw new TypeError(`${path} of type dynamic needs max_position_embeddings`);
+    scaling.maxPositionEmbeddings = maxPos;
+  }
+  if (type === 'llama3' && !(scaling.highFreqFactor >= scaling.lowFreqFactor)) {
+    // equal factors (Llama 4 Scout's) make a step; below, transformers and Meta's code disagree on the band between
+    throw new RangeError(`${path}.high_freq_factor (${scaling.highFreqFactor}) must be at least ${path}.low_freq_factor (${scaling.lowFreqFactor})`);
   }
   if (type === 'longrope') {
-    scaling.originalMaxPositionEmbeddings ??= c.original_max_position_embeddings;
-    if (scaling.originalMaxPositionEmbeddings === undefined) throw new TypeError('longrope needs original_max_position_embeddings');
-    scaling.maxPositionEmbeddings = c.max_position_embeddings ?? scaling.originalMaxPositionEmbeddings;
+    scaling.originalMaxPositionEmbeddings ??= topL0;
+    if (scaling.originalMaxPositionEmbeddings === undefined) throw new TypeError(`${path} of type longrope needs original_max_position_embeddings`);
+    scaling.maxPositionEmbeddings = maxPos ?? scaling.originalMaxPositionEmbeddings;
     // transformers (Phi-3): a top-level original_max_position_embeddings makes the default
     // attention factor use max_position_embeddings / original, not the block's factor
-    if (c.original_max_position_embeddings !== undefined) delete scaling.factor;
+    if (topL0 !== undefined) delete scaling.factor;
   }
-  if (type !== 'llama3' && type !== 'longrope' && (typeof scaling.factor !== 'number' || !(scaling.factor >= 1))) {
-    throw new RangeError(`rope_scaling.factor must be a number >= 1 for ${type}, got ${A.show(scaling.factor)}`);
+  if (type !== 'llama3' && type !== 'longrope' && !(scaling.factor >= 1)) {
+    throw new RangeError(`${path}.factor must be >= 1 for ${type}, got ${A.show(scaling.factor)}`);
   }
-  return { ...out, scaling };
+  return scaling;
 }

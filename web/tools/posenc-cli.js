@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadPosenc, readGguf } from '../lib/posenc.js';
 import { FLAG_NAMES } from '../lib/llamacpp.js';
+import { ggmlPairing } from '../lib/runtimes.js';
 
 const HUB = process.env.POSENC_HUB ?? 'https://huggingface.co';
 const USAGE = `usage:
@@ -176,7 +177,9 @@ function printLlama(rt, name) {
   const lines = [`${name}: ${rt.arch}, what llama.cpp ${rt.llamaCpp} passes to ggml_rope_ext (context ${rt.nCtx})`];
   for (const [t, p] of Object.entries(rt.layerTypes)) {
     const n = p.layers ? `${p.layers.length} layers` : 'layers unknown';
-    lines.push(`  ${t} (${n}): n_dims ${p.nDims}, mode ${p.mode}, freq_base ${fmt(p.freqBase)}, freq_scale ${fmt(p.freqScale)}, ext_factor ${fmt(p.extFactor)}, attn_factor ${fmt(p.attnFactor)}, beta ${fmt(p.betaFast)}/${fmt(p.betaSlow)}, n_ctx_orig ${p.nCtxOrig}, factors ${p.factorsName ?? 'none'}${p.sections ? `, sections [${p.sections.join(', ')}]` : ''}; cos/sin magnitude ${fmt(p.magnitude)}`);
+    const pairs = ggmlPairing(rt.arch, p.mode);
+    const why = p.mode === 'norm' && pairs === 'half' ? ': adjacent pairs of the q/k weights convert_hf_to_gguf.py permuted' : '';
+    lines.push(`  ${t} (${n}): n_dims ${p.nDims}, mode ${p.mode} (pairs ${pairs}${why}), freq_base ${fmt(p.freqBase)}, freq_scale ${fmt(p.freqScale)}, ext_factor ${fmt(p.extFactor)}, attn_factor ${fmt(p.attnFactor)}, beta ${fmt(p.betaFast)}/${fmt(p.betaSlow)}, n_ctx_orig ${p.nCtxOrig}, factors ${p.factorsName ?? 'none'}${p.sections ? `, sections [${p.sections.join(', ')}]` : ''}; cos/sin magnitude ${fmt(p.magnitude)}`);
   }
   for (const n of rt.notes) lines.push(`  ${n.code}: ${n.message}`);
   return lines.join('\n');
