@@ -292,6 +292,7 @@ test('order: the readout claims hold in the numbers drawn', async () => {
   assert.ok(g[1] > 0.1 && g[2] > 0.1 && g[3] > 0.1, 'causal: the first three words change');
   assert.match(r.readout, /^The mask makes the first three words depend on order/);
   assert.match(r.readout, /“because” 0 \(identical\)\.$/);
+  assert.match(r.readout, /“bites” [\d.]+ \(changed\)/, 'section 1\'s first exercise: “bites” keeps its place but changes');
   await setControl('order', 'causal', false);
   for (const encoding of ['sinusoidal', 'rope']) {
     r = await setControl('order', 'encoding', encoding);
@@ -371,6 +372,14 @@ test('the unit circle step buttons move the position control', async () => {
   assert.equal(rows, Number(before) + 2);
 });
 
+test('unit circle: after position 1, the readout first names position 0 as the nearest earlier point at position 6', async () => {
+  // section 7's first exercise quotes this readout
+  const nearest = {};
+  for (let p = 2; p <= 7; p++) nearest[p] = (await setControl('unit-circle', 'position', p)).readout.match(/nearest earlier point is position (\d+), ([\d.]+) away/).slice(1).join(' ');
+  assert.deepEqual(nearest, { 2: '1 0.96', 3: '2 0.96', 4: '3 0.96', 5: '4 0.96', 6: '0 0.28', 7: '1 0.28' });
+  await setControl('unit-circle', 'position', 7);
+});
+
 // ---- sections 8-15 ----
 
 test('every chart of sections 8-15 mounts, draws coloured pixels and redraws in time', async (t) => {
@@ -419,7 +428,7 @@ test('moving one control changes each chart\'s data', async () => {
 });
 
 test('relative-rotation: R(k)·PE(pos) equals PE(pos + k)', async () => {
-  for (const [pos, k] of [[2, 6], [1000, 1000]]) {
+  for (const [pos, k] of [[2, 6], [500, 100], [1000, 1000]]) {
     await setControl('relative-rotation', 'pos', pos);
     const { data, readout } = await setControl('relative-rotation', 'k', k);
     assert.ok(data.measured.maxDiff <= 1e-6, `pos ${pos}, k ${k}: max difference ${data.measured.maxDiff}`);

@@ -21,7 +21,7 @@ const M = messages({
     ariaBack: '; position {back} comes back within {d} of position 0 on the circle but lies {back} positions further along',
     readout: 'Pair {pair} (θ = {w}): on the circle, position {back} comes back closest to position 0 ({d} away).',
     notice: 'Position {back} nearly returns to position 0 on the circle, yet lies {back} positions further along the axis: on the spring no two positions meet, but only because the drawing adds the position as an axis; the encoding itself holds just the point on the circle.',
-    how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The closest return is the position whose (sin, cos) is nearest that of position 0; the distance is the straight-line (Euclidean) distance between the two points in the plane, as in the circle above.',
+    how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The depth of the drawing is sin a, so each dot is shifted sideways from its tick on the position axis by its sin a, to the right on the far half of a turn and to the left on the near half: only a dot with sin a = 0 sits right above its tick. The closest return is the position whose (sin, cos) is nearest that of position 0; the distance is the straight-line (Euclidean) distance between the two points in the plane, as in the circle above.',
   },
   zh: {
     title: '同一对维度加上位置轴：画成一根弹簧',
@@ -36,7 +36,7 @@ const M = messages({
     ariaBack: '；位置 {back} 在圆上回到离位置 0 不到 {d} 的地方，但沿轴向前移了 {back} 个位置',
     readout: '第 {pair} 对（θ = {w}）：在圆上，位置 {back} 最接近位置 0（相距 {d}）。',
     notice: '位置 {back} 在圆上几乎回到了位置 0，但沿位置轴向前走了 {back} 个位置：在弹簧上任意两个位置都不会相遇，不过这只是因为图中把位置本身画成了一根轴；编码里只有圆上的那个点。',
-    how: '与上面单位圆中的是同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离是平面上两点之间的直线距离（欧氏距离），与上面的单位圆相同。',
+    how: '与上面单位圆中的是同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。sin a 是图中的纵深，所以每个点都按自己的 sin a 偏离它在位置轴上的刻度：在每圈靠后的半圈偏右，靠前的半圈偏左；只有 sin a = 0 的点才正好在刻度的正上方。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离是平面上两点之间的直线距离（欧氏距离），与上面的单位圆相同。',
   },
 });
 

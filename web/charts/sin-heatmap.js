@@ -36,9 +36,9 @@ const M = messages({
       'values from {lo} to {hi}. Tab to it and use the arrow keys to read single values.',
     readout: '{length} × {dim} values, all within [{lo}, {hi}]: pair 0 turns once every {turn0} positions, ' +
       'pair {last} once every {turnLast}.',
-    noticeInterleaved: 'On the left the pairs turn fast and the colours change from row to row; on the right they barely turn, so sin stays near 0 (grey) and cos near 1 (red) all the way down.',
+    noticeInterleaved: 'On the left the pairs turn fast and the colours change from row to row; towards the right they turn more and more slowly, and at the right edge they barely turn, so sin stays near 0 (grey) and cos near 1 (red) all the way down.',
     noticeConcat: 'Concat layout: the same numbers in another order, all sines (left half) before all cosines (right half); each half fades from fast to flat.',
-    how: 'The table PE(m, 2i) = sin(m·θᵢ), PE(m, 2i + 1) = cos(m·θᵢ) is computed in float32 and drawn one cell per value, coloured from −1 (blue) through 0 (grey) to 1 (red). The interleaved layout (Vaswani et al., the source posts) keeps pair i in dims 2i, 2i + 1; the concat layout stores all sines first, then all cosines, as tensor2tensor does.',
+    how: 'The table PE(m, 2i) = sin(m·θᵢ), PE(m, 2i + 1) = cos(m·θᵢ) is computed in float32 and drawn one cell per value, coloured from −1 (blue) through 0 (grey) to 1 (red). The interleaved layout (Vaswani et al., the source posts) keeps pair i in dims 2i, 2i + 1; the concat layout stores all sines first, then all cosines, as tensor2tensor does. Where a column is narrower than about two screen pixels, neighbouring columns blend in the image (a grey sine beside a red cosine shows as orange); pointing at a cell reads its own value.',
   },
   zh: {
     title: '正弦位置编码表：位置 × 维度',
@@ -58,9 +58,9 @@ const M = messages({
       '取值从 {lo} 到 {hi}。用 Tab 键选中后按方向键可读出单个数值。',
     readout: '{length} × {dim} 个值，全部在 [{lo}, {hi}] 之内：第 0 对每 {turn0} 个位置转一圈，' +
       '第 {last} 对每 {turnLast} 个位置转一圈。',
-    noticeInterleaved: '左边的维度对转得快，颜色逐行变化；右边的几乎不转，sin 一直停在 0 附近（灰），cos 一直停在 1 附近（红）。',
+    noticeInterleaved: '左边的维度对转得快，颜色逐行变化；越往右转得越慢，到了最右边缘几乎不转，sin 一直停在 0 附近（灰），cos 一直停在 1 附近（红）。',
     noticeConcat: '拼接布局：同样的数，换了一种存放顺序，所有 sin（左半）排在所有 cos（右半）前面；每一半都从快速变化逐渐变得平坦。',
-    how: '表 PE(m, 2i) = sin(m·θᵢ)、PE(m, 2i + 1) = cos(m·θᵢ) 用 float32 计算，每个值画成一格，颜色从 −1（蓝）经 0（灰）到 1（红）。交错布局（Vaswani 等人的论文和几篇来源博文都如此）把第 i 对放在维度 2i、2i + 1；拼接布局先放全部 sin，再放全部 cos，tensor2tensor 就是这样存的。',
+    how: '表 PE(m, 2i) = sin(m·θᵢ)、PE(m, 2i + 1) = cos(m·θᵢ) 用 float32 计算，每个值画成一格，颜色从 −1（蓝）经 0（灰）到 1（红）。交错布局（Vaswani 等人的论文和几篇来源博文都如此）把第 i 对放在维度 2i、2i + 1；拼接布局先放全部 sin，再放全部 cos，tensor2tensor 就是这样存的。某一列在屏幕上窄于约两个像素时，相邻的列在图中会混色（灰色的 sin 列挨着红色的 cos 列，看上去就是橙色）；把鼠标移到格子上，读出的是这一格自己的值。',
   },
 });
 
