@@ -180,6 +180,26 @@ test('the what-if switch: leaving out the fast pairs of the lab model turns its 
   }
 });
 
+test('no positional head on a sentence past L0: the notice names the closest head and advises a shorter sentence, which works', async () => {
+  const { page } = shared;
+  const notice = () => page.$eval('[data-chart="real-attention"] .readout .notice', (e) => e.textContent);
+  try {
+    await page.fill('.real-model-panel .real-model-sentence', 'the small cat runs and the big dog runs then a bird eats the man back again');
+    await ready(page, /17 tokens/);
+    await page.waitForTimeout(300);
+    const n = await notice();
+    assert.match(n, /the closest is head 0, with 0\.42 on Δ = −2\./);
+    assert.match(n, /a shorter sentence can push it past half\. This sentence is also longer than the 16 tokens/);
+    await page.fill('.real-model-panel .real-model-sentence', 'the small cat runs and the big dog runs');
+    await ready(page, /9 tokens/);
+    await page.waitForTimeout(300);
+    assert.match(await notice(), /^Positional heads .*head 0 \(Δ = −2\)/);
+  } finally {
+    await page.fill('.real-model-panel .real-model-sentence', 'The dog bites the man, and then the man bites the dog back.');
+    await ready(page, /15 tokens/);
+  }
+});
+
 test('a public Hub model: only config, tokenizer, the header and layer 0\'s bytes are read, and the charts equal Node\'s layer 0', async () => {
   const { page, problems, log } = shared;
   try {

@@ -32,6 +32,7 @@ const M = messages({
     aria: 'Attention weights, {title} ({sub}): {seq} queries down, {seq} keys across, ' +
       'causal; the previous token gets {prev} % on average.',
     caption: 'The row permutation of W_Q and W_K (and so of q, k): Hugging Face row j takes Meta row …',
+    scrollHint: 'The table below has {d} columns, j = 0 to {last}; where it is wider than the page, scroll it sideways to see them all.',
     hfRow: 'HF row j',
     metaRow: 'Meta row',
     pair: 'pair',
@@ -66,6 +67,7 @@ const M = messages({
     aria: '注意力权重，{title}（{sub}）：纵向 {seq} 个 query，横向 {seq} 个 key，' +
       '因果掩码；前一个 token 平均得到 {prev}%。',
     caption: 'W_Q 和 W_K 的行置换（因而也是 q、k 的）：Hugging Face 的第 j 行取自 Meta 的第 … 行',
+    scrollHint: '下表共 {d} 列（j = 0 到 {last}）；表格比页面宽时，左右滚动即可看到全部列。',
     hfRow: 'HF 第 j 行',
     metaRow: 'Meta 的行',
     pair: '对',
@@ -114,7 +116,9 @@ export default {
     const table = document.createElement('table');
     table.className = 'values mono perm-table';
     scroll.append(table);
-    el.append(scroll);
+    const hint = document.createElement('p');
+    hint.className = 'chart-note';
+    el.append(hint, scroll);
     const grid = document.createElement('div');
     grid.className = 'cell-panels';
     el.append(grid);
@@ -190,6 +194,7 @@ export default {
         });
 
         const th = (t) => `<th scope="col">${t}</th>`;
+        hint.textContent = M.scrollHint.format({ d, last: d - 1 });
         table.innerHTML = `<caption>${M.caption}</caption>` +
           `<thead><tr><th scope="row">${M.hfRow}</th>${perm.map((_, j) => th(j)).join('')}</tr></thead>` +
           `<tbody><tr><th scope="row">${M.metaRow}</th>${perm.map((p) => `<td>${p}</td>`).join('')}</tr>` +

@@ -21,7 +21,8 @@ const M = messages({
     sink: 'first token: {w}',
     waiting: 'Reading the model…',
     noticeNone: 'Positional heads (most of their weight on one offset Δ = n − m, whatever the tokens): {list}.',
-    noticeNoneZero: 'No head puts most of its weight on one offset here: layer 0 mixes tokens by content (try a longer sentence).',
+    noticeNoneZero: 'No head puts more than half its weight on one offset on this sentence; the closest is {head}, with {w} on Δ = {d}. The share is an average over the queries, and each later query has more earlier tokens to spread its weight over, so a shorter sentence can push it past half.{past}',
+    pastL0: ' This sentence is also longer than the {L0} tokens the model was trained on.',
     noticeDrop: 'Leaving out {which} ({share} % of them), {lost} of the {n} positional heads lose their offset (heads: {list}).',
     noticeDropZero: 'No head is positional with every pair in, so leaving pairs out has no offset to break.',
     readout: '{model}, {T} tokens, {heads} heads; the weight of each head on its most-used offset (Δ from 0 to −4), averaged over queries m ≥ 4: {list}.',
@@ -45,7 +46,8 @@ const M = messages({
     sink: '第一个 token：{w}',
     waiting: '正在读取模型…',
     noticeNone: '位置头（无论 token 是什么，大部分权重都落在同一个偏移 Δ = n − m 上）：{list}。',
-    noticeNoneZero: '这里没有哪个头把大部分权重放在同一个偏移上：第 0 层按内容混合 token（试试更长的句子）。',
+    noticeNoneZero: '在这个句子上，没有哪个头把一半以上的权重放在同一个偏移上；最接近的是{head}，在 Δ = {d} 上的权重为 {w}。这个比例是对各个 query 取的平均，越靠后的 query 前面的 token 越多，权重摊得越开，所以换一个更短的句子，它可能就会超过一半。{past}',
+    pastL0: '此外，这个句子比模型训练时的 {L0} 个 token 还长。',
     noticeDrop: '去掉{which}（占 {share}%）之后，{n} 个位置头中有 {lost} 个失去了它们的偏移（头：{list}）。',
     noticeDropZero: '所有维度对都在时就没有位置头，所以去掉维度对也没有偏移可破坏。',
     readout: '{model}，{T} 个 token，{heads} 个头；每个头在最常用偏移（Δ 从 0 到 −4）上的权重，对 m ≥ 4 的 query 取平均：{list}。',
@@ -153,7 +155,9 @@ export default {
         });
         const pos = base.map((o, h) => (o.positional ? h : -1)).filter((h) => h >= 0);
         if (drop === 'none') {
-          view.notice = pos.length ? M.noticeNone.format({ list: pos.map((h) => M.posItem.format({ head: M.head.format({ h }), d: minus(base[h].d) })).join(M.sep) }) : String(M.noticeNoneZero);
+          const top = base.reduce((b, o, h) => (o.w > base[b].w ? h : b), 0);
+          view.notice = pos.length ? M.noticeNone.format({ list: pos.map((h) => M.posItem.format({ head: M.head.format({ h }), d: minus(base[h].d) })).join(M.sep) })
+            : M.noticeNoneZero.format({ head: M.head.format({ h: top }), d: minus(base[top].d), w: base[top].w.toFixed(2), past: m.L0 && T > m.L0 ? M.pastL0.format({ L0: m.L0 }) : '' });
         } else if (!pos.length) view.notice = String(M.noticeDropZero);
         else {
           const lost = pos.filter((h) => !now[h].positional || now[h].d !== base[h].d);

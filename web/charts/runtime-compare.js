@@ -5,7 +5,7 @@
 // The GGUF is the reader's (a file read here, or a Hub file read by Range requests), or, until
 // there is one, the front of the file convert_hf_to_gguf.py would write from the config, built in
 // the page (optionally as an older converter wrote it): simulated, and said to be.
-import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis, logLabel } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, ERROR_DISTANCES, modelReader } from './shared/model.js';
 import { convertedGguf } from './shared/gguf-convert.js';
 import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
@@ -242,6 +242,9 @@ export default {
     Object.assign(angles.options.scales.y, logAxis);
     Object.assign(errors.options.scales.x, logAxis);
     errors.options.scales.y.min = 0; // an error's size: 0 to 1 when it is exactly 0 (Gemma 4), not −1 to 1
+    // an error at rounding level (Phi-3.5 with -c 4096) has ticks like 3.5e-8: written as the log axes write them,
+    // not in Chart.js's own form (3.500000000E-8)
+    errors.options.scales.y.ticks = { ...errors.options.scales.y.ticks, callback: (v) => (v === 0 ? '0' : v < 0 ? `−${logLabel(-v)}` : logLabel(v)) };
 
     // ---- the panel: findings, flags, the Hub, a file ----
     const uid = Math.random().toString(36).slice(2, 8);
