@@ -202,8 +202,19 @@ export default {
         const seg = (v) => [{ x: 0, y: 0 }, { x: v[0], y: v[1] }];
         const ghosts = [];
         for (let j = 0; j < mq - trailFrom; j++) ghosts.push(qTrail.subarray(2 * j, 2 * j + 2));
+        // Positions whose q lands on the same point (θ = 180°: 0, 2, 4, …) share one label, on the
+        // latest of them, "q@0 = q@2" (a label per arrow would be hidden under the next one); the
+        // longer label sits beside the tip, across the ray, where it does not run off the plot.
+        const tipKey = (v) => `${Math.round(v[0] * 1e6) / 1e6},${Math.round(v[1] * 1e6) / 1e6}`;
+        const samePoint = new Map();
+        [...ghosts, q].forEach((v, j) => samePoint.set(tipKey(v), [...(samePoint.get(tipKey(v)) ?? []), trailFrom + j]));
+        const label = (v, p) => {
+          const at = samePoint.get(tipKey(v));
+          return at.at(-1) === p ? at.map((x) => `q@${x}`).join(' = ') : '';
+        };
+        const across = (v) => (samePoint.get(tipKey(v)).length > 1 ? { side: -Math.PI / 2 } : {});
         chart.options.plugins.rope2dArrows.ghosts = ghosts.map((g, j) => ({
-          ...GHOST, arrows: [{ tip: g, text: ghosts.length <= 8 ? `q@${trailFrom + j}` : '' }],
+          ...GHOST, ...across(g), arrows: [{ tip: g, text: ghosts.length <= 8 ? label(g, trailFrom + j) : '' }],
         }));
         // Always two datasets, k and q: the trail is drawn by the plugin above.
         chart.data.datasets = [
@@ -213,7 +224,8 @@ export default {
           },
           {
             label: M.qAt.format({ m: mq }), data: seg(q), showLine: true, pointRadius: 0, borderColor: palette[0],
-            borderWidth: 2.5, bold: true, arrows: [{ tip: q, text: `q@${mq}` }],
+            borderWidth: 2.5, bold: true, ...(ghosts.length <= 8 ? across(q) : {}),
+            arrows: [{ tip: q, text: ghosts.length <= 8 ? label(q, mq) : `q@${mq}` }],
           },
         ];
         const aq = Math.atan2(q[1], q[0]), ak = Math.atan2(kr[1], kr[0]);

@@ -74,7 +74,8 @@ export default {
         const s = pe.ropeDecay(dist, { dim, base, kind: 'vectors', q, k, style: 'interleaved' });
         const g = same ? pe.ropeDecay(dist, { dim, base, kind: 'ones' }) : null;
         chart.data.datasets = [{
-          label: same ? '(R_0 k)·(R_Δ k)' : '(R_0 q)·(R_Δ k)',
+          // the y axis's product; with the key control on "the query itself" q is k, and the legend says so
+          label: same ? '(R_0 q)·(R_Δ k), q = k' : '(R_0 q)·(R_Δ k)',
           data: Array.from(s, (y, x) => ({ x, y })), borderColor: palette[0],
         }];
         if (g) {

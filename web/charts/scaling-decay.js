@@ -48,7 +48,8 @@ const M = messages({
     percent: '{n} %',
     readoutAttention: '; {name}\'s attention factor {attn}, left out here, multiplies cos and sin, which is the same as multiplying the rotated q and k, and so every score by its square.',
     end: '.',
-    noticeHelps: 'With {name}, the curves past L0 mostly stay in their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), but they change inside L0 too: g moves by up to {inside} there (g(0) = {g0}).',
+    noticeHelps: 'With {name}, g past L0 leaves its trained range at only {onesAfter} of the distances, against {onesBefore} unscaled, but the curves change inside L0 too: g moves by up to {inside} there (g(0) = {g0}).',
+    noticeHelpsAll: 'With {name}, g past L0 stays in its trained range at every distance counted ({onesAfter} outside it, against {onesBefore} unscaled), but the curves change inside L0 too: g moves by up to {inside} there (g(0) = {g0}).',
     noticeNoHelp: 'At these settings {name} does not bring the curves back into their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), and g still moves by up to {inside} inside L0.',
     noticeSame: 'At factor 1 the scaled curves are the unscaled ones.',
     how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θ_i) and q·R(Δ)q, for one random q drawn from the seed, with the frequencies before and after scaling, and draws them at about 1000 distances from 0 to 4·L0 (evenly spaced, or log-spaced on the log axis). Dynamic NTK is taken at length 4·L0, the whole window. The numbers in the readout are not taken at the points drawn: the range within L0 is taken at every whole distance up to L0 (where L0 passes 16384, at about 16384 evenly spaced distances instead), and the shares past L0 are counted at evenly spaced whole distances, about 4096 of them (every one where there are fewer): a curve is outside its range at a distance past L0 where it lies below the lowest or above the highest value the unscaled curve took at the distances up to L0; “moves inside L0” is the largest |scaled − unscaled| of g there.',
@@ -87,7 +88,8 @@ const M = messages({
     percent: '{n}%',
     readoutAttention: '；{name} 的注意力因子 {attn} 这里没有计入，它乘在 cos 和 sin 上，也就等于乘在旋转后的 q 和 k 上，因此每个得分都乘以它的平方。',
     end: '。',
-    noticeHelps: '用 {name} 之后，L0 之外的曲线基本留在训练时的范围内（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），但 L0 之内的曲线也变了：那里的 g 最多变化 {inside}（g(0) = {g0}）。',
+    noticeHelps: '用 {name} 之后，L0 之外的 g 只在 {onesAfter} 的距离上越出训练时的范围（不缩放时为 {onesBefore}），但 L0 之内的曲线也变了：那里的 g 最多变化 {inside}（g(0) = {g0}）。',
+    noticeHelpsAll: '用 {name} 之后，在统计的每个距离上，L0 之外的 g 都留在训练时的范围内（越界的占 {onesAfter}，不缩放时为 {onesBefore}），但 L0 之内的曲线也变了：那里的 g 最多变化 {inside}（g(0) = {g0}）。',
     noticeNoHelp: '在这组设置下，{name} 没能把曲线拉回训练时的范围（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），而 L0 之内的 g 仍最多变化 {inside}。',
     noticeSame: '缩放因子为 1 时，缩放后的曲线与不缩放的完全相同。',
     how: '页面用缩放前后的两组频率计算 g(Δ) = 2·Σ cos(Δ·θ_i)，以及由种子生成的一个随机向量 q 的 q·R(Δ)q，在 0 到 4·L0 之间约 1000 个距离上画出（线性坐标下等距，对数坐标下按对数等距）。动态 NTK 取长度 4·L0，即整个窗口。图下文字中的数字不是在画出的点上统计的：L0 之内的取值范围取自 L0 以内的每个整数距离（L0 超过 16384 时改为约 16384 个均匀分布的距离），L0 之外的越界比例则在约 4096 个均匀分布的整数距离上统计（不足 4096 个时逐一统计）：在 L0 之外的某个距离上，曲线低于未缩放曲线在不超过 L0 的距离上的最小值，或高于其最大值，就算越界；“L0 之内的变化”是 g 在这些距离上 |缩放后 − 缩放前| 的最大值。',
@@ -228,7 +230,7 @@ export default {
         // (the slow pairs turn more slowly at every distance), which is why scaling comes with fine-tuning.
         const inside = stats.inside;
         Object.assign(v, { inside: sig(inside, 3), g0: dim });
-        view.notice = cjkSpacing((inside <= 1e-9 * dim ? M.noticeSame : s1.after < s1.before ? M.noticeHelps : M.noticeNoHelp).format(v));
+        view.notice = cjkSpacing((inside <= 1e-9 * dim ? M.noticeSame : s1.after < s1.before ? (s1.after === 0 ? M.noticeHelpsAll : M.noticeHelps) : M.noticeNoHelp).format(v));
         return {
           measured: { outside: { ones: s1, vectors: s2, insideEvery: stats.insideEvery, pastEvery: stats.pastEvery }, attentionFactor: attn },
           columns: ['x', 'g no scaling', `g ${variant}`, 'q.R(x)q no scaling', `q.R(x)q ${variant}`],

@@ -21,7 +21,7 @@ const M = messages({
     stretchTitle: 'stretch T′_i / T_i (log scale)',
     note: 'Below: how far each method stretched each pair (1 = untouched), in the colours and dashes of the legend above.',
     startFrom: 'Start from',
-    configLabel: "Paste a model's config.json (or just its <code>rope_scaling</code> block); it is drawn as the thick dotted orange curve",
+    configLabel: "Paste a model's config.json, or just its <code>rope_scaling</code> block (the controls fill in what a block leaves out: head dim, base and L0). It is drawn as the thick dotted orange curve and described in the line just below this box; the readout further down keeps describing the controls' methods.",
     presetQwen: 'Qwen2.5-7B with YaRN ×4 (as its model card suggests)',
     presetLongChat: 'LongChat-7B-16K (linear ×8)',
     notJson: 'Not valid JSON: {message}',
@@ -34,6 +34,7 @@ const M = messages({
     l0Line: 'L0 = {l0}: the training length',
     configRead: 'The config above is read as {kind}, rotary dim {rotaryDim}',
     configDimFallback: ' (from the head dim control: the config names none)',
+    configL0Fallback: ', L0 {l0} (from the training length control: the config names none)',
     configBase: ', base {base}',
     configBaseFallback: ' (from the base control: the config has no rope_theta)',
     configAttn: '; attention factor {attn}; ',
@@ -71,7 +72,7 @@ const M = messages({
     stretchTitle: '拉伸倍数 T′_i / T_i（对数坐标）',
     note: '下图：每种方法把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。',
     startFrom: '预设配置',
-    configLabel: '粘贴一个模型的 config.json（或者只粘贴其中的 <code>rope_scaling</code> 部分）；它会画成粗的橙色点线',
+    configLabel: '粘贴一个模型的 config.json，或者只粘贴其中的 <code>rope_scaling</code> 部分（部分里没有的头维度、底数和 L0 由控件补上）。它会画成粗的橙色点线，并由紧接在框下面的一行文字说明；再往下的图下文字仍然只说明各控件所设的方法。',
     presetQwen: 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
     presetLongChat: 'LongChat-7B-16K（位置插值 ×8）',
     notJson: '不是有效的 JSON：{message}',
@@ -84,6 +85,7 @@ const M = messages({
     l0Line: 'L0 = {l0}：训练长度',
     configRead: '上面的配置解析为 {kind}，旋转维度 {rotaryDim}',
     configDimFallback: '（取自头维度控件：配置中没有给出）',
+    configL0Fallback: '，L0 = {l0}（取自训练长度控件：配置中没有给出）',
     configBase: '，底数 {base}',
     configBaseFallback: '（取自底数控件：配置中没有 rope_theta）',
     configAttn: '；注意力因子 {attn}；',
@@ -153,6 +155,16 @@ function dataset(label, pts, key, extra = {}) {
   return { label, data: pts, borderColor: s.color, backgroundColor: s.color, borderDash: s.dash, borderWidth: s.width, ...extra };
 }
 
+/** A bare rope_scaling block (its type at the top, no config around it) whose type needs a training
+ *  length it does not give; linear and ntk-style blocks need none. */
+function bareBlockWithoutL0(json) {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return false;
+  const type = json.rope_type ?? json.type;
+  if (!['yarn', 'llama3', 'longrope', 'dynamic'].includes(type)) return false;
+  if ('rope_scaling' in json || 'rope_parameters' in json) return false;
+  return json.original_max_position_embeddings === undefined && json.max_position_embeddings === undefined;
+}
+
 export default {
   kind: 'scaling-variants',
   messages: M,
@@ -220,11 +232,11 @@ export default {
     let lastConfig = null, lastConfigKey = '';
     const readConfig = (p) => {
       // The same text, fallbacks and language give the same result: kept while other controls move.
-      const key = JSON.stringify([text.value, p.dim, p.base, p.seqLen, lang()]);
+      const key = JSON.stringify([text.value, p.dim, p.base, p.l0, p.seqLen, lang()]);
       if (key !== lastConfigKey) (lastConfig = computeConfig(p)), (lastConfigKey = key);
       return lastConfig;
     };
-    const computeConfig = ({ dim, base, seqLen }) => {
+    const computeConfig = ({ dim, base, l0, seqLen }) => {
       let json;
       try {
         json = JSON.parse(text.value);
@@ -232,6 +244,10 @@ export default {
         return { error: M.notJson.format({ message: err.message }) };
       }
       try {
+        // A bare scaling block names no training length, as it names no head dim or base: the
+        // training length control supplies it, under the key its type reads.
+        const usedL0 = bareBlockWithoutL0(json);
+        if (usedL0) json = { ...json, [json.type === 'dynamic' || json.rope_type === 'dynamic' ? 'max_position_embeddings' : 'original_max_position_embeddings']: l0 };
         const r = pe.ropeScaling(json);
         const rotaryDim = r.rotaryDim ?? dim;
         const b = r.base ?? base;
@@ -241,7 +257,7 @@ export default {
         const inv = pe.ropeInvFreq(rotaryDim, { base: b, scaling });
         const plain = pe.ropeInvFreq(rotaryDim, { base: b });
         const attn = pe.ropeAttentionFactor(rotaryDim, { base: b, scaling });
-        return { r, rotaryDim, base: b, scaling, inv, plain, attn, usedDim: r.rotaryDim === undefined, usedBase: r.base === undefined };
+        return { r, rotaryDim, base: b, scaling, inv, plain, attn, usedDim: r.rotaryDim === undefined, usedBase: r.base === undefined, usedL0: usedL0 ? l0 : null };
       } catch (err) {
         return { error: `${err.name}: ${err.message}` };
       }
@@ -308,6 +324,7 @@ export default {
           };
           // A wavelength the config leaves as it was (to the digits shown) stays, rather than going from x to x.
           message.textContent = M.configRead.format(v) + (cfg.usedDim ? String(M.configDimFallback) : '') +
+            (cfg.usedL0 ? M.configL0Fallback.format({ l0: cfg.usedL0 }) : '') +
             M.configBase.format(v) + (cfg.usedBase ? String(M.configBaseFallback) : '') + M.configAttn.format(v) +
             (v.slowFrom === v.slowTo ? M.configSlowSame : M.configSlow).format(v) +
             (v.fastFrom === v.fastTo ? M.configFastSame : M.configFast).format(v);
