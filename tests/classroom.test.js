@@ -100,7 +100,14 @@ test('embed.html?lock=1 and <posenc-chart locked> show their controls disabled',
 test('printing to PDF hides every control and keeps every chart drawn', async () => {
   const { page } = await b.open('?lang=zh');
   await ready(page);
-  const canvases = await page.evaluate(() => [...document.querySelectorAll('main [data-chart] canvas')].filter((c) => c.width && c.getClientRects().length).length);
+  // every section laid out, as after a reader has scrolled through the page
+  await page.evaluate(() => document.querySelectorAll('main > section').forEach((s) => (s.style.contentVisibility = 'visible')));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const canvases = await page.evaluate(() => {
+    const shown = [...document.querySelectorAll('main [data-chart] canvas')].filter((c) => c.width && c.getClientRects().length);
+    for (const c of shown) c.dataset.shownOnScreen = '';
+    return shown.length;
+  });
   await page.emulateMedia({ media: 'print' });
   const hidden = await page.evaluate(() => [...document.querySelectorAll('.controls, .posenc-toolbar, .page-tools, .data-table')]
     .every((el) => getComputedStyle(el).display === 'none'));
@@ -110,6 +117,32 @@ test('printing to PDF hides every control and keeps every chart drawn', async ()
     .map((el) => [el.closest('[data-chart]').dataset.chart, el.classList.contains('hint'), getComputedStyle(el).display]));
   assert.equal(hints.length, 3);
   for (const [kind, hint, display] of hints) assert.deepEqual([kind, hint, display], [kind, true, 'none']);
+  // frames pass under print media before the PDF is made (a reader's print preview): a canvas hidden
+  // behind its snapshot is resized to nothing by then, and beforeprint snapshots every canvas again
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 100)))));
+  // what printing does first: every chart drawn on screen gets a snapshot with its picture in it
+  const blank = await page.evaluate(async () => {
+    dispatchEvent(new Event('beforeprint'));
+    const out = [];
+    for (const c of document.querySelectorAll('main [data-chart] canvas[data-shown-on-screen]')) {
+      const img = c.nextElementSibling;
+      if (!img?.classList.contains('print-snapshot')) {
+        out.push(`${c.closest('[data-chart]').dataset.chart}: no snapshot (canvas ${c.width}×${c.height})`);
+        continue;
+      }
+      await img.decode();
+      const t = document.createElement('canvas');
+      [t.width, t.height] = [img.naturalWidth, img.naturalHeight];
+      const x = t.getContext('2d');
+      x.drawImage(img, 0, 0);
+      const px = x.getImageData(0, 0, t.width, t.height).data;
+      let painted = 0;
+      for (let i = 3; i < px.length; i += 4) painted += px[i] > 0;
+      if (painted === 0) out.push(`${c.closest('[data-chart]').dataset.chart}: blank snapshot`);
+    }
+    return out;
+  });
+  assert.deepEqual(blank, []);
   const pdf = await page.pdf({ format: 'A4' });
   const images = (pdf.toString('latin1').match(/\/Subtype\s*\/Image/g) ?? []).length;
   assert.ok(images >= canvases, `${images} images in the PDF for ${canvases} drawn canvases`);

@@ -52,7 +52,13 @@ export function plainCanvas(el, aspect, label) {
     const [w, h] = size ?? measure();
     last?.(target, w, h);
   });
-  const ro = new ResizeObserver(() => (measure(), last && paint(last)));
+  // a canvas taken out of the layout (print hides it behind its snapshot: page/print.js) measures
+  // 0 × 0; it keeps its size and picture, to be snapshotted again or shown again as it was
+  const ro = new ResizeObserver(() => {
+    if (canvas.clientWidth === 0 && canvas.clientHeight === 0) return;
+    measure();
+    if (last) paint(last);
+  });
   ro.observe(canvas);
   return { canvas, paint, destroy: () => ro.disconnect() };
 }
