@@ -46,7 +46,7 @@ const M = messages({
     sink: '第一个 token：{w}',
     waiting: '正在读取模型…',
     noticeNone: '位置头（无论 token 是什么，大部分权重都落在同一个偏移 Δ = n − m 上）：{list}。',
-    noticeNoneZero: '在这个句子上，没有哪个头把一半以上的权重放在同一个偏移上；最接近的是{head}，在 Δ = {d} 上的权重为 {w}。这个比例是对各个 query 取的平均，越靠后的 query 前面的 token 越多，权重摊得越开，所以换一个更短的句子，它可能就会超过一半。{past}',
+    noticeNoneZero: '在这个句子上，没有哪个头把一半以上的权重放在同一个偏移上；最接近的是{head}，在 Δ = {d} 上的权重为 {w}。这是对各个 query 取的平均值，越靠后的 query 前面的 token 越多，权重摊得越开，所以换一个更短的句子，这个权重就可能超过一半。{past}',
     pastL0: '此外，这个句子比模型训练时的 {L0} 个 token 还长。',
     noticeDrop: '去掉{which}（占 {share}%）之后，{n} 个位置头中有 {lost} 个失去了它们的偏移（头：{list}）。',
     noticeDropZero: '所有维度对都在时就没有位置头，所以去掉维度对也没有偏移可破坏。',

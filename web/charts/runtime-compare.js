@@ -148,7 +148,7 @@ const M = messages({
     fixNone: '没有哪个 llama.cpp 命令行参数能修正它（原因见下方原文）。',
     details: '英文原文（与命令行输出相同）',
     'h-architecture-differs': '这个 GGUF 与配置不是同一个模型。',
-    'h-layers-not-compared': 'GGUF 里有一类层在配置中找不到对应的层类型，这些层没有参与对比。',
+    'h-layers-not-compared': 'GGUF 里有些层在配置中没有对应的层类型，这些层不参与对比。',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
     'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
     'h-swa-base-missing': '文件中没有滑动窗口层的 base（缺少 freq_base_swa）。',

@@ -72,7 +72,7 @@ const M = messages({
     stretchTitle: '拉伸倍数 T′_i / T_i（对数坐标）',
     note: '下图：每种方法把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。',
     startFrom: '预设配置',
-    configLabel: '粘贴一个模型的 config.json，或者只粘贴其中的 <code>rope_scaling</code> 部分（部分里没有的头维度、底数和 L0 由控件补上）。它会画成粗的橙色点线，并由紧接在框下面的一行文字说明；再往下的图下文字仍然只说明各控件所设的方法。',
+    configLabel: '粘贴一个模型的 config.json，或者只粘贴其中的 <code>rope_scaling</code> 那一段（它没有给出的头维度、底数和 L0 由控件补上）。它会画成粗的橙色点线，并由紧接在框下面的一行文字说明；再往下的图下文字仍然只说明各控件所设的方法。',
     presetQwen: 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
     presetLongChat: 'LongChat-7B-16K（位置插值 ×8）',
     notJson: '不是有效的 JSON：{message}',
