@@ -137,6 +137,14 @@ test('vectors: the conformance vectors as JSON, to stdout or a file', async () =
   const data = JSON.parse(v.stdout);
   assert.equal(data.format, 'posenc-rope-vectors/1');
   assert.ok(data.layerTypes.full_attention.positions.some((r) => r.position === 7));
+  assert.equal(data.seqLen, null);
+  // --seq-len: one sequence of that length; refused in the flag's own name unless past every position
+  const one = JSON.parse((await run('vectors', llamaConfig, '--positions', '7', '--seq-len', '100')).stdout);
+  assert.equal(one.seqLen, 100);
+  assert.deepEqual(one.layerTypes.full_attention.positions.map((r) => r.position), [0, 1, 7]);
+  assert.match((await run('vectors', llamaConfig, '--positions', '7', '--seq-len', '7')).stderr,
+    /^posenc: --seq-len \(7\) must exceed every position asked for: --positions value 1 is 7/);
+  assert.match((await run('inspect', llamaConfig, '--seq-len', '7')).stderr, /--seq-len applies to vectors only/);
   const out = join(dir, 'vectors.json');
   const w = await run('vectors', llamaConfig, '--out', out);
   assert.match(w.stdout, /wrote .*vectors.json: 1 layer types/);
