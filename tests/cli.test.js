@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MODELS, gguf } from './fixtures/gguf-writer.js';
+import { MODELS as GALLERY } from '../web/lib/posenc.js';
 
 const CLI = fileURLToPath(new URL('../web/tools/posenc-cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'posenc-cli-'));
@@ -129,6 +130,18 @@ test('inspect: a config, a GGUF (with flags), --json', async () => {
   assert.equal(j.metadata['llama.rope.freq_base'], 500000);
   assert.deepEqual(j.metadata.ropeTensors, ['rope_freqs']);
   assert.equal(j.llamaCpp.layerTypes.full_attention.freqFactors.length, 64);
+});
+
+test('inspect of a config prints what --json has that a porter needs: layer indices per type, softmaxScale when not 1', async () => {
+  const config = (id) => file(`${id}.json`, JSON.stringify(GALLERY.find((m) => m.id === id).config));
+  const gemma = (await run('inspect', config('gemma-3-1b'))).stdout;
+  assert.match(gemma, /full_attention \(4 layers: 5, 11, 17, 23\)/);
+  assert.match(gemma, /sliding_attention \(22 layers: 0–4, 6–10, 12–16, 18–22, 24–25\)/);
+  assert.doesNotMatch(gemma, /softmax scale/);
+  const scout = (await run('inspect', config('llama-4-scout'))).stdout;
+  assert.match(scout, /full_attention \(12 layers: 3, 7, …, 47 \(every 4\)\)/);
+  const ds = (await run('inspect', config('deepseek-v3'))).stdout;
+  assert.match(ds, /full_attention \(61 layers\): .*, softmax scale 1\.87385 \(× 1\/√d, d the whole q·k width\)/);
 });
 
 test('vectors: the conformance vectors as JSON, to stdout or a file', async () => {

@@ -163,12 +163,31 @@ function describeScaling(s) {
     (s.shortFactor ? `, ${s.shortFactor.length} short/long factors` : '');
 }
 
+/** Layer indices, runs as a–b; a long list shortened to its pattern or its ends. */
+function layerList(layers) {
+  const runs = [];
+  for (const l of layers) {
+    const r = runs[runs.length - 1];
+    if (r && l === r[1] + 1) r[1] = l;
+    else runs.push([l, l]);
+  }
+  const show = ([a, b]) => (a === b ? `${a}` : `${a}–${b}`);
+  if (runs.length <= 8) return runs.map(show).join(', ');
+  const step = runs[1][0] - runs[0][0];
+  if (runs.every(([a, b], i) => b - a === runs[0][1] - runs[0][0] && (i === 0 || a - runs[i - 1][0] === step))) {
+    return `${show(runs[0])}, ${show(runs[1])}, …, ${show(runs[runs.length - 1])} (every ${step})`;
+  }
+  return `${runs.slice(0, 4).map(show).join(', ')}, …, ${runs.slice(-2).map(show).join(', ')}`;
+}
+
 function printConfig(cfg, name) {
   const lines = [`${name}: positions as transformers reads them`];
+  const several = Object.keys(cfg.layerTypes).length > 1;
   for (const [t, lt] of Object.entries(cfg.layerTypes)) {
-    const n = lt.layers ? `${lt.layers.length} layers` : 'layers unknown';
-    if (lt.nope) lines.push(`  ${t} (${n}): no position encoding (NoPE)`);
-    else lines.push(`  ${t} (${n}): base ${fmt(lt.base)}, head ${lt.headDim}, rotary ${lt.rotaryDim}, pairs ${lt.style}, scaling ${describeScaling(lt.scaling)}, magnitude ${fmt(lt.attentionFactor)}`);
+    const n = lt.layers ? `${lt.layers.length} layers${several ? `: ${layerList(lt.layers)}` : ''}` : 'layers unknown';
+    const softmax = lt.softmaxScale !== 1 ? `, softmax scale ${fmt(lt.softmaxScale)} (× 1/√d, d the whole q·k width)` : '';
+    if (lt.nope) lines.push(`  ${t} (${n}): no position encoding (NoPE)${softmax}`);
+    else lines.push(`  ${t} (${n}): base ${fmt(lt.base)}, head ${lt.headDim}, rotary ${lt.rotaryDim}, pairs ${lt.style}, scaling ${describeScaling(lt.scaling)}, magnitude ${fmt(lt.attentionFactor)}${softmax}`);
   }
   for (const w of cfg.warnings) lines.push(`  warning (${w.code}): ${w.message}`);
   return lines.join('\n');
