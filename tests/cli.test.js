@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MODELS, gguf } from './fixtures/gguf-writer.js';
+import { MODELS as GALLERY } from '../web/lib/posenc.js';
 
 const CLI = fileURLToPath(new URL('../web/tools/posenc-cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'posenc-cli-'));
@@ -131,12 +132,32 @@ test('inspect: a config, a GGUF (with flags), --json', async () => {
   assert.equal(j.llamaCpp.layerTypes.full_attention.freqFactors.length, 64);
 });
 
+test('inspect of a config prints what --json has that a porter needs: layer indices per type, softmaxScale when not 1', async () => {
+  const config = (id) => file(`${id}.json`, JSON.stringify(GALLERY.find((m) => m.id === id).config));
+  const gemma = (await run('inspect', config('gemma-3-1b'))).stdout;
+  assert.match(gemma, /full_attention \(4 layers: 5, 11, 17, 23\)/);
+  assert.match(gemma, /sliding_attention \(22 layers: 0–4, 6–10, 12–16, 18–22, 24–25\)/);
+  assert.doesNotMatch(gemma, /softmax scale/);
+  const scout = (await run('inspect', config('llama-4-scout'))).stdout;
+  assert.match(scout, /full_attention \(12 layers: 3, 7, …, 47 \(every 4\)\)/);
+  const ds = (await run('inspect', config('deepseek-v3'))).stdout;
+  assert.match(ds, /full_attention \(61 layers\): .*, softmax scale 1\.87385 \(× 1\/√d, d the whole q·k width\)/);
+});
+
 test('vectors: the conformance vectors as JSON, to stdout or a file', async () => {
   const v = await run('vectors', llamaConfig, '--positions', '7');
   assert.equal(v.code, 0);
   const data = JSON.parse(v.stdout);
   assert.equal(data.format, 'posenc-rope-vectors/1');
   assert.ok(data.layerTypes.full_attention.positions.some((r) => r.position === 7));
+  assert.equal(data.seqLen, null);
+  // --seq-len: one sequence of that length; refused in the flag's own name unless past every position
+  const one = JSON.parse((await run('vectors', llamaConfig, '--positions', '7', '--seq-len', '100')).stdout);
+  assert.equal(one.seqLen, 100);
+  assert.deepEqual(one.layerTypes.full_attention.positions.map((r) => r.position), [0, 1, 7]);
+  assert.match((await run('vectors', llamaConfig, '--positions', '7', '--seq-len', '7')).stderr,
+    /^posenc: --seq-len \(7\) must exceed every position asked for: --positions value 1 is 7/);
+  assert.match((await run('inspect', llamaConfig, '--seq-len', '7')).stderr, /--seq-len applies to vectors only/);
   const out = join(dir, 'vectors.json');
   const w = await run('vectors', llamaConfig, '--out', out);
   assert.match(w.stdout, /wrote .*vectors.json: 1 layer types/);

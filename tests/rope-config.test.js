@@ -334,11 +334,21 @@ test('LongRoPE and dynamic NTK depend on the sequence length: ropeConfig says so
   const { base, scaling } = ropeScaling(phi3), p = 100000;
   const vec = pe.ropeVectors(phi3, { positions: [p] }).layerTypes.full_attention.positions.find((r) => r.position === p);
   const withLen = pe.ropeCache([p], 96, { base, scaling: { ...scaling, seqLen: p + 1 } });
-  const without = pe.ropeCache([p], 96, { base, scaling });
   assert.ok(Math.abs(withLen.cos[1] - vec.cos[1]) < 1e-6, 'seqLen past L0: long_factor, as ropeVectors');
-  assert.ok(Math.abs(without.cos[1] - vec.cos[1]) > 0.1, 'no seqLen: short_factor');
+  // left out, a position at or past L0 would silently take short_factor: refused on every route
+  const refused = /^RangeError: scaling\.seqLen is required for longrope scaling at a position ≥ scaling\.originalMaxPositionEmbeddings \(4096\), here 100000: left out, shortFactor would be used/;
+  assert.throws(() => pe.ropeCache([0, p], 96, { base, scaling }), refused);
+  assert.throws(() => pe.applyRope(new Float32Array(96), { heads: 1, headDim: 96, style: 'half', positions: [p], base, scaling }), refused);
+  const t = pe.tensor(96);
+  try {
+    assert.throws(() => pe.applyRopeInPlace(t, { heads: 1, headDim: 96, style: 'half', positions: [p], base, scaling }), refused);
+  } finally { t.free(); }
+  assert.equal(pe.ropeCache([4095], 96, { base, scaling }).cos.length, 48, 'below L0 the short factors are right');
   const dyn = { ...llama, max_position_embeddings: 4096, rope_theta: 1e4, rope_scaling: { rope_type: 'dynamic', factor: 2 } };
   assert.match(read(dyn).warnings.find((x) => x.code === 'scaling-by-length').message, /seqLen/);
+  const ds = ropeScaling(dyn);
+  assert.throws(() => pe.ropeCache([4096], 128, ds), /^RangeError: scaling\.seqLen is required for dynamic scaling at a position ≥ scaling\.maxPositionEmbeddings \(4096\), here 4096/);
+  assert.equal(pe.ropeCache([4096], 128, { ...ds, scaling: { ...ds.scaling, seqLen: 4097 } }).cos.length, 64);
   assert.equal(read({ ...llama, rope_theta: 1e4, rope_scaling: { rope_type: 'linear', factor: 2 } }).warnings.length, 0);
 });
 

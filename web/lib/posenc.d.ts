@@ -93,7 +93,7 @@ export interface TemperatureOptions extends Out<Float64Array> {
 export interface VectorRow {
   position: number;
   cos: number[]; sin: number[]; cos32: number[]; sin32: number[];
-  /** dynamic and longrope: the sequence length p + 1 the row is computed at, and its θ_i */
+  /** dynamic and longrope: the sequence length the row is computed at (p + 1, or the seqLen option), and its θ_i */
   seqLen?: number; invFreq?: number[];
   /** layers with a query temperature: its value at this position */
   temperature?: number;
@@ -115,6 +115,8 @@ export interface LayerVectors extends Omit<LayerPositions, 'mrope'> {
 export interface RopeVectors {
   format: 'posenc-rope-vectors/1';
   maxPositionEmbeddings: number | null;
+  /** the seqLen option (one sequence: every row and the pair at it); null: each row at its own p + 1 */
+  seqLen: number | null;
   warnings: { code: string; message: string }[];
   q_k: string;
   layerTypes: Record<string, LayerVectors>;
@@ -174,7 +176,12 @@ export interface ModelPositions {
 }
 
 /** Real models' position-relevant config keys, with the public file each number comes from. */
-export declare const MODELS: readonly { id: string; name: string; family: string; year: number; config: object; source: string; note?: string }[];
+export declare const MODELS: readonly {
+  id: string; name: string; family: string; year: number;
+  /** the one Hugging Face checkpoint (owner/name) whose config and source numbers the entry holds */
+  checkpoint: string;
+  config: object; source: string; note?: string;
+}[];
 
 /** A model's config.json (object or JSON text), or its RoPE keys alone, as RoPE options: see RopeConfig. */
 export declare function ropeScaling(config: object | string): RopeConfig;
@@ -613,8 +620,9 @@ export interface Posenc {
   ropeScaling(config: object | string): RopeConfig;
   /** A whole config.json (object or JSON text, v4 or v5 format, text_config looked into), read per layer type; the result is frozen. */
   ropeConfig(config: object | string): ModelPositions;
-  /** conformance vectors per layer type of a config.json (format 'posenc-rope-vectors/1'); positions: more rows to list */
-  ropeVectors(config: object | string, options?: { positions?: Numbers }): RopeVectors;
+  /** conformance vectors per layer type of a config.json (format 'posenc-rope-vectors/1'); positions: more rows to list;
+   * seqLen: one sequence of that length for every row and the pair (past every position asked for; default: p + 1 per row) */
+  ropeVectors(config: object | string, options?: { positions?: Numbers; seqLen?: number }): RopeVectors;
   /** What llama.cpp passes to ggml_rope_ext per layer type for a GGUF (readGguf) under its flags; ctx: -c of one sequence (0: context_length) */
   llamaCppRope(gguf: Gguf, options?: { flags?: LlamaCppFlags; ctx?: number }): LlamaCppRope;
   /** ggml's float32 cos and sin per pair, each [positions.length][nDims/2], the magnitude in (integer positions, as ggml's int32) */

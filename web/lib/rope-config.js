@@ -252,8 +252,8 @@ function readLayerType(x) {
   }
   if (scaling?.type === 'longrope' || scaling?.type === 'dynamic') {
     const what = scaling.type === 'longrope'
-      ? 'long_factor past original_max_position_embeddings, short_factor up to it; left out (seqLen 0), short_factor'
-      : 'a larger base past max_position_embeddings; left out (seqLen = max_position_embeddings), θ_i unscaled';
+      ? 'long_factor past original_max_position_embeddings, short_factor up to it; left out, short_factor, and a position from original_max_position_embeddings on is refused'
+      : 'a larger base past max_position_embeddings; left out, θ_i unscaled, and a position from max_position_embeddings on is refused';
     warn('scaling-by-length', `${bPath} (${scaling.type}) depends on the sequence's length, which transformers takes from the sequence it rotates: scaling.seqLen picks ${what}; pass { ...scaling, seqLen } to ropeCache and applyRope`);
   }
   // YaRN's implicit factor check (transformers _validate_yarn_rope_parameters)

@@ -2,7 +2,7 @@
 // place). Each takes the instance's heap first; web/lib/posenc.js binds them to the class.
 import { HeapArray } from './heap.js';
 import * as A from './args.js';
-import { scalingStruct } from './scaling.js';
+import { needsSeqLen, scalingStruct } from './scaling.js';
 import * as M from './mrope.js';
 
 export const STYLES = { interleaved: 0, half: 1 };
@@ -320,6 +320,7 @@ export function ropeCache(heap, positions, rotaryDim, opts) {
   if (M.isMrope(o, positions)) return M.mropeCache(heap, positions, rotaryDim, o);
   const pos = A.numbers('positions', positions, Float64Array, { min: 0, max: MAX_POSITION });
   const f = freqArgs(rotaryDim, o);
+  needsSeqLen(o.scaling, pos);
   const n = A.elements('rope cache', pos.length, f.half);
   if (o.precision !== undefined) {
     const p = typeof o.precision === 'string'
@@ -394,6 +395,7 @@ export function applyRope(heap, x, opts) {
   const xs = A.numbers('x', x, Float32Array, { length: n, min: -Infinity, max: Infinity });
   const out = A.outArray('out', o.out, Float32Array, n);
   const f = freqArgs(rotaryDim, o);
+  needsSeqLen(o.scaling, pos);
   return heap.scoped((h) => {
     const rot = new Rotation(heap, h, pos, f, shape);
     // (posenc.h: a row's cos/sin depend only on its position, so blocks give the same bits)
@@ -465,6 +467,7 @@ export function applyRopeInPlace(heap, x, opts) {
   const pos = RopeMemo.of(heap).holds(o.positions, seq) ??
     A.numbers('positions', o.positions, Float64Array, { length: seq, min: 0, max: MAX_POSITION });
   const f = freqArgs(rotaryDim, o);
+  needsSeqLen(o.scaling, pos);
   heap.scoped((h) => {
     const rot = new Rotation(heap, h, pos, f, shape);
     let ok = false;

@@ -91,6 +91,26 @@ export function scalingStruct(scaling, half) {
   return { struct, shortFactor, longFactor };
 }
 
+/**
+ * Positions against a length-dependent scaling left without seqLen: transformers always knows
+ * the length (at position p it is at least p + 1), so a position at or past the length where the
+ * variant changes (longrope: originalMaxPositionEmbeddings; dynamic: maxPositionEmbeddings) with
+ * seqLen left out would silently take the short length's frequencies: refused. `pos` is the
+ * positions as numbers() gave them (NaN is caught later, by the scan).
+ */
+export function needsSeqLen(scaling, pos) {
+  const type = scaling?.type;
+  if ((type !== 'longrope' && type !== 'dynamic') || scaling.seqLen !== undefined) return;
+  const at = type === 'longrope' ? 'originalMaxPositionEmbeddings' : 'maxPositionEmbeddings';
+  const a = pos instanceof A.Unscanned ? pos.array : pos;
+  let top = -Infinity;
+  for (let i = 0; i < a.length; i++) if (a[i] > top) top = a[i];
+  if (top >= scaling[at]) {
+    throw new RangeError(`scaling.seqLen is required for ${type} scaling at a position ≥ scaling.${at} (${scaling[at]}), here ${top}: `
+      + `left out, ${type === 'longrope' ? 'shortFactor' : 'θ_i unscaled'} would be used, where transformers takes the sequence's length (at least position + 1)`);
+  }
+}
+
 const CONFIG_KEYS = {
   factor: 'factor', attention_factor: 'attentionFactor', beta_fast: 'betaFast', beta_slow: 'betaSlow',
   mscale: 'mscale', mscale_all_dim: 'mscaleAllDim', truncate: 'truncate', low_freq_factor: 'lowFreqFactor',

@@ -1,4 +1,4 @@
-// vectors.js: pe.ropeVectors(config, { positions }): conformance vectors for a runtime author,
+// vectors.js: pe.ropeVectors(config, { positions, seqLen }): conformance vectors for a runtime author,
 // from a model's config.json as pe.ropeConfig() reads it. Everything is computed from the public
 // API: frequencies by ropeInvFreq (c/scaling.c), cos/sin by ropeCache with precision 'f64'
 // (cos/sin in float64 of the float64 angle p·θ_i, libm), temperatures by attentionTemperature;
@@ -9,6 +9,7 @@
 //   {
 //     format: 'posenc-rope-vectors/1',
 //     maxPositionEmbeddings: number | null,     // from the config
+//     seqLen: number | null,                    // the seqLen option; null: each row at its own p + 1
 //     warnings: [{ code, message }],            // pe.ropeConfig's, unchanged
 //     q_k: 'q = r[0, d), k = r[d, 2d) with r = pe.randomNormal(2d, 0), d = headDim',
 //     layerTypes: { [name]: {
@@ -17,11 +18,11 @@
 //       mrope: null | { section, interleaved,
 //               streams },                      // streams[i]: 't', 'h' or 'w', the stream pair i reads
 //       invFreq, invFreq32,                     // θ_i (rotaryDim/2 values; [] on NoPE layers)
-//       positions: [{                           // 0, 1, L0 − 1, L0, L0 + 1, max − 1 and those asked
+//       positions: [{                           // 0, 1, L0 − 1, L0, L0 + 1, C − 1 and those asked (below)
 //         position,
 //         cos, sin, cos32, sin32,               // per pair: attentionFactor·cos(p·θ_i), ·sin(p·θ_i)
-//         seqLen?, invFreq?,                    // dynamic and longrope: the row is at seqLen p + 1,
-//                                               //   with that length's θ_i
+//         seqLen?, invFreq?,                    // dynamic and longrope: the row's sequence length (p + 1,
+//                                               //   or the seqLen option) and that length's θ_i
 //         temperature?,                         // layers with a query temperature: its value at p
 //       }],
 //       pair: {
@@ -29,20 +30,27 @@
 //         q, k,                                 // the inputs (float32 values), headDim each
 //         qRotated, kRotated, qRotated32, kRotated32,  // RoPE at those positions (pairs per style;
 //                                               //   dims past rotaryDim unchanged; NoPE: unchanged)
-//         score, score32,                       // qRotated · kRotated
+//         score, score32,                       // qRotated · kRotated: by default q and k each at its own
+//                                               //   p + 1 (a KV cache: k cached at length 2, q at
+//                                               //   qPosition + 1, across L0 for LongRoPE); with
+//                                               //   seqLen, both at seqLen (one forward pass)
 //       },
 //     } },
 //   }
 //
-// L0 = the scaling's originalMaxPositionEmbeddings, else max_position_embeddings; derived
-// positions at or past max_position_embeddings, and duplicates, are left out; asked positions
-// are always listed. mRoPE rows are text tokens (t = h = w = p), which are plain RoPE at p. Every
+// L0 = the scaling's originalMaxPositionEmbeddings, else max_position_embeddings. C = the context
+// the model is for: max_position_embeddings, or factor × originalMaxPositionEmbeddings when a
+// scaling block with both gives more (Qwen2.5's YaRN ×4: 4 × 32768 = 131072, as Qwen's model
+// cards mean it). Derived positions at or past C (and past seqLen − 1), and duplicates, are left
+// out; asked positions are always listed. For MLA (DeepSeek) the vectors are q_pe / k_pe alone:
+// qRotated stays in the checkpoint's interleaved pairs, where transformers'
+// apply_rotary_pos_emb_interleave returns it rearranged into halves (the same scores). mRoPE rows are text tokens (t = h = w = p), which are plain RoPE at p. Every
 // *32 value is the float64 value rounded to the nearest float32. q and k do not include the
 // attention temperature (it multiplies q on its layers: see positions[].temperature).
 import * as A from './args.js';
 
 export const VECTORS_FORMAT = 'posenc-rope-vectors/1';
-const KEYS = A.optionKeys('ropeVectors', ['positions']);
+const KEYS = A.optionKeys('ropeVectors', ['positions', 'seqLen']);
 const MAX_POSITION = 2 ** 53;
 
 const f32 = (a) => Array.from(a, Math.fround);
@@ -79,25 +87,41 @@ export function ropeVectors(pe, config, opts) {
       if (!(Number.isFinite(p) && p >= 0 && p <= MAX_POSITION)) throw new RangeError(`positions[${i}] must be finite and in [0, ${MAX_POSITION}], got ${p}`);
     });
   }
+  let seqLen = null;
+  if (o.seqLen !== undefined) {
+    seqLen = A.int('seqLen', o.seqLen, 1, MAX_POSITION);
+    const i = asked.findIndex((p) => !(p < seqLen));
+    if (i >= 0) throw new RangeError(`seqLen (${seqLen}) must exceed every position asked for: positions[${i}] is ${asked[i]}`);
+  }
   const model = pe.ropeConfig(config);
   const max = model.maxPositionEmbeddings;
   const layerTypes = {};
-  for (const [name, lt] of Object.entries(model.layerTypes)) layerTypes[name] = layerVectors(pe, lt, max, asked);
+  for (const [name, lt] of Object.entries(model.layerTypes)) layerTypes[name] = layerVectors(pe, lt, max, asked, seqLen);
   return {
     format: VECTORS_FORMAT,
     maxPositionEmbeddings: max,
+    seqLen,
     warnings: model.warnings.map((w) => ({ code: w.code, message: w.message })),
     q_k: 'q = r[0, d), k = r[d, 2d) with r = pe.randomNormal(2d, 0), d = headDim',
     layerTypes,
   };
 }
 
-function layerVectors(pe, lt, max, asked) {
+/** The context a layer type is for: max_position_embeddings, or factor × original when larger. */
+export function contextLength(lt, max) {
+  const s = lt.scaling, scaled = s?.factor * s?.originalMaxPositionEmbeddings;
+  if (!(scaled > 0)) return max;
+  return max === null || scaled > max ? scaled : max;
+}
+
+function layerVectors(pe, lt, max, asked, seqLen) {
   const l0 = lt.scaling?.originalMaxPositionEmbeddings ?? max;
+  const ctx = contextLength(lt, max);
   const derived = [0, 1];
   if (l0 !== null && l0 !== undefined) derived.push(l0 - 1, l0, l0 + 1);
-  if (max !== null) derived.push(max - 1);
-  const list = [...new Set([...derived.filter((p) => p >= 0 && (max === null || p < max)), ...asked])].sort((a, b) => a - b);
+  if (ctx !== null) derived.push(ctx - 1);
+  const cap = Math.min(ctx ?? Infinity, seqLen ?? Infinity);
+  const list = [...new Set([...derived.filter((p) => p >= 0 && p < cap), ...asked])].sort((a, b) => a - b);
 
   const d = lt.headDim, r = pe.randomNormal(2 * d, 0);
   const q = Array.from(r.subarray(0, d)), k = Array.from(r.subarray(d));
@@ -126,13 +150,14 @@ function layerVectors(pe, lt, max, asked) {
       position: p, cos: Array.from(c), sin: Array.from(s), cos32: f32(c), sin32: f32(s), ...extra,
     });
     if (perLength) {
-      // transformers recomputes θ for the current length (dynamic_rope_update): the token at p
-      // is rotated with the frequencies of a sequence of p + 1 tokens
+      // transformers recomputes θ for the current length (dynamic_rope_update): by default the
+      // token at p is rotated with the frequencies of a sequence of p + 1 tokens
       for (const p of list) {
-        const at = { ...freq, scaling: { ...lt.scaling, seqLen: p + 1 } };
+        const n = seqLen ?? p + 1;
+        const at = { ...freq, scaling: { ...lt.scaling, seqLen: n } };
         const { cos, sin } = pe.ropeCache([p], rot, { ...at, precision: 'f64' });
         const invAt = Array.from(pe.ropeInvFreq(rot, at));
-        rows.set(p, row(p, cos, sin, { seqLen: p + 1, invFreq: invAt }));
+        rows.set(p, row(p, cos, sin, { seqLen: n, invFreq: invAt }));
       }
     } else {
       const { cos, sin } = pe.ropeCache(list, rot, { ...freq, precision: 'f64' });

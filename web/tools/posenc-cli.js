@@ -3,7 +3,7 @@
 //
 //   posenc inspect <config.json | model.gguf | hub:owner/name[/file.gguf]> [llama.cpp flags] [--json]
 //   posenc compare <config.json | hub:owner/name> <model.gguf | hub:owner/name/file.gguf> [--ctx N] [llama.cpp flags] [--positions a,b,...] [--json]
-//   posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--out file.json]
+//   posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--seq-len N] [--out file.json]
 //
 // compare exits 1 when llama.cpp and the config disagree (any finding but "none"), 2 on an error.
 // A GGUF is read at its front only: a local file through a Blob over the file, a Hub file with
@@ -21,7 +21,7 @@ const HUB = process.env.POSENC_HUB ?? 'https://huggingface.co';
 const USAGE = `usage:
   posenc inspect <config.json | model.gguf | hub:owner/name[/file.gguf]> [llama.cpp flags] [--json]
   posenc compare <config.json | hub:owner/name> <model.gguf | hub:owner/name/file.gguf> [--ctx N] [llama.cpp flags] [--positions a,b,...] [--json]
-  posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--out file.json]
+  posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--seq-len N] [--out file.json]
 llama.cpp flags: -c/--ctx-size/--ctx N, --rope-scaling {none,linear,yarn}, --rope-scale N, --rope-freq-base N,
   --rope-freq-scale N, --yarn-orig-ctx N, --yarn-ext-factor N, --yarn-attn-factor N, --yarn-beta-fast N, --yarn-beta-slow N
 compare exits 0 when llama.cpp computes what the config means, 1 when it does not, 2 on an error.`;
@@ -32,7 +32,7 @@ const FLAGS = Object.fromEntries(Object.entries(FLAG_NAMES).map(([key, flag]) =>
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const out = { files: [], flags: {}, json: false, ctx: undefined, positions: undefined, out: undefined };
+  const out = { files: [], flags: {}, json: false, ctx: undefined, positions: undefined, seqLen: undefined, out: undefined };
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i], v;
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
@@ -51,6 +51,7 @@ function parseArgs(argv) {
     else if (a === '-h' || a === '--help') out.help = true;
     else if (a === '-c' || a === '--ctx-size' || a === '--ctx') out.ctx = number(value());
     else if (a === '--positions') out.positions = value().split(',').map((s) => number(s.trim()));
+    else if (a === '--seq-len') out.seqLen = number(value());
     else if (a === '--out' || a === '-o') out.out = value();
     else if (Object.hasOwn(FLAGS, a)) out.flags[FLAGS[a]] = a === '--rope-scaling' ? value() : number(value());
     else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
@@ -162,12 +163,31 @@ function describeScaling(s) {
     (s.shortFactor ? `, ${s.shortFactor.length} short/long factors` : '');
 }
 
+/** Layer indices, runs as a–b; a long list shortened to its pattern or its ends. */
+function layerList(layers) {
+  const runs = [];
+  for (const l of layers) {
+    const r = runs[runs.length - 1];
+    if (r && l === r[1] + 1) r[1] = l;
+    else runs.push([l, l]);
+  }
+  const show = ([a, b]) => (a === b ? `${a}` : `${a}–${b}`);
+  if (runs.length <= 8) return runs.map(show).join(', ');
+  const step = runs[1][0] - runs[0][0];
+  if (runs.every(([a, b], i) => b - a === runs[0][1] - runs[0][0] && (i === 0 || a - runs[i - 1][0] === step))) {
+    return `${show(runs[0])}, ${show(runs[1])}, …, ${show(runs[runs.length - 1])} (every ${step})`;
+  }
+  return `${runs.slice(0, 4).map(show).join(', ')}, …, ${runs.slice(-2).map(show).join(', ')}`;
+}
+
 function printConfig(cfg, name) {
   const lines = [`${name}: positions as transformers reads them`];
+  const several = Object.keys(cfg.layerTypes).length > 1;
   for (const [t, lt] of Object.entries(cfg.layerTypes)) {
-    const n = lt.layers ? `${lt.layers.length} layers` : 'layers unknown';
-    if (lt.nope) lines.push(`  ${t} (${n}): no position encoding (NoPE)`);
-    else lines.push(`  ${t} (${n}): base ${fmt(lt.base)}, head ${lt.headDim}, rotary ${lt.rotaryDim}, pairs ${lt.style}, scaling ${describeScaling(lt.scaling)}, magnitude ${fmt(lt.attentionFactor)}`);
+    const n = lt.layers ? `${lt.layers.length} layers${several ? `: ${layerList(lt.layers)}` : ''}` : 'layers unknown';
+    const softmax = lt.softmaxScale !== 1 ? `, softmax scale ${fmt(lt.softmaxScale)} (× 1/√d, d the whole q·k width)` : '';
+    if (lt.nope) lines.push(`  ${t} (${n}): no position encoding (NoPE)${softmax}`);
+    else lines.push(`  ${t} (${n}): base ${fmt(lt.base)}, head ${lt.headDim}, rotary ${lt.rotaryDim}, pairs ${lt.style}, scaling ${describeScaling(lt.scaling)}, magnitude ${fmt(lt.attentionFactor)}${softmax}`);
   }
   for (const w of cfg.warnings) lines.push(`  warning (${w.code}): ${w.message}`);
   return lines.join('\n');
@@ -211,6 +231,7 @@ function cliWords(message) {
   return message
     .replace(/\b(?:options\.)?flags\.(\w+)/g, (m, k) => FLAG_NAMES[k] ?? m)
     .replace(/\boptions\.ctx\b/g, '-c')
+    .replace(/(?<![.\w])seqLen\b/g, '--seq-len')
     .replace(/\b(?:options\.)?positions\[(\d+)\]/g, (_, i) => `--positions value ${Number(i) + 1}`);
 }
 
@@ -221,6 +242,7 @@ async function main(argv) {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
+  if (a.seqLen !== undefined && command !== 'vectors') throw new UsageError('--seq-len applies to vectors only');
   const pe = await loadPosenc().catch((e) => {
     // a clone after `npm install` has no kernels yet: build them once (the package ships them built)
     const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -262,7 +284,7 @@ async function main(argv) {
     if (a.files.length !== 1) throw new UsageError('vectors takes one config.json');
     noRuntimeFlags(a, 'vectors');
     const { text } = await loadConfig(a.files[0]);
-    const v = pe.ropeVectors(text, a.positions ? { positions: a.positions } : undefined);
+    const v = pe.ropeVectors(text, { ...(a.positions ? { positions: a.positions } : {}), ...(a.seqLen !== undefined ? { seqLen: a.seqLen } : {}) });
     const json = JSON.stringify(v);
     if (a.out) {
       await writeFile(a.out, `${json}\n`);
