@@ -86,7 +86,9 @@ function shown(el, root) {
 function entry(input, label) {
   const name = labelText(input, label);
   let value;
-  if (input.tagName === 'SELECT') value = input.selectedOptions[0]?.textContent.trim() ?? '';
+  // a control that names what to load next says, for paper, what the chart was drawn with
+  if (input.dataset.drawn) value = input.dataset.drawn;
+  else if (input.tagName === 'SELECT') value = input.selectedOptions[0]?.textContent.trim() ?? '';
   else if (input.type === 'checkbox') return name ? `${name} ${input.checked ? M.on : M.off}` : null;
   else if (input.type === 'range') {
     // the number box beside it holds the value as typed; the slider's is the one drawn when the box is half-typed

@@ -442,6 +442,8 @@ export function modelPanel(el) {
       return wrap;
     }));
     const m = S.model, l = S.layer0;
+    // the menu holds the model to read next; a printed chart names the one it was drawn with (page/print.js)
+    select.dataset.drawn = m ? (m.kind === 'lab' ? String(RM.lab) : m.name) : '';
     // the status: text, and the lab's words as code (they are tokens, in any language)
     const parts = [];
     if (S.message) parts.push(S.message.text());
