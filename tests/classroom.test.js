@@ -456,11 +456,15 @@ test('the presenter fits a 1280×800 projector: the takeaway and the buttons on 
             return boxes.filter((c, k) => !inside(c) && (k === 0 || c.top < body.bottom - 1))
               .map((c) => `canvas ${Math.round(c.top)}–${Math.round(c.bottom)} in ${Math.round(body.top)}–${Math.round(body.bottom)}`);
           })(),
+          // the main control at the presenter's text size: its label and its inputs
+          control: [...document.querySelectorAll('.present-slot .control.main, .present-slot .control.main :is(input, select)')]
+            .filter((e) => e.checkVisibility()).map((e) => parseFloat(getComputedStyle(e).fontSize)),
         };
       }, i);
       assert.ok(r.nav <= 800 && r.note <= r.nav && r.scroll <= 800, `${r.kind}: nav ends at ${r.nav}, the view is ${r.scroll} px tall`);
       if (r.font !== null) assert.ok(r.font >= 16, `${r.kind}: ticks at ${r.font} px`);
       assert.deepEqual(r.cut, [], `${lang} ${r.kind}: a canvas cut by the edge of the figure's box`);
+      assert.ok(r.control.every((px) => px >= 18), `${lang} ${r.kind}: main control at ${r.control} px`);
     }
     await page.keyboard.press('Escape');
     assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12, 'the page draws at its own size again');
