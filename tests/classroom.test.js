@@ -431,28 +431,45 @@ test('hand-drawn charts letter at the presenter\'s size while presented and at t
 });
 
 test('the presenter fits a 1280×800 projector: the takeaway and the buttons on every slide, large lettering; it starts where a link says', async () => {
-  const { page, context } = await b.open('?present&lang=en', { viewport: { width: 1280, height: 800 } });
-  await ready(page);
-  const count = await page.evaluate(() => window.posencPage.presenter.count);
-  for (let i = 0; i < count; i++) {
-    const r = await page.evaluate((i) => {
-      window.posencPage.presenter.go(i);
-      const nav = document.querySelector('.present-nav').getBoundingClientRect();
-      const note = document.querySelector('.present-takeaway').getBoundingClientRect();
-      const canvas = document.querySelector('.present-slot canvas');
-      const chart = canvas && window.Chart?.getChart(canvas);
-      return {
-        kind: document.querySelector('.present-slot [data-chart]').dataset.chart,
-        nav: nav.bottom, note: note.bottom, scroll: document.querySelector('.presenter').scrollHeight,
-        font: chart ? Object.values(chart.scales)[0]?.options.ticks?.font?.size ?? chart.options.font?.size ?? null : null,
-      };
-    }, i);
-    assert.ok(r.nav <= 800 && r.note <= r.nav && r.scroll <= 800, `${r.kind}: nav ends at ${r.nav}, the view is ${r.scroll} px tall`);
-    if (r.font !== null) assert.ok(r.font >= 16, `${r.kind}: ticks at ${r.font} px`);
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await b.open(`?present&lang=${lang}`, { viewport: { width: 1280, height: 800 } });
+    await ready(page);
+    const count = await page.evaluate(() => window.posencPage.presenter.count);
+    for (let i = 0; i < count; i++) {
+      const r = await page.evaluate((i) => {
+        window.posencPage.presenter.go(i);
+        const nav = document.querySelector('.present-nav').getBoundingClientRect();
+        const note = document.querySelector('.present-takeaway').getBoundingClientRect();
+        const canvas = document.querySelector('.present-slot canvas');
+        const chart = canvas && window.Chart?.getChart(canvas);
+        return {
+          kind: document.querySelector('.present-slot [data-chart]').dataset.chart,
+          nav: nav.bottom, note: note.bottom, scroll: document.querySelector('.presenter').scrollHeight,
+          font: chart ? Object.values(chart.scales)[0]?.options.ticks?.font?.size ?? chart.options.font?.size ?? null : null,
+          // every canvas shown is wholly inside the figure's visible box, or wholly below it (a
+          // further panel, reached by scrolling inside the figure): none is cut by the box's edge
+          cut: (() => {
+            const body = document.querySelector('.present-slot .chart-body').getBoundingClientRect();
+            const boxes = [...document.querySelectorAll('.present-slot .chart-body canvas')].filter((c) => c.checkVisibility())
+              .map((c) => c.getBoundingClientRect()).filter((c) => c.width && c.height);
+            const inside = (c) => c.top >= body.top - 1 && c.bottom <= body.bottom + 1 && c.left >= body.left - 1 && c.right <= body.right + 1;
+            return boxes.filter((c, k) => !inside(c) && (k === 0 || c.top < body.bottom - 1))
+              .map((c) => `canvas ${Math.round(c.top)}–${Math.round(c.bottom)} in ${Math.round(body.top)}–${Math.round(body.bottom)}`);
+          })(),
+          // the main control at the presenter's text size: its label and its inputs
+          control: [...document.querySelectorAll('.present-slot .control.main, .present-slot .control.main :is(input, select)')]
+            .filter((e) => e.checkVisibility()).map((e) => parseFloat(getComputedStyle(e).fontSize)),
+        };
+      }, i);
+      assert.ok(r.nav <= 800 && r.note <= r.nav && r.scroll <= 800, `${r.kind}: nav ends at ${r.nav}, the view is ${r.scroll} px tall`);
+      if (r.font !== null) assert.ok(r.font >= 16, `${r.kind}: ticks at ${r.font} px`);
+      assert.deepEqual(r.cut, [], `${lang} ${r.kind}: a canvas cut by the edge of the figure's box`);
+      assert.ok(r.control.every((px) => px >= 18), `${lang} ${r.kind}: main control at ${r.control} px`);
+    }
+    await page.keyboard.press('Escape');
+    assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12, 'the page draws at its own size again');
+    await context.close();
   }
-  await page.keyboard.press('Escape');
-  assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12, 'the page draws at its own size again');
-  await context.close();
   for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null]]) {
     const at = await b.open(path);
     await ready(at.page);

@@ -808,6 +808,33 @@ test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, 
   await phone.context.close();
 });
 
+test('on a phone, a link that sets a folded control opens Settings; a slider may span less than its number box', async () => {
+  // a URL that sets rope-decay's d (folded) opens its Settings; one that sets only the main control does not
+  const at = await b.open('?rope-decay.preset=4&unit-circle.position=1000#decay', { viewport: { width: 360, height: 740 } });
+  await pageReady(at.page);
+  const state = () => at.page.evaluate(() => Object.fromEntries(['rope-decay', 'rope-decay-random', 'unit-circle'].map((k) => {
+    const box = document.querySelector(`.chart[data-kind="${k}"]`);
+    const shown = [...box.querySelectorAll('form.controls .control')].filter((c) => c.getClientRects().length).length;
+    return [k, { expanded: box.querySelector('.settings-toggle').getAttribute('aria-expanded'), shown }];
+  })));
+  let r = await state();
+  assert.equal(r['rope-decay'].expanded, 'true');
+  assert.ok(r['rope-decay'].shown > 1, 'rope-decay: the control the link set is shown');
+  assert.equal(r['unit-circle'].expanded, 'false', 'unit-circle: the link set only its main control');
+  // unit-circle's slider steps through the first positions; the box and the link still reach 1000
+  const circle = await at.page.evaluate(() => {
+    const [range, box] = document.querySelectorAll('.chart[data-kind="unit-circle"] .control.main input');
+    return { rangeMax: range.max, boxMax: box.max, box: box.value, position: window.posencPage.charts.get('unit-circle').params().position };
+  });
+  assert.deepEqual(circle, { rangeMax: '64', boxMax: '1000', box: '1000', position: 1000 });
+  // an exercise's link opens the fold of the chart it sets, without remembering it
+  await at.page.evaluate(() => document.querySelector('a.scene-link[href*="rope-decay-random.key"]').click());
+  await at.page.waitForFunction(() => document.querySelector('.chart[data-kind="rope-decay-random"] .settings-toggle').getAttribute('aria-expanded') === 'true');
+  assert.equal(await at.page.evaluate(() => localStorage.getItem(`posenc-settings:${location.pathname}`)), null);
+  assert.deepEqual(at.problems, { console: [], failed: [], external: [], pageErrors: [] });
+  await at.context.close();
+});
+
 test('the API in Chromium gives exactly what it gives in Node, both builds', async () => {
   // a blank page of the server's origin: only posenc.js is needed, not the page's 28 charts
   const context = await b.browser.newContext();

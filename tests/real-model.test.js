@@ -109,7 +109,7 @@ test('offline, the section draws the lab\'s exported model through its own token
       assert.match(await readout(page, kind), /lab/);
     }
     // the lab model: d = 8, 4 pairs; L0 = 16, so only pair 0 (T = 2π) turns in training
-    assert.match(await readout(page, 'real-pair-energy'), /pairs 1–3 have T_i > L0 = 16/);
+    assert.match(await readout(page, 'real-pair-energy'), /pairs 1–3 have Tᵢ > L₀ = 16/);
     // the numbers the prose quotes at the defaults
     assert.match(await readout(page, 'real-pair-energy'), /largest share is pair 0 \(38\.5 %\)/);
     assert.match(await readout(page, 'real-pair-norms'), /mean ‖q‖ is largest in pair 0 \(2\.37\)/);

@@ -1,7 +1,7 @@
 // real-pair-energy.js: from a real model's weights alone, how much of W_q (or W_k) feeds each
 // rotation pair, per head: ‖row u‖² + ‖row v‖² for the two rows (u, v) that rotate together,
 // as a share of the head's total. Layer 0 at once; every layer when asked (all q/k tensors).
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig, chartFont, textScale } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig, chartFont, textScale, textSize } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, readAllLayers, noModel, modelName } from './shared/real-model.js';
 
@@ -18,13 +18,13 @@ const M = messages({
     pair: 'pair i (fast → slow)',
     rows: 'head',
     rowsAll: 'layer, head',
-    cut: 'T_i > L0',
+    cut: 'Tᵢ > L₀',
     waiting: 'Reading the model…',
     waitingAll: 'Reading W_Q and W_K of every layer…',
-    noticeMore: 'The slow pairs (T_i > L0: they never complete a turn in training) get {ratio}× an even share of the energy of {matrix}: the projection leans towards the frequencies that change least over a whole context.',
-    noticeLess: 'The slow pairs (T_i > L0) get only {ratio}× an even share of the energy of {matrix}: the projection leans towards the fast pairs.',
+    noticeMore: 'The slow pairs (Tᵢ > L₀: they never complete a turn in training) get {ratio}× an even share of the energy of {matrix}: the projection leans towards the frequencies that change least over a whole context.',
+    noticeLess: 'The slow pairs (Tᵢ > L₀) get only {ratio}× an even share of the energy of {matrix}: the projection leans towards the fast pairs.',
     noticeEven: 'The energy of {matrix} is spread about evenly over the pairs (the slow pairs get {ratio}× an even share): the weights alone do not single out a band.',
-    readout: '{model}, {matrix}, {layers}: pairs {cut}–{last} have T_i > L0 = {L0} ({pairsShare} % of the pairs) and hold {slowShare} % of the energy; the largest share is pair {top} ({topShare} %).',
+    readout: '{model}, {matrix}, {layers}: pairs {cut}–{last} have Tᵢ > L₀ = {L0} ({pairsShare} % of the pairs) and hold {slowShare} % of the energy; the largest share is pair {top} ({topShare} %).',
     how: 'For each head h and pair i, the page adds the squared lengths of the two rows of W_Q (or W_K) that rotate together (rows i and i + d/2 of the head: transformers pairs coordinate i with i + d/2, the rotate_half layout of section 14) and divides by the head\'s total. This is read from the weights alone, a proxy: real q and k also depend on the tokens (the next chart). Every layer needs every W_Q and W_K tensor (26.5 MB for SmolLM2-135M); layer 0 needs one of each.',
   },
   zh: {
@@ -39,13 +39,13 @@ const M = messages({
     pair: '第 i 对（快 → 慢）',
     rows: '头',
     rowsAll: '层、头',
-    cut: 'T_i > L0',
+    cut: 'Tᵢ > L₀',
     waiting: '正在读取模型…',
     waitingAll: '正在读取所有层的 W_Q 和 W_K…',
-    noticeMore: '慢的维度对（T_i > L0：训练中从未转满一圈）分到的 {matrix}能量是均分份额的 {ratio} 倍：投影偏向在整个上下文中变化最小的频率。',
-    noticeLess: '慢的维度对（T_i > L0）分到的 {matrix}能量只有均分份额的 {ratio} 倍：投影偏向快的维度对。',
+    noticeMore: '慢的维度对（Tᵢ > L₀：训练中从未转满一圈）分到的 {matrix}能量是均分份额的 {ratio} 倍：投影偏向在整个上下文中变化最小的频率。',
+    noticeLess: '慢的维度对（Tᵢ > L₀）分到的 {matrix}能量只有均分份额的 {ratio} 倍：投影偏向快的维度对。',
     noticeEven: '{matrix}的能量在各维度对上大致均匀（慢的维度对为均分份额的 {ratio} 倍）：仅凭权重看不出偏好哪个频段。',
-    readout: '{model}，{matrix}，{layers}：第 {cut}–{last} 对满足 T_i > L0 = {L0}（占全部维度对的 {pairsShare}%），拥有 {slowShare}% 的能量；份额最大的是第 {top} 对（{topShare}%）。',
+    readout: '{model}，{matrix}，{layers}：第 {cut}–{last} 对满足 Tᵢ > L₀ = {L0}（占全部维度对的 {pairsShare}%），拥有 {slowShare}% 的能量；份额最大的是第 {top} 对（{topShare}%）。',
     how: '对每个头 h 和每个维度对 i，本页把 W_Q（或 W_K）中一起旋转的两行（该头的第 i 行和第 i + d/2 行：transformers 把第 i 个坐标与第 i + d/2 个配成一对，即第 14 节的 rotate_half 布局）的长度平方相加，再除以该头的总和。这只由权重得到，是一种近似：真实的 q 和 k 还取决于 token（见下一张图）。所有层需要每一个 W_Q 和 W_K 张量（SmolLM2-135M 为 26.5 MB）；第 0 层只需各一个。',
   },
 });
@@ -105,9 +105,16 @@ export default {
           fillCells(image, half, rows.length, viridis, (c, r) => Math.min(255, Math.round((rows[r][2][c] / max) * 255)));
           // margins for the tick labels, titles and colour bar, grown with the text (lettering.js)
           const k = textScale();
-          const plot = { x: Math.round(64 * k), y: Math.round(22 * k), w: w - Math.round(150 * k), h: h - Math.round(64 * k) };
+          // (the top margin holds the bracket over the slow pairs and its label)
+          const plot = { x: Math.round(64 * k), y: Math.round(34 * k), w: w - Math.round(150 * k), h: h - Math.round(76 * k) };
+          // a tick under every pair, or every 2nd, 4th… pair where the labels would crowd
+          let every = 1;
+          while ((half / every) * textSize('tick') * 2.5 > plot.w) every *= 2;
+          const xTicks = [];
+          for (let i = 0; i < half; i += every) xTicks.push([(i + 0.5) / half, String(i)]);
+          if ((half - 1) % every) xTicks.push([(half - 0.5) / half, String(half - 1)]);
           drawCells(ctx, image, plot, {
-            xTicks: [[0.5 / half, '0'], [(half - 0.5) / half, String(half - 1)]],
+            xTicks,
             yTicks: all ? list.map((_, L) => [(L * heads + 0.5) / rows.length, String(L)]).filter((_, L) => L % Math.ceil(list.length / 10) === 0)
               : Array.from({ length: heads }, (_, hh) => [(hh + 0.5) / heads, String(hh)]),
             xTitle: String(M.pair), yTitle: String(all ? M.rowsAll : M.rows), yTitleX: 22 * k,
@@ -122,11 +129,22 @@ export default {
             ctx.lineTo(Math.round(x) + 0.5, plot.y + plot.h);
             ctx.stroke();
             ctx.restore();
-            ctx.fillStyle = ink().fg;
-            ctx.font = chartFont('tick');
-            ctx.textAlign = 'left';
+            // a bracket over the slow pairs, from the line to the last pair, named Tᵢ > L₀
+            const right = plot.x + plot.w, y = plot.y - Math.round(6 * k);
+            ctx.strokeStyle = ctx.fillStyle = ink().fg;
+            ctx.lineWidth = 1;
+            ctx.beginPath();
+            ctx.moveTo(Math.round(x) + 0.5, plot.y);
+            ctx.lineTo(Math.round(x) + 0.5, y + 0.5);
+            ctx.lineTo(Math.round(right) - 0.5, y + 0.5);
+            ctx.lineTo(Math.round(right) - 0.5, plot.y);
+            ctx.stroke();
+            ctx.font = chartFont('label');
             ctx.textBaseline = 'bottom';
-            ctx.fillText(String(M.cut), x + 3, plot.y - 3);
+            const text = String(M.cut), wide = ctx.measureText(text).width;
+            // centred over the bracket, or from its start when the bracket is narrower than the label
+            ctx.textAlign = wide + 8 < right - x ? 'center' : 'left';
+            ctx.fillText(text, ctx.textAlign === 'center' ? (x + right) / 2 : x, y - 2);
           }
           drawColourBar(ctx, viridis, { x: plot.x + plot.w + Math.round(16 * k), y: plot.y, w: 12, h: plot.h }, [[0, `${sig(max * 100, 3)} %`], [1, '0']]);
         });

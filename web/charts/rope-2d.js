@@ -124,14 +124,20 @@ const arrows = {
       // Canvas y points down, so the angles flip sign.
       ctx.arc(cx, cy, r, -arc.from, -arc.to, arc.to > arc.from);
       ctx.stroke();
-      // The label goes opposite the wedge, where the arrows leave room for it.
-      const mid = (arc.from + arc.to) / 2 + Math.PI;
+      // The label goes in a corner of the plot, outside the circle, at any text size: the corner
+      // farthest (in angle) from every arrow, so no arrow's label meets it either.
+      const tips = [...ghosts, ...chart.data.datasets].flatMap((ds) => (ds.arrows ?? []).map((a) => Math.atan2(a.tip[1], a.tip[0])));
+      const apart = (a, b) => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
+      const corners = [[-1, 1], [1, 1], [-1, -1], [1, -1]];
+      const score = ([sx, sy]) => Math.min(Math.PI, ...tips.map((t) => apart(t, Math.atan2(sy, sx))));
+      const [sx, sy] = corners.reduce((best, c) => (score(c) > score(best) + 1e-9 ? c : best));
+      const inset = 6;
       ctx.fillStyle = palette[6];
       ctx.font = chartFont('label');
-      ctx.textAlign = Math.cos(mid) < -0.3 ? 'right' : Math.cos(mid) > 0.3 ? 'left' : 'center';
-      ctx.textBaseline = Math.sin(mid) > 0.3 ? 'bottom' : Math.sin(mid) < -0.3 ? 'top' : 'middle';
-      const [tx, ty] = [cx + 10 * Math.cos(mid), cy - 10 * Math.sin(mid)];
-      // A white halo keeps the label readable where it crosses an arrow.
+      ctx.textAlign = sx < 0 ? 'left' : 'right';
+      ctx.textBaseline = sy > 0 ? 'top' : 'bottom';
+      const tx = sx < 0 ? x.left + inset : x.right - inset, ty = sy > 0 ? y.top + inset : y.bottom - inset;
+      // A halo keeps the label readable over the grid lines.
       ctx.strokeStyle = ink().bg;
       ctx.lineWidth = 4;
       ctx.strokeText(arc.text, tx, ty);

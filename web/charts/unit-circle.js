@@ -126,7 +126,8 @@ export default {
     { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
     { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
-    { name: 'position', label: M.position, type: 'int', min: 0, max: 1000, value: 7 },
+    // the slider steps through the first 64 positions (each a finger's width on a phone); the number box goes to 1000
+    { name: 'position', label: M.position, type: 'int', min: 0, max: 1000, sliderMax: 64, value: 7 },
   ],
   mount(el, { pe }) {
     el.classList.add('circle-body');
@@ -204,16 +205,17 @@ export default {
           ctx.strokeStyle = colour.muted;
           ctx.beginPath(); ctx.moveTo(X(-1.1), cy); ctx.lineTo(X(1.1), cy); ctx.stroke();
           ctx.beginPath(); ctx.moveTo(cx, Y(-1.1)); ctx.lineTo(cx, Y(1.1)); ctx.stroke();
+          // The ticks at the ends of the grid lines, outside the circle: where an axis meets the
+          // circle a position's point can land (position 0 sits at (0, 1)).
           ctx.fillStyle = colour.muted;
           ctx.textBaseline = 'top';
-          ctx.textAlign = 'left';
-          ctx.fillText('−1', X(-1) + 3, cy + 3);
+          ctx.textAlign = 'center';
+          ctx.fillText('−1', X(-1), Y(-1.1) + 3);
+          ctx.fillText('1', X(1), Y(-1.1) + 3);
           ctx.textAlign = 'right';
-          ctx.fillText('1', X(1) - 3, cy + 3);
-          ctx.textAlign = 'left';
-          ctx.fillText('1', cx + 4, Y(1) + 3);
-          ctx.textBaseline = 'bottom';
-          ctx.fillText('−1', cx + 4, Y(-1) - 3);
+          ctx.textBaseline = 'middle';
+          ctx.fillText('1', X(-1.1) - 4, Y(1));
+          ctx.fillText('−1', X(-1.1) - 4, Y(-1));
           // Axis names in the corner, where no point of the circle can land on them, inside the
           // margin the grid keeps from the edge (X(-1.1), Y(1.1): its top left corner).
           ctx.fillStyle = colour.fg;

@@ -24,10 +24,14 @@ export function control(p, onInput) {
       el.min = p.min;
       el.max = p.max;
       el.step = p.step ?? (p.type === 'int' ? 1 : 'any');
-      el.value = p.value;
       el.name = p.name;
       inputs.push(el);
     }
+    // A param may give its slider a shorter range (`sliderMax`) so that a step is a finger's
+    // width on a phone; the number box (the value read) and URLs still take up to `max`, and
+    // the slider rests at its end for a value past it.
+    if (Number.isFinite(p.sliderMax) && p.sliderMax > p.min && p.sliderMax < p.max) range.max = p.sliderMax;
+    for (const el of inputs) el.value = p.value;
     range.addEventListener('input', () => ((box.value = range.value), onInput()));
     box.addEventListener('input', () => {
       if (box.value !== '' && box.checkValidity()) (range.value = box.value), onInput();

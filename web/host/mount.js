@@ -90,6 +90,10 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   };
   // on a phone: the chart first, its main control under it, the rest under "Settings"
   const phone = phoneLayout(container, form, figure, chart);
+  // values from outside (a link, an element's attributes) show on a phone even when folded
+  phone.reveal(Object.keys(values));
+  /** A link set these params (by name): on a phone, the controls folded under Settings open if it set one of them. */
+  host.reveal = (names) => phone.reveal(names);
   labels();
   host.view = chart.mount(body, { pe, Chart: drawnWithData(Chart) });
   /** Every chart image is described by the readout. */

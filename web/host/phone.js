@@ -2,7 +2,10 @@
 // under the chart (in the DOM, so reading and tab order follow what is seen); the main control
 // (main-control.js) stays in view and the others fold behind a "Settings" button, open or shut
 // as the reader last left it for this chart on this page (localStorage, per page and kind).
+// A link that sets a folded control (?kind.param=value, a scene or an exercise's link) opens
+// the fold, so the reader sees the value the link chose.
 import { HOST } from './strings.js';
+import { mainParam } from './main-control.js';
 
 const NARROW = '(max-width: 480px)';
 const KEY = () => `posenc-settings:${typeof location === 'object' ? location.pathname : ''}`;
@@ -26,7 +29,7 @@ function remember(kind, open) {
   }
 }
 
-/** Sets up form (the controls) and figure in container; returns { relabel(), destroy() }. */
+/** Sets up form (the controls) and figure in container; returns { place(), reveal(names), relabel(), destroy() }. */
 export function phoneLayout(container, form, figure, chart) {
   const media = typeof matchMedia === 'function' ? matchMedia(NARROW) : null;
   const toggle = document.createElement('button');
@@ -42,7 +45,7 @@ export function phoneLayout(container, form, figure, chart) {
   set(false);
   // The stored state is read when the chart is first laid out narrow, where the settings fold:
   // a page's first use of localStorage costs the first chart a few milliseconds on every screen.
-  let stored = false;
+  let stored = false, linked = false;
   toggle.addEventListener('click', () => {
     const open = !form.classList.contains('open');
     set(open);
@@ -51,7 +54,7 @@ export function phoneLayout(container, form, figure, chart) {
   if (more) form.append(toggle);
   const place = () => {
     const narrow = !!media?.matches;
-    if (narrow && !stored) (stored = true), set(remembered(chart.kind));
+    if (narrow && !stored) (stored = true), set(linked || remembered(chart.kind));
     container.classList.toggle('phone', narrow);
     if (narrow && figure.nextElementSibling !== form) figure.after(form);
     else if (!narrow && form.nextElementSibling !== figure) figure.before(form);
@@ -61,6 +64,16 @@ export function phoneLayout(container, form, figure, chart) {
   return {
     /** Puts the controls where the width wants them (again after the toolbar was added under the chart). */
     place,
+    /**
+     * A link set the params `names`: when one of them folds under Settings, the fold opens (for
+     * this visit: what the reader last chose is still what is remembered).
+     */
+    reveal: (names) => {
+      const main = mainParam(chart)?.name;
+      if (!more || !names.some((n) => n !== main && chart.params.some((p) => p.name === n))) return;
+      linked = true;
+      set(true);
+    },
     relabel: () => {
       const n = chart.params.length - 1;
       toggle.textContent = HOST.settings.format({ n });

@@ -243,7 +243,9 @@ function followSceneLink(e) {
     const host = charts.get(kind);
     // the chart as the link opens it in a new tab: its defaults but for what the link sets, not
     // what an earlier exercise left (an exercise's link names only the setting it changes)
-    host.set({ ...host.defaults(), ...parseParams(host.chart.params, entries, { ignore: [] }).values });
+    const { values } = parseParams(host.chart.params, entries, { ignore: [] });
+    host.set({ ...host.defaults(), ...values });
+    host.reveal?.(Object.keys(values));
   }
   const first = landingOf(scene.byKind.keys());
   for (const [k, v] of Object.entries(carried())) url.searchParams.set(k, v);

@@ -31,6 +31,32 @@ const M = messages({
 });
 
 /** Every figure of the page in order, with its section. */
+/**
+ * The figure's first panel (a canvas, or a row of canvases such as §20's three) gets the height
+ * the slot has left under whatever the chart puts above it (a note, a table, §7's buttons):
+ * measured, since that differs from chart to chart and with the language. Further panels are
+ * reached by scrolling inside the figure. Returns a function that stops following it.
+ */
+function fitFirstPanel(el) {
+  const body = el.querySelector('.chart-body');
+  const first = body && [...body.children].find((c) => c.tagName === 'CANVAS' || c.querySelector('canvas'));
+  if (!first) return () => {};
+  first.classList.add('present-first');
+  const fit = () => {
+    const top = first.getBoundingClientRect().top - body.getBoundingClientRect().top + body.scrollTop;
+    body.style.setProperty('--present-room', `${Math.max(0, Math.floor(body.clientHeight - top))}px`);
+  };
+  fit();
+  const ro = new ResizeObserver(fit);
+  ro.observe(body);
+  for (let c = first.previousElementSibling; c; c = c.previousElementSibling) ro.observe(c);
+  return () => {
+    ro.disconnect();
+    first.classList.remove('present-first');
+    body.style.removeProperty('--present-room');
+  };
+}
+
 function figures(doc) {
   return [...doc.querySelectorAll('main > section [data-chart]')].map((el) => ({ el, section: el.closest('section') }));
 }
@@ -100,10 +126,12 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   opener.addEventListener('click', () => open(0));
   doc.querySelector('.page-tools')?.append(opener);
 
-  let index = -1, placeholder = null, shown = null;
+  let index = -1, placeholder = null, shown = null, unfit = () => {};
 
   const restore = () => {
     if (!shown) return;
+    unfit();
+    unfit = () => {};
     shown.el.classList.remove('presenting');
     placeholder.replaceWith(shown.el);
     lettering(shown.el, false, charts?.get(shown.el.dataset.chart));
@@ -144,6 +172,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     const host = charts?.get(shown.el.dataset.chart);
     label();
     lettering(shown.el, true, host);
+    unfit = fitFirstPanel(shown.el);
     title.focus();
   }
 
