@@ -142,7 +142,7 @@ export default {
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
       ctx.fillText(subtitle, plot.x, plot.y - 18 * k);
-      drawColourBar(ctx, viridis, { x: plot.x + plot.w + 8, y: plot.y, w: 8, h: plot.h }, [[0, '1'], [0.5, '.5'], [1, '0']]);
+      drawColourBar(ctx, viridis, { x: plot.x + plot.w + 8, y: plot.y, w: 8, h: plot.h }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
     });
 
     const view = {
