@@ -473,7 +473,7 @@ test('kv-cache: the cached decode step equals the full recomputation', async () 
 test('extrapolation: 18 of 64 pairs never turn within 4096 positions (d = 128)', async () => {
   const { data, readout } = await setControl('extrapolation', 'length', 4096);
   assert.equal(data.measured.neverTurn, 18);
-  assert.match(readout, /18 of 64 pairs never complete a turn within L0 = 4096/);
+  assert.match(readout, /18 of 64 pairs never complete a turn within L₀ = 4096/);
 });
 
 // ---- sections 16-24 ----
@@ -668,7 +668,7 @@ test('scaling-decay: the range within L0 is taken at every whole distance and th
   // the drawn grid (every 17th distance at L0 = 4096) misses g's deepest dips within L0
   const lowestDrawn = Math.min(...drawn.rows.filter((r) => r[0] <= 4096).map((r) => r[1]));
   assert.ok(counted.ones.lo < lowestDrawn - 1, `range from ${counted.ones.lo}, lowest drawn ${lowestDrawn}`);
-  assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to L0 and one in 3 past it: past L0/);
+  assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to L₀ and one in 3 past it: past L₀/);
   assert.deepEqual((await data('scaling-decay')).measured.outside, counted, 'the same counts on the log axis');
   await setControl('scaling-decay', 'scale', 'linear');
 });

@@ -15,7 +15,7 @@ const M = messages({
   en: {
     title: 'Error of every table entry: position × pair',
     type: 'table type',
-    early: 'θ_i in bfloat16 early',
+    early: 'θᵢ in bfloat16 early',
     dim: 'rotary dim d',
     maxPos: 'largest position',
     columns: 'positions sampled',
@@ -28,7 +28,7 @@ const M = messages({
     above: 'above {max}',
     hint: 'Point at the map or tap it (or select it with Tab and use the arrow keys) to read one entry.',
     cellRefused: 'position {pos}: not representable in float16',
-    cell: 'position {pos}, pair {pair} (θ_i = {theta}): largest of |Δcos|, |Δsin| = {err}',
+    cell: 'position {pos}, pair {pair} (θᵢ = {theta}): largest of |Δcos|, |Δsin| = {err}',
     aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
       'across, {half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Select it with Tab and use the arrow keys to read entries.',
     readout: '{type}: the largest error, {worst}, is at position {worstPos}, pair {worstPair}; ' +
@@ -38,7 +38,7 @@ const M = messages({
     noticeNone: 'No entry is off by more than 0.01 here; the largest error is {worst}.',
     noticeFastFirst: 'The fast pairs go wrong first, and slower pairs follow as the position grows: pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are off by more than 0.01.',
     noticeFirst: 'Pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are.',
-    noticeRough: ' The order is only rough: {faster}, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
+    noticeRough: ' The order is only rough: {faster}, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θᵢ and its angle m·θᵢ.',
     faster1: 'pair 1 is faster but goes wrong later',
     faster2: 'pairs 1 and 2 are faster but go wrong later',
     fasterMany: 'pairs 1 to {beforeFirst} are faster but go wrong later',
@@ -49,7 +49,7 @@ const M = messages({
   zh: {
     title: '表中每个元素的误差：位置 × 维度对',
     type: '表的类型',
-    early: 'θ_i 过早舍入为 bfloat16',
+    early: 'θᵢ 过早舍入为 bfloat16',
     dim: '旋转维度 d',
     maxPos: '最大位置',
     columns: '采样的位置数',
@@ -62,7 +62,7 @@ const M = messages({
     above: '高于 {max}',
     hint: '把鼠标移到图上或用手指点按（也可用 Tab 键选中图后按方向键），即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
-    cell: '位置 {pos}，第 {pair} 对（θ_i = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
+    cell: '位置 {pos}，第 {pair} 对（θᵢ = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
       '颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。用 Tab 键选中后按方向键可读出各个元素。',
     readout: '{type}：最大误差 {worst} 出现在位置 {worstPos}、第 {worstPair} 对；' +
@@ -72,7 +72,7 @@ const M = messages({
     noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
     noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：维度对 i = {firstPair} 最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
     noticeFirst: '在位置 {firstAt}，第 {firstPair} 对的误差最先超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
-    noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
+    noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θᵢ 和角度 m·θᵢ 恰好被舍入了多少。',
     faster1: '第 1 对（i = 1）',
     faster2: '第 1、2 对（i = 1、2）',
     fasterMany: 'i = 1…{beforeFirst} 的维度对',

@@ -7,26 +7,26 @@ const DIM_PRESETS = ['4', '256', '4096', 'free'];
 
 const M = messages({
   en: {
-    title: 'Frequency θ_i and period T_i = 2π/θ_i of each RoPE pair',
+    title: 'Frequency θᵢ and period Tᵢ = 2π/θᵢ of each RoPE pair',
     free: 'free',
     dimFree: 'd when "free"',
     base: 'base',
     xTitle: 'pair i',
-    yTitle: 'θ_i (rad per position) and T_i (positions), log scale',
+    yTitle: 'θᵢ (rad per position) and Tᵢ (positions), log scale',
     readout: 'd = {dim}, base {base}: T_max = T_{last} = {tmax} positions, T_max/4 = {quarter}; θ runs from {theta0} down to θ_min = {thetaLast} rad per position.',
     notice: 'The periods grow geometrically, a straight line on the log axis: this head has pairs that repeat every 6.28 positions and pairs that take {tmax} positions to turn once.',
-    how: 'θ_i = base^(−2i/d) is computed in double precision for each pair i = 0 … d/2 − 1, and T_i = 2π/θ_i. The dashed line is T_max/4, a quarter of the slowest pair\'s period.',
+    how: 'θᵢ = base^(−2i/d) is computed in double precision for each pair i = 0 … d/2 − 1, and Tᵢ = 2π/θᵢ. The dashed line is T_max/4, a quarter of the slowest pair\'s period.',
   },
   zh: {
-    title: 'RoPE 每一对的频率 θ_i 与周期 T_i = 2π/θ_i',
+    title: 'RoPE 每一对的频率 θᵢ 与周期 Tᵢ = 2π/θᵢ',
     free: '自定义',
     dimFree: '自定义时的 d',
     base: '底数 base',
     xTitle: '第 i 对',
-    yTitle: 'θ_i（弧度/位置）与 T_i（位置数），对数坐标',
+    yTitle: 'θᵢ（弧度/位置）与 Tᵢ（位置数），对数坐标',
     readout: 'd = {dim}，底数 {base}：T_max = T_{last} = {tmax} 个位置，T_max/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到每个位置 {thetaLast} 弧度（θ_min）。',
     notice: '周期按几何级数增长，在对数坐标上是一条直线：这个头里既有每 6.28 个位置就重复一次的对，也有要 {tmax} 个位置才转一圈的对。',
-    how: '对每一对 i = 0 … d/2 − 1 用双精度计算 θ_i = base^(−2i/d) 和 T_i = 2π/θ_i。虚线是 T_max/4，即最慢一对周期的四分之一。',
+    how: '对每一对 i = 0 … d/2 − 1 用双精度计算 θᵢ = base^(−2i/d) 和 Tᵢ = 2π/θᵢ。虚线是 T_max/4，即最慢一对周期的四分之一。',
   },
 });
 
@@ -59,8 +59,8 @@ export default {
         const tmax = period[half - 1], quarter = tmax / 4;
         const pts = half <= 64 ? 3 : 0;
         chart.data.datasets = [
-          { label: 'T_i = 2π/θ_i', data: points('T', half, (i) => period[i]), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts },
-          { label: 'θ_i = base^(−2i/d)', data: points('theta', half, (i) => theta[i]), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts, pointStyle: 'rect' },
+          { label: 'Tᵢ = 2π/θᵢ', data: points('T', half, (i) => period[i]), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts },
+          { label: 'θᵢ = base^(−2i/d)', data: points('theta', half, (i) => theta[i]), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts, pointStyle: 'rect' },
           { label: `T_max/4 = ${Math.round(quarter)}`, data: points('quarter', 2, () => quarter, (i) => i * (half - 1)), borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
         ];
         // Half a pair of margin keeps the end markers whole.
