@@ -70,7 +70,7 @@ const M = messages({
     readoutRefused: '；高于 {f16Max} 的位置是灰色的：这些位置本身或它们的角度放不进 float16（最大值 65504）。',
     end: '。',
     noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
-    noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：维度对 i = {firstPair} 最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
+    noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：第 {firstPair} 对最先出错，在位置 {firstAt} 处误差超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中已有 {badLast} 个误差超过 0.01。',
     noticeFirst: '在位置 {firstAt}，第 {firstPair} 对的误差最先超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
     noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θᵢ 和角度 m·θᵢ 恰好被舍入了多少。',
     faster1: '第 1 对（i = 1）',
