@@ -42,8 +42,8 @@ const M = messages({
     faster1: 'pair 1 is faster but goes wrong later',
     faster2: 'pairs 1 and 2 are faster but go wrong later',
     fasterMany: 'pairs 1 to {beforeFirst} are faster but go wrong later',
-    noticePair0Lost: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, goes wrong only where the position itself is rounded: {type} holds every whole number only up to {exactTo}, and {pair0At} is the first position the map samples that it cannot hold.',
-    noticePair0Exact: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, stays within 0.01 throughout.',
+    noticePair0Lost: ' Pair 0, whose frequency θ₀ = 1 every type holds exactly, goes wrong only where the position itself is rounded: {type} holds every whole number only up to {exactTo}, and {pair0At} is the first position the map samples that it cannot hold.',
+    noticePair0Exact: ' Pair 0, whose frequency θ₀ = 1 every type holds exactly, stays within 0.01 throughout.',
     how: 'Each cell is one entry of the emulated table (as in the chart above: every step rounded into the chosen type) against the float64 value: the larger of the cos and sin errors, on a log colour scale fixed from 10^−9 to about 3 so that the types compare. Positions are log-spaced from 1 to the largest position (evenly spaced below 100), with the powers of ten added.',
   },
   zh: {
@@ -76,8 +76,8 @@ const M = messages({
     faster1: '第 1 对（i = 1）',
     faster2: '第 1、2 对（i = 1、2）',
     fasterMany: 'i = 1…{beforeFirst} 的维度对',
-    noticePair0Lost: '第 0 对（i = 0）的频率 θ_0 = 1 在每种类型里都能精确表示，所以只有位置本身被舍入时它才出错：{type} 只能把不超过 {exactTo} 的整数都表示出来，而 {pair0At} 是图中采样到的第一个它表示不了的位置。',
-    noticePair0Exact: '第 0 对（i = 0）的频率 θ_0 = 1 在每种类型里都能精确表示，它的误差始终不超过 0.01。',
+    noticePair0Lost: '第 0 对（i = 0）的频率 θ₀ = 1 在每种类型里都能精确表示，所以只有位置本身被舍入时它才出错：{type} 只能把不超过 {exactTo} 的整数都表示出来，而 {pair0At} 是图中采样到的第一个它表示不了的位置。',
+    noticePair0Exact: '第 0 对（i = 0）的频率 θ₀ = 1 在每种类型里都能精确表示，它的误差始终不超过 0.01。',
     how: '每个格子是模拟表（与上图相同：每一步都舍入到所选类型）中的一个元素与 float64 值之差，取 cos 与 sin 误差中较大的一个，用对数色标表示；色标固定为 10^−9 到约 3，以便比较不同类型。位置从 1 到所选的最大位置按对数等距采样（小于 100 时等距），并加上 10 的各次幂。',
   },
 });
