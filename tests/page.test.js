@@ -439,7 +439,7 @@ test('relative-rotation: R(k)·PE(pos) equals PE(pos + k)', async () => {
 test('rope-periods: T_max/4 is 157 for d = 4 and 14617 for d = 256', async () => {
   let { data, readout } = await setControl('rope-periods', 'preset', '256');
   assert.ok(Math.abs(data.measured.quarter - 14617) <= 1, `d = 256: T_max/4 = ${data.measured.quarter}`);
-  assert.match(readout, /T_max\/4 = 14617/);
+  assert.match(readout, /Tₘₐₓ\/4 = 14617/);
   ({ data } = await setControl('rope-periods', 'preset', '4'));
   assert.ok(Math.abs(data.measured.tmax - 628.3) < 0.1, `d = 4: T_max = ${data.measured.tmax}`);
   assert.ok(Math.abs(data.measured.quarter - 157.08) < 0.01, `d = 4: T_max/4 = ${data.measured.quarter}`);
