@@ -172,7 +172,7 @@ test('the heatmap is the seed figure: 100 x 512 values in [-1, 1], with a hover 
   const box = await canvas.boundingBox();
   await canvas.hover({ position: { x: box.width * 0.3, y: box.height * 0.5 } });
   const hover = await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent();
-  assert.match(hover, /^\(m = \d+, dim \d+\) = -?\d\.\d{6}/);
+  assert.match(hover, /^\(m = \d+, dim \d+\) = −?\d\.\d{6}/);
   await canvas.focus();
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowUp');
@@ -547,7 +547,7 @@ test('model-positions says what each note on reading the config means, in both l
   const zh = await b.open('?lang=zh&model-positions.model=llama-4-scout');
   await pageReady(zh.page);
   const text = await zh.page.$eval('[data-chart="model-positions"] .readout', (e) => e.textContent);
-  assert.match(text, /读取配置时的说明：low_freq_factor 与 high_freq_factor 都是 1，中间没有平滑过渡段，只有一个台阶：波长短于 8192（original_max_position_embeddings \/ low_freq_factor）的维度对保留原来的 θ_i，其余的 θ_i 除以 16，/);
+  assert.match(text, /读取配置时的说明：low_freq_factor 与 high_freq_factor 都是 1，中间没有平滑过渡段，只有一个台阶：波长短于 8192（original_max_position_embeddings \/ low_freq_factor）的维度对保留原来的 θᵢ，其余的 θᵢ 除以 16，/);
   assert.match(text, /；配置文件里没有写的值，按 transformers 中 Llama4TextConfig 的默认值补上（在 transformers 里加载这个文件也是如此）：text_config\.no_rope_layer_interval 4, .*text_config\.attn_scale 0\.1。$/);
   assert.doesNotMatch(text, /class-defaults|llama3-step|taken from/);
   await zh.context.close();

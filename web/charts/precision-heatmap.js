@@ -1,7 +1,7 @@
 // precision-heatmap.js: where in the table a narrow type goes wrong: the error of
 // every (position, pair) cell of an emulated cos/sin table (pe.ropeCache with `precision`)
 // against the float64 table (pe.sinusoidal, precision 'f64'), on a log colour scale.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig, chartFont, textScale, scaledMargin } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig, chartFont, textScale, scaledMargin, subscript } from './common.js';
 import { MODES, truth, lastFloat16 } from './precision-lab.js';
 import { messages } from '../host/i18n.js';
 
@@ -28,7 +28,7 @@ const M = messages({
     above: 'above {max}',
     hint: 'Point at the map or tap it (or select it with Tab and use the arrow keys) to read one entry.',
     cellRefused: 'position {pos}: not representable in float16',
-    cell: 'position {pos}, pair {pair} (θᵢ = {theta}): largest of |Δcos|, |Δsin| = {err}',
+    cell: 'position {pos}, pair {pair} (θ{sub} = {theta}): largest of |Δcos|, |Δsin| = {err}',
     aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
       'across, {half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Select it with Tab and use the arrow keys to read entries.',
     readout: '{type}: the largest error, {worst}, is at position {worstPos}, pair {worstPair}; ' +
@@ -62,7 +62,7 @@ const M = messages({
     above: '高于 {max}',
     hint: '把鼠标移到图上或用手指点按（也可用 Tab 键选中图后按方向键），即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
-    cell: '位置 {pos}，第 {pair} 对（θᵢ = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
+    cell: '位置 {pos}，第 {pair} 对（θ{sub} = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
       '颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。用 Tab 键选中后按方向键可读出各个元素。',
     readout: '{type}：最大误差 {worst} 出现在位置 {worstPos}、第 {worstPair} 对；' +
@@ -154,7 +154,7 @@ export default {
       }
       const { c, r } = cursor, e = s.err[c * s.half + r];
       hover.textContent = Number.isNaN(e) ? M.cellRefused.format({ pos: s.grid[c] })
-        : M.cell.format({ pos: s.grid[c], pair: r, theta: sig(s.theta[r], 4), err: sig(e, 3) });
+        : M.cell.format({ pos: s.grid[c], pair: r, sub: subscript(r), theta: sig(s.theta[r], 4), err: sig(e, 3) });
     };
     const setCursor = (c) => {
       cursor = c && { c: Math.min(s.grid.length - 1, Math.max(0, c.c)), r: Math.min(s.half - 1, Math.max(0, c.r)) };
