@@ -164,7 +164,7 @@ test('the language switch changes every kind of text without a reload, and back'
   assert.equal(en.lang, 'en');
   assert.match(new URL(page.url()).search, /lang=en/);
   assert.match(en.h2, /Why order matters/);
-  assert.match(en.readout, /18 of 64 pairs never complete a turn within L0 = 4096/);
+  assert.match(en.readout, /18 of 64 pairs never complete a turn within L₀ = 4096/);
   for (const k of ['title', 'h2', 'caption', 'control', 'option', 'readout', 'axis', 'legend', 'aria', 'canvasText', 'button', 'table']) {
     assert.notEqual(en[k], zh0[k], `${k} did not change`);
     assert.doesNotMatch(String(en[k]), /[\u4e00-\u9fff]/, `${k} is not English: ${en[k]}`);

@@ -209,7 +209,7 @@ test('rope-decay: g\'s lowest value is taken at every whole distance, not at the
     assert.ok(Math.abs(low.y - y) < 1e-9, `${low.y} against ${y}`);
     const lowestDrawn = Math.min(...data.rows.map((r) => r[1]));
     assert.ok(low.y < lowestDrawn - 1, `${scale}: lowest ${low.y}, lowest drawn ${lowestDrawn}`);
-    assert.match(readout, new RegExp(`over every whole distance up to 10000, g is lowest at Δ = ${x}: ${y.toPrecision(4)}`));
+    assert.match(readout, new RegExp(`over every whole distance up to 10000, g is lowest at Δ = ${x}: ${y.toPrecision(4).replace('-', '−')}`));
   }
   // past LOWEST_WORK terms it counts one distance in k, and says so
   const { data, readout } = await state({ preset: '4096', scale: 'linear', maxDist: 100000 });

@@ -172,7 +172,7 @@ test('the heatmap is the seed figure: 100 x 512 values in [-1, 1], with a hover 
   const box = await canvas.boundingBox();
   await canvas.hover({ position: { x: box.width * 0.3, y: box.height * 0.5 } });
   const hover = await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent();
-  assert.match(hover, /^\(m = \d+, dim \d+\) = -?\d\.\d{6}/);
+  assert.match(hover, /^\(m = \d+, dim \d+\) = −?\d\.\d{6}/);
   await canvas.focus();
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowUp');
@@ -439,7 +439,7 @@ test('relative-rotation: R(k)·PE(pos) equals PE(pos + k)', async () => {
 test('rope-periods: T_max/4 is 157 for d = 4 and 14617 for d = 256', async () => {
   let { data, readout } = await setControl('rope-periods', 'preset', '256');
   assert.ok(Math.abs(data.measured.quarter - 14617) <= 1, `d = 256: T_max/4 = ${data.measured.quarter}`);
-  assert.match(readout, /T_max\/4 = 14617/);
+  assert.match(readout, /Tₘₐₓ\/4 = 14617/);
   ({ data } = await setControl('rope-periods', 'preset', '4'));
   assert.ok(Math.abs(data.measured.tmax - 628.3) < 0.1, `d = 4: T_max = ${data.measured.tmax}`);
   assert.ok(Math.abs(data.measured.quarter - 157.08) < 0.01, `d = 4: T_max/4 = ${data.measured.quarter}`);
@@ -473,7 +473,7 @@ test('kv-cache: the cached decode step equals the full recomputation', async () 
 test('extrapolation: 18 of 64 pairs never turn within 4096 positions (d = 128)', async () => {
   const { data, readout } = await setControl('extrapolation', 'length', 4096);
   assert.equal(data.measured.neverTurn, 18);
-  assert.match(readout, /18 of 64 pairs never complete a turn within L0 = 4096/);
+  assert.match(readout, /18 of 64 pairs never complete a turn within L₀ = 4096/);
 });
 
 // ---- sections 16-24 ----
@@ -547,7 +547,7 @@ test('model-positions says what each note on reading the config means, in both l
   const zh = await b.open('?lang=zh&model-positions.model=llama-4-scout');
   await pageReady(zh.page);
   const text = await zh.page.$eval('[data-chart="model-positions"] .readout', (e) => e.textContent);
-  assert.match(text, /读取配置时的说明：low_freq_factor 与 high_freq_factor 都是 1，中间没有平滑过渡段，只有一个台阶：波长短于 8192（original_max_position_embeddings \/ low_freq_factor）的维度对保留原来的 θ_i，其余的 θ_i 除以 16，/);
+  assert.match(text, /读取配置时的说明：low_freq_factor 与 high_freq_factor 都是 1，中间没有平滑过渡段，只有一个台阶：波长短于 8192（original_max_position_embeddings \/ low_freq_factor）的维度对保留原来的 θᵢ，其余的 θᵢ 除以 16，/);
   assert.match(text, /；配置文件里没有写的值，按 transformers 中 Llama4TextConfig 的默认值补上（在 transformers 里加载这个文件也是如此）：text_config\.no_rope_layer_interval 4, .*text_config\.attn_scale 0\.1。$/);
   assert.doesNotMatch(text, /class-defaults|llama3-step|taken from/);
   await zh.context.close();
@@ -668,7 +668,7 @@ test('scaling-decay: the range within L0 is taken at every whole distance and th
   // the drawn grid (every 17th distance at L0 = 4096) misses g's deepest dips within L0
   const lowestDrawn = Math.min(...drawn.rows.filter((r) => r[0] <= 4096).map((r) => r[1]));
   assert.ok(counted.ones.lo < lowestDrawn - 1, `range from ${counted.ones.lo}, lowest drawn ${lowestDrawn}`);
-  assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to L0 and one in 3 past it: past L0/);
+  assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to L₀ and one in 3 past it: past L₀/);
   assert.deepEqual((await data('scaling-decay')).measured.outside, counted, 'the same counts on the log axis');
   await setControl('scaling-decay', 'scale', 'linear');
 });

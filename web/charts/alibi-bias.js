@@ -15,7 +15,7 @@ const M = messages({
     head: 'head {h}: λ = {m}',
     readout: '{heads} heads: slopes λ from {first} (head 1) to {last} (head {heads}); at distance {max} the bias runs from {steep} to {gentle}. A softmax turns a bias b into a factor e^b on the weight: head 1 has divided a key {max} positions back by {factor}.',
     notice: 'Every line falls steadily: a nearer key always gets a larger bias than a farther one, in every head and at any length, so the bias alone can never prefer a key a few places back to the ones nearer.',
-    how: 'Head h (of n_heads) adds −λ_h·(m − n) to the score of the key at n, with λ_h = 2^(−8h/n_heads) for h = 1 … n_heads when n_heads is a power of two (Press et al.; for other n_heads, their code\'s rule: the slopes of the next lower power of two, then every other slope of twice it): a straight line per head, drawn from its two ends. The softmax factor e^b is computed from the base-10 logarithm where it passes float64\'s range. The lab\'s ALiBi models follow the same rule with n_heads = 4.',
+    how: 'Head h (of n_heads) adds −λₕ·(m − n) to the score of the key at n, with λₕ = 2^(−8h/n_heads) for h = 1 … n_heads when n_heads is a power of two (Press et al.; for other n_heads, their code\'s rule: the slopes of the next lower power of two, then every other slope of twice it): a straight line per head, drawn from its two ends. The softmax factor e^b is computed from the base-10 logarithm where it passes float64\'s range. The lab\'s ALiBi models follow the same rule with n_heads = 4.',
   },
   zh: {
     title: 'ALiBi：每个头加到得分上的偏置，随 query 与 key 之间的距离变化',
@@ -26,7 +26,7 @@ const M = messages({
     head: '第 {h} 个头：λ = {m}',
     readout: '{heads} 个头：斜率 λ 从 {first}（第 1 个头）到 {last}（第 {heads} 个头）；距离 {max} 处的偏置从 {steep} 到 {gentle}。softmax 把偏置 b 变成权重上的因子 e^b：第 1 个头把相隔 {max} 个位置的 key 的权重压到原来的 1/{factor}。',
     notice: '每条线都单调下降：在每个头、任何长度上，近的 key 得到的偏置总比远的大，所以单靠这个偏置，永远不会让往前几个位置的 key 胜过比它更近的 key。',
-    how: 'n_heads 个头中的第 h 个头给位置 n 上的 key 的得分加上 −λ_h·(m − n)，n_heads 为 2 的幂时 λ_h = 2^(−8h/n_heads)，h = 1 … n_heads（Press 等人；n_heads 不是 2 的幂时按他们代码的规则：先取不超过 n_heads 的最大 2 的幂的斜率，再从其两倍的斜率中隔一个取一个）：每个头一条直线，由两个端点画出。softmax 中的因子 e^b 超出 float64 范围时，由以 10 为底的对数算出。实验中的 ALiBi 模型按同一规则取 n_heads = 4。',
+    how: 'n_heads 个头中的第 h 个头给位置 n 上的 key 的得分加上 −λₕ·(m − n)，n_heads 为 2 的幂时 λₕ = 2^(−8h/n_heads)，h = 1 … n_heads（Press 等人；n_heads 不是 2 的幂时按他们代码的规则：先取不超过 n_heads 的最大 2 的幂的斜率，再从其两倍的斜率中隔一个取一个）：每个头一条直线，由两个端点画出。softmax 中的因子 e^b 超出 float64 范围时，由以 10 为底的对数算出。实验中的 ALiBi 模型按同一规则取 n_heads = 4。',
   },
 });
 

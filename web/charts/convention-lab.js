@@ -31,16 +31,17 @@ const M = messages({
     queryPosition: 'query position m',
     aria: 'Attention weights, {title} ({sub}): {seq} queries down, {seq} keys across, ' +
       'causal; the previous token gets {prev} % on average.',
-    caption: 'The row permutation of W_Q and W_K (and so of q, k): Hugging Face row j takes Meta row …',
+    caption: 'The row permutation of W<sub>Q</sub> and W<sub>K</sub> (and so of q, k): Hugging Face row j takes Meta row …',
     scrollHint: 'The table below has {d} columns, j = 0 to {last}; where it is wider than the page, scroll it sideways to see them all.',
     hfRow: 'HF row j',
     metaRow: 'Meta row',
     pair: 'pair',
-    readout: 'After permuting the rows, rotate_half\'s scores match the interleaved ones to {scoreDiff} (largest |Δ| over {seq}×{seq} scores); ' +
-      'without it the attention weights differ by up to {wrongDiff}. The previous token gets ' +
+    readout: 'Differences are the largest |Δ| over the {seq}×{seq} scores and weights. The previous token gets ' +
       '{prevTrained} % of each query\'s attention as trained, {prevConverted} % converted and ' +
       '{prevWrong} % with the wrong pairing. With the wrong pairing, each query gives {selfWrong} % to its own ' +
       'token (as trained, {selfTrained} %).',
+    readoutHead: 'Differences are the largest |Δ| over the {seq}×{seq} scores and weights: with the rows permuted, rotate_half\'s scores match the interleaved ones to {scoreDiff}; ' +
+      'without, the attention weights differ by up to {wrongDiff}. As trained, each query gives its own token {selfTrained} %.',
     noticeHead: 'Converted, the head keeps its previous-token pattern ({prevConverted} %, as trained); with the rows not permuted the pattern changes: the previous token gets {prevWrong} %, each query’s own token {selfWrong} %.',
     noticeRandom: 'With the rows permuted, rotate_half gives the interleaved scores (to {scoreDiff}); without, the attention weights differ by up to {wrongDiff}.',
     how: 'The page rotates the same q and k three ways: interleaved pairs, rotate_half pairs after the row permutation, and rotate_half pairs without it, then takes the scores q·k and a causal softmax. The previous-token head uses one random vector c (from the seed, times the length control) as every query and c rotated one position on as every key, so its score peaks one position back. Percentages are averaged over the queries at positions 1 and later.',
@@ -66,15 +67,16 @@ const M = messages({
     queryPosition: 'query 位置 m',
     aria: '注意力权重，{title}（{sub}）：纵向 {seq} 个 query，横向 {seq} 个 key，' +
       '因果掩码；前一个 token 平均得到 {prev}%。',
-    caption: 'W_Q 和 W_K 的行置换（因而也是 q、k 的）：Hugging Face 的第 j 行取自 Meta 的第 … 行',
+    caption: 'W<sub>Q</sub> 和 W<sub>K</sub> 的行置换（因而也是 q、k 的）：Hugging Face 的第 j 行取自 Meta 的第 … 行',
     scrollHint: '下表共 {d} 列（j = 0 到 {last}）；表格比页面宽时，左右滚动即可看到全部列。',
     hfRow: 'HF 第 j 行',
     metaRow: 'Meta 的行',
     pair: '对',
-    readout: '置换行之后，rotate_half 的得分与交错配对的得分相差不超过 {scoreDiff}（{seq}×{seq} 个得分中最大的 |Δ|）；' +
-      '不置换时注意力权重最多相差 {wrongDiff}。每个 query 分给前一个 token 的注意力比例：训练时为 ' +
+    readout: '相差指 {seq}×{seq} 个得分或权重中最大的 |Δ|。每个 query 分给前一个 token 的注意力比例：训练时为 ' +
       '{prevTrained}%，转换后为 {prevConverted}%，配对错误时为 {prevWrong}%。' +
       '配对错误时，每个 query 把 {selfWrong}% 的注意力给了它自己所在位置的 token（训练时为 {selfTrained}%）。',
+    readoutHead: '相差指 {seq}×{seq} 个得分或权重中最大的 |Δ|：置换行之后，rotate_half 的得分与交错配对的得分相差不超过 {scoreDiff}；' +
+      '不置换时，注意力权重最多相差 {wrongDiff}。训练时，每个 query 给它自己所在位置的 token {selfTrained}%。',
     noticeHead: '转换后，这个头保留了关注前一个 token 的模式（{prevConverted}%，与训练时相同）；行不置换时模式变了：前一个 token 只得到 {prevWrong}%，每个 query 自己所在位置的 token 得到 {selfWrong}%。',
     noticeRandom: '置换行之后，rotate_half 给出与交错配对相同的得分（相差不超过 {scoreDiff}）；不置换时，注意力权重最多相差 {wrongDiff}。',
     how: '页面把同样的 q 和 k 用三种方式旋转：交错配对；先置换行、再用 rotate_half 配对；不置换、直接用 rotate_half 配对，然后计算得分 q·k 并做带因果掩码的 softmax。关注前一个 token 的头用一个随机向量 c（由种子生成，再乘以长度控件的值）作为每个 query，把 c 旋转一个位置后作为每个 key，于是得分在前一个位置处最大。百分比是对位置 1 及之后的各个 query 取的平均。',
@@ -142,7 +144,7 @@ export default {
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
       ctx.fillText(subtitle, plot.x, plot.y - 18 * k);
-      drawColourBar(ctx, viridis, { x: plot.x + plot.w + 8, y: plot.y, w: 8, h: plot.h }, [[0, '1'], [0.5, '.5'], [1, '0']]);
+      drawColourBar(ctx, viridis, { x: plot.x + plot.w + 8, y: plot.y, w: 8, h: plot.h }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
     });
 
     const view = {
@@ -200,7 +202,7 @@ export default {
           `<tbody><tr><th scope="row">${M.metaRow}</th>${perm.map((p) => `<td>${p}</td>`).join('')}</tr>` +
           `<tr><th scope="row">${M.pair}</th>${perm.map((p) => `<td>${p >> 1}</td>`).join('')}</tr></tbody>`;
 
-        view.readout = M.readout.format(v);
+        view.readout = (input === INPUTS[0] ? M.readoutHead : M.readout).format(v);
         view.notice = (input === INPUTS[0] ? M.noticeHead : M.noticeRandom).format(v);
         return {
           measured: { permutedScoreDiff: scoreDiff, wrongWeightDiff: wrongDiff, previousToken: weights.map(prev), self: weights.map(self) },

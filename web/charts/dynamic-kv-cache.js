@@ -17,7 +17,7 @@ const MAX_LENGTH = 512;
 const M = messages({
   en: {
     title: 'Dynamic NTK with a KV cache: scores from cached keys against keys recomputed with the current base',
-    maxPos: 'L0 (max_position_embeddings)',
+    maxPos: 'L₀ (max_position_embeddings)',
     length: 'grow to length',
     factor: 'factor s',
     headDim: 'head dim',
@@ -30,7 +30,7 @@ const M = messages({
     lastY: 'score q·k_n',
     scoreDiff: 'largest |score difference| (left axis)',
     weightDiff: 'largest |attention weight difference| (right axis)',
-    beyond: 'longer than L0 = {maxPos}',
+    beyond: 'longer than L₀ = {maxPos}',
     note: 'At the last step (length {T}): the query\'s score on every key, from the cache and recomputed with the current base. ' +
       'Keys 0…{lastEarly} were cached with the original base, each later key with a larger one; only the newest, key {newest}, shares the query\'s base.',
     noteShort: 'At the last step (length {T}): the query\'s score on every key, from the cache and recomputed with the current base. ' +
@@ -39,16 +39,16 @@ const M = messages({
     cached: 'from the cache (each key with its own step\'s base)',
     agreeExact: 'matches the recomputation exactly',
     agreeUpTo: 'differs by up to {worst}',
-    readoutShort: 'The sequence never grows past L0 = {maxPos}: the cache {agree} (grow it past {maxPos} to see them part).',
+    readoutShort: 'The sequence never grows past L₀ = {maxPos}: the cache {agree} (grow it past {maxPos} to see them part).',
     readoutLong: 'Up to length {maxPos} the cache {agree}; the {past} keys written after it were rotated with {past} different bases ' +
       '(slowest-pair wavelength {slowThen} at step {maxPos}, {slowNow} at step {T}); at the last step the attention weights differ by up to {weight}.',
-    noticeShort: 'Within L0 the cache is exact: every step uses the original base.',
-    noticeLong: 'Past L0 = {maxPos} the cached keys keep the bases of their own steps, so the query\'s scores drift from a fresh computation. At the last step (length {T}) the largest difference over its keys is {score}, where the recomputed scores q·k (before they are scaled by 1/√d for the softmax) run from {lo} to {hi}; over all the steps drawn, the largest is {peak}, at length {peakT} (the peak of the upper chart).',
-    how: 'The page runs one generation up to the chosen length: the key written at step t (position t − 1) is rotated with dynamic NTK at length t and kept; at about 24 sampled steps, always including L0 and L0 + 1, the query is scored against the kept keys and against every key rotated afresh with that step\'s base, and the chart plots the largest difference of the scores and of the softmax weights. q and k are random normal vectors drawn from the seed; pairs use the rotate_half layout. vLLM\'s dynamic computes one base when it loads the model, for the longest length it will serve, and keeps it whatever the prompt\'s length, so its cache stays consistent; llama.cpp has no dynamic NTK at all.',
+    noticeShort: 'Within L₀ the cache is exact: every step uses the original base.',
+    noticeLong: 'Past L₀ = {maxPos} the cached keys keep the bases of their own steps, so the query\'s scores drift from a fresh computation. At the last step (length {T}) the largest difference over its keys is {score}, where the recomputed scores q·k (before they are scaled by 1/√d for the softmax) run from {lo} to {hi}; over all the steps drawn, the largest is {peak}, at length {peakT} (the peak of the upper chart).',
+    how: 'The page runs one generation up to the chosen length: the key written at step t (position t − 1) is rotated with dynamic NTK at length t and kept; at about 24 sampled steps, always including L₀ and L₀ + 1, the query is scored against the kept keys and against every key rotated afresh with that step\'s base, and the chart plots the largest difference of the scores and of the softmax weights. q and k are random normal vectors drawn from the seed; pairs use the rotate_half layout. vLLM\'s dynamic computes one base when it loads the model, for the longest length it will serve, and keeps it whatever the prompt\'s length, so its cache stays consistent; llama.cpp has no dynamic NTK at all.',
   },
   zh: {
     title: '带 KV 缓存的动态 NTK：缓存的 key 给出的得分，与用当前底数重新计算的 key 对比',
-    maxPos: 'L0（max_position_embeddings）',
+    maxPos: 'L₀（max_position_embeddings）',
     length: '增长到长度',
     factor: '缩放因子 s',
     headDim: '头维度',
@@ -61,7 +61,7 @@ const M = messages({
     lastY: '得分 q·k_n',
     scoreDiff: '最大 |得分差值|（左轴）',
     weightDiff: '最大 |注意力权重差值|（右轴）',
-    beyond: '长于 L0 = {maxPos}',
+    beyond: '长于 L₀ = {maxPos}',
     note: '最后一步（长度 {T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。' +
       'key 0…{lastEarly} 是用原始底数缓存的，之后每个 key 的底数都更大；只有最新的 key {newest} 与 query 的底数相同。',
     noteShort: '最后一步（长度 {T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。' +
@@ -70,12 +70,12 @@ const M = messages({
     cached: '来自缓存（每个 key 用写入那一步的底数）',
     agreeExact: '与重新计算完全一致',
     agreeUpTo: '最多相差 {worst}',
-    readoutShort: '序列从未超过 L0 = {maxPos}：缓存{agree}（让长度超过 {maxPos} 就能看到两者分开）。',
+    readoutShort: '序列从未超过 L₀ = {maxPos}：缓存{agree}（让长度超过 {maxPos} 就能看到两者分开）。',
     readoutLong: '长度不超过 {maxPos} 时缓存{agree}；之后写入的 {past} 个 key 用了 {past} 个不同的底数旋转' +
       '（最慢一对的波长在第 {maxPos} 步为 {slowThen}，第 {T} 步为 {slowNow}）；最后一步的注意力权重最多相差 {weight}。',
-    noticeShort: '长度不超过 L0 时缓存完全准确：每一步用的都是原始底数。',
-    noticeLong: '超过 L0 = {maxPos} 之后，缓存的 key 各自保留写入那一步的底数，query 的得分因此偏离重新计算的结果。在最后一步（长度 {T}），所有 key 中得分之差最大为 {score}，而此时重新计算的得分 q·k（乘以 1/√d、送入 softmax 之前）在 {lo} 到 {hi} 之间；在图中画出的所有步里，最大的差出现在长度 {peakT}，为 {peak}（即上图的峰值）。',
-    how: '页面把一次生成一直跑到所选长度：第 t 步（位置 t − 1）写入的 key 用长度为 t 的动态 NTK 旋转后保存；在约 24 个采样步上（始终包含 L0 和 L0 + 1），分别用保存的 key 和用该步底数重新旋转的全部 key 给 query 打分，图中画出得分之差与 softmax 权重之差的最大值。q 和 k 是由种子生成的正态随机向量；采用 rotate_half 的前后两半配对。vLLM 的 dynamic 在加载模型时按它要支持的最大长度算出一个底数，之后不论提示词多长都用这一个，所以它的缓存始终一致；llama.cpp 则根本没有动态 NTK。',
+    noticeShort: '长度不超过 L₀ 时缓存完全准确：每一步用的都是原始底数。',
+    noticeLong: '超过 L₀ = {maxPos} 之后，缓存的 key 各自保留写入那一步的底数，query 的得分因此偏离重新计算的结果。在最后一步（长度 {T}），所有 key 中得分之差最大为 {score}，而此时重新计算的得分 q·k（乘以 1/√d、送入 softmax 之前）在 {lo} 到 {hi} 之间；在图中画出的所有步里，最大的差出现在长度 {peakT}，为 {peak}（即上图的峰值）。',
+    how: '页面把一次生成一直跑到所选长度：第 t 步（位置 t − 1）写入的 key 用长度为 t 的动态 NTK 旋转后保存；在约 24 个采样步上（始终包含 L₀ 和 L₀ + 1），分别用保存的 key 和用该步底数重新旋转的全部 key 给 query 打分，图中画出得分之差与 softmax 权重之差的最大值。q 和 k 是由种子生成的正态随机向量；采用 rotate_half 的前后两半配对。vLLM 的 dynamic 在加载模型时按它要支持的最大长度算出一个底数，之后不论提示词多长都用这一个，所以它的缓存始终一致；llama.cpp 则根本没有动态 NTK。',
   },
 });
 

@@ -17,7 +17,7 @@ const M = messages({
     theta: 'rope_theta left at 10000 (vllm#42624)',
     partial: 'partial rotary factor ignored (transformers#48652)',
     proportional: 'proportional read as classic partial (pie#603)',
-    longrope: 'LongRoPE long factors from length L0, not L0 + 1 (unsloth#10681)',
+    longrope: 'LongRoPE long factors from length L₀, not L₀ + 1 (unsloth#10681)',
     global: 'global scaling applied to sliding layers too (mlx-vlm#1709)',
     attention: 'YaRN attention factor dropped (ik_llama.cpp#1298)',
     style: 'the other pair style (transformers.js#1416)',
@@ -34,7 +34,7 @@ const M = messages({
     noticeMixedNever: '{early} of {count} misreads move the score by more than 1 % by distance {near}; the rest stay under 1 % at every distance shown.',
     noticeLate: 'The misreads here wait for long range: none moves the score by more than 1 % before distance {x}.',
     noticeNever: 'None of the misreads here moves the score by more than 1 % at any distance shown.',
-    how: 'For the chosen model the page reads its config and scores one random query and key (from the seed, with the head size of the layer type concerned) at up to 240 log-spaced whole distances m − n (fewer where they round to the same number; the text under the chart gives the count), key at position n = 0 and query at position m, once read right and once with each misread. The error is |wrong − right| / (|q|·|k|), drawn as the largest so far up to each distance; the distances just below L0 are always included. A misread counts as early here when it passes 1 % within the first 64 positions.',
+    how: 'For the chosen model the page reads its config and scores one random query and key (from the seed, with the head size of the layer type concerned) at up to 240 log-spaced whole distances m − n (fewer where they round to the same number; the text under the chart gives the count), key at position n = 0 and query at position m, once read right and once with each misread. The error is |wrong − right| / (|q|·|k|), drawn as the largest so far up to each distance; the distances just below L₀ are always included. A misread counts as early here when it passes 1 % within the first 64 positions.',
   },
   zh: {
     title: '模型位置设置的常见误读：各误读相对正确读法的得分误差，随距离变化',
@@ -45,7 +45,7 @@ const M = messages({
     theta: 'rope_theta 误用默认的 10000（vllm#42624）',
     partial: '忽略了部分旋转比例（transformers#48652）',
     proportional: '把 proportional 当成经典的部分旋转（pie#603）',
-    longrope: 'LongRoPE 在长度 L0 而非 L0 + 1 时切换到长因子（unsloth#10681）',
+    longrope: 'LongRoPE 在长度 L₀ 而非 L₀ + 1 时切换到长因子（unsloth#10681）',
     global: '全局层的缩放也用到了滑动窗口层（mlx-vlm#1709）',
     attention: '丢掉了 YaRN 的注意力因子（ik_llama.cpp#1298）',
     style: '用了另一种配对方式（transformers.js#1416）',
@@ -62,7 +62,7 @@ const M = messages({
     noticeMixedNever: '{count} 种误读中有 {early} 种在距离 {near} 以内就让得分偏差超过 1%；其余的在图中所有距离上都不超过 1%。',
     noticeLate: '这里的误读要到长距离才显现：在距离 {x} 之前，没有哪一种让得分偏差超过 1%。',
     noticeNever: '这里的误读在图中所有距离上都没有让得分偏差超过 1%。',
-    how: '页面读取所选模型的配置，用由种子生成的一个随机 query 和 key（维度取相应层类型的头维度），在至多 240 个按对数等距的整数距离 m − n 上打分（取整后重复的只算一次，实际个数见图下的说明）：key 在位置 n = 0，query 在位置 m；一次按正确的设置，每种误读各一次。误差为 |误读 − 正确| / (|q|·|k|)，画的是到每个距离为止的最大值；紧挨 L0 之下的几个距离总会包括在内。误差在前 64 个位置之内超过 1% 的误读，这里算作“立即显现”。',
+    how: '页面读取所选模型的配置，用由种子生成的一个随机 query 和 key（维度取相应层类型的头维度），在至多 240 个按对数等距的整数距离 m − n 上打分（取整后重复的只算一次，实际个数见图下的说明）：key 在位置 n = 0，query 在位置 m；一次按正确的设置，每种误读各一次。误差为 |误读 − 正确| / (|q|·|k|)，画的是到每个距离为止的最大值；紧挨 L₀ 之下的几个距离总会包括在内。误差在前 64 个位置之内超过 1% 的误读，这里算作“立即显现”。',
   },
 });
 

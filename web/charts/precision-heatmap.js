@@ -1,7 +1,7 @@
 // precision-heatmap.js: where in the table a narrow type goes wrong: the error of
 // every (position, pair) cell of an emulated cos/sin table (pe.ropeCache with `precision`)
 // against the float64 table (pe.sinusoidal, precision 'f64'), on a log colour scale.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig, chartFont, textScale, scaledMargin } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig, chartFont, textScale, scaledMargin, subscript } from './common.js';
 import { MODES, truth, lastFloat16 } from './precision-lab.js';
 import { messages } from '../host/i18n.js';
 
@@ -15,7 +15,7 @@ const M = messages({
   en: {
     title: 'Error of every table entry: position × pair',
     type: 'table type',
-    early: 'θ_i in bfloat16 early',
+    early: 'θᵢ in bfloat16 early',
     dim: 'rotary dim d',
     maxPos: 'largest position',
     columns: 'positions sampled',
@@ -28,7 +28,7 @@ const M = messages({
     above: 'above {max}',
     hint: 'Point at the map or tap it (or select it with Tab and use the arrow keys) to read one entry.',
     cellRefused: 'position {pos}: not representable in float16',
-    cell: 'position {pos}, pair {pair} (θ_i = {theta}): largest of |Δcos|, |Δsin| = {err}',
+    cell: 'position {pos}, pair {pair} (θ{sub} = {theta}): largest of |Δcos|, |Δsin| = {err}',
     aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
       'across, {half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Select it with Tab and use the arrow keys to read entries.',
     readout: '{type}: the largest error, {worst}, is at position {worstPos}, pair {worstPair}; ' +
@@ -38,18 +38,18 @@ const M = messages({
     noticeNone: 'No entry is off by more than 0.01 here; the largest error is {worst}.',
     noticeFastFirst: 'The fast pairs go wrong first, and slower pairs follow as the position grows: pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are off by more than 0.01.',
     noticeFirst: 'Pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are.',
-    noticeRough: ' The order is only rough: {faster}, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θ_i and its angle m·θ_i.',
+    noticeRough: ' The order is only rough: {faster}, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θᵢ and its angle m·θᵢ.',
     faster1: 'pair 1 is faster but goes wrong later',
     faster2: 'pairs 1 and 2 are faster but go wrong later',
     fasterMany: 'pairs 1 to {beforeFirst} are faster but go wrong later',
-    noticePair0Lost: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, goes wrong only where the position itself is rounded: {type} holds every whole number only up to {exactTo}, and {pair0At} is the first position the map samples that it cannot hold.',
-    noticePair0Exact: ' Pair 0, whose frequency θ_0 = 1 every type holds exactly, stays within 0.01 throughout.',
+    noticePair0Lost: ' Pair 0, whose frequency θ₀ = 1 every type holds exactly, goes wrong only where the position itself is rounded: {type} holds every whole number only up to {exactTo}, and {pair0At} is the first position the map samples that it cannot hold.',
+    noticePair0Exact: ' Pair 0, whose frequency θ₀ = 1 every type holds exactly, stays within 0.01 throughout.',
     how: 'Each cell is one entry of the emulated table (as in the chart above: every step rounded into the chosen type) against the float64 value: the larger of the cos and sin errors, on a log colour scale fixed from 10^−9 to about 3 so that the types compare. Positions are log-spaced from 1 to the largest position (evenly spaced below 100), with the powers of ten added.',
   },
   zh: {
     title: '表中每个元素的误差：位置 × 维度对',
     type: '表的类型',
-    early: 'θ_i 过早舍入为 bfloat16',
+    early: 'θᵢ 过早舍入为 bfloat16',
     dim: '旋转维度 d',
     maxPos: '最大位置',
     columns: '采样的位置数',
@@ -62,7 +62,7 @@ const M = messages({
     above: '高于 {max}',
     hint: '把鼠标移到图上或用手指点按（也可用 Tab 键选中图后按方向键），即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
-    cell: '位置 {pos}，第 {pair} 对（θ_i = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
+    cell: '位置 {pos}，第 {pair} 对（θ{sub} = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
       '颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。用 Tab 键选中后按方向键可读出各个元素。',
     readout: '{type}：最大误差 {worst} 出现在位置 {worstPos}、第 {worstPair} 对；' +
@@ -70,14 +70,14 @@ const M = messages({
     readoutRefused: '；高于 {f16Max} 的位置是灰色的：这些位置本身或它们的角度放不进 float16（最大值 65504）。',
     end: '。',
     noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
-    noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：维度对 i = {firstPair} 最先偏差超过 0.01，在位置 {firstAt}；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
+    noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：第 {firstPair} 对最先出错，在位置 {firstAt} 处误差超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中已有 {badLast} 个误差超过 0.01。',
     noticeFirst: '在位置 {firstAt}，第 {firstPair} 对的误差最先超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
-    noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θ_i 和角度 m·θ_i 恰好被舍入了多少。',
+    noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θᵢ 和角度 m·θᵢ 恰好被舍入了多少。',
     faster1: '第 1 对（i = 1）',
     faster2: '第 1、2 对（i = 1、2）',
     fasterMany: 'i = 1…{beforeFirst} 的维度对',
-    noticePair0Lost: '第 0 对（i = 0）的频率 θ_0 = 1 在每种类型里都能精确表示，所以只有位置本身被舍入时它才出错：{type} 只能把不超过 {exactTo} 的整数都表示出来，而 {pair0At} 是图中采样到的第一个它表示不了的位置。',
-    noticePair0Exact: '第 0 对（i = 0）的频率 θ_0 = 1 在每种类型里都能精确表示，它的误差始终不超过 0.01。',
+    noticePair0Lost: '第 0 对（i = 0）的频率 θ₀ = 1 在每种类型里都能精确表示，所以只有位置本身被舍入时它才出错：{type} 只能把不超过 {exactTo} 的整数都表示出来，而 {pair0At} 是图中采样到的第一个它表示不了的位置。',
+    noticePair0Exact: '第 0 对（i = 0）的频率 θ₀ = 1 在每种类型里都能精确表示，它的误差始终不超过 0.01。',
     how: '每个格子是模拟表（与上图相同：每一步都舍入到所选类型）中的一个元素与 float64 值之差，取 cos 与 sin 误差中较大的一个，用对数色标表示；色标固定为 10^−9 到约 3，以便比较不同类型。位置从 1 到所选的最大位置按对数等距采样（小于 100 时等距），并加上 10 的各次幂。',
   },
 });
@@ -154,7 +154,7 @@ export default {
       }
       const { c, r } = cursor, e = s.err[c * s.half + r];
       hover.textContent = Number.isNaN(e) ? M.cellRefused.format({ pos: s.grid[c] })
-        : M.cell.format({ pos: s.grid[c], pair: r, theta: sig(s.theta[r], 4), err: sig(e, 3) });
+        : M.cell.format({ pos: s.grid[c], pair: r, sub: subscript(r), theta: sig(s.theta[r], 4), err: sig(e, 3) });
     };
     const setCursor = (c) => {
       cursor = c && { c: Math.min(s.grid.length - 1, Math.max(0, c.c)), r: Math.min(s.half - 1, Math.max(0, c.r)) };

@@ -12,7 +12,9 @@ import { lineChart, palette, dashes, lineLegend, sig, intGrid, wholeSteps, logAx
 import { messages } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
+// The values stay as links and embeds write them; the menu shows θ with a subscript i.
 const THETAS = ['θ_i = base^(−2i/d)', 'θ_i = 1', 'θ_i = 0'];
+const THETA_LABELS = Object.fromEntries(THETAS.map((v) => [v, v.replace('θ_i', 'θᵢ')]));
 const SAMPLES = 2000;
 const LOWEST_WORK = 2 ** 21; // terms (distances × pairs) the lowest value is taken over at most
 // Both ends of the bound are rounded alike (whole numbers from 1000 up), so a bound that does not
@@ -42,9 +44,9 @@ const M = messages({
     countedAll: 'every whole distance up to {max}',
     countedEvery: 'one whole distance in {every} up to {max}',
     readoutBound: '; RoFormer\'s bound on |g|, 2·Σ_j |S_j|, is drawn divided by d on its own right axis, so its curve can run below g\'s, but the bound itself stays above |g|: {b0} at Δ = {x0}, {bn} at Δ = {xn}',
-    readoutQuarter: '; the slowest pair\'s cosine reaches 0 at T_max/4 = {quarter}.',
+    readoutQuarter: '; the slowest pair\'s cosine reaches 0 at Tₘₐₓ/4 = {quarter}.',
     end: '.',
-    how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. Its lowest value in the readout is not taken at the points drawn, which can miss a narrow dip, but at every whole distance up to the largest (at one in k where d/2 times their count would pass about two million terms, never at fewer than are drawn). Only Δ ≥ 0 is drawn: cos is even, so g(−Δ) = g(Δ), and the bound is the same at −Δ too. The bound\'s partial sums S_j add the unit vectors (cos Δθ_i, sin Δθ_i) of pairs 0 … j − 1; the chart plots (2/d)·Σ_j |S_j| on the right axis, the relative bound that RoFormer\'s Figure 2 plots, d times smaller than the bound on |g|. The table and CSV carry d times it: for all-ones q and k that bounds |g|, and it stays above |g| at every distance.',
+    how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. Its lowest value in the readout is not taken at the points drawn, which can miss a narrow dip, but at every whole distance up to the largest (at one in k where d/2 times their count would pass about two million terms, never at fewer than are drawn). Only Δ ≥ 0 is drawn: cos is even, so g(−Δ) = g(Δ), and the bound is the same at −Δ too. The bound\'s partial sums S_j add the unit vectors (cos Δθᵢ, sin Δθᵢ) of pairs 0 … j − 1; the chart plots (2/d)·Σ_j |S_j| on the right axis, the relative bound that RoFormer\'s Figure 2 plots, d times smaller than the bound on |g|. The table and CSV carry d times it: for all-ones q and k that bounds |g|, and it stays above |g| at every distance.',
   },
   zh: {
     title: 'q = k = 全 1 向量时 RoPE 得分 g(Δ) 随距离 Δ 的变化，以及 RoFormer 的上界',
@@ -68,9 +70,9 @@ const M = messages({
     countedAll: '不超过 {max} 的每个整数距离',
     countedEvery: '不超过 {max}、每隔 {every} 取一个的整数距离',
     readoutBound: '；RoFormer 给出的 |g| 上界 2·Σ_j |S_j| 除以 d 后画在右侧单独的纵轴上，所以这条曲线可能低于 g 的曲线，但上界本身始终高于 |g|：Δ = {x0} 处为 {b0}，Δ = {xn} 处为 {bn}',
-    readoutQuarter: '；最慢一对的余弦在 T_max/4 = {quarter} 处降到 0。',
+    readoutQuarter: '；最慢一对的余弦在 Tₘₐₓ/4 = {quarter} 处降到 0。',
     end: '。',
-    how: 'g(Δ) 在每个画出的距离上对 d/2 个维度对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。图下文字给出的 g 的最小值不是在画出的点上取的（那些点可能漏掉很窄的低谷），而是取遍最大距离以内的每个整数距离（若距离个数乘以 d/2 超过约两百万项，就每 k 个取一个，但取的距离不少于画出的点）。图中只画 Δ ≥ 0：cos 是偶函数，g(−Δ) = g(Δ)，上界在 −Δ 处也一样。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθ_i, sin Δθ_i) 之和；图中右轴画的是 (2/d)·Σ_j |S_j|，即 RoFormer 论文图 2 所画的相对上界，只有 |g| 的上界的 1/d。表格和 CSV 给出它的 d 倍：对全 1 的 q 和 k，这才是 |g| 的上界，它在每个距离上都高于 |g|。',
+    how: 'g(Δ) 在每个画出的距离上对 d/2 个维度对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。图下文字给出的 g 的最小值不是在画出的点上取的（那些点可能漏掉很窄的低谷），而是取遍最大距离以内的每个整数距离（若距离个数乘以 d/2 超过约两百万项，就每 k 个取一个，但取的距离不少于画出的点）。图中只画 Δ ≥ 0：cos 是偶函数，g(−Δ) = g(Δ)，上界在 −Δ 处也一样。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθᵢ, sin Δθᵢ) 之和；图中右轴画的是 (2/d)·Σ_j |S_j|，即 RoFormer 论文图 2 所画的相对上界，只有 |g| 的上界的 1/d。表格和 CSV 给出它的 d 倍：对全 1 的 q 和 k，这才是 |g| 的上界，它在每个距离上都高于 |g|。',
   },
 });
 
@@ -82,7 +84,7 @@ export default {
   // score decays ever more slowly with distance
   sweep: { param: 'base', from: 10000, to: 500000, frames: 40 },
   params: [
-    { name: 'theta', label: 'θ', type: 'select', options: THETAS, value: THETAS[0] },
+    { name: 'theta', label: 'θ', type: 'select', options: THETAS, value: THETAS[0], optionLabels: THETA_LABELS },
     { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: M.free } },
     { name: 'dim', label: M.dimFree, type: 'int', min: 2, max: 4096, step: 2, value: 128 },
     { name: 'maxDist', label: M.maxDist, type: 'int', min: 10, max: 100000, value: 10000 },
@@ -117,7 +119,7 @@ export default {
         const b = bound ? pe.ropeDecay(dist, { ...opts, kind: 'bound' }) : null;
         const xy = (v) => dist.map((x, j) => ({ x, y: v[j] }));
         chart.data.datasets = [
-          { label: 'g(Δ) = 2·Σ_i cos(Δ·θ_i)', data: xy(g), borderColor: palette[0], borderDash: dashes[0] },
+          { label: 'g(Δ) = 2·Σ_i cos(Δ·θᵢ)', data: xy(g), borderColor: palette[0], borderDash: dashes[0] },
         ];
         if (b) {
           chart.data.datasets.push({
@@ -132,7 +134,7 @@ export default {
             let lo = Infinity, hi = -Infinity;
             for (const y of g) (lo = Math.min(lo, y)), (hi = Math.max(hi, y));
             chart.data.datasets.push({
-              label: `x = T_max/4 = ${Math.round(quarter)}`, data: [{ x: quarter, y: lo }, { x: quarter, y: hi }],
+              label: `x = Tₘₐₓ/4 = ${Math.round(quarter)}`, data: [{ x: quarter, y: lo }, { x: quarter, y: hi }],
               borderColor: palette[2], borderDash: dashes[2], borderWidth: 1.5,
             });
           }

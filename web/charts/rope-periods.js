@@ -1,32 +1,32 @@
 // rope-periods.js: RoPE's θ_i = base^(−2i/d) per pair and its period T_i = 2π/θ_i, with
 // T_max/4 marked: there even the slowest pair has turned a quarter circle (section 13: the decay is over by then).
-import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, drawnFrom } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, drawnFrom, subscript } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
 
 const M = messages({
   en: {
-    title: 'Frequency θ_i and period T_i = 2π/θ_i of each RoPE pair',
+    title: 'Frequency θᵢ and period Tᵢ = 2π/θᵢ of each RoPE pair',
     free: 'free',
     dimFree: 'd when "free"',
     base: 'base',
     xTitle: 'pair i',
-    yTitle: 'θ_i (rad per position) and T_i (positions), log scale',
-    readout: 'd = {dim}, base {base}: T_max = T_{last} = {tmax} positions, T_max/4 = {quarter}; θ runs from {theta0} down to θ_min = {thetaLast} rad per position.',
+    yTitle: 'θᵢ (rad per position) and Tᵢ (positions), log scale',
+    readout: 'd = {dim}, base {base}: Tₘₐₓ = T{last} = {tmax} positions, Tₘₐₓ/4 = {quarter}; θ runs from {theta0} down to θₘᵢₙ = {thetaLast} rad per position.',
     notice: 'The periods grow geometrically, a straight line on the log axis: this head has pairs that repeat every 6.28 positions and pairs that take {tmax} positions to turn once.',
-    how: 'θ_i = base^(−2i/d) is computed in double precision for each pair i = 0 … d/2 − 1, and T_i = 2π/θ_i. The dashed line is T_max/4, a quarter of the slowest pair\'s period.',
+    how: 'θᵢ = base^(−2i/d) is computed in double precision for each pair i = 0 … d/2 − 1, and Tᵢ = 2π/θᵢ. The dashed line is Tₘₐₓ/4, a quarter of the slowest pair\'s period.',
   },
   zh: {
-    title: 'RoPE 每一对的频率 θ_i 与周期 T_i = 2π/θ_i',
+    title: 'RoPE 每一对的频率 θᵢ 与周期 Tᵢ = 2π/θᵢ',
     free: '自定义',
     dimFree: '自定义时的 d',
     base: '底数 base',
     xTitle: '第 i 对',
-    yTitle: 'θ_i（弧度/位置）与 T_i（位置数），对数坐标',
-    readout: 'd = {dim}，底数 {base}：T_max = T_{last} = {tmax} 个位置，T_max/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到每个位置 {thetaLast} 弧度（θ_min）。',
+    yTitle: 'θᵢ（弧度/位置）与 Tᵢ（位置数），对数坐标',
+    readout: 'd = {dim}，底数 {base}：Tₘₐₓ = T{last} = {tmax} 个位置，Tₘₐₓ/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到每个位置 {thetaLast} 弧度（θₘᵢₙ）。',
     notice: '周期按几何级数增长，在对数坐标上是一条直线：这个头里既有每 6.28 个位置就重复一次的对，也有要 {tmax} 个位置才转一圈的对。',
-    how: '对每一对 i = 0 … d/2 − 1 用双精度计算 θ_i = base^(−2i/d) 和 T_i = 2π/θ_i。虚线是 T_max/4，即最慢一对周期的四分之一。',
+    how: '对每一对 i = 0 … d/2 − 1 用双精度计算 θᵢ = base^(−2i/d) 和 Tᵢ = 2π/θᵢ。虚线是 Tₘₐₓ/4，即最慢一对周期的四分之一。',
   },
 });
 
@@ -59,9 +59,9 @@ export default {
         const tmax = period[half - 1], quarter = tmax / 4;
         const pts = half <= 64 ? 3 : 0;
         chart.data.datasets = [
-          { label: 'T_i = 2π/θ_i', data: points('T', half, (i) => period[i]), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts },
-          { label: 'θ_i = base^(−2i/d)', data: points('theta', half, (i) => theta[i]), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts, pointStyle: 'rect' },
-          { label: `T_max/4 = ${Math.round(quarter)}`, data: points('quarter', 2, () => quarter, (i) => i * (half - 1)), borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
+          { label: 'Tᵢ = 2π/θᵢ', data: points('T', half, (i) => period[i]), borderColor: palette[0], backgroundColor: palette[0], borderDash: dashes[0], pointRadius: pts },
+          { label: 'θᵢ = base^(−2i/d)', data: points('theta', half, (i) => theta[i]), borderColor: palette[1], backgroundColor: palette[1], borderDash: dashes[1], pointRadius: pts, pointStyle: 'rect' },
+          { label: `Tₘₐₓ/4 = ${Math.round(quarter)}`, data: points('quarter', 2, () => quarter, (i) => i * (half - 1)), borderColor: palette[2], borderDash: dashes[2], borderWidth: 2 },
         ];
         // Half a pair of margin keeps the end markers whole.
         chart.options.scales.x.min = -0.5;
@@ -69,7 +69,7 @@ export default {
         chart.update();
         view.notice = M.notice.format({ tmax: sig(tmax, 6) });
         view.readout = M.readout.format({
-          dim, base: sig(base, 6), last: half - 1, tmax: sig(tmax, 6), quarter: sig(quarter, 6),
+          dim, base: sig(base, 6), last: subscript(half - 1), tmax: sig(tmax, 6), quarter: sig(quarter, 6),
           theta0: sig(theta[0], 4), thetaLast: sig(theta[half - 1], 4),
         });
         return last.keep(lazyRows({ measured: { tmax, quarter }, columns: ['pair i', 'theta_i', 'T_i'] }, () => period.map((t, i) => [i, theta[i], t])));

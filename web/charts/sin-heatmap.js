@@ -4,7 +4,7 @@
 // visible one, so 1024 × 1024 cells cost one putImageData, not a million chart elements.
 // Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
 // into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
-import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin } from './common.js';
+import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar (at 11 px; scaled with the text)
@@ -29,7 +29,7 @@ const M = messages({
     xTitle: 'embedding dimension',
     yTitle: 'position',
     hint: 'Point at the map or tap it (or Tab to it and use the arrow keys) to read a value.',
-    cell: '(m = {pos}, dim {dim}) = {value}: {kind}({pos} · θ_{pair}), θ_{pair} = {w}',
+    cell: '(m = {pos}, dim {dim}) = {value}: {kind}({pos} · θ{pair}), θ{pair} = {w}',
     layoutInterleaved: 'interleaved',
     layoutConcat: 'concat',
     aria: 'Heatmap of the sinusoidal position encoding, {length} positions by {dim} dimensions, base {base}, {layout} layout; ' +
@@ -51,7 +51,7 @@ const M = messages({
     xTitle: '嵌入维度',
     yTitle: '位置',
     hint: '把鼠标移到图上或用手指点按（也可用 Tab 键选中图后按方向键），即可读出单个数值。',
-    cell: '（m = {pos}，维度 {dim}）= {value}：{kind}({pos} · θ_{pair})，θ_{pair} = {w}',
+    cell: '（m = {pos}，维度 {dim}）= {value}：{kind}({pos} · θ{pair})，θ{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',
     aria: '正弦位置编码热力图，{length} 个位置 × {dim} 个维度，底数 {base}，{layout}布局；' +
@@ -149,7 +149,7 @@ export default {
       }
       const { pos, dim: d } = cursor;
       const { kind, pair } = describe(s.dim, s.layout, d);
-      hover.textContent = M.cell.format({ pos, dim: d, value: s.table[pos * s.dim + d].toFixed(6), kind, pair, w: sig(s.w[pair], 4) });
+      hover.textContent = M.cell.format({ pos, dim: d, value: s.table[pos * s.dim + d].toFixed(6), kind, pair: subscript(pair), w: sig(s.w[pair], 4) });
     };
     const setCursor = (c) => {
       cursor = c && { pos: Math.min(s.length - 1, Math.max(0, c.pos)), dim: Math.min(s.dim - 1, Math.max(0, c.dim)) };

@@ -146,5 +146,13 @@ export function t(x, vars) {
   if (x && typeof x === 'object') s = x[current] ?? x.en;
   if (s === undefined || s === null) return '';
   s = String(s);
-  return vars ? s.replace(/\{(\w+)\}/g, (m, k) => (Object.hasOwn(vars, k) ? String(vars[k]) : m)) : s;
+  return vars ? s.replace(/\{(\w+)\}/g, (m, k) => (Object.hasOwn(vars, k) ? minusSign(String(vars[k])) : m)) : s;
 }
+
+/**
+ * A filled-in value with the true minus sign (U+2212) before a negative number: '-0.55' and
+ * 'q·k = -3' read '−0.55', 'q·k = −3'. Only a hyphen that starts a number (at the start or after
+ * a space or an opening bracket, sign or separator) changes: 1e-3, GPT-2 and 2023-05 keep theirs.
+ * Messages are prose; CSV and exported data are written without them and stay ASCII.
+ */
+export const minusSign = (s) => s.replace(/(^|[\s([=:,;/（：，、])-(?=\.?\d)/g, '$1\u2212');

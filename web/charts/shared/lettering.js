@@ -35,3 +35,6 @@ export function chartFont(role = 'label', px = textSize(role)) {
 export function scaledMargin(margin, s = textScale()) {
   return Object.fromEntries(Object.entries(margin).map(([k, v]) => [k, Math.round(v * s)]));
 }
+
+/** n's digits as Unicode subscripts (127 → ₁₂₇), for chart text that cannot hold <sub>. */
+export const subscript = (n) => String(n).replace(/[0-9]/g, (c) => String.fromCharCode(0x2080 + Number(c)));
