@@ -208,7 +208,7 @@ test('Gemma 4: the simulated conversion agrees with the config, its standing pai
     const r = await readout(page);
     assert.match(r, /llama\.cpp and the config agree here/);
     assert.match(r, /Simulated file: .*Gemma 4 E2B\./);
-    assert.match(r, /Pairs 64–255 stand still in both: θ_i is 0 in the config, and llama\.cpp’s factor of 1e30 leaves it at 3\.2e-32 rad a position or less/);
+    assert.match(r, /Pairs 64–255 stand still in both: θᵢ is 0 in the config, and llama\.cpp’s factor of 1e30 leaves it at 3\.2e-32 rad a position or less/);
     assert.match(r, /Layer type full_attention: all 256 pairs agree/);
     // both lines drawn for the 64 pairs that turn, neither for the 192 that stand
     const sets = await page.evaluate((k) => {
