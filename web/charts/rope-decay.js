@@ -43,7 +43,7 @@ const M = messages({
     readout: 'd = {dim}: g({x0}) = {g0}, g({xn}) = {gn}; over {counted}, g is lowest at Δ = {xlo}: {lo}',
     countedAll: 'every whole distance up to {max}',
     countedEvery: 'one whole distance in {every} up to {max}',
-    readoutBound: '; RoFormer\'s bound on |g|, 2·Σ_j |S_j|, is drawn divided by d on its own right axis, so its curve can run below g\'s, but the bound itself stays above |g|: {b0} at Δ = {x0}, {bn} at Δ = {xn}',
+    readoutBound: '; RoFormer\'s bound on |g|, 2·Σⱼ |Sⱼ|, is drawn divided by d on its own right axis, so its curve can run below g\'s, but the bound itself stays above |g|: {b0} at Δ = {x0}, {bn} at Δ = {xn}',
     readoutQuarter: '; the slowest pair\'s cosine reaches 0 at Tₘₐₓ/4 = {quarter}.',
     end: '.',
     how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. Its lowest value in the readout is not taken at the points drawn, which can miss a narrow dip, but at every whole distance up to the largest (at one in k where d/2 times their count would pass about two million terms, never at fewer than are drawn). Only Δ ≥ 0 is drawn: cos is even, so g(−Δ) = g(Δ), and the bound is the same at −Δ too. The bound\'s partial sums S_j add the unit vectors (cos Δθᵢ, sin Δθᵢ) of pairs 0 … j − 1; the chart plots (2/d)·Σ_j |S_j| on the right axis, the relative bound that RoFormer\'s Figure 2 plots, d times smaller than the bound on |g|. The table and CSV carry d times it: for all-ones q and k that bounds |g|, and it stays above |g| at every distance.',
@@ -69,7 +69,7 @@ const M = messages({
     readout: 'd = {dim}：g({x0}) = {g0}，g({xn}) = {gn}；在{counted}上，g 的最小值为 {lo}（Δ = {xlo}）',
     countedAll: '不超过 {max} 的每个整数距离',
     countedEvery: '不超过 {max}、每隔 {every} 取一个的整数距离',
-    readoutBound: '；RoFormer 给出的 |g| 上界 2·Σ_j |S_j| 除以 d 后画在右侧单独的纵轴上，所以这条曲线可能低于 g 的曲线，但上界本身始终高于 |g|：Δ = {x0} 处为 {b0}，Δ = {xn} 处为 {bn}',
+    readoutBound: '；RoFormer 给出的 |g| 上界 2·Σⱼ |Sⱼ| 除以 d 后画在右侧单独的纵轴上，所以这条曲线可能低于 g 的曲线，但上界本身始终高于 |g|：Δ = {x0} 处为 {b0}，Δ = {xn} 处为 {bn}',
     readoutQuarter: '；最慢一对的余弦在 Tₘₐₓ/4 = {quarter} 处降到 0。',
     end: '。',
     how: 'g(Δ) 在每个画出的距离上对 d/2 个维度对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。图下文字给出的 g 的最小值不是在画出的点上取的（那些点可能漏掉很窄的低谷），而是取遍最大距离以内的每个整数距离（若距离个数乘以 d/2 超过约两百万项，就每 k 个取一个，但取的距离不少于画出的点）。图中只画 Δ ≥ 0：cos 是偶函数，g(−Δ) = g(Δ)，上界在 −Δ 处也一样。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθᵢ, sin Δθᵢ) 之和；图中右轴画的是 (2/d)·Σ_j |S_j|，即 RoFormer 论文图 2 所画的相对上界，只有 |g| 的上界的 1/d。表格和 CSV 给出它的 d 倍：对全 1 的 q 和 k，这才是 |g| 的上界，它在每个距离上都高于 |g|。',
@@ -119,7 +119,7 @@ export default {
         const b = bound ? pe.ropeDecay(dist, { ...opts, kind: 'bound' }) : null;
         const xy = (v) => dist.map((x, j) => ({ x, y: v[j] }));
         chart.data.datasets = [
-          { label: 'g(Δ) = 2·Σ_i cos(Δ·θᵢ)', data: xy(g), borderColor: palette[0], borderDash: dashes[0] },
+          { label: 'g(Δ) = 2·Σᵢ cos(Δ·θᵢ)', data: xy(g), borderColor: palette[0], borderDash: dashes[0] },
         ];
         if (b) {
           chart.data.datasets.push({
