@@ -149,11 +149,12 @@ export default {
         const before = series.filter((p) => p.t <= maxPos);
         const exact = before.every((p) => p.score === 0 && p.weight === 0);
         const fin = series[series.length - 1];
+        const peak = series.reduce((a, p) => (p.score > a.score ? p : a));
         const v = {
           maxPos, T, past: T - maxPos, worst: sig(Math.max(...before.map((p) => p.score)), 2),
           slowThen: T > maxPos ? sig(slow(maxPos), 4) : '', slowNow: T > maxPos ? sig(slow(T), 4) : '',
           score: sig(fin.score, 3), weight: sig(fin.weight, 3),
-          ...(({ t, score }) => ({ peakT: t, peak: sig(score, 3) }))(series.reduce((a, p) => (p.score > a.score ? p : a))),
+          peakT: peak.t, peak: sig(peak.score, 3),
           lo: sig(Math.min(...run.freshScores), 3), hi: sig(Math.max(...run.freshScores), 3),
         };
         v.agree = exact ? String(M.agreeExact) : M.agreeUpTo.format(v);

@@ -58,8 +58,6 @@ const M = messages({
   },
 });
 
-/** A signed integer with a real minus sign. */
-const minus = (d) => (d < 0 ? `−${-d}` : String(d));
 
 /** Causal softmax weights [heads][T][T] from rotated q [T][heads][hd], k [T][kvHeads][hd], keeping pairs `keep`. */
 export function weightsKeeping(a, keep, scale) {
@@ -148,7 +146,7 @@ export default {
             drawCells(ctx, images[h], plot, {
               title: M.head.format({ h }) + (o.positional ? ' ●' : ''),
               xTicks: [[0, '0'], [1, String(T - 1)]], yTicks: col === 0 ? [[0, '0'], [1, String(T - 1)]] : [],
-              xTitle: M.offset.format({ d: minus(o.d), w: o.w.toFixed(2) }), yTitle: col === 0 ? String(M.query) : '', yTitleX: 14 * k,
+              xTitle: M.offset.format({ d: o.d, w: o.w.toFixed(2) }), yTitle: col === 0 ? String(M.query) : '', yTitleX: 14 * k,
             });
           }
           drawColourBar(ctx, viridis, { x: W - 40 * k, y: top, w: 12, h: Math.min(H - 2 * top, 160) }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
@@ -156,8 +154,8 @@ export default {
         const pos = base.map((o, h) => (o.positional ? h : -1)).filter((h) => h >= 0);
         if (drop === 'none') {
           const top = base.reduce((b, o, h) => (o.w > base[b].w ? h : b), 0);
-          view.notice = pos.length ? M.noticeNone.format({ list: pos.map((h) => M.posItem.format({ head: M.head.format({ h }), d: minus(base[h].d) })).join(M.sep) })
-            : M.noticeNoneZero.format({ head: M.head.format({ h: top }), d: minus(base[top].d), w: base[top].w.toFixed(2), past: m.L0 && T > m.L0 ? M.pastL0.format({ L0: m.L0 }) : '' });
+          view.notice = pos.length ? M.noticeNone.format({ list: pos.map((h) => M.posItem.format({ head: M.head.format({ h }), d: base[h].d })).join(M.sep) })
+            : M.noticeNoneZero.format({ head: M.head.format({ h: top }), d: base[top].d, w: base[top].w.toFixed(2), past: m.L0 && T > m.L0 ? M.pastL0.format({ L0: m.L0 }) : '' });
         } else if (!pos.length) view.notice = String(M.noticeDropZero);
         else {
           const lost = pos.filter((h) => !now[h].positional || now[h].d !== base[h].d);
@@ -165,7 +163,7 @@ export default {
         }
         view.readout = M.readout.format({
           model: modelName(m), T, heads: a.heads,
-          list: now.map((o, h) => M.readItem.format({ h, d: minus(o.d), w: o.w.toFixed(2) })).join(M.sep),
+          list: now.map((o, h) => M.readItem.format({ h, d: o.d, w: o.w.toFixed(2) })).join(M.sep),
         });
         const rows = [];
         for (let h = 0; h < a.heads; h++) for (let q = 0; q < T; q++) for (let n = 0; n <= q; n++) rows.push([h, q, n, w[(h * T + q) * T + n]]);

@@ -48,8 +48,8 @@ const M = messages({
 });
 
 const VARIANTS = ['none', 'pi', 'ntk', 'yarn'];
-/** Three significant digits, with a real minus sign. */
-const num = (x) => sig(x, 3).replace('-', '−');
+/** Three significant digits (a message puts the true minus sign before a negative one). */
+const num = (x) => sig(x, 3);
 
 export default {
   kind: 'real-beyond',

@@ -92,7 +92,7 @@ export default {
           return s / n;
         };
         const near = curve[0], far = farMean(curve), aFar = farMean(aligned);
-        const num = (x) => sig(x, 3).replace('-', '−');
+        const num = (x) => sig(x, 3);
         const v = { near: num(near), far: num(far), alignedShare: ((aFar / aligned[0]) * 100).toFixed(0) };
         view.notice = (near > 0 && far < 0.5 * near ? M.noticeFalls : M.noticeFlat).format(v);
         view.readout = M.readout.format({

@@ -155,14 +155,16 @@ function dataset(label, pts, key, extra = {}) {
   return { label, data: pts, borderColor: s.color, backgroundColor: s.color, borderDash: s.dash, borderWidth: s.width, ...extra };
 }
 
-/** A bare rope_scaling block (its type at the top, no config around it) whose type needs a training
- *  length it does not give; linear and ntk-style blocks need none. */
-function bareBlockWithoutL0(json) {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return false;
+/** For a bare rope_scaling block (its type at the top, no config around it) whose type needs a
+ *  training length it does not give, the key its type reads that length from; else null (linear
+ *  and ntk-style blocks need none). */
+function missingL0Key(json) {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return null;
   const type = json.rope_type ?? json.type;
-  if (!['yarn', 'llama3', 'longrope', 'dynamic'].includes(type)) return false;
-  if ('rope_scaling' in json || 'rope_parameters' in json) return false;
-  return json.original_max_position_embeddings === undefined && json.max_position_embeddings === undefined;
+  if (!['yarn', 'llama3', 'longrope', 'dynamic'].includes(type)) return null;
+  if ('rope_scaling' in json || 'rope_parameters' in json) return null;
+  if (json.original_max_position_embeddings !== undefined || json.max_position_embeddings !== undefined) return null;
+  return type === 'dynamic' ? 'max_position_embeddings' : 'original_max_position_embeddings';
 }
 
 export default {
@@ -246,8 +248,9 @@ export default {
       try {
         // A bare scaling block names no training length, as it names no head dim or base: the
         // training length control supplies it, under the key its type reads.
-        const usedL0 = bareBlockWithoutL0(json);
-        if (usedL0) json = { ...json, [json.type === 'dynamic' || json.rope_type === 'dynamic' ? 'max_position_embeddings' : 'original_max_position_embeddings']: l0 };
+        const l0Key = missingL0Key(json);
+        const usedL0 = l0Key !== null;
+        if (usedL0) json = { ...json, [l0Key]: l0 };
         const r = pe.ropeScaling(json);
         const rotaryDim = r.rotaryDim ?? dim;
         const b = r.base ?? base;

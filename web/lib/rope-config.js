@@ -146,7 +146,6 @@ const MODEL_KEYS = ['text_config', 'model_type', 'head_dim', 'hidden_size', 'n_e
  * width) give { base?, scaling } through the same checks, the width left to the caller.
  */
 export function ropeScaling(config) {
-  if (config === undefined) throw new TypeError('config must be a config.json object or its JSON text, got undefined');
   const c = load(config);
   if (!MODEL_KEYS.some((k) => Object.hasOwn(c, k))) {
     // the block: rope_scaling (v4, kept by v5 when both are there), rope_parameters, or the object itself

@@ -453,7 +453,6 @@ export function applyRopeInPlace(heap, x, opts) {
   if (o.cos !== undefined || o.sin !== undefined) {
     tableArgs(o);
     const cos = tensorArg(heap, 'cos', o.cos), sin = tensorArg(heap, 'sin', o.sin);
-    const n = seq * (rotaryDim / 2);
     checkTable('cos', cos, seq, rotaryDim, o);
     checkTable('sin', sin, seq, rotaryDim, o);
     heap.call('posenc_rope_apply_table', t.pointer, t.pointer, seq, heads, headDim, rotaryDim, style,

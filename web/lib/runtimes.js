@@ -69,17 +69,18 @@ function readsE(i, mode, s, sum) {
 
 const rel = (a, b) => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
 const fmt = (x) => (Number.isInteger(x) ? String(x) : Number(x.toPrecision(6)).toString());
-const range = (idx) => {
-  if (idx.length === 0) return 'none';
-  const parts = [];
-  for (let k = 0; k < idx.length;) {
-    let j = k;
-    while (j + 1 < idx.length && idx[j + 1] === idx[j] + 1) j++;
-    parts.push(j === k ? `${idx[k]}` : `${idx[k]}–${idx[j]}`);
-    k = j + 1;
+/** Sorted indices as runs of consecutive ones, [first, last] each. */
+export function runs(idx) {
+  const out = [];
+  for (const i of idx) {
+    const r = out[out.length - 1];
+    if (r && i === r[1] + 1) r[1] = i;
+    else out.push([i, i]);
   }
-  return parts.join(', ');
-};
+  return out;
+}
+export const showRun = ([a, b]) => (a === b ? `${a}` : `${a}–${b}`);
+const range = (idx) => (idx.length === 0 ? 'none' : runs(idx).map(showRun).join(', '));
 
 // What each finding is about, per layer type: the angles θ_i, the cos/sin magnitude, or the pairing
 // (the flag notes are about a flag, and carry their own fix)
@@ -151,13 +152,13 @@ export function compareRuntimes(pe, config, gguf, options) {
       fix: remedy('none', `no flag: compare this GGUF with its own model's config, or this config with a GGUF of it (${want})`) });
   } else {
     // one model, but the config counts as another layer type layers the GGUF rotates apart
-    for (const [n, lp] of uncompared) {
+    uncompared.forEach(([n, lp], i) => {
       const owners = Object.entries(cfg.layerTypes).filter(([, lt]) => lp.layers && lt.layers?.some((i) => lp.layers.includes(i)));
       const theirs = owners.length ? ` (the config counts them among its ${owners.map(([m, lt]) => `${m} layers${lt.nope ? ', which have no RoPE' : `, base ${fmt(lt.base)}`}`).join(' and ')})` : '';
       found.push({ code: 'layers-not-compared', layerTypes: [],
-        message: `the GGUF's ${left[uncompared.findIndex(([m]) => m === n)]} have no layer type of their own in the config${theirs}, so they are not compared: llama.cpp rotates them with base ${fmt(lp.freqBase)}.`,
+        message: `the GGUF's ${left[i]} have no layer type of their own in the config${theirs}, so they are not compared: llama.cpp rotates them with base ${fmt(lp.freqBase)}.`,
         fix: remedy('none', `no flag: llama.cpp decides which layers are ${n} from the architecture and the file; check that the config is this model's own (its layer_types or sliding_window_pattern)`) });
-    }
+    });
     // a flag that makes a point differ where the file alone agrees: leaving it out is the fix
     const given = Object.keys(flags);
     if (given.length > 0) {

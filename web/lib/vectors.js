@@ -108,7 +108,7 @@ export function ropeVectors(pe, config, opts) {
 }
 
 /** The context a layer type is for: max_position_embeddings, or factor × original when larger. */
-export function contextLength(lt, max) {
+function contextLength(lt, max) {
   const s = lt.scaling, scaled = s?.factor * s?.originalMaxPositionEmbeddings;
   if (!(scaled > 0)) return max;
   return max === null || scaled > max ? scaled : max;
@@ -149,19 +149,20 @@ function layerVectors(pe, lt, max, asked, seqLen) {
     const row = (p, c, s, extra) => ({
       position: p, cos: Array.from(c), sin: Array.from(s), cos32: f32(c), sin32: f32(s), ...extra,
     });
-    if (perLength) {
-      // transformers recomputes θ for the current length (dynamic_rope_update): by default the
-      // token at p is rotated with the frequencies of a sequence of p + 1 tokens
+    // transformers recomputes θ for the current length (dynamic_rope_update): by default the
+    // token at p is rotated with the frequencies of a sequence of p + 1 tokens
+    const at = (n) => ({ ...freq, scaling: { ...lt.scaling, seqLen: n } });
+    if (perLength && seqLen == null) {
       for (const p of list) {
-        const n = seqLen ?? p + 1;
-        const at = { ...freq, scaling: { ...lt.scaling, seqLen: n } };
-        const { cos, sin } = pe.ropeCache([p], rot, { ...at, precision: 'f64' });
-        const invAt = Array.from(pe.ropeInvFreq(rot, at));
-        rows.set(p, row(p, cos, sin, { seqLen: n, invFreq: invAt }));
+        const { cos, sin } = pe.ropeCache([p], rot, { ...at(p + 1), precision: 'f64' });
+        rows.set(p, row(p, cos, sin, { seqLen: p + 1, invFreq: Array.from(pe.ropeInvFreq(rot, at(p + 1))) }));
       }
     } else {
-      const { cos, sin } = pe.ropeCache(list, rot, { ...freq, precision: 'f64' });
-      list.forEach((p, j) => rows.set(p, row(p, cos.subarray(j * half, (j + 1) * half), sin.subarray(j * half, (j + 1) * half))));
+      // one length for every row: one table
+      const one = perLength ? at(seqLen) : freq;
+      const { cos, sin } = pe.ropeCache(list, rot, { ...one, precision: 'f64' });
+      const extra = perLength ? { seqLen, invFreq: Array.from(pe.ropeInvFreq(rot, one)) } : {};
+      list.forEach((p, j) => rows.set(p, row(p, cos.subarray(j * half, (j + 1) * half), sin.subarray(j * half, (j + 1) * half), extra)));
     }
   }
   out.positions = list.map((p, j) => (temps ? { ...rows.get(p), temperature: temps[j] } : rows.get(p)));

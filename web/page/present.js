@@ -30,7 +30,6 @@ const M = messages({
   },
 });
 
-/** Every figure of the page in order, with its section. */
 /**
  * The figure's first panel (a canvas, or a row of canvases such as §20's three) gets the height
  * the slot has left under whatever the chart puts above it (a note, a table, §7's buttons):
@@ -57,21 +56,20 @@ function fitFirstPanel(el) {
   };
 }
 
+/** Every figure of the page in order, with its section. */
 function figures(doc) {
   return [...doc.querySelectorAll('main > section [data-chart]')].map((el) => ({ el, section: el.closest('section') }));
 }
 
 // Chart.js draws ticks and legends at 12 px, too small to read from the back of a room: while the
 // view is open Chart.js's default size is larger, and text drawn by hand follows it
-// (charts/shared/lettering.js). The chart is redrawn when it comes in and at the page's size when
-// it goes back: its host for the hand-drawn canvases, Chart.js for its own (the page's other
-// charts are not drawn meanwhile: they are hidden).
-function lettering(el, large, host) {
-  const C = globalThis.Chart;
-  if (!C?.defaults?.font) return void host?.update();
-  C.defaults.font.size = large ? PRESENT_SIZE : PAGE_SIZE;
+// (charts/shared/lettering.js). The chart is redrawn by its host, Chart.js's canvases and the
+// hand-drawn ones alike, when it comes in and at the page's size when it goes back (the page's
+// other charts are not drawn meanwhile: they are hidden).
+function lettering(large, host) {
+  const font = globalThis.Chart?.defaults?.font;
+  if (font) font.size = large ? PRESENT_SIZE : PAGE_SIZE;
   host?.update();
-  for (const canvas of el.querySelectorAll('canvas')) C.getChart(canvas)?.update('none');
 }
 
 /** The sentence shown under a figure: its section's takeaway, else what its readout says to notice. */
@@ -134,7 +132,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     unfit = () => {};
     shown.el.classList.remove('presenting');
     placeholder.replaceWith(shown.el);
-    lettering(shown.el, false, charts?.get(shown.el.dataset.chart));
+    lettering(false, charts?.get(shown.el.dataset.chart));
     shown = placeholder = null;
   };
 
@@ -171,7 +169,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     // only the chart's main control shows (the host marks it .main: host/main-control.js)
     const host = charts?.get(shown.el.dataset.chart);
     label();
-    lettering(shown.el, true, host);
+    lettering(true, host);
     unfit = fitFirstPanel(shown.el);
     title.focus();
   }

@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadPosenc, readGguf } from '../lib/posenc.js';
 import { FLAG_NAMES } from '../lib/llamacpp.js';
-import { ggmlPairing } from '../lib/runtimes.js';
+import { ggmlPairing, runs, showRun } from '../lib/runtimes.js';
 
 const HUB = process.env.POSENC_HUB ?? 'https://huggingface.co';
 const USAGE = `usage:
@@ -165,19 +165,13 @@ function describeScaling(s) {
 
 /** Layer indices, runs as a–b; a long list shortened to its pattern or its ends. */
 function layerList(layers) {
-  const runs = [];
-  for (const l of layers) {
-    const r = runs[runs.length - 1];
-    if (r && l === r[1] + 1) r[1] = l;
-    else runs.push([l, l]);
+  const r = runs(layers), show = showRun;
+  if (r.length <= 8) return r.map(show).join(', ');
+  const step = r[1][0] - r[0][0];
+  if (r.every(([a, b], i) => b - a === r[0][1] - r[0][0] && (i === 0 || a - r[i - 1][0] === step))) {
+    return `${show(r[0])}, ${show(r[1])}, …, ${show(r[r.length - 1])} (every ${step})`;
   }
-  const show = ([a, b]) => (a === b ? `${a}` : `${a}–${b}`);
-  if (runs.length <= 8) return runs.map(show).join(', ');
-  const step = runs[1][0] - runs[0][0];
-  if (runs.every(([a, b], i) => b - a === runs[0][1] - runs[0][0] && (i === 0 || a - runs[i - 1][0] === step))) {
-    return `${show(runs[0])}, ${show(runs[1])}, …, ${show(runs[runs.length - 1])} (every ${step})`;
-  }
-  return `${runs.slice(0, 4).map(show).join(', ')}, …, ${runs.slice(-2).map(show).join(', ')}`;
+  return `${r.slice(0, 4).map(show).join(', ')}, …, ${r.slice(-2).map(show).join(', ')}`;
 }
 
 function printConfig(cfg, name) {
@@ -284,7 +278,7 @@ async function main(argv) {
     if (a.files.length !== 1) throw new UsageError('vectors takes one config.json');
     noRuntimeFlags(a, 'vectors');
     const { text } = await loadConfig(a.files[0]);
-    const v = pe.ropeVectors(text, { ...(a.positions ? { positions: a.positions } : {}), ...(a.seqLen !== undefined ? { seqLen: a.seqLen } : {}) });
+    const v = pe.ropeVectors(text, { positions: a.positions, seqLen: a.seqLen });
     const json = JSON.stringify(v);
     if (a.out) {
       await writeFile(a.out, `${json}\n`);
