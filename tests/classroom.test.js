@@ -172,13 +172,15 @@ test('a printed chart carries a line of its settings and the text it was given, 
     if (lang === 'en') {
       assert.equal(wave, 'Settings: d_model 512 · base 500\u202f000');
       assert.match(decay, /^Settings: .*Δ axis log · RoFormer bound off · /);
+      assert.doesNotMatch(decay, /free/, 'the free d is not in use beside a preset');
       assert.match(real, /^Settings: model the lab's model \(on this page, offline\) · sentence “Alice gave Bob the book, and Bob read it\.” · /);
-      assert.match(scaling, / · Start from [^·]+ · Paste a model's config\.json, or just its rope_scaling block “\{ "rope_theta": 1000000, "x": 1, [^”]*…”$/);
+      assert.match(scaling, / · Start from [^·]+ · Your model's config “\{ "rope_theta": 1000000, "x": 1, [^”]*…”$/);
     } else {
       assert.equal(wave, '设置：d_model 512；底数 base 500\u202f000');
       assert.match(decay, /^设置：.*Δ 轴 对数；RoFormer 上界 关；/);
+      assert.doesNotMatch(decay, /自定义/, 'the free d is not in use beside a preset');
       assert.match(real, /^设置：模型 实验中的模型（在本页上，离线可用）；句子“Alice gave Bob the book, and Bob read it\.”；/);
-      assert.match(scaling, /；预设配置 [^；]+；粘贴一个模型的 config\.json，或者只粘贴其中的 rope_scaling 那一段“\{ "rope_theta": 1000000, [^”]*…”$/);
+      assert.match(scaling, /；预设配置 [^；]+；你的模型配置“\{ "rope_theta": 1000000, [^”]*…”$/);
     }
     assert.ok(scaling.slice(scaling.lastIndexOf('“')).length < 150, 'the config is shortened');
     // every chart of the page says how it was set

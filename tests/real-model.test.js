@@ -162,7 +162,7 @@ test('the what-if switch: leaving out the fast pairs of the lab model turns its 
     await page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'fast');
     await page.waitForTimeout(200);
     const notice = await page.$eval('[data-chart="real-attention"] .readout .notice', (e) => e.textContent);
-    assert.match(notice, /Leaving out the fastest pairs \(50 % of them\), 1 of the 1 positional heads lose/);
+    assert.match(notice, /lose their offset when the fastest pairs \(50 % of them\) are left out: 1 of 1 \(head 0\)/);
     await page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'none');
     await page.waitForTimeout(100);
     await page.click('#real-model details.exercise summary');

@@ -1,4 +1,4 @@
-// real-pair-norms.js: layer 0 of a real model on the reader's sentence: ‖q^(h,i)‖ and ‖k^(h,i)‖,
+// real-pair-norms.js: layer 0 of a real model on the reader's sentence: ‖qₘ^(h,i)‖ and ‖kₙ^(h,i)‖,
 // the length of each rotation pair's 2-D chunk of the query and the key (Barbero et al.'s
 // measure), averaged over heads and tokens (or their largest), against the pair's wavelength.
 import { lineChartWith, beyondShade, palette, dashes, lineLegend, sig, requestRedraw } from './common.js';
@@ -15,9 +15,9 @@ const M = messages({
     statMean: 'mean',
     statMax: 'largest',
     xTitle: 'pair i (wavelength Tᵢ grows →)',
-    yTitle: 'length of the pair\'s chunk ‖q^(h,i)‖, ‖k^(h,i)‖',
-    q: 'query ‖q^(h,i)‖',
-    k: 'key ‖k^(h,i)‖',
+    yTitle: 'length of the pair\'s chunk ‖qₘ^(h,i)‖, ‖kₙ^(h,i)‖',
+    q: 'query ‖qₘ^(h,i)‖',
+    k: 'key ‖kₙ^(h,i)‖',
     beyond: 'Tᵢ > L₀ = {L0}: never a full turn in training',
     waiting: 'Reading the model…',
     noticeSlow: 'The longest query chunks sit in a slow pair (pair {top}, Tᵢ = {T} positions, longer than L₀): this layer leans on a pair that never completes a turn within the context.',
@@ -33,9 +33,9 @@ const M = messages({
     statMean: '平均值',
     statMax: '最大值',
     xTitle: '第 i 对（波长 Tᵢ 递增 →）',
-    yTitle: '该维度对子向量的长度 ‖q^(h,i)‖、‖k^(h,i)‖',
-    q: 'query ‖q^(h,i)‖',
-    k: 'key ‖k^(h,i)‖',
+    yTitle: '该维度对子向量的长度 ‖qₘ^(h,i)‖、‖kₙ^(h,i)‖',
+    q: 'query ‖qₘ^(h,i)‖',
+    k: 'key ‖kₙ^(h,i)‖',
     beyond: 'Tᵢ > L₀ = {L0}：训练中从未转满一圈',
     waiting: '正在读取模型…',
     noticeSlow: '最长的 query 子向量落在慢的维度对上（第 {top} 对，Tᵢ = {T} 个位置，长于 L₀）：这一层倚重的维度对在上下文之内一圈也转不满。',

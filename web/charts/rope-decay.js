@@ -86,7 +86,7 @@ export default {
   params: [
     { name: 'theta', label: 'θ', type: 'select', options: THETAS, value: THETAS[0], optionLabels: THETA_LABELS },
     { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: M.free } },
-    { name: 'dim', label: M.dimFree, type: 'int', min: 2, max: 4096, step: 2, value: 128 },
+    { name: 'dim', label: M.dimFree, onlyWhen: { preset: 'free' }, type: 'int', min: 2, max: 4096, step: 2, value: 128 },
     { name: 'maxDist', label: M.maxDist, type: 'int', min: 10, max: 100000, value: 10000 },
     { name: 'scale', label: M.axis, type: 'select', options: ['linear', 'log'], value: 'linear',
       optionLabels: { linear: M.linear, log: M.log } },

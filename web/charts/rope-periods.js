@@ -36,7 +36,7 @@ export default {
   title: M.title,
   params: [
     { name: 'preset', label: 'd', type: 'select', options: DIM_PRESETS, value: '256', optionLabels: { free: M.free } },
-    { name: 'dim', label: M.dimFree, type: 'int', min: 2, max: 8192, step: 2, value: 128 },
+    { name: 'dim', label: M.dimFree, onlyWhen: { preset: 'free' }, type: 'int', min: 2, max: 8192, step: 2, value: 128 },
     { name: 'base', label: M.base, type: 'number', min: 1, max: 10000000, step: 'any', value: 10000 },
   ],
   mount(el, { pe, Chart }) {

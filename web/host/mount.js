@@ -103,8 +103,14 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   /** Redraws now with the controls' values; returns the data, or null if the chart threw (shown in the readout). */
   host.update = () => {
     let data;
+    const params = host.params();
+    // a param that counts only beside one value of another (a free d beside "free") hides otherwise
+    for (const c of host.controls) {
+      const when = c.param.onlyWhen;
+      if (when) c.wrap.hidden = !Object.entries(when).every(([name, v]) => params[name] === v);
+    }
     try {
-      data = host.view.update(host.params());
+      data = host.view.update(params);
     } catch (err) {
       readout.textContent = HOST.drawFailed.format({ message: err?.message ?? String(err) });
       readout.classList.add('posenc-error');
