@@ -24,7 +24,7 @@ const M = messages({
     noticeOneTurn: 'After one turn, position {back} comes round again, {d} from position 0 on the circle, yet lies {back} positions further along the axis: on the spring no two positions meet, but only because the drawing adds the position as an axis; the encoding itself holds just the point on the circle.',
     noticeNotRound: 'Up to position {length} the point turns {part} of a turn and does not come round: on the circle each position still has a place of its own, and the one nearest position 0 is its neighbour, position 1, {d} away. The spring only adds the position as an axis; the encoding itself holds just the point on the circle.',
     noticeSlow: 'Pair {pair} turns only {w} rad per position: up to position {length} the point moves {part} of a turn, and on the circle position 1 lies just {d} from position 0. On its own this pair barely tells positions apart; the spring spreads them out only because the drawing adds the position as an axis, while the encoding holds just the point on the circle.',
-    how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The depth of the drawing is sin a, so each dot is shifted sideways from its tick on the position axis by its sin a, to the right on the far half of a turn and to the left on the near half: only a dot with sin a = 0 sits right above its tick. The closest return is the position whose (sin, cos) is nearest that of position 0; the distance is the straight-line (Euclidean) distance between the two points in the plane, as in the circle above.',
+    how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The depth of the drawing is sin a, so each dot is shifted sideways from its tick on the position axis by its sin a, to the right on the far half of a turn and to the left on the near half: only a dot with sin a = 0 sits right above its tick. The position nearest position 0 is the one whose (sin, cos) is closest to that of position 0; the distance is the straight-line (Euclidean) distance between the two points in the plane, as in the circle above. That position has come round when its angle is past half a turn, so that it nears position 0 from the other side; the turns counted are its angle over 2π, rounded.',
   },
   zh: {
     title: '同一对维度加上位置轴：画成一根弹簧',
@@ -42,7 +42,7 @@ const M = messages({
     noticeOneTurn: '转过一圈后，位置 {back} 在圆上又回到位置 0 附近（相距 {d}），但沿位置轴向前走了 {back} 个位置：在弹簧上任意两个位置都不会相遇，不过这只是因为图中把位置本身画成了一根轴；编码里只有圆上的那个点。',
     noticeNotRound: '到位置 {length} 为止，点只转了 {part} 圈，还没有转回来：每个位置在圆上仍各占一处，离位置 0 最近的就是紧挨着的位置 1，相距 {d}。弹簧只是多画了一根位置轴，编码里只有圆上的那个点。',
     noticeSlow: '第 {pair} 对每个位置只转 {w} 弧度：到位置 {length} 为止，点只转了 {part} 圈，位置 1 在圆上离位置 0 只有 {d}。单看这一对，几乎分不出不同的位置；弹簧上各点之所以分得开，只是因为图中多画了一根位置轴，编码里只有圆上的那个点。',
-    how: '与上面单位圆中的是同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。sin a 是图中的纵深，所以每个点都按自己的 sin a 偏离它在位置轴上的刻度：在每圈靠后的半圈偏右，靠前的半圈偏左；只有 sin a = 0 的点才正好在刻度的正上方。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离是平面上两点之间的直线距离（欧氏距离），与上面的单位圆相同。',
+    how: '与上面单位圆中的是同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。sin a 是图中的纵深，所以每个点都按自己的 sin a 偏离它在位置轴上的刻度：在每圈靠后的半圈偏右，靠前的半圈偏左；只有 sin a = 0 的点才正好在刻度的正上方。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离是平面上两点之间的直线距离（欧氏距离），与上面的单位圆相同。这个位置的角度超过半圈时，它是从另一侧靠近位置 0 的，才算“转回来”；转过的圈数是它的角度除以 2π 再四舍五入。',
   },
 });
 
