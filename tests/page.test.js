@@ -382,6 +382,74 @@ test('unit circle: after position 1, the readout first names position 0 as the n
 
 // ---- sections 8-15 ----
 
+/** Runs `act` (a function of the chart's box, in the page) and records the text the chart's canvases draw meanwhile. */
+function textDrawn(kind, act, arg) {
+  return page.evaluate(async ({ kind, act, arg }) => {
+    const box = document.querySelector(`[data-chart="${kind}"]`);
+    const seen = [], proto = CanvasRenderingContext2D.prototype, fill = proto.fillText;
+    proto.fillText = function (text, x, y) {
+      if (box.contains(this.canvas)) {
+        const m = this.measureText(text), left = { left: 0, center: m.width / 2, right: m.width }[this.textAlign] ?? 0;
+        seen.push({ text: String(text), left: x - left, right: x - left + m.width, y });
+      }
+      return fill.apply(this, arguments);
+    };
+    try {
+      await new Function('box', 'arg', `return (${act})(box, arg)`)(box, arg);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    } finally {
+      proto.fillText = fill;
+    }
+    return seen;
+  }, { kind, act: String(act), arg });
+}
+
+test('helix: the pair control stops at d_model/2 − 1 and shows the pair drawn', async () => {
+  const ctl = () => page.$eval('[data-chart="helix"]', (b) => ({ box: b.querySelector('input[type=number][name=pair]').value, slider: b.querySelector('input[type=range][name=pair]').max }));
+  let { data, readout } = await setControl('helix', 'pair', 170);
+  assert.deepEqual(await ctl(), { box: '31', slider: '31' }, 'd_model 64 has pairs 0 to 31');
+  assert.equal(data.columns[1], 'sin a (dim 62)');
+  assert.match(readout, /Pair 31 \(/);
+  await setControl('helix', 'dim', 1024);
+  assert.deepEqual(await ctl(), { box: '31', slider: '511' }, 'a larger d_model lets the slider go on, the pair staying');
+  await setControl('helix', 'dim', 64);
+  await setControl('helix', 'pair', 0);
+});
+
+test('helix: each notice is true at its settings, and close points keep their labels apart', async () => {
+  const notice = () => page.$eval('[data-chart="helix"] .notice', (n) => n.textContent);
+  // the defaults: pair 0 turns 1 rad a position, and 19 rad is just past 3 turns
+  assert.match(await notice(), /^After 3 turns, position 19 comes round again, 0\.15 from position 0/);
+  await setControl('helix', 'length', 5); // 5 rad: not yet round, the neighbour is nearest
+  assert.match(await notice(), /^Up to position 5 the point turns 0\.8 of a turn and does not come round: .* position 1, 0\.96 away/);
+  await setControl('helix', 'length', 200);
+  await setControl('helix', 'pair', 10); // 2π/θ ≈ 112 positions a turn
+  assert.match(await notice(), /^After one turn, position 112 comes round again/);
+  await setControl('helix', 'length', 20);
+  const labels = await textDrawn('helix', async (box) => {
+    const input = box.querySelector('input[type=number][name=pair]');
+    input.value = '31';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => box.addEventListener('posenc:drawn', r, { once: true }));
+  });
+  assert.match(await notice(), /^Pair 31 turns only 1\.334e-4 rad per position: .* barely tells positions apart/);
+  assert.doesNotMatch(await page.$eval('[data-chart="helix"] .readout', (n) => n.textContent), /\b1 positions|returns/);
+  const [a, b] = ['pos 0', 'pos 1'].map((t) => labels.findLast((l) => l.text === t));
+  assert.ok(a && b, 'both points labelled');
+  assert.ok(a.right < b.left, `"pos 0" ends at ${a.right.toFixed(1)}, "pos 1" starts at ${b.left.toFixed(1)}`);
+  await setControl('helix', 'pair', 0);
+});
+
+test('frequency-curves: the y axis leaves room past ±1, so a curve at 1 is not on the border', async () => {
+  const y = await page.evaluate(() => {
+    const box = document.querySelector('[data-chart="frequency-curves"]');
+    const c = Object.values(window.Chart.instances).find((ch) => box.contains(ch.canvas));
+    return { min: c.scales.y.min, max: c.scales.y.max, top: c.chartArea.top, one: c.scales.y.getPixelForValue(1) };
+  });
+  assert.ok(y.max >= 1.1 && y.min <= -1.1, `y from ${y.min} to ${y.max}`);
+  assert.ok(y.one - y.top >= 8, `y = 1 lies ${y.one - y.top} px below the plot's top`);
+});
+
 test('every chart of sections 8-15 mounts, draws coloured pixels and redraws in time', async (t) => {
   const info = await page.evaluate((kinds) => kinds.map((kind) => {
     const host = window.posencPage.charts.get(kind);
@@ -433,6 +501,8 @@ test('relative-rotation: R(k)·PE(pos) equals PE(pos + k)', async () => {
     const { data, readout } = await setControl('relative-rotation', 'k', k);
     assert.ok(data.measured.maxDiff <= 1e-6, `pos ${pos}, k ${k}: max difference ${data.measured.maxDiff}`);
     assert.match(readout, new RegExp(`PE\\(${pos + k}\\)`));
+    // said so that a reader who skipped the exact values knows what float32 is
+    if (data.measured.maxDiff) assert.match(readout, /rounding alone, because the values are stored as 32-bit floats \(float32\)/);
   }
 });
 
@@ -671,6 +741,31 @@ test('scaling-decay: the range within L0 is taken at every whole distance and th
   assert.match((await setControl('scaling-decay', 'scale', 'log')).readout, /Counting every whole distance up to L₀ and one in 3 past it: past L₀/);
   assert.deepEqual((await data('scaling-decay')).measured.outside, counted, 'the same counts on the log axis');
   await setControl('scaling-decay', 'scale', 'linear');
+});
+
+test('the label of a shaded region stays inside the plot at any width and on either axis', async () => {
+  await setControl('scaling-decay', 'variant', 'NTK-aware');
+  await setControl('scaling-decay', 'factor', 8);
+  for (const scale of ['log', 'linear']) {
+    await setControl('scaling-decay', 'scale', scale);
+    for (const width of [360, 720, 1200]) {
+      const drawn = await textDrawn('scaling-decay', async (box, width) => {
+        box.style.width = `${width}px`;
+        for (const c of Object.values(window.Chart.instances)) if (box.contains(c.canvas)) c.resize();
+      }, width);
+      const areas = await page.evaluate(() => {
+        const box = document.querySelector('[data-chart="scaling-decay"]');
+        return Object.values(window.Chart.instances).filter((c) => box.contains(c.canvas)).map((c) => c.chartArea);
+      });
+      const labels = drawn.filter((t) => t.text.startsWith('beyond L₀'));
+      assert.ok(labels.length >= 2, `${scale}, ${width} px: both charts label the shade`);
+      for (const l of labels) {
+        assert.ok(areas.some((a) => l.left >= a.left && l.right <= a.right + 0.5), `${scale}, ${width} px: "${l.text}" from ${l.left.toFixed(1)} to ${l.right.toFixed(1)}, plots ${JSON.stringify(areas.map((a) => [a.left, a.right]))}`);
+      }
+    }
+  }
+  await page.$eval('[data-chart="scaling-decay"]', (b) => (b.style.width = ''));
+  for (const [name, value] of [['scale', 'linear'], ['factor', 4], ['variant', 'YaRN']]) await setControl('scaling-decay', name, value);
 });
 
 test('dynamic NTK: the cache agrees up to max_position_embeddings and drifts after it', async () => {

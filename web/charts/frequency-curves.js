@@ -66,7 +66,8 @@ export default {
   mount(el, { pe, Chart }) {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle });
     chart.canvas.parentElement.classList.add('phone-tall');
-    Object.assign(chart.options.scales.y, { min: -1.05, max: 1.05, afterBuildTicks: (axis) => { axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })); } });
+    // A margin of 0.15 past ±1: a slow cos stays near 1, and on the plot's edge it would vanish into the border.
+    Object.assign(chart.options.scales.y, { min: -1.15, max: 1.15, afterBuildTicks: (axis) => { axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })); } });
     // the table, kept while only the chosen dims move
     let table = null, w = null, key = '';
     const points = pointArrays();

@@ -16,12 +16,15 @@ const M = messages({
     helix: 'Helix',
     axis: 'position →',
     posAt: 'pos {p}',
-    near: 'nearly the same (sin a, cos a), {back} positions apart',
+    near: '{d} apart on the circle, {back} positions apart on the axis',
     aria: 'Helix of pair {pair} over positions 0 to {length}',
-    ariaBack: '; position {back} comes back within {d} of position 0 on the circle but lies {back} positions further along',
-    readout: 'Pair {pair} (θ = {w}): on the circle, position {back} comes back closest to position 0 ({d} away).',
-    notice: 'Position {back} nearly returns to position 0 on the circle, yet lies {back} positions further along the axis: on the spring no two positions meet, but only because the drawing adds the position as an axis; the encoding itself holds just the point on the circle.',
-    how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The depth of the drawing is sin a, so each dot is shifted sideways from its tick on the position axis by its sin a, to the right on the far half of a turn and to the left on the near half: only a dot with sin a = 0 sits right above its tick. The closest return is the position whose (sin, cos) is nearest that of position 0; the distance is the straight-line (Euclidean) distance between the two points in the plane, as in the circle above.',
+    ariaBack: '; on the circle, position {back} is the one nearest position 0, {d} away',
+    readout: 'Pair {pair} (θ = {w} rad per position): on the circle, position {back} lies nearest position 0, {d} away.',
+    notice: 'After {turns} turns, position {back} comes round again, {d} from position 0 on the circle, yet lies {back} positions further along the axis: on the spring no two positions meet, but only because the drawing adds the position as an axis; the encoding itself holds just the point on the circle.',
+    noticeOneTurn: 'After one turn, position {back} comes round again, {d} from position 0 on the circle, yet lies {back} positions further along the axis: on the spring no two positions meet, but only because the drawing adds the position as an axis; the encoding itself holds just the point on the circle.',
+    noticeNotRound: 'Up to position {length} the point turns {part} of a turn and does not come round: on the circle each position still has a place of its own, and the one nearest position 0 is its neighbour, position 1, {d} away. The spring only adds the position as an axis; the encoding itself holds just the point on the circle.',
+    noticeSlow: 'Pair {pair} turns only {w} rad per position: up to position {length} the point moves {part} of a turn, and on the circle position 1 lies just {d} from position 0. On its own this pair barely tells positions apart; the spring spreads them out only because the drawing adds the position as an axis, while the encoding holds just the point on the circle.',
+    how: 'The same pair as in the circle above, with position m added as a third axis from left to right, drawn in perspective (the far half of each turn is faint). The depth of the drawing is sin a, so each dot is shifted sideways from its tick on the position axis by its sin a, to the right on the far half of a turn and to the left on the near half: only a dot with sin a = 0 sits right above its tick. The position nearest position 0 is the one whose (sin, cos) is closest to that of position 0; the distance is the straight-line (Euclidean) distance between the two points in the plane, as in the circle above. That position has come round when its angle is past half a turn, so that it nears position 0 from the other side; the turns counted are its angle over 2π, rounded.',
   },
   zh: {
     title: '同一对维度加上位置轴：画成一根弹簧',
@@ -31,12 +34,15 @@ const M = messages({
     helix: '螺旋',
     axis: '位置 →',
     posAt: '位置 {p}',
-    near: '(sin a, cos a) 几乎相同，相隔 {back} 个位置',
+    near: '圆上相距 {d}，轴上相隔 {back} 个位置',
     aria: '第 {pair} 对在位置 0 到 {length} 上的螺旋',
-    ariaBack: '；位置 {back} 在圆上回到离位置 0 不到 {d} 的地方，但沿轴向前移了 {back} 个位置',
-    readout: '第 {pair} 对（θ = {w}）：在圆上，位置 {back} 最接近位置 0（相距 {d}）。',
-    notice: '位置 {back} 在圆上几乎回到了位置 0，但沿位置轴向前走了 {back} 个位置：在弹簧上任意两个位置都不会相遇，不过这只是因为图中把位置本身画成了一根轴；编码里只有圆上的那个点。',
-    how: '与上面单位圆中的是同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。sin a 是图中的纵深，所以每个点都按自己的 sin a 偏离它在位置轴上的刻度：在每圈靠后的半圈偏右，靠前的半圈偏左；只有 sin a = 0 的点才正好在刻度的正上方。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离是平面上两点之间的直线距离（欧氏距离），与上面的单位圆相同。',
+    ariaBack: '；在圆上离位置 0 最近的是位置 {back}，相距 {d}',
+    readout: '第 {pair} 对（θ = {w} 弧度/位置）：在圆上离位置 0 最近的是位置 {back}，相距 {d}。',
+    notice: '转过 {turns} 圈后，位置 {back} 在圆上又回到位置 0 附近（相距 {d}），但沿位置轴向前走了 {back} 个位置：在弹簧上任意两个位置都不会相遇，不过这只是因为图中把位置本身画成了一根轴；编码里只有圆上的那个点。',
+    noticeOneTurn: '转过一圈后，位置 {back} 在圆上又回到位置 0 附近（相距 {d}），但沿位置轴向前走了 {back} 个位置：在弹簧上任意两个位置都不会相遇，不过这只是因为图中把位置本身画成了一根轴；编码里只有圆上的那个点。',
+    noticeNotRound: '到位置 {length} 为止，点只转了 {part} 圈，还没有转回来：每个位置在圆上仍各占一处，离位置 0 最近的就是紧挨着的位置 1，相距 {d}。弹簧只是多画了一根位置轴，编码里只有圆上的那个点。',
+    noticeSlow: '第 {pair} 对每个位置只转 {w} 弧度：到位置 {length} 为止，点只转了 {part} 圈，位置 1 在圆上离位置 0 只有 {d}。单看这一对，几乎分不出不同的位置；弹簧上各点之所以分得开，只是因为图中多画了一根位置轴，编码里只有圆上的那个点。',
+    how: '与上面单位圆中的是同一对维度，再加上从左到右的位置轴 m，按透视画出（每圈靠后的半圈画得较淡）。sin a 是图中的纵深，所以每个点都按自己的 sin a 偏离它在位置轴上的刻度：在每圈靠后的半圈偏右，靠前的半圈偏左；只有 sin a = 0 的点才正好在刻度的正上方。“最接近”指 (sin, cos) 与位置 0 最近的位置，距离是平面上两点之间的直线距离（欧氏距离），与上面的单位圆相同。这个位置的角度超过半圈时，它是从另一侧靠近位置 0 的，才算“转回来”；转过的圈数是它的角度除以 2π 再四舍五入。',
   },
 });
 
@@ -45,7 +51,8 @@ export default {
   messages: M,
   title: M.title,
   params: [
-    { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0 },
+    // d_model / 2 pairs, numbered from 0: the control stops at the last one of the d_model set.
+    { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0, maxFor: ({ dim }) => dim / 2 - 1 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
     { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
     { name: 'length', label: M.length, type: 'int', min: 1, max: 200, value: 20 },
@@ -56,13 +63,19 @@ export default {
       update({ pair, dim, base, length }) {
         pair = Math.min(pair, dim / 2 - 1);
         const t = pairTrack(pe, { dim, base, pair, from: 0, to: length });
-        // The return nearest to position 0 on the circle, searched over 1..length.
+        // The position nearest to position 0 on the circle, searched over 1..length.
         let back = null;
         for (let p = 1; p <= length; p++) {
           const d = Math.hypot(t.sin[p] - t.sin[0], t.cos[p] - t.cos[0]);
           if (!back || d < back.d) back = { p, d };
         }
         const v = { pair, length, w: sig(t.w, 4), back: back?.p, d: back && sig(back.d, 2) };
+        // Whether the nearest point came round: its angle passed half a turn, so it is near 0 from
+        // the far side. Otherwise (θ ≤ 1 rad, so fewer than one turn in all) the nearest is position 1.
+        const turns = back ? Math.round((back.p * t.w) / (2 * Math.PI)) : 0;
+        Object.assign(v, { turns, part: sig((length * t.w) / (2 * Math.PI), 2) });
+        const notice = !back ? null : turns > 1 ? M.notice : turns === 1 ? M.noticeOneTurn
+          : back.d < 0.05 ? M.noticeSlow : M.noticeNotRound;
         paint((ctx, w, h) => {
           // A side view turned about the vertical: sin a (the depth) shows as a sideways shift,
           // so each turn draws as a loop of the coil instead of an edge-on wave.
@@ -125,14 +138,15 @@ export default {
             ctx.font = chartFont('bold');
             ctx.textBaseline = 'bottom';
             ctx.textAlign = 'center';
-            ctx.fillText(M.posAt.format({ p: 0 }), ax, ay - 7);
-            ctx.fillText(M.posAt.format({ p: back.p }), bx, by - 7);
+            const labels = [[M.posAt.format({ p: 0 }), ax, ay - 7], [M.posAt.format({ p: back.p }), bx, by - 7]];
+            apart(ctx, labels, w);
+            for (const [text, x, y] of labels) ctx.fillText(text, x, y);
             const note = M.near.format(v);
-            if (ctx.measureText(note).width < Math.abs(bx - ax) - 80) ctx.fillText(note, (ax + bx) / 2, Math.min(ay, by) - 7);
+            if (turns && ctx.measureText(note).width < Math.abs(bx - ax) - 80) ctx.fillText(note, (ax + bx) / 2, Math.min(ay, by) - 7);
           }
         });
         canvas.setAttribute('aria-label', M.aria.format(v) + (back ? M.ariaBack.format(v) : ''));
-        view.notice = back ? M.notice.format(v) : '';
+        view.notice = notice ? notice.format(v) : '';
         view.readout = back ? M.readout.format(v) : '';
         return {
           columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],
@@ -144,3 +158,22 @@ export default {
     return view;
   },
 };
+
+/**
+ * Moves two centred labels [text, x, y] (baseline at y) apart sideways, about their midpoint,
+ * where they would overlap, and keeps both inside 0…width: two close points must not share one
+ * run of text ("pos 0" and "pos 1" read as "ppos01").
+ */
+function apart(ctx, labels, width, gap = 6) {
+  const [a, b] = labels[0][1] <= labels[1][1] ? labels : [labels[1], labels[0]];
+  const wa = ctx.measureText(a[0]).width, wb = ctx.measureText(b[0]).width;
+  const lineH = 1.3 * ctx.measureText('M').width;
+  const overlap = wa / 2 + wb / 2 + gap - (b[1] - a[1]);
+  if (overlap <= 0 || Math.abs(a[2] - b[2]) >= lineH) return;
+  a[1] -= overlap / 2;
+  b[1] += overlap / 2;
+  // at an edge of the canvas, both move in from it together
+  const shift = Math.max(0, wa / 2 + 2 - a[1]) - Math.max(0, b[1] + wb / 2 + 2 - width);
+  a[1] += shift;
+  b[1] += shift;
+}

@@ -108,6 +108,13 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     for (const c of host.controls) {
       const when = c.param.onlyWhen;
       if (when) c.wrap.hidden = !Object.entries(when).every(([name, v]) => params[name] === v);
+      // a param whose range ends where another puts it (the last pair of a d_model): the slider
+      // stops there and a value past it moves back, so the control never shows what is not drawn
+      const top = c.param.maxFor?.(params);
+      if (top === undefined) continue;
+      const range = c.inputs.find((el) => el.type === 'range');
+      if (range) range.max = Math.min(top, c.param.sliderMax ?? Infinity);
+      if (params[c.param.name] > top) c.write((params[c.param.name] = top));
     }
     try {
       data = host.view.update(params);

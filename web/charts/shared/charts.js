@@ -235,20 +235,31 @@ export const beyondShade = {
   afterDatasetsDraw(chart) {
     const x = beyondX(chart), label = chart.options.plugins.posencBeyond?.label;
     if (x === null || !label) return;
-    const { ctx, chartArea: a } = chart, text = t(label);
+    const { ctx, chartArea: a } = chart;
     ctx.save();
     ctx.font = chartFont('tick');
+    const text = fitText(ctx, t(label), a.right - a.left - 8);
+    // at the shade's edge, or further left where the shade is too narrow for it: never past the plot
+    const width = ctx.measureText(text).width, left = Math.max(a.left + 4, Math.min(x + 4, a.right - 4 - width));
     ctx.globalAlpha = 0.85;
     ctx.fillStyle = ink().bg;
-    ctx.fillRect(x + 2, a.top + 1, ctx.measureText(text).width + 4, textSize('tick') + 3);
+    ctx.fillRect(left - 2, a.top + 1, width + 4, textSize('tick') + 3);
     ctx.globalAlpha = 1;
     ctx.fillStyle = ink().muted;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
-    ctx.fillText(text, x + 4, a.top + 3);
+    ctx.fillText(text, left, a.top + 3);
     ctx.restore();
   },
 };
+
+/** text, cut with an ellipsis where it is wider than `max` pixels in ctx's font. */
+function fitText(ctx, text, max) {
+  if (ctx.measureText(text).width <= max) return text;
+  let n = text.length;
+  while (n > 1 && ctx.measureText(`${text.slice(0, n)}…`).width > max) n--;
+  return `${text.slice(0, n)}…`;
+}
 
 /** The shade's left edge in pixels, or null when there is none to draw. */
 function beyondX(chart) {
