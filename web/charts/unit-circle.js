@@ -123,7 +123,7 @@ export default {
   main: 'position',
   sweep: { param: 'position', from: 0, to: 50 },
   params: [
-    { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0 },
+    { name: 'pair', label: M.pair, type: 'int', min: 0, max: 511, value: 0, maxFor: ({ dim }) => dim / 2 - 1 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 64 },
     { name: 'base', label: M.base, type: 'number', min: 1, max: 1000000, step: 'any', value: 10000 },
     // the slider steps through the first 64 positions (each a finger's width on a phone); the number box goes to 1000

@@ -17,7 +17,9 @@
 //       { name: 'scale', label: 'x axis', type: 'select', options: ['linear', 'log'], value: 'log' },
 //       { name: 'causal', label: 'causal mask', type: 'bool', value: false },
 //       { name: 'base', label: 'base', type: 'number', min: 1, max: 1e6, step: 'any', value: 10000 },
-//     ],
+//     ],                                      // a param may also give: optionLabels (a select's texts),
+//                                             // sliderMax (a shorter slider), onlyWhen: { other: value }
+//                                             // (shown and used only then), maxFor(params) (its top then)
 //     mount(el, { pe, Chart }) -> {            // el: an empty <div> to fill (canvas, table...)
 //       update(params) -> data,                // draw for these params; return what was drawn
 //       readout?: string,                      // set by update: a sentence with measured values
