@@ -838,7 +838,8 @@ test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, 
   assert.deepEqual(sections, [], 'sections wider than the phone');
 
   // Charts first: scrolled to, every chart's plot starts within the first screen, its main
-  // control under it and the rest folded behind Settings, which remembers being opened.
+  // control right under it (above the readout) and the rest folded behind Settings, which
+  // remembers being opened.
   const late = await phone.page.evaluate(() => {
     const out = [];
     for (const [kind, host] of window.posencPage.charts) {
@@ -851,7 +852,7 @@ test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, 
       const toggle = form.querySelector('.settings-toggle');
       const problems = [];
       if (body.top > innerHeight - 200) problems.push(`plot starts at ${Math.round(body.top)} px`);
-      if (!(form.compareDocumentPosition(box.querySelector('figure')) & Node.DOCUMENT_POSITION_PRECEDING)) problems.push('controls before the chart');
+      if (box.querySelector('.chart-body').nextElementSibling !== form) problems.push('controls not right under the chart');
       if (host.controls.length && (shown.length !== 1 || shown[0] !== main)) problems.push(`controls shown: ${shown}`);
       if (host.controls.length > 1 && !toggle?.getClientRects().length) problems.push('no Settings toggle');
       if (problems.length) out.push(`${kind}: ${problems.join('; ')}`);
@@ -923,8 +924,8 @@ test('on a phone, a link that sets a folded control opens Settings; a slider may
   });
   assert.deepEqual(circle, { rangeMax: '64', boxMax: '1000', box: '1000', position: 1000 });
   // an exercise's link opens the fold of the chart it sets, without remembering it
-  await at.page.evaluate(() => document.querySelector('a.scene-link[href*="rope-decay-random.key"]').click());
-  await at.page.waitForFunction(() => document.querySelector('.chart[data-kind="rope-decay-random"] .settings-toggle').getAttribute('aria-expanded') === 'true');
+  await at.page.evaluate(() => document.querySelector('a.scene-link[href*="relative-rotation.pos"]').click());
+  await at.page.waitForFunction(() => document.querySelector('.chart[data-kind="relative-rotation"] .settings-toggle').getAttribute('aria-expanded') === 'true');
   assert.equal(await at.page.evaluate(() => localStorage.getItem(`posenc-settings:${location.pathname}`)), null);
   assert.deepEqual(at.problems, { console: [], failed: [], external: [], pageErrors: [] });
   await at.context.close();

@@ -56,6 +56,7 @@ export default {
   kind: 'frequency-curves',
   messages: M,
   title: M.title,
+  main: 'low',
   params: [
     { name: 'dim', label: 'd_model', type: 'int', min: 4, max: 512, step: 2, value: 64 },
     { name: 'length', label: M.length, type: 'int', min: 2, max: 4096, value: 512 },

@@ -40,6 +40,7 @@ export default {
   kind: 'relative-rotation',
   messages: M,
   title: M.title,
+  main: 'k',
   params: [
     { name: 'pos', label: M.pos, type: 'int', min: 0, max: 1000, value: 2 },
     { name: 'k', label: M.k, type: 'int', min: 0, max: 1000, value: 6 },

@@ -151,6 +151,7 @@ export default {
   kind: 'rope-2d',
   messages: M,
   title: M.title,
+  main: 'shift',
   params: [
     { name: 'm', label: M.m, type: 'int', min: 0, max: 20, value: 2 },
     { name: 'n', label: M.n, type: 'int', min: 0, max: 20, value: 1 },

@@ -53,6 +53,7 @@ export default {
   kind: 'rope-decay-random',
   messages: M,
   title: M.title,
+  main: 'key',
   params: [
     { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: 0 },
     { name: 'dim', label: 'd', type: 'int', min: 2, max: 1024, step: 2, value: 512 },

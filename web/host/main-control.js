@@ -12,16 +12,20 @@ const NUMERIC = new Set(['int', 'number']);
 
 /**
  * What the GIF and video exports sweep by default: the module's `sweep: { param, from, to,
- * frames }` if it has one, else its main param when numeric (else its first numeric one) over a
+ * frames }` if it has one, else its main param when numeric (else its first numeric one shown) over a
  * range that starts at the value shown. Null when the chart has no numeric param.
  */
 export function sweepDefaults(chart, values = {}) {
   const own = chart.sweep && chart.params.find((p) => p.name === chart.sweep.param && NUMERIC.has(p.type));
   if (own) return { param: own.name, from: chart.sweep.from ?? own.min, to: chart.sweep.to ?? own.max, frames: chart.sweep.frames ?? defaultFrames(own, chart.sweep.from ?? own.min, chart.sweep.to ?? own.max) };
+  const value = (q) => values[q.name] ?? q.value;
+  // a param that counts only beside one value of another (rope-periods' free d) would sweep a
+  // picture that does not move: only a param the chart shows now is swept
+  const shown = (q) => !q.onlyWhen || Object.entries(q.onlyWhen).every(([name, v]) => value(chart.params.find((o) => o.name === name) ?? { name }) === v);
   const main = mainParam(chart);
-  const p = main && NUMERIC.has(main.type) ? main : chart.params.find((q) => NUMERIC.has(q.type));
+  const p = main && NUMERIC.has(main.type) && shown(main) ? main : chart.params.find((q) => NUMERIC.has(q.type) && shown(q));
   if (!p) return null;
-  const now = values[p.name] ?? p.value;
+  const now = value(p);
   // from the value shown towards the far end of the range, at most a few dozen steps of an int
   const up = p.max - now >= now - p.min;
   let from = now, to = up ? p.max : p.min;

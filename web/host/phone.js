@@ -1,7 +1,8 @@
 // phone.js: a chart on a narrow screen (≤ 480 px, style.css's phone width). The controls move
-// under the chart (in the DOM, so reading and tab order follow what is seen); the main control
-// (main-control.js) stays in view and the others fold behind a "Settings" button, open or shut
-// as the reader last left it for this chart on this page (localStorage, per page and kind).
+// right under the chart's drawing, above its readout (in the DOM, so reading and tab order
+// follow what is seen); the main control (main-control.js) stays in view and the others fold
+// behind a "Settings" button, open or shut as the reader last left it for this chart on this
+// page (localStorage, per page and kind).
 // A link that sets a folded control (?kind.param=value, a scene or an exercise's link) opens
 // the fold, so the reader sees the value the link chose.
 import { HOST } from './strings.js';
@@ -38,6 +39,9 @@ export function phoneLayout(container, form, figure, chart) {
   form.id ||= `posenc-controls-${chart.kind}-${Math.random().toString(36).slice(2, 8)}`;
   toggle.setAttribute('aria-controls', form.id);
   const more = chart.params.length > 1;
+  // the chart's drawing (its canvases, panels, tables): the controls go right under it, above the
+  // readout and the notes, so a thumb on a slider does not push the picture it moves off screen
+  const drawing = figure.querySelector(':scope > .chart-body') ?? figure;
   const set = (open) => {
     form.classList.toggle('open', open);
     toggle.setAttribute('aria-expanded', String(open));
@@ -56,7 +60,7 @@ export function phoneLayout(container, form, figure, chart) {
     const narrow = !!media?.matches;
     if (narrow && !stored) (stored = true), set(linked || remembered(chart.kind));
     container.classList.toggle('phone', narrow);
-    if (narrow && figure.nextElementSibling !== form) figure.after(form);
+    if (narrow && drawing.nextElementSibling !== form) drawing.after(form);
     else if (!narrow && form.nextElementSibling !== figure) figure.before(form);
   };
   place();

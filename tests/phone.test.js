@@ -1,0 +1,116 @@
+// phone.test.js: the page on a phone (360 × 740, touch): the primer's pipeline and the notation
+// readable at that width, every chart's controls right under its drawing, targets a finger can
+// hit (and the desktop's sizes kept for a mouse), the exact table's position column in view while
+// it scrolls; and which control each chart treats as its main one.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBrowser, pageReady } from './browser.js';
+import { mainParam, sweepDefaults } from '../web/host/main-control.js';
+
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(async () => b?.close());
+
+const phone = async (path = '') => {
+  const context = await b.browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(String(e)));
+  await page.goto(b.url + path);
+  await pageReady(page);
+  return { page, context, problems };
+};
+
+test('each section’s main control is the one its prose and exercises turn', async () => {
+  const main = async (kind) => mainParam((await import(`../web/charts/${kind}.js`)).default).name;
+  assert.equal(await main('rope-2d'), 'shift', 'rope-2d: "move both positions by c and q·k stays put"');
+  assert.equal(await main('relative-rotation'), 'k', 'relative-rotation: "set the offset to 100"');
+  assert.equal(await main('frequency-curves'), 'low', 'frequency-curves: "move the fast pair"');
+  assert.equal(await main('rope-decay-random'), 'key', 'rope-decay-random: the same key or an independent one');
+  // a select main falls back to a numeric param the chart shows: not rope-periods' d, which counts only beside "free"
+  const periods = (await import('../web/charts/rope-periods.js')).default;
+  assert.equal(sweepDefaults(periods).param, 'base');
+  assert.equal(sweepDefaults(periods, { preset: 'free' }).param, 'dim');
+  assert.equal(sweepDefaults((await import('../web/charts/rope-2d.js')).default).param, 'shift');
+});
+
+test('on a phone: the tall pipeline and a one-column notation, controls under each drawing, finger-sized targets', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context, problems } = await phone(`?lang=${lang}`);
+    const r = await page.evaluate(() => {
+      const shown = (e) => e.getClientRects().length > 0;
+      const svgs = [...document.querySelectorAll('svg.pipeline')];
+      const tall = svgs.find(shown);
+      const text = [...tall.querySelectorAll('text')].filter(shown).map((t) => t.getBoundingClientRect().height);
+      const dd = [...document.querySelectorAll('#notation dd')].filter(shown).map((d) => d.getBoundingClientRect().width);
+      const late = [];
+      for (const box of document.querySelectorAll('.chart[data-kind]')) {
+        const form = box.querySelector('form.controls');
+        if (form.hidden) continue;
+        if (box.querySelector('.chart-body').nextElementSibling !== form) late.push(`${box.dataset.kind}: controls not right under the drawing`);
+        const readout = box.querySelector('.readout');
+        if (!(form.compareDocumentPosition(readout) & Node.DOCUMENT_POSITION_FOLLOWING)) late.push(`${box.dataset.kind}: readout above the controls`);
+      }
+      const heights = (sel) => [...document.querySelectorAll(sel)].filter(shown).map((e) => Math.round(e.getBoundingClientRect().height));
+      const thumb = (() => {
+        const r = document.querySelector('.control.main input[type="range"]');
+        return parseFloat(getComputedStyle(r, '::-webkit-slider-thumb').width);
+      })();
+      return {
+        shownSvgs: svgs.filter(shown).length, tallClass: tall.classList.contains('tall'), smallestText: Math.min(...text),
+        narrowestMeaning: Math.min(...dd), late,
+        small: ['.control.main input[type="range"]', '.control.main input[type="number"]', '.control.main select', '.settings-toggle',
+          '.data-table-toggle', '.posenc-toolbar button'].flatMap((s) => heights(s).filter((h) => h < 44).map((h) => `${s} ${h}px`)).slice(0, 5),
+        thumb,
+      };
+    });
+    assert.equal(r.shownSvgs, 1, `${lang}: one pipeline shows`);
+    assert.ok(r.tallClass, `${lang}: the tall pipeline shows on a phone`);
+    assert.ok(r.smallestText >= 11, `${lang}: pipeline text ${r.smallestText} px tall`);
+    assert.ok(r.narrowestMeaning >= 250, `${lang}: a notation meaning only ${r.narrowestMeaning} px wide`);
+    assert.deepEqual(r.late, [], lang);
+    assert.deepEqual(r.small, [], `${lang}: targets under 44 px`);
+    assert.ok(r.thumb >= 24, `${lang}: slider thumb ${r.thumb} px`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('on a phone, the exact table keeps its position column in view while it scrolls, and shows that it scrolls', async () => {
+  const { page, context } = await phone('#exact');
+  const box = '.chart[data-kind="exact-table"]';
+  const state = () => page.evaluate((s) => {
+    const scroll = document.querySelector(`${s} .table-scroll`);
+    const pos = document.querySelector(`${s} tbody th`).getBoundingClientRect();
+    const at = document.elementFromPoint(pos.left + pos.width / 2, pos.top + pos.height / 2);
+    return {
+      scrolls: scroll.scrollWidth > scroll.clientWidth, left: scroll.scrollLeft, posLeft: Math.round(pos.left - scroll.getBoundingClientRect().left),
+      onTop: at?.closest('th')?.scope === 'row', shadow: getComputedStyle(scroll).backgroundImage.includes('gradient'),
+    };
+  }, box);
+  const before = await state();
+  assert.ok(before.scrolls, 'the default table is wider than a phone');
+  assert.ok(before.shadow, 'its box is shaded where it scrolls');
+  await page.locator(`${box} tbody tr:nth-child(2) td:last-child`).tap();
+  const tapped = await state();
+  assert.ok(tapped.left > 0, 'tapping the last column scrolled the table');
+  assert.equal(tapped.posLeft, 0, 'the position column stays at the left edge');
+  assert.ok(tapped.onTop, 'the position column is drawn over the values scrolling under it');
+  await context.close();
+});
+
+test('a mouse keeps the compact controls: no finger sizes on a desktop', async () => {
+  const { page, context } = await b.open('#rope-2d');
+  await pageReady(page);
+  const r = await page.evaluate(() => ({
+    pipeline: [...document.querySelectorAll('svg.pipeline')].filter((e) => e.getClientRects().length).map((e) => e.classList.contains('tall')),
+    range: Math.round(document.querySelector('.chart[data-kind="rope-2d"] input[type="range"]').getBoundingClientRect().height),
+    button: Math.round(document.querySelector('.posenc-toolbar button').getBoundingClientRect().height),
+  }));
+  assert.deepEqual(r.pipeline, [false], 'the wide pipeline alone on a desktop');
+  assert.ok(r.range < 30 && r.button < 36, `desktop sizes: slider ${r.range} px, button ${r.button} px`);
+  await context.close();
+});
