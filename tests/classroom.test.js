@@ -439,6 +439,31 @@ test("the guide's scene links land with the chart they set in view", async () =>
   }
 });
 
+test("the guide gives each slot of the 45-minute plan a question and its answer; its d = 4 scene shows g come back", async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await b.open(`teaching.html?lang=${lang}`);
+    await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+    const slots = await page.evaluate(() => [...document.querySelectorAll('#plan-45 ol > li, #plan-graduate ol > li')]
+      .filter((li) => li.checkVisibility()).map((li) => li.textContent.replace(/\s+/g, ' ')));
+    const plan45 = slots.slice(0, 7);
+    assert.equal(plan45.length, 7);
+    const [ask, expect] = lang === 'en' ? ['Ask', 'Expect:'] : ['提问', '预期回答：'];
+    assert.deepEqual(plan45.filter((t) => !t.includes(ask) || !t.includes(expect)), [], `${lang}: slots without a question and its answer`);
+    assert.ok(slots.length >= 12, `${lang}: the plan for students who know attention`);
+    await context.close();
+  }
+  const guide = await b.open('teaching.html?lang=en');
+  const d4 = await guide.page.$eval('#plan-45 a[href*="rope-decay.preset=4"]', (a) => a.getAttribute('href'));
+  await guide.context.close();
+  const { page, context } = await b.open(d4);
+  await ready(page);
+  const r = await page.evaluate(() => ({ ...window.posencPage.charts.get('rope-decay').params(), readout: document.querySelector('[data-chart="rope-decay"] .readout').textContent }));
+  assert.equal(r.preset, '4');
+  assert.ok(r.maxDist <= 1000 && r.bound === false, `largest distance ${r.maxDist}, bound ${r.bound}`);
+  assert.match(r.readout, /comes back up to 3\.99/);
+  await context.close();
+});
+
 test('the recap prints on one A4 page in either language; print shows no control', async () => {
   for (const lang of ['en', 'zh']) {
     const { page, context } = await b.open(`?lang=${lang}`);
