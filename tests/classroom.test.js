@@ -289,6 +289,77 @@ test('every numbered section ends with a takeaway; at least 40 exercises, each l
   }
 });
 
+test('opening an exercise shows its link, not its answer: the answer is one more disclosure, by mouse or keyboard', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await b.open(`?lang=${lang}#order`);
+    await ready(page);
+    const r = await page.evaluate(() => [...document.querySelectorAll('details.exercise')].map((ex) => {
+      const answer = ex.querySelector(':scope > details.answer');
+      return answer && answer.querySelectorAll(':scope > p').length >= 1 && !answer.open && !ex.querySelector(':scope > p:not(:has(a.scene-link))');
+    }));
+    assert.ok(r.length >= 40 && r.every(Boolean), `${lang}: every exercise folds its answer, and only its answer, on its own`);
+    const ex = page.locator('#order details.exercise').first();
+    const answer = ex.locator('details.answer > p:visible');
+    await ex.locator('> summary').click();
+    assert.ok(await ex.locator('a.scene-link').isVisible(), `${lang}: the link shows`);
+    assert.equal(await answer.count(), 0, `${lang}: the answer waits`);
+    await ex.locator('details.answer > summary').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await answer.count(), 1, `${lang}: Enter on the answer's summary shows it, in the page's language`);
+    assert.ok(await ex.locator('details.answer > summary').evaluate((s) => s.textContent.trim().length > 0 && s.checkVisibility()));
+    await context.close();
+  }
+});
+
+test('the handout: room under each question and no answer; ?answers prints the answers; ?print= prints a track or a range, in fewer pages', async () => {
+  const printed = async (query) => {
+    const { page, context } = await b.open(query);
+    await ready(page);
+    await page.emulateMedia({ media: 'print' });
+    // the print media query's change event, on which the teacher's copy opens the answers
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r))));
+    const r = await page.evaluate(() => {
+      const ex = [...document.querySelectorAll('details.exercise')];
+      return {
+        sections: [...document.querySelectorAll('main > section')].filter((s) => s.checkVisibility()).map((s) => s.id),
+        tracks: [...document.querySelectorAll('.tracks .track')].filter((t) => t.checkVisibility()).map((t) => t.dataset.track),
+        questions: ex.filter((x) => x.querySelector(':scope > summary').checkVisibility()).length,
+        answers: ex.filter((x) => [...x.querySelectorAll('details.answer > p')].some((p) => p.checkVisibility())).length,
+        links: ex.filter((x) => x.querySelector('a.scene-link')?.checkVisibility()).length,
+        // the ruled room under a question, in px
+        room: ex.filter((x) => x.checkVisibility()).map((x) => getComputedStyle(x.querySelector(':scope > summary'), '::after'))
+          .map((after) => (after.content === 'none' ? 0 : parseFloat(after.height))),
+        notes: window.posencPage.notes,
+      };
+    });
+    const pages = ((await page.pdf({ format: 'A4' })).toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
+    await page.emulateMedia({ media: 'screen' });
+    const openAfter = await page.evaluate(() => document.querySelectorAll('details.exercise[open], details.answer[open]').length);
+    await context.close();
+    return { ...r, pages, openAfter };
+  };
+  const all = await printed('?lang=en');
+  assert.ok(all.questions >= 40 && all.answers === 0 && all.links === 0, `questions ${all.questions}, answers ${all.answers}, links ${all.links}`);
+  assert.ok(all.room.every((h) => h >= 20), `room to write a prediction: ${all.room.slice(0, 3)} px`);
+  assert.deepEqual(all.notes, []);
+  const teacher = await printed('?lang=zh&answers');
+  assert.equal(teacher.answers, teacher.questions, 'the teacher\'s copy prints every answer');
+  assert.equal(teacher.links, 0);
+  assert.ok(teacher.room.every((h) => h === 0), 'and no room to write in');
+  assert.equal(teacher.openAfter, 0, 'what printing opened closes after');
+  const core = await printed('?lang=en&print=core');
+  assert.deepEqual(core.sections.slice(0, 3), ['primer', 'notation', 'order']);
+  assert.equal(core.sections.at(-2), 'extrapolation');
+  assert.equal(core.sections.at(-1), 'recap');
+  assert.deepEqual(core.tracks, ['core']);
+  assert.ok(core.pages < all.pages * 0.6, `core: ${core.pages} pages against ${all.pages}`);
+  const range = await printed('?lang=en&print=12-13,lab');
+  assert.deepEqual(range.sections, ['rope-periods', 'decay', 'lab', 'other-encodings', 'recap']);
+  const bad = await printed('?lang=en&print=core,17-99');
+  assert.equal(bad.sections.length, all.sections.length, 'a selection that names nothing prints the whole page');
+  assert.match(bad.notes.join(' '), /print = “core,17-99”: “17-99” is neither a track/);
+});
+
 test('an exercise\'s link sets its chart as a new tab would, whatever an earlier exercise left', async () => {
   const { page, problems } = await b.open('?lang=en');
   await pageReady(page);
@@ -366,6 +437,31 @@ test("the guide's scene links land with the chart they set in view", async () =>
     assert.ok(r.top >= 0 && r.top < 800 / 3, `${href}: ${r.kind}'s figure starts at ${Math.round(r.top)} px`);
     await context.close();
   }
+});
+
+test("the guide gives each slot of the 45-minute plan a question and its answer; its d = 4 scene shows g come back", async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await b.open(`teaching.html?lang=${lang}`);
+    await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+    const slots = await page.evaluate(() => [...document.querySelectorAll('#plan-45 ol > li, #plan-graduate ol > li')]
+      .filter((li) => li.checkVisibility()).map((li) => li.textContent.replace(/\s+/g, ' ')));
+    const plan45 = slots.slice(0, 7);
+    assert.equal(plan45.length, 7);
+    const [ask, expect] = lang === 'en' ? ['Ask', 'Expect:'] : ['提问', '预期回答：'];
+    assert.deepEqual(plan45.filter((t) => !t.includes(ask) || !t.includes(expect)), [], `${lang}: slots without a question and its answer`);
+    assert.ok(slots.length >= 12, `${lang}: the plan for students who know attention`);
+    await context.close();
+  }
+  const guide = await b.open('teaching.html?lang=en');
+  const d4 = await guide.page.$eval('#plan-45 a[href*="rope-decay.preset=4"]', (a) => a.getAttribute('href'));
+  await guide.context.close();
+  const { page, context } = await b.open(d4);
+  await ready(page);
+  const r = await page.evaluate(() => ({ ...window.posencPage.charts.get('rope-decay').params(), readout: document.querySelector('[data-chart="rope-decay"] .readout').textContent }));
+  assert.equal(r.preset, '4');
+  assert.ok(r.maxDist <= 1000 && r.bound === false, `largest distance ${r.maxDist}, bound ${r.bound}`);
+  assert.match(r.readout, /comes back up to 3\.99/);
+  await context.close();
 });
 
 test('the recap prints on one A4 page in either language; print shows no control', async () => {

@@ -4,7 +4,12 @@
 // @media print). Paper shows no control either, so each chart also gets one line saying how it
 // was set: its controls' labels and values, and the text the reader gave it (a config, a
 // sentence). After printing the images and the lines go.
+// The URL picks the handout: ?print=core (tracks, section numbers, ranges: tracks.js) prints
+// only those sections, and ?answers is the teacher's copy, with each exercise's answer where a
+// student's copy leaves room to write a prediction (style.css).
 import { lang, messages } from '../host/i18n.js';
+import { parseValue } from '../host/params.js';
+import { handoutSections } from './tracks.js';
 
 const SNAPSHOT = 'print-snapshot';
 const SETTINGS = 'print-settings';
@@ -134,10 +139,58 @@ function quote(s) {
   return `“${text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1).trimEnd()}…` : text}”`;
 }
 
-/** Snapshots before every print (the print dialog, or a print media query turning on). */
+/**
+ * The handout a query asks for: { ids, answers, notes }, ids the sections to print (a Set, or
+ * null for all: ?print=), answers true for the teacher's copy (?answers), notes what was not used.
+ */
+export function readHandout(query, doc = globalThis.document) {
+  const notes = [];
+  const print = query.get('print');
+  const { ids, note } = print === null ? { ids: null, note: '' } : handoutSections(print, doc);
+  if (note) notes.push(note);
+  const raw = query.get('answers');
+  const r = raw === null ? { value: false } : parseValue({ name: 'answers', type: 'bool', value: false }, raw);
+  if (r.note) notes.push(r.note);
+  return { ids, answers: r.value === true, notes };
+}
+
+/**
+ * Marks what the handout leaves out (data-unprinted): its sections, and the tracks of the table
+ * of contents none of whose sections it holds; and the teacher's copy (<html data-answers>).
+ */
+export function markHandout(query, doc = document) {
+  const { ids, answers } = readHandout(query, doc);
+  const out = (id) => Boolean(ids && !ids.has(id));
+  for (const s of doc.querySelectorAll('main > section')) s.toggleAttribute('data-unprinted', out(s.id));
+  for (const track of doc.querySelectorAll('.tracks .track')) {
+    track.toggleAttribute('data-unprinted', [...track.querySelectorAll('a[href^="#"]')].every((a) => out(a.hash.slice(1))));
+  }
+  doc.documentElement.toggleAttribute('data-answers', answers);
+}
+
+// A closed <details> prints nothing inside it, whatever the stylesheet says: the teacher's copy
+// opens the exercises and their answers for printing, and closes after what it opened.
+let opened = [];
+function openAnswers(doc) {
+  if (!doc.documentElement.hasAttribute('data-answers')) return;
+  // (beforeprint and the print media query both call this: what the first opened stays listed)
+  for (const d of doc.querySelectorAll('details.exercise:not([open]), details.exercise > details.answer:not([open])')) {
+    d.open = true;
+    opened.push(d);
+  }
+}
+function closeAnswers() {
+  for (const d of opened) d.open = false;
+  opened = [];
+}
+
+/** The handout the URL asks for, and snapshots before every print (the print dialog, or a print media query turning on). */
 export function preparePrinting() {
-  addEventListener('beforeprint', () => snapshotCharts());
-  addEventListener('afterprint', () => clearSnapshots());
+  markHandout(new URLSearchParams(location.search));
+  const before = () => { snapshotCharts(); openAnswers(document); };
+  const after = () => { clearSnapshots(); closeAnswers(); };
+  addEventListener('beforeprint', before);
+  addEventListener('afterprint', after);
   const media = matchMedia('print');
-  media.addEventListener('change', () => (media.matches ? snapshotCharts() : clearSnapshots()));
+  media.addEventListener('change', () => (media.matches ? before() : after()));
 }

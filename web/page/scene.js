@@ -2,11 +2,13 @@
 //   index.html?rope-periods.preset=4&rope-decay.preset=4#rope-periods
 // A query key <kind>.<param> sets that chart's control, with the same checks as a one-chart
 // link (chart=<kind>&<param>=…): unknown names are noted, values clamped (parseParams). lock=1
-// shows every control disabled; present opens the presenter view (present.js).
+// shows every control disabled; present opens the presenter view (present.js); print and
+// answers say what a printed copy holds (print.js), and a value they cannot use is noted here.
 import { HOST, parseValue, formatValue, show } from '../host/chart-host.js';
+import { readHandout } from './print.js';
 
-/** Keys of the page's query that are neither a chart's nor a scene's. */
-export const PAGE_KEYS = Object.freeze(['lock', 'present']);
+/** Keys of the page's query that are neither a chart's nor a scene's (print and answers pick the handout: print.js). */
+export const PAGE_KEYS = Object.freeze(['lock', 'present', 'print', 'answers']);
 
 const SCENE_KEY = /^([a-z][a-z0-9-]*)\.(.+)$/;
 
@@ -34,6 +36,7 @@ export function readScene(query, onPage) {
   const lock = query.get('lock');
   const r = lock === null ? { value: false } : parseValue({ name: 'lock', type: 'bool', value: false }, lock);
   if (r.note) notes.push(r.note);
+  notes.push(...readHandout(query).notes);
   return { byKind, locked: r.value === true, notes };
 }
 
