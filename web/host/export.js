@@ -3,7 +3,7 @@
 // the chart's canvases under a heading with its title.
 import { HOST } from './strings.js';
 import { colours } from './theme.js';
-import { NUMBER, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
+import { NUMBER, counts, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
 
 /**
  * The two snippets the Embed button copies: an iframe of embed.html (if embedUrl) and the
@@ -19,7 +19,8 @@ export function embedSnippets({ chart, values, embedUrl, scriptUrl, scriptModule
       `height="${Math.max(200, Math.round(height))}" loading="lazy" style="border: 0"></iframe>`);
   }
   if (scriptUrl) {
-    const attrs = chart.params.map((p) => ` ${paramAttribute(p)}="${escapeHTML(formatValue(p, values[p.name] ?? p.value))}"`).join('');
+    const all = Object.fromEntries(chart.params.map((p) => [p.name, values[p.name] ?? p.value]));
+    const attrs = chart.params.filter((p) => counts(p, all)).map((p) => ` ${paramAttribute(p)}="${escapeHTML(formatValue(p, all[p.name]))}"`).join('');
     parts.push(`<!-- posenc: ${escapeHTML(chart.kind)}, ${HOST.embedElement} -->`,
       // a module never blocks the page's first paint, and loads only what its charts draw
       `<script${scriptModule ? ' type="module"' : ''} src="${escapeHTML(String(scriptUrl))}"></script>`,
@@ -45,7 +46,8 @@ function csvCell(v) {
  */
 export function toCSV(chart, values, data, { link } = {}) {
   const lines = [`# posenc chart "${show(chart.kind)}": ${String(chart.title).replace(/[\r\n]/g, ' ')}`];
-  for (const p of chart.params) lines.push(`# ${p.name} = ${formatValue(p, values[p.name] ?? p.value)}`);
+  const all = Object.fromEntries(chart.params.map((p) => [p.name, values[p.name] ?? p.value]));
+  for (const p of chart.params) if (counts(p, all)) lines.push(`# ${p.name} = ${formatValue(p, all[p.name])}`);
   if (link) lines.push(`# link: ${link}`);
   lines.push((data?.columns ?? []).map(csvCell).join(','));
   for (const row of data?.rows ?? []) lines.push(Array.from(row, csvCell).join(','));

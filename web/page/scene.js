@@ -4,6 +4,7 @@
 // link (chart=<kind>&<param>=…): unknown names are noted, values clamped (parseParams). lock=1
 // shows every control disabled; present opens the presenter view (present.js).
 import { HOST, parseValue, formatValue, show } from '../host/chart-host.js';
+import { counts } from '../host/params.js';
 
 /** Keys of the page's query that are neither a chart's nor a scene's. */
 export const PAGE_KEYS = Object.freeze(['lock', 'present']);
@@ -47,6 +48,7 @@ export function sceneQuery(hosts, extra = {}) {
   for (const host of hosts) {
     const values = host.params();
     for (const p of host.chart.params) {
+      if (!counts(p, values)) continue; // (read back, it would bring its companion value along)
       const v = formatValue(p, values[p.name]);
       if (v !== formatValue(p, p.value)) q.set(`${host.chart.kind}.${p.name}`, v);
     }
