@@ -4,6 +4,7 @@
 import { HOST } from './strings.js';
 import { colours } from './theme.js';
 import { NUMBER, counts, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
+import { PAGE_SIZE, PRESENT_SIZE } from '../charts/shared/lettering.js';
 
 /**
  * The two snippets the Embed button copies: an iframe of embed.html (if embedUrl) and the
@@ -82,9 +83,40 @@ export function withPixelRatio(r, fn) {
   }
 }
 
+/** About the width of a post's column (Zhihu's is 690 px): the width exported figures are lettered for. */
+export const POST_WIDTH = 640;
+
+/**
+ * How much larger than on the page an exported figure's text is drawn when the chart, `cssWidth`
+ * px wide on screen, comes out `width` px wide: so much that the page's 11 px ticks come out at
+ * 11 px (a wide chart squeezed into a column would have 7 px text), but at most the presenter
+ * view's 1.5 times, whose layouts are known to hold. A chart narrower than the figure keeps its size.
+ */
+export function letteringFor(cssWidth, width = POST_WIDTH) {
+  return Math.min(PRESENT_SIZE / PAGE_SIZE, Math.max(1, cssWidth / width));
+}
+
+/**
+ * Runs fn() (it may be async) with chart text `scale` times its page size, the chart redrawn so:
+ * Chart.js's default font, which the hand-drawn text follows (charts/shared/lettering.js, as in
+ * the presenter view). Put back and redrawn after, whatever happens.
+ */
+export async function withLettering(host, Chart, scale, fn) {
+  const fonts = [...new Set([Chart, globalThis.Chart])].map((C) => C?.defaults?.font).filter(Boolean);
+  const sizes = fonts.map((f) => f.size);
+  for (const f of fonts) f.size = PAGE_SIZE * scale;
+  try {
+    host.update();
+    return await fn();
+  } finally {
+    fonts.forEach((f, i) => (f.size = sizes[i]));
+    host.update();
+  }
+}
+
 /** The heading's fonts: style.css's family (Chinese included), in CSS px before the export's scale. */
 const HEADING_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
-const HEADING = { pad: 10, title: 15, titleLine: 20, caption: 13, captionLine: 18 };
+const HEADING_PX = { pad: 10, title: 15, titleLine: 20, caption: 13, captionLine: 18 };
 
 /** A swept value as a caption shows it: whole numbers as they are, others to 4 significant digits. */
 export function captionValue(v) {
@@ -111,12 +143,13 @@ function wrap(ctx, text, max) {
 /**
  * The heading an exported figure carries above the chart, for a post that shows it without the
  * page around it: the chart's title (wrapped to the width), and a caption line (an animation's
- * "base = 500000") when `caption` is true. Laid out in CSS px for a figure `width` wide:
+ * "base = 500000") when `caption` is true, `scale` times their own size (letteringFor). Laid out in CSS px for a figure `width` wide:
  * { height, lines: [{ text, x, y, font, size, weight, colour: 'fg'|'muted', caption }] }, y the
  * baseline. Every frame of an animation gets the same height, whatever its caption says.
  */
-export function figureHeading(title, width, { caption = false } = {}) {
+export function figureHeading(title, width, { caption = false, scale = 1 } = {}) {
   const ctx = document.createElement('canvas').getContext('2d');
+  const HEADING = Object.fromEntries(Object.entries(HEADING_PX).map(([k, v]) => [k, v * scale]));
   const { pad } = HEADING;
   const font = (size, weight) => `${weight} ${size}px ${HEADING_FAMILY}`;
   ctx.font = font(HEADING.title, 600);
@@ -125,11 +158,11 @@ export function figureHeading(title, width, { caption = false } = {}) {
   let y = pad;
   for (const text of titleLines) {
     y += HEADING.titleLine;
-    lines.push({ text, x: pad, y: y - 5, font: font(HEADING.title, 600), family: HEADING_FAMILY, size: HEADING.title, weight: 600, colour: 'fg', caption: false });
+    lines.push({ text, x: pad, y: y - 5 * scale, font: font(HEADING.title, 600), family: HEADING_FAMILY, size: HEADING.title, weight: 600, colour: 'fg', caption: false });
   }
   if (caption) {
     y += HEADING.captionLine;
-    lines.push({ text: '', x: pad, y: y - 4, font: font(HEADING.caption, 400), family: HEADING_FAMILY, size: HEADING.caption, weight: 400, colour: 'muted', caption: true });
+    lines.push({ text: '', x: pad, y: y - 4 * scale, font: font(HEADING.caption, 400), family: HEADING_FAMILY, size: HEADING.caption, weight: 400, colour: 'muted', caption: true });
   }
   return { height: lines.length ? Math.ceil(y + pad / 2) : 0, lines };
 }

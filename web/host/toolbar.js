@@ -1,7 +1,7 @@
 // toolbar.js: the Link, Embed, PNG, SVG, GIF / video and CSV buttons under a chart, the panel
 // that shows what Link and Embed copied, and the panel of the animated exports.
 import { HOST } from './strings.js';
-import { toCSV, download, withPixelRatio, figureHeading, figureLayout, drawFigure } from './export.js';
+import { toCSV, download, withPixelRatio, withLettering, letteringFor, figureHeading, figureLayout, drawFigure } from './export.js';
 import { t } from './i18n.js';
 import { NUMERIC } from './main-control.js';
 
@@ -111,7 +111,7 @@ export function addToolbar(container, figure, host, opts, Chart) {
         panel.hidden = true;
         if (!animation) {
           const { animatePanel } = await import('./animate-panel.js');
-          animation ??= animatePanel(host, canvases, figure.parentElement ?? figure);
+          animation ??= animatePanel(host, canvases, figure.parentElement ?? figure, Chart);
           panel.after(animation.el);
         }
         animation.open();
@@ -141,25 +141,30 @@ export function addToolbar(container, figure, host, opts, Chart) {
   figure.after(bar, panel);
 }
 
-/** Draws the chart's canvases at 2× into one PNG and downloads it. */
+/**
+ * Draws the chart's canvases at 2× into one PNG and downloads it, its text lettered for a post's
+ * column (letteringFor): a post shows a wide chart's image narrower than the page does.
+ */
 async function exportPNG(host, figure, canvases, Chart) {
   const scale = 2;
   const charts = () => canvases().map((c) => Chart?.getChart?.(c)).filter(Boolean);
   const out = document.createElement('canvas');
-  withPixelRatio(scale, () => {
+  const lettering = letteringFor(figureLayout(canvases()).width);
+  await withLettering(host, Chart, lettering, () => {
+    withPixelRatio(scale, () => {
+      for (const c of charts()) c.resize();
+      host.update();
+      const list = canvases();
+      const { rects, width, height } = figureLayout(list);
+      // the chart's heading above it, as in the SVG and the animations: a posted image has no page around it
+      const heading = figureHeading(t(host.chart.title), width, { scale: lettering });
+      out.width = Math.round(width * scale);
+      out.height = Math.round((height + heading.height) * scale);
+      drawFigure(out, list, rects, scale, heading);
+    });
+    // back to the screen's own resolution
     for (const c of charts()) c.resize();
-    host.update();
-    const list = canvases();
-    const { rects, width, height } = figureLayout(list);
-    // the chart's heading above it, as in the SVG and the animations: a posted image has no page around it
-    const heading = figureHeading(t(host.chart.title), width);
-    out.width = Math.round(width * scale);
-    out.height = Math.round((height + heading.height) * scale);
-    drawFigure(out, list, rects, scale, heading);
   });
-  // back to the screen's own resolution
-  for (const c of charts()) c.resize();
-  host.update();
   const blob = await new Promise((resolve, reject) => out.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
   download(figure.parentElement ?? figure, `posenc-${host.chart.kind}.png`, blob);
 }
