@@ -547,9 +547,17 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
       return { w: r.width, h: r.height, backing: c.width };
     });
     assert.equal(width, Math.round(2 * css.w));
-    // the chart's title drawn above the chart (a posted image has no page around it): one or two lines
-    const heading = height - Math.round(2 * css.h);
-    assert.ok(heading >= 2 * 24 && heading <= 2 * 80, `a heading band of ${heading / 2} CSS px`);
+    // the chart's title drawn above the chart (a posted image has no page around it), one or two lines,
+    // and a line or two of how it is set under it, unless "settings under the figure" is unticked
+    const bands = height - Math.round(2 * css.h);
+    assert.ok(bands >= 2 * 40 && bands <= 2 * 160, `heading and settings bands of ${bands / 2} CSS px`);
+    const box = page.locator('[data-chart="rope-decay"] [name="with-settings"]');
+    await box.uncheck();
+    const [bare] = await Promise.all([page.waitForEvent('download'), btn('png').click()]);
+    await box.check();
+    const heading = readFileSync(await bare.path()).readUInt32BE(20) - Math.round(2 * css.h);
+    assert.ok(heading >= 2 * 24 && heading <= 2 * 90, `a heading band of ${heading / 2} CSS px`);
+    assert.ok(bands - heading >= 2 * 16, `a settings band of ${(bands - heading) / 2} CSS px`);
     assert.equal(css.backing, Math.round(css.w), 'the chart on the page is back at 1× after the export');
     const pngInk = await page.evaluate(async (b64) => {
       const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));

@@ -325,6 +325,7 @@ const chartBox = (page) => page.evaluate(() => {
 test('GIF frames carry the chart\'s title and the swept value: the title the same on every frame, the value line not, the chart under them', async () => {
   for (const [theme, lang] of [['dark', 'en'], ['light', 'zh']]) {
     const { page, context } = await chartPage('chart=rope-decay', { theme, lang });
+    await page.locator('[name="with-settings"]').uncheck(); // (the line under the chart has its own test)
     const panel = await make(page, { frames: 3, width: 640 });
     const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
     const gif = parseGIF(file.bytes);
@@ -484,6 +485,31 @@ test('GIF over its limit: narrower while its text is at the page\'s size, then f
   assert.match(status2, /Made narrower to stay under 0.5 MB: its smallest text is 1[1-9] px/);
   assert.doesNotMatch(status2, /Fewer frames/);
   await circle.context.close();
+});
+
+test('exported figures carry a line of how the chart is set, in its language; unticked, none', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await chartPage('chart=rope-decay&preset=free&dim=64', { lang });
+    const svgText = async () => (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
+    const settings = (svg) => page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
+      .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
+    const line = await settings(await svgText());
+    if (lang === 'en') assert.match(line, /^Settings: .*d free · d when "free" 64 · .*base 10\s000$/, line);
+    else assert.match(line, /^设置：.*d 自定义；自定义时的 d 64；.*底数 base 10\s000$/, line);
+    // a GIF's every frame says how the chart is set at that frame: a band under the chart, not in the heading
+    const gifOf = async () => parseGIF((await downloadOf(page, () => make(page, { frames: 3, width: 640 })
+      .then((panel) => panel.locator('button[data-action="save"]').click()))).bytes);
+    const withLine = await gifOf();
+    const pngHeight = async () => (await downloadOf(page, () => page.click('button[data-action="png"]'))).bytes.readUInt32BE(20);
+    const png = await pngHeight();
+    await page.locator('.posenc-animate .posenc-close').click();
+    await page.locator('[name="with-settings"]').uncheck();
+    assert.equal(await settings(await svgText()), '');
+    const bare = await gifOf();
+    assert.ok(withLine.height - bare.height >= 16, `a band of ${withLine.height - bare.height} px for the settings (${withLine.height}, ${bare.height})`);
+    assert.ok(png - (await pngHeight()) >= 2 * 16, 'the PNG has its settings band only when ticked');
+    await context.close();
+  }
 });
 
 // ---- video ----

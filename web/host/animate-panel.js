@@ -35,8 +35,11 @@ const numberInput = (name, value, { min, max, step = 'any' } = {}) => {
 
 const sizeText = (bytes) => (bytes >= MB ? `${(bytes / MB).toFixed(2)} MB` : `${Math.max(1, Math.round(bytes / KB))} kB`);
 
-/** Builds the panel for host (a mounted chart, drawn by Chart); canvases() lists its visible canvases. Returns { el, open() }. */
-export function animatePanel(host, canvases, parent, Chart) {
+/**
+ * Builds the panel for host (a mounted chart, drawn by Chart); canvases() lists its visible
+ * canvases; settings() is the line of how it is set, drawn under every frame ('' for none). Returns { el, open() }.
+ */
+export function animatePanel(host, canvases, parent, Chart, settings) {
   const { chart } = host;
   const el = document.createElement('div');
   el.className = 'posenc-share posenc-animate';
@@ -140,7 +143,7 @@ export function animatePanel(host, canvases, parent, Chart) {
     status.textContent = HOST.sweepWorking;
     try {
       const r = await recordSweep(host, canvases, {
-        param: q.name, values: sweepValues(q, lo, hi, n), fps: rate, width: w, format: kind, Chart,
+        param: q.name, values: sweepValues(q, lo, hi, n), fps: rate, width: w, format: kind, Chart, settings,
         maxBytes: kind === 'gif' ? Math.max(0.1, read(limit, 5)) * MB : 0,
         title: t(chart.title), caption: (v) => `${t(q.label ?? q.name)} = ${captionValue(v)}`,
         signal: controller.signal, onProgress: (f) => (progress.value = f),

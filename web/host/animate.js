@@ -3,7 +3,7 @@
 // canvases onto one frame on the theme's background. GIF frames go through gifenc (palette per
 // frame, at most 256 colours: a chart has few); the video is the browser's own MediaRecorder
 // recording a canvas that is handed one frame per 1/fps s, so it takes as long as it plays.
-import { figureHeading, figureLayout, drawFigure, letteringFor, withLettering } from './export.js';
+import { figureHeading, figureFooter, figureLayout, drawFigure, letteringFor, withLettering } from './export.js';
 
 /**
  * The chart's tick text is 11 px on the page. Over its size limit a GIF is made narrower while
@@ -55,7 +55,8 @@ export function videoFormats() {
  * whose text is drawn larger for a frame narrower than the chart), format: 'gif', 'webm',
  * 'mp4' or 'video' (the first this browser records), maxBytes (GIF: made smaller until it fits,
  * see gif()), title (the heading of every frame), caption(value) (the line under it, e.g.
- * "base = 500000"), onProgress(fraction, note), signal (AbortSignal) }.
+ * "base = 500000"), settings() (the line under every frame saying how the chart is set, read after
+ * each step; none when absent), onProgress(fraction, note), signal (AbortSignal) }.
  * Resolves to { blob, width, height, frames, asked, type, scaled, fewer, over, textPx } or null
  * when cancelled (fewer: frames were dropped; over: the GIF is still larger than maxBytes at the
  * smallest readable width; textPx: how tall the tick text is in the frame). The controls are put
@@ -78,7 +79,11 @@ export async function recordSweep(host, canvases, opts) {
     const scale = letteringFor(width, opts.width);
     const heading = figureHeading(opts.title ?? '', width, { caption: !!opts.caption, scale });
     const caption = (v) => opts.caption?.(v) ?? '';
-    const frames = { list, rects, cssWidth: width, scale, heading, caption, draw };
+    // how the chart is set, under every frame: as many lines as the longest of the first and the last frame's
+    const says = (v) => (draw(v), opts.settings?.() ?? '');
+    const rows = Math.max(...[opts.values.at(-1), opts.values[0]].map((v) => figureFooter(says(v), width, { scale }).lines.length));
+    const footer = () => (rows ? figureFooter(opts.settings(), width, { scale, rows }) : null);
+    const frames = { list, rects, cssWidth: width, scale, heading, caption, footer, draw };
     return await withLettering(host, opts.Chart, scale, () => (opts.format === 'gif' ? gif(opts, frames) : video(opts, frames)));
   } finally {
     control.write(before);
@@ -86,9 +91,9 @@ export async function recordSweep(host, canvases, opts) {
   }
 }
 
-function frameCanvas(list, rects, cssWidth, width, heading) {
+function frameCanvas(list, rects, cssWidth, width, heading, footer) {
   const k = width / cssWidth;
-  const height = figureLayout(list).height + heading.height;
+  const height = figureLayout(list).height + heading.height + (footer?.height ?? 0);
   const out = document.createElement('canvas');
   // even sizes: video encoders need them, and a GIF does not mind
   out.width = Math.max(2, 2 * Math.round((cssWidth * k) / 2));
@@ -108,7 +113,7 @@ function fewerValues(values, m) {
  * then narrower again down to FLOOR_PX text. Still too large there: it is finished as it is,
  * `over` set, for the author to choose.
  */
-async function gif(opts, { list, rects, cssWidth, scale, heading, caption, draw }) {
+async function gif(opts, { list, rects, cssWidth, scale, heading, caption, footer, draw }) {
   const { GIFEncoder, quantize, applyPalette } = await import('../vendor/gifenc.js');
   const asked = Math.round(opts.width);
   // the frame's width at which the tick text is `px` px tall (it is TICK_PX * scale px in CSS px)
@@ -117,7 +122,7 @@ async function gif(opts, { list, rects, cssWidth, scale, heading, caption, draw 
   const fewest = minFrames(opts.values.length);
   let width = asked, values = opts.values, scaled = false;
   for (let attempt = 0; ; attempt++) {
-    const { out, k } = frameCanvas(list, rects, cssWidth, width, heading);
+    const { out, k } = frameCanvas(list, rects, cssWidth, width, heading, footer());
     const n = values.length;
     // fewer frames play as long as all of them would have
     const delay = Math.round((1000 / opts.fps) * (opts.values.length - 1) / Math.max(1, n - 1));
@@ -127,7 +132,7 @@ async function gif(opts, { list, rects, cssWidth, scale, heading, caption, draw 
     for (let i = 0; i < n; i++) {
       if (opts.signal?.aborted) return null;
       draw(values[i]);
-      const ctx = drawFigure(out, list, rects, k, heading, caption(values[i]));
+      const ctx = drawFigure(out, list, rects, k, heading, caption(values[i]), footer());
       const { data } = ctx.getImageData(0, 0, out.width, out.height);
       const palette = quantize(data, 256, { format: 'rgb444' });
       const index = applyPalette(data, palette, 'rgb444');
@@ -163,12 +168,13 @@ async function gif(opts, { list, rects, cssWidth, scale, heading, caption, draw 
   }
 }
 
-async function video(opts, { list, rects, cssWidth, scale, heading, caption, draw }) {
+async function video(opts, { list, rects, cssWidth, scale, heading, caption, footer, draw }) {
   const all = videoTypes();
   const types = opts.format === 'video' ? all : all.filter((t) => t.startsWith(`video/${opts.format};`) || t === `video/${opts.format}`);
   if (!types.length) throw new Error(`this browser cannot record ${opts.format === 'video' ? 'video' : opts.format.toUpperCase()} (MediaRecorder)`);
-  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width), heading);
-  drawFigure(out, list, rects, k, heading, caption(opts.values[0]));
+  draw(opts.values[0]);
+  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width), heading, footer());
+  drawFigure(out, list, rects, k, heading, caption(opts.values[0]), footer());
   const stream = out.captureStream(0);
   const [track] = stream.getVideoTracks();
   const recorder = new MediaRecorder(stream, { mimeType: types[0], videoBitsPerSecond: 4_000_000 });
@@ -185,7 +191,7 @@ async function video(opts, { list, rects, cssWidth, scale, heading, caption, dra
       break;
     }
     draw(opts.values[i]);
-    drawFigure(out, list, rects, k, heading, caption(opts.values[i]));
+    drawFigure(out, list, rects, k, heading, caption(opts.values[i]), footer());
     track.requestFrame?.();
     opts.onProgress?.((i + 1) / opts.values.length);
     // the recorder stamps frames with the clock: hand them over at the pace they should play

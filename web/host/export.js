@@ -167,6 +167,27 @@ export function figureHeading(title, width, { caption = false, scale = 1 } = {})
   return { height: lines.length ? Math.ceil(y + pad / 2) : 0, lines };
 }
 
+const FOOTER_PX = { pad: 10, size: 12, line: 16 };
+
+/**
+ * The line under an exported figure saying how the chart was set (page/print.js's settingsLine,
+ * in the chart's language: a post shows no controls), wrapped to the width, `scale` times its
+ * own size; `rows` lines high when given (an animation's frames share one height; a longer
+ * text is cut with "…"). { height, lines: [{ text, x, y, font, family, size, weight, colour }] },
+ * y the baseline from the footer's top; { height: 0, lines: [] } without text.
+ */
+export function figureFooter(text, width, { scale = 1, rows } = {}) {
+  if (!text) return { height: 0, lines: [] };
+  const ctx = document.createElement('canvas').getContext('2d');
+  const pad = FOOTER_PX.pad * scale, size = FOOTER_PX.size * scale, step = FOOTER_PX.line * scale;
+  const font = `400 ${size}px ${HEADING_FAMILY}`;
+  ctx.font = font;
+  let texts = wrap(ctx, text, Math.max(40, width - 2 * pad));
+  if (rows && texts.length > rows) texts = [...texts.slice(0, rows - 1), `${texts[rows - 1].replace(/.$/, '')}…`];
+  const lines = texts.map((t, i) => ({ text: t, x: pad, y: pad / 2 + (i + 1) * step - 4 * scale, font, family: HEADING_FAMILY, size, weight: 400, colour: 'muted' }));
+  return { height: Math.ceil(pad / 2 + (rows ?? texts.length) * step + pad / 2), lines };
+}
+
 /** Draws a heading (figureHeading) onto a 2D context already scaled to CSS px; `caption` fills its caption line. */
 export function drawHeading(ctx, heading, palette, caption = '') {
   ctx.save();
@@ -176,6 +197,19 @@ export function drawHeading(ctx, heading, palette, caption = '') {
     ctx.font = l.font;
     ctx.fillStyle = palette[l.colour];
     ctx.fillText(l.caption ? caption : l.text, l.x, l.y);
+  }
+  ctx.restore();
+}
+
+/** Draws a footer (figureFooter) onto a 2D context already scaled to CSS px, its top at y. */
+function drawFooter(ctx, footer, palette, y) {
+  ctx.save();
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  for (const l of footer.lines) {
+    ctx.font = l.font;
+    ctx.fillStyle = palette[l.colour];
+    ctx.fillText(l.text, l.x, y + l.y);
   }
   ctx.restore();
 }
@@ -190,9 +224,10 @@ export function figureLayout(canvases) {
 
 /**
  * Draws one frame onto `out` (already sized): the heading (the chart's title and `caption`, the
- * swept value) and under it the canvases as on screen, all scaled by k from CSS px.
+ * swept value), under it the canvases as on screen, and under them `footer` (figureFooter: how
+ * the chart is set) if given, all scaled by k from CSS px.
  */
-export function drawFigure(out, canvases, rects, k, heading, caption = '') {
+export function drawFigure(out, canvases, rects, k, heading, caption = '', footer = null) {
   const ctx = out.getContext('2d', { willReadFrequently: true });
   const palette = colours();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -207,5 +242,10 @@ export function drawFigure(out, canvases, rects, k, heading, caption = '') {
     const r = rects[i];
     if (c.width && c.height) ctx.drawImage(c, r.x * k, (heading.height + r.y) * k, r.w * k, r.h * k);
   });
+  if (footer?.lines.length) {
+    ctx.setTransform(k, 0, 0, k, 0, 0);
+    drawFooter(ctx, footer, palette, heading.height + Math.max(...rects.map((r) => r.y + r.h)));
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+  }
   return ctx;
 }
