@@ -186,6 +186,59 @@ test('<posenc-chart> as a module from the site\'s own files (web/embed/element.j
   await context.close();
 });
 
+test('a param that counts only beside another\'s value: given alone it brings that value; beside another, a note says why it is unused', async () => {
+  const { parseParams, stateQuery } = await import('../web/host/params.js');
+  const { embedSnippets, toCSV } = await import('../web/host/export.js');
+  const { params } = (await import('../web/charts/rope-decay.js')).default;
+  assert.deepEqual(parseParams(params, [['dim', '64']], { ignore: [] }), { values: { dim: 64, preset: 'free' }, notes: [] });
+  assert.deepEqual(parseParams(params, [['preset', 'free'], ['dim', '64']], { ignore: [] }), { values: { dim: 64, preset: 'free' }, notes: [] });
+  const both = parseParams(params, [['preset', '256'], ['dim', '64']], { ignore: [] });
+  assert.deepEqual(both.values, { preset: '256' });
+  assert.deepEqual(both.notes, ['dim = 64 was not used: it counts only when preset = free, and preset = 256 was given.']);
+  // what the page writes out leaves an unused dim out, so that reading it back draws the same chart
+  const set = { ...Object.fromEntries(params.map((p) => [p.name, p.value])), preset: '4', dim: 64 };
+  const query = stateQuery('rope-decay', params, set);
+  assert.doesNotMatch(query, /dim=/);
+  assert.equal(parseParams(params, new URLSearchParams(query)).values.preset, '4');
+  assert.doesNotMatch(embedSnippets({ chart: { kind: 'rope-decay', title: 't', params }, values: set, scriptUrl: 'posenc.js' }), / dim=/);
+  assert.doesNotMatch(toCSV({ kind: 'rope-decay', title: 't', params }, set, { columns: [], rows: [] }), /# dim =/);
+  assert.match(stateQuery('rope-decay', params, { ...set, preset: 'free' }), /&dim=64/);
+
+  const { page, context, problems } = await trackedPage(b.browser);
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title><link rel="icon" href="data:,">' +
+    '<script type="module" src="/embed/element.js"></script></head><body>' +
+    '<posenc-chart id="a" kind="rope-decay" dim="64"></posenc-chart><posenc-chart id="b" kind="rope-decay" preset="256" dim="64"></posenc-chart></body></html>';
+  await page.route(`${b.url}fixture-only-when.html`, (r) => r.fulfill({ body: html, contentType: 'text/html' }));
+  await page.goto(`${b.url}fixture-only-when.html`);
+  const state = (id) => page.evaluate(async (id) => {
+    const el = document.getElementById(id);
+    const host = await el.ready;
+    const { preset, dim } = host.params();
+    return { preset, dim, note: el.shadowRoot.querySelector('.posenc-note')?.textContent ?? null,
+      dimShown: !el.shadowRoot.querySelector('form.controls [name="dim"]').closest('.control').hidden };
+  }, id);
+  assert.deepEqual(await state('a'), { preset: 'free', dim: 64, note: null, dimShown: true }, 'dim="64" alone means d = 64');
+  const b2 = await state('b');
+  assert.equal(b2.preset, '256');
+  assert.equal(b2.dimShown, false);
+  assert.match(b2.note, /dim = 64 was not used: it counts only when preset = free, and preset = 256 was given\./);
+  // set later, beside preset="256": still unused, and said so
+  await page.evaluate(() => document.getElementById('b').setAttribute('dim', '32'));
+  await page.waitForFunction(() => /dim = 32 was not used/.test(document.getElementById('b').shadowRoot.querySelector('.posenc-note')?.textContent));
+  assert.equal((await state('b')).preset, '256');
+  assert.deepEqual(problems, clean);
+  await context.close();
+
+  // the same from embed.html's URL
+  const e = await b.open('embed.html?chart=rope-decay&dim=64');
+  await e.page.waitForFunction(() => window.posencEmbed?.host?.data);
+  assert.deepEqual(await e.page.evaluate(() => {
+    const { preset, dim } = window.posencEmbed.host.params();
+    return { preset, dim, notes: document.querySelectorAll('.posenc-note').length };
+  }), { preset: 'free', dim: 64, notes: 0 });
+  await e.context.close();
+});
+
 test('<posenc-chart lang theme>: the page\'s one language and theme, applied inside the elements; the host page\'s <html> untouched', async () => {
   const { page, context, problems, csp } = await trackedPage(b.browser);
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title>' +
@@ -494,9 +547,17 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
       return { w: r.width, h: r.height, backing: c.width };
     });
     assert.equal(width, Math.round(2 * css.w));
-    // the chart's title drawn above the chart (a posted image has no page around it): one or two lines
-    const heading = height - Math.round(2 * css.h);
-    assert.ok(heading >= 2 * 24 && heading <= 2 * 80, `a heading band of ${heading / 2} CSS px`);
+    // the chart's title drawn above the chart (a posted image has no page around it), one or two lines,
+    // and a line or two of how it is set under it, unless "settings under the figure" is unticked
+    const bands = height - Math.round(2 * css.h);
+    assert.ok(bands >= 2 * 40 && bands <= 2 * 160, `heading and settings bands of ${bands / 2} CSS px`);
+    const box = page.locator('[data-chart="rope-decay"] [name="with-settings"]');
+    await box.uncheck();
+    const [bare] = await Promise.all([page.waitForEvent('download'), btn('png').click()]);
+    await box.check();
+    const heading = readFileSync(await bare.path()).readUInt32BE(20) - Math.round(2 * css.h);
+    assert.ok(heading >= 2 * 24 && heading <= 2 * 90, `a heading band of ${heading / 2} CSS px`);
+    assert.ok(bands - heading >= 2 * 16, `a settings band of ${(bands - heading) / 2} CSS px`);
     assert.equal(css.backing, Math.round(css.w), 'the chart on the page is back at 1× after the export');
     const pngInk = await page.evaluate(async (b64) => {
       const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));

@@ -325,6 +325,7 @@ const chartBox = (page) => page.evaluate(() => {
 test('GIF frames carry the chart\'s title and the swept value: the title the same on every frame, the value line not, the chart under them', async () => {
   for (const [theme, lang] of [['dark', 'en'], ['light', 'zh']]) {
     const { page, context } = await chartPage('chart=rope-decay', { theme, lang });
+    await page.locator('[name="with-settings"]').uncheck(); // (the line under the chart has its own test)
     const panel = await make(page, { frames: 3, width: 640 });
     const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
     const gif = parseGIF(file.bytes);
@@ -386,13 +387,129 @@ test('GIF too large at a readable width: fewer frames first, each shown longer, 
   const status2 = await panel2.locator('.posenc-share-status').textContent();
   const file2 = await downloadOf(second.page, () => panel2.locator('button[data-action="save"]').click());
   const gif2 = parseGIF(file2.bytes);
-  assert.ok((gif2.width / box.width) * 11 >= 6.95, `width ${gif2.width} of a ${box.width} px chart: its text below 7 px`);
+  // (a chart wider than the frame is lettered larger: 11 px ticks at the width asked)
+  const lettering = Math.min(1.5, Math.max(1, box.width / 640));
+  assert.ok((gif2.width / box.width) * 11 * lettering >= 8.95, `width ${gif2.width} of a ${box.width} px chart: its text below 9 px`);
+  assert.match(status2, /its smallest text is 9 px/);
   assert.ok(gif2.width < 640);
   assert.ok(file2.bytes.length > 200_000);
   assert.match(status2, /still over 0\.2 MB/);
   assert.match(status2, new RegExp(`: ${Math.round(file2.bytes.length / 1000)} kB, `));
   assert.match(status2, /: 10 of the 12,/);
   await second.context.close();
+});
+
+/**
+ * How wide the lowest line of text is (rope-decay's x-axis title, "distance Δ"), in px: in frame
+ * `k` of a GIF, and in the chart's canvas as the page shows it. Its width goes with its font size.
+ */
+function lowestLineWidths(page, bytes, k) {
+  return page.evaluate(async ({ b64, k }) => {
+    const width = (source, w, h) => {
+      const c = new OffscreenCanvas(w, h), ctx = c.getContext('2d');
+      ctx.fillStyle = getComputedStyle(document.body).backgroundColor;
+      ctx.fillRect(0, 0, w, h);
+      ctx.drawImage(source, 0, 0, w, h);
+      const d = ctx.getImageData(0, 0, w, h).data;
+      const inkAt = (x, y) => {
+        const i = 4 * (y * w + x);
+        return Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 120;
+      };
+      const inked = (y) => Array.from({ length: w }, (_, x) => x).filter((x) => inkAt(x, y));
+      let y = h - 1;
+      while (y > 0 && !inked(y).length) y--;
+      const xs = [];
+      while (y > 0 && inked(y).length) xs.push(...inked(y--));
+      return Math.max(...xs) - Math.min(...xs) + 1;
+    };
+    const dec = new ImageDecoder({ data: Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), type: 'image/gif' });
+    const { image } = await dec.decode({ frameIndex: k });
+    const canvas = [...document.querySelectorAll('#chart figure canvas')].find((c) => c.getClientRects().length);
+    const r = canvas.getBoundingClientRect();
+    return { frame: width(image, image.displayWidth, image.displayHeight), page: width(canvas, Math.round(r.width), Math.round(r.height)) };
+  }, { b64: bytes.toString('base64'), k });
+}
+
+test('GIF of a chart wider than the frame: its text drawn larger, at the page\'s size, on every frame; a chart narrower than 640 px is made at its own width', async () => {
+  const { page, context } = await chartPage('chart=rope-decay');
+  const box = await chartBox(page);
+  assert.ok(box.width > 800, `a wide chart (${box.width} px)`);
+  await page.click('button[data-action="animate"]');
+  assert.equal(await page.locator('.posenc-animate [name="sweep-width"]').inputValue(), '640');
+  await page.click('.posenc-animate button[data-action="posenc-close"], .posenc-animate .posenc-close');
+  const panel = await make(page, { frames: 3 });
+  const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
+  const gif = parseGIF(file.bytes);
+  assert.equal(gif.width, 640);
+  // shrunk with the chart, "distance Δ" would be 640/876 of its width on the page
+  for (const k of [0, 2]) {
+    const w = await lowestLineWidths(page, file.bytes, k);
+    assert.ok(w.frame >= 0.92 * w.page, `frame ${k}: the axis title ${w.frame} px wide, ${w.page} px on the page`);
+  }
+  // the page's own text is back to its size
+  assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12);
+  await context.close();
+
+  const circle = await chartPage('chart=unit-circle');
+  const own = Math.round((await chartBox(circle.page)).width);
+  await circle.page.click('button[data-action="animate"]');
+  assert.equal(Number(await circle.page.locator('.posenc-animate [name="sweep-width"]').inputValue()), 2 * Math.round(own / 2));
+  await circle.context.close();
+});
+
+test('GIF over its limit: narrower while its text is at the page\'s size, then fewer frames, then narrower down to 9 px text and no further', async () => {
+  // rope-decay at 640 px has the page's 11 px text already: frames go, then width down to 9/11 of 640
+  const { page, context } = await chartPage('chart=rope-decay');
+  const panel = await make(page, { frames: 40, limit: 0.3 });
+  const status = await panel.locator('.posenc-share-status').textContent();
+  const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
+  const gif = parseGIF(file.bytes);
+  assert.ok(gif.width >= 2 * Math.ceil((640 * 9) / 11 / 2) && gif.width < 640, `width ${gif.width}`);
+  assert.ok(gif.frames.length < 40 && gif.frames.length >= 14, `${gif.frames.length} frames`);
+  const { count } = await gifFrames(page, file.bytes, [0]);
+  assert.equal(count, gif.frames.length, 'the browser decodes as many frames');
+  assert.match(status, new RegExp(`Fewer frames to stay under 0.3 MB: ${gif.frames.length} of the 40,`));
+  assert.match(status, /its smallest text is (9|10) px/);
+  await context.close();
+
+  // the unit circle drawn at 800 px is blown up from 416: narrower first, down to its own width, frames kept
+  const circle = await chartPage('chart=unit-circle');
+  const box = await chartBox(circle.page);
+  const panel2 = await make(circle.page, { frames: 30, width: 800, limit: 0.5 });
+  const status2 = await panel2.locator('.posenc-share-status').textContent();
+  const file2 = await downloadOf(circle.page, () => panel2.locator('button[data-action="save"]').click());
+  const gif2 = parseGIF(file2.bytes);
+  assert.ok(file2.bytes.length <= 500_000, `${file2.bytes.length} B`);
+  assert.ok(gif2.width < 800 && gif2.width >= box.width - 2, `width ${gif2.width} of a ${box.width} px chart`);
+  assert.equal(gif2.frames.length, 30);
+  assert.match(status2, /Made narrower to stay under 0.5 MB: its smallest text is 1[1-9] px/);
+  assert.doesNotMatch(status2, /Fewer frames/);
+  await circle.context.close();
+});
+
+test('exported figures carry a line of how the chart is set, in its language; unticked, none', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await chartPage('chart=rope-decay&preset=free&dim=64', { lang });
+    const svgText = async () => (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
+    const settings = (svg) => page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
+      .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
+    const line = await settings(await svgText());
+    if (lang === 'en') assert.match(line, /^Settings: .*d free · d when "free" 64 · .*base 10\s000$/, line);
+    else assert.match(line, /^设置：.*d 自定义；自定义时的 d 64；.*底数 base 10\s000$/, line);
+    // a GIF's every frame says how the chart is set at that frame: a band under the chart, not in the heading
+    const gifOf = async () => parseGIF((await downloadOf(page, () => make(page, { frames: 3, width: 640 })
+      .then((panel) => panel.locator('button[data-action="save"]').click()))).bytes);
+    const withLine = await gifOf();
+    const pngHeight = async () => (await downloadOf(page, () => page.click('button[data-action="png"]'))).bytes.readUInt32BE(20);
+    const png = await pngHeight();
+    await page.locator('.posenc-animate .posenc-close').click();
+    await page.locator('[name="with-settings"]').uncheck();
+    assert.equal(await settings(await svgText()), '');
+    const bare = await gifOf();
+    assert.ok(withLine.height - bare.height >= 16, `a band of ${withLine.height - bare.height} px for the settings (${withLine.height}, ${bare.height})`);
+    assert.ok(png - (await pngHeight()) >= 2 * 16, 'the PNG has its settings band only when ticked');
+    await context.close();
+  }
 });
 
 // ---- video ----

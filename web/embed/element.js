@@ -324,6 +324,14 @@ export class PosencChartElement extends HTMLElement {
       if (p && v === null) values[p.name] = p.value; // removed: back to the default
       else if (v !== null) entries.push([name, v]);
     }
+    // a param that counts only beside another's value is read with that other's attribute, as
+    // when the element was first drawn (a changed dim beside preset="256" stays unused)
+    for (const p of chart.params.filter((q) => q.onlyWhen && entries.some(([n]) => byName.get(normName(n)) === q))) {
+      for (const other of Object.keys(p.onlyWhen)) {
+        const q = chart.params.find((x) => x.name === other), attr = q && paramAttribute(q);
+        if (attr && !names.has(attr) && this.hasAttribute(attr)) entries.push([attr, this.getAttribute(attr)]);
+      }
+    }
     const parsed = parseParams(chart.params, entries, { ignore: [] });
     Object.assign(values, parsed.values);
     this.#host.setNotes([themeNote, ...parsed.notes].filter(Boolean));

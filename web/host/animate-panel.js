@@ -1,12 +1,11 @@
 // animate-panel.js: the panel of the toolbar's "GIF / video" button: which control to sweep,
 // from where to where, how many frames, how fast and how wide; then a progress bar with Cancel,
 // and the file's size shown before it is saved.
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { HOST } from './strings.js';
-import { download } from './export.js';
 import { sweepDefaults, NUMERIC } from './main-control.js';
 import { sweepValues, recordSweep, videoFormats } from './animate.js';
-import { captionValue } from './export.js';
+import { captionValue, download, figureLayout, POST_WIDTH } from './export.js';
 
 /**
  * Megabytes and kilobytes as 10^6 and 10^3 bytes, as upload limits count them: a GIF the panel
@@ -36,8 +35,11 @@ const numberInput = (name, value, { min, max, step = 'any' } = {}) => {
 
 const sizeText = (bytes) => (bytes >= MB ? `${(bytes / MB).toFixed(2)} MB` : `${Math.max(1, Math.round(bytes / KB))} kB`);
 
-/** Builds the panel for host (a mounted chart); canvases() lists its visible canvases. Returns { el, open() }. */
-export function animatePanel(host, canvases, parent) {
+/**
+ * Builds the panel for host (a mounted chart, drawn by Chart); canvases() lists its visible
+ * canvases; settings() is the line of how it is set, drawn under every frame ('' for none). Returns { el, open() }.
+ */
+export function animatePanel(host, canvases, parent, Chart, settings) {
   const { chart } = host;
   const el = document.createElement('div');
   el.className = 'posenc-share posenc-animate';
@@ -141,7 +143,7 @@ export function animatePanel(host, canvases, parent) {
     status.textContent = HOST.sweepWorking;
     try {
       const r = await recordSweep(host, canvases, {
-        param: q.name, values: sweepValues(q, lo, hi, n), fps: rate, width: w, format: kind,
+        param: q.name, values: sweepValues(q, lo, hi, n), fps: rate, width: w, format: kind, Chart, settings,
         maxBytes: kind === 'gif' ? Math.max(0.1, read(limit, 5)) * MB : 0,
         title: t(chart.title), caption: (v) => `${t(q.label ?? q.name)} = ${captionValue(v)}`,
         signal: controller.signal, onProgress: (f) => (progress.value = f),
@@ -154,12 +156,12 @@ export function animatePanel(host, canvases, parent) {
       const ext = r.type === 'image/gif' ? 'gif' : r.type.includes('mp4') ? 'mp4' : 'webm';
       result.name = `posenc-${chart.kind}-${q.name}-${lo}-${hi}.${ext}`;
       const mb = Math.max(0.1, read(limit, 5));
-      // what was given up to meet the limit, in the order it was given up
+      // what was given up to meet the limit
       const notes = [];
+      if (r.scaled) notes.push(HOST.sweepScaled.format({ limit: mb, px: Math.round(r.textPx) }));
       if (r.fewer) notes.push(HOST.sweepFewer.format({ frames: r.frames, asked: r.asked, limit: mb }));
-      if (r.scaled) notes.push(HOST.sweepScaled.format({ limit: mb }));
       if (r.over) notes.push(HOST.sweepOver.format({ limit: mb, width: r.width }));
-      status.textContent = [HOST.sweepReady.format({ name: result.name, size: sizeText(r.blob.size), frames: r.frames, width: r.width, height: r.height }), ...notes].join(' ');
+      status.textContent = [HOST.sweepReady.format({ name: result.name, size: sizeText(r.blob.size), frames: r.frames, width: r.width, height: r.height }), ...notes].join(lang() === 'zh' ? '' : ' '); // (Chinese sets no space after its full stop)
       save.hidden = false;
       save.focus();
     } catch (err) {
@@ -203,8 +205,9 @@ export function animatePanel(host, canvases, parent) {
         param.value = d.param;
         setRange(d);
       }
-      const r = canvases()[0]?.closest('.chart-body')?.getBoundingClientRect();
-      width.value = String(Math.min(640, 2 * Math.round((r?.width || 640) / 2)));
+      // a post's column, or the chart's own width if it is narrower (a frame wider would only blow it up)
+      const list = canvases(), drawn = list.length ? figureLayout(list).width : POST_WIDTH;
+      width.value = String(Math.min(POST_WIDTH, 2 * Math.round(drawn / 2)));
       limitField.hidden = format.value !== 'gif';
     }
     param.focus();

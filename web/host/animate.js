@@ -3,15 +3,16 @@
 // canvases onto one frame on the theme's background. GIF frames go through gifenc (palette per
 // frame, at most 256 colours: a chart has few); the video is the browser's own MediaRecorder
 // recording a canvas that is handed one frame per 1/fps s, so it takes as long as it plays.
-import { figureHeading, figureLayout, drawFigure } from './export.js';
+import { figureHeading, figureFooter, figureLayout, drawFigure, letteringFor, withLettering } from './export.js';
 
 /**
- * How narrow a GIF may be made to meet its size limit, as a scale of the chart's CSS px: its
- * smallest text is 11 px (axis ticks and labels), so at 9/11 it is still 9 px, read at a glance
- * in a post; below that, frames go first. 7/11 (7 px text, the least that stays legible) is the
- * floor: a GIF that does not fit there is offered as it is, with its size, and the author chooses.
+ * The chart's tick text is 11 px on the page. Over its size limit a GIF is made narrower while
+ * that text stays at least that large (only a picture drawn larger than the page shrinks), then
+ * loses frames, then is made narrower again down to 9 px text, the least read at a glance in a
+ * post. One that does not fit there is offered as it is, with its size, and the author chooses:
+ * smaller text would be a GIF nobody can read.
  */
-export const READABLE_SCALE = 9 / 11, LEGIBLE_SCALE = 7 / 11;
+export const TICK_PX = 11, FLOOR_PX = 9;
 /** Frames are dropped down to a third of those asked (at least 10, at most all): fewer plays as a jerk. */
 const minFrames = (n) => Math.min(n, Math.max(10, Math.ceil(n / 3)));
 
@@ -50,13 +51,16 @@ export function videoFormats() {
 
 /**
  * Records the sweep. host: the chart host (controls, update); canvases(): its visible canvases.
- * opts: { param, values (from sweepValues), fps, width (px of the frame), format: 'gif', 'webm',
+ * opts: { param, values (from sweepValues), fps, width (px of the frame), Chart (the chart's Chart.js,
+ * whose text is drawn larger for a frame narrower than the chart), format: 'gif', 'webm',
  * 'mp4' or 'video' (the first this browser records), maxBytes (GIF: made smaller until it fits,
  * see gif()), title (the heading of every frame), caption(value) (the line under it, e.g.
- * "base = 500000"), onProgress(fraction, note), signal (AbortSignal) }.
- * Resolves to { blob, width, height, frames, asked, type, scaled, fewer, over } or null when
- * cancelled (fewer: frames were dropped; over: the GIF is still larger than maxBytes at the
- * smallest legible width). The controls are put back as they were, whatever happens.
+ * "base = 500000"), settings() (the line under every frame saying how the chart is set, read after
+ * each step; none when absent), onProgress(fraction, note), signal (AbortSignal) }.
+ * Resolves to { blob, width, height, frames, asked, type, scaled, fewer, over, textPx } or null
+ * when cancelled (fewer: frames were dropped; over: the GIF is still larger than maxBytes at the
+ * smallest readable width; textPx: how tall the tick text is in the frame). The controls are put
+ * back as they were, whatever happens.
  */
 export async function recordSweep(host, canvases, opts) {
   const control = host.controls.find((c) => c.param.name === opts.param);
@@ -71,19 +75,25 @@ export async function recordSweep(host, canvases, opts) {
     const list = canvases();
     if (!list.length) throw new Error('this chart has no canvas to record');
     const { rects, width } = figureLayout(list);
-    const heading = figureHeading(opts.title ?? '', width, { caption: !!opts.caption });
+    // a chart wider than the frame is lettered larger, so that its text comes out at the page's size
+    const scale = letteringFor(width, opts.width);
+    const heading = figureHeading(opts.title ?? '', width, { caption: !!opts.caption, scale });
     const caption = (v) => opts.caption?.(v) ?? '';
-    if (opts.format === 'gif') return await gif(opts, list, rects, width, heading, caption, draw);
-    return await video(opts, list, rects, width, heading, caption, draw);
+    // how the chart is set, under every frame: as many lines as the longest of the first and the last frame's
+    const says = (v) => (draw(v), opts.settings?.() ?? '');
+    const rows = Math.max(...[opts.values.at(-1), opts.values[0]].map((v) => figureFooter(says(v), width, { scale }).lines.length));
+    const footer = () => (rows ? figureFooter(opts.settings(), width, { scale, rows }) : null);
+    const frames = { list, rects, cssWidth: width, scale, heading, caption, footer, draw };
+    return await withLettering(host, opts.Chart, scale, () => (opts.format === 'gif' ? gif(opts, frames) : video(opts, frames)));
   } finally {
     control.write(before);
     host.update();
   }
 }
 
-function frameCanvas(list, rects, cssWidth, width, heading) {
+function frameCanvas(list, rects, cssWidth, width, heading, footer) {
   const k = width / cssWidth;
-  const height = figureLayout(list).height + heading.height;
+  const height = figureLayout(list).height + heading.height + (footer?.height ?? 0);
   const out = document.createElement('canvas');
   // even sizes: video encoders need them, and a GIF does not mind
   out.width = Math.max(2, 2 * Math.round((cssWidth * k) / 2));
@@ -98,20 +108,21 @@ function fewerValues(values, m) {
 }
 
 /**
- * The GIF, made to fit opts.maxBytes in this order: narrower down to the readable width
- * (READABLE_SCALE); then fewer frames, down to minFrames, each shown longer so the sweep lasts
- * as long; then narrower again down to the legible floor (LEGIBLE_SCALE). Still too large there:
- * it is finished as it is, `over` set, for the author to choose.
+ * The GIF, made to fit opts.maxBytes in this order: narrower while the chart's tick text stays
+ * at TICK_PX; then fewer frames, down to minFrames, each shown longer so the sweep lasts as long;
+ * then narrower again down to FLOOR_PX text. Still too large there: it is finished as it is,
+ * `over` set, for the author to choose.
  */
-async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
+async function gif(opts, { list, rects, cssWidth, scale, heading, caption, footer, draw }) {
   const { GIFEncoder, quantize, applyPalette } = await import('../vendor/gifenc.js');
   const asked = Math.round(opts.width);
-  const readable = Math.min(asked, 2 * Math.ceil((cssWidth * READABLE_SCALE) / 2));
-  const floor = Math.max(2, Math.min(asked, 2 * Math.ceil((cssWidth * LEGIBLE_SCALE) / 2)));
+  // the frame's width at which the tick text is `px` px tall (it is TICK_PX * scale px in CSS px)
+  const widthAt = (px) => Math.max(2, Math.min(asked, 2 * Math.ceil((cssWidth * px) / (TICK_PX * scale) / 2)));
+  const readable = widthAt(TICK_PX), floor = widthAt(FLOOR_PX);
   const fewest = minFrames(opts.values.length);
   let width = asked, values = opts.values, scaled = false;
   for (let attempt = 0; ; attempt++) {
-    const { out, k } = frameCanvas(list, rects, cssWidth, width, heading);
+    const { out, k } = frameCanvas(list, rects, cssWidth, width, heading, footer());
     const n = values.length;
     // fewer frames play as long as all of them would have
     const delay = Math.round((1000 / opts.fps) * (opts.values.length - 1) / Math.max(1, n - 1));
@@ -121,7 +132,7 @@ async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
     for (let i = 0; i < n; i++) {
       if (opts.signal?.aborted) return null;
       draw(values[i]);
-      const ctx = drawFigure(out, list, rects, k, heading, caption(values[i]));
+      const ctx = drawFigure(out, list, rects, k, heading, caption(values[i]), footer());
       const { data } = ctx.getImageData(0, 0, out.width, out.height);
       const palette = quantize(data, 256, { format: 'rgb444' });
       const index = applyPalette(data, palette, 'rgb444');
@@ -139,7 +150,7 @@ async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
       const blob = new Blob([enc.bytes()], { type: 'image/gif' });
       return {
         blob, width: out.width, height: out.height, frames: n, asked: opts.values.length, type: 'image/gif',
-        scaled, fewer: n < opts.values.length, over: !!opts.maxBytes && blob.size > opts.maxBytes,
+        scaled, fewer: n < opts.values.length, over: !!opts.maxBytes && blob.size > opts.maxBytes, textPx: TICK_PX * scale * k,
       };
     }
     const ratio = (opts.maxBytes / estimate) * 0.92;
@@ -157,12 +168,13 @@ async function gif(opts, list, rects, cssWidth, heading, caption, draw) {
   }
 }
 
-async function video(opts, list, rects, cssWidth, heading, caption, draw) {
+async function video(opts, { list, rects, cssWidth, scale, heading, caption, footer, draw }) {
   const all = videoTypes();
   const types = opts.format === 'video' ? all : all.filter((t) => t.startsWith(`video/${opts.format};`) || t === `video/${opts.format}`);
   if (!types.length) throw new Error(`this browser cannot record ${opts.format === 'video' ? 'video' : opts.format.toUpperCase()} (MediaRecorder)`);
-  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width), heading);
-  drawFigure(out, list, rects, k, heading, caption(opts.values[0]));
+  draw(opts.values[0]);
+  const { out, k } = frameCanvas(list, rects, cssWidth, Math.round(opts.width), heading, footer());
+  drawFigure(out, list, rects, k, heading, caption(opts.values[0]), footer());
   const stream = out.captureStream(0);
   const [track] = stream.getVideoTracks();
   const recorder = new MediaRecorder(stream, { mimeType: types[0], videoBitsPerSecond: 4_000_000 });
@@ -179,7 +191,7 @@ async function video(opts, list, rects, cssWidth, heading, caption, draw) {
       break;
     }
     draw(opts.values[i]);
-    drawFigure(out, list, rects, k, heading, caption(opts.values[i]));
+    drawFigure(out, list, rects, k, heading, caption(opts.values[i]), footer());
     track.requestFrame?.();
     opts.onProgress?.((i + 1) / opts.values.length);
     // the recorder stamps frames with the clock: hand them over at the pace they should play
@@ -190,5 +202,8 @@ async function video(opts, list, rects, cssWidth, heading, caption, draw) {
   for (const t of stream.getTracks()) t.stop();
   if (cancelled) return null;
   const type = types[0].split(';')[0];
-  return { blob: new Blob(chunks, { type }), width: out.width, height: out.height, frames: opts.values.length, asked: opts.values.length, type, scaled: false };
+  return {
+    blob: new Blob(chunks, { type }), width: out.width, height: out.height, frames: opts.values.length, asked: opts.values.length, type,
+    scaled: false, textPx: TICK_PX * scale * k,
+  };
 }

@@ -3,7 +3,8 @@
 // the chart's canvases under a heading with its title.
 import { HOST } from './strings.js';
 import { colours } from './theme.js';
-import { NUMBER, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
+import { NUMBER, counts, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
+import { PAGE_SIZE, PRESENT_SIZE } from '../charts/shared/lettering.js';
 
 /**
  * The two snippets the Embed button copies: an iframe of embed.html (if embedUrl) and the
@@ -19,7 +20,8 @@ export function embedSnippets({ chart, values, embedUrl, scriptUrl, scriptModule
       `height="${Math.max(200, Math.round(height))}" loading="lazy" style="border: 0"></iframe>`);
   }
   if (scriptUrl) {
-    const attrs = chart.params.map((p) => ` ${paramAttribute(p)}="${escapeHTML(formatValue(p, values[p.name] ?? p.value))}"`).join('');
+    const all = Object.fromEntries(chart.params.map((p) => [p.name, values[p.name] ?? p.value]));
+    const attrs = chart.params.filter((p) => counts(p, all)).map((p) => ` ${paramAttribute(p)}="${escapeHTML(formatValue(p, all[p.name]))}"`).join('');
     parts.push(`<!-- posenc: ${escapeHTML(chart.kind)}, ${HOST.embedElement} -->`,
       // a module never blocks the page's first paint, and loads only what its charts draw
       `<script${scriptModule ? ' type="module"' : ''} src="${escapeHTML(String(scriptUrl))}"></script>`,
@@ -45,7 +47,8 @@ function csvCell(v) {
  */
 export function toCSV(chart, values, data, { link } = {}) {
   const lines = [`# posenc chart "${show(chart.kind)}": ${String(chart.title).replace(/[\r\n]/g, ' ')}`];
-  for (const p of chart.params) lines.push(`# ${p.name} = ${formatValue(p, values[p.name] ?? p.value)}`);
+  const all = Object.fromEntries(chart.params.map((p) => [p.name, values[p.name] ?? p.value]));
+  for (const p of chart.params) if (counts(p, all)) lines.push(`# ${p.name} = ${formatValue(p, all[p.name])}`);
   if (link) lines.push(`# link: ${link}`);
   lines.push((data?.columns ?? []).map(csvCell).join(','));
   for (const row of data?.rows ?? []) lines.push(Array.from(row, csvCell).join(','));
@@ -80,9 +83,40 @@ export function withPixelRatio(r, fn) {
   }
 }
 
+/** About the width of a post's column (Zhihu's is 690 px): the width exported figures are lettered for. */
+export const POST_WIDTH = 640;
+
+/**
+ * How much larger than on the page an exported figure's text is drawn when the chart, `cssWidth`
+ * px wide on screen, comes out `width` px wide: so much that the page's 11 px ticks come out at
+ * 11 px (a wide chart squeezed into a column would have 7 px text), but at most the presenter
+ * view's 1.5 times, whose layouts are known to hold. A chart narrower than the figure keeps its size.
+ */
+export function letteringFor(cssWidth, width = POST_WIDTH) {
+  return Math.min(PRESENT_SIZE / PAGE_SIZE, Math.max(1, cssWidth / width));
+}
+
+/**
+ * Runs fn() (it may be async) with chart text `scale` times its page size, the chart redrawn so:
+ * Chart.js's default font, which the hand-drawn text follows (charts/shared/lettering.js, as in
+ * the presenter view). Put back and redrawn after, whatever happens.
+ */
+export async function withLettering(host, Chart, scale, fn) {
+  const fonts = [...new Set([Chart, globalThis.Chart])].map((C) => C?.defaults?.font).filter(Boolean);
+  const sizes = fonts.map((f) => f.size);
+  for (const f of fonts) f.size = PAGE_SIZE * scale;
+  try {
+    host.update();
+    return await fn();
+  } finally {
+    fonts.forEach((f, i) => (f.size = sizes[i]));
+    host.update();
+  }
+}
+
 /** The heading's fonts: style.css's family (Chinese included), in CSS px before the export's scale. */
 const HEADING_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
-const HEADING = { pad: 10, title: 15, titleLine: 20, caption: 13, captionLine: 18 };
+const HEADING_PX = { pad: 10, title: 15, titleLine: 20, caption: 13, captionLine: 18 };
 
 /** A swept value as a caption shows it: whole numbers as they are, others to 4 significant digits. */
 export function captionValue(v) {
@@ -109,12 +143,13 @@ function wrap(ctx, text, max) {
 /**
  * The heading an exported figure carries above the chart, for a post that shows it without the
  * page around it: the chart's title (wrapped to the width), and a caption line (an animation's
- * "base = 500000") when `caption` is true. Laid out in CSS px for a figure `width` wide:
+ * "base = 500000") when `caption` is true, `scale` times their own size (letteringFor). Laid out in CSS px for a figure `width` wide:
  * { height, lines: [{ text, x, y, font, size, weight, colour: 'fg'|'muted', caption }] }, y the
  * baseline. Every frame of an animation gets the same height, whatever its caption says.
  */
-export function figureHeading(title, width, { caption = false } = {}) {
+export function figureHeading(title, width, { caption = false, scale = 1 } = {}) {
   const ctx = document.createElement('canvas').getContext('2d');
+  const HEADING = Object.fromEntries(Object.entries(HEADING_PX).map(([k, v]) => [k, v * scale]));
   const { pad } = HEADING;
   const font = (size, weight) => `${weight} ${size}px ${HEADING_FAMILY}`;
   ctx.font = font(HEADING.title, 600);
@@ -123,13 +158,34 @@ export function figureHeading(title, width, { caption = false } = {}) {
   let y = pad;
   for (const text of titleLines) {
     y += HEADING.titleLine;
-    lines.push({ text, x: pad, y: y - 5, font: font(HEADING.title, 600), family: HEADING_FAMILY, size: HEADING.title, weight: 600, colour: 'fg', caption: false });
+    lines.push({ text, x: pad, y: y - 5 * scale, font: font(HEADING.title, 600), family: HEADING_FAMILY, size: HEADING.title, weight: 600, colour: 'fg', caption: false });
   }
   if (caption) {
     y += HEADING.captionLine;
-    lines.push({ text: '', x: pad, y: y - 4, font: font(HEADING.caption, 400), family: HEADING_FAMILY, size: HEADING.caption, weight: 400, colour: 'muted', caption: true });
+    lines.push({ text: '', x: pad, y: y - 4 * scale, font: font(HEADING.caption, 400), family: HEADING_FAMILY, size: HEADING.caption, weight: 400, colour: 'muted', caption: true });
   }
   return { height: lines.length ? Math.ceil(y + pad / 2) : 0, lines };
+}
+
+const FOOTER_PX = { pad: 10, size: 12, line: 16 };
+
+/**
+ * The line under an exported figure saying how the chart was set (page/print.js's settingsLine,
+ * in the chart's language: a post shows no controls), wrapped to the width, `scale` times its
+ * own size; `rows` lines high when given (an animation's frames share one height; a longer
+ * text is cut with "…"). { height, lines: [{ text, x, y, font, family, size, weight, colour }] },
+ * y the baseline from the footer's top; { height: 0, lines: [] } without text.
+ */
+export function figureFooter(text, width, { scale = 1, rows } = {}) {
+  if (!text) return { height: 0, lines: [] };
+  const ctx = document.createElement('canvas').getContext('2d');
+  const pad = FOOTER_PX.pad * scale, size = FOOTER_PX.size * scale, step = FOOTER_PX.line * scale;
+  const font = `400 ${size}px ${HEADING_FAMILY}`;
+  ctx.font = font;
+  let texts = wrap(ctx, text, Math.max(40, width - 2 * pad));
+  if (rows && texts.length > rows) texts = [...texts.slice(0, rows - 1), `${texts[rows - 1].replace(/.$/, '')}…`];
+  const lines = texts.map((t, i) => ({ text: t, x: pad, y: pad / 2 + (i + 1) * step - 4 * scale, font, family: HEADING_FAMILY, size, weight: 400, colour: 'muted' }));
+  return { height: Math.ceil(pad / 2 + (rows ?? texts.length) * step + pad / 2), lines };
 }
 
 /** Draws a heading (figureHeading) onto a 2D context already scaled to CSS px; `caption` fills its caption line. */
@@ -145,6 +201,19 @@ export function drawHeading(ctx, heading, palette, caption = '') {
   ctx.restore();
 }
 
+/** Draws a footer (figureFooter) onto a 2D context already scaled to CSS px, its top at y. */
+function drawFooter(ctx, footer, palette, y) {
+  ctx.save();
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  for (const l of footer.lines) {
+    ctx.font = l.font;
+    ctx.fillStyle = palette[l.colour];
+    ctx.fillText(l.text, l.x, y + l.y);
+  }
+  ctx.restore();
+}
+
 /** Where the visible canvases sit, relative to their union, in CSS px. */
 export function figureLayout(canvases) {
   const rects = canvases.map((c) => c.getBoundingClientRect());
@@ -155,9 +224,10 @@ export function figureLayout(canvases) {
 
 /**
  * Draws one frame onto `out` (already sized): the heading (the chart's title and `caption`, the
- * swept value) and under it the canvases as on screen, all scaled by k from CSS px.
+ * swept value), under it the canvases as on screen, and under them `footer` (figureFooter: how
+ * the chart is set) if given, all scaled by k from CSS px.
  */
-export function drawFigure(out, canvases, rects, k, heading, caption = '') {
+export function drawFigure(out, canvases, rects, k, heading, caption = '', footer = null) {
   const ctx = out.getContext('2d', { willReadFrequently: true });
   const palette = colours();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -172,5 +242,10 @@ export function drawFigure(out, canvases, rects, k, heading, caption = '') {
     const r = rects[i];
     if (c.width && c.height) ctx.drawImage(c, r.x * k, (heading.height + r.y) * k, r.w * k, r.h * k);
   });
+  if (footer?.lines.length) {
+    ctx.setTransform(k, 0, 0, k, 0, 0);
+    drawFooter(ctx, footer, palette, heading.height + Math.max(...rects.map((r) => r.y + r.h)));
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+  }
   return ctx;
 }

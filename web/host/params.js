@@ -132,7 +132,38 @@ export function parseParams(params, entries, { ignore = RESERVED } = {}) {
     notes.push(HOST.malformed.format({ name: '?', value: show(err?.message ?? err), def: '…' }));
   }
   for (const [p, count] of seen) if (count > 1) delete values[p.name];
+  companions(params, values, notes);
   return { values, notes };
+}
+
+/**
+ * A param that counts only beside a value of another (onlyWhen: a free d beside preset "free"):
+ * given alone, it brings that value along, since whoever wrote dim="64" meant d = 64; given
+ * beside another value of the other, it is not used, and a note says why.
+ */
+function companions(params, values, notes) {
+  const byName = new Map(params.map((p) => [p.name, p]));
+  for (const p of params) {
+    if (!p.onlyWhen || !Object.hasOwn(values, p.name)) continue;
+    const conflict = Object.entries(p.onlyWhen).find(([name, v]) => Object.hasOwn(values, name) && values[name] !== v);
+    if (conflict) {
+      const [name, v] = conflict, other = byName.get(name);
+      notes.push(HOST.onlyWhen.format({ name: p.name, value: formatValue(p, values[p.name]), other: name,
+        when: formatValue(other, v), given: formatValue(other, values[name]) }));
+      delete values[p.name];
+      continue;
+    }
+    for (const [name, v] of Object.entries(p.onlyWhen)) if (byName.has(name)) values[name] = v;
+  }
+}
+
+/**
+ * Whether param p counts in a chart set to `values` (every param by name): one with onlyWhen
+ * counts only beside those values. A link, a snippet or a CSV leaves out what does not count, or
+ * it would bring its companion value along when read back (see companions()).
+ */
+export function counts(p, values) {
+  return !p.onlyWhen || Object.entries(p.onlyWhen).every(([name, v]) => values[name] === v);
 }
 
 /** The query string (without "?") that describes a chart's state: chart=kind&name=value... */
@@ -140,7 +171,8 @@ export function stateQuery(kind, params, values, extra = {}) {
   const q = new URLSearchParams();
   q.set('chart', kind);
   for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null) q.set(k, String(v));
-  for (const p of params) q.set(p.name, formatValue(p, values[p.name] ?? p.value));
+  const all = Object.fromEntries(params.map((p) => [p.name, values[p.name] ?? p.value]));
+  for (const p of params) if (counts(p, all)) q.set(p.name, formatValue(p, all[p.name]));
   return q.toString();
 }
 

@@ -6,7 +6,7 @@
 import { SvgContext, RecordingPath2D } from './svg-context.js';
 import { colours, theme } from './theme.js';
 import { painterOf } from './repaint.js';
-import { figureHeading, figureLayout } from './export.js';
+import { figureHeading, figureFooter, figureLayout } from './export.js';
 
 /** One canvas into ctx: true when drawn as vectors. */
 function drawInto(canvas, ctx, Chart) {
@@ -47,9 +47,10 @@ function drawInto(canvas, ctx, Chart) {
  * The SVG text of the chart's visible canvases, laid out as on screen, on the theme's
  * background. `title` becomes the SVG's <title> and is drawn above the chart as its heading
  * (a figure posted without its page needs one); the chart itself is drawn as on screen, moved
- * down by the heading's height (the root's data-heading).
+ * down by the heading's height (the root's data-heading). `settings`, a line of how the chart is
+ * set, is written under it.
  */
-export function chartSVG(canvases, { Chart, title = '' } = {}) {
+export function chartSVG(canvases, { Chart, title = '', settings = '' } = {}) {
   const { rects, width, height } = figureLayout(canvases);
   const ids = { n: 0, prefix: 'clip' };
   const parts = [], defs = [];
@@ -65,15 +66,18 @@ export function chartSVG(canvases, { Chart, title = '' } = {}) {
   const w = Math.ceil(width);
   const esc = (t) => String(t).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const palette = colours();
-  const heading = figureHeading(title, w);
-  const h = Math.ceil(height) + heading.height;
-  const texts = heading.lines.map((l) => `<text x="${l.x}" y="${l.y}" font-family="${esc(l.family)}" font-size="${l.size}"` +
-    `${l.weight === 400 ? '' : ` font-weight="${l.weight}"`} fill="${palette[l.colour]}">${esc(l.text)}</text>`);
+  const heading = figureHeading(title, w), footer = figureFooter(settings, w);
+  const h = Math.ceil(height) + heading.height + footer.height;
+  const text = (l, dy = 0) => `<text x="${l.x}" y="${l.y + dy}" font-family="${esc(l.family)}" font-size="${l.size}"` +
+    `${l.weight === 400 ? '' : ` font-weight="${l.weight}"`} fill="${palette[l.colour]}">${esc(l.text)}</text>`;
+  const texts = heading.lines.map((l) => text(l));
+  const below = footer.lines.map((l) => text(l, heading.height + Math.ceil(height)));
   return `<?xml version="1.0" encoding="UTF-8"?>\n` +
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" data-theme="${theme()}" data-heading="${heading.height}">\n` +
     (title ? `<title>${esc(title)}</title>\n` : '') +
     `<defs>\n${defs.filter(Boolean).join('\n')}\n</defs>\n` +
     `<rect width="100%" height="100%" fill="${palette.bg}"/>\n` +
     (texts.length ? `<g data-part="heading">\n${texts.join('\n')}\n</g>\n` : '') +
-    `<g data-part="chart" transform="translate(0 ${heading.height})">\n${parts.join('\n')}\n</g>\n</svg>\n`;
+    `<g data-part="chart" transform="translate(0 ${heading.height})">\n${parts.join('\n')}\n</g>\n` +
+    (below.length ? `<g data-part="settings">\n${below.join('\n')}\n</g>\n` : '') + '</svg>\n';
 }

@@ -1,7 +1,8 @@
 // toolbar.js: the Link, Embed, PNG, SVG, GIF / video and CSV buttons under a chart, the panel
 // that shows what Link and Embed copied, and the panel of the animated exports.
 import { HOST } from './strings.js';
-import { toCSV, download, withPixelRatio, figureHeading, figureLayout, drawFigure } from './export.js';
+import { toCSV, download, withPixelRatio, withLettering, letteringFor, figureHeading, figureFooter, figureLayout, drawFigure } from './export.js';
+import { settingsLine } from '../page/print.js';
 import { t } from './i18n.js';
 import { NUMERIC } from './main-control.js';
 
@@ -98,12 +99,22 @@ export function addToolbar(container, figure, host, opts, Chart) {
   const canvases = () => [...figure.querySelectorAll('canvas')].filter((c) => c.getClientRects().length && c.width && c.height);
   // the SVG writer and the animation panel load when first asked for
   let animation = null;
+  // the figures carry a line of how the chart is set (a post shows no controls), unless this is unticked
+  const withSettings = document.createElement('input');
+  withSettings.type = 'checkbox';
+  withSettings.name = 'with-settings';
+  withSettings.checked = true;
+  const settingsLabel = document.createElement('label');
+  settingsLabel.className = 'posenc-with-settings';
+  const settingsText = document.createElement('span');
+  settingsLabel.append(withSettings, settingsText);
+  const settings = () => (withSettings.checked ? settingsLine(container) : '');
   if (opts.png && figure.querySelector('canvas')) {
-    button('png', () => exportPNG(host, figure, canvases, Chart));
+    button('png', () => exportPNG(host, figure, canvases, Chart, settings));
     button('svg', async () => {
       const { chartSVG } = await import('./svg.js');
       host.update();
-      const svg = chartSVG(canvases(), { Chart, title: t(chart.title) });
+      const svg = chartSVG(canvases(), { Chart, title: t(chart.title), settings: settings() });
       download(figure.parentElement ?? figure, `posenc-${chart.kind}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     });
     if (host.controls.some((c) => NUMERIC.has(c.param.type))) {
@@ -111,13 +122,14 @@ export function addToolbar(container, figure, host, opts, Chart) {
         panel.hidden = true;
         if (!animation) {
           const { animatePanel } = await import('./animate-panel.js');
-          animation ??= animatePanel(host, canvases, figure.parentElement ?? figure);
+          animation ??= animatePanel(host, canvases, figure.parentElement ?? figure, Chart, settings);
           panel.after(animation.el);
         }
         animation.open();
       });
     }
   }
+  if (buttons.png) bar.append(settingsLabel);
   if (opts.csv) {
     button('csv', () => {
       const values = host.params();
@@ -134,6 +146,8 @@ export function addToolbar(container, figure, host, opts, Chart) {
       b.textContent = HOST[key];
       b.title = HOST[`${key}Title`];
     }
+    settingsText.textContent = HOST.withSettings;
+    settingsLabel.title = HOST.withSettingsTitle;
     animation?.relabel();
   };
   host.relabel();
@@ -141,25 +155,31 @@ export function addToolbar(container, figure, host, opts, Chart) {
   figure.after(bar, panel);
 }
 
-/** Draws the chart's canvases at 2× into one PNG and downloads it. */
-async function exportPNG(host, figure, canvases, Chart) {
+/**
+ * Draws the chart's canvases at 2× into one PNG and downloads it, its text lettered for a post's
+ * column (letteringFor): a post shows a wide chart's image narrower than the page does.
+ */
+async function exportPNG(host, figure, canvases, Chart, settings) {
   const scale = 2;
   const charts = () => canvases().map((c) => Chart?.getChart?.(c)).filter(Boolean);
   const out = document.createElement('canvas');
-  withPixelRatio(scale, () => {
+  const lettering = letteringFor(figureLayout(canvases()).width);
+  await withLettering(host, Chart, lettering, () => {
+    withPixelRatio(scale, () => {
+      for (const c of charts()) c.resize();
+      host.update();
+      const list = canvases();
+      const { rects, width, height } = figureLayout(list);
+      // the chart's heading above it, as in the SVG and the animations: a posted image has no page around it
+      const heading = figureHeading(t(host.chart.title), width, { scale: lettering });
+      const footer = figureFooter(settings(), width, { scale: lettering });
+      out.width = Math.round(width * scale);
+      out.height = Math.round((height + heading.height + footer.height) * scale);
+      drawFigure(out, list, rects, scale, heading, '', footer);
+    });
+    // back to the screen's own resolution
     for (const c of charts()) c.resize();
-    host.update();
-    const list = canvases();
-    const { rects, width, height } = figureLayout(list);
-    // the chart's heading above it, as in the SVG and the animations: a posted image has no page around it
-    const heading = figureHeading(t(host.chart.title), width);
-    out.width = Math.round(width * scale);
-    out.height = Math.round((height + heading.height) * scale);
-    drawFigure(out, list, rects, scale, heading);
   });
-  // back to the screen's own resolution
-  for (const c of charts()) c.resize();
-  host.update();
   const blob = await new Promise((resolve, reject) => out.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
   download(figure.parentElement ?? figure, `posenc-${host.chart.kind}.png`, blob);
 }

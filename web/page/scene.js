@@ -6,6 +6,7 @@
 // answers say what a printed copy holds (print.js), and a value they cannot use is noted here.
 import { HOST, parseValue, formatValue, show } from '../host/chart-host.js';
 import { readHandout } from './print.js';
+import { counts } from '../host/params.js';
 
 /** Keys of the page's query that are neither a chart's nor a scene's (print and answers pick the handout: print.js). */
 export const PAGE_KEYS = Object.freeze(['lock', 'present', 'print', 'answers']);
@@ -50,6 +51,7 @@ export function sceneQuery(hosts, extra = {}) {
   for (const host of hosts) {
     const values = host.params();
     for (const p of host.chart.params) {
+      if (!counts(p, values)) continue; // (read back, it would bring its companion value along)
       const v = formatValue(p, values[p.name]);
       if (v !== formatValue(p, p.value)) q.set(`${host.chart.kind}.${p.name}`, v);
     }
