@@ -170,7 +170,7 @@ export function figureHeading(title, width, { caption = false, scale = 1 } = {})
 const FOOTER_PX = { pad: 10, size: 12, line: 16 };
 
 /**
- * The line under an exported figure saying how the chart was set (page/print.js's settingsLine,
+ * The line under an exported figure saying how the chart was set (settings-line.js,
  * in the chart's language: a post shows no controls), wrapped to the width, `scale` times its
  * own size; `rows` lines high when given (an animation's frames share one height; a longer
  * text is cut with "…"). { height, lines: [{ text, x, y, font, family, size, weight, colour }] },

@@ -2,7 +2,7 @@
 // that shows what Link and Embed copied, and the panel of the animated exports.
 import { HOST } from './strings.js';
 import { toCSV, download, withPixelRatio, withLettering, letteringFor, figureHeading, figureFooter, figureLayout, drawFigure } from './export.js';
-import { settingsLine } from '../page/print.js';
+import { settingsLine } from './settings-line.js';
 import { t } from './i18n.js';
 import { NUMERIC } from './main-control.js';
 
