@@ -7,7 +7,7 @@
 // start it at a section or a figure: ?present#decay, ?present=decay, ?present=12 (figure 12).
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf } from './tracks.js';
-import { PAGE_SIZE, presentSize } from '../charts/shared/lettering.js';
+import { PAGE_SIZE, axisTitleFont, presentSize } from '../charts/shared/lettering.js';
 
 const M = messages({
   en: {
@@ -104,10 +104,17 @@ function figures(doc) {
 // hand-drawn ones alike, when it comes in and at the page's size when it goes back (the page's
 // other charts are not drawn meanwhile: they are hidden).
 function lettering(size, host) {
-  const font = globalThis.Chart?.defaults?.font;
-  if (font) font.size = size;
+  const defaults = globalThis.Chart?.defaults;
+  if (defaults) {
+    defaults.font.size = size;
+    // grown, a long axis title can outrun its axis: while presenting it shrinks to fit
+    const title = defaults.scale.title;
+    if (title.font !== axisTitleFont) pageTitleFont = title.font;
+    title.font = size === PAGE_SIZE ? pageTitleFont : axisTitleFont;
+  }
   host?.update();
 }
+let pageTitleFont;
 
 /** The takeaway's paragraph in the page's language, copied with its MathML. */
 function takeawayNodes(fig) {

@@ -49,3 +49,26 @@ export function scaledMargin(margin, s = textScale()) {
 
 /** n's digits as Unicode subscripts (127 → ₁₂₇), for chart text that cannot hold <sub>. */
 export const subscript = (n) => String(n).replace(/[0-9]/g, (c) => String.fromCharCode(0x2080 + Number(c)));
+
+/**
+ * Chart.js's scale title font, as a scriptable option: the text's size, smaller (to 70 %) when the
+ * title is longer than its axis can hold. Grown text makes a long title ("θᵢ (rad per position)
+ * and Tᵢ (positions), log scale") outrun a short axis; the presenter sets this while it shows a
+ * chart (on the page the titles fit and the size is Chart.js's own).
+ */
+export function axisTitleFont(ctx) {
+  const size = Math.round(PAGE_SIZE * textScale());
+  const { chart, scale } = ctx ?? {};
+  const text = [].concat(scale?.options?.title?.text ?? '').join(' ');
+  if (!chart?.ctx || !text) return { size };
+  const c = chart.ctx;
+  c.save();
+  c.font = `${size}px ${globalThis.Chart?.defaults?.font?.family ?? FAMILY}`;
+  const wide = c.measureText(text).width;
+  c.restore();
+  // what the axis leaves after the legend, the other axis and its title, about five lines of text,
+  // or, once the chart has been laid out, the axis's length as drawn (plus a little overhang)
+  const horizontal = scale.isHorizontal(), drawn = horizontal ? scale.width : scale.height;
+  const room = Math.min((horizontal ? chart.width : chart.height) - 5 * size, drawn > 0 ? drawn + size : Infinity);
+  return { size: wide <= room ? size : Math.max(Math.round(0.7 * size), Math.floor((size * room) / wide)) };
+}
