@@ -457,8 +457,15 @@ test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice
     await ready(page);
     const count = await page.evaluate(() => window.posencPage.presenter.count);
     for (let i = 0; i < count; i++) {
-      const r = await page.evaluate((i) => {
+      const r = await page.evaluate(async (i) => {
         window.posencPage.presenter.go(i);
+        // measured as the room sees it: once the charts have taken their new size
+        const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const settled = () => [...document.querySelectorAll('.present-slot canvas')].every((cv) => {
+          const c = window.Chart?.getChart(cv);
+          return !c || !cv.checkVisibility() || Math.abs(c.width - cv.parentElement.clientWidth) <= 2;
+        });
+        for (let k = 0; k < 20 && !(await frame(), settled()); k++);
         const nav = document.querySelector('.present-nav').getBoundingClientRect();
         const note = [...document.querySelectorAll('.present-notice, .present-takeaway')].filter((e) => e.checkVisibility())
           .reduce((y, e) => Math.max(y, e.getBoundingClientRect().bottom), 0);
@@ -467,6 +474,16 @@ test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice
         return {
           kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart ?? 'primer',
           nav: nav.bottom, note, scroll: document.querySelector('.presenter').scrollHeight,
+          // every Chart.js axis title fits its canvas, however large the lettering
+          titles: [...document.querySelectorAll('.present-slot canvas')].filter((cv) => cv.checkVisibility()).flatMap((cv) => {
+            const c = window.Chart.getChart(cv);
+            return c ? Object.values(c.scales).filter((a) => a.options.display !== false && a.options.title?.display).flatMap((a) => {
+              const f = a.options.title.font ?? window.Chart.defaults.font;
+              c.ctx.font = `${f.size}px ${f.family}`;
+              const text = [].concat(a.options.title.text), wide = Math.max(...text.map((line) => c.ctx.measureText(line).width));
+              return wide > (a.isHorizontal() ? c.width : c.height) - 8 ? [`"${text}" ${Math.round(wide)} px at ${f.size} px on ${c.width}×${c.height}`] : [];
+            }) : [];
+          }),
           // an HTML chart (§1's tables) shows whole: zoomed to its box, nothing to scroll
           html: (() => {
             const body = document.querySelector('.present-slot .chart-body.present-html');
@@ -494,6 +511,7 @@ test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice
       if (r.font !== null) assert.ok(r.font >= px, `${at}: ticks at ${r.font} px`);
       assert.deepEqual(r.cut, [], `${at}: a canvas cut by the edge of the figure's box`);
       assert.ok(r.html <= 1, `${at}: ${r.html} px of an HTML chart cut`);
+      assert.deepEqual(r.titles, [], `${at}: an axis title longer than its canvas`);
       assert.ok(r.control.every((size) => size >= px), `${at}: main control at ${r.control} px`);
     }
     await page.keyboard.press('Escape');

@@ -110,7 +110,9 @@ function lettering(size, host) {
     // grown, a long axis title can outrun its axis: while presenting it shrinks to fit
     const title = defaults.scale.title;
     if (title.font !== axisTitleFont) pageTitleFont = title.font;
-    title.font = size === PAGE_SIZE ? pageTitleFont : axisTitleFont;
+    if (size !== PAGE_SIZE) title.font = axisTitleFont;
+    else if (pageTitleFont === undefined) delete title.font;
+    else title.font = pageTitleFont;
   }
   host?.update();
 }

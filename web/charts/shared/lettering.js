@@ -59,12 +59,12 @@ export const subscript = (n) => String(n).replace(/[0-9]/g, (c) => String.fromCh
 export function axisTitleFont(ctx) {
   const size = Math.round(PAGE_SIZE * textScale());
   const { chart, scale } = ctx ?? {};
-  const text = [].concat(scale?.options?.title?.text ?? '').join(' ');
-  if (!chart?.ctx || !text) return { size };
+  const lines = [].concat(scale?.options?.title?.text ?? '').filter(Boolean);
+  if (!chart?.ctx || !lines.length) return { size };
   const c = chart.ctx;
   c.save();
   c.font = `${size}px ${globalThis.Chart?.defaults?.font?.family ?? FAMILY}`;
-  const wide = c.measureText(text).width;
+  const wide = Math.max(...lines.map((line) => c.measureText(line).width));
   c.restore();
   // what the axis leaves after the legend, the other axis and its title, about five lines of text,
   // or, once the chart has been laid out, the axis's length as drawn (plus a little overhang)
