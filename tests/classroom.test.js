@@ -486,8 +486,10 @@ test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice
           }),
           // an HTML chart (§1's tables) shows whole: zoomed to its box, nothing to scroll
           html: (() => {
-            const body = document.querySelector('.present-slot .chart-body.present-html');
-            return body ? body.scrollHeight - body.clientHeight : 0;
+            const body = document.querySelector('.present-slot .chart-body');
+            if (!body || body.querySelector('canvas')) return 0;
+            const box = body.getBoundingClientRect();
+            return Math.max(0, ...[...body.children].filter((c) => c.checkVisibility()).map((c) => c.getBoundingClientRect().bottom - box.bottom));
           })(),
           font: chart ? Object.values(chart.scales)[0]?.options.ticks?.font?.size ?? chart.options.font?.size ?? null : null,
           // every canvas shown is wholly inside the figure's visible box, or wholly below it (a

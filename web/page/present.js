@@ -66,15 +66,23 @@ function fitFirstPanel(el) {
 function fitHTML(body) {
   const fit = () => {
     body.style.setProperty('--present-zoom', '1');
+    // the content's own size: its parts are as wide as they need (CSS), stacked from the top
+    const kids = [...body.children].filter((c) => c.checkVisibility());
+    if (!kids.length || !body.clientHeight) return;
+    const top = body.getBoundingClientRect().top;
+    const h = Math.max(...kids.map((c) => c.getBoundingClientRect().bottom)) - top;
+    const w = Math.max(...kids.map((c) => c.getBoundingClientRect().width));
     const size = parseFloat(getComputedStyle(body.closest('.presenter') ?? body).fontSize);
-    const font = parseFloat(getComputedStyle(body.querySelector('table, p') ?? body).fontSize);
-    const z = Math.min(body.clientWidth / body.scrollWidth, body.clientHeight / body.scrollHeight, (1.1 * size) / font);
+    const font = parseFloat(getComputedStyle(body.querySelector('td, p') ?? body).fontSize);
+    const z = Math.min(body.clientWidth / w, body.clientHeight / h, (1.1 * size) / font);
     body.style.setProperty('--present-zoom', String(Math.max(0.5, Math.floor(z * 100) / 100)));
   };
   body.classList.add('present-html');
   fit();
+  // (the box has its height only once the slide is laid out, and the chart may draw later)
   const ro = new ResizeObserver(() => requestAnimationFrame(fit));
-  ro.observe(body.closest('.present-slot') ?? body);
+  ro.observe(body);
+  for (const c of body.children) ro.observe(c);
   return () => {
     ro.disconnect();
     body.classList.remove('present-html');
