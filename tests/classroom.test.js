@@ -201,23 +201,41 @@ test('?present steps through every figure with the arrow keys, and Escape return
     await ready(page);
     await page.waitForFunction(() => window.posencPage.presenter?.index === 0);
     const count = await page.evaluate(() => window.posencPage.presenter.count);
-    assert.equal(count, await page.evaluate(() => document.querySelectorAll('[data-chart]').length));
-    const seen = new Set();
+    assert.equal(count, 1 + await page.evaluate(() => document.querySelectorAll('[data-chart]').length), 'the primer\'s diagram, then every chart');
+    assert.ok(await page.evaluate(() => document.querySelector('.present-slot > svg.pipeline')?.checkVisibility()), 'the primer\'s diagram comes first');
+    const seen = new Set(), told = new Map();
     for (let i = 0; i < count; i++) {
-      const r = await page.evaluate(() => ({
-        kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart,
-        title: document.getElementById('present-title').textContent,
-        controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).length,
-        takeaway: document.querySelector('.present-takeaway').textContent,
-        focus: document.activeElement?.id,
-      }));
-      assert.ok(r.kind && !seen.has(r.kind), `figure ${i}: ${r.kind}`);
+      const r = await page.evaluate(() => {
+        const note = document.querySelector('.present-takeaway');
+        const chart = document.querySelector('.present-slot [data-chart]');
+        return {
+          kind: chart?.dataset.chart ?? 'primer',
+          title: document.getElementById('present-title').textContent,
+          controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).length,
+          takeaway: note.checkVisibility() ? note.textContent : '',
+          math: note.querySelectorAll('math').length,
+          notice: document.querySelector('.present-notice').textContent,
+          readout: chart?.querySelector('.readout .notice')?.textContent ?? '',
+        };
+      });
+      assert.ok(!seen.has(r.kind), `figure ${i}: ${r.kind}`);
       seen.add(r.kind);
-      assert.match(r.title, lang === 'zh' ? /[\u4e00-\u9fff]/ : /^\d+\. [A-Z]/);
+      assert.match(r.title, i === 0 ? /./ : lang === 'zh' ? /[\u4e00-\u9fff]/ : /^\d+\. [A-Z]/);
       assert.ok(r.controls <= 1, `${r.kind}: ${r.controls} controls shown`);
-      assert.match(r.takeaway, lang === 'zh' ? /^要点：/ : /^Takeaway\. /, `${r.kind}: the section's takeaway`);
+      assert.equal(r.notice, r.readout, `${r.kind}: the readout's notice`);
+      if (r.takeaway) {
+        assert.match(r.takeaway, lang === 'zh' ? /^要点：/ : /^Takeaway\. /, `${r.kind}: the section's takeaway`);
+        told.set(r.takeaway, [...(told.get(r.takeaway) ?? []), r.kind]);
+        if (/W\s*Q/.test(r.takeaway)) assert.ok(r.math > 0, `${r.kind}: the takeaway keeps its MathML`);
+      }
       if (i < count - 1) await page.keyboard.press('ArrowRight');
     }
+    // each takeaway under one chart: the one it speaks of
+    assert.equal(told.size, await page.evaluate(() => document.querySelectorAll('main section:has([data-chart]) > aside.takeaway').length));
+    for (const [text, kinds] of told) assert.equal(kinds.length, 1, `${text.slice(0, 40)}… under ${kinds}`);
+    const under = (kind) => [...told].find(([, k]) => k.includes(kind));
+    assert.ok(under('four-terms') && !under('near-orthogonal'), '§9: the takeaway is under the four-terms chart it speaks of');
+    assert.ok(under('rope-decay') && under('convention-lab'), 'a takeaway that names its chart is under that chart');
     await page.keyboard.press('ArrowLeft');
     assert.equal(await page.evaluate(() => window.posencPage.presenter.index), count - 2);
     await page.keyboard.press('Escape');
@@ -226,8 +244,9 @@ test('?present steps through every figure with the arrow keys, and Escape return
       present: new URLSearchParams(location.search).has('present'),
       inPlace: document.querySelectorAll('main [data-chart]').length,
       hidden: document.querySelector('.presenter').hidden,
+      diagram: !!document.querySelector('#primer > svg.pipeline'),
     }));
-    assert.deepEqual(back, { index: -1, present: false, inPlace: count, hidden: true });
+    assert.deepEqual(back, { index: -1, present: false, inPlace: count - 1, hidden: true, diagram: true });
     assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
   }
 });
@@ -528,26 +547,52 @@ test('hand-drawn charts letter at the presenter\'s size while presented and at t
   await context.close();
 });
 
-test('the presenter fits a 1280×800 projector: the takeaway and the buttons on every slide, large lettering; it starts where a link says', async () => {
-  for (const lang of ['en', 'zh']) {
-    const { page, context } = await b.open(`?present&lang=${lang}`, { viewport: { width: 1280, height: 800 } });
+test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice, the takeaway and the buttons on every slide, lettering that grows with the screen; it starts where a link says', async () => {
+  for (const [lang, width, height, px] of [['en', 1280, 720, 18], ['zh', 1280, 720, 18], ['en', 1280, 800, 18], ['zh', 1920, 1080, 27], ['en', 1920, 1080, 27]]) {
+    const { page, context } = await b.open(`?present&lang=${lang}`, { viewport: { width, height } });
     await ready(page);
     const count = await page.evaluate(() => window.posencPage.presenter.count);
     for (let i = 0; i < count; i++) {
-      const r = await page.evaluate((i) => {
+      const r = await page.evaluate(async (i) => {
         window.posencPage.presenter.go(i);
+        // measured as the room sees it: once the charts have taken their new size
+        const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const settled = () => [...document.querySelectorAll('.present-slot canvas')].every((cv) => {
+          const c = window.Chart?.getChart(cv);
+          return !c || !cv.checkVisibility() || Math.abs(c.width - cv.parentElement.clientWidth) <= 2;
+        });
+        for (let k = 0; k < 20 && !(await frame(), settled()); k++);
         const nav = document.querySelector('.present-nav').getBoundingClientRect();
-        const note = document.querySelector('.present-takeaway').getBoundingClientRect();
+        const note = [...document.querySelectorAll('.present-notice, .present-takeaway')].filter((e) => e.checkVisibility())
+          .reduce((y, e) => Math.max(y, e.getBoundingClientRect().bottom), 0);
         const canvas = document.querySelector('.present-slot canvas');
         const chart = canvas && window.Chart?.getChart(canvas);
         return {
-          kind: document.querySelector('.present-slot [data-chart]').dataset.chart,
-          nav: nav.bottom, note: note.bottom, scroll: document.querySelector('.presenter').scrollHeight,
+          kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart ?? 'primer',
+          nav: nav.bottom, note, scroll: document.querySelector('.presenter').scrollHeight,
+          // every Chart.js axis title fits its canvas, however large the lettering
+          titles: [...document.querySelectorAll('.present-slot canvas')].filter((cv) => cv.checkVisibility()).flatMap((cv) => {
+            const c = window.Chart.getChart(cv);
+            return c ? Object.values(c.scales).filter((a) => a.options.display !== false && a.options.title?.display).flatMap((a) => {
+              const f = a.options.title.font ?? window.Chart.defaults.font;
+              c.ctx.font = `${f.size}px ${f.family}`;
+              const text = [].concat(a.options.title.text), wide = Math.max(...text.map((line) => c.ctx.measureText(line).width));
+              return wide > (a.isHorizontal() ? c.width : c.height) - 8 ? [`"${text}" ${Math.round(wide)} px at ${f.size} px on ${c.width}×${c.height}`] : [];
+            }) : [];
+          }),
+          // an HTML chart (§1's tables) shows whole: zoomed to its box, nothing to scroll
+          html: (() => {
+            const body = document.querySelector('.present-slot .chart-body');
+            if (!body || body.querySelector('canvas')) return 0;
+            const box = body.getBoundingClientRect();
+            return Math.max(0, ...[...body.children].filter((c) => c.checkVisibility()).map((c) => c.getBoundingClientRect().bottom - box.bottom));
+          })(),
           font: chart ? Object.values(chart.scales)[0]?.options.ticks?.font?.size ?? chart.options.font?.size ?? null : null,
           // every canvas shown is wholly inside the figure's visible box, or wholly below it (a
           // further panel, reached by scrolling inside the figure): none is cut by the box's edge
           cut: (() => {
-            const body = document.querySelector('.present-slot .chart-body').getBoundingClientRect();
+            const body = document.querySelector('.present-slot .chart-body, .present-slot > svg')?.getBoundingClientRect();
+            if (!body) return [];
             const boxes = [...document.querySelectorAll('.present-slot .chart-body canvas')].filter((c) => c.checkVisibility())
               .map((c) => c.getBoundingClientRect()).filter((c) => c.width && c.height);
             const inside = (c) => c.top >= body.top - 1 && c.bottom <= body.bottom + 1 && c.left >= body.left - 1 && c.right <= body.right + 1;
@@ -559,15 +604,34 @@ test('the presenter fits a 1280×800 projector: the takeaway and the buttons on 
             .filter((e) => e.checkVisibility()).map((e) => parseFloat(getComputedStyle(e).fontSize)),
         };
       }, i);
-      assert.ok(r.nav <= 800 && r.note <= r.nav && r.scroll <= 800, `${r.kind}: nav ends at ${r.nav}, the view is ${r.scroll} px tall`);
-      if (r.font !== null) assert.ok(r.font >= 16, `${r.kind}: ticks at ${r.font} px`);
-      assert.deepEqual(r.cut, [], `${lang} ${r.kind}: a canvas cut by the edge of the figure's box`);
-      assert.ok(r.control.every((px) => px >= 18), `${lang} ${r.kind}: main control at ${r.control} px`);
+      const at = `${lang} ${width}×${height} ${r.kind}`;
+      assert.ok(r.nav <= height && r.note <= height && r.scroll <= height, `${at}: nav ends at ${r.nav}, text at ${r.note}, the view is ${r.scroll} px tall`);
+      if (r.font !== null) assert.ok(r.font >= px, `${at}: ticks at ${r.font} px`);
+      assert.deepEqual(r.cut, [], `${at}: a canvas cut by the edge of the figure's box`);
+      assert.ok(r.html <= 1, `${at}: ${r.html} px of an HTML chart cut`);
+      assert.deepEqual(r.titles, [], `${at}: an axis title longer than its canvas`);
+      assert.ok(r.control.every((size) => size >= px), `${at}: main control at ${r.control} px`);
     }
     await page.keyboard.press('Escape');
     assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12, 'the page draws at its own size again');
     await context.close();
   }
+  // a scene's settings show on the slide: every control away from its default, and the notice that goes with it
+  const scene = await b.open('?rope-periods.preset=4&rope-decay.preset=4&lang=en&present#decay', { viewport: { width: 1280, height: 720 } });
+  await ready(scene.page);
+  const r = await scene.page.evaluate(() => ({
+    controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).map((c) => c.querySelector('span').textContent),
+    notice: document.querySelector('.present-notice').textContent,
+    takeaway: document.querySelector('.present-takeaway').textContent,
+  }));
+  assert.deepEqual(r.controls, ['θ', 'd'], 'the main control and d, set to 4');
+  assert.match(r.notice, /no lasting decay/);
+  assert.match(r.takeaway, /many pairs/, 'the takeaway says when the score falls');
+  await scene.context.close();
+  const causal = await b.open('?order.causal=1&present#order');
+  await ready(causal.page);
+  assert.equal(await causal.page.evaluate(() => document.querySelectorAll('.present-slot .control.present-changed input[name="causal"]:checked').length), 1, 'the causal mask shows, ticked');
+  await causal.context.close();
   for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null]]) {
     const at = await b.open(path);
     await ready(at.page);

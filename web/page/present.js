@@ -1,11 +1,13 @@
 // present.js: the presenter view (index.html?present, or the Present button): one figure per
-// screen with its section's takeaway, in large type, only the chart's main control, the
-// section's title and track above it. Arrow keys (or the buttons) step, Escape goes back to
+// screen, the primer's diagram first, in type that grows with the screen; the section's title
+// and track above it; under the chart what its readout says to notice, and the section's takeaway
+// under the chart it speaks of. Of the controls only the main one shows, and any other set away
+// from its default (a scene's d = 4 must be visible to the room). Arrow keys (or the buttons) step, Escape goes back to
 // the page. The chart itself is moved into the view and back, so it keeps its state. A link can
 // start it at a section or a figure: ?present#decay, ?present=decay, ?present=12 (figure 12).
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf } from './tracks.js';
-import { PAGE_SIZE, PRESENT_SIZE } from '../charts/shared/lettering.js';
+import { PAGE_SIZE, axisTitleFont, presentSize } from '../charts/shared/lettering.js';
 
 const M = messages({
   en: {
@@ -39,7 +41,7 @@ const M = messages({
 function fitFirstPanel(el) {
   const body = el.querySelector('.chart-body');
   const first = body && [...body.children].find((c) => c.tagName === 'CANVAS' || c.querySelector('canvas'));
-  if (!first) return () => {};
+  if (!first) return body ? fitHTML(body) : () => {};
   first.classList.add('present-first');
   const fit = () => {
     const top = first.getBoundingClientRect().top - body.getBoundingClientRect().top + body.scrollTop;
@@ -56,28 +58,84 @@ function fitFirstPanel(el) {
   };
 }
 
-/** Every figure of the page in order, with its section. */
+/**
+ * A chart drawn as HTML (§1's tables, §5's) is zoomed to fill the slot's width or height,
+ * whichever it meets first, and never past the zoom that makes its text as large as the
+ * presenter's chart text: a short table is not blown up to poster size.
+ */
+function fitHTML(body) {
+  const fit = () => {
+    body.style.setProperty('--present-zoom', '1');
+    // the content's own size: its parts are as wide as they need (CSS), stacked from the top
+    const kids = [...body.children].filter((c) => c.checkVisibility());
+    if (!kids.length || !body.clientHeight) return;
+    const top = body.getBoundingClientRect().top;
+    const h = Math.max(...kids.map((c) => c.getBoundingClientRect().bottom)) - top;
+    const w = Math.max(...kids.map((c) => c.getBoundingClientRect().width));
+    const size = parseFloat(getComputedStyle(body.closest('.presenter') ?? body).fontSize);
+    const font = parseFloat(getComputedStyle(body.querySelector('td, p') ?? body).fontSize);
+    const z = Math.min(body.clientWidth / w, body.clientHeight / h, (1.1 * size) / font);
+    body.style.setProperty('--present-zoom', String(Math.max(0.5, Math.floor(z * 100) / 100)));
+  };
+  body.classList.add('present-html');
+  fit();
+  // (the box has its height only once the slide is laid out, and the chart may draw later)
+  const ro = new ResizeObserver(() => requestAnimationFrame(fit));
+  ro.observe(body);
+  for (const c of body.children) ro.observe(c);
+  return () => {
+    ro.disconnect();
+    body.classList.remove('present-html');
+    body.style.removeProperty('--present-zoom');
+  };
+}
+
+/**
+ * Every figure of the page in order: the primer's diagram, then each chart, with its section and
+ * the section's takeaway if it speaks of this chart: the chart the takeaway names (data-about),
+ * else the section's last, where a section's argument ends. A section's other charts show only
+ * what their readout says to notice, not a takeaway about a chart the room cannot see.
+ */
 function figures(doc) {
-  return [...doc.querySelectorAll('main > section [data-chart]')].map((el) => ({ el, section: el.closest('section') }));
+  const diagram = doc.querySelector('main > #primer svg.pipeline');
+  return [diagram, ...doc.querySelectorAll('main > section [data-chart]')].filter(Boolean).map((el) => {
+    const section = el.closest('section');
+    const aside = section.querySelector(':scope > aside.takeaway');
+    const about = aside?.dataset.about ?? [...section.querySelectorAll('[data-chart]')].at(-1)?.dataset.chart;
+    return { el, section, takeaway: aside && about === el.dataset.chart ? aside : null };
+  });
 }
 
 // Chart.js draws ticks and legends at 12 px, too small to read from the back of a room: while the
-// view is open Chart.js's default size is larger, and text drawn by hand follows it
-// (charts/shared/lettering.js). The chart is redrawn by its host, Chart.js's canvases and the
+// view is open Chart.js's default size is the screen's presentSize(), and text drawn by hand
+// follows it (charts/shared/lettering.js). The chart is redrawn by its host, Chart.js's canvases and the
 // hand-drawn ones alike, when it comes in and at the page's size when it goes back (the page's
 // other charts are not drawn meanwhile: they are hidden).
-function lettering(large, host) {
-  const font = globalThis.Chart?.defaults?.font;
-  if (font) font.size = large ? PRESENT_SIZE : PAGE_SIZE;
+function lettering(size, host) {
+  const defaults = globalThis.Chart?.defaults;
+  if (defaults) {
+    defaults.font.size = size;
+    // grown, a long axis title can outrun its axis: while presenting it shrinks to fit
+    const title = defaults.scale.title;
+    if (title.font !== axisTitleFont) pageTitleFont = title.font;
+    if (size !== PAGE_SIZE) title.font = axisTitleFont;
+    else if (pageTitleFont === undefined) delete title.font;
+    else title.font = pageTitleFont;
+  }
   host?.update();
 }
+let pageTitleFont;
 
-/** The sentence shown under a figure: its section's takeaway, else what its readout says to notice. */
-function takeaway(fig) {
+/** The takeaway's paragraph in the page's language, copied with its MathML. */
+function takeawayNodes(fig) {
   // (the page behind the view is hidden, so the language is chosen here, not by visibility)
-  const own = fig.section.querySelector(`:scope > aside.takeaway [lang="${lang() === 'zh' ? 'zh-CN' : 'en'}"]`);
-  if (own) return own.textContent.replace(/\s+/g, ' ').trim();
-  return fig.el.querySelector('.readout .notice')?.textContent ?? '';
+  const own = fig.takeaway?.querySelector(`:scope > [lang="${lang() === 'zh' ? 'zh-CN' : 'en'}"]`);
+  return own ? [...own.childNodes].map((n) => n.cloneNode(true)) : [];
+}
+
+/** A control is shown on the slide when it is the main one or is set away from its default. */
+function markChanged(host) {
+  for (const c of host?.controls ?? []) c.wrap.classList.toggle('present-changed', String(c.read()) !== String(c.param.value));
 }
 
 export function setUpPresenter({ charts, doc = document } = {}) {
@@ -96,6 +154,8 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   view.setAttribute('aria-labelledby', title.id);
   const slot = doc.createElement('div');
   slot.className = 'present-slot';
+  const notice = doc.createElement('p');
+  notice.className = 'present-notice';
   const note = doc.createElement('p');
   note.className = 'present-takeaway';
   const nav = doc.createElement('div');
@@ -115,7 +175,11 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   nav.append(count);
   const next = button('present-next', () => go(index + 1));
   const exit = button('present-exit', () => close());
-  view.append(header, title, slot, note, nav);
+  // the buttons share the track's line, leaving the height under the title to the figure
+  const top = doc.createElement('div');
+  top.className = 'present-top';
+  top.append(header, nav);
+  view.append(top, title, slot, notice, note);
   doc.body.append(view);
 
   const opener = doc.createElement('button');
@@ -126,15 +190,36 @@ export function setUpPresenter({ charts, doc = document } = {}) {
 
   let index = -1, placeholder = null, shown = null, unfit = () => {};
 
+  // the readout's notice changes with the chart (a control moved): the slide follows it
+  const showNotice = () => (notice.textContent = shown?.el.querySelector('.readout .notice')?.textContent ?? '');
+  const readoutWatch = new MutationObserver(showNotice);
+  const onInput = () => markChanged(charts?.get(shown?.el.dataset.chart));
+  slot.addEventListener('input', onInput);
+
   const restore = () => {
     if (!shown) return;
     unfit();
     unfit = () => {};
+    readoutWatch.disconnect();
     shown.el.classList.remove('presenting');
+    const host = charts?.get(shown.el.dataset.chart);
+    for (const c of host?.controls ?? []) c.wrap.classList.remove('present-changed');
     placeholder.replaceWith(shown.el);
-    lettering(false, charts?.get(shown.el.dataset.chart));
+    lettering(PAGE_SIZE, host);
     shown = placeholder = null;
   };
+
+  /** The presenter's text size for this screen, on the view (its CSS sizes are in em) and for the charts. */
+  const screenSize = () => {
+    const size = presentSize(innerWidth, innerHeight);
+    view.style.setProperty('--present-text', `${size}px`);
+    return size;
+  };
+  addEventListener('resize', () => {
+    if (!shown) return;
+    const size = screenSize();
+    if (globalThis.Chart?.defaults?.font.size !== size) lettering(size, charts?.get(shown.el.dataset.chart));
+  });
 
   const label = () => {
     view.setAttribute('aria-label', t(M.label));
@@ -151,7 +236,9 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     const track = trackOf(fig.section);
     header.textContent = track ? t(M.header, { track: t(TRACKS[track]), section: number }) : '';
     title.textContent = heading.textContent;
-    note.textContent = takeaway(fig);
+    note.replaceChildren(...takeawayNodes(fig));
+    note.hidden = !fig.takeaway;
+    showNotice();
     count.textContent = t(M.step, { n: index + 1, count: all.length });
     prev.disabled = index === 0;
     next.disabled = index === all.length - 1;
@@ -166,11 +253,15 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     shown.el.replaceWith(placeholder);
     slot.replaceChildren(shown.el);
     shown.el.classList.add('presenting');
-    // only the chart's main control shows (the host marks it .main: host/main-control.js)
+    // the main control shows (the host marks it .main: host/main-control.js), and the changed ones
     const host = charts?.get(shown.el.dataset.chart);
+    markChanged(host);
     label();
-    lettering(true, host);
-    unfit = fitFirstPanel(shown.el);
+    lettering(screenSize(), host);
+    const readout = shown.el.querySelector('.readout');
+    if (readout) readoutWatch.observe(readout, { childList: true, subtree: true, characterData: true });
+    showNotice();
+    unfit = shown.el.dataset.chart ? fitFirstPanel(shown.el) : () => {};
     title.focus();
   }
 

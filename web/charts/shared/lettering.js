@@ -1,11 +1,22 @@
 // lettering.js: the one source of the size of chart text. Chart.js draws ticks and legends at
-// Chart.defaults.font.size: 12 px on the page, 18 px while the presenter view shows a chart
-// (page/present.js sets it, then redraws the chart). Text drawn by hand on a canvas, and by the
+// Chart.defaults.font.size: 12 px on the page, presentSize() while the presenter view shows a
+// chart (page/present.js sets it, then redraws the chart). Text drawn by hand on a canvas, and by the
 // Chart.js plugins, takes its font from here, scaled the same way, and layouts that leave room
 // for labels scale their margins by textScale(): on the page the scale is 1 and nothing moves.
 
-/** Chart.js's size on the page and in the presenter view (present.js sets one or the other). */
-export const PAGE_SIZE = 12, PRESENT_SIZE = 18;
+/** Chart.js's size on the page. */
+export const PAGE_SIZE = 12;
+
+/**
+ * Chart.js's size in the presenter view on a screen of width × height CSS pixels: 18 px on a
+ * 1280×720 projector, growing with the screen (27 px at 1920×1080) so that a chart read from
+ * the back of the room is as legible on a large screen as on a small one; never under 16 px.
+ * The view's own text is sized from it too (present.js), so chart and slide grow together.
+ */
+export function presentSize(width, height) {
+  const k = Math.min(width / 1280, height / 720);
+  return Math.max(16, Math.min(40, Math.round(18 * k)));
+}
 const FAMILY = 'system-ui, sans-serif';
 
 /** Each role's weight and size on the page: tick and note text, labels, bold labels, titles. */
@@ -17,7 +28,7 @@ export function textScale() {
   return Number.isFinite(size) && size > 0 ? size / PAGE_SIZE : 1;
 }
 
-/** The size, in CSS pixels, of text of `role` now (11 px ticks on the page, 17 px in the presenter). */
+/** The size, in CSS pixels, of text of `role` now (11 px ticks on the page, 17 px in the presenter at 1280×720). */
 export function textSize(role = 'label') {
   return Math.round(ROLES[role][1] * textScale());
 }
@@ -38,3 +49,26 @@ export function scaledMargin(margin, s = textScale()) {
 
 /** n's digits as Unicode subscripts (127 → ₁₂₇), for chart text that cannot hold <sub>. */
 export const subscript = (n) => String(n).replace(/[0-9]/g, (c) => String.fromCharCode(0x2080 + Number(c)));
+
+/**
+ * Chart.js's scale title font, as a scriptable option: the text's size, smaller (to 70 %) when the
+ * title is longer than its axis can hold. Grown text makes a long title ("θᵢ (rad per position)
+ * and Tᵢ (positions), log scale") outrun a short axis; the presenter sets this while it shows a
+ * chart (on the page the titles fit and the size is Chart.js's own).
+ */
+export function axisTitleFont(ctx) {
+  const size = Math.round(PAGE_SIZE * textScale());
+  const { chart, scale } = ctx ?? {};
+  const lines = [].concat(scale?.options?.title?.text ?? '').filter(Boolean);
+  if (!chart?.ctx || !lines.length) return { size };
+  const c = chart.ctx;
+  c.save();
+  c.font = `${size}px ${globalThis.Chart?.defaults?.font?.family ?? FAMILY}`;
+  const wide = Math.max(...lines.map((line) => c.measureText(line).width));
+  c.restore();
+  // what the axis leaves after the legend, the other axis and its title, about five lines of text,
+  // or, once the chart has been laid out, the axis's length as drawn (plus a little overhang)
+  const horizontal = scale.isHorizontal(), drawn = horizontal ? scale.width : scale.height;
+  const room = Math.min((horizontal ? chart.width : chart.height) - 5 * size, drawn > 0 ? drawn + size : Infinity);
+  return { size: wide <= room ? size : Math.max(Math.round(0.7 * size), Math.floor((size * room) / wide)) };
+}
