@@ -4,7 +4,7 @@
 import { HOST } from './strings.js';
 import { colours } from './theme.js';
 import { NUMBER, counts, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
-import { PAGE_SIZE, PRESENT_SIZE } from '../charts/shared/lettering.js';
+import { PAGE_SIZE, presentSize } from '../charts/shared/lettering.js';
 
 /**
  * The two snippets the Embed button copies: an iframe of embed.html (if embedUrl) and the
@@ -90,10 +90,10 @@ export const POST_WIDTH = 640;
  * How much larger than on the page an exported figure's text is drawn when the chart, `cssWidth`
  * px wide on screen, comes out `width` px wide: so much that the page's 11 px ticks come out at
  * 11 px (a wide chart squeezed into a column would have 7 px text), but at most the presenter
- * view's 1.5 times, whose layouts are known to hold. A chart narrower than the figure keeps its size.
+ * view's 1.5 times on a 1280×720 projector, whose layouts are known to hold. A chart narrower than the figure keeps its size.
  */
 export function letteringFor(cssWidth, width = POST_WIDTH) {
-  return Math.min(PRESENT_SIZE / PAGE_SIZE, Math.max(1, cssWidth / width));
+  return Math.min(presentSize(1280, 720) / PAGE_SIZE, Math.max(1, cssWidth / width));
 }
 
 /**
