@@ -188,28 +188,18 @@ export function figureFooter(text, width, { scale = 1, rows } = {}) {
   return { height: Math.ceil(pad / 2 + (rows ?? texts.length) * step + pad / 2), lines };
 }
 
-/** Draws a heading (figureHeading) onto a 2D context already scaled to CSS px; `caption` fills its caption line. */
-export function drawHeading(ctx, heading, palette, caption = '') {
+/**
+ * Draws the text lines of a heading (figureHeading) or a footer (figureFooter) onto a 2D context
+ * already scaled to CSS px, `dy` below where they were laid out; `caption` fills a heading's caption line.
+ */
+function drawLines(ctx, lines, palette, dy = 0, caption = '') {
   ctx.save();
   ctx.textAlign = 'left';
   ctx.textBaseline = 'alphabetic';
-  for (const l of heading.lines) {
+  for (const l of lines) {
     ctx.font = l.font;
     ctx.fillStyle = palette[l.colour];
-    ctx.fillText(l.caption ? caption : l.text, l.x, l.y);
-  }
-  ctx.restore();
-}
-
-/** Draws a footer (figureFooter) onto a 2D context already scaled to CSS px, its top at y. */
-function drawFooter(ctx, footer, palette, y) {
-  ctx.save();
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'alphabetic';
-  for (const l of footer.lines) {
-    ctx.font = l.font;
-    ctx.fillStyle = palette[l.colour];
-    ctx.fillText(l.text, l.x, y + l.y);
+    ctx.fillText(l.caption ? caption : l.text, l.x, dy + l.y);
   }
   ctx.restore();
 }
@@ -234,7 +224,7 @@ export function drawFigure(out, canvases, rects, k, heading, caption = '', foote
   ctx.fillStyle = palette.bg;
   ctx.fillRect(0, 0, out.width, out.height);
   ctx.setTransform(k, 0, 0, k, 0, 0);
-  drawHeading(ctx, heading, palette, caption);
+  drawLines(ctx, heading.lines, palette, 0, caption);
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.imageSmoothingEnabled = true;
   ctx.imageSmoothingQuality = 'high';
@@ -244,7 +234,7 @@ export function drawFigure(out, canvases, rects, k, heading, caption = '', foote
   });
   if (footer?.lines.length) {
     ctx.setTransform(k, 0, 0, k, 0, 0);
-    drawFooter(ctx, footer, palette, heading.height + Math.max(...rects.map((r) => r.y + r.h)));
+    drawLines(ctx, footer.lines, palette, heading.height + Math.max(...rects.map((r) => r.y + r.h)));
     ctx.setTransform(1, 0, 0, 1, 0, 0);
   }
   return ctx;
