@@ -1,5 +1,6 @@
 // chart-host.js: the chart host, in one import: mounting (mount.js), outside state (params.js),
-// the chart kinds (kinds.js), exports (export.js) and controls (controls.js).
+// the chart kinds (kinds.js) and controls (controls.js). Not the exports (export.js), which only
+// a toolbar and the page need: what imports this file should not load them.
 //
 // It also owns the one parser of chart state that comes from outside (URL parameters of the
 // page and embed.html, attributes of <posenc-chart>): parseParams() checks every value against
@@ -51,6 +52,5 @@ export {
   RESERVED, MAX_ENTRIES, GLOBAL_ATTRIBUTES, show, escapeHTML, normName, kebab, formatValue, parseValue, parseParams,
   stateQuery, paramAttribute,
 } from './params.js';
-export { embedSnippets, toCSV } from './export.js';
 export { noteBox, showMessage } from './controls.js';
 export { mountChart } from './mount.js';

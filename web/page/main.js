@@ -12,8 +12,9 @@ import './page-ui.js';
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 import { PAGE_KEYS, isSceneKey, readScene, sceneQuery } from './scene.js';
 import {
-  chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
+  chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, noteBox, showMessage, show,
 } from '../host/chart-host.js';
+import { embedSnippets } from '../host/export.js';
 import { addToolbar } from '../host/toolbar.js';
 
 // the page's loading message (found when used: this script may run before it is parsed)
