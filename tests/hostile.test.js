@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { startBrowser, pageReady } from './browser.js';
 import { serve } from '../web/tools/serve.js';
 import { trackedPage } from './fixtures/track.js';
-import { KINDS, parseParams, parseValue, stateQuery, embedSnippets, toCSV, escapeHTML } from '../web/host/chart-host.js';
+import { KINDS, parseParams, parseValue, stateQuery, escapeHTML } from '../web/host/chart-host.js';
+import { embedSnippets, toCSV } from '../web/host/export.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FIXTURES = join(ROOT, 'tests', 'fixtures');

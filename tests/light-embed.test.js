@@ -29,6 +29,8 @@ before(async () => {
     if (text.includes('scalings:["pi","ntk","yarn"]')) chunks.results = f; // web/lab/results.json
     if (/^chartjs-lines-/.test(f)) chunks.lines = f; // Chart.js for line and scatter charts
     if (/^chartjs-all-/.test(f)) chunks.all = f; // and with bar charts and area fills
+    if (/^toolbar-/.test(f)) chunks.toolbar = f; // the toolbar, loaded for a chart that shows one
+    if (!/^(toolbar|svg|animate-panel|model-positions)-/.test(f) && text.includes('createObjectURL')) chunks.exports = f; // export.js
     // Chart.js is compiled whole as it arrives (V8's hint, first in the file); the rest lazily
     if (/^chartjs-/.test(f)) assert.ok(text.startsWith('//# allFunctionsCalledOnLoad\n'), `${f} starts with the compile hint`);
     else assert.ok(!text.includes('allFunctionsCalledOnLoad'), `${f} is compiled as called`);
@@ -87,6 +89,46 @@ test('a post with two non-lab charts: their code, the kernels without the lab, C
   assert.ok(kb < 260, `${kb.toFixed(0)} KB transferred`);
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('a chart without a toolbar loads none of its code; with toolbar, from the start or set later, it loads and shows it', async () => {
+  assert.ok(chunks.toolbar && chunks.exports, 'the toolbar and the exports are chunks of their own');
+  const toolbarOf = (page, id) => page.evaluate((id) => {
+    const root = document.getElementById(id).shadowRoot;
+    const bar = root.querySelector('.posenc-toolbar');
+    // the toolbar sits between the chart and its table toggle
+    const order = [...root.querySelector('.chart').children].map((el) => el.tagName === 'FIGURE' ? 'figure' : el.classList[0]);
+    return { buttons: bar ? [...bar.querySelectorAll('button')].map((b) => b.dataset.action) : null, label: bar?.getAttribute('aria-label'), order };
+  }, id);
+  const bare = await post('bare', '<posenc-chart id="a" kind="rope-decay"></posenc-chart>');
+  assert.ok(!bare.requested.some((f) => f === chunks.toolbar || f === chunks.exports), `no toolbar or export code: ${bare.requested}`);
+  const none = await toolbarOf(bare.page, 'a');
+  assert.equal(none.buttons, null, 'no toolbar');
+  assert.deepEqual(none.order, ['posenc-notes', 'controls', 'figure', 'data-table']);
+  // the attribute set later: the chart is drawn again with its toolbar, its code loaded then
+  await bare.page.evaluate(async () => {
+    const el = document.getElementById('a');
+    el.toolbar = true;
+    await new Promise((r) => setTimeout(r, 0)); // (the element sees the attribute after this task)
+    await el.ready;
+  });
+  const later = await toolbarOf(bare.page, 'a');
+  assert.deepEqual(later.buttons, ['png', 'svg', 'animate', 'csv']);
+  assert.deepEqual(later.order, ['posenc-notes', 'controls', 'figure', 'posenc-toolbar', 'posenc-share', 'data-table']);
+  assert.ok(bare.requested.includes(chunks.toolbar) && bare.requested.includes(chunks.exports), `the toolbar's code: ${bare.requested}`);
+  assert.deepEqual(bare.problems, []);
+  await bare.context.close();
+
+  const withBar = await post('toolbar', '<posenc-chart id="b" kind="rope-decay" toolbar lang="zh"></posenc-chart>');
+  const shown = await toolbarOf(withBar.page, 'b');
+  assert.deepEqual(shown.buttons, ['png', 'svg', 'animate', 'csv']);
+  assert.deepEqual(shown.order, later.order);
+  // its text follows the language as the rest of the chart's
+  const zhLabel = shown.label;
+  await withBar.page.evaluate(() => document.getElementById('b').setAttribute('lang', 'en'));
+  await withBar.page.waitForFunction((zh) => document.getElementById('b').shadowRoot.querySelector('.posenc-toolbar').getAttribute('aria-label') !== zh, zhLabel);
+  assert.deepEqual(withBar.problems, []);
+  await withBar.context.close();
 });
 
 test('a chart the script found near the screen starts at once; one far below waits to come into view', async () => {

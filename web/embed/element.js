@@ -235,9 +235,12 @@ export class PosencChartElement extends HTMLElement {
     if (raw === null) kindNotes.push(HOST.noChart.format({ used: DEFAULT_KIND }));
     else if (KINDS.includes(raw.trim())) kind = raw.trim();
     else kindNotes.push(HOST.unknownChart.format({ kind: show(raw), used: DEFAULT_KIND }));
-    // the chart's code, the kernels it needs and Chart.js load side by side (each once a page)
+    // the chart's code, the kernels it needs, Chart.js and the toolbar's code if it shows one load
+    // side by side (each once a page); a chart without a toolbar never loads the export code
     const module = loadChart(kind);
     module.catch(() => {}); // (awaited below; a failure is reported there)
+    const toolbarCode = this.toolbar ? import('../host/toolbar.js') : null;
+    toolbarCode?.catch(() => {});
     let pe, Chart;
     try {
       [pe, Chart] = await Promise.all([kernels(kind), chartJs(kind)]);
@@ -246,6 +249,8 @@ export class PosencChartElement extends HTMLElement {
       return;
     }
     const chart = await module;
+    // (the attribute may have come while the rest loaded)
+    const toolbar = this.toolbar ? await (toolbarCode ?? import('../host/toolbar.js')) : null;
     if (generation !== this.#generation) return;
     // the page-wide language and theme first, so the chart draws in them from the start
     applyLang(this.getAttribute('lang'));
@@ -269,8 +274,8 @@ export class PosencChartElement extends HTMLElement {
     container.addEventListener('posenc:error', (e) => this.dispatchEvent(new CustomEvent('posenc:error', { detail: e.detail })));
     this.#host = mountChart(container, chart, {
       pe, Chart, values: parsed.values, notes: [...notes, ...parsed.notes], controls: this.controls, locked: this.locked,
-      toolbar: this.toolbar ? { png: true, csv: true } : null,
     });
+    if (toolbar && this.toolbar) toolbar.addToolbar(this.#host, { png: true, csv: true });
     this.#root.querySelector('slot')?.remove();
     this.#defineProperties(chart);
     this.#resolve(this.#host);

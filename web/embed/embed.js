@@ -10,6 +10,7 @@ import { kernels, chartJs } from '../host/runtime.js';
 import {
   chartQuery, DEFAULT_KIND, HOST, RESERVED, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
 } from '../host/chart-host.js';
+import { addToolbar } from '../host/toolbar.js';
 import { t, onLang } from '../host/i18n.js';
 import '../host/theme.js';
 
@@ -61,9 +62,9 @@ async function run() {
     const parsed = parseParams(chart.params, named.length === 1 && kind === named[0] ? entries : []);
     notes.push(...parsed.notes);
     window.posencEmbed.notes = notes;
-    window.posencEmbed.host = mountChart(box, chart, {
-      pe, Chart, values: parsed.values, notes, controls, locked, toolbar: toolbar ? { png: true, csv: true } : null,
-    });
+    const host = mountChart(box, chart, { pe, Chart, values: parsed.values, notes, controls, locked });
+    if (toolbar) addToolbar(host, { png: true, csv: true });
+    window.posencEmbed.host = host;
     const title = () => (document.title = `posenc: ${t(chart.title)}`);
     title();
     onLang(title);

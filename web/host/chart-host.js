@@ -1,5 +1,6 @@
 // chart-host.js: the chart host, in one import: mounting (mount.js), outside state (params.js),
-// the chart kinds (kinds.js), exports (export.js) and controls (controls.js).
+// the chart kinds (kinds.js) and controls (controls.js). Not the exports (export.js), which only
+// a toolbar and the page need: what imports this file should not load them.
 //
 // It also owns the one parser of chart state that comes from outside (URL parameters of the
 // page and embed.html, attributes of <posenc-chart>): parseParams() checks every value against
@@ -28,9 +29,13 @@
 //   }
 // `data` is { columns: [names], rows: [[values]] } (a table of the numbers behind the chart).
 //
-// The host mountChart() returns: { params(), set(values), update(), relabel(), destroy(),
-// setNotes(list), data, view, controls, chart, toolbar (the buttons' element, or absent), i18n }.
-// update() redraws now; relabel() re-applies the host's text (strings.js) to the buttons.
+// The host mountChart() returns: { params(), set(values), update(), relabel(), place(), destroy(),
+// setNotes(list), data, view, controls, chart, container, figure, Chart, i18n }. update() redraws
+// now; relabel() re-applies the host's text (strings.js) to the table toggle and the toolbar;
+// place() puts the controls where the width wants them (phone.js). The toolbar is not mounted
+// with the chart: whoever shows one calls toolbar.js's addToolbar(host, opts), which puts it
+// between the chart and its table toggle and sets host.toolbar (the buttons' element). So a
+// chart without one, as a post's <posenc-chart> usually is, loads none of the export code.
 //
 // Languages and themes (host/i18n.js, host/theme.js) are the host's business, wherever it runs
 // (the page, embed.html, <posenc-chart>): the caption, control labels and option texts are in
@@ -47,6 +52,5 @@ export {
   RESERVED, MAX_ENTRIES, GLOBAL_ATTRIBUTES, show, escapeHTML, normName, kebab, formatValue, parseValue, parseParams,
   stateQuery, paramAttribute,
 } from './params.js';
-export { embedSnippets, toCSV } from './export.js';
 export { noteBox, showMessage } from './controls.js';
 export { mountChart } from './mount.js';

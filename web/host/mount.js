@@ -1,6 +1,8 @@
 // mount.js: mounts one chart module into a container: builds its labelled controls from the
 // module's parameter list, redraws on input (at most once per animation frame), keeps the
-// latest data the chart drew for tests and exports, and adds the table toggle and the toolbar.
+// latest data the chart drew for tests and exports, and adds the table toggle. The toolbar is
+// not its business: whoever shows one calls toolbar.js's addToolbar(host, opts) on the host, so
+// a chart without one (a post's <posenc-chart>) never loads the export code.
 // Chart modules never build controls or touch the wasm heap: they get `pe` (web/lib/posenc.js)
 // and plain params.
 import { t, onLang } from './i18n.js';
@@ -9,7 +11,6 @@ import { drawnWithData } from './first-draw.js';
 import { HOST } from './strings.js';
 import { control, noteBox, newId } from './controls.js';
 import { tableView } from './table.js';
-import { addToolbar } from './toolbar.js';
 import { mainParam } from './main-control.js';
 import { phoneLayout } from './phone.js';
 
@@ -18,10 +19,9 @@ import { phoneLayout } from './phone.js';
  * Mounts `chart` into `container`. Options: pe, Chart (Chart.js), values (starting values by
  * param name, already checked: use parseParams for outside input), notes (shown above the
  * chart), controls (false hides them), locked (true shows them disabled: everyone on one
- * picture), toolbar: { link?: () => url, sectionLink?: () => url, embed?: () => html,
- * reset?: true, png?: true, csv?: true } or null for none.
+ * picture).
  */
-export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, locked = false, toolbar = null } = {}) {
+export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, locked = false } = {}) {
   container.classList.add('chart');
   container.dataset.kind = chart.kind;
   applyChartTheme(Chart); // (a bundled Chart.js is not the global one theme.js keeps in step)
@@ -47,7 +47,8 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   container.replaceChildren(notesAt, form, figure);
 
   let pending = 0;
-  const host = { chart, data: null, view: null, controls: [], i18n: true };
+  // (container, figure, Chart and place() are for whatever is added under the chart: the toolbar)
+  const host = { chart, container, figure, Chart, data: null, view: null, controls: [], i18n: true };
   const schedule = () => {
     if (!pending) pending = requestAnimationFrame(() => ((pending = 0), host.update()));
   };
@@ -142,12 +143,12 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   showNotes();
 
   host.lock(locked);
-  if (toolbar) addToolbar(container, figure, host, toolbar, Chart);
-  else host.relabel = () => {};
   const table = tableView(container, host);
-  const relabel = host.relabel;
-  host.relabel = () => (relabel(), table.relabel());
-  phone.place();
+  /** The host's own text again (strings.js): what is added under the chart chains its own to this. */
+  host.relabel = () => table.relabel();
+  /** Puts the controls where the width wants them (phone.js), again after something was added under the chart. */
+  host.place = () => phone.place();
+  host.place();
 
   const stop = [
     onLang(() => {

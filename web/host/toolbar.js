@@ -1,13 +1,20 @@
 // toolbar.js: the Link, Embed, PNG, SVG, GIF / video and CSV buttons under a chart, the panel
-// that shows what Link and Embed copied, and the panel of the animated exports.
+// that shows what Link and Embed copied, and the panel of the animated exports. Added by the
+// callers that show them (the page, embed.html, a <posenc-chart toolbar>) on the host that
+// mountChart returned, so a chart without a toolbar loads none of this.
 import { HOST } from './strings.js';
 import { toCSV, download, withPixelRatio, withLettering, letteringFor, figureHeading, figureFooter, figureLayout, drawFigure } from './export.js';
 import { settingsLine } from './settings-line.js';
 import { t } from './i18n.js';
 import { NUMERIC } from './main-control.js';
 
-export function addToolbar(container, figure, host, opts, Chart) {
-  const { chart } = host;
+/**
+ * Adds the toolbar under the chart of `host` (mount.js's), between the chart and its table
+ * toggle. opts: { link?: (values) => url, sectionLink?: () => url, embed?: (values, height) =>
+ * html, reset?: true, png?: true, csv?: true }: a button for each one given.
+ */
+export function addToolbar(host, opts) {
+  const { chart, container, figure, Chart } = host;
   const bar = document.createElement('div');
   bar.className = 'posenc-toolbar';
   bar.setAttribute('role', 'group');
@@ -138,7 +145,7 @@ export function addToolbar(container, figure, host, opts, Chart) {
       download(container, `posenc-${chart.kind}.csv`, new Blob([toCSV(chart, values, data, { link })], { type: 'text/csv;charset=utf-8' }));
     });
   }
-  host.relabel = () => {
+  const relabel = () => {
     bar.setAttribute('aria-label', HOST.toolbar);
     close.textContent = HOST.close;
     sectionButton.textContent = HOST.sectionLink;
@@ -150,9 +157,12 @@ export function addToolbar(container, figure, host, opts, Chart) {
     settingsLabel.title = HOST.withSettingsTitle;
     animation?.relabel();
   };
-  host.relabel();
+  relabel();
+  const hostRelabel = host.relabel;
+  host.relabel = () => (relabel(), hostRelabel());
   host.toolbar = bar; // other page tools may add their buttons here
   figure.after(bar, panel);
+  host.place();
 }
 
 /**

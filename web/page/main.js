@@ -12,8 +12,10 @@ import './page-ui.js';
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 import { PAGE_KEYS, isSceneKey, readScene, sceneQuery } from './scene.js';
 import {
-  chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, embedSnippets, noteBox, showMessage, show,
+  chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, noteBox, showMessage, show,
 } from '../host/chart-host.js';
+import { embedSnippets } from '../host/export.js';
+import { addToolbar } from '../host/toolbar.js';
 
 // the page's loading message (found when used: this script may run before it is parsed)
 const status = () => document.getElementById('status');
@@ -130,17 +132,16 @@ async function mountOne(el, { pe, Chart }, query = { target: null, entries: [], 
     const inScene = scene?.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
     const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
     const { scriptUrl, scriptModule, embedUrl } = assetUrls();
-    charts.set(k, mountChart(el, chart, {
-      pe, Chart, values, notes: chartNotes, locked: Boolean(scene?.locked),
-      toolbar: {
-        link: (v) => linkFor(chart, el, v),
-        sectionLink: () => sectionLinkFor(el),
-        reset: true,
-        embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
-        png: true,
-        csv: true,
-      },
-    }));
+    const host = mountChart(el, chart, { pe, Chart, values, notes: chartNotes, locked: Boolean(scene?.locked) });
+    addToolbar(host, {
+      link: (v) => linkFor(chart, el, v),
+      sectionLink: () => sectionLinkFor(el),
+      reset: true,
+      embed: (v, height) => embedSnippets({ chart, values: v, scriptUrl, scriptModule, embedUrl, height }),
+      png: true,
+      csv: true,
+    });
+    charts.set(k, host);
   } catch (err) {
     showMessage(el, HOST.drawFailed.format({ message: err?.message ?? String(err) }));
     el.classList.add('error');
