@@ -632,7 +632,10 @@ test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice
   await ready(causal.page);
   assert.equal(await causal.page.evaluate(() => document.querySelectorAll('.present-slot .control.present-changed input[name="causal"]:checked').length), 1, 'the causal mask shows, ticked');
   await causal.context.close();
-  for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null]]) {
+  // a link that sets charts opens on the first chart it sets, within the section its hash names
+  for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null],
+    ['?rope-decay-random.key=independent&present#decay', 'rope-decay-random'], ['?lab-attention.encoding=all&present#lab', 'lab-attention'],
+    ['?rope-decay.preset=4&rope-periods.preset=4&present', 'rope-periods'], ['?rope-decay.preset=4&present=lab', 'length-lab']]) {
     const at = await b.open(path);
     await ready(at.page);
     const r = await at.page.evaluate(() => ({ index: window.posencPage.presenter.index, kind: document.querySelector('.present-slot [data-chart]').dataset.chart }));
