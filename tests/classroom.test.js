@@ -342,6 +342,9 @@ test('the handout: room under each question and no answer; ?answers prints the a
       return {
         sections: [...document.querySelectorAll('main > section')].filter((s) => s.checkVisibility()).map((s) => s.id),
         tracks: [...document.querySelectorAll('.tracks .track')].filter((t) => t.checkVisibility()).map((t) => t.dataset.track),
+        // the printed contents: each entry's link and the number it prints with
+        contents: [...document.querySelectorAll('nav .tracks li, nav .tracks ~ p')].filter((e) => e.checkVisibility())
+          .map((e) => `${e.value ?? ''} ${e.querySelector('a').hash}`.trim()),
         questions: ex.filter((x) => x.querySelector(':scope > summary').checkVisibility()).length,
         answers: ex.filter((x) => [...x.querySelectorAll('details.answer > p')].some((p) => p.checkVisibility())).length,
         links: ex.filter((x) => x.querySelector('a.scene-link')?.checkVisibility()).length,
@@ -354,8 +357,9 @@ test('the handout: room under each question and no answer; ?answers prints the a
     const pages = ((await page.pdf({ format: 'A4' })).toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
     await page.emulateMedia({ media: 'screen' });
     const openAfter = await page.evaluate(() => document.querySelectorAll('details.exercise[open], details.answer[open]').length);
+    const contentsAfter = await page.evaluate(() => [...document.querySelectorAll('nav .tracks li')].filter((e) => e.checkVisibility()).length);
     await context.close();
-    return { ...r, pages, openAfter };
+    return { ...r, pages, openAfter, contentsAfter };
   };
   const all = await printed('?lang=en');
   assert.ok(all.questions >= 40 && all.answers === 0 && all.links === 0, `questions ${all.questions}, answers ${all.answers}, links ${all.links}`);
@@ -374,6 +378,9 @@ test('the handout: room under each question and no answer; ?answers prints the a
   assert.ok(core.pages < all.pages * 0.6, `core: ${core.pages} pages against ${all.pages}`);
   const range = await printed('?lang=en&print=12-13,lab');
   assert.deepEqual(range.sections, ['rope-periods', 'decay', 'lab', 'other-encodings', 'recap']);
+  assert.deepEqual(range.contents, ['12 #rope-periods', '13 #decay', '23 #lab', '24 #other-encodings', '#recap'], 'the contents list what prints, numbered as on the page');
+  assert.equal(range.contentsAfter, 24, 'and every section again after printing');
+  assert.equal(all.contents.length, 25, 'the whole page lists every section and the recap');
   const bad = await printed('?lang=en&print=core,17-99');
   assert.equal(bad.sections.length, all.sections.length, 'a selection that names nothing prints the whole page');
   assert.match(bad.notes.join(' '), /print = “core,17-99”: “17-99” is neither a track/);
