@@ -465,19 +465,26 @@ test("the guide's scene links land with the chart they set in view", async () =>
   }
 });
 
-test("the guide gives each slot of the 45-minute plan a question and its answer; its d = 4 scene shows g come back", async () => {
+test("the guide gives each slot of the 45-minute and the graduate plans a question and its answer, and each plan a handout; its d = 4 scene shows g come back", async () => {
   for (const lang of ['en', 'zh']) {
     const { page, context } = await b.open(`teaching.html?lang=${lang}`);
     await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
     const slots = await page.evaluate(() => [...document.querySelectorAll('#plan-45 ol > li, #plan-graduate ol > li')]
       .filter((li) => li.checkVisibility()).map((li) => li.textContent.replace(/\s+/g, ' ')));
-    const plan45 = slots.slice(0, 7);
-    assert.equal(plan45.length, 7);
+    assert.equal(slots.length, 13, `${lang}: 7 slots in 45 minutes, 6 for students who know attention`);
     const [ask, expect] = lang === 'en' ? ['Ask', 'Expect:'] : ['提问', '预期回答：'];
-    assert.deepEqual(plan45.filter((t) => !t.includes(ask) || !t.includes(expect)), [], `${lang}: slots without a question and its answer`);
-    assert.ok(slots.length >= 12, `${lang}: the plan for students who know attention`);
+    assert.deepEqual(slots.filter((t) => !t.includes(ask) || !t.includes(expect)), [], `${lang}: slots without a question and its answer`);
+    // each plan prints its own sections, as a student's copy and a teacher's
+    const handouts = await page.evaluate(() => [...document.querySelectorAll('section[id^="plan-"]')].map((plan) => [...plan.querySelectorAll('a')]
+      .filter((a) => a.checkVisibility() && new URL(a.href).searchParams.has('print')).map((a) => new URL(a.href).searchParams.has('answers'))));
+    assert.deepEqual(handouts, [[false, true], [false, true], [false, true]], `${lang}: a student's and a teacher's handout per plan`);
     await context.close();
   }
+  // §23's every-encoding maps: a tie at the top is said as one
+  const lab = await b.open('?lab-attention.encoding=all&lang=en#lab');
+  await ready(lab.page);
+  assert.match(await lab.page.$eval('[data-chart="lab-attention"] .readout', (r) => r.textContent), /RoPE and xPos tie for the most weight/);
+  await lab.context.close();
   const guide = await b.open('teaching.html?lang=en');
   const d4 = await guide.page.$eval('#plan-45 a[href*="rope-decay.preset=4"]', (a) => a.getAttribute('href'));
   await guide.context.close();
