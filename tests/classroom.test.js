@@ -335,8 +335,9 @@ test('the handout: room under each question and no answer; ?answers prints the a
     const { page, context } = await b.open(query);
     await ready(page);
     await page.emulateMedia({ media: 'print' });
-    // the print media query's change event, on which the teacher's copy opens the answers
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r))));
+    // the print media query's change event, on which the teacher's copy opens the answers and the
+    // contents get their line for the recap (a busy machine may deliver it a few frames late)
+    await page.waitForFunction(() => document.querySelector('nav .tracks + p:not(.toc-extra)'));
     const r = await page.evaluate(() => {
       const ex = [...document.querySelectorAll('details.exercise')];
       return {
