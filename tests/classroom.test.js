@@ -335,13 +335,17 @@ test('the handout: room under each question and no answer; ?answers prints the a
     const { page, context } = await b.open(query);
     await ready(page);
     await page.emulateMedia({ media: 'print' });
-    // the print media query's change event, on which the teacher's copy opens the answers
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r))));
+    // the print media query's change event, on which the teacher's copy opens the answers and the
+    // contents get their line for the recap (a busy machine may deliver it a few frames late)
+    await page.waitForFunction(() => document.querySelector('nav .tracks + p:not(.toc-extra)'));
     const r = await page.evaluate(() => {
       const ex = [...document.querySelectorAll('details.exercise')];
       return {
         sections: [...document.querySelectorAll('main > section')].filter((s) => s.checkVisibility()).map((s) => s.id),
         tracks: [...document.querySelectorAll('.tracks .track')].filter((t) => t.checkVisibility()).map((t) => t.dataset.track),
+        // the printed contents: each entry's link and the number it prints with
+        contents: [...document.querySelectorAll('nav .tracks li, nav .tracks ~ p')].filter((e) => e.checkVisibility())
+          .map((e) => `${e.value ?? ''} ${e.querySelector('a').hash}`.trim()),
         questions: ex.filter((x) => x.querySelector(':scope > summary').checkVisibility()).length,
         answers: ex.filter((x) => [...x.querySelectorAll('details.answer > p')].some((p) => p.checkVisibility())).length,
         links: ex.filter((x) => x.querySelector('a.scene-link')?.checkVisibility()).length,
@@ -354,8 +358,9 @@ test('the handout: room under each question and no answer; ?answers prints the a
     const pages = ((await page.pdf({ format: 'A4' })).toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
     await page.emulateMedia({ media: 'screen' });
     const openAfter = await page.evaluate(() => document.querySelectorAll('details.exercise[open], details.answer[open]').length);
+    const contentsAfter = await page.evaluate(() => [...document.querySelectorAll('nav .tracks li')].filter((e) => e.checkVisibility()).length);
     await context.close();
-    return { ...r, pages, openAfter };
+    return { ...r, pages, openAfter, contentsAfter };
   };
   const all = await printed('?lang=en');
   assert.ok(all.questions >= 40 && all.answers === 0 && all.links === 0, `questions ${all.questions}, answers ${all.answers}, links ${all.links}`);
@@ -374,6 +379,9 @@ test('the handout: room under each question and no answer; ?answers prints the a
   assert.ok(core.pages < all.pages * 0.6, `core: ${core.pages} pages against ${all.pages}`);
   const range = await printed('?lang=en&print=12-13,lab');
   assert.deepEqual(range.sections, ['rope-periods', 'decay', 'lab', 'other-encodings', 'recap']);
+  assert.deepEqual(range.contents, ['12 #rope-periods', '13 #decay', '23 #lab', '24 #other-encodings', '#recap'], 'the contents list what prints, numbered as on the page');
+  assert.equal(range.contentsAfter, 24, 'and every section again after printing');
+  assert.equal(all.contents.length, 25, 'the whole page lists every section and the recap');
   const bad = await printed('?lang=en&print=core,17-99');
   assert.equal(bad.sections.length, all.sections.length, 'a selection that names nothing prints the whole page');
   assert.match(bad.notes.join(' '), /print = “core,17-99”: “17-99” is neither a track/);
@@ -458,19 +466,26 @@ test("the guide's scene links land with the chart they set in view", async () =>
   }
 });
 
-test("the guide gives each slot of the 45-minute plan a question and its answer; its d = 4 scene shows g come back", async () => {
+test("the guide gives each slot of the 45-minute and the graduate plans a question and its answer, and each plan a handout; its d = 4 scene shows g come back", async () => {
   for (const lang of ['en', 'zh']) {
     const { page, context } = await b.open(`teaching.html?lang=${lang}`);
     await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
     const slots = await page.evaluate(() => [...document.querySelectorAll('#plan-45 ol > li, #plan-graduate ol > li')]
       .filter((li) => li.checkVisibility()).map((li) => li.textContent.replace(/\s+/g, ' ')));
-    const plan45 = slots.slice(0, 7);
-    assert.equal(plan45.length, 7);
+    assert.equal(slots.length, 13, `${lang}: 7 slots in 45 minutes, 6 for students who know attention`);
     const [ask, expect] = lang === 'en' ? ['Ask', 'Expect:'] : ['提问', '预期回答：'];
-    assert.deepEqual(plan45.filter((t) => !t.includes(ask) || !t.includes(expect)), [], `${lang}: slots without a question and its answer`);
-    assert.ok(slots.length >= 12, `${lang}: the plan for students who know attention`);
+    assert.deepEqual(slots.filter((t) => !t.includes(ask) || !t.includes(expect)), [], `${lang}: slots without a question and its answer`);
+    // each plan prints its own sections, as a student's copy and a teacher's
+    const handouts = await page.evaluate(() => [...document.querySelectorAll('section[id^="plan-"]')].map((plan) => [...plan.querySelectorAll('a')]
+      .filter((a) => a.checkVisibility() && new URL(a.href).searchParams.has('print')).map((a) => new URL(a.href).searchParams.has('answers'))));
+    assert.deepEqual(handouts, [[false, true], [false, true], [false, true]], `${lang}: a student's and a teacher's handout per plan`);
     await context.close();
   }
+  // §23's every-encoding maps: a tie at the top is said as one
+  const lab = await b.open('?lab-attention.encoding=all&lang=en#lab');
+  await ready(lab.page);
+  assert.match(await lab.page.$eval('[data-chart="lab-attention"] .readout', (r) => r.textContent), /RoPE and xPos tie for the most weight/);
+  await lab.context.close();
   const guide = await b.open('teaching.html?lang=en');
   const d4 = await guide.page.$eval('#plan-45 a[href*="rope-decay.preset=4"]', (a) => a.getAttribute('href'));
   await guide.context.close();
@@ -632,7 +647,10 @@ test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice
   await ready(causal.page);
   assert.equal(await causal.page.evaluate(() => document.querySelectorAll('.present-slot .control.present-changed input[name="causal"]:checked').length), 1, 'the causal mask shows, ticked');
   await causal.context.close();
-  for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null]]) {
+  // a link that sets charts opens on the first chart it sets, within the section its hash names
+  for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null],
+    ['?rope-decay-random.key=independent&present#decay', 'rope-decay-random'], ['?lab-attention.encoding=all&present#lab', 'lab-attention'],
+    ['?rope-decay.preset=4&rope-periods.preset=4&present', 'rope-periods'], ['?rope-decay.preset=4&present=lab', 'length-lab']]) {
     const at = await b.open(path);
     await ready(at.page);
     const r = await at.page.evaluate(() => ({ index: window.posencPage.presenter.index, kind: document.querySelector('.present-slot [data-chart]').dataset.chart }));

@@ -296,10 +296,16 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   /**
    * The figure to start at, from what a link names (?present=decay, ?present#decay, ?present=12):
    * a figure's number (1 is the first), a section's id (its first figure) or a chart's kind; else 0.
+   * A link that sets charts (a scene: kind.param keys in `query`) starts at the first chart it
+   * sets, within the section it names if any, as the page lands on it: the room sees what changed.
    */
-  function find(ref) {
+  function find(ref, query = new URLSearchParams(location.search)) {
     const s = decodeURIComponent(String(ref ?? '')).replace(/^#/, '').trim();
     if (/^\d+$/.test(s)) return Math.min(Math.max(Number(s), 1), all.length) - 1;
+    const set = new Set([...query.keys()].filter((k) => k.includes('.')).map((k) => k.split('.')[0]));
+    const inSection = (f) => !s || f.section.id === s;
+    const changed = all.findIndex((f) => set.has(f.el.dataset.chart) && inSection(f));
+    if (changed >= 0 && !all.some((f) => f.el.dataset.chart === s)) return changed;
     const i = all.findIndex((f) => f.el.dataset.chart === s || f.section.id === s);
     return Math.max(i, 0);
   }

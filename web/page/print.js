@@ -6,7 +6,7 @@
 // sentence). After printing the images and the lines go.
 // The URL picks the handout: ?print=core (tracks, section numbers, ranges: tracks.js) prints
 // only those sections, and ?answers is the teacher's copy, with each exercise's answer where a
-// student's copy leaves room to write a prediction (style.css).
+// student's copy leaves room to write a prediction (style.css); its contents list what it prints.
 import { parseValue } from '../host/params.js';
 import { handoutSections } from './tracks.js';
 import { settingsLine } from '../host/settings-line.js';
@@ -74,6 +74,34 @@ export function markHandout(query, doc = document) {
   doc.documentElement.toggleAttribute('data-answers', answers);
 }
 
+// The printed contents list what the handout prints: the entries of sections it leaves out hide
+// (the others keep their numbers: a hidden entry would renumber the rest), and the recap, which
+// every handout ends with and the screen's contents do not list, gets a line under them.
+const RECAP_LINE = 'print-contents-recap';
+export function listPrinted(doc = document) {
+  unlistPrinted(doc);
+  for (const ol of doc.querySelectorAll('.tracks ol.toc')) {
+    [...ol.children].forEach((li, k) => {
+      li.value = ol.start + k;
+      const id = li.querySelector('a[href^="#"]')?.hash.slice(1);
+      li.hidden = Boolean(id && doc.getElementById(id)?.hasAttribute('data-unprinted'));
+    });
+  }
+  const title = doc.getElementById('recap-title'), tracks = doc.querySelector('.tracks');
+  if (!title || !tracks) return;
+  const line = doc.createElement('p'), link = doc.createElement('a');
+  line.className = RECAP_LINE;
+  link.href = '#recap';
+  link.append(...[...title.childNodes].map((n) => n.cloneNode(true)));
+  line.append(link);
+  tracks.after(line);
+}
+
+export function unlistPrinted(doc = document) {
+  for (const li of doc.querySelectorAll('.tracks ol.toc > li')) (li.removeAttribute('value'), (li.hidden = false));
+  doc.querySelector(`p.${RECAP_LINE}`)?.remove();
+}
+
 // A closed <details> prints nothing inside it, whatever the stylesheet says: the teacher's copy
 // opens the exercises and their answers for printing, and closes after what it opened.
 let opened = [];
@@ -93,8 +121,8 @@ function closeAnswers() {
 /** The handout the URL asks for, and snapshots before every print (the print dialog, or a print media query turning on). */
 export function preparePrinting() {
   markHandout(new URLSearchParams(location.search));
-  const before = () => { snapshotCharts(); openAnswers(document); };
-  const after = () => { clearSnapshots(); closeAnswers(); };
+  const before = () => { snapshotCharts(); listPrinted(); openAnswers(document); };
+  const after = () => { clearSnapshots(); unlistPrinted(); closeAnswers(); };
   addEventListener('beforeprint', before);
   addEventListener('afterprint', after);
   const media = matchMedia('print');
