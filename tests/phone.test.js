@@ -114,3 +114,41 @@ test('a mouse keeps the compact controls: no finger sizes on a desktop', async (
   assert.ok(r.range < 30 && r.button < 36, `desktop sizes: slider ${r.range} px, button ${r.button} px`);
   await context.close();
 });
+
+/** Legend items of every Chart.js chart on the page that reach past their canvas's width, as "kind [i] text". */
+const cutLegends = (page) => page.evaluate(() => {
+  const cut = [];
+  for (const canvas of document.querySelectorAll('.chart[data-kind] canvas')) {
+    const chart = window.Chart.getChart(canvas);
+    if (!chart?.legend?.options.display) continue;
+    chart.legend.legendHitBoxes.forEach((h, i) => {
+      if (h.left < 0 || h.left + h.width > chart.width + 0.5) cut.push(`${canvas.closest('.chart').dataset.kind} [${i}] ${chart.legend.legendItems[i].text}`);
+    });
+  }
+  return cut;
+});
+
+test('on a phone, every legend item of every chart fits in its canvas, in both languages (and every misread a model can show)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context, problems } = await phone(`?lang=${lang}`);
+    assert.deepEqual(await cutLegends(page), [], `${lang}: legend items past the canvas's right edge`);
+    // model-misreads names the misreads that apply to the model chosen: walk every model
+    const models = await page.$$eval('.chart[data-kind="model-misreads"] select[name="model"] option', (os) => os.map((o) => o.value).filter((v) => v !== 'config'));
+    const cut = [];
+    for (const model of models) {
+      await page.evaluate((model) => new Promise((resolve) => {
+        const box = document.querySelector('.chart[data-kind="model-misreads"]'), select = box.querySelector('select[name="model"]');
+        if (select.value === model) return resolve(); // drawn already: no change, no redraw
+        box.addEventListener('posenc:drawn', resolve, { once: true });
+        // a model the chart cannot draw writes its message in the readout instead
+        new MutationObserver((_, o) => (o.disconnect(), resolve())).observe(box.querySelector('.readout'), { childList: true, subtree: true, characterData: true });
+        select.value = model;
+        select.dispatchEvent(new Event('input', { bubbles: true }));
+      }), model);
+      cut.push(...(await cutLegends(page)).map((c) => `${model}: ${c}`));
+    }
+    assert.deepEqual([...new Set(cut)], [], `${lang}: misread names past the canvas's right edge`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
