@@ -114,3 +114,120 @@ test('a mouse keeps the compact controls: no finger sizes on a desktop', async (
   assert.ok(r.range < 30 && r.button < 36, `desktop sizes: slider ${r.range} px, button ${r.button} px`);
   await context.close();
 });
+
+/** Legend items of every Chart.js chart on the page that reach past their canvas's width, as "kind [i] text". */
+const cutLegends = (page) => page.evaluate(() => {
+  const cut = [];
+  for (const canvas of document.querySelectorAll('.chart[data-kind] canvas')) {
+    const chart = window.Chart.getChart(canvas);
+    if (!chart?.legend?.options.display) continue;
+    chart.legend.legendHitBoxes.forEach((h, i) => {
+      if (h.left < 0 || h.left + h.width > chart.width + 0.5) cut.push(`${canvas.closest('.chart').dataset.kind} [${i}] ${chart.legend.legendItems[i].text}`);
+    });
+  }
+  return cut;
+});
+
+test('on a phone, every legend item of every chart fits in its canvas, in both languages (and every misread a model can show)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context, problems } = await phone(`?lang=${lang}`);
+    assert.deepEqual(await cutLegends(page), [], `${lang}: legend items past the canvas's right edge`);
+    // model-misreads names the misreads that apply to the model chosen: walk every model
+    const models = await page.$$eval('.chart[data-kind="model-misreads"] select[name="model"] option', (os) => os.map((o) => o.value).filter((v) => v !== 'config'));
+    const cut = [];
+    for (const model of models) {
+      await page.evaluate((model) => new Promise((resolve) => {
+        const box = document.querySelector('.chart[data-kind="model-misreads"]'), select = box.querySelector('select[name="model"]');
+        if (select.value === model) return resolve(); // drawn already: no change, no redraw
+        box.addEventListener('posenc:drawn', resolve, { once: true });
+        // a model the chart cannot draw writes its message in the readout instead
+        new MutationObserver((_, o) => (o.disconnect(), resolve())).observe(box.querySelector('.readout'), { childList: true, subtree: true, characterData: true });
+        select.value = model;
+        select.dispatchEvent(new Event('input', { bubbles: true }));
+      }), model);
+      cut.push(...(await cutLegends(page)).map((c) => `${model}: ${c}`));
+    }
+    assert.deepEqual([...new Set(cut)], [], `${lang}: misread names past the canvas's right edge`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('on a phone, inline math in answers and takeaways breaks within its block, the recap reads as cards, the heatmap hints read as prose', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context, problems } = await phone(`?lang=${lang}`);
+    const r = await page.evaluate(() => {
+      for (const d of document.querySelectorAll('main details')) d.open = true;
+      const wide = [];
+      for (const m of document.querySelectorAll('main math:not([display="block"])')) {
+        if (!m.getClientRects().length || m.closest('.table-scroll, math[display="block"]')) continue;
+        let block = m.parentElement;
+        while (!['block', 'list-item', 'table-cell'].includes(getComputedStyle(block).display)) block = block.parentElement;
+        const s = getComputedStyle(block), right = block.getBoundingClientRect().right - parseFloat(s.paddingRight) - parseFloat(s.borderRightWidth);
+        const past = m.getBoundingClientRect().right - right;
+        if (past > 1) wide.push(`${m.closest('section')?.id}: ${Math.round(past)} px past its block: ${m.textContent}`);
+      }
+      const recap = [...document.querySelectorAll('#recap .table-scroll')].find((e) => e.getClientRects().length);
+      const firstRow = recap.querySelector('tbody tr');
+      const hints = [...document.querySelectorAll('.cell-hover.hint, .heatmap-hover.hint')].filter((e) => e.getClientRects().length)
+        .map((e) => ({ text: e.textContent, font: getComputedStyle(e).fontFamily }));
+      return {
+        wide, recapScrolls: recap.scrollWidth > recap.clientWidth + 1,
+        labels: [...firstRow.querySelectorAll('td')].map((td) => getComputedStyle(td, '::before').content),
+        heads: [...recap.querySelectorAll('thead th')].slice(1).map((th) => `"${th.textContent}"`), hints,
+      };
+    });
+    assert.deepEqual(r.wide, [], `${lang}: inline math wider than its block`);
+    assert.ok(!r.recapScrolls, `${lang}: the recap scrolls sideways`);
+    assert.deepEqual(r.labels, r.heads, `${lang}: each recap value under its column's name`);
+    assert.ok(r.hints.length >= 2, `${lang}: the heatmaps show their hints`);
+    for (const h of r.hints) {
+      assert.doesNotMatch(h.font, /mono/i, `${lang}: hint in monospace: ${h.text}`);
+      assert.match(h.text, lang === 'en' ? /^Tap/ : /^(用手指)?点按/, `${lang}: the touch action first: ${h.text}`);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('on a phone, lab-attention stacks its maps at the full width; rotate-half\'s caption stays put while its table scrolls', async () => {
+  const { page, context } = await phone('#lab-attention');
+  const r = await page.evaluate(() => {
+    const canvas = document.querySelector('.chart[data-kind="lab-attention"] canvas');
+    const caption = document.querySelector('.chart[data-kind="rotate-half"] .table-caption');
+    const scroll = document.querySelector('.chart[data-kind="rotate-half"] .table-scroll');
+    return { width: canvas.clientWidth, height: canvas.clientHeight, captionOutside: !scroll.contains(caption), scrolls: scroll.scrollWidth > scroll.clientWidth,
+      named: scroll.querySelector('table').getAttribute('aria-labelledby') === caption.id && caption.textContent.length > 10 };
+  });
+  // two maps one above the other, each (width − labels and colour bar) square: about 200 px, not 85
+  assert.ok(r.height > 1.5 * r.width, `lab-attention's box ${r.width}×${r.height} px`);
+  assert.ok(r.captionOutside && r.named, 'rotate-half: a caption outside the scrolling box names the table');
+  await context.close();
+});
+
+test('under a coarse pointer, the toolbar\'s "settings under the figure" and the how notes\' toggles are finger-sized', async () => {
+  const { page, context } = await phone('#rope-decay');
+  const r = await page.evaluate(() => {
+    const shown = (e) => e.getClientRects().length > 0;
+    const h = (e) => Math.round(e.getBoundingClientRect().height);
+    return {
+      settings: [...document.querySelectorAll('.posenc-with-settings')].filter(shown).map(h),
+      box: [...document.querySelectorAll('.posenc-with-settings input')].filter(shown).map(h),
+      how: [...document.querySelectorAll('details.how summary')].filter(shown).map(h),
+    };
+  });
+  assert.ok(r.settings.length && r.how.length, 'both are on the page');
+  assert.deepEqual(r.settings.filter((x) => x < 44), [], 'settings label under 44 px');
+  assert.deepEqual(r.box.filter((x) => x < 24), [], 'settings checkbox under 24 px');
+  assert.deepEqual(r.how.filter((x) => x < 44), [], 'how toggles under 44 px');
+  await context.close();
+});
+
+test('rope-decay says when the slowest pair\'s quarter period lies past the distances drawn', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await phone(`?lang=${lang}#rope-decay`);
+    const text = await page.locator('.chart[data-kind="rope-decay"] .readout').textContent();
+    assert.match(text, lang === 'en' ? /14617, past the largest distance drawn \(10000\)/ : /14617 处降到 0，这已超出图中的最大距离 10000/, lang);
+    await context.close();
+  }
+});

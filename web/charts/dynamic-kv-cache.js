@@ -36,7 +36,7 @@ const M = messages({
     noteShort: 'At the last step (length {T}): the query\'s score on every key, from the cache and recomputed with the current base. ' +
       'Every key was cached with the original base, the one the query uses.',
     fresh: 'recomputed with the current base',
-    cached: 'from the cache (each key with its own step\'s base)',
+    cached: 'from the cache (each key\'s own base)',
     agreeExact: 'matches the recomputation exactly',
     agreeUpTo: 'differs by up to {worst}',
     readoutShort: 'The sequence never grows past L₀ = {maxPos}: the cache {agree} (grow it past {maxPos} to see them part).',
@@ -67,7 +67,7 @@ const M = messages({
     noteShort: '最后一步（长度 {T}）：query 对每个 key 的得分，分别来自缓存和用当前底数重新计算。' +
       '所有 key 都是用原始底数缓存的，与 query 的底数相同。',
     fresh: '用当前底数重新计算',
-    cached: '来自缓存（每个 key 用写入那一步的底数）',
+    cached: '来自缓存（各 key 用各自的底数）',
     agreeExact: '与重新计算完全一致',
     agreeUpTo: '最多相差 {worst}',
     readoutShort: '序列从未超过 L₀ = {maxPos}：缓存{agree}（让长度超过 {maxPos} 就能看到两者分开）。',

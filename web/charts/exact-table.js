@@ -65,7 +65,9 @@ export default {
     let picked = null; // { pos, dim } tapped or focused
     const cellAt = ({ pos, dim }) => table.tBodies[0]?.rows[pos]?.cells[dim + 1] ?? null;
     const show = () => {
+      // the hint is a sentence: monospace is for the figures of a cell
       line.classList.toggle('hint', !s || !picked);
+      line.classList.toggle('mono', Boolean(s && picked));
       if (!s || !picked) {
         line.textContent = String(M.hint);
         return;

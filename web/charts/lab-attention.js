@@ -16,7 +16,7 @@ const M = messages({
     query: 'query position',
     key: 'key position',
     readout: '{encoding} on “{task}”: the weight on the key the task needs (2 places back, or the matching copy position), averaged over queries: {list}.',
-    noticeFar: 'At {multiple}×, queries from position {edge} on give {far} of their weight to keys {edge} or more places back, distances training never showed{stripes}. The brightest stripe is the keys {peak} places back, which a query has only from position {peak} on. These queries give {target} to the key the task needs; the readout\'s {multiple}× figure, {all}, averages over every query from position 2 on, those before {edge} included.',
+    noticeFar: 'At {multiple}×, queries from position {edge} on give {far} of their weight to keys {edge} or more places back, distances training never showed{stripes}. The brightest stripe is the keys {peak} places back, which a query has only from position {peak} on. These queries give {target} to the key the task needs; averaged over every query from position 2 on, those before {edge} included, the weight on it is {all}.',
     stripes: ', in stripes at keys {list} places back',
     range: '{from}–{to}',
     listSep: ', ',
@@ -39,7 +39,7 @@ const M = messages({
     query: 'query 位置',
     key: 'key 位置',
     readout: '{encoding}，任务“{task}”：任务所需的 key（往前第 2 个，或复制时对应的位置）上的权重，在各 query 上的平均：{list}。',
-    noticeFar: '在 {multiple}× 时，位置 {edge} 及以后的 query 把 {far} 的权重给了往前 {edge} 个位置及更远的 key（训练中从未出现过的距离）{stripes}。最亮的条纹是往前 {peak} 个位置的 key，只有位置 {peak} 及以后的 query 才有这样的 key。这些 query 放在任务所需的 key 上的权重平均为 {target}；图下列出的 {multiple}× 平均值 {all} 则是对位置 2 起的所有 query 取平均，位置 {edge} 之前的也算在内。',
+    noticeFar: '在 {multiple}× 时，位置 {edge} 及以后的 query 把 {far} 的权重给了往前 {edge} 个位置及更远的 key（训练中从未出现过的距离）{stripes}。最亮的条纹是往前 {peak} 个位置的 key，只有位置 {peak} 及以后的 query 才有这样的 key。这些 query 放在任务所需的 key 上的权重平均为 {target}；若对位置 2 起的所有 query 取平均（位置 {edge} 之前的也算在内），则为 {all}。',
     stripes: '，集中在往前 {list} 个位置的几条条纹上',
     range: '{from}–{to}',
     listSep: '、',
@@ -161,8 +161,16 @@ export default {
         paint((ctx, w, h) => {
           // room for the labels, grown with the text (lettering.js)
           const k = textScale(), left = 50 * k, top = 24 * k, under = 56 * k;
-          const cols = all ? 4 : 2, rows = Math.ceil(attention.length / cols), gap = 40 * k;
-          const size = Math.min((w - left - 70 * k - (cols - 1) * gap) / cols, (h - 60 * k * rows) / rows);
+          // as many maps a row as makes them largest: side by side on a wide screen, one above the
+          // other in a phone's tall box (style.css), where side by side they would be 85 px
+          const gap = 40 * k, n = attention.length;
+          const fit = (cols) => {
+            const rows = Math.ceil(n / cols);
+            return Math.min((w - left - 70 * k - (cols - 1) * gap) / cols, (h - 60 * k * rows) / rows);
+          };
+          let cols = 1;
+          for (let c = 2; c <= n; c++) if (fit(c) > fit(cols)) cols = c;
+          const size = fit(cols);
           attention.forEach((a, k) => {
             fillCells(images[k], a.length, a.length, viridis, (c, r) => (c > r ? -1 : Math.min(255, Math.round(a.weights[r * a.length + c] * 255))));
             const col = k % cols, row = Math.floor(k / cols);

@@ -19,7 +19,7 @@ const M = messages({
     yTitle: 'accuracy',
     plain: 'RoPE, unscaled',
     atEval: 'RoPE + {scaling} at evaluation',
-    tuned: 'RoPE + {scaling}, fine-tuned {steps} steps at lengths up to {length}',
+    tuned: 'RoPE + {scaling}, tuned {steps} steps at {multiple}×',
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length (the mean of seeds {seeds}): {list}.',
     readItem: '{name} {values}',
     sep: '; ',
@@ -40,7 +40,7 @@ const M = messages({
     yTitle: '准确率',
     plain: 'RoPE，不缩放',
     atEval: 'RoPE + {scaling}，仅在评估时',
-    tuned: 'RoPE + {scaling}，在不超过 {length} 的长度上微调 {steps} 步',
+    tuned: 'RoPE + {scaling}，在 {multiple}× 长度上微调 {steps} 步',
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}；种子 {seeds} 的平均值）：{list}。',
     readItem: '{name} {values}',
     sep: '；',
@@ -66,7 +66,7 @@ function lines(task) {
   const ft = results.options.fineTune;
   const out = [[M.plain.format(), runs.map((r) => r.evaluation), palette[6], false, false]];
   SCALINGS.forEach(([s, name], i) => out.push([M.atEval.format({ scaling: name }), runs.map((r) => r.scaled[s]), palette[i], true, false]));
-  SCALINGS.forEach(([s, name], i) => out.push([M.tuned.format({ scaling: name, steps: ft.steps, length: ft.multiple * TRAIN_LENGTH }),
+  SCALINGS.forEach(([s, name], i) => out.push([M.tuned.format({ scaling: name, steps: ft.steps, multiple: ft.multiple }),
     runs.map((r) => r.fineTuned[s].evaluation), palette[i], false, true]));
   return out;
 }

@@ -14,15 +14,16 @@ const M = messages({
     seed: 'seed of q and k',
     xTitle: 'distance m − n from key to query (log scale)',
     yTitle: 'largest |score error| up to that distance, / (|q|·|k|)',
-    theta: 'rope_theta left at 10000 (vllm#42624)',
-    partial: 'partial rotary factor ignored (transformers#48652)',
-    proportional: 'proportional read as classic partial (pie#603)',
-    longrope: 'LongRoPE long factors from length L₀, not L₀ + 1 (unsloth#10681)',
-    global: 'global scaling applied to sliding layers too (mlx-vlm#1709)',
-    attention: 'YaRN attention factor dropped (ik_llama.cpp#1298)',
-    style: 'the other pair style (transformers.js#1416)',
+    theta: 'rope_theta left at 10000',
+    partial: 'partial rotary factor ignored',
+    proportional: 'proportional read as classic partial',
+    longrope: 'LongRoPE\'s long factors from L₀, not L₀ + 1',
+    global: 'global scaling on sliding layers too',
+    attention: 'YaRN attention factor dropped',
+    style: 'the other pair style',
     readout: 'Random q and k from seed {seed}, {count} distances from 1 to {max}. ',
-    readLine: '“{name}”, on {type}: largest error {worst} (at distance {at}){first}. ',
+    cited: '{name} ({ref})',
+    readLine: '“{name}” ({ref}), on {type}: largest error {worst} (at distance {at}){first}. ',
     readFirst: ', first past 1% at distance {x}',
     readNever: ', never past 1%',
     readNone: 'Of the misreads listed, these do not apply to this model: {list}.',
@@ -42,15 +43,16 @@ const M = messages({
     seed: 'q 和 k 的种子',
     xTitle: 'key 到 query 的距离 m − n（对数坐标）',
     yTitle: '到该距离为止最大的 |得分误差| / (|q|·|k|)',
-    theta: 'rope_theta 误用默认的 10000（vllm#42624）',
-    partial: '忽略了部分旋转比例（transformers#48652）',
-    proportional: '把 proportional 当成经典的部分旋转（pie#603）',
-    longrope: 'LongRoPE 在长度 L₀ 而非 L₀ + 1 时切换到长因子（unsloth#10681）',
-    global: '全局层的缩放也用到了滑动窗口层（mlx-vlm#1709）',
-    attention: '丢掉了 YaRN 的注意力因子（ik_llama.cpp#1298）',
-    style: '用了另一种配对方式（transformers.js#1416）',
+    theta: 'rope_theta 误用默认的 10000',
+    partial: '忽略了部分旋转比例',
+    proportional: '把 proportional 当成经典的部分旋转',
+    longrope: 'LongRoPE 在长度 L₀ 而非 L₀ + 1 时切换到长因子',
+    global: '全局层的缩放也用到了滑动窗口层',
+    attention: '丢掉了 YaRN 的注意力因子',
+    style: '用了另一种配对方式',
     readout: '随机的 q 和 k（种子 {seed}），{count} 个距离，从 1 到 {max}。',
-    readLine: '{name}，在 {type} 上：最大误差 {worst}（在距离 {at} 处）{first}。',
+    cited: '{name}（{ref}）',
+    readLine: '{name}（{ref}），在 {type} 上：最大误差 {worst}（在距离 {at} 处）{first}。',
     readFirst: '，在距离 {x} 处首次超过 1%',
     readNever: '，从未超过 1%',
     readNone: '以下误读不适用于这个模型：{list}。',
@@ -65,6 +67,13 @@ const M = messages({
     how: '页面读取所选模型的配置，用由种子生成的一个随机 query 和 key（维度取相应层类型的头维度），在至多 240 个按对数等距的整数距离 m − n 上打分（取整后重复的只算一次，实际个数见图下的说明）：key 在位置 n = 0，query 在位置 m；一次按正确的设置，每种误读各一次。误差为 |误读 − 正确| / (|q|·|k|)，画的是到每个距离为止的最大值；紧挨 L₀ 之下的几个距离总会包括在内。误差在前 64 个位置之内超过 1% 的误读，这里算作“立即显现”。',
   },
 });
+
+// where each misread was reported: the readout cites it, the legend has no room for it on a phone
+const REPORTS = {
+  theta: 'vllm#42624', partial: 'transformers#48652', proportional: 'pie#603', longrope: 'unsloth#10681',
+  global: 'mlx-vlm#1709', attention: 'ik_llama.cpp#1298', style: 'transformers.js#1416',
+};
+const cited = (name) => M.cited.format({ name: String(M[name]), ref: REPORTS[name] });
 
 /** The layer type misreads are shown on: the scaled one when there is one, else the first rotated. */
 function mainType(info) {
@@ -189,7 +198,7 @@ export default {
         };
         const lines = [], skipped = [], columns = ['distance'], cols = [], firsts = [];
         misreads(info, typeName, t).forEach(({ name, type, right: u, wrong }, i) => {
-          if (!wrong) return skipped.push(String(M[name]));
+          if (!wrong) return skipped.push(cited(name));
           const { q, k, norm, scores: right } = rightFor(type, u);
           const err = Float64Array.from(scores(wrong, q, k, dist), (v, j) => Math.abs(v - right[j]) / norm);
           let worst = 0, first = -1;
@@ -202,7 +211,7 @@ export default {
           });
           firsts.push(first >= 0 ? dist[first] : Infinity);
           lines.push(M.readLine.format({
-            name: String(M[name]), type, worst: sig(err[worst], 3), at: dist[worst],
+            name: String(M[name]), ref: REPORTS[name], type, worst: sig(err[worst], 3), at: dist[worst],
             first: first >= 0 ? M.readFirst.format({ x: dist[first] }) : String(M.readNever),
           }));
           columns.push(name);

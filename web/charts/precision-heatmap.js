@@ -26,7 +26,7 @@ const M = messages({
     yTitle: 'pair i',
     refused: 'float16 refused',
     above: 'above {max}',
-    hint: 'Point at the map or tap it (or select it with Tab and use the arrow keys) to read one entry.',
+    hint: 'Tap the map or point at it (or select it with Tab and use the arrow keys) to read one entry.',
     cellRefused: 'position {pos}: not representable in float16',
     cell: 'position {pos}, pair {pair} (θ{sub} = {theta}): largest of |Δcos|, |Δsin| = {err}',
     aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
@@ -60,7 +60,7 @@ const M = messages({
     yTitle: '第 i 对',
     refused: 'float16 拒绝',
     above: '高于 {max}',
-    hint: '把鼠标移到图上或用手指点按（也可用 Tab 键选中图后按方向键），即可读出一个元素。',
+    hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键），即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
     cell: '位置 {pos}，第 {pair} 对（θ{sub} = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
@@ -147,7 +147,9 @@ export default {
       }
     };
     const showCursor = () => {
+      // the hint is a sentence: monospace is for the figures of an entry
       hover.classList.toggle('hint', !s || !cursor);
+      hover.classList.toggle('mono', Boolean(s && cursor));
       if (!s || !cursor) {
         hover.textContent = String(M.hint);
         return;

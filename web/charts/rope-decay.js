@@ -35,7 +35,7 @@ const M = messages({
     xTitle: 'distance Δ',
     yTitle: 'score g(Δ)',
     y2Title: 'RoFormer bound ÷ d (right axis)',
-    boundLabel: 'RoFormer bound on |g|, ÷ d as in its Fig. 2 (right axis)',
+    boundLabel: 'RoFormer bound on |g|, ÷ d (right axis)',
     noticeGeometric: 'Pairs fall out of step one after another, fastest first: at Δ = {x}, {inPhase} of the {half} pairs have turned by at most 1 radian (they are still in step), and g = {gx}: about 2 for each pair in step, a little less for those near one radian.',
     noticeReturns: 'With only {half} pairs, g falls and then comes back up to {peak} of d = {dim} at Δ = {xpeak}: the pairs fall back into step, so there is no lasting decay. Try d = 256.',
     noticeOnes: 'Every pair turns at the same speed, so g = d·cos Δ repeats for ever: no decay.',
@@ -45,6 +45,7 @@ const M = messages({
     countedEvery: 'one whole distance in {every} up to {max}',
     readoutBound: '; RoFormer\'s bound on |g|, 2·Σⱼ |Sⱼ|, is drawn divided by d on its own right axis, so its curve can run below g\'s, but the bound itself stays above |g|: {b0} at Δ = {x0}, {bn} at Δ = {xn}',
     readoutQuarter: '; the slowest pair\'s cosine reaches 0 at Tₘₐₓ/4 = {quarter}.',
+    readoutQuarterPast: '; the slowest pair\'s cosine reaches 0 at Tₘₐₓ/4 = {quarter}, past the largest distance drawn ({maxDist}): raise it to see that point.',
     end: '.',
     how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. Its lowest value in the readout is not taken at the points drawn, which can miss a narrow dip, but at every whole distance up to the largest (at one in k where d/2 times their count would pass about two million terms, never at fewer than are drawn). Only Δ ≥ 0 is drawn: cos is even, so g(−Δ) = g(Δ), and the bound is the same at −Δ too. The bound\'s partial sums S_j add the unit vectors (cos Δθᵢ, sin Δθᵢ) of pairs 0 … j − 1; the chart plots (2/d)·Σ_j |S_j| on the right axis, the relative bound that RoFormer\'s Figure 2 plots, d times smaller than the bound on |g|. The table and CSV carry d times it: for all-ones q and k that bounds |g|, and it stays above |g| at every distance.',
   },
@@ -61,7 +62,7 @@ const M = messages({
     xTitle: '距离 Δ',
     yTitle: '得分 g(Δ)',
     y2Title: 'RoFormer 上界 ÷ d（右轴）',
-    boundLabel: 'RoFormer 给出的 |g| 上界，像论文图 2 一样除以 d（右轴）',
+    boundLabel: 'RoFormer 的 |g| 上界 ÷ d（右轴）',
     noticeGeometric: '维度对按从快到慢的顺序依次失去同步：Δ = {x} 时，{half} 对中还有 {inPhase} 对转过的角度不超过 1 弧度（仍然同步），而 g = {gx}：每个同步的维度对贡献约 2，转了将近 1 弧度的贡献少一些。',
     noticeReturns: '只有 {half} 对时，g 先下降，又在 Δ = {xpeak} 处回升到 {peak}（d = {dim}）：各维度对重新回到同步，所以没有持续的衰减。试试 d = 256。',
     noticeOnes: '所有的对都以同样的速度旋转，于是 g = d·cos Δ 永远周期性重复，没有衰减。',
@@ -71,6 +72,7 @@ const M = messages({
     countedEvery: '不超过 {max}、每隔 {every} 取一个的整数距离',
     readoutBound: '；RoFormer 给出的 |g| 上界 2·Σⱼ |Sⱼ| 除以 d 后画在右侧单独的纵轴上，所以这条曲线可能低于 g 的曲线，但上界本身始终高于 |g|：Δ = {x0} 处为 {b0}，Δ = {xn} 处为 {bn}',
     readoutQuarter: '；最慢一对的余弦在 Tₘₐₓ/4 = {quarter} 处降到 0。',
+    readoutQuarterPast: '；最慢一对的余弦在 Tₘₐₓ/4 = {quarter} 处降到 0，这已超出图中的最大距离 {maxDist}，调大最大距离才能看到这一点。',
     end: '。',
     how: 'g(Δ) 在每个画出的距离上对 d/2 个维度对用双精度求和：距离不超过 2000 时取每个整数，超过时均匀取样，对数坐标轴上取约 2000 个按对数均匀分布的距离。图下文字给出的 g 的最小值不是在画出的点上取的（那些点可能漏掉很窄的低谷），而是取遍最大距离以内的每个整数距离（若距离个数乘以 d/2 超过约两百万项，就每 k 个取一个，但取的距离不少于画出的点）。图中只画 Δ ≥ 0：cos 是偶函数，g(−Δ) = g(Δ)，上界在 −Δ 处也一样。上界中的部分和 S_j 是第 0 … j − 1 对的单位向量 (cos Δθᵢ, sin Δθᵢ) 之和；图中右轴画的是 (2/d)·Σ_j |S_j|，即 RoFormer 论文图 2 所画的相对上界，只有 |g| 的上界的 1/d。表格和 CSV 给出它的 d 倍：对全 1 的 q 和 k，这才是 |g| 的上界，它在每个距离上都高于 |g|。',
   },
@@ -152,11 +154,12 @@ export default {
         const v = {
           dim, x0: dist[0], g0: sig(g[0], 6), xn: dist[last], gn: sig(g[last], 4),
           lo: sig(low.y, 4), xlo: low.x, b0: b && boundFigure(onG[0]), bn: b && boundFigure(onG[last]),
-          quarter: quarter && Math.round(quarter),
+          quarter: quarter && Math.round(quarter), maxDist,
         };
         view.notice = notice(theta, dim, opts, maxDist, dist, g);
         v.counted = (low.every === 1 ? M.countedAll : M.countedEvery).format({ every: low.every, max: maxDist });
-        view.readout = M.readout.format(v) + (b ? M.readoutBound.format(v) : '') + (quarter ? M.readoutQuarter.format(v) : M.end);
+        view.readout = M.readout.format(v) + (b ? M.readoutBound.format(v) : '') + (!quarter ? M.end
+          : (quarter <= maxDist ? M.readoutQuarter : M.readoutQuarterPast).format(v));
         return {
           measured: { lowest: low },
           columns: ['Δ', 'g(Δ)', ...(b ? ['RoFormer relative bound (2/d)·Σ|S_j|', 'bound on |g| = d × relative'] : [])],

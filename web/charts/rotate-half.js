@@ -5,6 +5,7 @@ import { plainCanvas, palette, sig, maxAbsDiff, ink, chartFont, textScale } from
 import { messages } from '../host/i18n.js';
 
 const INPUTS = ['x_j = j', 'random (seed)'];
+let captions = 0; // ids for the captions of several rotate-half charts on one page
 
 const M = messages({
   en: {
@@ -133,12 +134,17 @@ export default {
   ],
   mount(el, { pe }) {
     const diagram = plainCanvas(el, 4, M.diagram);
+    // the caption stays above the box that scrolls sideways on a phone, not scrolled away with the table
+    const caption = document.createElement('p');
+    caption.className = 'table-caption';
+    caption.id = `rotate-half-caption-${++captions}`;
     const scroll = document.createElement('div');
     scroll.className = 'table-scroll';
     const table = document.createElement('table');
     table.className = 'values mono';
+    table.setAttribute('aria-labelledby', caption.id);
     scroll.append(table);
-    el.append(scroll);
+    el.append(caption, scroll);
     const view = {
       update({ dim, position, input, seed, base }) {
         const half = dim / 2;
@@ -164,8 +170,8 @@ export default {
         };
         vars.permAgree = (permDiff === 0 ? M.permSame : M.permClose).format(vars);
         const sub = `<th scope="col">${M.partner}</th><th scope="col">${M.pairI}</th><th scope="col">${M.output}</th>`;
-        table.innerHTML = `<caption>${M.caption.format(vars)}</caption>` +
-          `<thead><tr><th rowspan="2" scope="col">${M.dimJ}</th><th rowspan="2" scope="col">x_j</th>` +
+        caption.textContent = M.caption.format(vars);
+        table.innerHTML = `<thead><tr><th rowspan="2" scope="col">${M.dimJ}</th><th rowspan="2" scope="col">x_j</th>` +
           `<th colspan="3" scope="colgroup">${M.halfStyle}</th><th colspan="3" scope="colgroup">${M.interleaved}</th></tr>` +
           `<tr>${sub}${sub}</tr></thead><tbody>` +
           rows.map(([j, v, ph, ih, oh, pi, ii, oi]) =>

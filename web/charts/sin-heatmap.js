@@ -28,7 +28,7 @@ const M = messages({
     heatmap: 'Heatmap of the sinusoidal position encoding',
     xTitle: 'embedding dimension',
     yTitle: 'position',
-    hint: 'Point at the map or tap it (or Tab to it and use the arrow keys) to read a value.',
+    hint: 'Tap the map or point at it (or Tab to it and use the arrow keys) to read a value.',
     cell: '(m = {pos}, dim {dim}) = {value}: {kind}({pos} · θ{pair}), θ{pair} = {w}',
     layoutInterleaved: 'interleaved',
     layoutConcat: 'concat',
@@ -50,7 +50,7 @@ const M = messages({
     heatmap: '正弦位置编码热力图',
     xTitle: '嵌入维度',
     yTitle: '位置',
-    hint: '把鼠标移到图上或用手指点按（也可用 Tab 键选中图后按方向键），即可读出单个数值。',
+    hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键），即可读出单个数值。',
     cell: '（m = {pos}，维度 {dim}）= {value}：{kind}({pos} · θ{pair})，θ{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',
@@ -142,7 +142,9 @@ export default {
     };
 
     const showCursor = () => {
+      // the hint is a sentence: monospace is for the figures of a value
       hover.classList.toggle('hint', !s || !cursor);
+      hover.classList.toggle('mono', Boolean(s && cursor));
       if (!s || !cursor) {
         hover.textContent = String(M.hint);
         return;
