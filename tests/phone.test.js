@@ -134,7 +134,7 @@ test('on a phone, every legend item of every chart fits in its canvas, in both l
     assert.deepEqual(await cutLegends(page), [], `${lang}: legend items past the canvas's right edge`);
     // model-misreads names the misreads that apply to the model chosen: walk every model
     const models = await page.$$eval('.chart[data-kind="model-misreads"] select[name="model"] option', (os) => os.map((o) => o.value).filter((v) => v !== 'config'));
-    const cut = [];
+    const cut = [], failed = [];
     for (const model of models) {
       await page.evaluate((model) => new Promise((resolve) => {
         const box = document.querySelector('.chart[data-kind="model-misreads"]'), select = box.querySelector('select[name="model"]');
@@ -146,8 +146,10 @@ test('on a phone, every legend item of every chart fits in its canvas, in both l
         select.dispatchEvent(new Event('input', { bubbles: true }));
       }), model);
       cut.push(...(await cutLegends(page)).map((c) => `${model}: ${c}`));
+      if (await page.$eval('.chart[data-kind="model-misreads"] .readout', (r) => r.classList.contains('posenc-error'))) failed.push(model);
     }
     assert.deepEqual([...new Set(cut)], [], `${lang}: misread names past the canvas's right edge`);
+    assert.deepEqual(failed, [], `${lang}: every model draws`);
     assert.deepEqual(problems, []);
     await context.close();
   }

@@ -19,7 +19,7 @@ const M = messages({
     proportional: 'proportional read as classic partial',
     longrope: 'LongRoPE\'s long factors from L₀, not L₀ + 1',
     global: 'global scaling on sliding layers too',
-    attention: 'YaRN attention factor dropped',
+    attention: 'scaling\'s attention factor dropped',
     style: 'the other pair style',
     readout: 'Random q and k from seed {seed}, {count} distances from 1 to {max}. ',
     cited: '{name} ({ref})',
@@ -27,6 +27,7 @@ const M = messages({
     readFirst: ', first past 1% at distance {x}',
     readNever: ', never past 1%',
     readNone: 'Of the misreads listed, these do not apply to this model: {list}.',
+    readPartialLongrope: ' A runtime that ignored the partial rotary factor could not run this model at all: its LongRoPE lists hold one factor per rotated pair ({n}), none for the other {rest} pairs of the head.',
     error: 'This config could not be read: {message}',
     noRope: 'This model has no rotated layers to misread.',
     listSep: '; ',
@@ -48,7 +49,7 @@ const M = messages({
     proportional: '把 proportional 当成经典的部分旋转',
     longrope: 'LongRoPE 在长度 L₀ 而非 L₀ + 1 时切换到长因子',
     global: '全局层的缩放也用到了滑动窗口层',
-    attention: '丢掉了 YaRN 的注意力因子',
+    attention: '丢掉了缩放的注意力因子',
     style: '用了另一种配对方式',
     readout: '随机的 q 和 k（种子 {seed}），{count} 个距离，从 1 到 {max}。',
     cited: '{name}（{ref}）',
@@ -56,6 +57,7 @@ const M = messages({
     readFirst: '，在距离 {x} 处首次超过 1%',
     readNever: '，从未超过 1%',
     readNone: '以下误读不适用于这个模型：{list}。',
+    readPartialLongrope: '忽略部分旋转比例的运行时根本跑不了这个模型：它的 LongRoPE 列表只为参与旋转的 {n} 个维度对各给一个因子，头里其余 {rest} 个维度对没有因子。',
     error: '无法读取这个配置：{message}',
     noRope: '这个模型没有旋转的层，无从误读。',
     listSep: '；',
@@ -93,7 +95,8 @@ function misreads(info, typeName, t) {
   const s = t.scaling;
   const list = [
     ['theta', t.base !== 10000 && { ...t, base: 10000 }],
-    ['partial', t.rotaryDim < t.headDim && s?.type !== 'proportional' && { ...t, rotaryDim: t.headDim - (t.headDim % 2) }],
+    // LongRoPE's lists have a factor per rotated pair only: rotating the whole head leaves pairs with none
+    ['partial', t.rotaryDim < t.headDim && s?.type !== 'proportional' && s?.type !== 'longrope' && { ...t, rotaryDim: t.headDim - (t.headDim % 2) }],
     ['proportional', s?.type === 'proportional' && {
       ...t, rotaryDim: 2 * Math.floor((s.partialRotaryFactor * t.headDim) / 2), scaling: s.factor && s.factor !== 1 ? { type: 'linear', factor: s.factor } : null,
     }],
@@ -197,8 +200,9 @@ export default {
           return reference.get(type);
         };
         const lines = [], skipped = [], columns = ['distance'], cols = [], firsts = [];
+        const unrunnable = t.rotaryDim < t.headDim && t.scaling?.type === 'longrope';
         misreads(info, typeName, t).forEach(({ name, type, right: u, wrong }, i) => {
-          if (!wrong) return skipped.push(cited(name));
+          if (!wrong) return name === 'partial' && unrunnable ? null : skipped.push(cited(name));
           const { q, k, norm, scores: right } = rightFor(type, u);
           const err = Float64Array.from(scores(wrong, q, k, dist), (v, j) => Math.abs(v - right[j]) / norm);
           let worst = 0, first = -1;
@@ -222,7 +226,9 @@ export default {
         chart.update();
         view.notice = noticeFor(firsts);
         view.readout = M.readout.format({ seed, count: dist.length, max: maxPos }) + lines.join('') +
-          (skipped.length ? M.readNone.format({ list: skipped.join(String(M.listSep)) }) : '');
+          (skipped.length ? M.readNone.format({ list: skipped.join(String(M.listSep)) }) : '') +
+          (unrunnable
+            ? M.readPartialLongrope.format({ n: t.rotaryDim / 2, rest: (t.headDim - t.rotaryDim) / 2 }) : '');
         return { columns, rows: dist.map((x, j) => [x, ...cols.map((c) => c[j])]) };
       },
       destroy: () => chart.destroy(),
