@@ -35,6 +35,10 @@ test('each section’s main control is the one its prose and exercises turn', as
   assert.equal(sweepDefaults(periods).param, 'base');
   assert.equal(sweepDefaults(periods, { preset: 'free' }).param, 'dim');
   assert.equal(sweepDefaults((await import('../web/charts/rope-2d.js')).default).param, 'shift');
+  // the helix's pair stops at d_model's last pair: a sweep ends there, with no frame repeating it
+  const helix = (await import('../web/charts/helix.js')).default;
+  assert.deepEqual(sweepDefaults(helix, { pair: 0, dim: 64 }), { param: 'pair', from: 0, to: 31, frames: 32 });
+  assert.equal(sweepDefaults(helix, { pair: 0, dim: 1024 }).to, 60);
 });
 
 test('on a phone: the tall pipeline and a one-column notation, controls under each drawing, finger-sized targets', async () => {

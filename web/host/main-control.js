@@ -26,11 +26,13 @@ export function sweepDefaults(chart, values = {}) {
   const p = main && NUMERIC.has(main.type) && shown(main) ? main : chart.params.find((q) => NUMERIC.has(q.type) && shown(q));
   if (!p) return null;
   const now = value(p);
+  // the top another param puts it at (the helix's last pair of d_model), so no frame repeats the last
+  const max = Math.min(p.max, p.maxFor?.(Object.fromEntries(chart.params.map((q) => [q.name, value(q)]))) ?? Infinity);
   // from the value shown towards the far end of the range, at most a few dozen steps of an int
-  const up = p.max - now >= now - p.min;
-  let from = now, to = up ? p.max : p.min;
+  const up = max - now >= now - p.min;
+  let from = now, to = up ? max : p.min;
   if (p.type === 'int' && Math.abs(to - from) > 60 * (p.step ?? 1)) to = from + (up ? 1 : -1) * 60 * (p.step ?? 1);
-  if (from === to) [from, to] = [p.min, p.max];
+  if (from === to) [from, to] = [p.min, max];
   return { param: p.name, from, to, frames: defaultFrames(p, from, to) };
 }
 
