@@ -2,7 +2,7 @@
 // experiment: one random vector k as both query and key, the key rotated Δ positions further:
 // k·R(Δ)k against Δ (pe.ropeDecay, kind 'vectors'). With q = k the score is Σ_i |k_i|²·cos(Δθ_i), and a
 // random k has E|k_i|² = 2, so its expected curve is g(Δ) = 2·Σ_i cos(Δθ_i), drawn beside it. The key
-// control swaps in an independent k, whose score wanders with no trend (0 only on average).
+// control swaps in an independent k, whose score is 0 on average over draws at every distance.
 // Cost: the kernel turns every pair at every distance, length × d/2 rotations (about 4 ns
 // each), so the sizes stop at 8192 distances (eight times the post's 1024: the slow drift is
 // long visible) and d = 1024 (twice the post's 512; the score is a sum over the d/2 pairs, so a
@@ -27,7 +27,7 @@ const M = messages({
     readout: 'At Δ = 0 the score is |k|² = {s0}; at Δ = 1 it is {s1}; over Δ = {from}…{to} it averages {mean} (RMS {rms}), and g averages {gMean}.',
     readoutIndependent: 'At Δ = 0 the score is q·k = {s0}; over Δ = {from}…{to} it averages {mean} (RMS {rms}).',
     notice: 'k is both query and key, so the score follows g(Δ), its expected curve (dashed), down from |k|² = {s0}: a fast drop as the fast pairs fall out of step, then a slow drift; the uneven lengths of k\'s pairs add the wobble.',
-    noticeIndependent: 'With an independent key there is no decay: from q·k = {s0} at Δ = 0 the score wanders up and down with no trend; for two independent random vectors its typical size is √d ≈ {sd} at every distance, and only its average over many draws is 0.',
+    noticeIndependent: 'With an independent key no decay is expected: over many draws of q and k the score averages 0 at every distance, with the same typical size √d ≈ {sd}. One draw wanders: its slow pairs, which barely turn over a few hundred positions, can hold it on one side of 0 for a long stretch (it starts at q·k = {s0}); other seeds wander differently.',
     how: 'q and k have d independent standard normal entries drawn from the seed (with "the query itself", k is q). The key is rotated Δ positions further than the query (pairs (2i, 2i+1), θᵢ = base^(−2i/d)) and the dot product is taken in double precision for every Δ from 0 to the largest distance. The dashed g(Δ) is the same sum with every pair of length² 2, the average for a random vector.',
   },
   zh: {
@@ -44,7 +44,7 @@ const M = messages({
     readout: 'Δ = 0 时得分为 |k|² = {s0}；Δ = 1 时为 {s1}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}），g 在这一段平均为 {gMean}。',
     readoutIndependent: 'Δ = 0 时得分为 q·k = {s0}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}）。',
     notice: 'k 既是 query 又是 key，所以得分沿着它的期望曲线 g(Δ)（虚线）从 |k|² = {s0} 往下走：快的维度对失去同步时迅速下降，随后缓慢下滑；k 的各维度对长度不一，带来了起伏。',
-    noticeIndependent: 'key 换成独立的向量后就没有衰减：得分从 Δ = 0 处的 q·k = {s0} 起上下起伏，没有趋势；对两个独立的随机向量，它在任何距离上的典型大小都是 √d ≈ {sd}，只有对许多次抽取取平均才是 0。',
+    noticeIndependent: 'key 换成独立的向量后，就没有可预期的衰减：对许多组 q、k 取平均，得分在每个距离上都是 0，典型大小都是 √d ≈ {sd}。单独一次抽取的曲线则会起伏：慢的维度对在几百个位置里几乎不转，可能让曲线在很长一段距离上都偏在 0 的一侧（起点为 q·k = {s0}）；换个种子，起伏就不同。',
     how: 'q 和 k 的 d 个分量是由种子生成的独立标准正态数（选“query 本身”时 k 就是 q）。key 比 query 多旋转 Δ 个位置（配对 (2i, 2i+1)，θᵢ = base^(−2i/d)），从 0 到最大距离的每个 Δ 都用双精度计算内积。虚线 g(Δ) 是同一个和，只是每一对的长度平方都取随机向量的平均值 2。',
   },
 });
