@@ -2,6 +2,7 @@
 // `main: '<param name>'`, else its first. The phone layout keeps it beside the chart while the
 // rest fold under Settings, the presenter view shows it alone, and the animated exports sweep
 // it by default.
+import { counts } from './params.js';
 
 /** The chart's main param (of chart.params), or undefined for a chart without params. */
 export function mainParam(chart) {
@@ -18,16 +19,16 @@ const NUMERIC = new Set(['int', 'number']);
 export function sweepDefaults(chart, values = {}) {
   const own = chart.sweep && chart.params.find((p) => p.name === chart.sweep.param && NUMERIC.has(p.type));
   if (own) return { param: own.name, from: chart.sweep.from ?? own.min, to: chart.sweep.to ?? own.max, frames: chart.sweep.frames ?? defaultFrames(own, chart.sweep.from ?? own.min, chart.sweep.to ?? own.max) };
-  const value = (q) => values[q.name] ?? q.value;
+  const all = Object.fromEntries(chart.params.map((q) => [q.name, values[q.name] ?? q.value]));
   // a param that counts only beside one value of another (rope-periods' free d) would sweep a
   // picture that does not move: only a param the chart shows now is swept
-  const shown = (q) => !q.onlyWhen || Object.entries(q.onlyWhen).every(([name, v]) => value(chart.params.find((o) => o.name === name) ?? { name }) === v);
+  const shown = (q) => counts(q, all);
   const main = mainParam(chart);
   const p = main && NUMERIC.has(main.type) && shown(main) ? main : chart.params.find((q) => NUMERIC.has(q.type) && shown(q));
   if (!p) return null;
-  const now = value(p);
+  const now = all[p.name];
   // the top another param puts it at (the helix's last pair of d_model), so no frame repeats the last
-  const max = Math.min(p.max, p.maxFor?.(Object.fromEntries(chart.params.map((q) => [q.name, value(q)]))) ?? Infinity);
+  const max = Math.min(p.max, p.maxFor?.(all) ?? Infinity);
   // from the value shown towards the far end of the range, at most a few dozen steps of an int
   const up = max - now >= now - p.min;
   let from = now, to = up ? max : p.min;

@@ -13,6 +13,7 @@ import { control, noteBox, newId } from './controls.js';
 import { tableView } from './table.js';
 import { mainParam } from './main-control.js';
 import { phoneLayout } from './phone.js';
+import { counts } from './params.js';
 
 
 /**
@@ -107,8 +108,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     const params = host.params();
     // a param that counts only beside one value of another (a free d beside "free") hides otherwise
     for (const c of host.controls) {
-      const when = c.param.onlyWhen;
-      if (when) c.wrap.hidden = !Object.entries(when).every(([name, v]) => params[name] === v);
+      if (c.param.onlyWhen) c.wrap.hidden = !counts(c.param, params);
       // a param whose range ends where another puts it (the last pair of a d_model): the slider
       // stops there and a value past it moves back, so the control never shows what is not drawn
       const top = c.param.maxFor?.(params);
