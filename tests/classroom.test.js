@@ -235,7 +235,8 @@ test('?present steps through every figure with the arrow keys, and Escape return
     for (const [text, kinds] of told) assert.equal(kinds.length, 1, `${text.slice(0, 40)}… under ${kinds}`);
     const under = (kind) => [...told].find(([, k]) => k.includes(kind));
     assert.ok(under('four-terms') && !under('near-orthogonal'), '§9: the takeaway is under the four-terms chart it speaks of');
-    assert.ok(under('rope-decay') && under('convention-lab'), 'a takeaway that names its chart is under that chart');
+    assert.ok(under('rope-decay') && under('convention-lab') && under('runtime-compare'), 'a takeaway that names its chart is under that chart');
+    assert.ok(!under('model-misreads'), '§21: the takeaway is not under the misreads chart, of which it does not speak');
     await page.keyboard.press('ArrowLeft');
     assert.equal(await page.evaluate(() => window.posencPage.presenter.index), count - 2);
     await page.keyboard.press('Escape');
@@ -308,6 +309,30 @@ test('every numbered section ends with a takeaway; at least 40 exercises, each l
   }
 });
 
+test('§21\'s takeaway names the chart it speaks of, runtime-compare, and gives the distance that chart finds, in both languages', async () => {
+  const { page } = await b.open('?lang=en');
+  await pageReady(page);
+  const r = await page.evaluate(() => {
+    const aside = document.querySelector('#your-model > aside.takeaway');
+    return {
+      about: aside.dataset.about,
+      charts: [...document.querySelectorAll('#your-model [data-chart]')].map((c) => c.dataset.chart),
+      readout: document.querySelector('[data-chart="runtime-compare"] .readout').textContent,
+      en: aside.querySelector('[lang="en"]').textContent,
+      zh: aside.querySelector('[lang="zh-CN"]').textContent,
+    };
+  });
+  assert.equal(r.about, 'runtime-compare');
+  assert.deepEqual(r.charts.slice(-2), ['model-misreads', 'runtime-compare'], 'the takeaway sits under the chart it names');
+  const distance = /first past 1 % at distance (\d+)/.exec(r.readout)?.[1];
+  assert.ok(distance, r.readout);
+  assert.match(r.en, new RegExp(`more than 1 % from transformers' at distance ${distance}\\b`));
+  assert.match(r.zh, new RegExp(`距离 ${distance} 才超过 1%`));
+  // what only the misreads chart shows (a misread that shows at distance 1) is not said under runtime-compare
+  assert.doesNotMatch(r.en, /distance 1\b/);
+  assert.doesNotMatch(r.zh, /距离 1\D/);
+});
+
 test('opening an exercise shows its link, not its answer: the answer is one more disclosure, by mouse or keyboard', async () => {
   for (const lang of ['en', 'zh']) {
     const { page, context } = await b.open(`?lang=${lang}#order`);
@@ -343,6 +368,7 @@ test('the handout: room under each question and no answer; ?answers prints the a
       return {
         sections: [...document.querySelectorAll('main > section')].filter((s) => s.checkVisibility()).map((s) => s.id),
         tracks: [...document.querySelectorAll('.tracks .track')].filter((t) => t.checkVisibility()).map((t) => t.dataset.track),
+        headings: [...document.querySelectorAll('.tracks h3')].filter((h) => h.checkVisibility()).length,
         // the printed contents: each entry's link and the number it prints with
         contents: [...document.querySelectorAll('nav .tracks li, nav .tracks ~ p')].filter((e) => e.checkVisibility())
           .map((e) => `${e.value ?? ''} ${e.querySelector('a').hash}`.trim()),
@@ -381,6 +407,15 @@ test('the handout: room under each question and no answer; ?answers prints the a
   assert.deepEqual(range.sections, ['rope-periods', 'decay', 'lab', 'other-encodings', 'recap']);
   assert.deepEqual(range.contents, ['12 #rope-periods', '13 #decay', '23 #lab', '24 #other-encodings', '#recap'], 'the contents list what prints, numbered as on the page');
   assert.equal(range.contentsAfter, 24, 'and every section again after printing');
+  // sections asked for out of order, from two tracks: each track's heading once, over its own sections
+  const mixed = await printed('?lang=zh&print=20,13,3');
+  assert.deepEqual(mixed.tracks, ['core', 'practice']);
+  assert.equal(mixed.headings, 2);
+  assert.deepEqual(mixed.contents, ['3 #frequencies', '13 #decay', '20 #conventions', '#recap']);
+  // from one track: its heading alone
+  const one = await printed('?lang=en&print=13,12');
+  assert.deepEqual([one.tracks, one.headings], [['core'], 1]);
+  assert.deepEqual(one.contents, ['12 #rope-periods', '13 #decay', '#recap']);
   assert.equal(all.contents.length, 25, 'the whole page lists every section and the recap');
   const bad = await printed('?lang=en&print=core,17-99');
   assert.equal(bad.sections.length, all.sections.length, 'a selection that names nothing prints the whole page');
