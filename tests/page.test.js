@@ -866,8 +866,9 @@ test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, 
     const toggle = box.querySelector('.settings-toggle');
     return {
       expanded: toggle.getAttribute('aria-expanded'),
-      shown: [...box.querySelectorAll('form.controls .control')].filter((c) => c.getClientRects().length).length,
-      all: box.querySelectorAll('form.controls .control').length,
+      // (its main control sits under the accuracy plot, in a box of its own)
+      shown: [...box.querySelectorAll('.controls .control')].filter((c) => c.getClientRects().length).length,
+      all: box.querySelectorAll('.controls .control').length,
       plotTop: Math.round(box.querySelector('.chart-body canvas').getBoundingClientRect().top),
       main: box.querySelector('.control.main input, .control.main select')?.name,
     };

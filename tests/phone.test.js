@@ -83,6 +83,42 @@ test('on a phone: the tall pipeline and a one-column notation, controls under ea
   }
 });
 
+// The panel each tall chart's main control changes most: binary's bits lift position 4 into the xz plane.
+const TALL = { order: '.table-scroll', binary: '.binary-panel:nth-child(2)', 'scaling-variants': '.canvas-box',
+  'runtime-compare': '.canvas-box', 'length-lab': '.canvas-box' };
+
+test('on a phone, a chart taller than the screen shows its main control and the panel it changes on one screen', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context, problems } = await phone(`?lang=${lang}`);
+    const r = await page.evaluate((tall) => Object.entries(tall).map(([kind, sel]) => {
+      const box = document.querySelector(`.chart[data-kind="${kind}"]`);
+      scrollTo(0, scrollY + box.getBoundingClientRect().top);
+      const top = box.getBoundingClientRect().top;
+      const at = (e) => { const q = e.getBoundingClientRect(); return [Math.round(q.top - top), Math.round(q.bottom - top)]; };
+      const body = box.querySelector('.chart-body');
+      return { kind, panel: at(body.querySelector(sel)), main: at(box.querySelector('.control.main')) };
+    }), TALL);
+    const off = r.filter(({ panel, main }) => Math.max(panel[1], main[1]) > 740).map(({ kind, panel, main }) => `${kind}: panel at ${panel}, main control at ${main}`);
+    assert.deepEqual(off, [], `${lang}: not both on the first screen`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('on a phone, a main control moved under its panel still drives the chart, and goes back to the controls on a wide screen', async () => {
+  const { page, context } = await phone('#order');
+  const box = '.chart[data-kind="order"]';
+  const readout = () => page.locator(`${box} .readout`).textContent();
+  const before = await readout();
+  await page.locator(`${box} .chart-body .phone-main select[name="encoding"]`).selectOption('rope');
+  await page.waitForFunction(([s, t]) => document.querySelector(`${s} .readout`).textContent !== t, [box, before]);
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.waitForFunction((s) => !document.querySelector(`${s} .phone-main`), box);
+  const names = await page.$$eval(`${box} form.controls > .control`, (cs) => cs.map((c) => c.querySelector('select, input').name));
+  assert.deepEqual(names, ['encoding', 'causal', 'seed'], 'the main control back first in the controls');
+  await context.close();
+});
+
 test('on a phone, the exact table keeps its position column in view while it scrolls, and shows that it scrolls', async () => {
   const { page, context } = await phone('#exact');
   const box = '.chart[data-kind="exact-table"]';

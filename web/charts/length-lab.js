@@ -163,7 +163,8 @@ export default {
     const chart = lineChart(el, Chart, { x: xTitle, y: M.yTitle, xType: 'logarithmic', aspect: 1.8 });
     chart.options.plugins.legend = lineLegend;
     chart.options.plugins.filler = { propagate: false }; // the seeds' bands
-    chart.canvas.parentElement.classList.add('phone-legend'); // ten lines' legend: a taller box on phones
+    // ten lines' legend: a taller box on phones; the task menu right under it (host/phone.js)
+    chart.canvas.parentElement.classList.add('phone-legend', 'phone-control-after');
     chart.options.scales.x.afterBuildTicks = (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * shownLength })));
     chart.options.scales.x.ticks = { ...chart.options.scales.x.ticks, callback: (v) => String(v) };
     Object.assign(chart.options.scales.y, { min: 0, max: 1 });

@@ -85,9 +85,11 @@ export default {
   mount(el, { pe }) {
     const grid = document.createElement('div');
     grid.className = 'order-grid';
-    const tables = SEQS.map((seq) => {
+    const tables = SEQS.map((seq, s) => {
       const box = document.createElement('div');
-      box.className = 'table-scroll';
+      // on a phone the encoding menu sits between the two orders (host/phone.js): the first
+      // above it, the second's "change" row right under it
+      box.className = s === 0 ? 'table-scroll phone-control-after' : 'table-scroll';
       const table = document.createElement('table');
       table.className = 'values mono order-table';
       const cap = document.createElement('caption');

@@ -239,6 +239,8 @@ export default {
     const errors = lineChart(el, Chart, { x: M.scoreX, y: M.scoreY, xType: 'logarithmic', aspect: 2.2, legend: false });
     angles.options.plugins.legend = lineLegend;
     for (const c of [angles, errors]) c.canvas.parentElement.classList.add('phone-tall'); // room to plot on a phone
+    // on a phone the model menu sits under the angles it changes, not under the file panels (host/phone.js)
+    angles.canvas.parentElement.classList.add('phone-control-after');
     Object.assign(angles.options.scales.y, logAxis);
     Object.assign(errors.options.scales.x, logAxis);
     errors.options.scales.y.min = 0; // an error's size: 0 to 1 when it is exactly 0 (Gemma 4), not −1 to 1

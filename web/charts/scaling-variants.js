@@ -194,7 +194,8 @@ export default {
     stretch.options.plugins.legend = false;
     for (const c of [wave, stretch]) Object.assign(c.options.plugins, { decimation: false, filler: false });
     for (const c of [wave, stretch]) Object.assign(c.options.scales.x.ticks, { includeBounds: false });
-    wave.canvas.parentElement.classList.add('phone-legend');
+    // on a phone the d slider sits under the wavelengths it moves, not under the config panel (host/phone.js)
+    wave.canvas.parentElement.classList.add('phone-legend', 'phone-control-after');
     stretch.canvas.parentElement.classList.add('phone-tall');
     const note = document.createElement('p');
     note.className = 'chart-note';

@@ -3,6 +3,9 @@
 // follow what is seen); the main control (main-control.js) stays in view and the others fold
 // behind a "Settings" button, open or shut as the reader last left it for this chart on this
 // page (localStorage, per page and kind).
+// A chart of several panels stacked taller than a phone marks the panel its main control
+// changes most with the class `phone-control-after`: the main control sits right under that
+// panel (in a box of its own), so moving it shows what it moves; the fold stays under the drawing.
 // A link that sets a folded control (?kind.param=value, a scene or an exercise's link) opens
 // the fold, so the reader sees the value the link chose.
 import { HOST } from './strings.js';
@@ -42,6 +45,11 @@ export function phoneLayout(container, form, figure, chart) {
   // the chart's drawing (its canvases, panels, tables): the controls go right under it, above the
   // readout and the notes, so a thumb on a slider does not push the picture it moves off screen
   const drawing = figure.querySelector(':scope > .chart-body') ?? figure;
+  // the main control's box under a tall chart's marked panel, and the place it leaves in the form
+  // (the chart draws its panels after this is set up: the mark is looked for when placing)
+  const main = form.querySelector(':scope > .control.main');
+  const slot = Object.assign(document.createElement('div'), { className: 'controls phone-main' });
+  const home = document.createComment('main control');
   const set = (open) => {
     form.classList.toggle('open', open);
     toggle.setAttribute('aria-expanded', String(open));
@@ -62,6 +70,9 @@ export function phoneLayout(container, form, figure, chart) {
     container.classList.toggle('phone', narrow);
     if (narrow && drawing.nextElementSibling !== form) drawing.after(form);
     else if (!narrow && form.nextElementSibling !== figure) figure.before(form);
+    const anchor = narrow && main && drawing.querySelector('.phone-control-after');
+    if (anchor && main.parentElement !== slot) main.replaceWith(home), anchor.after(slot), slot.append(main);
+    else if (!anchor && main?.parentElement === slot) home.replaceWith(main), slot.remove();
   };
   place();
   media?.addEventListener?.('change', place);
