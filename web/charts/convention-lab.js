@@ -3,7 +3,7 @@
 // conversion applies to W_q and W_k, a measured check that it makes the scores agree, and the
 // attention pattern when the permutation is skipped. Every number is a kernel's (pe.applyRope,
 // pe.gram, pe.attention); this file only moves indices around.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink, chartFont, textScale, scaledMargin } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink, chartFont, textScale, scaledMargin, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const INPUTS = ['previous-token head', 'random q, k'];
@@ -11,6 +11,7 @@ const MARGIN = { left: 40, right: 44, top: 22, bottom: 34 };
 
 const M = messages({
   en: {
+    colOf: '{what}: {how}',
     title: 'The same q, k through interleaved and rotate_half pairs: permuted, and not',
     dim: 'head dim d',
     seq: 'tokens',
@@ -47,6 +48,7 @@ const M = messages({
     how: 'The page rotates the same q and k three ways: interleaved pairs, rotate_half pairs after the row permutation, and rotate_half pairs without it, then takes the scores q·k and a causal softmax. The previous-token head uses one random vector c (from the seed, times the length control) as every query and c rotated one position on as every key, so its score peaks one position back. Percentages are averaged over the queries at positions 1 and later.',
   },
   zh: {
+    colOf: '{what}：{how}',
     title: '同样的 q、k 分别经过交错配对和 rotate_half 配对：置换与不置换',
     dim: '头维度 d',
     seq: 'token 数',
@@ -207,6 +209,7 @@ export default {
         return {
           measured: { permutedScoreDiff: scoreDiff, wrongWeightDiff: wrongDiff, previousToken: weights.map(prev), self: weights.map(self) },
           columns: ['query', 'key', 'score interleaved', 'score half permuted', 'score half unpermuted', 'weight interleaved', 'weight half permuted', 'weight half unpermuted'],
+          heads: colHeads([COL.query, COL.key, ...[COL.score, COL.weight].flatMap((what) => [M.asTrained, M.converted, M.wrong].map((how) => M.colOf.format({ what, how })))]),
           rows: Array.from({ length: seq * seq }, (_, j) => [Math.floor(j / seq), j % seq, ...scores.map((s) => s[j]), ...weights.map((w) => w[j])]),
         };
       },

@@ -5,7 +5,7 @@
 // call over length × d numbers. The sizes stop at 256 key positions (enough to see P·P depend
 // on j − i alone and the cross terms stay near 0) and d = 1024 (the cross terms shrink against
 // E·E and P·P as 1/√d; a larger d shrinks them further and shows nothing else).
-import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, normalPool } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, normalPool, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
@@ -125,6 +125,7 @@ export default {
         });
         return {
           columns: ['key position n', 'E_m·E_n', 'P_m·P_n', 'E_m·P_n', 'P_m·E_n', 'H_m·H_n'],
+          heads: colHeads([COL.keyPositionN, 'Eₘ·Eₙ', 'Pₘ·Pₙ', 'Eₘ·Pₙ', 'Pₘ·Eₙ', 'Hₘ·Hₙ']),
           rows: Array.from(total, (h, j) => [j, ...terms.map(([, t]) => t[j]), h]),
         };
       },

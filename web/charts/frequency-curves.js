@@ -4,7 +4,7 @@
 // d_model stops at 512 (the base Transformer's): the frequencies base^(−2i/d) run from 1 to about
 // 1/base whatever d is, so a larger d only adds frequencies between those 512 already has, while
 // its table (length × d values, of which four columns are drawn) grows with it.
-import { lineChart, palette, sig, pointArrays, lazyRows, drawnFrom } from './common.js';
+import { lineChart, palette, sig, pointArrays, lazyRows, drawnFrom, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
@@ -109,7 +109,7 @@ export default {
         view.notice = (w[low / 2] <= w[high / 2] ? M.noticeSwapped : turns(high) < 1 ? M.notice : M.noticeBoth).format(v);
         view.readout = M.readout.format(v) + (clamped ? M.readoutClamped.format(v) : M.end);
         const drawn = table; // (the next redraw may replace the table)
-        return last.keep(lazyRows({ columns: ['position', ...dims.map((d) => `dim ${d}`)] },
+        return last.keep(lazyRows({ columns: ['position', ...dims.map((d) => `dim ${d}`)], heads: colHeads([COL.position, ...dims.map((d) => COL.dim.format({ d }))]) },
           () => Array.from({ length }, (_, p) => [p, ...dims.map((d) => drawn[p * dim + d])])));
       },
       destroy: () => chart.destroy(),

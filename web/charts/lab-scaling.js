@@ -3,7 +3,7 @@
 // interpolation, NTK or YaRN applied at evaluation only (factor = the multiple); and after a short
 // fine-tune at 4× with each of them (factor 4). From web/lab/results.json (`npm run lab`): each
 // line the mean over its seeds, the band their range.
-import { lineChart, palette, dashes, lineLegend, sig, pointArrays } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { MULTIPLES, TRAIN_LENGTH } from '../lab/run.js';
 import { LAB, taskParam, acrossSeeds, seedBand } from './shared/lab.js';
@@ -127,6 +127,7 @@ export default {
         });
         return {
           columns: ['model', 'length', 'factor', `${field} (mean over ${SEEDS.length} seeds)`, `${field} lowest`, `${field} highest`],
+          heads: colHeads([COL.model, COL.length, COL.factor, COL.mean.format({ field: COL[field], n: SEEDS.length }), COL.lowest.format({ field: COL[field] }), COL.highest.format({ field: COL[field] })]),
           rows: ls.flatMap(([name, ev]) => ev.map((e) => [name, e.length, e.factor ?? 1, e[field], e.lo, e.hi])),
         };
       },

@@ -2,7 +2,7 @@
 // (pe.ropeConfig): every pair's wavelength after scaling against the training length L0 and the
 // longest context, which pairs complete a turn within L0, the attention factor, the softmax
 // scale, NoPE layers and their query temperature, mRoPE sections, and the cos/sin cache's size.
-import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink, intGrid } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink, intGrid, COL, colHeads } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
 import { messages, lang, t } from '../host/i18n.js';
 import { download } from '../host/export.js';
@@ -29,6 +29,7 @@ function mropeIds() {
 
 const M = messages({
   en: {
+    colType: 'layer type',
     title: "A model's RoPE pairs: wavelength after scaling, against its training length and context",
     model: 'model',
     xTitle: 'pair i',
@@ -72,6 +73,7 @@ const M = messages({
     how: 'The page reads the config the way transformers does (rope_theta or rope_parameters, the scaling block, partial_rotary_factor, head_dim, layer types), computes each layer type\'s frequencies θᵢ after scaling and draws each pair\'s wavelength Tᵢ = 2π/θᵢ. A pair completes a turn within L₀ when Tᵢ ≤ L₀. Scaling that depends on the current length is taken at the context length. The cos/sin cache size assumes float32.',
   },
   zh: {
+    colType: '层类型',
     title: '一个模型的 RoPE 维度对：缩放后的波长，与训练长度和上下文长度对比',
     model: '模型',
     xTitle: '第 i 对',
@@ -219,7 +221,7 @@ export default {
           chart.update();
           view.notice = undefined;
           view.readout = M.error.format({ message: error });
-          return { columns: ['layer type', 'pair', 'theta', 'wavelength'], rows: [] };
+          return { columns: ['layer type', 'pair', 'theta', 'wavelength'], heads: colHeads([M.colType, COL.pairI, 'θᵢ', COL.wavelength]), rows: [] };
         }
         const maxPos = info.maxPositionEmbeddings;
         const rows = [], parts = [], still = [], turns = []; // still: the pairs with θ = 0 of each type, { type, k, pairs }
@@ -300,7 +302,7 @@ export default {
         view.notice = !least ? undefined : !least.never ? M.noticeAllTurn.format(least)
           : least.never === least.zero ? M.noticeZeroAll.format(least)
             : M.noticeTurns.format({ ...least, zero: least.zero ? M.noticeZero.format(least) : '' });
-        return { columns: ['layer type', 'pair', 'theta', 'wavelength'], rows };
+        return { columns: ['layer type', 'pair', 'theta', 'wavelength'], heads: colHeads([M.colType, COL.pairI, 'θᵢ', COL.wavelength]), rows };
       },
       destroy: () => (chart.destroy(), temp.destroy()),
     };

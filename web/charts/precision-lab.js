@@ -3,7 +3,7 @@
 // (position, inverse frequency, angle, output, each rounded to nearest-even); the float64
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
-import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, logAxis } from './common.js';
+import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, logAxis, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MAX_POS = 1e6;
@@ -15,6 +15,7 @@ const F16_MAX = 65504;
 
 const M = messages({
   en: {
+    colError: 'error, {name}',
     title: 'Error of a RoPE cos/sin table built in each type, against float64',
     titleScore: 'Error of the score q·k/√d when RoPE’s table is built in each type, against float64',
     dim: 'rotary dim d',
@@ -50,6 +51,7 @@ const M = messages({
     how: 'Each table is emulated step by step in its type: the position m, the frequency θᵢ, the angle m·θᵢ and the cos/sin output are each rounded to the nearest value of the type (ties to even), then compared with a float64 table computed by separate code. Positions: 160 log-spaced from 1 to 10^6, plus the reported ones. In the score view q (at m) and k (at m − 1) are random vectors from the seed, rotated with the emulated table in float32 and scored against the float64 rotation. float16 stops at the last position whose value and angles fit below 65504. A curve joins its samples: between two of them the error can be larger than at either. The chart uses d = 32, not the running example\'s 128, because GPT-NeoX #1003 reported the float16 error at 1857 with that rotary dim. Rounding θᵢ to float16 keeps it within 0.05 % only while θᵢ ≥ 2^−14 ≈ 6.1×10^−5, as every θᵢ is at the defaults; below that float16 keeps fewer significant bits. At base 500000 and d = 128 that moves pairs 48 to 63 by up to 0.86 % (pair 62), at base 10^7 by up to 12 %; bfloat16, whose range is float32\'s, keeps its 0.4 % at both.',
   },
   zh: {
+    colError: '误差（{name}）',
     title: '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差',
     titleScore: '用各种数值类型构建 RoPE 的表时，得分 q·k/√d 相对 float64 的误差',
     dim: '旋转维度 d',
@@ -310,6 +312,7 @@ export default {
         return {
           measured: { worstF16Past2048: worstFrom('f16', 2048), worstEarly: Math.max(...err.early), cases: Object.fromEntries(cases.map((c) => [`${c.mode}@${c.position}`, c.error])), f64At1e6: err.f64[last], f32At1e6: err.f32[last], f16Last: f16Max },
           columns: ['position', ...MODES.map((m) => `error ${m.key}`)],
+          heads: colHeads([COL.position, ...MODES.map((m) => M.colError.format({ name: m.label }))]),
           rows: grid.map((p, r) => [p, ...MODES.map((m) => (r < accepted[m.key] ? err[m.key][r] : null))]),
         };
       },

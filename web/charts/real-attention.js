@@ -1,7 +1,7 @@
 // real-attention.js: each head's attention in layer 0 of a real model on the reader's sentence,
 // and what-if: the same with the fastest or the slowest rotation pairs left out of every score
 // (a counterfactual on layer 0 only). Heads whose weight goes mostly to one offset are named.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 
@@ -117,7 +117,7 @@ export default {
     const view = {
       update({ drop, share }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['head', 'query m', 'key n', 'weight']);
+        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['head', 'query m', 'key n', 'weight'], [COL.head, COL.queryM, COL.keyN, COL.weight]);
         const a = l0.att, half = a.rotaryDim / 2, T = a.length;
         const cut = Math.round((Number(share) / 100) * half);
         const scale = m.lt.softmaxScale / Math.sqrt(a.headDim);
@@ -167,7 +167,7 @@ export default {
         });
         const rows = [];
         for (let h = 0; h < a.heads; h++) for (let q = 0; q < T; q++) for (let n = 0; n <= q; n++) rows.push([h, q, n, w[(h * T + q) * T + n]]);
-        return { columns: ['head', 'query m', 'key n', 'weight'], rows };
+        return { columns: ['head', 'query m', 'key n', 'weight'], heads: colHeads([COL.head, COL.queryM, COL.keyN, COL.weight]), rows };
       },
       destroy: () => (stop(), stopPanel(), destroy()),
     };

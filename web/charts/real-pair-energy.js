@@ -1,12 +1,13 @@
 // real-pair-energy.js: from a real model's weights alone, how much of W_q (or W_k) feeds each
 // rotation pair, per head: ‖row u‖² + ‖row v‖² for the two rows (u, v) that rotate together,
 // as a share of the head's total. Layer 0 at once; every layer when asked (all q/k tensors).
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig, chartFont, textScale, textSize } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig, chartFont, textScale, textSize, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, readAllLayers, noModel, modelName } from './shared/real-model.js';
 
 const M = messages({
   en: {
+    colShare: 'share of energy',
     title: 'Which pairs the projections feed: share of each head\'s W_Q or W_K energy per pair (weights only, a proxy)',
     heatmap: 'Heatmap of the share of projection energy per head (rows) and rotation pair (columns)',
     matrix: 'projection',
@@ -28,6 +29,7 @@ const M = messages({
     how: 'For each head h and pair i, the page adds the squared lengths of the two rows of W_Q (or W_K) that rotate together (rows i and i + d/2 of the head: transformers pairs coordinate i with i + d/2, the rotate_half layout of section 14) and divides by the head\'s total. This is read from the weights alone, a proxy: real q and k also depend on the tokens (the next chart). Every layer needs every W_Q and W_K tensor (26.5 MB for SmolLM2-135M); layer 0 needs one of each.',
   },
   zh: {
+    colShare: '能量占比',
     title: '投影把能量给了哪些维度对：每个头的 W_Q 或 W_K 能量在各维度对上的份额（仅凭权重，是一种近似）',
     heatmap: '各头（行）与各维度对（列）上投影能量份额的热力图',
     matrix: '投影',
@@ -74,7 +76,7 @@ export default {
     const view = {
       update({ matrix, layers }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['layer', 'head', 'pair i', 'share']);
+        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['layer', 'head', 'pair i', 'share'], [COL.layer, COL.head, COL.pairI, M.colShare]);
         if (layers === 'all' && !Array.isArray(S.all)) {
           if (S.all === null) queueMicrotask(readAllLayers);
         }
@@ -156,7 +158,7 @@ export default {
           model: modelName(m), matrix: String(M[matrix]), layers: all ? String(M.all).replace(/ \(.*\)$|（.*）$/, '') : String(M.first),
           cut, last: half - 1, L0: m.L0 ?? '–', pairsShare: (pairsShare * 100).toFixed(0), slowShare: (slow * 100).toFixed(1), top, topShare: (byPair[top] * 100).toFixed(1),
         });
-        return { columns: ['layer', 'head', 'pair i', 'share'], rows: rows.flatMap(([L, hh, s]) => s.map((x, i) => [L, hh, i, x])) };
+        return { columns: ['layer', 'head', 'pair i', 'share'], heads: colHeads([COL.layer, COL.head, COL.pairI, M.colShare]), rows: rows.flatMap(([L, hh, s]) => s.map((x, i) => [L, hh, i, x])) };
       },
       destroy: () => (stop(), stopPanel(), destroy()),
     };

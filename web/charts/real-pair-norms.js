@@ -1,13 +1,14 @@
 // real-pair-norms.js: layer 0 of a real model on the reader's sentence: ‖qₘ^(h,i)‖ and ‖kₙ^(h,i)‖,
 // the length of each rotation pair's 2-D chunk of the query and the key (Barbero et al.'s
 // measure), averaged over heads and tokens (or their largest), against the pair's wavelength.
-import { lineChartWith, beyondShade, palette, dashes, lineLegend, sig, requestRedraw } from './common.js';
+import { lineChartWith, beyondShade, palette, dashes, lineLegend, sig, requestRedraw, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 import { slowCut } from './real-pair-energy.js';
 
 const M = messages({
   en: {
+    colWavelength: 'wavelength Tᵢ',
     title: 'Layer 0 on your sentence: how long each pair\'s chunk of q and k is',
     stat: 'over heads and tokens',
     mean: 'mean',
@@ -26,6 +27,7 @@ const M = messages({
     how: 'The page runs layer 0 exactly as transformers does on the embedding rows of your sentence\'s tokens: the input norm, W_Q and W_K, the biases or per-head norms where the model has them (Qwen3\'s q_norm and k_norm normalise each head\'s q and k before RoPE), then RoPE at positions 0, 1, …. It then measures the length of each pair\'s two coordinates of every head\'s query and key. Rotation does not change these lengths, so they say which frequencies the layer uses, not where the tokens are. Reads the layer-0 q/k weight tensors and one embedding row per distinct token.',
   },
   zh: {
+    colWavelength: '波长 Tᵢ',
     title: '第 0 层作用于你的句子：q 和 k 在每个维度对上的二维子向量有多长',
     stat: '对各头和各 token',
     mean: '取平均',
@@ -76,7 +78,7 @@ export default {
     const view = {
       update({ stat }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['pair i', 'q', 'k']);
+        if (!l0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['pair i', 'wavelength T_i', 'q', 'k'], [COL.pairI, M.colWavelength, 'q', 'k']);
         const a = l0.att, half = a.rotaryDim / 2, T = a.length;
         const q = over(a.pairNorms.q, a.heads, half, T, stat), k = over(a.pairNorms.k, a.kvHeads, half, T, stat);
         const cut = slowCut(m.lt.base, a.rotaryDim, m.L0);
@@ -99,7 +101,7 @@ export default {
           model: modelName(m), n: T, stat: String(stat === 'max' ? M.statMax : M.statMean), top, qTop: sig(q[top], 3), ktop, kTop: sig(k[ktop], 3),
           cut, last: half - 1, slowShare: tot ? ((slow / tot) * 100).toFixed(1) : '0',
         });
-        return { columns: ['pair i', 'wavelength T_i', 'q', 'k'], rows: Array.from(q, (v, i) => [i, 2 * Math.PI * m.lt.base ** (2 * i / a.rotaryDim), v, k[i]]) };
+        return { columns: ['pair i', 'wavelength T_i', 'q', 'k'], heads: colHeads([COL.pairI, M.colWavelength, 'q', 'k']), rows: Array.from(q, (v, i) => [i, 2 * Math.PI * m.lt.base ** (2 * i / a.rotaryDim), v, k[i]]) };
       },
       destroy: () => (stop(), stopPanel(), chart.destroy()),
     };

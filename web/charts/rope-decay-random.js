@@ -7,7 +7,7 @@
 // each), so the sizes stop at 8192 distances (eight times the post's 1024: the slow drift is
 // long visible) and d = 1024 (twice the post's 512; the score is a sum over the d/2 pairs, so a
 // larger d scales the curve and smooths it a little, and shows nothing new).
-import { lineChart, palette, dashes, lineLegend, sig } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const KEYS = ['same', 'independent'];
@@ -102,6 +102,7 @@ export default {
         view.readout = (same ? M.readout : M.readoutIndependent).format(v);
         return {
           columns: ['Δ', 'score', ...(g ? ['g(Δ)'] : [])],
+          heads: colHeads(['Δ', COL.score, ...(g ? ['g(Δ)'] : [])]),
           rows: dist.map((i) => [i, s[i], ...(g ? [g[i]] : [])]),
         };
       },

@@ -5,7 +5,7 @@
 // The GGUF is the reader's (a file read here, or a Hub file read by Range requests), or, until
 // there is one, the front of the file convert_hf_to_gguf.py would write from the config, built in
 // the page (optionally as an older converter wrote it): simulated, and said to be.
-import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis, logLabel } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis, logLabel, COL, colHeads } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, ERROR_DISTANCES, modelReader } from './shared/model.js';
 import { convertedGguf } from './shared/gguf-convert.js';
 import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
@@ -20,6 +20,8 @@ const CODES = ['architecture-differs', 'layers-not-compared', 'rope-freqs-missin
 
 const M = messages({
   en: {
+    colConfig: 'angle, by the config',
+    colLlamacpp: 'angle, as llama.cpp computes it',
     title: 'What llama.cpp computes from a GGUF against what the config means: angles per pair, score error by distance, findings',
     model: 'config',
     file: 'GGUF',
@@ -102,6 +104,8 @@ const M = messages({
     how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them (Gemma 4, which came later, as llama.cpp#21309 does) with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θᵢ and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes; θᵢ agree within 1e-6 relative, or, for a pair that all but stands still, when no position llama.cpp takes (up to 2³¹ − 1) turns the two more than 1e-6 rad apart. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at the distance m − n, which scores as the query at m does with its key at n (the score depends on the distance alone), on up to 240 log-spaced whole distances from 1 to m, the first distance past 1 % found exactly; both runtimes take any scaling that depends on the length at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors). The context control is the context of one sequence, which picks LongRoPE\'s short or long factors. At 0 it is the file\'s, as current builds take it without -c, unless fitting the model into the device\'s memory shrinks it; older builds defaulted to -c 4096. llama-server started with -np N gives each of its N parallel sequences -c / N, unless they share one cache: enter that number here.',
   },
   zh: {
+    colConfig: '角度（按配置）',
+    colLlamacpp: '角度（按 llama.cpp）',
     title: 'llama.cpp 依据 GGUF 的计算结果与配置本意的对比：各维度对的角度、随距离的得分误差、诊断结果',
     model: '配置',
     file: 'GGUF',
@@ -442,7 +446,7 @@ export default {
         render();
         angles.data.datasets = [];
         errors.data.datasets = [];
-        const empty = { columns: ['pair'], rows: [] };
+        const empty = { columns: ['pair'], heads: colHeads([COL.pairI]), rows: [] };
         const stop = (readout, notice) => {
           // empty axes, as a chart mounted here draws them
           for (const ax of [angles.options.scales.x, errors.options.scales.x]) ax.min = ax.max = undefined;
@@ -561,7 +565,7 @@ export default {
         }));
         const rows = [];
         for (let i = 0; i < half; i++) rows.push([i, m * t.thetaConfig[i], m * t.thetaLlamaCpp[i]]);
-        return { columns: ['pair', 'angle_config', 'angle_llamacpp'], rows };
+        return { columns: ['pair', 'angle_config', 'angle_llamacpp'], heads: colHeads([COL.pairI, M.colConfig, M.colLlamacpp]), rows };
       },
       destroy: () => {
         clearTimeout(typing);

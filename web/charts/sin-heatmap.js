@@ -4,7 +4,7 @@
 // visible one, so 1024 × 1024 cells cost one putImageData, not a million chart elements.
 // Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
 // into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
-import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript } from './common.js';
+import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar (at 11 px; scaled with the text)
@@ -211,6 +211,7 @@ export default {
         let rows = null;
         return {
           columns: ['position', ...Array.from({ length: dim }, (_, d) => `dim ${d}`)],
+          heads: colHeads([COL.position, ...Array.from({ length: dim }, (_, d) => COL.dim.format({ d }))]),
           get rows() {
             rows ??= Array.from({ length }, (_, p) => [p, ...table.subarray(p * dim, (p + 1) * dim)]);
             return rows;

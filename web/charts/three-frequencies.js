@@ -2,13 +2,14 @@
 // separate positions 2 and 8, which sin(pos) alone nearly confuses (single-frequency.js).
 // With d = 6 and base 1000, w_i = 1000^(-2i/6) = 1, 1/10, 1/100, so the sin columns 0, 2, 4
 // of pe.sinusoidal are exactly the post's three components.
-import { canvasIn, pointLabels, palette, sig } from './common.js';
+import { canvasIn, pointLabels, palette, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const DIM = 6, BASE = 1000, SIN_COLS = [0, 2, 4];
 
 const M = messages({
   en: {
+    colComponent: 'component',
     title: 'Three frequencies: PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: 'position A',
     b: 'position B',
@@ -21,6 +22,7 @@ const M = messages({
     how: 'The bars are the sin columns (0, 2, 4) of one row of a sinusoidal table of width 6 with base 1000, whose three pairs have θ = 1, 1/10 and 1/100 exactly; the values are float32.',
   },
   zh: {
+    colComponent: '分量',
     title: '三个频率：PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: '位置 A',
     b: '位置 B',
@@ -85,6 +87,7 @@ export default {
         view.readout = M.readout.format(v);
         return {
           columns: ['component', 'w', `PE(${a})`, `PE(${b})`],
+          heads: colHeads([M.colComponent, 'w', `PE(${a})`, `PE(${b})`]),
           rows: chart.data.labels.map((name, i) => [name, w[i], va[i], vb[i]]),
         };
       },

@@ -2,7 +2,7 @@
 // ζ_i^(p/scale_base) on the query and its inverse on the key, ζ_i = (2i + 0.4·d)/(1.4·d) < 1, so a
 // score picks up ζ_i^((m − n)/scale_base): a decay with distance that RoPE alone lacks, fastest in
 // the fast pairs (pe.xposScale; positions centred, as the reference does).
-import { lineChart, palette, dashes, lineLegend, sig, pointArrays, logAxis } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays, logAxis, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
@@ -66,7 +66,7 @@ export default {
           dim, scaleBase, max: maxDist, last: half - 1, z0: sig(0.4 / 1.4, 4), zl: sig((2 * (half - 1) + 0.4 * dim) / (1.4 * dim), 4),
           f0: sig(f[n * half], 3), fl: sig(f[n * half + half - 1], 3),
         });
-        return { columns: ['distance', ...shown.map((i) => `pair ${i}`)], rows: dist.map((x, j) => [x, ...shown.map((i) => f[j * half + i])]) };
+        return { columns: ['distance', ...shown.map((i) => `pair ${i}`)], heads: colHeads([COL.distance, ...shown.map((i) => COL.pair.format({ i }))]), rows: dist.map((x, j) => [x, ...shown.map((i) => f[j * half + i])]) };
       },
       destroy: () => chart.destroy(),
     };

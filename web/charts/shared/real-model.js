@@ -141,12 +141,12 @@ const changed = () => {
 /** The shared state (read-only for charts). */
 export const state = () => S;
 
-/** What a chart of the section draws while no model is loaded: nothing, and `waiting` as its notice. */
-export function noModel(view, clear, waiting, columns) {
+/** What a chart of the section draws while no model is loaded: nothing, `waiting` as its notice, and its table's headers (CSV `columns`, shown `heads`). */
+export function noModel(view, clear, waiting, columns, heads) {
   clear();
   view.notice = String(waiting);
   view.readout = '';
-  return { columns, rows: [] };
+  return { columns, heads: heads.map(String), rows: [] };
 }
 
 /**
