@@ -472,7 +472,7 @@ export default {
           if (conv.error) return stop(conv.error === 'unsupported' ? M.unsupported.format({ type: conv.type }) : M.error.format({ message: conv.message }));
           gg = conv.gguf;
           const omit = which === 'converted' ? '' : (which === 'no-rope-freqs' ? String(M.omitRope) : String(M.omitSwa)) + (conv.omitted ? '' : String(M.omitNone));
-          source = M.sourceSim.format({ model: entry ? entry.name : String(MODEL_LABELS.config), omit });
+          source = M.sourceSim.format({ model: String(MODEL_LABELS[entry ? entry.id : 'config']), omit });
         }
         let flagValues;
         try {
