@@ -26,7 +26,7 @@ const M = messages({
     readout: 'At n = m = {i}: E·E = {ee}, P·P = {pp}; RMS over n ≠ m: E·E {eeAway}, P·P {ppAway}, E·P {epAway}, P·E {peAway}; the four terms add up to Hₘ·Hₙ within {gap}.',
     notice: 'Position–position dominates: at every key n ≠ m, Pₘ·Pₙ ({ppLo} to {ppHi}) is larger than the other three terms (at most {otherHi} in size); meaning–meaning stands out only at n = m.',
     noticeMixed: 'At this setting position–position is not the largest term at {count} of the {total} keys n ≠ m: the meaning terms are as large as the position term there.',
-    how: 'E is σ·N(0, 1), drawn from the seed control, P the sinusoidal table (d = d_model), H = E + P. Each curve is the dot product of row m with every row n, with W_Q = W_K = identity, so Hₘ·Hₙ stands in for the score q·k before its scaling by 1/√d. σ = 0.7071 ≈ 1/√2 makes the expected |Eₘ|² = σ²·d = d/2 = |Pₘ|². The four curves are checked to add up to Hₘ·Hₙ computed directly.',
+    how: 'E is σ·N(0, 1), drawn from the seed control, P the sinusoidal table (d = d_model), H = E + P. Each curve is the dot product of row m with every row n, with Wq = Wk = identity, so Hₘ·Hₙ stands in for the score q·k before its scaling by 1/√d. σ = 0.7071 ≈ 1/√2 makes the expected |Eₘ|² = σ²·d = d/2 = |Pₘ|². The four curves are checked to add up to Hₘ·Hₙ computed directly.',
   },
   zh: {
     title: 'H = E + P 时 Hₘ·Hₙ 的四项（固定一个 query 位置 m）',
@@ -45,7 +45,7 @@ const M = messages({
     readout: '在 n = m = {i} 处：E·E = {ee}，P·P = {pp}；n ≠ m 时的均方根：E·E {eeAway}，P·P {ppAway}，E·P {epAway}，P·E {peAway}；四项之和与 Hₘ·Hₙ 相差不超过 {gap}。',
     notice: '位置-位置项占主导：在每个 n ≠ m 的 key 上，Pₘ·Pₙ（{ppLo} 到 {ppHi}）都比其余三项大（它们的绝对值至多 {otherHi}）；语义-语义项只在 n = m 处突出。',
     noticeMixed: '在当前设置下，n ≠ m 的 {total} 个 key 中有 {count} 个，位置-位置项不是最大的一项：那里语义项与位置项一样大。',
-    how: 'E 取 σ·N(0, 1)，种子见上方控件；P 是正弦位置编码表（d = d_model），H = E + P。每条曲线是第 m 行与每个第 n 行的内积，取 W_Q = W_K = 单位矩阵，所以 Hₘ·Hₙ 代表尚未乘以 1/√d 的得分 q·k。σ = 0.7071 ≈ 1/√2，使 |Eₘ|² 的期望 σ²·d 等于 d/2，即 |Pₘ|²。四条曲线之和与直接算出的 Hₘ·Hₙ 核对一致。',
+    how: 'E 取 σ·N(0, 1)，种子见上方控件；P 是正弦位置编码表（d = d_model），H = E + P。每条曲线是第 m 行与每个第 n 行的内积，取 Wq = Wk = 单位矩阵，所以 Hₘ·Hₙ 代表尚未乘以 1/√d 的得分 q·k。σ = 0.7071 ≈ 1/√2，使 |Eₘ|² 的期望 σ²·d 等于 d/2，即 |Pₘ|²。四条曲线之和与直接算出的 Hₘ·Hₙ 核对一致。',
   },
 });
 

@@ -29,7 +29,7 @@ const M = messages({
     readItem: 'h{h} Δ={d} {w}',
     posItem: '{head} (Δ = {d})',
     sep: ', ',
-    how: 'Layer 0 is computed exactly (as in the chart above); each score is q_m · k_n / √d summed over the rotation pairs of the head, so leaving pairs out drops their terms from every score before the softmax. This is a what-if on layer 0 only: the model never ran without those pairs, and deeper layers would see a different input. A head is named positional when, on average over queries m ≥ 4, more than half its weight falls on one offset Δ between 0 and −4.',
+    how: 'Layer 0 is computed exactly (as in the chart above); each score is qₘ · kₙ / √d summed over the rotation pairs of the head, so leaving pairs out drops their terms from every score before the softmax. This is a what-if on layer 0 only: the model never ran without those pairs, and deeper layers would see a different input. A head is named positional when, on average over queries m ≥ 4, more than half its weight falls on one offset Δ between 0 and −4.',
   },
   zh: {
     title: '第 0 层对你的句子的注意力，逐头显示，并可去掉一部分维度对',
@@ -54,7 +54,7 @@ const M = messages({
     readItem: '头 {h} Δ={d} {w}',
     posItem: '{head}（Δ = {d}）',
     sep: '，',
-    how: '第 0 层按上图的方式精确计算；每个得分是 q_m · k_n / √d 在该头各个维度对上的和，去掉一些维度对，就是在 softmax 之前从每个得分里删掉它们的项。这只是第 0 层上的假设实验：模型从未在没有这些维度对的情况下运行过，更深的层也会看到不同的输入。若对 m ≥ 4 的 query 取平均后，一个头超过一半的权重落在 0 到 −4 之间的同一个偏移 Δ 上，就称它为位置头。',
+    how: '第 0 层按上图的方式精确计算；每个得分是 qₘ · kₙ / √d 在该头各个维度对上的和，去掉一些维度对，就是在 softmax 之前从每个得分里删掉它们的项。这只是第 0 层上的假设实验：模型从未在没有这些维度对的情况下运行过，更深的层也会看到不同的输入。若对 m ≥ 4 的 query 取平均后，一个头超过一半的权重落在 0 到 −4 之间的同一个偏移 Δ 上，就称它为位置头。',
   },
 });
 
