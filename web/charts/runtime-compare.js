@@ -115,7 +115,7 @@ const M = messages({
     yours: '你的 GGUF（在下面读取）',
     position: '位置 m',
     ctx: 'llama.cpp 上下文 -c（0：取文件中的值）',
-    angleX: '对 i',
+    angleX: '第 i 对',
     angleY: '角度 m·θᵢ，弧度（对数坐标）',
     scoreX: 'key 到 query 的距离 m − n（对数坐标）',
     scoreY: '到该距离为止最大的 |得分误差| / (|q|·|k|)',
