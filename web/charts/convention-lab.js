@@ -18,7 +18,7 @@ const M = messages({
     input: 'q and k',
     previousToken: 'previous-token head',
     randomQK: 'random q, k',
-    norm: 'length of q, k (× a unit normal)',
+    norm: 'scale of q, k (multiple of a standard normal)',
     seed: 'seed',
     base: 'base',
     asTrained: 'interleaved weights, interleaved RoPE',
@@ -37,11 +37,11 @@ const M = messages({
     hfRow: 'HF row j',
     metaRow: 'Meta row',
     pair: 'pair',
-    readout: 'Differences are the largest |Δ| over the {seq}×{seq} scores and weights. The previous token gets ' +
+    readout: 'A difference is the largest absolute difference over the {seq}×{seq} scores or weights. The previous token gets ' +
       '{prevTrained} % of each query\'s attention as trained, {prevConverted} % converted and ' +
       '{prevWrong} % with the wrong pairing. With the wrong pairing, each query gives {selfWrong} % to its own ' +
       'token (as trained, {selfTrained} %).',
-    readoutHead: 'Differences are the largest |Δ| over the {seq}×{seq} scores and weights: with the rows permuted, rotate_half\'s scores match the interleaved ones to {scoreDiff}; ' +
+    readoutHead: 'A difference is the largest absolute difference over the {seq}×{seq} scores or weights: with the rows permuted, rotate_half\'s scores match the interleaved ones to {scoreDiff}; ' +
       'without, the attention weights differ by up to {wrongDiff}. As trained, each query gives its own token {selfTrained} %.',
     noticeHead: 'Converted, the head keeps its previous-token pattern ({prevConverted} %, as trained); with the rows not permuted the pattern changes: the previous token gets {prevWrong} %, each query’s own token {selfWrong} %.',
     noticeRandom: 'With the rows permuted, rotate_half gives the interleaved scores (to {scoreDiff}); without, the attention weights differ by up to {wrongDiff}.',
@@ -55,7 +55,7 @@ const M = messages({
     input: 'q 和 k',
     previousToken: '关注前一个 token 的头',
     randomQK: '随机的 q、k',
-    norm: 'q、k 的长度（× 单位正态）',
+    norm: 'q、k 的尺度（标准正态的倍数）',
     seed: '种子',
     base: '底数 base',
     asTrained: '交错的权重，交错的 RoPE',
@@ -74,10 +74,10 @@ const M = messages({
     hfRow: 'HF 第 j 行',
     metaRow: 'Meta 的行',
     pair: '对',
-    readout: '相差指 {seq}×{seq} 个得分或权重中最大的 |Δ|。每个 query 分给前一个 token 的注意力比例：训练时为 ' +
+    readout: '相差指 {seq}×{seq} 个得分或权重逐个比较时的最大差值（取绝对值）。每个 query 分给前一个 token 的注意力比例：训练时为 ' +
       '{prevTrained}%，转换后为 {prevConverted}%，配对错误时为 {prevWrong}%。' +
       '配对错误时，每个 query 把 {selfWrong}% 的注意力给了它自己所在位置的 token（训练时为 {selfTrained}%）。',
-    readoutHead: '相差指 {seq}×{seq} 个得分或权重中最大的 |Δ|：置换行之后，rotate_half 的得分与交错配对的得分相差不超过 {scoreDiff}；' +
+    readoutHead: '相差指 {seq}×{seq} 个得分或权重逐个比较时的最大差值（取绝对值）：置换行之后，rotate_half 的得分与交错配对的得分相差不超过 {scoreDiff}；' +
       '不置换时，注意力权重最多相差 {wrongDiff}。训练时，每个 query 给它自己所在位置的 token {selfTrained}%。',
     noticeHead: '转换后，这个头保留了关注前一个 token 的模式（{prevConverted}%，与训练时相同）；行不置换时模式变了：前一个 token 只得到 {prevWrong}%，每个 query 自己所在位置的 token 得到 {selfWrong}%。',
     noticeRandom: '置换行之后，rotate_half 给出与交错配对相同的得分（相差不超过 {scoreDiff}）；不置换时，注意力权重最多相差 {wrongDiff}。',

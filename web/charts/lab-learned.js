@@ -32,7 +32,7 @@ const M = messages({
     xTitle: '位置（表中的行）',
     yTitle: '移动的比例，或余弦',
     moved: '训练带来的移动：|P − P₀| / |P₀|',
-    nearest: '与另一到达过的行的最大余弦',
+    nearest: '与其他已到达行的最大余弦',
     random: '随机向量：平均 {value}',
     beyond: '训练时从未到达（位置 ≥ {reached}）',
     range: '{lo} 到 {hi}',

@@ -24,6 +24,10 @@ const M = messages({
     noticeNoneZero: 'No head puts more than half its weight on one offset on this sentence; the closest is {head}, with {w} on Δ = {d}. The share is an average over the queries, and each later query has more earlier tokens to spread its weight over, so a shorter sentence can push it past half.{past}',
     pastL0: ' This sentence is also longer than the {L0} tokens the model was trained on.',
     noticeDrop: 'Positional heads that lose their offset when {which} ({share} % of them) are left out: {lost} of {n} ({list}).',
+    noticeDropAll: 'With {which} ({share} % of them) left out, all {n} positional heads lose their offset ({list}).',
+    noticeDropNone: 'With {which} ({share} % of them) left out, all {n} positional heads keep their offset.',
+    noticeDropOne: 'With {which} ({share} % of them) left out, the only positional head ({list}) loses its offset.',
+    noticeDropOneKept: 'With {which} ({share} % of them) left out, the only positional head ({list}) keeps its offset.',
     noticeDropZero: 'No head is positional with every pair in, so leaving pairs out has no offset to break.',
     readout: '{model}, {T} tokens, {heads} heads; the weight of each head on its most-used offset (Δ from 0 to −4), averaged over queries m ≥ 4: {list}.',
     readItem: 'h{h} Δ={d} {w}',
@@ -48,7 +52,11 @@ const M = messages({
     noticeNone: '位置头（无论 token 是什么，大部分权重都落在同一个偏移 Δ = n − m 上）：{list}。',
     noticeNoneZero: '在这个句子上，没有哪个头把一半以上的权重放在同一个偏移上；最接近的是{head}，在 Δ = {d} 上的权重为 {w}。这是对各个 query 取的平均值，越靠后的 query 前面的 token 越多，权重摊得越开，所以换一个更短的句子，这个权重就可能超过一半。{past}',
     pastL0: '此外，这个句子比模型训练时的 {L0} 个 token 还长。',
-    noticeDrop: '去掉{which}（占 {share}%）之后，{n} 个位置头中有 {lost} 个失去了它们的偏移（{list}）。',
+    noticeDrop: '去掉{which}（占 {share}%）之后，{n} 个位置头中有 {lost} 个失去了偏移（{list}）。',
+    noticeDropAll: '去掉{which}（占 {share}%）之后，{n} 个位置头全都失去了偏移（{list}）。',
+    noticeDropNone: '去掉{which}（占 {share}%）之后，{n} 个位置头都保留了各自的偏移。',
+    noticeDropOne: '去掉{which}（占 {share}%）之后，唯一的位置头（{list}）失去了它的偏移。',
+    noticeDropOneKept: '去掉{which}（占 {share}%）之后，唯一的位置头（{list}）保留了它的偏移。',
     noticeDropZero: '所有维度对都在时就没有位置头，所以去掉维度对也没有偏移可破坏。',
     readout: '{model}，{T} 个 token，{heads} 个头；每个头在最常用偏移（Δ 从 0 到 −4）上的权重，对 m ≥ 4 的 query 取平均：{list}。',
     readItem: '头 {h} Δ={d} {w}',
@@ -159,7 +167,10 @@ export default {
         } else if (!pos.length) view.notice = String(M.noticeDropZero);
         else {
           const lost = pos.filter((h) => !now[h].positional || now[h].d !== base[h].d);
-          view.notice = M.noticeDrop.format({ which: String(M[drop]), share, lost: lost.length, n: pos.length, list: lost.length ? lost.map((h) => M.head.format({ h })).join(M.sep) : '–' });
+          // one head, none lost and all lost each read as their own sentence ("1 of 1 heads" does not)
+          const one = pos.length === 1, none = !lost.length, all = lost.length === pos.length;
+          const message = one ? (none ? M.noticeDropOneKept : M.noticeDropOne) : none ? M.noticeDropNone : all ? M.noticeDropAll : M.noticeDrop;
+          view.notice = message.format({ which: String(M[drop]), share, lost: lost.length, n: pos.length, list: (one ? pos : lost).map((h) => M.head.format({ h })).join(M.sep) });
         }
         view.readout = M.readout.format({
           model: modelName(m), T, heads: a.heads,

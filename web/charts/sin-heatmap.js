@@ -29,7 +29,7 @@ const M = messages({
     xTitle: 'embedding dimension',
     yTitle: 'position',
     hint: 'Tap the map or point at it (or Tab to it and use the arrow keys) to read a value.',
-    cell: '(m = {pos}, dim {dim}) = {value}: {kind}({pos} · θ{pair}), θ{pair} = {w}',
+    cell: 'PE({pos}, {dim}) = {value}: {kind}({pos} · θ{pair}), θ{pair} = {w}',
     layoutInterleaved: 'interleaved',
     layoutConcat: 'concat',
     aria: 'Heatmap of the sinusoidal position encoding, {length} positions by {dim} dimensions, base {base}, {layout} layout; ' +
@@ -51,7 +51,7 @@ const M = messages({
     xTitle: '嵌入维度',
     yTitle: '位置',
     hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键），即可读出单个数值。',
-    cell: '（m = {pos}，维度 {dim}）= {value}：{kind}({pos} · θ{pair})，θ{pair} = {w}',
+    cell: 'PE({pos}, {dim}) = {value}：{kind}({pos} · θ{pair})，θ{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',
     aria: '正弦位置编码热力图，{length} 个位置 × {dim} 个维度，底数 {base}，{layout}布局；' +
