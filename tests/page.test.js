@@ -176,7 +176,7 @@ test('the heatmap is the seed figure: 100 x 512 values in [-1, 1], with a hover 
   await canvas.focus();
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowUp');
-  assert.match(await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent(), /, dim 0\) = /);
+  assert.match(await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent(), /^PE\(\d+, 0\) = /);
 });
 
 test('on a touch screen a tap on a heatmap reads the cell under the finger', async () => {
