@@ -162,6 +162,17 @@ test('?lang=zh: every data table under a chart, opened, has Chinese column heade
   }
 });
 
+test('?lang=zh: readouts, notices and option texts list numbers with 、 and write 25%, not 25 %', async () => {
+  const { page } = zhPage;
+  const texts = await page.evaluate(() => [...document.querySelectorAll('[data-chart] .readout, [data-chart] select option')]
+    .map((e) => ({ chart: e.closest('[data-chart]').dataset.chart, text: e.textContent })));
+  assert.ok(texts.length > 100, `only ${texts.length} texts`);
+  // tuples, intervals and vectors, (0, 1) and [0, 1, …], keep their commas
+  const bare = (t) => t.replace(/\([^()]*\)|\[[^\]]*\]/g, '');
+  const bad = texts.filter(({ text }) => /\d, [−\d]/.test(bare(text)) || /\d %/.test(text));
+  assert.deepEqual(bad.map((b) => `${b.chart}: ${b.text.slice(0, 160)}`), []);
+});
+
 test('the language switch changes every kind of text without a reload, and back', async () => {
   // the page as loaded with ?lang=zh (above) is the reference the switches must restore
   const { page, context, problems } = zhPage;

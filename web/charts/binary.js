@@ -7,6 +7,7 @@ import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    listSep: ', ',
     colBit: 'bit {j}',
     title: 'Positions as binary codes, one point per code',
     bits: 'bits',
@@ -39,6 +40,7 @@ const M = messages({
     how: 'Position p is written in binary, bit j = ⌊p / 2ʲ⌋ mod 2, one column per bit. The left panel plots (bit 0, bit 1), the right one (bit 0, bit 2); the dashed line visits the positions in order, and a larger dot is a point several positions share. A jump is the straight-line (Euclidean) distance between two full codes: √(number of bits that differ).',
   },
   zh: {
+    listSep: '、',
     colBit: '第 {j} 位',
     title: '把位置写成二进制编码，每个编码一个点',
     bits: '比特数',
@@ -139,7 +141,7 @@ export default {
           const pts = groups(codes, length, bits, panel.a, panel.b);
           // The order the positions come in: it jumps about, the codes are not continuous.
           const order = Array.from({ length }, (_, p) => ({ x: codes[p * bits + panel.a], y: codes[p * bits + panel.b] }));
-          const pointLabels = pts.map((g) => M.pointLabel.format({ list: g.positions.join(', ') }));
+          const pointLabels = pts.map((g) => M.pointLabel.format({ list: g.positions.join(String(M.listSep)) }));
           const list = pts.map((g) => M.ariaPoint.format({ ...g, list: g.positions.join(String(M.and)) })).join(String(M.ariaSep));
           const label = M.aria.format({ plane: panel.plane, list });
           // A panel that would show what it shows already is left as it is (one bit more or

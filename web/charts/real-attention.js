@@ -7,6 +7,9 @@ import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-
 
 const M = messages({
   en: {
+    share25: '25 %',
+    share50: '50 %',
+    share75: '75 %',
     title: 'Layer 0\'s attention on your sentence, head by head, with pairs left out',
     heatmap: 'Attention maps of every head of layer 0 on the sentence',
     drop: 'leave out',
@@ -36,6 +39,9 @@ const M = messages({
     how: 'Layer 0 is computed exactly (as in the chart above); each score is qₘ · kₙ / √d summed over the rotation pairs of the head, so leaving pairs out drops their terms from every score before the softmax. This is a what-if on layer 0 only: the model never ran without those pairs, and deeper layers would see a different input. A head is named positional when, on average over queries m ≥ 4, more than half its weight falls on one offset Δ between 0 and −4.',
   },
   zh: {
+    share25: '25%',
+    share50: '50%',
+    share75: '75%',
     title: '第 0 层对你的句子的注意力，逐头显示，并可去掉一部分维度对',
     heatmap: '第 0 层各头在句子上的注意力图',
     drop: '去掉',
@@ -115,7 +121,7 @@ export default {
   title: M.title,
   params: [
     { name: 'drop', label: M.drop, type: 'select', options: ['none', 'fast', 'slow'], value: 'none', optionLabels: { none: M.none, fast: M.fast, slow: M.slow } },
-    { name: 'share', label: M.share, type: 'select', options: ['25', '50', '75'], value: '50', optionLabels: { 25: '25 %', 50: '50 %', 75: '75 %' } },
+    { name: 'share', label: M.share, type: 'select', options: ['25', '50', '75'], value: '50', optionLabels: { 25: M.share25, 50: M.share50, 75: M.share75 } },
   ],
   mount(el, { pe }) {
     const stopPanel = modelPanel(el);

@@ -7,6 +7,7 @@ import { subscribe, state, modelPanel, readAllLayers, noModel, modelName } from 
 
 const M = messages({
   en: {
+    percent: '{n} %',
     colShare: 'share of energy',
     title: 'Which pairs the projections feed: share of each head\'s Wq or Wk energy per pair (weights only, a proxy)',
     heatmap: 'Heatmap of the share of projection energy per head (rows) and rotation pair (columns)',
@@ -29,6 +30,7 @@ const M = messages({
     how: 'For each head h and pair i, the page adds the squared lengths of the two rows of Wq (or Wk) that rotate together (rows i and i + d/2 of the head: transformers pairs coordinate i with i + d/2, the rotate_half layout of section 14) and divides by the head\'s total. This is read from the weights alone, a proxy: real q and k also depend on the tokens (the next chart). Every layer needs every Wq and Wk tensor (26.5 MB for SmolLM2-135M); layer 0 needs one of each.',
   },
   zh: {
+    percent: '{n}%',
     colShare: '能量占比',
     title: '投影把能量给了哪些维度对：每个头的 Wq 或 Wk 能量在各维度对上的份额（仅凭权重，是一种近似）',
     heatmap: '各头（行）与各维度对（列）上投影能量份额的热力图',
@@ -148,7 +150,7 @@ export default {
             ctx.textAlign = wide + 8 < right - x ? 'center' : 'left';
             ctx.fillText(text, ctx.textAlign === 'center' ? (x + right) / 2 : x, y - 2);
           }
-          drawColourBar(ctx, viridis, { x: plot.x + plot.w + Math.round(16 * k), y: plot.y, w: 12, h: plot.h }, [[0, `${sig(max * 100, 3)} %`], [1, '0']]);
+          drawColourBar(ctx, viridis, { x: plot.x + plot.w + Math.round(16 * k), y: plot.y, w: 12, h: plot.h }, [[0, M.percent.format({ n: sig(max * 100, 3) })], [1, '0']]);
         });
         const ratio = pairsShare ? slow / pairsShare : 1;
         const v = { matrix: String(M[matrix]), ratio: ratio.toFixed(2) };

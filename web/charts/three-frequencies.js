@@ -9,6 +9,7 @@ const DIM = 6, BASE = 1000, SIN_COLS = [0, 2, 4];
 
 const M = messages({
   en: {
+    listSep: ', ',
     colComponent: 'component',
     title: 'Three frequencies: PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: 'position A',
@@ -22,6 +23,7 @@ const M = messages({
     how: 'The bars are the sin columns (0, 2, 4) of one row of a sinusoidal table of width 6 with base 1000, whose three pairs have θ = 1, 1/10 and 1/100 exactly; the values are float32.',
   },
   zh: {
+    listSep: '、',
     colComponent: '分量',
     title: '三个频率：PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: '位置 A',
@@ -81,7 +83,7 @@ export default {
         chart.update();
         const fmt = (v) => `[${v.map((x) => x.toFixed(3)).join(', ')}]`;
         const gaps = va.map((x, i) => Math.abs(x - vb[i]));
-        const v = { a, b, va: fmt(va), vb: fmt(vb), gaps: gaps.map((g) => sig(g, 2)).join(', ') };
+        const v = { a, b, va: fmt(va), vb: fmt(vb), gaps: gaps.map((g) => sig(g, 2)).join(String(M.listSep)) };
         chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
         view.notice = (gaps[0] < 0.2 && Math.max(...gaps.slice(1)) > gaps[0] ? M.noticeSlow : M.noticeFast).format(v);
         view.readout = M.readout.format(v);
