@@ -73,6 +73,9 @@ const M = messages({
     'h-rope-freqs-missing': 'The llama3 scaling is missing: the file has no rope_freqs tensor.',
     'h-longrope-factors-by-context': 'LongRoPE’s factors are picked by the context llama.cpp allocates, not by the length of the input.',
     'h-swa-base-missing': 'The sliding-window layers’ base is not in the file (no freq_base_swa).',
+    swaBaseElsewhere: 'The sliding-window layers’ base is not in the file (no freq_base_swa): llama.cpp assumes {base}, which is right for this model, but readers that take freq_base for every layer rotate those layers wrongly.',
+    fixReconvertOthers: 'llama.cpp needs none; for the other readers, use a GGUF converted again (which converter: see below).',
+    readErrZero: 'The score error is 0 at every distance: the line lying on the axis is that 0. ',
     'h-flag-overridden': 'A flag given here is overwritten by llama.cpp.',
     'h-flag-no-op': 'A flag given here changes nothing.',
     'h-base-differs': 'llama.cpp rotates with another base.',
@@ -155,10 +158,13 @@ const M = messages({
     'h-layers-not-compared': 'GGUF 里有些层在配置中没有对应的层类型，这些层不参与对比。',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
     'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
-    'h-swa-base-missing': '文件中没有滑动窗口层的 base（缺少 freq_base_swa）。',
+    'h-swa-base-missing': '文件中没有滑动窗口层的底数（缺少 freq_base_swa）。',
+    swaBaseElsewhere: '文件中没有滑动窗口层的底数（缺少 freq_base_swa）：llama.cpp 默认取 {base}，对这个模型恰好是对的；但把 freq_base 用于所有层的其他读取程序会把这些层转错。',
+    fixReconvertOthers: 'llama.cpp 本身不需要修正；为了让其他读取程序也读对，请换用重新转换的 GGUF（用哪个版本的转换脚本，见下方原文）。',
+    readErrZero: '在每个距离上得分误差都是 0：贴在横轴上的那条线就是这个 0。',
     'h-flag-overridden': '这里给出的某个命令行参数被 llama.cpp 覆盖了。',
     'h-flag-no-op': '这里给出的某个命令行参数不起作用。',
-    'h-base-differs': 'llama.cpp 用的 base 不同。',
+    'h-base-differs': 'llama.cpp 用的底数不同。',
     'h-scaling-differs': 'llama.cpp 用的缩放与配置不同。',
     'h-pairing-differs': 'llama.cpp 配对的维度与模型训练时不同。',
     'h-attn-factor-differs': 'llama.cpp 给 cos 和 sin 乘的因子不同。',
@@ -407,7 +413,13 @@ export default {
     const stopLang = onLang(render);
     render();
 
-    const showFindings = (list) => {
+    // A missing freq_base_swa whose fallback is this model's base: right in llama.cpp, wrong
+    // only in readers that take freq_base for every layer; its headline and fix say so.
+    const rightInLlamaCpp = (f, cmp) => f.code === 'swa-base-missing' && f.layerTypes.every((n) => !cmp.layerTypes[n]?.differingPairs.length);
+    const headlineOf = (f, cmp) => (rightInLlamaCpp(f, cmp)
+      ? M.swaBaseElsewhere.format({ base: sig(cmp.layerTypes[f.layerTypes[0]].base.llamaCpp, 6) })
+      : String(M[`h-${CODES.includes(f.code) ? f.code : 'none'}`]));
+    const showFindings = (list, cmp) => {
       const en = lang() === 'en';
       findingsBox.style.display = list.length ? '' : 'none';
       const flagged = (text) => text.split(/(--[a-z-]+(?: [\w.+-]+)?|-c \d+)/).map((x, n) => (n % 2 ? mk('code', { textContent: x }) : x));
@@ -415,11 +427,11 @@ export default {
       // where the page is not in English: the fix's flags, or what its kind says (its sentence is folded below)
       const fixParts = (f) => (f.fixKind === 'flags' ? [...codes(f.fixFlags), '。']
         : f.fixKind === 'drop-flag' ? [String(M.fixDrop), ...codes(f.fixFlags), '。']
-          : [String(f.fixKind === 'reconvert' ? M.fixReconvert : M.fixNone)]);
+          : [String(f.fixKind !== 'reconvert' ? M.fixNone : rightInLlamaCpp(f, cmp) ? M.fixReconvertOthers : M.fixReconvert)]);
       findingsList.replaceChildren(...list.map((f) => {
         const li = mk('li');
         li.dataset.code = f.code;
-        const head = mk('b', { textContent: M[`h-${CODES.includes(f.code) ? f.code : 'none'}`] });
+        const head = mk('b', { textContent: headlineOf(f, cmp) });
         li.append(head, en ? ' (' : '（', mk('code', { textContent: f.code }), en ? ')' : '）');
         // English shows the comparison's own sentences; other languages, the fix's flags and the sentences folded
         // a sentence begins with a capital, but llama.cpp keeps its own spelling
@@ -544,10 +556,10 @@ export default {
         errors.options.scales.x.max = maxD;
         angles.update();
         errors.update();
-        showFindings(cmp.findings);
+        showFindings(cmp.findings, cmp);
 
         const main = cmp.findings.find((f) => f.code !== 'none' && f.layerTypes.includes(typeName)) ?? cmp.findings.find((f) => f.code !== 'none');
-        const headline = main ? String(M[`h-${CODES.includes(main.code) ? main.code : 'none'}`]) : '';
+        const headline = main ? headlineOf(main, cmp) : '';
         const angleDiffers = t.differingPairs.length > 0 || t.pairing.config !== t.pairing.llamaCpp;
         if (!main) view.notice = String(M.noticeAgree);
         else if (!angleDiffers) view.notice = M.noticeOther.format({ headline });
@@ -559,7 +571,9 @@ export default {
         // a file of another model: that is the first thing to notice, whatever else differs
         if (mismatch) view.notice = mismatch.trim();
         const stillNote = still.length ? M.stillNote.format({ pairs: `${still[0]}–${still.at(-1)}`, theta: sig(Math.max(...still.map((i) => t.thetaLlamaCpp[i])), 2) }) : '';
-        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + stillNote + (!angleDiffers ? M.readAgree.format(numbers) : M.readout.format({
+        // an error of exactly 0 everywhere draws as a line on the axis, easy to take for no line at all
+        const errZero = err.every((e) => e === 0) ? String(M.readErrZero) : '';
+        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + stillNote + (!angleDiffers ? M.readAgree.format(numbers) + errZero : M.readout.format({
           type: typeName, pairs: t.differingPairs.length, half, m, ratio: (ratio >= 1 ? M.readMore : M.readLess).format({ r: sig(ratio >= 1 ? ratio : 1 / ratio, 3), at }), worst: sig(err[worst], 3), wd: dist[worst],
           first: first >= 0 ? M.readFirst.format({ x: firstD }) : String(M.readNever), pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2),
         }));
