@@ -73,7 +73,7 @@ const M = messages({
     'h-rope-freqs-missing': 'The llama3 scaling is missing: the file has no rope_freqs tensor.',
     'h-longrope-factors-by-context': 'LongRoPE’s factors are picked by the context llama.cpp allocates, not by the length of the input.',
     'h-swa-base-missing': 'The sliding-window layers’ base is not in the file (no freq_base_swa).',
-    swaBaseElsewhere: 'The sliding-window layers’ base is not in the file (no freq_base_swa): llama.cpp assumes {base}, which is right for this model, but readers that take freq_base for every layer rotate those layers wrongly.',
+    swaBaseElsewhere: 'The sliding-window layers’ base is not in the file (no freq_base_swa); llama.cpp’s fallback, {base}, is right for this model.',
     fixReconvertOthers: 'llama.cpp needs none; for the other readers, use a GGUF converted again (which converter: see below).',
     readErrZero: 'The score error is 0 at every distance: the line lying on the axis is that 0. ',
     'h-flag-overridden': 'A flag given here is overwritten by llama.cpp.',
