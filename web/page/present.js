@@ -322,6 +322,11 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     const [f] = e.touches;
     touch = e.touches.length === 1 && !slidesSideways(e.target, view) ? { x: f.clientX, y: f.clientY } : null;
   }, { passive: true });
+  // the swipe is the slides' alone: the browser would also take it as "back a page"
+  view.addEventListener('touchmove', (e) => {
+    const [f] = e.touches;
+    if (touch && f && Math.abs(f.clientX - touch.x) > Math.abs(f.clientY - touch.y)) e.preventDefault();
+  }, { passive: false });
   view.addEventListener('touchend', (e) => {
     const [f] = e.changedTouches, from = touch;
     touch = null;
