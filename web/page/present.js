@@ -4,8 +4,9 @@
 // under the chart it speaks of. Of the controls only the main one shows, and any other set away
 // from its default (a scene's d = 4 must be visible to the room). Arrow keys (or the buttons, or a
 // sideways swipe) step, Escape goes back to the page. On a phone the slide scrolls instead of
-// fitting the screen (see SMALL). The chart itself is moved into the view and back, so it keeps its state. A link can
-// start it at a section or a figure: ?present#decay, ?present=decay, ?present=12 (figure 12).
+// fitting the screen (see SMALL). The chart itself is moved into the view and back, so it keeps
+// its state. A link can start it at a section or a figure: ?present#decay, ?present=decay,
+// ?present=12 (figure 12).
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf } from './tracks.js';
 import { PAGE_SIZE, axisTitleFont, presentSize } from '../charts/shared/lettering.js';
