@@ -25,7 +25,8 @@ const M = messages({
     label: 'Presenter view',
     previous: '← Previous',
     next: 'Next →',
-    exit: 'Back to the page (Esc)',
+    exit: 'Back to the page',
+    exitTitle: 'Back to the page (Escape)',
     step: 'Figure {n} of {count}',
     header: '{track} · section {section}',
   },
@@ -35,7 +36,8 @@ const M = messages({
     label: '演示模式',
     previous: '← 上一张',
     next: '下一张 →',
-    exit: '返回页面（Esc）',
+    exit: '返回页面',
+    exitTitle: '返回页面（Esc 键）',
     step: '第 {n} 张，共 {count} 张',
     header: '{track} · 第 {section} 节',
   },
@@ -254,6 +256,9 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     prev.textContent = t(M.previous);
     next.textContent = t(M.next);
     exit.textContent = t(M.exit);
+    // the key goes in the tooltip: a phone has no Escape, and the button's words must fit beside the track
+    exit.title = t(M.exitTitle);
+    exit.setAttribute('aria-keyshortcuts', 'Escape');
     opener.textContent = t(M.open);
     opener.title = t(M.openTitle);
     if (index < 0) return;
