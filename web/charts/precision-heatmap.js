@@ -71,7 +71,7 @@ const M = messages({
     end: '。',
     noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
     noticeRule: '第 {firstPair} 对最先出错，在位置 {firstAt} 处误差超过 0.01。放眼整张图，转得快的维度对出错早，随着位置增大，慢的维度对陆续跟上：到位置 {lastPos}，{half} 个维度对（d = {dim}）中已有 {badLast} 个误差超过 0.01。',
-    noticeFirst: '在位置 {firstAt}，第 {firstPair} 对的误差最先超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
+    noticeFirst: '第 {firstPair} 对最先出错，在位置 {firstAt} 处误差超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
     noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θᵢ 和角度 m·θᵢ 恰好被舍入了多少。',
     faster1: '第 1 对（i = 1）',
     faster2: '第 1、2 对（i = 1、2）',
@@ -231,12 +231,13 @@ export default {
         view.readout = M.readout.format(v) + (f16Max !== null && n < grid.length ? M.readoutRefused.format(v) : M.end);
         // The rule "faster pairs go wrong earlier" is stated only where the map bears it out: of the
         // pairs 1 … half − 1 taken two at a time, at least three in four go wrong in speed order
-        // (a pair that never goes wrong counts as going wrong last). Pair 0 is the exception the
+        // (a pair that never goes wrong counts as going wrong last), and a quarter of the pairs go
+        // wrong somewhere, or there are no slower ones that follow. Pair 0 is the exception the
         // notice gives on its own.
         const when = starts.map((c) => (c < 0 ? n : c));
         let inOrder = 0, pairs = 0;
         for (let i = 1; i < half; i++) for (let j = i + 1; j < half; j++) if (when[i] !== when[j]) pairs++, (inOrder += when[i] < when[j]);
-        const rule = pairs > 0 && inOrder >= 0.75 * pairs;
+        const rule = pairs > 0 && inOrder >= 0.75 * pairs && starts.filter((c) => c >= 0).length >= half / 4;
         view.notice = firstPair < 0 ? M.noticeNone.format(v)
           : (rule ? M.noticeRule : M.noticeFirst).format(v)
             // pairs 1 .. firstPair − 1 are faster than the first to go wrong, yet all went wrong later
