@@ -123,11 +123,11 @@ test('model-positions: Llama 4 Scout\'s temperature panel names its layers, the 
   await set(zh, 'model-positions', 'model', 'llama-4-scout');
   assert.deepEqual(await title(en), {
     shown: true,
-    text: ['Query temperature of the full_attention layers (12 layers), which have no RoPE:', 'each query is multiplied by this factor, which grows with its position'],
+    text: ['The full_attention layers (12 layers), which have no RoPE: query temperature', 'the factor each query is multiplied by; it grows with the position'],
     x: 'query position (log scale)', y: 'query temperature',
   });
   assert.deepEqual(await title(zh), {
-    shown: true, text: ['不用 RoPE 的 full_attention 层（12 层）：query 温度', '每个 query 都要乘上这个系数，它随 query 的位置增大'],
+    shown: true, text: ['不用 RoPE 的 full_attention 层（12 层）：query 温度', '每个 query 都要乘上的系数，随位置增大'],
     x: 'query 位置（对数坐标）', y: 'query 温度',
   });
   await set(en, 'model-positions', 'model', 'gemma-4');
