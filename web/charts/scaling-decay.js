@@ -62,7 +62,7 @@ const M = messages({
     dim: '头维度 d',
     base: '底数 base',
     seed: 'q 的种子',
-    scale: 'x 轴',
+    scale: '横轴',
     linear: '线性',
     log: '对数',
     linearPI: '位置插值（PI）',
