@@ -141,7 +141,7 @@ const VARIANT_NAMES = { linear: M.nameLinear, ntk: M.nameNtk, dynamic: M.nameDyn
 // Colour, dash and width per curve; the legend repeats dash and colour.
 const STYLE = {
   original: { get color() { return palette[6]; }, dash: [], width: 1.5 }, // black, or white on the dark theme
-  linear: { color: palette[0], dash: [6, 4], width: 1.5 },
+  linear: { get color() { return palette[0]; }, dash: [6, 4], width: 1.5 }, // a darker or a lighter blue by theme
   ntk: { color: palette[1], dash: [2, 3], width: 2 },
   dynamic: { color: palette[3], dash: [10, 3, 2, 3], width: 1.5 },
   yarn: { color: palette[2], dash: [8, 2, 2, 2, 2, 2], width: 2.5 },
