@@ -153,7 +153,7 @@ export default {
             const lineH = textSize('bold');
             for (const [text, x, y] of labels) {
               const half = ctx.measureText(text).width / 2;
-              boxes.push([x - half, y - lineH, x + half, y]);
+              boxes.push([x - half - 4, y - lineH, x + half + 4, y]); // a number beside "pos 1" must not read as part of it
               ctx.fillText(text, x, y);
             }
           }
