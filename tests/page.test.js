@@ -440,6 +440,52 @@ test('helix: each notice is true at its settings, and close points keep their la
   await setControl('helix', 'pair', 0);
 });
 
+/** Draws the helix at `length` and returns its dots ({ x, y } by position) and the numbers written beside them. */
+function helixDrawn(length) {
+  return page.evaluate(async (length) => {
+    const box = document.querySelector('[data-chart="helix"]');
+    const proto = CanvasRenderingContext2D.prototype, { arc, fillText } = proto;
+    const dots = [], numbers = [];
+    proto.arc = function (x, y, r) {
+      if (box.contains(this.canvas)) dots.push({ x, y });
+      return arc.apply(this, arguments);
+    };
+    proto.fillText = function (text, x, y) {
+      // the dots' numbers are in the small tick lettering (the axis's own numbers are larger)
+      if (box.contains(this.canvas) && /^11px /.test(this.font)) numbers.push({ p: Number(text), x, y });
+      return fillText.apply(this, arguments);
+    };
+    try {
+      const input = box.querySelector('input[type=number][name=length]');
+      input.value = String(length);
+      const drawn = new Promise((r) => box.addEventListener('posenc:drawn', r, { once: true }));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await drawn;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    } finally {
+      Object.assign(proto, { arc, fillText });
+    }
+    return { dots: dots.slice(-(length + 1)), numbers: numbers.filter((n) => Number.isInteger(n.p)) };
+  }, length);
+}
+
+test('helix: the dots carry their positions, each number beside its own dot, and a crowded spring numbers its first turn', async () => {
+  const nearest = (dots, { x, y }) => dots.reduce((best, d, p) => (Math.hypot(d.x - x, d.y - y) < Math.hypot(dots[best].x - x, dots[best].y - y) ? p : best), 0);
+  // the defaults: 20 positions, room for every number but those of the two labelled points
+  let { dots, numbers } = await helixDrawn(20);
+  assert.deepEqual(numbers.map((n) => n.p), [...Array(21).keys()].filter((p) => p !== 0 && p !== 19));
+  for (const n of numbers) assert.equal(nearest(dots, n), n.p, `the number ${n.p} is nearest the dot of position ${n.p}`);
+  // a dot is drawn off its tick (position 1 by about two ticks), which is why it carries a number
+  const tick = (dots[19].x - dots[0].x) / 19; // sin 19 ≈ 0.15: position 19 is drawn nearly on its tick
+  assert.ok(dots[1].x - dots[0].x > 2 * tick, `position 1 is drawn ${(dots[1].x - dots[0].x).toFixed(0)} px from position 0, ticks ${tick.toFixed(0)} px apart`);
+  // the largest spring: the first turn (positions 1 to 6) is numbered, not numbers scattered over it
+  ({ dots, numbers } = await helixDrawn(200));
+  assert.ok(numbers.length >= 3 && numbers.some((n) => n.p === 1), `numbered: ${numbers.map((n) => n.p)}`);
+  assert.ok(numbers.every((n) => n.p <= 12), `numbered: ${numbers.map((n) => n.p)}`);
+  for (const n of numbers) assert.equal(nearest(dots, n), n.p, `the number ${n.p} is nearest the dot of position ${n.p}`);
+  await setControl('helix', 'length', 20);
+});
+
 test('frequency-curves: the y axis leaves room past ±1, so a curve at 1 is not on the border', async () => {
   const y = await page.evaluate(() => {
     const box = document.querySelector('[data-chart="frequency-curves"]');
