@@ -302,3 +302,20 @@ test('§16: a pasted config is the one wide solid line, unlike every method\'s d
     assert.match(label, lang === 'en' ? /thick grey line/ : /粗的灰色实线/);
   }
 });
+
+test('each track that states a total of minutes states the sum of its sections\' minutes, in both languages', () => {
+  const tracks = [...HTML.matchAll(/<div class="track" data-track="([a-z]+)">([\s\S]*?)<\/ol>/g)];
+  assert.ok(tracks.length >= 3, 'the tracks are found');
+  let stated = 0;
+  for (const [, name, body] of tracks) {
+    for (const [lang, total, each] of [['en', /about (\d+) minutes/, /· (\d+) min</g], ['zh-CN', /约 (\d+) 分钟/, /· (\d+) 分钟</g]]) {
+      const heading = body.match(new RegExp(`<h3>[\\s\\S]*?<span lang="${lang}">([^<]*)</span>`))?.[1] ?? '';
+      const sum = [...body.matchAll(each)].reduce((a, m) => a + Number(m[1]), 0);
+      const said = heading.match(total);
+      if (!said) { assert.equal(sum, 0, `${name} (${lang}): sections give minutes but the heading no total`); continue; }
+      stated++;
+      assert.equal(Number(said[1]), sum, `${name} (${lang}): the heading says ${said[1]} minutes, its sections add up to ${sum}`);
+    }
+  }
+  assert.ok(stated >= 2, 'the core track states its total in both languages');
+});
