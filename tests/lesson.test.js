@@ -319,3 +319,16 @@ test('each track that states a total of minutes states the sum of its sections\'
   }
   assert.ok(stated >= 2, 'the core track states its total in both languages');
 });
+
+test('R_m and section 8\'s R(Δ): the notation box and §11 say which way each turns and that R(Δ) is R_m at m = −Δ', () => {
+  for (const id of ['notation', 'rope-2d']) {
+    const body = HTML.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
+    for (const [lang, ccw, cw] of [['en', /counter-clockwise/, /[^-]clockwise/], ['zh-CN', /逆时针/, /顺时针/]]) {
+      const text = [...body.matchAll(new RegExp(`<(p|dl) lang="${lang}">([\\s\\S]*?)</\\1>`, 'g'))].map((m) => m[2]).join(' ');
+      assert.match(text, /<mi>R<\/mi><mo>\(<\/mo><mi>Δ<\/mi><mo>\)<\/mo>/, `#${id} (${lang}) names R(Δ)`);
+      assert.match(text, /<mi>m<\/mi><mo>=<\/mo><mrow><mo>−<\/mo><mi>Δ<\/mi><\/mrow>/, `#${id} (${lang}) relates R(Δ) to R_m at m = −Δ`);
+      assert.match(text, ccw, `#${id} (${lang}) says R_m turns counter-clockwise`);
+      assert.match(text, cw, `#${id} (${lang}) says R(Δ) turns clockwise`);
+    }
+  }
+});
