@@ -302,3 +302,33 @@ test('§16: a pasted config is the one wide solid line, unlike every method\'s d
     assert.match(label, lang === 'en' ? /thick grey line/ : /粗的灰色实线/);
   }
 });
+
+test('each track that states a total of minutes states the sum of its sections\' minutes, in both languages', () => {
+  const tracks = [...HTML.matchAll(/<div class="track" data-track="([a-z]+)">([\s\S]*?)<\/ol>/g)];
+  assert.ok(tracks.length >= 3, 'the tracks are found');
+  let stated = 0;
+  for (const [, name, body] of tracks) {
+    for (const [lang, total, each] of [['en', /about (\d+) minutes/, /· (\d+) min</g], ['zh-CN', /约 (\d+) 分钟/, /· (\d+) 分钟</g]]) {
+      const heading = body.match(new RegExp(`<h3>[\\s\\S]*?<span lang="${lang}">([^<]*)</span>`))?.[1] ?? '';
+      const sum = [...body.matchAll(each)].reduce((a, m) => a + Number(m[1]), 0);
+      const said = heading.match(total);
+      if (!said) { assert.equal(sum, 0, `${name} (${lang}): sections give minutes but the heading no total`); continue; }
+      stated++;
+      assert.equal(Number(said[1]), sum, `${name} (${lang}): the heading says ${said[1]} minutes, its sections add up to ${sum}`);
+    }
+  }
+  assert.ok(stated >= 2, 'the core track states its total in both languages');
+});
+
+test('R_m and section 8\'s R(Δ): the notation box and §11 say which way each turns and that R(Δ) is R_m at m = −Δ', () => {
+  for (const id of ['notation', 'rope-2d']) {
+    const body = HTML.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
+    for (const [lang, ccw, cw] of [['en', /counter-clockwise/, /[^-]clockwise/], ['zh-CN', /逆时针/, /顺时针/]]) {
+      const text = [...body.matchAll(new RegExp(`<(p|dl) lang="${lang}">([\\s\\S]*?)</\\1>`, 'g'))].map((m) => m[2]).join(' ');
+      assert.match(text, /<mi>R<\/mi><mo>\(<\/mo><mi>Δ<\/mi><mo>\)<\/mo>/, `#${id} (${lang}) names R(Δ)`);
+      assert.match(text, /<mi>m<\/mi><mo>=<\/mo><mrow><mo>−<\/mo><mi>Δ<\/mi><\/mrow>/, `#${id} (${lang}) relates R(Δ) to R_m at m = −Δ`);
+      assert.match(text, ccw, `#${id} (${lang}) says R_m turns counter-clockwise`);
+      assert.match(text, cw, `#${id} (${lang}) says R(Δ) turns clockwise`);
+    }
+  }
+});
