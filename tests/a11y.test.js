@@ -96,6 +96,57 @@ test('themes: ?theme= and the switch change the page and Chart.js colours; auto 
   assert.deepEqual(shared.errors, []);
 });
 
+/** Every chart's colours as drawn: Chart.js's resolved dataset, legend and axis colours, or a hand-drawn canvas's pixels. */
+const chartColours = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('main [data-chart]')].flatMap((box) =>
+  [...box.querySelectorAll('canvas')].map((c, i) => {
+    const chart = window.Chart.getChart(c);
+    if (!chart) {
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let hash = 0;
+      for (let k = 0; k < px.length; k++) hash = (hash * 31 + px[k]) >>> 0;
+      return [`${box.dataset.chart} ${i}`, `${c.width}×${c.height} pixels ${hash}`];
+    }
+    const datasets = chart.data.datasets.map((d, j) => {
+      const el = chart.getDatasetMeta(j).dataset ?? chart.getDatasetMeta(j).data[0];
+      return `${d.label}: ${el?.options.borderColor} ${el?.options.backgroundColor}`;
+    });
+    const legend = (chart.legend?.legendItems ?? []).map((l) => `${l.text}: ${l.strokeStyle} ${l.fillStyle} ${l.fontColor}`);
+    const axes = Object.values(chart.scales).map((s) => `${s.id}: ${s.options.ticks.color} ${s.options.grid.color} ${s.options.border.color} ${s.options.title.color}`);
+    return [`${box.dataset.chart} ${i}`, { datasets, legend, axes }];
+  }))));
+
+test('a theme switched while the charts mount draws them as a fresh load in that theme does', async () => {
+  for (const [from, to] of [['light', 'dark'], ['dark', 'light']]) {
+    const context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    // the switch is pressed once half the charts have mounted: some were built in the old theme,
+    // some modules are still to load
+    await page.addInitScript((want) => {
+      const press = () => {
+        const mounted = window.posencPage?.charts.size ?? 0;
+        if (mounted && mounted >= document.querySelectorAll('main [data-chart]').length / 2) {
+          document.querySelector(`.theme-switch button[data-set-theme="${want}"]`)?.click();
+        }
+        if (document.documentElement?.dataset.theme === want) window.chartsAtSwitch = window.posencPage?.charts.size ?? 0;
+        else setTimeout(press, 1);
+      };
+      press();
+    }, to);
+    await page.goto(`${b.url}?theme=${from}`);
+    await ready(page);
+    const { atSwitch, all } = await page.evaluate(() => ({ atSwitch: window.chartsAtSwitch, all: window.posencPage.charts.size }));
+    assert.ok(atSwitch > 0 && atSwitch < all, `${from} → ${to} pressed with ${atSwitch} of ${all} charts mounted`);
+    const switched = await chartColours(page);
+    await context.close();
+    const fresh = await open(`?theme=${to}`);
+    await ready(fresh.page);
+    const loaded = await chartColours(fresh.page);
+    await fresh.context.close();
+    assert.ok(Object.keys(loaded).length > 40);
+    for (const kind of Object.keys(loaded)) assert.deepEqual(switched[kind], loaded[kind], `${kind}, ${from} → ${to} while mounting`);
+  }
+});
+
 test('axe: no serious or critical violation, English light and Chinese dark (both languages, both themes)', async () => {
   const { page, errors } = shared; // English, light
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'en');

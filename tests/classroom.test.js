@@ -691,3 +691,64 @@ test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice
     await at.context.close();
   }
 });
+
+test('the presenter on a phone (360×740, touch): every slide within the width, finger-sized steps in a bar that hides nothing, a swipe steps', async () => {
+  for (const lang of ['en', 'zh']) {
+    const context = await b.browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${b.url}?present&lang=${lang}`);
+    await ready(page);
+    await page.waitForFunction(() => window.posencPage.presenter?.index === 0);
+    const count = await page.evaluate(() => window.posencPage.presenter.count);
+    for (let i = 0; i < count; i++) {
+      if (i > 0) await page.tap('.present-next');
+      await page.waitForFunction((i) => window.posencPage.presenter.index === i, i);
+      const r = await page.evaluate(async () => {
+        const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        await frame();
+        const view = document.querySelector('.presenter');
+        const wide = (e) => Math.round(e.getBoundingClientRect().left) < 0 || Math.round(e.getBoundingClientRect().right) > innerWidth;
+        const shown = [...view.querySelectorAll('.present-slot canvas, .present-slot > svg, .present-notice, .present-takeaway, .present-takeaway math, #present-title')]
+          .filter((e) => e.checkVisibility());
+        const buttons = ['.present-prev', '.present-next'].map((s) => {
+          const e = document.querySelector(s), box = e.getBoundingClientRect();
+          return { s, w: box.width, h: box.height, seen: e.checkVisibility() && box.top >= 0 && box.bottom <= innerHeight };
+        });
+        // scrolled to its end, the slide's last text ends above the bar
+        view.scrollTop = view.scrollHeight;
+        await frame();
+        const bar = document.querySelector('.present-steps').getBoundingClientRect().top;
+        const end = Math.max(...shown.map((e) => e.getBoundingClientRect().bottom));
+        return {
+          kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart ?? 'primer',
+          page: document.scrollingElement.scrollWidth, view: view.scrollWidth - view.clientWidth, width: innerWidth,
+          wide: shown.filter(wide).map((e) => `${e.tagName} ${Math.round(e.getBoundingClientRect().left)}–${Math.round(e.getBoundingClientRect().right)}`),
+          figure: shown.some((e) => e.matches('canvas, svg, .present-slot *')) || !!document.querySelector('.present-slot .chart-body')?.checkVisibility(),
+          buttons, hidden: end - bar, font: window.Chart.defaults.font.size,
+        };
+      });
+      const at = `${lang} 360×740 ${r.kind}`;
+      assert.ok(r.page <= r.width && r.view <= 0, `${at}: ${r.page} px of page, ${r.view} px more of the view than the width`);
+      assert.deepEqual(r.wide, [], `${at}: past the screen's width`);
+      assert.ok(r.figure, `${at}: no figure shown`);
+      for (const btn of r.buttons) assert.ok(btn.seen && btn.w >= 44 && btn.h >= 44, `${at}: ${btn.s} ${btn.w}×${btn.h}, on screen: ${btn.seen}`);
+      assert.ok(r.hidden <= 1, `${at}: the slide ends ${r.hidden} px behind the bar`);
+      assert.equal(r.font, 12, `${at}: the chart letters at the page's size`);
+    }
+    // a finger's swipe from right to left steps back and forth as the arrows do
+    const cdp = await context.newCDPSession(page);
+    const swipe = async (from, to) => {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y: 300 }] });
+      for (const x of [from + (to - from) / 2, to]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: 305 }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    };
+    await swipe(60, 300);
+    await page.waitForFunction((i) => window.posencPage.presenter.index === i, count - 2);
+    await swipe(300, 60);
+    await page.waitForFunction((i) => window.posencPage.presenter.index === i, count - 1);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

@@ -2,7 +2,8 @@
 // before section 1, one notation box, a "you are here" strip on every numbered section, every
 // formula of the prose as MathML that Chromium lays out (a box of non-zero size), the same
 // formulas in the English and the Chinese text, the sources named and linked, no calques
-// in the Chinese text, and RoFormer's bound drawn as a bound.
+// in the Chinese text, RoFormer's bound drawn as a bound, lines named by the pattern their chart
+// draws, §13's notation and exercise complete, and a pasted config drawn unlike every method.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -232,4 +233,102 @@ test('rope-decay: the notice explains the decay by pairs falling out of step, an
   assert.match(await notice({ preset: '4' }), /comes back up/);
   assert.match(await notice({ theta: 'θ_i = 1' }), /repeats for ever/);
   await notice({ theta: 'θ_i = base^(−2i/d)', preset: '256' });
+});
+
+test('§12 and §13 call the Tₘₐₓ/4 line dotted, as both charts draw it', async () => {
+  const { page } = pages.en;
+  const dashes = await page.evaluate(() => {
+    const decay = window.posencPage.charts.get('rope-decay');
+    decay.set({ theta: 'θ_i = base^(−2i/d)', preset: '4', maxDist: 1000 });
+    decay.update();
+    const quarter = (kind) => window.Chart.getChart(document.querySelector(`[data-chart="${kind}"] canvas`))
+      .data.datasets.find((d) => d.label.includes('Tₘₐₓ/4'))?.borderDash;
+    const out = { periods: quarter('rope-periods'), decay: quarter('rope-decay') };
+    decay.set({ preset: '256', maxDist: 10000 });
+    decay.update();
+    return out;
+  });
+  for (const [kind, dash] of Object.entries(dashes)) {
+    assert.ok(dash?.length === 2 && dash[0] <= 2, `${kind}: the Tₘₐₓ/4 line is drawn with dash ${JSON.stringify(dash)}, not dotted`);
+  }
+  const prose = (id, lang) => [...HTML.split(`<section id="${id}">`)[1].split('</section>')[0]
+    .matchAll(new RegExp(`<(p|span) lang="${lang}"[^>]*>([\\s\\S]*?)</\\1>`, 'g'))].map((m) => m[2]).join(' ');
+  assert.match(prose('rope-periods', 'en'), /The dotted line marks <math>/);
+  assert.match(prose('rope-periods', 'zh-CN'), /点线标出\s*<math>/);
+  assert.match(prose('decay', 'en'), /\(the dotted line of section 12\)/);
+  assert.match(prose('decay', 'en'), /crosses 0 at the dotted line <math>/);
+  assert.match(prose('decay', 'zh-CN'), /节的点线）/);
+  assert.match(prose('decay', 'zh-CN'), /它在点线 <math>/);
+});
+
+test('§13: #{i : …} is defined in the text before the formula that uses it, in both languages', () => {
+  const decay = HTML.split('<section id="decay">')[1].split('</section>')[0];
+  const first = decay.indexOf('<mo>#</mo>');
+  assert.ok(first > 0);
+  for (const lang of ['en', 'zh-CN']) {
+    const p = [...decay.matchAll(new RegExp(`<p lang="${lang}">([\\s\\S]*?)</p>`, 'g'))].find((m) => m[1].includes('<mo>#</mo>'));
+    assert.ok(p, `${lang}: no paragraph of §13 names #{i : …}`);
+    assert.ok(decay.indexOf(p[0]) < decay.indexOf('<math display="block"><mtable><mtr><mtd><mrow><mi>g</mi><mo>(</mo><mi>Δ</mi><mo>)</mo><mo>≈</mo>'),
+      `${lang}: #{i : …} is defined only after the formula that uses it`);
+    assert.match(p[1], lang === 'en' ? /the number of pairs i/ : /的维度对 i 的个数/);
+  }
+});
+
+test('§13: the d = 4 exercise asks for the largest distance its link and its answer use', () => {
+  const exercise = HTML.split('<details class="exercise">').find((e) => e.includes('rope-decay.preset=4&amp;rope-decay.maxDist=1000'));
+  assert.ok(exercise);
+  const summary = exercise.split('</summary>')[0];
+  assert.match(summary, /<span lang="en">[^<]*largest distance from 10000 to 1000/);
+  assert.match(summary, /<span lang="zh-CN">[^<]*最大距离从 10000 改成 1000/);
+});
+
+test('§16: a pasted config is the one wide solid line, unlike every method\'s dashes, and its box says so', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page } = pages[lang];
+    const { sets, label } = await page.evaluate(() => {
+      const el = document.querySelector('[data-chart="scaling-variants"]');
+      const chart = window.Chart.getChart(el.querySelector('canvas'));
+      return {
+        sets: chart.data.datasets.map((d) => ({ label: d.label, dash: d.borderDash, width: d.borderWidth, colour: d.borderColor })),
+        label: el.querySelector('.config-label').textContent,
+      };
+    });
+    const config = sets.find((d) => /your config|你的配置/.test(d.label));
+    assert.ok(config, `${lang}: the default config is drawn`);
+    const others = sets.filter((d) => d !== config);
+    assert.deepEqual(config.dash, [], `${lang}: the config line is solid`);
+    assert.ok(others.every((d) => config.width >= 2 * d.width), `${lang}: the config line is at least twice as wide as the others`);
+    assert.ok(others.every((d) => d.colour !== config.colour), `${lang}: no other curve shares the config's colour`);
+    assert.match(label, lang === 'en' ? /thick grey line/ : /粗的灰色实线/);
+  }
+});
+
+test('each track that states a total of minutes states the sum of its sections\' minutes, in both languages', () => {
+  const tracks = [...HTML.matchAll(/<div class="track" data-track="([a-z]+)">([\s\S]*?)<\/ol>/g)];
+  assert.ok(tracks.length >= 3, 'the tracks are found');
+  let stated = 0;
+  for (const [, name, body] of tracks) {
+    for (const [lang, total, each] of [['en', /about (\d+) minutes/, /· (\d+) min</g], ['zh-CN', /约 (\d+) 分钟/, /· (\d+) 分钟</g]]) {
+      const heading = body.match(new RegExp(`<h3>[\\s\\S]*?<span lang="${lang}">([^<]*)</span>`))?.[1] ?? '';
+      const sum = [...body.matchAll(each)].reduce((a, m) => a + Number(m[1]), 0);
+      const said = heading.match(total);
+      if (!said) { assert.equal(sum, 0, `${name} (${lang}): sections give minutes but the heading no total`); continue; }
+      stated++;
+      assert.equal(Number(said[1]), sum, `${name} (${lang}): the heading says ${said[1]} minutes, its sections add up to ${sum}`);
+    }
+  }
+  assert.ok(stated >= 2, 'the core track states its total in both languages');
+});
+
+test('R_m and section 8\'s R(Δ): the notation box and §11 say which way each turns and that R(Δ) is R_m at m = −Δ', () => {
+  for (const id of ['notation', 'rope-2d']) {
+    const body = HTML.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
+    for (const [lang, ccw, cw] of [['en', /counter-clockwise/, /[^-]clockwise/], ['zh-CN', /逆时针/, /顺时针/]]) {
+      const text = [...body.matchAll(new RegExp(`<(p|dl) lang="${lang}">([\\s\\S]*?)</\\1>`, 'g'))].map((m) => m[2]).join(' ');
+      assert.match(text, /<mi>R<\/mi><mo>\(<\/mo><mi>Δ<\/mi><mo>\)<\/mo>/, `#${id} (${lang}) names R(Δ)`);
+      assert.match(text, /<mi>m<\/mi><mo>=<\/mo><mrow><mo>−<\/mo><mi>Δ<\/mi><\/mrow>/, `#${id} (${lang}) relates R(Δ) to R_m at m = −Δ`);
+      assert.match(text, ccw, `#${id} (${lang}) says R_m turns counter-clockwise`);
+      assert.match(text, cw, `#${id} (${lang}) says R(Δ) turns clockwise`);
+    }
+  }
 });

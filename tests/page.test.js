@@ -440,6 +440,52 @@ test('helix: each notice is true at its settings, and close points keep their la
   await setControl('helix', 'pair', 0);
 });
 
+/** Draws the helix at `length` and returns its dots ({ x, y } by position) and the numbers written beside them. */
+function helixDrawn(length) {
+  return page.evaluate(async (length) => {
+    const box = document.querySelector('[data-chart="helix"]');
+    const proto = CanvasRenderingContext2D.prototype, { arc, fillText } = proto;
+    const dots = [], numbers = [];
+    proto.arc = function (x, y, r) {
+      if (box.contains(this.canvas)) dots.push({ x, y });
+      return arc.apply(this, arguments);
+    };
+    proto.fillText = function (text, x, y) {
+      // the dots' numbers are in the small tick lettering (the axis's own numbers are larger)
+      if (box.contains(this.canvas) && /^11px /.test(this.font)) numbers.push({ p: Number(text), x, y });
+      return fillText.apply(this, arguments);
+    };
+    try {
+      const input = box.querySelector('input[type=number][name=length]');
+      input.value = String(length);
+      const drawn = new Promise((r) => box.addEventListener('posenc:drawn', r, { once: true }));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await drawn;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    } finally {
+      Object.assign(proto, { arc, fillText });
+    }
+    return { dots: dots.slice(-(length + 1)), numbers: numbers.filter((n) => Number.isInteger(n.p)) };
+  }, length);
+}
+
+test('helix: the dots carry their positions, each number beside its own dot, and a crowded spring numbers its first turn', async () => {
+  const nearest = (dots, { x, y }) => dots.reduce((best, d, p) => (Math.hypot(d.x - x, d.y - y) < Math.hypot(dots[best].x - x, dots[best].y - y) ? p : best), 0);
+  // the defaults: 20 positions, room for every number but those of the two labelled points
+  let { dots, numbers } = await helixDrawn(20);
+  assert.deepEqual(numbers.map((n) => n.p), [...Array(21).keys()].filter((p) => p !== 0 && p !== 19));
+  for (const n of numbers) assert.equal(nearest(dots, n), n.p, `the number ${n.p} is nearest the dot of position ${n.p}`);
+  // a dot is drawn off its tick (position 1 by about two ticks), which is why it carries a number
+  const tick = (dots[19].x - dots[0].x) / 19; // sin 19 ≈ 0.15: position 19 is drawn nearly on its tick
+  assert.ok(dots[1].x - dots[0].x > 2 * tick, `position 1 is drawn ${(dots[1].x - dots[0].x).toFixed(0)} px from position 0, ticks ${tick.toFixed(0)} px apart`);
+  // the largest spring: the first turn (positions 1 to 6) is numbered, not numbers scattered over it
+  ({ dots, numbers } = await helixDrawn(200));
+  assert.ok(numbers.length >= 3 && numbers.some((n) => n.p === 1), `numbered: ${numbers.map((n) => n.p)}`);
+  assert.ok(numbers.every((n) => n.p <= 12), `numbered: ${numbers.map((n) => n.p)}`);
+  for (const n of numbers) assert.equal(nearest(dots, n), n.p, `the number ${n.p} is nearest the dot of position ${n.p}`);
+  await setControl('helix', 'length', 20);
+});
+
 test('frequency-curves: the y axis leaves room past ±1, so a curve at 1 is not on the border', async () => {
   const y = await page.evaluate(() => {
     const box = document.querySelector('[data-chart="frequency-curves"]');
@@ -647,7 +693,7 @@ test('precision lab: float16 at 1857 (d 32) is off by more than 0.1, float64 at 
   assert.ok(s.measured.worstF16Past2048 > 0.1 && s.measured.cases['early@4095'] < 1e-3 && s.measured.f64At1e6 < 1e-3, JSON.stringify(s.measured));
 });
 
-test('section 19: the curves climb towards 2; the heatmap shows fast pairs first and pair 0 only once the position rounds', async () => {
+test('section 19: the curves climb towards 2; the heatmap names the pair that goes wrong first, then the rough rule, and pair 0 only once the position rounds', async () => {
   const { data: d } = await setControl('precision-lab', 'measure', 'cos/sin table'); // d = 32, base 10000, from the test above
   const colMax = (name) => Math.max(...d.rows.map((r) => r[d.columns.indexOf(name)] ?? 0));
   assert.ok(colMax('error bf16') > 1.9 && colMax('error f16') > 1.9, 'both 16-bit curves come near 2');
@@ -660,7 +706,8 @@ test('section 19: the curves climb towards 2; the heatmap shows fast pairs first
   assert.ok(h.pair0At > 256 && h.pair0At < 300, `pair 0 only past 256: ${h.pair0At}`);
   assert.ok(h.badLast >= half - 2, `nearly every pair at 10^6: ${h.badLast}`);
   const hn = await page.$eval('[data-chart="precision-heatmap"] .readout', (e) => e.textContent);
-  assert.match(hn, new RegExp(`^The fast pairs go wrong first, .* pair ${h.firstPair} is the first .* at position ${h.firstAt}\\b.* of the ${half} pairs \\(d = 64\\)`));
+  // the first sentence names the pair that goes wrong first (the prose: "not the fastest one"), then the rough rule
+  assert.match(hn, new RegExp(`^Pair ${h.firstPair} is the first off by more than 0\\.01, at position ${h.firstAt}\\. Across the map, faster pairs go wrong earlier .* of the ${half} pairs \\(d = 64\\)`));
   // pairs 1 .. firstPair − 1 are faster yet go wrong later: the notice must say the order is rough
   if (h.firstPair > 1) assert.match(hn, /The order is only rough: pairs? 1 /);
   // bfloat16 holds every whole number up to 256; pair 0 goes wrong at the first sampled position it cannot hold

@@ -31,6 +31,7 @@ const M = messages({
     readoutOne: '{length} position in {bits} bits: {xy}; ',
     readoutMany: '{length} positions in {bits} bits: {xy}; ',
     readoutLift: 'bit 2 lifts position 4 to {code4}, and ',
+    readoutLiftMany: 'bit 2 lifts positions {list4} to {code4} (the code repeats every {most} positions), and ',
     readoutDistinct: 'only {unique} of the {length} full codes are distinct ({bits} bits hold at most {most} positions).',
     readoutAllDistinct: 'all {length} full codes are distinct ({bits} bits hold at most {most} positions).',
     readoutSingle: 'one full code ({bits} bits hold at most {most} positions).',
@@ -63,6 +64,7 @@ const M = messages({
     readoutOne: '{length} 个位置，{bits} 个比特：{xy}；',
     readoutMany: '{length} 个位置，{bits} 个比特：{xy}；',
     readoutLift: '第 2 位把位置 4 抬到 {code4}，',
+    readoutLiftMany: '第 2 位把位置 {list4} 抬到 {code4}（编码每隔 {most} 个位置重复一次），',
     readoutDistinct: '{length} 个完整编码里只有 {unique} 种不同的取值（{bits} 个比特最多表示 {most} 个位置）。',
     readoutAllDistinct: '{length} 个完整编码两两不同（{bits} 个比特最多表示 {most} 个位置）。',
     readoutSingle: '只有一个完整编码（{bits} 个比特最多表示 {most} 个位置）。',
@@ -178,6 +180,9 @@ export default {
         const code = (p) => `(${Array.from(codes.subarray(p * bits, (p + 1) * bits)).join(', ')})`;
         const unique = new Set(Array.from({ length }, (_, p) => code(p))).size;
         const v = { length, bits, unique, code4: bits > 2 && length > 4 ? code(4) : '', most: 2 ** bits };
+        // past 2^bits positions the code wraps, so position 4 shares its point with 4 + 2^bits, ...
+        const lifted = Array.from({ length }, (_, p) => p).filter((p) => v.code4 && code(p) === v.code4);
+        v.list4 = lifted.join(String(M.and));
         v.xy = shared.length
           ? M.xyShared.format({ list: shared.map((g) => M.shared.format({ ...g, list: g.positions.join(String(M.and)) })).join(String(M.sharedSep)) })
           : String(M.xyOwn);
@@ -191,7 +196,7 @@ export default {
         view.notice = unique < length
           ? M.noticeShared.format({ ...v, list: sharedCode(codes, length, bits).join(String(M.and)) })
           : jump && jump.flips > 1 ? M.noticeJump.format(jump) : String(M.noticeSteps);
-        view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? M.readoutLift.format(v) : '') + (length === 1 ? M.readoutSingle : unique < length ? M.readoutDistinct : M.readoutAllDistinct).format(v);
+        view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? (lifted.length > 1 ? M.readoutLiftMany : M.readoutLift).format(v) : '') + (length === 1 ? M.readoutSingle : unique < length ? M.readoutDistinct : M.readoutAllDistinct).format(v);
         return {
           columns: ['position', ...Array.from({ length: bits }, (_, j) => `bit ${j}`)],
           heads: colHeads([COL.position, ...Array.from({ length: bits }, (_, j) => M.colBit.format({ j }))]),

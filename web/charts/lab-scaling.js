@@ -135,7 +135,7 @@ export default {
     chart.canvas.parentElement.classList.add('phone-legend'); // ten lines' legend: a taller box on phones
     Object.assign(chart.options.scales.x, { min: TRAIN_LENGTH * 0.9, max: TRAIN_LENGTH * 8 * 1.1,
       afterBuildTicks: (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * TRAIN_LENGTH }))) });
-    chart.options.scales.x.ticks = { ...chart.options.scales.x.ticks, callback: (v) => String(v) };
+    chart.options.scales.x.ticks.callback = (v) => String(v);
     Object.assign(chart.options.scales.y, { min: 0, max: 1 });
     const pts = pointArrays();
     const view = {

@@ -166,7 +166,7 @@ export default {
     // ten lines' legend: a taller box on phones; the task menu right under it (host/phone.js)
     chart.canvas.parentElement.classList.add('phone-legend', 'phone-control-after');
     chart.options.scales.x.afterBuildTicks = (axis) => (axis.ticks = MULTIPLES.map((m) => ({ value: m * shownLength })));
-    chart.options.scales.x.ticks = { ...chart.options.scales.x.ticks, callback: (v) => String(v) };
+    chart.options.scales.x.ticks.callback = (v) => String(v);
     Object.assign(chart.options.scales.y, { min: 0, max: 1 });
 
     const panel = document.createElement('div');

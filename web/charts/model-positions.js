@@ -56,6 +56,8 @@ const M = messages({
     none: 'none',
     tempX: 'query position (log scale)',
     tempY: 'query temperature',
+    tempTitle: 'The {type} layers{layers}, which have no RoPE: query temperature',
+    tempTitle2: 'the factor each query is multiplied by; it grows with the position',
     gridCaption: 'mRoPE position ids of a small input (text, an image of 2 × 3 patches, text): sections t/h/w = {st}/{sh}/{sw} pairs, {layout}',
     gridChunked: 'each section reads one stream',
     gridInterleaved: 'pairs cycle t, h, w',
@@ -100,6 +102,8 @@ const M = messages({
     none: '无',
     tempX: 'query 位置（对数坐标）',
     tempY: 'query 温度',
+    tempTitle: '不用 RoPE 的 {type} 层{layers}：query 温度',
+    tempTitle2: '每个 query 都要乘上的系数，随位置增大',
     gridCaption: '一个小输入（文本、2 × 3 个图块的图像、文本）的 mRoPE 位置编号：分段 t/h/w = {st}/{sh}/{sw} 对，{layout}',
     gridChunked: '每一段读一个流',
     gridInterleaved: '维度对按 t、h、w 轮流',
@@ -192,6 +196,12 @@ export default {
     // Llama 4's query temperature on its NoPE layers, over position (shown for models that have one)
     const temp = lineChart(el, Chart, { x: M.tempX, y: M.tempY, xType: 'logarithmic', aspect: 3, legend: false });
     Object.assign(temp.options.scales.x, logAxis);
+    // without a title this panel reads as part of the chart above: it names its layers
+    let tempLayers = null;
+    temp.options.plugins.title = {
+      display: true,
+      text: () => (tempLayers ? [M.tempTitle.format({ type: tempLayers.type, layers: tempLayers.count ? M.readLayers.format(tempLayers) : '' }), String(M.tempTitle2)] : ''),
+    };
     const tempBox = temp.canvas.parentElement;
     // mRoPE's (t, h, w) ids for a small input: text, an image, text (shown for models with mRoPE)
     const grid = document.createElement('div');
@@ -290,6 +300,7 @@ export default {
           const { scale, floorScale, offset } = withTemp[1].temperature;
           const xs = intGridLog(1, Math.max(maxPos ?? 0, 1e7));
           const v = pe.attentionTemperature(xs, { scale, floorScale, offset });
+          tempLayers = { type: withTemp[0], count: withTemp[1].layers?.length };
           temp.data.datasets = [{ label: withTemp[0], data: xs.map((x, j) => ({ x, y: v[j] })), borderColor: palette[3], borderWidth: 2 }];
           temp.update();
         }

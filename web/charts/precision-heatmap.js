@@ -36,7 +36,7 @@ const M = messages({
     readoutRefused: '; positions above {f16Max} are grey: they or their angles do not fit a float16, whose largest value is 65504.',
     end: '.',
     noticeNone: 'No entry is off by more than 0.01 here; the largest error is {worst}.',
-    noticeFastFirst: 'The fast pairs go wrong first, and slower pairs follow as the position grows: pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are off by more than 0.01.',
+    noticeRule: 'Pair {firstPair} is the first off by more than 0.01, at position {firstAt}. Across the map, faster pairs go wrong earlier and slower ones follow as the position grows: at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are off by more than 0.01.',
     noticeFirst: 'Pair {firstPair} is the first off by more than 0.01, at position {firstAt}; at position {lastPos}, {badLast} of the {half} pairs (d = {dim}) are.',
     noticeRough: ' The order is only rough: {faster}, because when a pair goes wrong depends not only on its speed but also on how far rounding happens to move its θᵢ and its angle m·θᵢ.',
     faster1: 'pair 1 is faster but goes wrong later',
@@ -70,8 +70,8 @@ const M = messages({
     readoutRefused: '；高于 {f16Max} 的位置是灰色的：这些位置本身或它们的角度放不进 float16（最大值 65504）。',
     end: '。',
     noticeNone: '在这组设置下，没有哪个元素偏差超过 0.01；最大误差是 {worst}。',
-    noticeFastFirst: '快的维度对先出错，随着位置增大，慢的维度对陆续跟上：第 {firstPair} 对最先出错，在位置 {firstAt} 处误差超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中已有 {badLast} 个误差超过 0.01。',
-    noticeFirst: '在位置 {firstAt}，第 {firstPair} 对的误差最先超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
+    noticeRule: '第 {firstPair} 对最先出错，在位置 {firstAt} 处误差超过 0.01。放眼整张图，转得快的维度对出错早，随着位置增大，慢的维度对陆续跟上：到位置 {lastPos}，{half} 个维度对（d = {dim}）中已有 {badLast} 个误差超过 0.01。',
+    noticeFirst: '第 {firstPair} 对最先出错，在位置 {firstAt} 处误差超过 0.01；到位置 {lastPos}，{half} 个维度对（d = {dim}）中有 {badLast} 个误差超过 0.01。',
     noticeRough: '不过这个先后顺序只是大致如此：{faster}转得更快，出错却更晚。一个维度对何时出错，不只看它转得多快，还要看它的 θᵢ 和角度 m·θᵢ 恰好被舍入了多少。',
     faster1: '第 1 对（i = 1）',
     faster2: '第 1、2 对（i = 1、2）',
@@ -229,16 +229,24 @@ export default {
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
         view.readout = M.readout.format(v) + (f16Max !== null && n < grid.length ? M.readoutRefused.format(v) : M.end);
-        // "fast" only when the first pair to go wrong is in the faster half
+        // The rule "faster pairs go wrong earlier" is stated only where the map bears it out: of the
+        // pairs 1 … half − 1 taken two at a time, at least three in four go wrong in speed order
+        // (a pair that never goes wrong counts as going wrong last), and a quarter of the pairs go
+        // wrong somewhere, or there are no slower ones that follow. Pair 0 is the exception the
+        // notice gives on its own.
+        const when = starts.map((c) => (c < 0 ? n : c));
+        let inOrder = 0, pairs = 0;
+        for (let i = 1; i < half; i++) for (let j = i + 1; j < half; j++) if (when[i] !== when[j]) pairs++, (inOrder += when[i] < when[j]);
+        const rule = pairs > 0 && inOrder >= 0.75 * pairs && starts.filter((c) => c >= 0).length >= half / 4;
         view.notice = firstPair < 0 ? M.noticeNone.format(v)
-          : (firstPair < half / 2 ? M.noticeFastFirst : M.noticeFirst).format(v)
+          : (rule ? M.noticeRule : M.noticeFirst).format(v)
             // pairs 1 .. firstPair − 1 are faster than the first to go wrong, yet all went wrong later
             + (firstPair < 2 || !starts.slice(1, firstPair).every((c) => c >= 0) ? ''
               : M.noticeRough.format({ faster: (firstPair === 2 ? M.faster1 : firstPair === 3 ? M.faster2 : M.fasterMany).format(v) }))
             + (starts[0] >= 0 ? M.noticePair0Lost : M.noticePair0Exact).format(v);
         let rows = null;
         return {
-          measured: { worst, over001: big, firstPair, firstAt: v.firstAt ?? null, pair0At: v.pair0At ?? null, badLast },
+          measured: { worst, over001: big, firstPair, firstAt: v.firstAt ?? null, pair0At: v.pair0At ?? null, badLast, inOrder: pairs ? inOrder / pairs : null },
           columns: ['position', ...Array.from({ length: half }, (_, i) => `pair ${i}`)],
           heads: colHeads([COL.position, ...Array.from({ length: half }, (_, i) => COL.pair.format({ i }))]),
           get rows() {

@@ -89,11 +89,11 @@ const M = messages({
 });
 
 export const MODES = [
-  { key: 'f32', label: M.f32, precision: 'f32', color: palette[0], dash: [] },
+  { key: 'f32', label: M.f32, precision: 'f32', get color() { return palette[0]; }, dash: [] },
   { key: 'bf16', label: M.bf16, precision: 'bf16', color: palette[1], dash: [6, 3] },
   { key: 'f16', label: M.f16, precision: 'f16', color: palette[2], dash: [2, 2] },
   { key: 'early', label: M.early, precision: { position: 'f32', invFreq: 'bf16', angle: 'f32', output: 'f32' }, color: palette[3], dash: [10, 3, 2, 3] },
-  // palette[6] is read at each draw: black, or near-white on the dark theme
+  // palette[0] and palette[6] are read at each draw: they change with the theme (colours.js)
   { key: 'f64', label: 'float64', precision: 'f64', get color() { return palette[6]; }, dash: [1, 3] },
 ];
 

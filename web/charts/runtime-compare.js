@@ -256,7 +256,7 @@ export default {
     errors.options.scales.y.min = 0; // an error's size: 0 to 1 when it is exactly 0 (Gemma 4), not −1 to 1
     // an error at rounding level (Phi-3.5 with -c 4096) has ticks like 3.5e-8: written as the log axes write them,
     // not in Chart.js's own form (3.500000000E-8)
-    errors.options.scales.y.ticks = { ...errors.options.scales.y.ticks, callback: (v) => (v === 0 ? '0' : v < 0 ? `−${logLabel(-v)}` : logLabel(v)) };
+    errors.options.scales.y.ticks.callback = (v) => (v === 0 ? '0' : v < 0 ? `−${logLabel(-v)}` : logLabel(v));
 
     // ---- the panel: findings, flags, the Hub, a file ----
     const uid = Math.random().toString(36).slice(2, 8);

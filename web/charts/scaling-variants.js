@@ -2,7 +2,7 @@
 // wavelength T_i = 2π/θ_i against the original training length L0, and how much each pair was
 // stretched (T'_i/T_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
-import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, pointArrays, COL, colHeads } from './common.js';
+import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, isDark, pointArrays, COL, colHeads } from './common.js';
 import { messages, lang, cjkSpacing } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
@@ -22,7 +22,7 @@ const M = messages({
     stretchTitle: 'stretch T′ᵢ / Tᵢ (log scale)',
     note: 'Below: how far each method stretched each pair (1 = untouched), in the colours and dashes of the legend above.',
     startFrom: 'Start from',
-    configLabel: "Your model's config: paste its config.json, or just its <code>rope_scaling</code> block (the controls fill in what a block leaves out: head dim, base and L₀). It is drawn as the thick dotted orange curve and described in the line just below this box; the readout further down keeps describing the controls' methods.",
+    configLabel: "Your model's config: paste its config.json, or just its <code>rope_scaling</code> block (the controls fill in what a block leaves out: head dim, base and L₀). It is drawn as the thick grey line with a dot on every pair and described in the line just below this box; the readout further down keeps describing the controls' methods.",
     presetQwen: 'Qwen2.5-7B with YaRN ×4 (as its model card suggests)',
     presetLongChat: 'LongChat-7B-16K (linear ×8)',
     notJson: 'Not valid JSON: {message}',
@@ -74,7 +74,7 @@ const M = messages({
     stretchTitle: '拉伸倍数 T′ᵢ / Tᵢ（对数坐标）',
     note: '下图：每种方法把每一对拉伸了多少（1 = 不变），颜色和虚线样式与上方图例相同。',
     startFrom: '预设配置',
-    configLabel: '你的模型配置：粘贴它的 config.json，或者只粘贴其中的 <code>rope_scaling</code> 那一段（它没有给出的头维度、底数和 L₀ 由控件补上）。它会画成粗的橙色点线，并由紧接在框下面的一行文字说明；再往下的图下文字仍然只说明各控件所设的方法。',
+    configLabel: '你的模型配置：粘贴它的 config.json，或者只粘贴其中的 <code>rope_scaling</code> 那一段（它没有给出的头维度、底数和 L₀ 由控件补上）。它会画成一条粗的灰色实线，每一对一个圆点，并由紧接在框下面的一行文字说明；再往下的图下文字仍然只说明各控件所设的方法。',
     presetQwen: 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
     presetLongChat: 'LongChat-7B-16K（位置插值 ×8）',
     notJson: '不是有效的 JSON：{message}',
@@ -143,12 +143,14 @@ const VARIANT_NAMES = { linear: M.nameLinear, ntk: M.nameNtk, dynamic: M.nameDyn
 // Colour, dash and width per curve; the legend repeats dash and colour.
 const STYLE = {
   original: { get color() { return palette[6]; }, dash: [], width: 1.5 }, // black, or white on the dark theme
-  linear: { color: palette[0], dash: [6, 4], width: 1.5 },
+  linear: { get color() { return palette[0]; }, dash: [6, 4], width: 1.5 }, // a darker or a lighter blue by theme
   ntk: { color: palette[1], dash: [2, 3], width: 2 },
   dynamic: { color: palette[3], dash: [10, 3, 2, 3], width: 1.5 },
   yarn: { color: palette[2], dash: [8, 2, 2, 2, 2, 2], width: 2.5 },
   llama3: { color: palette[5], dash: [14, 4], width: 2.5 },
-  config: { color: palette[4], dash: [1, 3], width: 3 },
+  // The pasted config: a wide translucent solid band in the theme's ink, unlike every method's
+  // dashes and colours, so it stands out even where it runs along one of them, which shows through.
+  config: { get color() { return isDark() ? 'rgba(232, 232, 232, 0.5)' : 'rgba(0, 0, 0, 0.4)'; }, dash: [], width: 5 },
   l0: { get color() { return ink().muted; }, dash: [3, 6], width: 1 }, // read at each draw: follows the theme
 };
 
@@ -302,7 +304,7 @@ export default {
         stretch.data.datasets = out.map(({ key, label, inv }) => dataset(label, pts(`stretch ${key}`, inv.length, (i) => orig[i] / inv[i]), key));
         if (!cfg.error) {
           const name = M.yourConfig.format({ type: cfg.scaling?.type ?? M.noScaling, dim: cfg.rotaryDim });
-          const marks = { pointRadius: cfg.rotaryDim <= 160 ? 2.5 : 0, pointStyle: 'circle' };
+          const marks = { pointRadius: cfg.rotaryDim <= 160 ? 3.5 : 0, pointStyle: 'circle' };
           const { inv, plain } = cfg;
           wave.data.datasets.push(dataset(name, pts('wave config', inv.length, (i) => TAU / inv[i]), 'config', marks));
           stretch.data.datasets.push(dataset(name, pts('stretch config', inv.length, (i) => plain[i] / inv[i]), 'config', marks));

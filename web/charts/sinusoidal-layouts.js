@@ -25,8 +25,8 @@ const M = messages({
     position: 'position',
     note: 'Colour: −1 (blue) through 0 (grey) to 1 (red), positions down, dimensions across. Below: row 0 of each table dotted with row Δ.',
     readout: 'Over all {length} distances Δ, {same}; the tensor2tensor ones differ from them by up to {other}: its slowest frequency is exactly 1/base, while base^(−2i/d) stops one step short of it, at {slowest}.',
-    sameExact: 'the interleaved and concat layouts give exactly the same dot products PE(0)·PE(Δ)',
-    sameRounded: 'the interleaved and concat dot products PE(0)·PE(Δ) differ only by rounding, at most {same}: they add the same products in another order',
+    sameExact: 'the interleaved and concat layouts give exactly the same dot products PE(0)·PE(Δ) (the dashed concat line lies on the interleaved one)',
+    sameRounded: 'the interleaved and concat dot products PE(0)·PE(Δ) differ only by rounding, at most {same}: they add the same products in another order (the dashed concat line lies on the interleaved one)',
     notice: 'Interleaved and concat hold the same numbers in another order, so their dot products agree (a checkpoint still needs the layout it was trained with); tensor2tensor\'s other frequencies change them by up to {other}.',
     how: 'The page builds each table with d = d_model columns and the chosen number of positions, then dots row 0 with every row Δ. Every layout pairs a sin and a cos of one frequency, so PE(m)·PE(n) depends on n − m alone, and row 0 against every row covers every distance there is.',
   },
@@ -45,8 +45,8 @@ const M = messages({
     position: '位置',
     note: '颜色：从 −1（蓝）经 0（灰）到 1（红），纵向为位置，横向为维度。下图：每张表的第 0 行与第 Δ 行的内积。',
     readout: '在全部 {length} 个距离 Δ 上，{same}；tensor2tensor 的内积与它们最多相差 {other}：它最慢的频率恰好是 1/base，而 base^(−2i/d) 差一步才到，停在 {slowest}。',
-    sameExact: '交错与拼接布局给出的内积 PE(0)·PE(Δ) 完全相同',
-    sameRounded: '交错与拼接布局的内积 PE(0)·PE(Δ) 只差舍入误差，最多 {same}：它们把同样的乘积换个顺序相加',
+    sameExact: '交错与拼接布局给出的内积 PE(0)·PE(Δ) 完全相同（拼接的虚线与交错的实线重合）',
+    sameRounded: '交错与拼接布局的内积 PE(0)·PE(Δ) 只差舍入误差，最多 {same}：它们把同样的乘积换个顺序相加（拼接的虚线与交错的实线重合）',
     notice: '交错与拼接布局只是同样的数换了顺序，所以内积一致（但检查点仍须用训练时的布局）；tensor2tensor 的频率不同，内积最多相差 {other}。',
     how: '页面按 d = d_model 列和所选的位置数构建每张表，再把第 0 行与每个第 Δ 行做内积。每种布局都把同一频率的 sin 与 cos 配成一对，所以 PE(m)·PE(n) 只取决于 n − m，第 0 行与各行的内积已经覆盖了所有距离。',
   },
@@ -83,7 +83,8 @@ export default {
     note.className = 'chart-note';
     el.append(note);
     const chart = lineChart(el, Chart, { x: M.xTitle, y: 'PE(0)·PE(Δ)', aspect: 2.6 });
-    chart.options.plugins.legend = lineLegend;
+    // the legend in the layouts' order, whatever order they are drawn in
+    chart.options.plugins.legend = { ...lineLegend, labels: { ...lineLegend.labels, sort: (x, y) => x.datasetIndex - y.datasetIndex } };
     chart.canvas.parentElement.classList.add('phone-tall');
     Object.assign(chart.options.scales.x.ticks, { includeBounds: false });
     const points = pointArrays();
@@ -113,6 +114,8 @@ export default {
         chart.data.datasets = LAYOUTS.map(([, , name], j) => ({
           label: String(name), data: points(j, length, (x) => grams[j][x]),
           borderColor: palette[j], borderDash: [[], [6, 4], [2, 3]][j], borderWidth: [3, 1.5, 2][j],
+          // concat equals interleaved: drawn last (lowest order), its dashes show on the wide solid line
+          order: j === 1 ? -1 : 0,
         }));
         chart.options.scales.x.min = 0;
         chart.options.scales.x.max = length - 1;

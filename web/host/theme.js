@@ -74,6 +74,12 @@ export function applyChartTheme(Chart = globalThis.Chart) {
   const c = colours();
   Chart.defaults.color = c.muted;
   Chart.defaults.borderColor = c.grid;
+  // An axis's colours come from these two through getters on Chart.defaults.scale, which Chart.js
+  // copies, read, into each chart's own options as it builds the chart: its axes would keep the
+  // theme of that moment. Functions are copied instead, and read the theme at every draw.
+  const scale = Chart.defaults.scale;
+  scale.ticks.color = scale.title.color = () => Chart.defaults.color;
+  scale.grid.color = scale.border.color = () => Chart.defaults.borderColor;
   Chart.defaults.font.family = (ownPage() && getComputedStyle(document.documentElement).fontFamily) || FONT;
   if (reducedMotion()) Chart.defaults.animation = false;
 }

@@ -2,12 +2,21 @@
 // screen, the primer's diagram first, in type that grows with the screen; the section's title
 // and track above it; under the chart what its readout says to notice, and the section's takeaway
 // under the chart it speaks of. Of the controls only the main one shows, and any other set away
-// from its default (a scene's d = 4 must be visible to the room). Arrow keys (or the buttons) step, Escape goes back to
-// the page. The chart itself is moved into the view and back, so it keeps its state. A link can
-// start it at a section or a figure: ?present#decay, ?present=decay, ?present=12 (figure 12).
+// from its default (a scene's d = 4 must be visible to the room). Arrow keys (or the buttons, or a
+// sideways swipe) step, Escape goes back to the page. On a phone the slide scrolls instead of
+// fitting the screen (see SMALL). The chart itself is moved into the view and back, so it keeps
+// its state. A link can start it at a section or a figure: ?present#decay, ?present=decay,
+// ?present=12 (figure 12).
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf } from './tracks.js';
 import { PAGE_SIZE, axisTitleFont, presentSize } from '../charts/shared/lettering.js';
+
+/**
+ * A screen too small to hold a whole slide (a phone either way up; style.css's presenter rules use
+ * the same query): the slide is read as a page is, scrolled, its chart lettered at the page's size
+ * and the buttons to step in a bar under it, within reach of a thumb.
+ */
+const SMALL = '(max-width: 480px), (max-height: 480px)';
 
 const M = messages({
   en: {
@@ -16,7 +25,8 @@ const M = messages({
     label: 'Presenter view',
     previous: '← Previous',
     next: 'Next →',
-    exit: 'Back to the page (Esc)',
+    exit: 'Back to the page',
+    exitTitle: 'Back to the page (Escape)',
     step: 'Figure {n} of {count}',
     header: '{track} · section {section}',
   },
@@ -26,7 +36,8 @@ const M = messages({
     label: '演示模式',
     previous: '← 上一张',
     next: '下一张 →',
-    exit: '返回页面（Esc）',
+    exit: '返回页面',
+    exitTitle: '返回页面（Esc 键）',
     step: '第 {n} 张，共 {count} 张',
     header: '{track} · 第 {section} 节',
   },
@@ -97,13 +108,23 @@ function fitHTML(body) {
  * what their readout says to notice, not a takeaway about a chart the room cannot see.
  */
 function figures(doc) {
-  const diagram = doc.querySelector('main > #primer svg.pipeline');
+  // the diagram comes with its tall form for a narrow screen: the page's CSS shows one of the two
+  const [diagram, ...tall] = doc.querySelectorAll('main > #primer svg.pipeline');
   return [diagram, ...doc.querySelectorAll('main > section [data-chart]')].filter(Boolean).map((el) => {
     const section = el.closest('section');
     const aside = section.querySelector(':scope > aside.takeaway');
     const about = aside?.dataset.about ?? [...section.querySelectorAll('[data-chart]')].at(-1)?.dataset.chart;
-    return { el, section, takeaway: aside && about === el.dataset.chart ? aside : null };
+    return { el, also: el === diagram ? tall : [], section, takeaway: aside && about === el.dataset.chart ? aside : null };
   });
+}
+
+/** Whether a touch at `el` moves something sideways (a slider, a wide table), not the slides. */
+function slidesSideways(el, view) {
+  for (let e = el; e && e !== view; e = e.parentElement) {
+    if (e.matches('input, select, textarea')) return true;
+    if (e.scrollWidth > e.clientWidth && /auto|scroll/.test(getComputedStyle(e).overflowX)) return true;
+  }
+  return false;
 }
 
 // Chart.js draws ticks and legends at 12 px, too small to read from the back of a room: while the
@@ -168,12 +189,17 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     nav.append(b);
     return b;
   };
+  // the steps are a box of their own only on a phone, where they sit in a bar at the bottom
+  const steps = doc.createElement('div');
+  steps.className = 'present-steps';
+  nav.append(steps);
   const prev = button('present-prev', () => go(index - 1));
   const count = doc.createElement('span');
   count.className = 'present-count';
   count.setAttribute('aria-live', 'polite');
   nav.append(count);
   const next = button('present-next', () => go(index + 1));
+  steps.append(prev, count, next);
   const exit = button('present-exit', () => close());
   // the buttons share the track's line, leaving the height under the title to the figure
   const top = doc.createElement('div');
@@ -188,7 +214,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   opener.addEventListener('click', () => open(0));
   doc.querySelector('.page-tools')?.append(opener);
 
-  let index = -1, placeholder = null, shown = null, unfit = () => {};
+  let index = -1, placeholders = [], shown = null, unfit = () => {};
 
   // the readout's notice changes with the chart (a control moved): the slide follows it
   const showNotice = () => (notice.textContent = shown?.el.querySelector('.readout .notice')?.textContent ?? '');
@@ -204,14 +230,18 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     shown.el.classList.remove('presenting');
     const host = charts?.get(shown.el.dataset.chart);
     for (const c of host?.controls ?? []) c.wrap.classList.remove('present-changed');
-    placeholder.replaceWith(shown.el);
+    for (const [el, mark] of placeholders) mark.replaceWith(el);
     lettering(PAGE_SIZE, host);
-    shown = placeholder = null;
+    shown = null;
+    placeholders = [];
   };
 
-  /** The presenter's text size for this screen, on the view (its CSS sizes are in em) and for the charts. */
+  /**
+   * The presenter's text size for this screen, on the view (its CSS sizes are in em) and for the
+   * charts; on a phone the charts letter as on the page, which is made for that width.
+   */
   const screenSize = () => {
-    const size = presentSize(innerWidth, innerHeight);
+    const size = matchMedia(SMALL).matches ? PAGE_SIZE : presentSize(innerWidth, innerHeight);
     view.style.setProperty('--present-text', `${size}px`);
     return size;
   };
@@ -226,6 +256,9 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     prev.textContent = t(M.previous);
     next.textContent = t(M.next);
     exit.textContent = t(M.exit);
+    // the key goes in the tooltip: a phone has no Escape, and the button's words must fit beside the track
+    exit.title = t(M.exitTitle);
+    exit.setAttribute('aria-keyshortcuts', 'Escape');
     opener.textContent = t(M.open);
     opener.title = t(M.openTitle);
     if (index < 0) return;
@@ -249,9 +282,13 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     restore();
     index = i;
     shown = all[i];
-    placeholder = doc.createComment('presented chart');
-    shown.el.replaceWith(placeholder);
-    slot.replaceChildren(shown.el);
+    placeholders = [shown.el, ...shown.also].map((el) => {
+      const mark = doc.createComment('presented figure');
+      el.replaceWith(mark);
+      return [el, mark];
+    });
+    slot.replaceChildren(...placeholders.map(([el]) => el));
+    view.scrollTop = 0;
     shown.el.classList.add('presenting');
     // the main control shows (the host marks it .main: host/main-control.js), and the changed ones
     const host = charts?.get(shown.el.dataset.chart);
@@ -284,6 +321,25 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     back?.scrollIntoView({ block: 'start' });
     opener.focus();
   }
+
+  // a sideways swipe steps as the arrows do: right to left to the next figure
+  let touch = null;
+  view.addEventListener('touchstart', (e) => {
+    const [f] = e.touches;
+    touch = e.touches.length === 1 && !slidesSideways(e.target, view) ? { x: f.clientX, y: f.clientY } : null;
+  }, { passive: true });
+  // the swipe is the slides' alone: the browser would also take it as "back a page"
+  view.addEventListener('touchmove', (e) => {
+    const [f] = e.touches;
+    if (touch && f && Math.abs(f.clientX - touch.x) > Math.abs(f.clientY - touch.y)) e.preventDefault();
+  }, { passive: false });
+  view.addEventListener('touchend', (e) => {
+    const [f] = e.changedTouches, from = touch;
+    touch = null;
+    if (!from || !f) return;
+    const dx = f.clientX - from.x, dy = f.clientY - from.y;
+    if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) go(index + (dx < 0 ? 1 : -1));
+  });
 
   doc.addEventListener('keydown', (e) => {
     if (view.hidden) return;
