@@ -212,7 +212,7 @@ test('every chart canvas is an image with a name and the readout as its descript
     const data = window.posencPage.charts.get('rope-decay').data;
     return {
       rows: t.tBodies[0].rows.length, dataRows: data.rows.length, caption: t.caption.textContent,
-      head: [...t.tHead.rows[0].cells].map((c) => c.textContent), columns: data.columns,
+      head: [...t.tHead.rows[0].cells].map((c) => c.textContent), columns: data.heads ?? data.columns, // the page-language headers where the chart gives them
       first: [...t.tBodies[0].rows[1].cells].map((c) => Number(c.textContent)), data1: data.rows[1],
     };
   });

@@ -124,6 +124,55 @@ test('?lang=zh: Chinese page, no English left outside code, formulas, numbers an
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
 });
 
+// What a Chinese table header may keep in Latin letters: symbols and names the prose writes so
+// too (q, k, sin, cos, PE, RoPE, YaRN, NTK, T5, ALiBi, GGUF, HF, RoFormer, tensor2tensor,
+// rotate_half, float32 …, "query", "key" and "token" as in the posts); an identifier with a
+// digit or an underscore is a formula.
+const HEAD_ALLOW = new Set(['sin', 'cos', 'RoPE', 'YaRN', 'NTK', 'ALiBi', 'GGUF', 'RoFormer', 'llama', 'cpp', 'query', 'key', 'token', 'aware']);
+function headEnglish(text) {
+  return [...text.matchAll(/[A-Za-z][A-Za-z0-9_]*/g)].map((m) => m[0])
+    .filter((w) => /^[A-Za-z]{3,}$/.test(w) && !HEAD_ALLOW.has(w) && !MODELS.some((m) => m.name.includes(w)));
+}
+
+test('the header check itself: English headers are caught, symbols and names are not', () => {
+  assert.deepEqual(headEnglish('position'), ['position']);
+  assert.deepEqual(headEnglish('tokenAccuracy (mean over 3 seeds)'), ['tokenAccuracy', 'mean', 'over', 'seeds']);
+  assert.deepEqual(headEnglish('RoFormer 相对上界 (2/d)·Σ|Sⱼ|'), []);
+  assert.deepEqual(headEnglish('sin a（维度 0）、PE(0)·PE(Δ)（tensor2tensor）、float32、k[0]'), []);
+});
+
+test('?lang=zh: every data table under a chart, opened, has Chinese column headers', async () => {
+  const { page } = zhPage;
+  const toggles = await page.$$('.data-table-toggle[aria-expanded="false"]');
+  assert.ok(toggles.length > 40, `only ${toggles.length} table toggles`);
+  for (const t of toggles) await t.evaluate((e) => e.click());
+  try {
+    await page.waitForFunction(() => [...document.querySelectorAll('.data-table .table-scroll')].every((r) => r.hidden || r.querySelector('table')));
+    const heads = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].flatMap((c) =>
+      [...c.querySelectorAll('thead th')].filter((th) => th.checkVisibility()).map((th) => ({ chart: c.dataset.chart, text: th.textContent }))));
+    const charts = new Set(heads.map((h) => h.chart));
+    assert.ok(charts.size > 40, `headers of only ${charts.size} charts`);
+    const left = heads.map((h) => ({ ...h, english: headEnglish(h.text) })).filter((h) => h.english.length);
+    assert.deepEqual(left.map((h) => `${h.chart}: “${h.text}”`), []);
+    // the shown headers name the CSV's columns one for one
+    const unmatched = await page.evaluate(() => [...window.posencPage.charts].filter(([, h]) => h.data?.heads && h.data.heads.length !== h.data.columns.length).map(([k]) => k));
+    assert.deepEqual(unmatched, []);
+  } finally {
+    for (const t of toggles) await t.evaluate((e) => e.click());
+  }
+});
+
+test('?lang=zh: readouts, notices and option texts list numbers with 、 and write 25%, not 25 %', async () => {
+  const { page } = zhPage;
+  const texts = await page.evaluate(() => [...document.querySelectorAll('[data-chart] .readout, [data-chart] select option')]
+    .map((e) => ({ chart: e.closest('[data-chart]').dataset.chart, text: e.textContent })));
+  assert.ok(texts.length > 100, `only ${texts.length} texts`);
+  // tuples, intervals and vectors, (0, 1) and [0, 1, …], keep their commas
+  const bare = (t) => t.replace(/\([^()]*\)|\[[^\]]*\]/g, '');
+  const bad = texts.filter(({ text }) => /\d, [−\d]/.test(bare(text)) || /\d %/.test(text));
+  assert.deepEqual(bad.map((b) => `${b.chart}: ${b.text.slice(0, 160)}`), []);
+});
+
 test('the language switch changes every kind of text without a reload, and back', async () => {
   // the page as loaded with ?lang=zh (above) is the reference the switches must restore
   const { page, context, problems } = zhPage;

@@ -9,9 +9,10 @@ import { LANGS, messages } from '../web/host/i18n.js';
 import { LAB } from '../web/charts/shared/lab.js';
 import { MESSAGES as MODEL } from '../web/charts/shared/model.js';
 import { MESSAGES as CHARTS } from '../web/charts/shared/charts.js';
+import { COL } from '../web/charts/shared/columns.js';
 
 const charts = await Promise.all(KINDS.map(async (k) => [k, (await import(`../web/charts/${k}.js`)).default]));
-const tables = [['host', HOST], ['shared/lab', LAB], ['shared/model', MODEL], ['shared/charts', CHARTS], ...charts.map(([k, c]) => [k, c.messages])];
+const tables = [['host', HOST], ['shared/lab', LAB], ['shared/model', MODEL], ['shared/charts', CHARTS], ['shared/columns', COL], ...charts.map(([k, c]) => [k, c.messages])];
 
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

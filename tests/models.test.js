@@ -26,6 +26,19 @@ test('the gallery has at least 25 models, each with a checkpoint, a source and a
   }
 });
 
+test('a Chinese name or source keeps every repository, issue and file the English one names', () => {
+  const names = (s) => s.match(/[\w.-]+\/[\w./-]+|#\d+|\b[\w-]+\.(?:py|json|yml|yaml)\b/g) ?? [];
+  for (const m of MODELS.filter((e) => e.zh)) {
+    if (m.zh.source) for (const n of names(m.source)) assert.ok(m.zh.source.includes(n), `${m.id}: zh source lacks ${n}`);
+    if (m.zh.name) {
+      assert.ok(m.zh.name.startsWith(m.name.replace(/ \(.*\)$/, '')), `${m.id}: zh name ${m.zh.name}`);
+      assert.doesNotMatch(m.zh.name, /\([a-z]/, `${m.id}: zh name has an English tag`);
+    }
+  }
+  // an English tag in a name has a Chinese form
+  for (const m of MODELS.filter((e) => / \([a-z0-9 ]+\)$/i.test(e.name) && !/GPT-NeoX/.test(e.name))) assert.ok(m.zh?.name, `${m.id} has a zh name`);
+});
+
 // The warnings an entry is expected to raise: keys its checkpoint's file leaves to the class
 // defaults, Llama 4 Scout's llama3 step, and scaling that depends on the sequence's length.
 const EXPECTED_WARNINGS = {

@@ -172,11 +172,11 @@ test('the heatmap is the seed figure: 100 x 512 values in [-1, 1], with a hover 
   const box = await canvas.boundingBox();
   await canvas.hover({ position: { x: box.width * 0.3, y: box.height * 0.5 } });
   const hover = await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent();
-  assert.match(hover, /^\(m = \d+, dim \d+\) = −?\d\.\d{6}/);
+  assert.match(hover, /^PE\(\d+, \d+\) = −?\d\.\d{6}/);
   await canvas.focus();
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowUp');
-  assert.match(await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent(), /, dim 0\) = /);
+  assert.match(await page.locator('[data-chart="sin-heatmap"] .heatmap-hover').textContent(), /^PE\(\d+, 0\) = /);
 });
 
 test('on a touch screen a tap on a heatmap reads the cell under the finger', async () => {
@@ -184,7 +184,7 @@ test('on a touch screen a tap on a heatmap reads the cell under the finger', asy
   const touch = await context.newPage();
   await touch.goto(`${b.url}?lang=en`);
   await pageReady(touch);
-  for (const [kind, out, pattern] of [['sin-heatmap', '.heatmap-hover', /^\(m = \d+, dim \d+\) = -?\d\.\d{6}/], ['precision-heatmap', '.cell-hover', /pair \d+/]]) {
+  for (const [kind, out, pattern] of [['sin-heatmap', '.heatmap-hover', /^PE\(\d+, \d+\) = -?\d\.\d{6}/], ['precision-heatmap', '.cell-hover', /pair \d+/]]) {
     const canvas = touch.locator(`[data-chart="${kind}"] canvas`).first();
     await canvas.evaluate((c) => { c.closest('section').style.contentVisibility = 'visible'; c.scrollIntoView(); });
     const box = await canvas.boundingBox();

@@ -112,7 +112,7 @@ test('offline, the section draws the lab\'s exported model through its own token
     assert.match(await readout(page, 'real-pair-energy'), /pairs 1–3 have Tᵢ > L₀ = 16/);
     // the numbers the prose quotes at the defaults
     assert.match(await readout(page, 'real-pair-energy'), /largest share is pair 0 \(38\.5 %\)/);
-    assert.match(await readout(page, 'real-pair-norms'), /mean ‖q‖ is largest in pair 0 \(2\.37\)/);
+    assert.match(await readout(page, 'real-pair-norms'), /mean ‖q‖ and ‖k‖ are both largest in pair 0 \(2\.37 and 2\.03\)/);
     const norms = (await data(page, 'real-pair-norms')).rows;
     assert.equal(norms[1][2].toFixed(2), '0.98');
     assert.match(await readout(page, 'real-attention'), /h0 Δ=−2 0\.52/);
@@ -159,10 +159,12 @@ test('the what-if switch: leaving out the fast pairs of the lab model turns its 
     await page.selectOption('[data-chart="real-attention"] select[name="share"]', '50');
     await page.waitForTimeout(200);
     assert.match(await readout(page, 'real-attention'), /h0 Δ=−2 0\.51,/);
+    assert.match(await page.$eval('[data-chart="real-attention"] .readout .notice', (e) => e.textContent), /the only positional head \(head 0\) keeps its offset\./);
     await page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'fast');
     await page.waitForTimeout(200);
     const notice = await page.$eval('[data-chart="real-attention"] .readout .notice', (e) => e.textContent);
-    assert.match(notice, /lose their offset when the fastest pairs \(50 % of them\) are left out: 1 of 1 \(head 0\)/);
+    // one positional head: the notice speaks of it alone, not of "1 of 1 heads"
+    assert.match(notice, /With the fastest pairs \(50 % of them\) left out, the only positional head \(head 0\) loses its offset\./);
     await page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'none');
     await page.waitForTimeout(100);
     await page.click('#real-model details.exercise summary');

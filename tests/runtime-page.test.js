@@ -182,6 +182,9 @@ test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.c
   await page.waitForTimeout(200);
   assert.deepEqual((await findings(page)).map((x) => x.code), ['swa-base-missing']);
   assert.match(await readout(page), /The angles agree.*sliding_attention: all 128 pairs agree/);
+  // the headline says why nothing needs fixing in llama.cpp, and the empty-looking error plot is named
+  assert.match((await findings(page))[0].text, /^The sliding-window layers’ base is not in the file \(no freq_base_swa\); llama\.cpp’s fallback, 10000, is right for this model\./);
+  assert.match(await readout(page), /The score error is 0 at every distance/);
   await page.evaluate((k) => window.posencPage.charts.get(k).set({ model: 'phi-3.5-mini', file: 'converted', position: 1000 }), KIND);
   await page.waitForTimeout(200);
   const f = await findings(page);

@@ -2,11 +2,13 @@
 // −λ_h·(m − n) added to each head's scores, with the slopes λ_h = 2^(−8h/n_heads): the score of a key
 // falls linearly with its distance, steeply in the first heads and gently in the last, and the
 // same holds at any length (pe.alibiSlopes, pe.alibiBias).
-import { lineChart, palette, dashes, lineLegend, sig, pointArrays } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    colSlope: 'slope',
+    colBias: 'bias at distance {d}',
     title: 'ALiBi: the bias each head adds to a score, against the distance between query and key',
     heads: 'heads n_heads',
     maxDist: 'largest distance',
@@ -18,6 +20,8 @@ const M = messages({
     how: 'Head h (of n_heads) adds −λₕ·(m − n) to the score of the key at n, with λₕ = 2^(−8h/n_heads) for h = 1 … n_heads when n_heads is a power of two (Press et al.; for other n_heads, their code\'s rule: the slopes of the next lower power of two, then every other slope of twice it): a straight line per head, drawn from its two ends. The softmax factor e^b is computed from the base-10 logarithm where it passes float64\'s range. The lab\'s ALiBi models follow the same rule with n_heads = 4.',
   },
   zh: {
+    colSlope: '斜率',
+    colBias: '距离 {d} 处的偏置',
     title: 'ALiBi：每个头加到得分上的偏置，随 query 与 key 之间的距离变化',
     heads: '头数 n_heads',
     maxDist: '最大距离',
@@ -66,7 +70,7 @@ export default {
           heads, first: sig(slopes[0], 4), last: sig(slopes[heads - 1], 4), max: maxDist,
           steep: sig(-slopes[0] * maxDist, 4), gentle: sig(-slopes[heads - 1] * maxDist, 4), factor: expFactor(slopes[0] * maxDist),
         });
-        return { columns: ['head', 'slope', `bias at ${maxDist}`], rows: Array.from(slopes, (m, h) => [h + 1, m, -m * maxDist]) };
+        return { columns: ['head', 'slope', `bias at ${maxDist}`], heads: colHeads([COL.head, M.colSlope, M.colBias.format({ d: maxDist })]), rows: Array.from(slopes, (m, h) => [h + 1, m, -m * maxDist]) };
       },
       destroy: () => chart.destroy(),
     };

@@ -2,11 +2,13 @@
 // y = bit 1 (the xy plane), and with a third bit z = bit 2 the xz plane, where the post
 // separates position 4 = (0, 0, 1) from position 0 = (0, 0, 0). The post writes the fifth point
 // as (0, 0, 1), i.e. least significant bit first, which is pe.binary's column order.
-import { scatterChart, palette, ink, drawnFrom, sig } from './common.js';
+import { scatterChart, palette, ink, drawnFrom, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    listSep: ', ',
+    colBit: 'bit {j}',
     title: 'Positions as binary codes, one point per code',
     bits: 'bits',
     length: 'positions',
@@ -39,6 +41,8 @@ const M = messages({
     how: 'Position p is written in binary, bit j = ⌊p / 2ʲ⌋ mod 2, one column per bit. The left panel plots (bit 0, bit 1), the right one (bit 0, bit 2); the dashed line visits the positions in order, and a larger dot is a point several positions share. A jump is the straight-line (Euclidean) distance between two full codes: √(number of bits that differ).',
   },
   zh: {
+    listSep: '、',
+    colBit: '第 {j} 位',
     title: '把位置写成二进制编码，每个编码一个点',
     bits: '比特数',
     length: '位置数',
@@ -139,7 +143,7 @@ export default {
           const pts = groups(codes, length, bits, panel.a, panel.b);
           // The order the positions come in: it jumps about, the codes are not continuous.
           const order = Array.from({ length }, (_, p) => ({ x: codes[p * bits + panel.a], y: codes[p * bits + panel.b] }));
-          const pointLabels = pts.map((g) => M.pointLabel.format({ list: g.positions.join(', ') }));
+          const pointLabels = pts.map((g) => M.pointLabel.format({ list: g.positions.join(String(M.listSep)) }));
           const list = pts.map((g) => M.ariaPoint.format({ ...g, list: g.positions.join(String(M.and)) })).join(String(M.ariaSep));
           const label = M.aria.format({ plane: panel.plane, list });
           // A panel that would show what it shows already is left as it is (one bit more or
@@ -195,6 +199,7 @@ export default {
         view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? (lifted.length > 1 ? M.readoutLiftMany : M.readoutLift).format(v) : '') + (length === 1 ? M.readoutSingle : unique < length ? M.readoutDistinct : M.readoutAllDistinct).format(v);
         return {
           columns: ['position', ...Array.from({ length: bits }, (_, j) => `bit ${j}`)],
+          heads: colHeads([COL.position, ...Array.from({ length: bits }, (_, j) => M.colBit.format({ j }))]),
           rows: Array.from({ length }, (_, p) => [p, ...codes.subarray(p * bits, (p + 1) * bits)]),
         };
       },

@@ -3,7 +3,7 @@
 // conversion applies to W_q and W_k, a measured check that it makes the scores agree, and the
 // attention pattern when the permutation is skipped. Every number is a kernel's (pe.applyRope,
 // pe.gram, pe.attention); this file only moves indices around.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink, chartFont, textScale, scaledMargin } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, sig, maxAbsDiff, ink, chartFont, textScale, scaledMargin, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const INPUTS = ['previous-token head', 'random q, k'];
@@ -11,13 +11,14 @@ const MARGIN = { left: 40, right: 44, top: 22, bottom: 34 };
 
 const M = messages({
   en: {
+    colOf: '{what}: {how}',
     title: 'The same q, k through interleaved and rotate_half pairs: permuted, and not',
     dim: 'head dim d',
     seq: 'tokens',
     input: 'q and k',
     previousToken: 'previous-token head',
     randomQK: 'random q, k',
-    norm: 'length of q, k (× a unit normal)',
+    norm: 'scale of q, k (multiple of a standard normal)',
     seed: 'seed',
     base: 'base',
     asTrained: 'interleaved weights, interleaved RoPE',
@@ -36,24 +37,25 @@ const M = messages({
     hfRow: 'HF row j',
     metaRow: 'Meta row',
     pair: 'pair',
-    readout: 'Differences are the largest |Δ| over the {seq}×{seq} scores and weights. The previous token gets ' +
+    readout: 'A difference is the largest absolute difference over the {seq}×{seq} scores or weights. The previous token gets ' +
       '{prevTrained} % of each query\'s attention as trained, {prevConverted} % converted and ' +
       '{prevWrong} % with the wrong pairing. With the wrong pairing, each query gives {selfWrong} % to its own ' +
       'token (as trained, {selfTrained} %).',
-    readoutHead: 'Differences are the largest |Δ| over the {seq}×{seq} scores and weights: with the rows permuted, rotate_half\'s scores match the interleaved ones to {scoreDiff}; ' +
+    readoutHead: 'A difference is the largest absolute difference over the {seq}×{seq} scores or weights: with the rows permuted, rotate_half\'s scores match the interleaved ones to {scoreDiff}; ' +
       'without, the attention weights differ by up to {wrongDiff}. As trained, each query gives its own token {selfTrained} %.',
     noticeHead: 'Converted, the head keeps its previous-token pattern ({prevConverted} %, as trained); with the rows not permuted the pattern changes: the previous token gets {prevWrong} %, each query’s own token {selfWrong} %.',
     noticeRandom: 'With the rows permuted, rotate_half gives the interleaved scores (to {scoreDiff}); without, the attention weights differ by up to {wrongDiff}.',
     how: 'The page rotates the same q and k three ways: interleaved pairs, rotate_half pairs after the row permutation, and rotate_half pairs without it, then takes the scores q·k and a causal softmax. The previous-token head uses one random vector c (from the seed, times the length control) as every query and c rotated one position on as every key, so its score peaks one position back. Percentages are averaged over the queries at positions 1 and later.',
   },
   zh: {
+    colOf: '{what}：{how}',
     title: '同样的 q、k 分别经过交错配对和 rotate_half 配对：置换与不置换',
     dim: '头维度 d',
     seq: 'token 数',
     input: 'q 和 k',
     previousToken: '关注前一个 token 的头',
     randomQK: '随机的 q、k',
-    norm: 'q、k 的长度（× 单位正态）',
+    norm: 'q、k 的尺度（标准正态的倍数）',
     seed: '种子',
     base: '底数 base',
     asTrained: '交错的权重，交错的 RoPE',
@@ -72,10 +74,10 @@ const M = messages({
     hfRow: 'HF 第 j 行',
     metaRow: 'Meta 的行',
     pair: '对',
-    readout: '相差指 {seq}×{seq} 个得分或权重中最大的 |Δ|。每个 query 分给前一个 token 的注意力比例：训练时为 ' +
+    readout: '相差指 {seq}×{seq} 个得分或权重逐个比较时的最大差值（取绝对值）。每个 query 分给前一个 token 的注意力比例：训练时为 ' +
       '{prevTrained}%，转换后为 {prevConverted}%，配对错误时为 {prevWrong}%。' +
       '配对错误时，每个 query 把 {selfWrong}% 的注意力给了它自己所在位置的 token（训练时为 {selfTrained}%）。',
-    readoutHead: '相差指 {seq}×{seq} 个得分或权重中最大的 |Δ|：置换行之后，rotate_half 的得分与交错配对的得分相差不超过 {scoreDiff}；' +
+    readoutHead: '相差指 {seq}×{seq} 个得分或权重逐个比较时的最大差值（取绝对值）：置换行之后，rotate_half 的得分与交错配对的得分相差不超过 {scoreDiff}；' +
       '不置换时，注意力权重最多相差 {wrongDiff}。训练时，每个 query 给它自己所在位置的 token {selfTrained}%。',
     noticeHead: '转换后，这个头保留了关注前一个 token 的模式（{prevConverted}%，与训练时相同）；行不置换时模式变了：前一个 token 只得到 {prevWrong}%，每个 query 自己所在位置的 token 得到 {selfWrong}%。',
     noticeRandom: '置换行之后，rotate_half 给出与交错配对相同的得分（相差不超过 {scoreDiff}）；不置换时，注意力权重最多相差 {wrongDiff}。',
@@ -207,6 +209,7 @@ export default {
         return {
           measured: { permutedScoreDiff: scoreDiff, wrongWeightDiff: wrongDiff, previousToken: weights.map(prev), self: weights.map(self) },
           columns: ['query', 'key', 'score interleaved', 'score half permuted', 'score half unpermuted', 'weight interleaved', 'weight half permuted', 'weight half unpermuted'],
+          heads: colHeads([COL.query, COL.key, ...[COL.score, COL.weight].flatMap((what) => [M.asTrained, M.converted, M.wrong].map((how) => M.colOf.format({ what, how })))]),
           rows: Array.from({ length: seq * seq }, (_, j) => [Math.floor(j / seq), j % seq, ...scores.map((s) => s[j]), ...weights.map((w) => w[j])]),
         };
       },

@@ -8,7 +8,7 @@
 // query on both sets, the numbers applyRope, gram and attention would give one call at a time
 // (a few hundred calls, and as many arrays, per redraw). Length stops at 512, sixteen times the
 // default max_position_embeddings, where the drift is plain.
-import { lineChartWith, palette, lineLegend, sig, beyondShade, normalPool } from './common.js';
+import { lineChartWith, palette, lineLegend, sig, beyondShade, normalPool, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const STEPS = 24; // sampled lengths for the top chart (each step rotates all its keys afresh)
@@ -16,6 +16,9 @@ const MAX_LENGTH = 512;
 
 const M = messages({
   en: {
+    colLength: 'length T',
+    colScoreDiff: 'largest score difference',
+    colWeightDiff: 'largest weight difference',
     title: 'Dynamic NTK with a KV cache: scores from cached keys against keys recomputed with the current base',
     maxPos: 'L₀ (max_position_embeddings)',
     length: 'grow to length',
@@ -27,7 +30,7 @@ const M = messages({
     growY: 'largest |difference|',
     growY1: 'attention weight |difference|',
     lastX: 'key position n',
-    lastY: 'score q·k_n',
+    lastY: 'score q·kₙ',
     scoreDiff: 'largest |score difference| (left axis)',
     weightDiff: 'largest |attention weight difference| (right axis)',
     beyond: 'longer than L₀ = {maxPos}',
@@ -47,6 +50,9 @@ const M = messages({
     how: 'The page runs one generation up to the chosen length: the key written at step t (position t − 1) is rotated with dynamic NTK at length t and kept; at about 24 sampled steps, always including L₀ and L₀ + 1, the query is scored against the kept keys and against every key rotated afresh with that step\'s base, and the chart plots the largest difference of the scores and of the softmax weights. q and k are random normal vectors drawn from the seed; pairs use the rotate_half layout. vLLM\'s dynamic computes one base when it loads the model, for the longest length it will serve, and keeps it whatever the prompt\'s length, so its cache stays consistent; llama.cpp has no dynamic NTK at all.',
   },
   zh: {
+    colLength: '长度 T',
+    colScoreDiff: '得分的最大差值',
+    colWeightDiff: '权重的最大差值',
     title: '带 KV 缓存的动态 NTK：缓存的 key 给出的得分，与用当前底数重新计算的 key 对比',
     maxPos: 'L₀（max_position_embeddings）',
     length: '增长到长度',
@@ -58,7 +64,7 @@ const M = messages({
     growY: '最大 |差值|',
     growY1: '注意力权重 |差值|',
     lastX: 'key 位置 n',
-    lastY: '得分 q·k_n',
+    lastY: '得分 q·kₙ',
     scoreDiff: '最大 |得分差值|（左轴）',
     weightDiff: '最大 |注意力权重差值|（右轴）',
     beyond: '长于 L₀ = {maxPos}',
@@ -163,6 +169,7 @@ export default {
         return {
           measured: { lastScoreDiff: fin.score, lastWeightDiff: fin.weight, exactUpToMax: exact },
           columns: ['length T', 'max |score diff|', 'max |weight diff|'],
+          heads: colHeads([M.colLength, M.colScoreDiff, M.colWeightDiff]),
           rows: series.map((p) => [p.t, p.score, p.weight]),
         };
       },

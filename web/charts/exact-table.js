@@ -7,6 +7,7 @@ import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    colPos: 'position',
     title: 'PE values, position × dimension (float64)',
     length: 'positions',
     dim: 'dimension d',
@@ -18,6 +19,7 @@ const M = messages({
     cell: 'PE({pos}, {dim}) = {fn}({pos} / {base}^({even}/{d})): float64 {f64}, float32 {f32}',
   },
   zh: {
+    colPos: '位置',
     title: '位置编码的数值，位置 × 维度（float64）',
     length: '位置数',
     dim: '维度 d',
@@ -122,7 +124,8 @@ export default {
         const text = numpyStrings(f64);
         const columns = ['pos', ...Array.from({ length: dim }, (_, j) => `${j % 2 ? 'cos' : 'sin'} d${j}`)];
         const rows = Array.from({ length }, (_, p) => [p, ...f64.subarray(p * dim, (p + 1) * dim)]);
-        const head = `<thead><tr>${columns.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
+        const heads = [String(M.colPos), ...columns.slice(1)];
+        const head = `<thead><tr>${heads.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
         const body = rows
           .map(([p], r) => `<tr><th scope="row">${p}</th>${text.slice(r * dim, (r + 1) * dim)
             .map((t, j) => `<td tabindex="-1" title="float64 ${f64[r * dim + j]}; float32 ${f32[r * dim + j]}">${t}</td>`).join('')}</tr>`)
@@ -137,7 +140,7 @@ export default {
         const row = `PE(${last}) = [${text.slice(last * dim, last * dim + Math.min(dim, 4)).map((t) => t.trim()).join(', ')}${dim > 4 ? ', …' : ''}]`;
         view.notice = String(M.notice);
         view.readout = M.readout.format({ row, gap: gap === 0 ? '0' : sig(gap, 2) });
-        return { columns, rows };
+        return { columns, heads, rows };
       },
     };
     return view;

@@ -2,11 +2,12 @@
 // ever saw positions 0..L−1; how many turns each RoPE pair made by then (θ_i from
 // pe.ropeInvFreq). Pairs that never completed one turn met only part of their circle, so
 // positions ≥ L are new to them.
-import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    colTurns: 'turns by position L − 1',
     title: 'Turns of each RoPE pair over the largest trained distance L₀ − 1',
     length: 'training length L₀',
     dim: 'head dim d',
@@ -24,6 +25,7 @@ const M = messages({
     readoutNone: ' (the slowest, pair {last}, turns {slowest} times).',
   },
   zh: {
+    colTurns: '到位置 L − 1 转过的圈数',
     title: '在训练见过的最大距离 L₀ − 1 上，RoPE 每一对转过的圈数',
     length: '训练长度 L₀',
     dim: '头维度 d',
@@ -81,7 +83,7 @@ export default {
         };
         view.notice = (short ? M.notice : M.noticeNone).format(v);
         view.readout = M.readout.format(v) + (short ? M.readoutShort : M.readoutNone).format(v);
-        return lazyRows({ measured: { neverTurn: short }, columns: ['pair i', 'theta_i', 'turns by position L-1'] },
+        return lazyRows({ measured: { neverTurn: short }, columns: ['pair i', 'theta_i', 'turns by position L-1'], heads: colHeads([COL.pairI, 'θᵢ', M.colTurns]) },
           () => turns.map((t, i) => [i, theta[i], t]));
       },
       destroy: () => chart.destroy(),

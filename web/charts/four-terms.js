@@ -5,7 +5,7 @@
 // call over length × d numbers. The sizes stop at 256 key positions (enough to see P·P depend
 // on j − i alone and the cross terms stay near 0) and d = 1024 (the cross terms shrink against
 // E·E and P·P as 1/√d; a larger d shrinks them further and shows nothing else).
-import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, normalPool } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, normalPool, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
@@ -26,7 +26,7 @@ const M = messages({
     readout: 'At n = m = {i}: E·E = {ee}, P·P = {pp}; RMS over n ≠ m: E·E {eeAway}, P·P {ppAway}, E·P {epAway}, P·E {peAway}; the four terms add up to Hₘ·Hₙ within {gap}.',
     notice: 'Position–position dominates: at every key n ≠ m, Pₘ·Pₙ ({ppLo} to {ppHi}) is larger than the other three terms (at most {otherHi} in size); meaning–meaning stands out only at n = m.',
     noticeMixed: 'At this setting position–position is not the largest term at {count} of the {total} keys n ≠ m: the meaning terms are as large as the position term there.',
-    how: 'E is σ·N(0, 1), drawn from the seed control, P the sinusoidal table (d = d_model), H = E + P. Each curve is the dot product of row m with every row n, with W_Q = W_K = identity, so Hₘ·Hₙ stands in for the score q·k before its scaling by 1/√d. σ = 0.7071 ≈ 1/√2 makes the expected |Eₘ|² = σ²·d = d/2 = |Pₘ|². The four curves are checked to add up to Hₘ·Hₙ computed directly.',
+    how: 'E is σ·N(0, 1), drawn from the seed control, P the sinusoidal table (d = d_model), H = E + P. Each curve is the dot product of row m with every row n, with Wq = Wk = identity, so Hₘ·Hₙ stands in for the score q·k before its scaling by 1/√d. σ = 0.7071 ≈ 1/√2 makes the expected |Eₘ|² = σ²·d = d/2 = |Pₘ|². The four curves are checked to add up to Hₘ·Hₙ computed directly.',
   },
   zh: {
     title: 'H = E + P 时 Hₘ·Hₙ 的四项（固定一个 query 位置 m）',
@@ -45,7 +45,7 @@ const M = messages({
     readout: '在 n = m = {i} 处：E·E = {ee}，P·P = {pp}；n ≠ m 时的均方根：E·E {eeAway}，P·P {ppAway}，E·P {epAway}，P·E {peAway}；四项之和与 Hₘ·Hₙ 相差不超过 {gap}。',
     notice: '位置-位置项占主导：在每个 n ≠ m 的 key 上，Pₘ·Pₙ（{ppLo} 到 {ppHi}）都比其余三项大（它们的绝对值至多 {otherHi}）；语义-语义项只在 n = m 处突出。',
     noticeMixed: '在当前设置下，n ≠ m 的 {total} 个 key 中有 {count} 个，位置-位置项不是最大的一项：那里语义项与位置项一样大。',
-    how: 'E 取 σ·N(0, 1)，种子见上方控件；P 是正弦位置编码表（d = d_model），H = E + P。每条曲线是第 m 行与每个第 n 行的内积，取 W_Q = W_K = 单位矩阵，所以 Hₘ·Hₙ 代表尚未乘以 1/√d 的得分 q·k。σ = 0.7071 ≈ 1/√2，使 |Eₘ|² 的期望 σ²·d 等于 d/2，即 |Pₘ|²。四条曲线之和与直接算出的 Hₘ·Hₙ 核对一致。',
+    how: 'E 取 σ·N(0, 1)，种子见上方控件；P 是正弦位置编码表（d = d_model），H = E + P。每条曲线是第 m 行与每个第 n 行的内积，取 Wq = Wk = 单位矩阵，所以 Hₘ·Hₙ 代表尚未乘以 1/√d 的得分 q·k。σ = 0.7071 ≈ 1/√2，使 |Eₘ|² 的期望 σ²·d 等于 d/2，即 |Pₘ|²。四条曲线之和与直接算出的 Hₘ·Hₙ 核对一致。',
   },
 });
 
@@ -125,6 +125,7 @@ export default {
         });
         return {
           columns: ['key position n', 'E_m·E_n', 'P_m·P_n', 'E_m·P_n', 'P_m·E_n', 'H_m·H_n'],
+          heads: colHeads([COL.keyPositionN, 'Eₘ·Eₙ', 'Pₘ·Pₙ', 'Eₘ·Pₙ', 'Pₘ·Eₙ', 'Hₘ·Hₙ']),
           rows: Array.from(total, (h, j) => [j, ...terms.map(([, t]) => t[j]), h]),
         };
       },

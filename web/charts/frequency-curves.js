@@ -4,11 +4,12 @@
 // d_model stops at 512 (the base Transformer's): the frequencies base^(−2i/d) run from 1 to about
 // 1/base whatever d is, so a larger d only adds frequencies between those 512 already has, while
 // its table (length × d values, of which four columns are drawn) grows with it.
-import { lineChart, palette, sig, pointArrays, lazyRows, drawnFrom } from './common.js';
+import { lineChart, palette, sig, pointArrays, lazyRows, drawnFrom, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    listSep: ', ',
     title: 'PE value against position for chosen dimensions',
     length: 'positions',
     low: 'fast pair: first dim 2i',
@@ -30,6 +31,7 @@ const M = messages({
     how: 'Columns 2i and 2i + 1 of the interleaved sinusoidal table (d = d_model, float32), plotted against position m; together they form pair i, with θᵢ = base^(−2i/d). A turn count is (positions − 1)·θᵢ / 2π.',
   },
   zh: {
+    listSep: '、',
     title: '所选维度的位置编码值随位置的变化',
     length: '位置数',
     low: '快的一对：起始维度 2i',
@@ -95,7 +97,7 @@ export default {
           borderDash: i < 2 ? [] : [6, 4],
         }));
         chart.options.scales.x.max = length - 1;
-        chart.canvas.setAttribute('aria-label', M.ariaLabel.format({ last: length - 1, dims: dims.join(', '), dim }));
+        chart.canvas.setAttribute('aria-label', M.ariaLabel.format({ last: length - 1, dims: dims.join(String(M.listSep)), dim }));
         chart.update();
         // Turns over the plotted range: the largest angle (length − 1)·w_i over 2π.
         const turns = (d) => ((length - 1) * w[d / 2]) / (2 * Math.PI);
@@ -109,7 +111,7 @@ export default {
         view.notice = (w[low / 2] <= w[high / 2] ? M.noticeSwapped : turns(high) < 1 ? M.notice : M.noticeBoth).format(v);
         view.readout = M.readout.format(v) + (clamped ? M.readoutClamped.format(v) : M.end);
         const drawn = table; // (the next redraw may replace the table)
-        return last.keep(lazyRows({ columns: ['position', ...dims.map((d) => `dim ${d}`)] },
+        return last.keep(lazyRows({ columns: ['position', ...dims.map((d) => `dim ${d}`)], heads: colHeads([COL.position, ...dims.map((d) => COL.dim.format({ d }))]) },
           () => Array.from({ length }, (_, p) => [p, ...dims.map((d) => drawn[p * dim + d])])));
       },
       destroy: () => chart.destroy(),

@@ -1,7 +1,7 @@
 // helix.js: the source post's "spring": the unit-circle point of one pair carried along a position
 // axis, drawn in oblique projection of (sin a, cos a, position). Seen end-on it is the circle,
 // where positions land on each other; seen from the side no two positions ever meet.
-import { plainCanvas, palette, sig, ink, chartFont, textScale, textSize, scaledMargin } from './common.js';
+import { plainCanvas, palette, sig, ink, chartFont, textScale, textSize, scaledMargin, COL, colHeads } from './common.js';
 import { pairTrack } from './unit-circle.js';
 import { messages } from '../host/i18n.js';
 
@@ -172,6 +172,7 @@ export default {
         view.readout = back ? M.readout.format(v) : '';
         return {
           columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],
+          heads: colHeads([COL.position, COL.sinDim.format({ d: 2 * pair }), COL.cosDim.format({ d: 2 * pair + 1 })]),
           rows: Array.from({ length: length + 1 }, (_, p) => [p, t.sin[p], t.cos[p]]),
         };
       },

@@ -1,11 +1,14 @@
 // kv-cache.js: KV-cache decoding with RoPE, as in the source post: the prompt's keys are rotated at
 // positions 0..P−1 and cached; the next token's query and key are rotated at position P.
 // Its attention row over cache + new key must equal the last row of a full recomputation.
-import { canvasIn, palette, sig, maxAbsDiff } from './common.js';
+import { canvasIn, palette, sig, maxAbsDiff, COL, colHeads } from './common.js';
 import { messages, lang } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    colSource: 'source',
+    colFull: 'weight (full recompute)',
+    colCache: 'weight (KV cache)',
     title: 'Attention of the new token: KV cache against full recomputation',
     prompt: 'prompt length',
     headDim: 'head dim',
@@ -22,9 +25,6 @@ const M = messages({
     incremental: 'KV cache: new query over cached + new keys',
     caption: "Rotated keys (first {shown} of {hd} dims) and the new token's weight on each",
     position: 'position',
-    from: 'from',
-    fullColumn: 'full',
-    cache: 'cache',
     ariaLabel: 'Bar chart: attention weights of the new token at position {P} over all {n} keys, from the KV cache and from a full recomputation',
     readout: "Prompt positions 0…{last}, then position {P}: the cached run's weights differ from the full recomputation by at most {dw}, its output by at most {dout}.",
     readoutSame: "Prompt positions 0…{last}, then position {P}: the cached run's weights and output are identical to the full recomputation's (difference 0).",
@@ -32,6 +32,9 @@ const M = messages({
     how: 'q, k and v are drawn from the seed (standard normal, one head). The full run rotates every key and query, the prompt\'s and the new token\'s, and applies the softmax under the causal mask (each query sees only itself and earlier keys); the cached run rotates the prompt\'s keys once, keeps them, and attends from the new query over them plus the new key. Both are computed in single precision.',
   },
   zh: {
+    colSource: '来源',
+    colFull: '权重（完整重算）',
+    colCache: '权重（KV 缓存）',
     title: '新 token 的注意力：KV 缓存与完整重新计算对比',
     prompt: '提示词长度',
     headDim: '头维度',
@@ -48,9 +51,6 @@ const M = messages({
     incremental: 'KV 缓存：新 query 对已缓存 + 新 key',
     caption: '旋转后的 key（{hd} 维中的前 {shown} 维）以及新 token 对每个 key 的权重',
     position: '位置',
-    from: '来源',
-    fullColumn: '完整',
-    cache: '缓存',
     ariaLabel: '柱状图：位置 {P} 的新 token 对全部 {n} 个 key 的注意力权重，分别来自 KV 缓存和完整重新计算',
     readout: '提示词位于位置 0…{last}，随后是位置 {P}：使用缓存时的权重与完整重新计算最多相差 {dw}，输出最多相差 {dout}。',
     readoutSame: '提示词位于位置 0…{last}，随后是位置 {P}：使用缓存时的权重和输出与完整重新计算完全相同（差为 0）。',
@@ -134,10 +134,10 @@ export default {
             });
           });
         } else table.innerHTML = `<caption>${M.caption.format({ shown, hd })}</caption><thead><tr>` +
-          [M.position, M.from, ...Array.from({ length: shown }, (_, d) => `k[${d}]`), M.fullColumn, M.cache]
+          [M.position, M.colSource, ...Array.from({ length: shown }, (_, d) => `k[${d}]`), M.colFull, M.colCache]
             .map((c) => `<th scope="col">${c}</th>`).join('') +
           '</tr></thead><tbody>' +
-          rows.map(([j, from, ...vals]) => `<tr><th scope="row">${j}</th><td>${from === 'cache' ? M.cache : M.new}</td>${vals.map((x) => `<td>${f(x)}</td>`).join('')}</tr>`).join('') +
+          rows.map(([j, from, ...vals]) => `<tr><th scope="row">${j}</th><td>${from === 'cache' ? M.cached : M.new}</td>${vals.map((x) => `<td>${f(x)}</td>`).join('')}</tr>`).join('') +
           '</tbody>';
         tableShape = layout;
         canvas.setAttribute('aria-label', M.ariaLabel.format({ P, n }));
@@ -146,6 +146,7 @@ export default {
         return {
           measured: { weights: dw, output: dout },
           columns: ['key position', 'source', ...Array.from({ length: shown }, (_, d) => `k[${d}]`), 'weight (full)', 'weight (cache)'],
+          heads: colHeads([COL.keyPosition, M.colSource, ...Array.from({ length: shown }, (_, d) => `k[${d}]`), M.colFull, M.colCache]),
           rows,
         };
       },

@@ -2,7 +2,7 @@
 // length: the last layer's attention, averaged over heads, for one example of the task, for one
 // encoding of the lab's default run (web/lab/results.json; stored in sixteenths), or of the
 // latest run trained on this page.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
 import { labDetails, onTrained } from '../lab/run.js';
 import { LAB, taskParam, encodingParam, ENCODING_NAMES } from './shared/lab.js';
@@ -10,6 +10,7 @@ import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
   en: {
+    colMultiple: 'multiple of training length',
     title: 'What the model attends to: last layer, heads averaged; one encoding at 1× and 4× the training length, or every encoding at 1×',
     heatmap: 'Attention maps of the lab model at the training length and at four times it',
     panel: '{multiple}×: {length} tokens',
@@ -33,6 +34,7 @@ const M = messages({
     here: ' (Trained on this page: {steps} steps, seed {seed}, training length {length}.)',
   },
   zh: {
+    colMultiple: '训练长度的倍数',
     title: '模型在关注什么：最后一层、各头平均；单个编码看训练长度的 1× 与 4×，全部编码只看 1×',
     heatmap: '实验模型在训练长度及其四倍长度上的注意力图',
     panel: '{multiple}×：{length} 个 token',
@@ -194,7 +196,7 @@ export default {
         if (trained) view.readout += M.here.format({ steps: trained.steps, seed: trained.seed, length: trained.trainLength });
         const rows = [];
         for (const a of attention) for (let i = 0; i < a.length; i++) for (let j = 0; j <= i; j++) rows.push([a.name ?? encoding, a.multiple, i, j, a.weights[i * a.length + j]]);
-        return { columns: ['encoding', 'multiple', 'query', 'key', 'weight'], rows };
+        return { columns: ['encoding', 'multiple', 'query', 'key', 'weight'], heads: colHeads([COL.encoding, M.colMultiple, COL.query, COL.key, COL.weight]), rows };
       },
       destroy: () => (stop(), destroy()),
     };

@@ -1,7 +1,7 @@
 // lab-learned.js: what a learned position table holds past the positions training reached, row
 // by row: how far training moved each row from its random initial value, and its largest cosine
 // with any reached row, for the lab's default run (web/lab/results.json, made by `npm run lab`).
-import { lineChartWith, palette, dashes, lineLegend, beyondShade, sig } from './common.js';
+import { lineChartWith, palette, dashes, lineLegend, beyondShade, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { fromBase64 } from '../lab/run.js';
 import { LAB, taskParam } from './shared/lab.js';
@@ -9,6 +9,9 @@ import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
   en: {
+    colReached: 'reached in training',
+    colMoved: 'moved',
+    colNearest: 'largest cosine with another reached row',
     title: 'What a learned position table gives a position it never trained',
     xTitle: 'position (row of the table)',
     yTitle: 'fraction moved, or cosine',
@@ -22,11 +25,14 @@ const M = messages({
     how: 'The learned position table of the lab model trained with seed 1 (one row of d_model = 32 numbers per position), compared row by row with its initial value: |P − P₀|/|P₀|, and the largest cosine with any other row training reached (a reached row is not compared with itself). Training reaches a row, that is, gives it a gradient, when some training sequence is that long: 16 tokens for “repeat the token 2 places back”, 33 for copying. The dotted line is the same largest cosine for random vectors (400 draws, computed here).',
   },
   zh: {
+    colReached: '训练中到达过',
+    colMoved: '移动比例',
+    colNearest: '与其他已到达行的最大余弦',
     title: '可学习的位置表给未训练的位置什么编码',
     xTitle: '位置（表中的行）',
     yTitle: '移动的比例，或余弦',
     moved: '训练带来的移动：|P − P₀| / |P₀|',
-    nearest: '与另一到达过的行的最大余弦',
+    nearest: '与其他已到达行的最大余弦',
     random: '随机向量：平均 {value}',
     beyond: '训练时从未到达（位置 ≥ {reached}）',
     range: '{lo} 到 {hi}',
@@ -94,7 +100,7 @@ export default {
           reachedMoved: span(moved.subarray(0, reached), pct), otherMoved: span(moved.subarray(reached), pct),
           reachedCos: span(nearest.subarray(0, reached), cos), otherCos: span(nearest.subarray(reached), cos),
         });
-        return { columns: ['position', 'reached', 'moved', 'nearest cosine'], rows: Array.from(moved, (m, p) => [p, p < reached ? 1 : 0, m, nearest[p]]) };
+        return { columns: ['position', 'reached', 'moved', 'nearest cosine'], heads: colHeads([COL.position, M.colReached, M.colMoved, M.colNearest]), rows: Array.from(moved, (m, p) => [p, p < reached ? 1 : 0, m, nearest[p]]) };
       },
       destroy: () => chart.destroy(),
     };

@@ -2,13 +2,15 @@
 // sequence and the same with two earlier tokens swapped go through the lab's model (pe.train,
 // run.hidden); the chart plots, per position and depth, how far the two residual streams are
 // apart, relative to the stream's norm.
-import { lineChartWith, palette, dashes, lineLegend, logAxis, logTick, sig, ink, isDark, requestRedraw, chartFont } from './common.js';
+import { lineChartWith, palette, dashes, lineLegend, logAxis, logTick, sig, ink, isDark, requestRedraw, chartFont, COL, colHeads } from './common.js';
 import { messages, t } from '../host/i18n.js';
 import { ENCODINGS } from '../lab/run.js';
 import { LAB, encodingParam } from './shared/lab.js';
 
 const M = messages({
   en: {
+    colDepth: 'depth',
+    colRelative: 'relative distance',
     title: 'Which order information survives without a position encoding (NoPE, causal mask)',
     steps: 'training steps',
     seed: 'seed',
@@ -27,6 +29,8 @@ const M = messages({
     how: 'One 24-token input of “repeat the token 2 places back” (seed 1) and the same input with the tokens at positions 2 and 6 swapped go through the lab model; each point is |Δh|/|h|, the distance between the two residual streams at that position and depth over the first one\'s norm. At 0 steps the model is freshly initialised from the seed; 100 or 400 steps train it here first, in short slices so the page stays responsive. Exact zeros are drawn at the bottom line; the shaded band is float32 rounding (sums taken in another order differ by about 1e-7).',
   },
   zh: {
+    colDepth: '深度',
+    colRelative: '相对距离',
     title: '没有位置编码时（NoPE，因果掩码）还剩下哪些顺序信息',
     steps: '训练步数',
     seed: '种子',
@@ -172,7 +176,7 @@ export default {
           chart.update();
           view.notice = '';
           view.readout = M.training.format({ encoding: String(LAB[encoding]), steps, seed });
-          return { columns: ['depth', 'position', 'relative distance'], rows: [] };
+          return { columns: ['depth', 'position', 'relative distance'], heads: colHeads([M.colDepth, COL.position, M.colRelative]), rows: [] };
         }
         const { out, first, second } = kept;
         chart.data.datasets = out.map((row, l) => ({
@@ -187,7 +191,7 @@ export default {
           encoding: String(LAB[encoding]), steps, seed, task: String(LAB.kback), first, second, a: A, b: B,
           l1: sig(l1, 2), l2lo: sig(Math.min(...l2), 2), l2hi: sig(Math.max(...l2), 2),
         });
-        return { columns: ['depth', 'position', 'relative distance'], rows: out.flatMap((row, l) => row.map((v, p) => [l, p, v])) };
+        return { columns: ['depth', 'position', 'relative distance'], heads: colHeads([M.colDepth, COL.position, M.colRelative]), rows: out.flatMap((row, l) => row.map((v, p) => [l, p, v])) };
       },
       destroy: () => (job?.stop(), chart.destroy()),
     };

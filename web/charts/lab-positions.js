@@ -2,7 +2,7 @@
 // accuracy (or loss) by position at 1×, 2×, 4× and 8× the training length, for one encoding of
 // the lab's default run (web/lab/results.json, made by `npm run lab`), or of the latest run
 // trained on this page.
-import { lineChart, palette, dashes, lineLegend, sig, pointArrays, requestRedraw } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays, requestRedraw, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { labDetails, onTrained } from '../lab/run.js';
 import { LAB, taskParam, encodingParam } from './shared/lab.js';
@@ -10,6 +10,8 @@ import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
   en: {
+    colAccuracy: 'accuracy',
+    colLoss: 'loss',
     title: 'Where a model goes wrong past its training length: accuracy or loss by position, at 1× to 8× that length',
     metric: 'measure',
     accuracy: 'accuracy',
@@ -30,6 +32,8 @@ const M = messages({
     how: 'Each point is one position of the test sequences (128 fresh ones per length), scored for the model of the lab above trained with seed 1: the share of sequences whose token there is predicted right, or the mean loss there. Only positions that carry an answer are drawn: from position 2 on for “repeat the token 2 places back”, the second half for copying. The readout\'s bar, an accuracy of 0.9, is lower than the 0.95 at which the lab\'s accuracy-against-length chart calls a model right, because each position\'s accuracy rests on only 128 sequences. After you press Train above, this chart shows that run instead.',
   },
   zh: {
+    colAccuracy: '准确率',
+    colLoss: '损失',
     title: '模型在训练长度之外错在哪里：在 1× 到 8× 长度上按位置的准确率或损失',
     metric: '度量',
     accuracy: '准确率',
@@ -123,7 +127,7 @@ export default {
             length: e.length, metric: String(M[metric]), first: sig(e.positions[0][metric], 3), last: sig(e.positions.at(-1)[metric], 3),
           })).join(String(M.sep)),
         });
-        return { columns: ['length', 'position', 'accuracy', 'loss'], rows: evaluation.flatMap((e) => e.positions.map((p) => [e.length, p.position, p.accuracy, p.loss])) };
+        return { columns: ['length', 'position', 'accuracy', 'loss'], heads: colHeads([COL.length, COL.position, M.colAccuracy, M.colLoss]), rows: evaluation.flatMap((e) => e.positions.map((p) => [e.length, p.position, p.accuracy, p.loss])) };
       },
       destroy: () => (stop(), chart.destroy()),
     };

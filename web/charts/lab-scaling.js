@@ -3,7 +3,7 @@
 // interpolation, NTK or YaRN applied at evaluation only (factor = the multiple); and after a short
 // fine-tune at 4× with each of them (factor 4). From web/lab/results.json (`npm run lab`): each
 // line the mean over its seeds, the band their range.
-import { lineChart, palette, dashes, lineLegend, sig, pointArrays } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { MULTIPLES, TRAIN_LENGTH } from '../lab/run.js';
 import { LAB, taskParam, acrossSeeds, seedBand } from './shared/lab.js';
@@ -28,7 +28,13 @@ const M = messages({
     and: ' and ',
     stays: 'stays',
     stay: 'stay',
-    noticeCopy: 'Each fine-tune does best near the 4× it was tuned at (YaRN {yarn4}, PI {pi4}, NTK {ntk4} at 4×), and none survives 8× ({best8} at best).',
+    noticeCopy: '{peak}At 4×, the length they were tuned for, they win back {lo} % to {hi} % of what the unscaled model loses from 1× to 4× ({plain1} → {plain4}): {list}. None survives 8× ({best8} at best).',
+    noticeCopyScores: '{peak}At 4×, the length they were tuned for, they score {list}, and the unscaled model {plain4}; none survives 8× ({best8} at best).',
+    peakFirst: 'Each fine-tune does best at 1× and falls towards 4×. ',
+    peakTuned: 'Each fine-tune does best near the 4× it was tuned at. ',
+    peakMixed: '',
+    copyItem: '{name} {value}',
+    copySep: ', ',
     how: 'The RoPE model of the lab above (seeds 1, 2, 3; the lines are their mean, the bands their range), scored at 1× to 8× its training length: unscaled; with PI, NTK or YaRN applied at evaluation only (factor = the multiple); and after 100 more training steps with the scaling in place (factor 4), each step at one length drawn from every length up to 4× the training length (64 tokens of the task), short ones included, then scored with that scaling at every length. PI divides every angle by the factor; NTK raises the base so that the slowest pair\'s angle is divided by the factor and the fastest pair is kept. YaRN follows Hugging Face\'s rule (β_fast = 32, β_slow = 1), with the longest training sequence as its original length, counted in positions: 16 for “repeat the token 2 places back”, 33 for copying (whose L₀, 16 tokens to copy, fills 33 positions). It keeps every pair up to the one that turns 32 times within that length (that pair\'s fractional index rounded down, and never below pair 0), divides by the factor every pair from the one that turns once within it (rounded up), ramps linearly in the pair index between the two, and scales the scores by (0.1 ln s + 1)². In either task no pair turns 32 times and only pair 0 turns more than once, so the ends round to pairs 0 and 1, and YaRN keeps pair 0 and divides pairs 1 to 3 by the factor. Trained ahead of time by npm run lab and stored with the page.',
   },
   zh: {
@@ -49,7 +55,13 @@ const M = messages({
     and: ' 和 ',
     stays: '',
     stay: '',
-    noticeCopy: '每种微调都在它所用的 4× 附近效果最好（4× 处 YaRN 为 {yarn4}，PI 为 {pi4}，NTK 为 {ntk4}），到 8× 全都失败（最好也只有 {best8}）。',
+    noticeCopy: '{peak}在微调所针对的 4× 处，不缩放的模型从 1× 到 4× 损失的准确率（{plain1} → {plain4}），它们挽回了 {lo}%～{hi}%：{list}。到 8× 全都失败（最好也只有 {best8}）。',
+    noticeCopyScores: '{peak}在微调所针对的 4× 处，{list}，不缩放的模型为 {plain4}；到 8× 全都失败（最好也只有 {best8}）。',
+    peakFirst: '每种微调都是在 1× 处最好，越往 4× 越差。',
+    peakTuned: '每种微调都在它所针对的 4× 附近效果最好。',
+    peakMixed: '',
+    copyItem: '{name} 为 {value}',
+    copySep: '，',
     how: '即上面实验中的 RoPE 模型（种子 1、2、3；曲线是它们的平均值，色带是它们的范围），在训练长度的 1× 到 8× 上打分：不缩放；只在评估时使用 PI、NTK 或 YaRN（缩放因子等于倍数）；以及带着缩放（因子 4）再训练 100 步之后，在每个长度上用同一种缩放打分。微调的每一步从不超过训练长度 4 倍（该任务的 64 个 token）的所有长度中抽一个，短序列也包括在内。PI 把每个角度除以缩放因子；NTK 加大底数，使最慢一对的角度恰好除以缩放因子，最快的一对保持不变。YaRN 按 Hugging Face 的规则（β_fast = 32，β_slow = 1），以最长的训练序列为原始长度，按位置数计：“复述往前第 2 个 token”任务为 16，复制任务为 33（它的 L₀ 是要复制的 16 个 token，共占 33 个位置）。在这个长度之内转满 32 圈的那一对（其小数序号向下取整，且不小于第 0 对）及更快的维度对保持不变；在其中恰好转一圈的那一对（向上取整）及更慢的维度对除以缩放因子；两者之间按维度对的序号线性过渡；得分再乘以 (0.1 ln s + 1)²。两个任务中都没有哪一对转满 32 圈，只有第 0 对转了一圈以上，所以两端取整后是第 0 对和第 1 对，YaRN 保留第 0 对，把第 1 到 3 对除以缩放因子。结果由 npm run lab 预先训练好，随页面一起提供。',
   },
 });
@@ -77,10 +89,7 @@ function lines(task) {
  */
 function notice(task, v) {
   const [plain, piEval, ntkEval, yarnEval, piTuned, ntkTuned, yarnTuned] = v;
-  if (task === 'copy') {
-    return M.noticeCopy.format({ yarn4: sig(yarnTuned[2], 2), pi4: sig(piTuned[2], 2), ntk4: sig(ntkTuned[2], 2),
-      best8: sig(Math.max(piTuned[3], ntkTuned[3], yarnTuned[3]), 2) });
-  }
+  if (task === 'copy') return copyNotice(plain, [['PI', piTuned], ['NTK', ntkTuned], ['YaRN', yarnTuned]]);
   // how far each scaling at evaluation stays right (0.95 or more from 1× on, as the first chart's
   // notice counts it), the ones that stay right furthest, and the best at 8×
   const reach = (ev) => MULTIPLES[ev.findIndex((x) => x < RIGHT) - 1] ?? (ev.every((x) => x >= RIGHT) ? MULTIPLES.at(-1) : 0);
@@ -90,6 +99,25 @@ function notice(task, v) {
   const [best8, ev8] = evals.reduce((a, b) => (b[1][3] > a[1][3] ? b : a));
   return M.noticeKback.format({ piEval: sig(piEval[1], 2), furthest: furthest.join(String(M.and)), stay: String(furthest.length > 1 ? M.stay : M.stays), reach: far, best8, value8: sig(ev8[3], 2),
     piTuned: sig(piTuned[2], 2), plain1: sig(plain[0], 2), piTuned1: sig(piTuned[0], 2) });
+}
+
+/**
+ * The copy task's notice, from the unscaled line and the fine-tuned ones ([name, values per
+ * multiple]): where the fine-tunes do best (1×, 2×, 4×), what they score at the 4× they were
+ * tuned for, best first, and the share of the unscaled model's loss from 1× to 4× they win back.
+ */
+export function copyNotice(plain, tuned) {
+  const at4 = MULTIPLES.indexOf(4), at8 = MULTIPLES.indexOf(8);
+  const peakAt = (ev) => ev.slice(0, at4 + 1).indexOf(Math.max(...ev.slice(0, at4 + 1)));
+  const peaks = new Set(tuned.map(([, ev]) => peakAt(ev)));
+  const peak = String(peaks.size > 1 ? M.peakMixed : peaks.has(0) ? M.peakFirst : peaks.has(at4) ? M.peakTuned : M.peakMixed);
+  const list = [...tuned].sort((a, b) => b[1][at4] - a[1][at4]).map(([name, ev]) => M.copyItem.format({ name, value: sig(ev[at4], 2) })).join(String(M.copySep));
+  const lost = plain[0] - plain[at4];
+  const shares = tuned.map(([, ev]) => (ev[at4] - plain[at4]) / lost);
+  const v = { peak, list, plain1: sig(plain[0], 2), plain4: sig(plain[at4], 2), best8: sig(Math.max(...tuned.map(([, ev]) => ev[at8])), 2),
+    lo: Math.round(100 * Math.min(...shares)), hi: Math.round(100 * Math.max(...shares)) };
+  // a share means something only where the unscaled model had something to lose and every fine-tune gains
+  return (lost > 0.1 && Math.min(...shares) > 0 ? M.noticeCopy : M.noticeCopyScores).format(v);
 }
 
 export default {
@@ -127,6 +155,7 @@ export default {
         });
         return {
           columns: ['model', 'length', 'factor', `${field} (mean over ${SEEDS.length} seeds)`, `${field} lowest`, `${field} highest`],
+          heads: colHeads([COL.model, COL.length, COL.factor, COL.mean.format({ field: COL[field], n: SEEDS.length }), COL.lowest.format({ field: COL[field] }), COL.highest.format({ field: COL[field] })]),
           rows: ls.flatMap(([name, ev]) => ev.map((e) => [name, e.length, e.factor ?? 1, e[field], e.lo, e.hi])),
         };
       },

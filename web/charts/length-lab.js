@@ -5,7 +5,7 @@
 // same code) at once; other settings train on the reader's machine when they press Train: in a
 // pool of Web Workers, one per core (web/lab/pool.js), where the page can start them, else in
 // slices on the page, with live loss curves and Cancel.
-import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained } from '../lab/run.js';
 import { trainPool, poolSize } from '../lab/pool.js';
@@ -311,6 +311,7 @@ export default {
         }));
         return {
           columns: ['encoding', 'length', `${field} (mean over ${seeds.length} seeds)`, `${field} lowest`, `${field} highest`],
+          heads: colHeads([COL.encoding, COL.length, COL.mean.format({ field: COL[field], n: seeds.length }), COL.lowest.format({ field: COL[field] }), COL.highest.format({ field: COL[field] })]),
           rows: lines.flatMap(([enc, s, ev]) => ev.map((e) => [s ? `${enc} + ${s}` : enc, e.length, e[field], e.lo, e.hi])),
         };
       },

@@ -3,7 +3,7 @@
 // at distance x, read right and read wrong, and their difference over x. Scores come from the
 // kernels (applyRope on q at every distance, k at position 0, then row dot products), so each
 // misread is exactly the computation a runtime that made it performs.
-import { lineChart, palette, dashes, lineLegend, sig, logAxis, intGrid } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, intGrid, COL, colHeads } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, ERROR_DISTANCES, modelReader, trainingLength, freqOptions } from './shared/model.js';
 import { messages } from '../host/i18n.js';
 
@@ -175,7 +175,7 @@ export default {
       update({ model, seed }) {
         const { info, error } = reader.read(model);
         chart.data.datasets = [];
-        const empty = { columns: ['distance'], rows: [] };
+        const empty = { columns: ['distance'], heads: colHeads([COL.distance]), rows: [] };
         if (error || !info) return chart.update(), (view.notice = undefined), (view.readout = M.error.format({ message: error })), empty;
         const main = mainType(info);
         if (!main) return chart.update(), (view.notice = undefined), (view.readout = String(M.noRope)), empty;
@@ -199,7 +199,7 @@ export default {
           }
           return reference.get(type);
         };
-        const lines = [], skipped = [], columns = ['distance'], cols = [], firsts = [];
+        const lines = [], skipped = [], columns = ['distance'], names = [COL.distance], cols = [], firsts = [];
         const unrunnable = t.rotaryDim < t.headDim && t.scaling?.type === 'longrope';
         misreads(info, typeName, t).forEach(({ name, type, right: u, wrong }, i) => {
           if (!wrong) return name === 'partial' && unrunnable ? null : skipped.push(cited(name));
@@ -219,6 +219,7 @@ export default {
             first: first >= 0 ? M.readFirst.format({ x: dist[first] }) : String(M.readNever),
           }));
           columns.push(name);
+          names.push(M[name]);
           cols.push(err);
         });
         chart.options.scales.x.min = 1;
@@ -229,7 +230,7 @@ export default {
           (skipped.length ? M.readNone.format({ list: skipped.join(String(M.listSep)) }) : '') +
           (unrunnable
             ? M.readPartialLongrope.format({ n: t.rotaryDim / 2, rest: (t.headDim - t.rotaryDim) / 2 }) : '');
-        return { columns, rows: dist.map((x, j) => [x, ...cols.map((c) => c[j])]) };
+        return { columns, heads: colHeads(names), rows: dist.map((x, j) => [x, ...cols.map((c) => c[j])]) };
       },
       destroy: () => chart.destroy(),
     };

@@ -2,7 +2,7 @@
 // (pe.ropeConfig): every pair's wavelength after scaling against the training length L0 and the
 // longest context, which pairs complete a turn within L0, the attention factor, the softmax
 // scale, NoPE layers and their query temperature, mRoPE sections, and the cos/sin cache's size.
-import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink, intGrid } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink, intGrid, COL, colHeads } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
 import { messages, lang, t } from '../host/i18n.js';
 import { download } from '../host/export.js';
@@ -29,6 +29,7 @@ function mropeIds() {
 
 const M = messages({
   en: {
+    colType: 'layer type',
     title: "A model's RoPE pairs: wavelength after scaling, against its training length and context",
     model: 'model',
     xTitle: 'pair i',
@@ -42,7 +43,7 @@ const M = messages({
     readNoL0: '{type}{layers}: base {base}; the rotation is computed for {half} pairs ({rotary} of {head} dims, {style} pairing){still}; {scaling}; attention factor {attn}, softmax scale ×{softmax}; the config names no context length.',
     readLayers: ' ({count} layers)',
     readNope: '{type}{layers}: no position encoding{temperature}.',
-    readTemperature: '; queries scaled by {t1} at position 8191, {t2} at 10^6 and {t3} at 10^7 (Llama 4 temperature: scale {scale}, floor {floor})',
+    readTemperature: '; queries scaled by {t1} at position 8191, {t2} at 10⁶ and {t3} at 10⁷ (Llama 4 temperature: scale {scale}, floor {floor})',
     readStill: ', {zero} of them with θ = 0, so they do not turn at all',
     still: '{type}: pairs {from}–{to}, θ = 0 (no turn)',
     readMrope: ' mRoPE sections t/h/w = {section}{interleaved}.',
@@ -74,6 +75,7 @@ const M = messages({
     how: 'The page reads the config the way transformers does (rope_theta or rope_parameters, the scaling block, partial_rotary_factor, head_dim, layer types), computes each layer type\'s frequencies θᵢ after scaling and draws each pair\'s wavelength Tᵢ = 2π/θᵢ. A pair completes a turn within L₀ when Tᵢ ≤ L₀. Scaling that depends on the current length is taken at the context length. The cos/sin cache size assumes float32.',
   },
   zh: {
+    colType: '层类型',
     title: '一个模型的 RoPE 维度对：缩放后的波长，与训练长度和上下文长度对比',
     model: '模型',
     xTitle: '第 i 对',
@@ -87,7 +89,7 @@ const M = messages({
     readNoL0: '{type}{layers}：底数 {base}；按 {half} 个维度对计算旋转（{head} 维中的 {rotary} 维，{style}配对）{still}；{scaling}；注意力因子 {attn}，softmax 缩放 ×{softmax}；配置中没有给出上下文长度。',
     readLayers: '（{count} 层）',
     readNope: '{type}{layers}：没有位置编码{temperature}。',
-    readTemperature: '；query 在位置 8191 乘以 {t1}，在 10^6 乘以 {t2}，在 10^7 乘以 {t3}（Llama 4 温度：scale {scale}，floor {floor}）',
+    readTemperature: '；query 在位置 8191 乘以 {t1}，在 10⁶ 乘以 {t2}，在 10⁷ 乘以 {t3}（Llama 4 温度：scale {scale}，floor {floor}）',
     readStill: '，其中 {zero} 对 θ = 0，完全不转',
     still: '{type}：第 {from}–{to} 对，θ = 0（不转）',
     readMrope: ' mRoPE 分段 t/h/w = {section}{interleaved}。',
@@ -229,7 +231,7 @@ export default {
           chart.update();
           view.notice = undefined;
           view.readout = M.error.format({ message: error });
-          return { columns: ['layer type', 'pair', 'theta', 'wavelength'], rows: [] };
+          return { columns: ['layer type', 'pair', 'theta', 'wavelength'], heads: colHeads([M.colType, COL.pairI, 'θᵢ', COL.wavelength]), rows: [] };
         }
         const maxPos = info.maxPositionEmbeddings;
         const rows = [], parts = [], still = [], turns = []; // still: the pairs with θ = 0 of each type, { type, k, pairs }
@@ -311,7 +313,7 @@ export default {
         view.notice = !least ? undefined : !least.never ? M.noticeAllTurn.format(least)
           : least.never === least.zero ? M.noticeZeroAll.format(least)
             : M.noticeTurns.format({ ...least, zero: least.zero ? M.noticeZero.format(least) : '' });
-        return { columns: ['layer type', 'pair', 'theta', 'wavelength'], rows };
+        return { columns: ['layer type', 'pair', 'theta', 'wavelength'], heads: colHeads([M.colType, COL.pairI, 'θᵢ', COL.wavelength]), rows };
       },
       destroy: () => (chart.destroy(), temp.destroy()),
     };

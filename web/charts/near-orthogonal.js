@@ -7,7 +7,7 @@
 // only narrows the peak further (its width goes as 1/√d); 512 words fill the histogram's bins
 // well enough to read its mean and width (the source post used 1000); a word meets one position,
 // so more positions than words would go unused (512 is BERT's count).
-import { canvasIn, palette, dashes, lineLegend, sig, normalPool } from './common.js';
+import { canvasIn, palette, dashes, lineLegend, sig, normalPool, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 // What the source post measured on BERT-base: words 100..1099 against all 512 position embeddings.
@@ -16,6 +16,8 @@ const NICE = [0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10];
 
 const M = messages({
   en: {
+    colWord: 'word',
+    colAngle: 'angle (degrees)',
     title: 'Angle between a random word vector and a PE vector',
     dim: 'dimension d',
     words: 'word vectors',
@@ -34,6 +36,8 @@ const M = messages({
     how: 'Word vectors are drawn from N(0, 1) with the seed control; the PE rows used are those of the first positions, as many as the smaller of the word-vector and position counts: word j is paired with the row of position j, starting again from position 0 once those rows run out; the cosine of each pair is computed in float64. The dashed lines mark the mean angle here and the mean angle source post 3 measured on BERT-base, whose position table is learned, not sinusoidal.',
   },
   zh: {
+    colWord: '词',
+    colAngle: '夹角（度）',
     title: '随机词向量与位置编码向量之间的夹角',
     dim: '维度 d',
     words: '词向量个数',
@@ -143,6 +147,7 @@ export default {
         view.readout = M.readout.format(v);
         return {
           columns: ['word', 'position', 'cosine', 'angle (deg)'],
+          heads: colHeads([M.colWord, COL.position, COL.cosine, M.colAngle]),
           rows: deg.map((a, j) => [j, j % rows, cos[j], a]),
         };
       },

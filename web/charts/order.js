@@ -1,7 +1,7 @@
 // order.js: the source post's word-order experiment: attention outputs for one sentence and the
 // same words with the first and third swapped, side by side, and, per word, how far its output
 // moved between the two orders.
-import { coolwarmCss, maxAbsDiff, sig } from './common.js';
+import { coolwarmCss, maxAbsDiff, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 // Token ids; the words they stand for are in the message tables (w1…w4). The last word stays in
@@ -12,6 +12,7 @@ const DIM = 10, HEADS = 2, VOCAB = 5; // the sizes of the post's experiment
 
 const M = messages({
   en: {
+    colTokens: 'tokens',
     title: 'Attention output per word: “dog bites man because” against “man bites dog because” (d_model = 10, 2 heads of width 5)',
     encoding: 'position encoding',
     none: 'none',
@@ -40,6 +41,7 @@ const M = messages({
     how: 'The page runs one attention layer on the two token sequences: embeddings of width 10; 2 heads, each projecting all 10 dims to a q, k and v of width 5; the two heads’ outputs joined as dims 0–4 and 5–9, with no output projection after them. The word embeddings and the Q, K, V projections are drawn from one random seed, the same for both orders. Sinusoidal PE is added to the embeddings; RoPE rotates q and k in each head. Width 5 is a toy choice that follows the source post (real heads have an even width, often 128): RoPE turns a head’s two pairs and leaves the odd fifth dimension as it is. A word’s two outputs are compared wherever it sits; differences below 10⁻⁶ are float32 rounding and count as identical.',
   },
   zh: {
+    colTokens: 'token 序列',
     title: '每个词的注意力输出：“苹果 比 梨 甜”与“梨 比 苹果 甜”对比（d_model = 10，2 个头，头维度 5）',
     encoding: '位置编码',
     none: '无',
@@ -169,6 +171,7 @@ export default {
         });
         return {
           columns: ['tokens', 'position', 'token', ...Array.from({ length: DIM }, (_, d) => `dim ${d}`)],
+          heads: colHeads([M.colTokens, COL.position, 'token', ...Array.from({ length: DIM }, (_, d) => COL.dim.format({ d }))]),
           rows: SEQS.flatMap((seq, s) =>
             seq.map((t, p) => [seq.join(' '), p, t, ...outs[s].subarray(p * DIM, (p + 1) * DIM)])),
         };

@@ -1,7 +1,7 @@
 // precision-heatmap.js: where in the table a narrow type goes wrong: the error of
 // every (position, pair) cell of an emulated cos/sin table (pe.ropeCache with `precision`)
 // against the float64 table (pe.sinusoidal, precision 'f64'), on a log colour scale.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig, chartFont, textScale, scaledMargin, subscript } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig, chartFont, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
 import { MODES, truth, lastFloat16 } from './precision-lab.js';
 import { messages } from '../host/i18n.js';
 
@@ -248,6 +248,7 @@ export default {
         return {
           measured: { worst, over001: big, firstPair, firstAt: v.firstAt ?? null, pair0At: v.pair0At ?? null, badLast, inOrder: pairs ? inOrder / pairs : null },
           columns: ['position', ...Array.from({ length: half }, (_, i) => `pair ${i}`)],
+          heads: colHeads([COL.position, ...Array.from({ length: half }, (_, i) => COL.pair.format({ i }))]),
           get rows() {
             rows ??= grid.map((p, c) => [p, ...Array.from(err.subarray(c * half, (c + 1) * half), (e) => (Number.isNaN(e) ? null : e))]);
             return rows;

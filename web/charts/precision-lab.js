@@ -1,9 +1,9 @@
 // precision-lab.js: how far a RoPE cos/sin table built in a narrow type is from
-// float64, position 1 to 10^6. pe.ropeCache({ precision }) emulates each type step by step
+// float64, position 1 to 10⁶. pe.ropeCache({ precision }) emulates each type step by step
 // (position, inverse frequency, angle, output, each rounded to nearest-even); the float64
 // truth is pe.sinusoidal(..., { precision: 'f64' }), posenc's own range-reduced float64 sin/cos
 // (a different code path from the emulation's libm), so even the float64 curve is a comparison.
-import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, logAxis } from './common.js';
+import { palette, lineLegend, sig, intGrid, canvasIn, pointLabels, ink, logAxis, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MAX_POS = 1e6;
@@ -15,6 +15,7 @@ const F16_MAX = 65504;
 
 const M = messages({
   en: {
+    colError: 'error, {name}',
     title: 'Error of a RoPE cos/sin table built in each type, against float64',
     titleScore: 'Error of the score q·k/√d when RoPE’s table is built in each type, against float64',
     dim: 'rotary dim d',
@@ -34,22 +35,23 @@ const M = messages({
     stopsAt: '{label} (stops at {f16Max})',
     underFloor: '{label} (under 1e{exp} drawn at the bottom)',
     cases: 'reported cases, at their positions',
-    aria: 'Log-log chart: {measure} error against position 1 to 10^6 for float32, bfloat16, float16, ' +
+    aria: 'Log-log chart: {measure} error against position 1 to 10⁶ for float32, bfloat16, float16, ' +
       'θᵢ rounded early to bfloat16 and float64, with the reported cases marked',
     stop: 'float16 stops at position {f16Max}: past it the position or one of its angles does not fit a float16 (largest {f16Limit})',
     range: '{lo} to {hi}',
     readoutScore: 'With d = {dim} and k one position behind q, the score q·k/√d is off by up to {f16Past} in float16 past ' +
       'position 2048 and {bf16Past} in bfloat16 past 256, where neighbouring positions start to round together, ' +
       'but only by {spread} with θᵢ rounded early: q and k share the wrong θᵢ, and a score sees only their ' +
-      'one-position difference; at 10^6 float32 is off by {f32}, float64 tables by {f64}; {stop}.',
+      'one-position difference; at 10⁶ float32 is off by {f32}, float64 tables by {f64}; {stop}.',
     readoutTable: 'With d = {dim}, the table is off by {f16Case} in float16 at position 1857, {bf16Case} in bfloat16 ' +
-      'at 15962 and {earlyCase} at 4095 with θᵢ rounded to bfloat16 early; at 10^6 float32 is off by ' +
+      'at 15962 and {earlyCase} at 4095 with θᵢ rounded to bfloat16 early; at 10⁶ float32 is off by ' +
       '{f32} and float64 by {f64}; {stop}.',
     noticeTable: 'Built in a 16-bit type, the table goes wrong as the position grows: bfloat16 is off by up to {bf16Worst} (2 is the most a cos or sin can be off). float32 drifts the same way, only far more slowly: at the positions drawn, its largest error is {f32Worst}.',
     noticeScore: 'Attention sees the loss too: past position 256 the bfloat16 score is off by up to {bf16Past}, while θᵢ rounded early costs at most {earlyWorst}, because q and k share it.',
-    how: 'Each table is emulated step by step in its type: the position m, the frequency θᵢ, the angle m·θᵢ and the cos/sin output are each rounded to the nearest value of the type (ties to even), then compared with a float64 table computed by separate code. Positions: 160 log-spaced from 1 to 10^6, plus the reported ones. In the score view q (at m) and k (at m − 1) are random vectors from the seed, rotated with the emulated table in float32 and scored against the float64 rotation. float16 stops at the last position whose value and angles fit below 65504. A curve joins its samples: between two of them the error can be larger than at either. The chart uses d = 32, not the running example\'s 128, because GPT-NeoX #1003 reported the float16 error at 1857 with that rotary dim. Rounding θᵢ to float16 keeps it within 0.05 % only while θᵢ ≥ 2^−14 ≈ 6.1×10^−5, as every θᵢ is at the defaults; below that float16 keeps fewer significant bits. At base 500000 and d = 128 that moves pairs 48 to 63 by up to 0.86 % (pair 62), at base 10^7 by up to 12 %; bfloat16, whose range is float32\'s, keeps its 0.4 % at both.',
+    how: 'Each table is emulated step by step in its type: the position m, the frequency θᵢ, the angle m·θᵢ and the cos/sin output are each rounded to the nearest value of the type (ties to even), then compared with a float64 table computed by separate code. Positions: 160 log-spaced from 1 to 10⁶, plus the reported ones. In the score view q (at m) and k (at m − 1) are random vectors from the seed, rotated with the emulated table in float32 and scored against the float64 rotation. float16 stops at the last position whose value and angles fit below 65504. A curve joins its samples: between two of them the error can be larger than at either. The chart uses d = 32, not the running example\'s 128, because GPT-NeoX #1003 reported the float16 error at 1857 with that rotary dim. Rounding θᵢ to float16 keeps it within 0.05 % only while θᵢ ≥ 2^−14 ≈ 6.1×10^−5, as every θᵢ is at the defaults; below that float16 keeps fewer significant bits. At base 500000 and d = 128 that moves pairs 48 to 63 by up to 0.86 % (pair 62), at base 10⁷ by up to 12 %; bfloat16, whose range is float32\'s, keeps its 0.4 % at both.',
   },
   zh: {
+    colError: '误差（{name}）',
     title: '用各种数值类型构建的 RoPE cos/sin 表相对 float64 的误差',
     titleScore: '用各种数值类型构建 RoPE 的表时，得分 q·k/√d 相对 float64 的误差',
     dim: '旋转维度 d',
@@ -69,20 +71,20 @@ const M = messages({
     stopsAt: '{label}（止于 {f16Max}）',
     underFloor: '{label}（低于 1e{exp} 的画在底部）',
     cases: '已报告的案例，标在各自的位置上',
-    aria: '双对数坐标图：{measure}的误差随位置 1 到 10^6 的变化，包括 float32、bfloat16、float16、' +
+    aria: '双对数坐标图：{measure}的误差随位置 1 到 10⁶ 的变化，包括 float32、bfloat16、float16、' +
       '过早舍入为 bfloat16 的 θᵢ 以及 float64，并标出已报告的案例',
     stop: 'float16 止于位置 {f16Max}：再往后，位置本身或它的某个角度就放不进 float16 了（最大 {f16Limit}）',
     range: '{lo} 到 {hi}',
     readoutScore: 'd = {dim}，k 比 q 落后一个位置：在位置 2048 之后 float16 的得分 q·k/√d 最多偏差 {f16Past}，' +
       '在 256 之后 bfloat16 最多偏差 {bf16Past}，因为从那里开始相邻位置会被舍入成同一个数；' +
       '而 θᵢ 过早舍入时只偏差 {spread}：q 和 k 共用同一个有误差的 θᵢ，而得分只看到它们相差一个位置的部分；' +
-      '在 10^6 处 float32 偏差 {f32}，float64 表偏差 {f64}；{stop}。',
+      '在 10⁶ 处 float32 偏差 {f32}，float64 表偏差 {f64}；{stop}。',
     readoutTable: 'd = {dim} 时，float16 表在位置 1857 偏差 {f16Case}，bfloat16 表在 15962 偏差 {bf16Case}，' +
-      'θᵢ 过早舍入为 bfloat16 时在 4095 偏差 {earlyCase}；在 10^6 处 float32 偏差 ' +
+      'θᵢ 过早舍入为 bfloat16 时在 4095 偏差 {earlyCase}；在 10⁶ 处 float32 偏差 ' +
       '{f32}，float64 偏差 {f64}；{stop}。',
     noticeTable: '用 16 位类型构建的表，误差随位置增大而增大：bfloat16 最多偏差 {bf16Worst}（cos 或 sin 最多也只能偏差 2）。float32 的误差也是这样增长的，只是慢得多：在图中采样的位置上，它的最大误差是 {f32Worst}。',
     noticeScore: '注意力同样受影响：位置 256 之后，bfloat16 的得分最多偏差 {bf16Past}；而 θᵢ 过早舍入最多只造成 {earlyWorst} 的偏差，因为 q 和 k 共用它。',
-    how: '每张表都在对应类型中逐步模拟：位置 m、频率 θᵢ、角度 m·θᵢ 和 cos/sin 输出各自舍入到该类型最近的值（恰在中间时取偶数），再与另一段代码算出的 float64 表比较。位置取 1 到 10^6 之间按对数等距的 160 个，外加已报告的位置。在得分视图中，q（位于 m）和 k（位于 m − 1）是由种子生成的随机向量，用模拟的表以 float32 旋转后打分，再与 float64 的旋转结果比较。float16 止于最后一个位置本身及其各个角度都不超过 65504 的位置。曲线只是把采样点连起来，两个采样点之间的误差可能比这两点处都大。图中用 d = 32，而不是贯穿全文的 128，因为 GPT-NeoX #1003 报告 float16 在位置 1857 出错时，旋转维度就是 32。θᵢ 舍入为 float16 后误差不超过 0.05%，前提是 θᵢ ≥ 2^−14 ≈ 6.1×10^−5，默认设置下每个 θᵢ 都满足；比它更小的数，float16 能保留的有效位更少。底数取 500000、d = 128 时，第 48 到 63 对的舍入误差因此最多达 0.86%（第 62 对），底数取 10^7 时最多达 12%；bfloat16 的数值范围与 float32 相同，在这两种底数下都仍在 0.4% 以内。',
+    how: '每张表都在对应类型中逐步模拟：位置 m、频率 θᵢ、角度 m·θᵢ 和 cos/sin 输出各自舍入到该类型最近的值（恰在中间时取偶数），再与另一段代码算出的 float64 表比较。位置取 1 到 10⁶ 之间按对数等距的 160 个，外加已报告的位置。在得分视图中，q（位于 m）和 k（位于 m − 1）是由种子生成的随机向量，用模拟的表以 float32 旋转后打分，再与 float64 的旋转结果比较。float16 止于最后一个位置本身及其各个角度都不超过 65504 的位置。曲线只是把采样点连起来，两个采样点之间的误差可能比这两点处都大。图中用 d = 32，而不是贯穿全文的 128，因为 GPT-NeoX #1003 报告 float16 在位置 1857 出错时，旋转维度就是 32。θᵢ 舍入为 float16 后误差不超过 0.05%，前提是 θᵢ ≥ 2^−14 ≈ 6.1×10^−5，默认设置下每个 θᵢ 都满足；比它更小的数，float16 能保留的有效位更少。底数取 500000、d = 128 时，第 48 到 63 对的舍入误差因此最多达 0.86%（第 62 对），底数取 10⁷ 时最多达 12%；bfloat16 的数值范围与 float32 相同，在这两种底数下都仍在 0.4% 以内。',
   },
 });
 
@@ -310,6 +312,7 @@ export default {
         return {
           measured: { worstF16Past2048: worstFrom('f16', 2048), worstEarly: Math.max(...err.early), cases: Object.fromEntries(cases.map((c) => [`${c.mode}@${c.position}`, c.error])), f64At1e6: err.f64[last], f32At1e6: err.f32[last], f16Last: f16Max },
           columns: ['position', ...MODES.map((m) => `error ${m.key}`)],
+          heads: colHeads([COL.position, ...MODES.map((m) => M.colError.format({ name: m.label }))]),
           rows: grid.map((p, r) => [p, ...MODES.map((m) => (r < accepted[m.key] ? err[m.key][r] : null))]),
         };
       },

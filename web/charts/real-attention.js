@@ -1,12 +1,15 @@
 // real-attention.js: each head's attention in layer 0 of a real model on the reader's sentence,
 // and what-if: the same with the fastest or the slowest rotation pairs left out of every score
 // (a counterfactual on layer 0 only). Heads whose weight goes mostly to one offset are named.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 
 const M = messages({
   en: {
+    share25: '25 %',
+    share50: '50 %',
+    share75: '75 %',
     title: 'Layer 0\'s attention on your sentence, head by head, with pairs left out',
     heatmap: 'Attention maps of every head of layer 0 on the sentence',
     drop: 'leave out',
@@ -24,14 +27,21 @@ const M = messages({
     noticeNoneZero: 'No head puts more than half its weight on one offset on this sentence; the closest is {head}, with {w} on Δ = {d}. The share is an average over the queries, and each later query has more earlier tokens to spread its weight over, so a shorter sentence can push it past half.{past}',
     pastL0: ' This sentence is also longer than the {L0} tokens the model was trained on.',
     noticeDrop: 'Positional heads that lose their offset when {which} ({share} % of them) are left out: {lost} of {n} ({list}).',
+    noticeDropAll: 'With {which} ({share} % of them) left out, all {n} positional heads lose their offset ({list}).',
+    noticeDropNone: 'With {which} ({share} % of them) left out, all {n} positional heads keep their offset.',
+    noticeDropOne: 'With {which} ({share} % of them) left out, the only positional head ({list}) loses its offset.',
+    noticeDropOneKept: 'With {which} ({share} % of them) left out, the only positional head ({list}) keeps its offset.',
     noticeDropZero: 'No head is positional with every pair in, so leaving pairs out has no offset to break.',
     readout: '{model}, {T} tokens, {heads} heads; the weight of each head on its most-used offset (Δ from 0 to −4), averaged over queries m ≥ 4: {list}.',
     readItem: 'h{h} Δ={d} {w}',
     posItem: '{head} (Δ = {d})',
     sep: ', ',
-    how: 'Layer 0 is computed exactly (as in the chart above); each score is q_m · k_n / √d summed over the rotation pairs of the head, so leaving pairs out drops their terms from every score before the softmax. This is a what-if on layer 0 only: the model never ran without those pairs, and deeper layers would see a different input. A head is named positional when, on average over queries m ≥ 4, more than half its weight falls on one offset Δ between 0 and −4.',
+    how: 'Layer 0 is computed exactly (as in the chart above); each score is qₘ · kₙ / √d summed over the rotation pairs of the head, so leaving pairs out drops their terms from every score before the softmax. This is a what-if on layer 0 only: the model never ran without those pairs, and deeper layers would see a different input. A head is named positional when, on average over queries m ≥ 4, more than half its weight falls on one offset Δ between 0 and −4.',
   },
   zh: {
+    share25: '25%',
+    share50: '50%',
+    share75: '75%',
     title: '第 0 层对你的句子的注意力，逐头显示，并可去掉一部分维度对',
     heatmap: '第 0 层各头在句子上的注意力图',
     drop: '去掉',
@@ -48,13 +58,17 @@ const M = messages({
     noticeNone: '位置头（无论 token 是什么，大部分权重都落在同一个偏移 Δ = n − m 上）：{list}。',
     noticeNoneZero: '在这个句子上，没有哪个头把一半以上的权重放在同一个偏移上；最接近的是{head}，在 Δ = {d} 上的权重为 {w}。这是对各个 query 取的平均值，越靠后的 query 前面的 token 越多，权重摊得越开，所以换一个更短的句子，这个权重就可能超过一半。{past}',
     pastL0: '此外，这个句子比模型训练时的 {L0} 个 token 还长。',
-    noticeDrop: '去掉{which}（占 {share}%）之后，{n} 个位置头中有 {lost} 个失去了它们的偏移（{list}）。',
+    noticeDrop: '去掉{which}（占 {share}%）之后，{n} 个位置头中有 {lost} 个失去了偏移（{list}）。',
+    noticeDropAll: '去掉{which}（占 {share}%）之后，{n} 个位置头全都失去了偏移（{list}）。',
+    noticeDropNone: '去掉{which}（占 {share}%）之后，{n} 个位置头都保留了各自的偏移。',
+    noticeDropOne: '去掉{which}（占 {share}%）之后，唯一的位置头（{list}）失去了它的偏移。',
+    noticeDropOneKept: '去掉{which}（占 {share}%）之后，唯一的位置头（{list}）保留了它的偏移。',
     noticeDropZero: '所有维度对都在时就没有位置头，所以去掉维度对也没有偏移可破坏。',
     readout: '{model}，{T} 个 token，{heads} 个头；每个头在最常用偏移（Δ 从 0 到 −4）上的权重，对 m ≥ 4 的 query 取平均：{list}。',
     readItem: '头 {h} Δ={d} {w}',
     posItem: '{head}（Δ = {d}）',
     sep: '，',
-    how: '第 0 层按上图的方式精确计算；每个得分是 q_m · k_n / √d 在该头各个维度对上的和，去掉一些维度对，就是在 softmax 之前从每个得分里删掉它们的项。这只是第 0 层上的假设实验：模型从未在没有这些维度对的情况下运行过，更深的层也会看到不同的输入。若对 m ≥ 4 的 query 取平均后，一个头超过一半的权重落在 0 到 −4 之间的同一个偏移 Δ 上，就称它为位置头。',
+    how: '第 0 层按上图的方式精确计算；每个得分是 qₘ · kₙ / √d 在该头各个维度对上的和，去掉一些维度对，就是在 softmax 之前从每个得分里删掉它们的项。这只是第 0 层上的假设实验：模型从未在没有这些维度对的情况下运行过，更深的层也会看到不同的输入。若对 m ≥ 4 的 query 取平均后，一个头超过一半的权重落在 0 到 −4 之间的同一个偏移 Δ 上，就称它为位置头。',
   },
 });
 
@@ -107,7 +121,7 @@ export default {
   title: M.title,
   params: [
     { name: 'drop', label: M.drop, type: 'select', options: ['none', 'fast', 'slow'], value: 'none', optionLabels: { none: M.none, fast: M.fast, slow: M.slow } },
-    { name: 'share', label: M.share, type: 'select', options: ['25', '50', '75'], value: '50', optionLabels: { 25: '25 %', 50: '50 %', 75: '75 %' } },
+    { name: 'share', label: M.share, type: 'select', options: ['25', '50', '75'], value: '50', optionLabels: { 25: M.share25, 50: M.share50, 75: M.share75 } },
   ],
   mount(el, { pe }) {
     const stopPanel = modelPanel(el);
@@ -117,7 +131,7 @@ export default {
     const view = {
       update({ drop, share }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['head', 'query m', 'key n', 'weight']);
+        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['head', 'query m', 'key n', 'weight'], [COL.head, COL.queryM, COL.keyN, COL.weight]);
         const a = l0.att, half = a.rotaryDim / 2, T = a.length;
         const cut = Math.round((Number(share) / 100) * half);
         const scale = m.lt.softmaxScale / Math.sqrt(a.headDim);
@@ -159,7 +173,10 @@ export default {
         } else if (!pos.length) view.notice = String(M.noticeDropZero);
         else {
           const lost = pos.filter((h) => !now[h].positional || now[h].d !== base[h].d);
-          view.notice = M.noticeDrop.format({ which: String(M[drop]), share, lost: lost.length, n: pos.length, list: lost.length ? lost.map((h) => M.head.format({ h })).join(M.sep) : '–' });
+          // one head, none lost and all lost each read as their own sentence ("1 of 1 heads" does not)
+          const one = pos.length === 1, none = !lost.length, all = lost.length === pos.length;
+          const message = one ? (none ? M.noticeDropOneKept : M.noticeDropOne) : none ? M.noticeDropNone : all ? M.noticeDropAll : M.noticeDrop;
+          view.notice = message.format({ which: String(M[drop]), share, lost: lost.length, n: pos.length, list: (one ? pos : lost).map((h) => M.head.format({ h })).join(M.sep) });
         }
         view.readout = M.readout.format({
           model: modelName(m), T, heads: a.heads,
@@ -167,7 +184,7 @@ export default {
         });
         const rows = [];
         for (let h = 0; h < a.heads; h++) for (let q = 0; q < T; q++) for (let n = 0; n <= q; n++) rows.push([h, q, n, w[(h * T + q) * T + n]]);
-        return { columns: ['head', 'query m', 'key n', 'weight'], rows };
+        return { columns: ['head', 'query m', 'key n', 'weight'], heads: colHeads([COL.head, COL.queryM, COL.keyN, COL.weight]), rows };
       },
       destroy: () => (stop(), stopPanel(), destroy()),
     };

@@ -1,7 +1,7 @@
 // real-beyond.js: the same real head's score (the sentence's mean q and k of layer 0) at
 // distances past the training length L0, as the model rotates it and under PI, NTK and YaRN
 // (the real vectors rotated with each variant's frequencies, its attention factor included).
-import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
+import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, requestRedraw, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, HEAD_OPTIONS, fitHeads, noModel, modelName } from './shared/real-model.js';
 import { headCurve } from './real-decay.js';
@@ -67,7 +67,7 @@ export default {
     const view = {
       update({ head, factor }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0 || !m.L0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['distance', ...VARIANTS]);
+        if (!l0 || !m.L0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['distance', ...VARIANTS], [COL.distance, ...VARIANTS.map((v) => M[v])]);
         const s = Number(factor), L0 = m.L0, max = s * L0;
         fitHeads(el, l0.att.heads);
         const dist = max <= 600 ? Array.from({ length: max + 1 }, (_, j) => j) : intGrid(0, max, 601);
@@ -95,7 +95,7 @@ export default {
           factor, L0, list: order.map((v) => M.item.format({ name: String(M[v]), value: num(gaps[v]) })).join(M.sep),
           far: dist[last], ends: VARIANTS.map((v) => M.item.format({ name: String(M[v]), value: num(curves[v][last]) })).join(M.sep),
         });
-        return { columns: ['distance', ...VARIANTS], rows: dist.map((x, j) => [x, ...VARIANTS.map((v) => curves[v][j])]) };
+        return { columns: ['distance', ...VARIANTS], heads: colHeads([COL.distance, ...VARIANTS.map((v) => M[v])]), rows: dist.map((x, j) => [x, ...VARIANTS.map((v) => curves[v][j])]) };
       },
       destroy: () => (stop(), stopPanel(), chart.destroy()),
     };

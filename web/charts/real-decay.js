@@ -1,12 +1,14 @@
 // real-decay.js: does a real head's score fall with distance? The sentence's own mean query and
 // key of a head of layer 0 (before RoPE), turned apart by every distance up to L0, beside
 // section 13's curve for aligned vectors of the same lengths.
-import { lineChart, lineLegend, palette, dashes, sig, intGrid, requestRedraw } from './common.js';
+import { lineChart, lineLegend, palette, dashes, sig, intGrid, requestRedraw, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, meanQK, HEAD_OPTIONS, fitHeads, noModel, modelName } from './shared/real-model.js';
 
 const M = messages({
   en: {
+    colReal: 'this model',
+    colAligned: 'aligned q and k',
     title: 'Does it decay? A real head\'s score against distance, beside section 13\'s aligned curve',
     head: 'head',
     all: 'every head (mean)',
@@ -21,6 +23,8 @@ const M = messages({
     how: 'For the chosen head the page averages the query of every token of your sentence, and the key of every token, before RoPE (layer 0, exact), then turns the key |Δ| positions back and takes the dot product divided by √d, for |Δ| from 0 to L₀. By bilinearity this is the mean score over every pair of the sentence\'s tokens moved to that distance. The aligned curve is section 13\'s Σ cos(Δθᵢ) scaled to vectors of the same lengths, pointing the same way in every pair.',
   },
   zh: {
+    colReal: '本模型',
+    colAligned: '对齐的 q 和 k',
     title: '会衰减吗？真实头的得分随距离的变化，与第 13 节对齐向量的曲线并排',
     head: '头',
     all: '所有头（平均）',
@@ -70,7 +74,7 @@ export default {
     const view = {
       update({ head }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0 || !m.L0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['distance', 'real', 'aligned']);
+        if (!l0 || !m.L0) return noModel(view, () => ((chart.data.datasets = []), chart.update()), M.waiting, ['distance', 'real', 'aligned'], [COL.distance, M.colReal, M.colAligned]);
         const a = l0.att, L0 = m.L0;
         fitHeads(el, l0.att.heads);
         const dist = L0 <= 512 ? Array.from({ length: L0 + 1 }, (_, j) => j) : intGrid(0, L0, 513);
@@ -99,7 +103,7 @@ export default {
           ...v, model: modelName(m), head: head === 'all' ? String(M.all) : `${M.head} ${Math.min(Number(head), a.heads - 1)}`,
           aStart: num(aligned[0]), aFar: num(aFar), L0,
         });
-        return { columns: ['distance', 'real', 'aligned'], rows: dist.map((x, j) => [x, curve[j], aligned[j]]) };
+        return { columns: ['distance', 'real', 'aligned'], heads: colHeads([COL.distance, M.colReal, M.colAligned]), rows: dist.map((x, j) => [x, curve[j], aligned[j]]) };
       },
       destroy: () => (stop(), stopPanel(), chart.destroy()),
     };

@@ -1,52 +1,56 @@
 // real-pair-energy.js: from a real model's weights alone, how much of W_q (or W_k) feeds each
 // rotation pair, per head: ‖row u‖² + ‖row v‖² for the two rows (u, v) that rotate together,
 // as a share of the head's total. Layer 0 at once; every layer when asked (all q/k tensors).
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig, chartFont, textScale, textSize } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig, chartFont, textScale, textSize, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, readAllLayers, noModel, modelName } from './shared/real-model.js';
 
 const M = messages({
   en: {
-    title: 'Which pairs the projections feed: share of each head\'s W_Q or W_K energy per pair (weights only, a proxy)',
+    percent: '{n} %',
+    colShare: 'share of energy',
+    title: 'Which pairs the projections feed: share of each head\'s Wq or Wk energy per pair (weights only, a proxy)',
     heatmap: 'Heatmap of the share of projection energy per head (rows) and rotation pair (columns)',
     matrix: 'projection',
-    q: 'W_Q (queries)',
-    k: 'W_K (keys)',
+    q: 'Wq (queries)',
+    k: 'Wk (keys)',
     layers: 'layers',
     first: 'layer 0',
-    all: 'every layer (reads all W_Q and W_K)',
+    all: 'every layer (reads all Wq and Wk)',
     pair: 'pair i (fast → slow)',
     rows: 'head',
     rowsAll: 'layer, head',
     cut: 'Tᵢ > L₀',
     waiting: 'Reading the model…',
-    waitingAll: 'Reading W_Q and W_K of every layer…',
+    waitingAll: 'Reading Wq and Wk of every layer…',
     noticeMore: 'The slow pairs (Tᵢ > L₀: they never complete a turn in training) get {ratio}× an even share of the energy of {matrix}: the projection leans towards the frequencies that change least over a whole context.',
     noticeLess: 'The slow pairs (Tᵢ > L₀) get only {ratio}× an even share of the energy of {matrix}: the projection leans towards the fast pairs.',
     noticeEven: 'The energy of {matrix} is spread about evenly over the pairs (the slow pairs get {ratio}× an even share): the weights alone do not single out a band.',
     readout: '{model}, {matrix}, {layers}: pairs {cut}–{last} have Tᵢ > L₀ = {L0} ({pairsShare} % of the pairs) and hold {slowShare} % of the energy; the largest share is pair {top} ({topShare} %).',
-    how: 'For each head h and pair i, the page adds the squared lengths of the two rows of W_Q (or W_K) that rotate together (rows i and i + d/2 of the head: transformers pairs coordinate i with i + d/2, the rotate_half layout of section 14) and divides by the head\'s total. This is read from the weights alone, a proxy: real q and k also depend on the tokens (the next chart). Every layer needs every W_Q and W_K tensor (26.5 MB for SmolLM2-135M); layer 0 needs one of each.',
+    how: 'For each head h and pair i, the page adds the squared lengths of the two rows of Wq (or Wk) that rotate together (rows i and i + d/2 of the head: transformers pairs coordinate i with i + d/2, the rotate_half layout of section 14) and divides by the head\'s total. This is read from the weights alone, a proxy: real q and k also depend on the tokens (the next chart). Every layer needs every Wq and Wk tensor (26.5 MB for SmolLM2-135M); layer 0 needs one of each.',
   },
   zh: {
-    title: '投影把能量给了哪些维度对：每个头的 W_Q 或 W_K 能量在各维度对上的份额（仅凭权重，是一种近似）',
+    percent: '{n}%',
+    colShare: '能量占比',
+    title: '投影把能量给了哪些维度对：每个头的 Wq 或 Wk 能量在各维度对上的份额（仅凭权重，是一种近似）',
     heatmap: '各头（行）与各维度对（列）上投影能量份额的热力图',
     matrix: '投影',
-    q: 'W_Q（query）',
-    k: 'W_K（key）',
+    q: 'Wq（query）',
+    k: 'Wk（key）',
     layers: '层',
     first: '第 0 层',
-    all: '所有层（读取全部 W_Q 和 W_K）',
+    all: '所有层（读取全部 Wq 和 Wk）',
     pair: '第 i 对（快 → 慢）',
     rows: '头',
     rowsAll: '层、头',
     cut: 'Tᵢ > L₀',
     waiting: '正在读取模型…',
-    waitingAll: '正在读取所有层的 W_Q 和 W_K…',
+    waitingAll: '正在读取所有层的 Wq 和 Wk…',
     noticeMore: '慢的维度对（Tᵢ > L₀：训练中从未转满一圈）分到的 {matrix}能量是均分份额的 {ratio} 倍：投影偏向在整个上下文中变化最小的频率。',
     noticeLess: '慢的维度对（Tᵢ > L₀）分到的 {matrix}能量只有均分份额的 {ratio} 倍：投影偏向快的维度对。',
     noticeEven: '{matrix}的能量在各维度对上大致均匀（慢的维度对为均分份额的 {ratio} 倍）：仅凭权重看不出偏好哪个频段。',
     readout: '{model}，{matrix}，{layers}：第 {cut}–{last} 对满足 Tᵢ > L₀ = {L0}（占全部维度对的 {pairsShare}%），拥有 {slowShare}% 的能量；份额最大的是第 {top} 对（{topShare}%）。',
-    how: '对每个头 h 和每个维度对 i，本页把 W_Q（或 W_K）中一起旋转的两行（该头的第 i 行和第 i + d/2 行：transformers 把第 i 个坐标与第 i + d/2 个配成一对，即第 14 节的 rotate_half 布局）的长度平方相加，再除以该头的总和。这只由权重得到，是一种近似：真实的 q 和 k 还取决于 token（见下一张图）。所有层需要每一个 W_Q 和 W_K 张量（SmolLM2-135M 为 26.5 MB）；第 0 层只需各一个。',
+    how: '对每个头 h 和每个维度对 i，本页把 Wq（或 Wk）中一起旋转的两行（该头的第 i 行和第 i + d/2 行：transformers 把第 i 个坐标与第 i + d/2 个配成一对，即第 14 节的 rotate_half 布局）的长度平方相加，再除以该头的总和。这只由权重得到，是一种近似：真实的 q 和 k 还取决于 token（见下一张图）。所有层需要每一个 Wq 和 Wk 张量（SmolLM2-135M 为 26.5 MB）；第 0 层只需各一个。',
   },
 });
 
@@ -74,7 +78,7 @@ export default {
     const view = {
       update({ matrix, layers }) {
         const S = state(), l0 = S.layer0, m = S.model;
-        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['layer', 'head', 'pair i', 'share']);
+        if (!l0) return noModel(view, () => paint(() => {}), M.waiting, ['layer', 'head', 'pair i', 'share'], [COL.layer, COL.head, COL.pairI, M.colShare]);
         if (layers === 'all' && !Array.isArray(S.all)) {
           if (S.all === null) queueMicrotask(readAllLayers);
         }
@@ -146,7 +150,7 @@ export default {
             ctx.textAlign = wide + 8 < right - x ? 'center' : 'left';
             ctx.fillText(text, ctx.textAlign === 'center' ? (x + right) / 2 : x, y - 2);
           }
-          drawColourBar(ctx, viridis, { x: plot.x + plot.w + Math.round(16 * k), y: plot.y, w: 12, h: plot.h }, [[0, `${sig(max * 100, 3)} %`], [1, '0']]);
+          drawColourBar(ctx, viridis, { x: plot.x + plot.w + Math.round(16 * k), y: plot.y, w: 12, h: plot.h }, [[0, M.percent.format({ n: sig(max * 100, 3) })], [1, '0']]);
         });
         const ratio = pairsShare ? slow / pairsShare : 1;
         const v = { matrix: String(M[matrix]), ratio: ratio.toFixed(2) };
@@ -156,7 +160,7 @@ export default {
           model: modelName(m), matrix: String(M[matrix]), layers: all ? String(M.all).replace(/ \(.*\)$|（.*）$/, '') : String(M.first),
           cut, last: half - 1, L0: m.L0 ?? '–', pairsShare: (pairsShare * 100).toFixed(0), slowShare: (slow * 100).toFixed(1), top, topShare: (byPair[top] * 100).toFixed(1),
         });
-        return { columns: ['layer', 'head', 'pair i', 'share'], rows: rows.flatMap(([L, hh, s]) => s.map((x, i) => [L, hh, i, x])) };
+        return { columns: ['layer', 'head', 'pair i', 'share'], heads: colHeads([COL.layer, COL.head, COL.pairI, M.colShare]), rows: rows.flatMap(([L, hh, s]) => s.map((x, i) => [L, hh, i, x])) };
       },
       destroy: () => (stop(), stopPanel(), destroy()),
     };

@@ -1,10 +1,12 @@
 // relative-rotation.js: the relative-position map R(k), PE(pos + k) = R(k)·PE(pos): the table row at pos + k
 // beside the row at pos turned pair by pair by k·w_i (pe.shiftSinusoidal), and how far apart.
-import { lineChart, palette, pointLegend, sig, maxAbsDiff, pointArrays } from './common.js';
+import { lineChart, palette, pointLegend, sig, maxAbsDiff, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    colDim: 'dim',
+    colDiff: 'difference',
     title: 'PE(m + Δ) and R(Δ)·PE(m), dimension by dimension',
     pos: 'position m',
     k: 'offset Δ',
@@ -20,6 +22,8 @@ const M = messages({
     how: 'R(Δ) turns pair i of the row PE(m) by the angle Δ·θᵢ (angles in float64, the vectors in float32); the circles are the row PE(m + Δ) computed directly from its sines and cosines. Any tiny difference is float32 rounding (about 7 significant digits).',
   },
   zh: {
+    colDim: '维度',
+    colDiff: '差',
     title: '逐个维度比较 PE(m + Δ) 与 R(Δ)·PE(m)',
     pos: '位置 m',
     k: '偏移 Δ',
@@ -87,6 +91,7 @@ export default {
         return {
           measured: { maxDiff: diff },
           columns: ['dim', `PE(${pos})`, `PE(${pos + k})`, `R(${k})PE(${pos})`, 'difference'],
+          heads: colHeads([M.colDim, `PE(${pos})`, `PE(${pos + k})`, `R(${k})PE(${pos})`, M.colDiff]),
           rows: Array.from(target, (t, j) => [j, before[j], t, rotated[j], t - rotated[j]]),
         };
       },

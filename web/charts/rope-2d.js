@@ -1,6 +1,6 @@
 // rope-2d.js: RoPE in two dimensions: q at position m turns by
 // mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
-import { canvasIn, palette, dashes, sig, ink, chartFont, textScale } from './common.js';
+import { canvasIn, palette, dashes, sig, ink, chartFont, textScale, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const Q = [1, 0];
@@ -11,6 +11,7 @@ const GHOST = { borderColor: '#9aa3b2', dash: dashes[2], width: 1.5, head: 7 };
 
 const M = messages({
   en: {
+    colVector: 'vector',
     title: 'q at position m and k at position n, each rotated by its position times θ',
     m: 'query position m',
     n: 'key position n',
@@ -32,6 +33,7 @@ const M = messages({
     how: 'q is a 2-D vector of length 1 and k one of length 0.8, shorter so that the two arrows stay apart when they point the same way; before rotation k is at the chosen angle from q. Each is rotated by its position times θ, and q·k is their dot product, computed again at the unshifted positions and at the smallest pair of positions with the same offset to show that it does not change.',
   },
   zh: {
+    colVector: '向量',
     title: '位置 m 的 q 与位置 n 的 k，各自旋转“位置 × θ”',
     m: 'query 位置 m',
     n: 'key 位置 n',
@@ -260,6 +262,7 @@ export default {
         view.readout = M.readout.format(v) + (same.length ? (apart === 0 ? M.readoutExact : M.readoutSame).format(v) : M.end);
         return {
           columns: ['vector', 'position', 'x0', 'x1'],
+          heads: colHeads([M.colVector, COL.position, 'x₀', 'x₁']),
           rows: [
             ...ghosts.map((g, j) => ['q', trailFrom + j, g[0], g[1]]),
             ['q', mq, q[0], q[1]],

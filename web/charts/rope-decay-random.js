@@ -7,7 +7,7 @@
 // each), so the sizes stop at 8192 distances (eight times the post's 1024: the slow drift is
 // long visible) and d = 1024 (twice the post's 512; the score is a sum over the d/2 pairs, so a
 // larger d scales the curve and smooths it a little, and shows nothing new).
-import { lineChart, palette, dashes, lineLegend, sig } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const KEYS = ['same', 'independent'];
@@ -22,7 +22,7 @@ const M = messages({
     same: 'the query itself (q = k)',
     independent: 'an independent random vector',
     xTitle: 'distance Δ',
-    yTitle: 'score (R_0 q)·(R_Δ k)',
+    yTitle: 'score (R₀q)·(R(Δ)k)',
     expected: 'expected score g(Δ) = 2·Σᵢ cos(Δ·θᵢ)',
     readout: 'At Δ = 0 the score is |k|² = {s0}; at Δ = 1 it is {s1}; over Δ = {from}…{to} it averages {mean} (RMS {rms}), and g averages {gMean}.',
     readoutIndependent: 'At Δ = 0 the score is q·k = {s0}; over Δ = {from}…{to} it averages {mean} (RMS {rms}).',
@@ -39,7 +39,7 @@ const M = messages({
     same: 'query 本身（q = k）',
     independent: '另一个独立的随机向量',
     xTitle: '距离 Δ',
-    yTitle: '得分 (R_0 q)·(R_Δ k)',
+    yTitle: '得分 (R₀q)·(R(Δ)k)',
     expected: '期望得分 g(Δ) = 2·Σᵢ cos(Δ·θᵢ)',
     readout: 'Δ = 0 时得分为 |k|² = {s0}；Δ = 1 时为 {s1}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}），g 在这一段平均为 {gMean}。',
     readoutIndependent: 'Δ = 0 时得分为 q·k = {s0}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}）。',
@@ -76,7 +76,7 @@ export default {
         const g = same ? pe.ropeDecay(dist, { dim, base, kind: 'ones' }) : null;
         chart.data.datasets = [{
           // the y axis's product; with the key control on "the query itself" q is k, and the legend says so
-          label: same ? '(R_0 q)·(R_Δ k), q = k' : '(R_0 q)·(R_Δ k)',
+          label: same ? '(R₀q)·(R(Δ)k), q = k' : '(R₀q)·(R(Δ)k)',
           data: Array.from(s, (y, x) => ({ x, y })), borderColor: palette[0],
         }];
         if (g) {
@@ -102,6 +102,7 @@ export default {
         view.readout = (same ? M.readout : M.readoutIndependent).format(v);
         return {
           columns: ['Δ', 'score', ...(g ? ['g(Δ)'] : [])],
+          heads: colHeads(['Δ', COL.score, ...(g ? ['g(Δ)'] : [])]),
           rows: dist.map((i) => [i, s[i], ...(g ? [g[i]] : [])]),
         };
       },

@@ -8,7 +8,7 @@
 // points drawn, g = −42.29). It is taken at every whole distance up to the largest, one more pass
 // of the kernel over maxDist + 1 distances × d/2 pairs (about 2 ms at the defaults), or at one
 // distance in k where that would pass LOWEST_WORK terms (never fewer distances than are drawn).
-import { lineChart, palette, dashes, lineLegend, sig, intGrid, wholeSteps, logAxis } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, intGrid, wholeSteps, logAxis, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
@@ -23,6 +23,8 @@ const boundFigure = (x) => (Math.abs(x) >= 1000 ? String(Math.round(x)) : sig(x,
 
 const M = messages({
   en: {
+    colRelative: 'RoFormer relative bound (2/d)·Σ|Sⱼ|',
+    colBound: 'bound on |g| = d × relative bound',
     title: 'RoPE score g(Δ) of q = k = all ones against the distance Δ',
     free: 'free',
     dimFree: 'd when "free"',
@@ -50,6 +52,8 @@ const M = messages({
     how: 'g(Δ) is summed in double precision over the d/2 pairs at each distance drawn: every integer up to 2000, evenly spaced beyond that, and about 2000 log-spaced distances on the log axis. Its lowest value in the readout is not taken at the points drawn, which can miss a narrow dip, but at every whole distance up to the largest (at one in k where d/2 times their count would pass about two million terms, never at fewer than are drawn). Only Δ ≥ 0 is drawn: cos is even, so g(−Δ) = g(Δ), and the bound is the same at −Δ too. The bound\'s partial sums S_j add the unit vectors (cos Δθᵢ, sin Δθᵢ) of pairs 0 … j − 1; the chart plots (2/d)·Σ_j |S_j| on the right axis, the relative bound that RoFormer\'s Figure 2 plots, d times smaller than the bound on |g|. The table and CSV carry d times it: for all-ones q and k that bounds |g|, and it stays above |g| at every distance.',
   },
   zh: {
+    colRelative: 'RoFormer 相对上界 (2/d)·Σ|Sⱼ|',
+    colBound: '|g| 的上界 = d × 相对上界',
     title: 'q = k = 全 1 向量时 RoPE 得分 g(Δ) 随距离 Δ 的变化',
     free: '自定义',
     dimFree: '自定义时的 d',
@@ -163,6 +167,7 @@ export default {
         return {
           measured: { lowest: low },
           columns: ['Δ', 'g(Δ)', ...(b ? ['RoFormer relative bound (2/d)·Σ|S_j|', 'bound on |g| = d × relative'] : [])],
+          heads: colHeads(['Δ', 'g(Δ)', ...(b ? [M.colRelative, M.colBound] : [])]),
           rows: dist.map((x, j) => [x, g[j], ...(b ? [b[j], onG[j]] : [])]),
         };
       },

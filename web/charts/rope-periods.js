@@ -1,6 +1,6 @@
 // rope-periods.js: RoPE's θ_i = base^(−2i/d) per pair and its period T_i = 2π/θ_i, with
 // T_max/4 marked: there even the slowest pair has turned a quarter circle (section 13: the decay is over by then).
-import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, drawnFrom, subscript } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, logAxis, pointArrays, lazyRows, drawnFrom, subscript, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const DIM_PRESETS = ['4', '256', '4096', 'free'];
@@ -72,7 +72,7 @@ export default {
           dim, base: sig(base, 6), last: subscript(half - 1), tmax: sig(tmax, 6), quarter: sig(quarter, 6),
           theta0: sig(theta[0], 4), thetaLast: sig(theta[half - 1], 4),
         });
-        return last.keep(lazyRows({ measured: { tmax, quarter }, columns: ['pair i', 'theta_i', 'T_i'] }, () => period.map((t, i) => [i, theta[i], t])));
+        return last.keep(lazyRows({ measured: { tmax, quarter }, columns: ['pair i', 'theta_i', 'T_i'], heads: colHeads([COL.pairI, 'θᵢ', 'Tᵢ']) }, () => period.map((t, i) => [i, theta[i], t])));
       },
       destroy: () => chart.destroy(),
     };

@@ -1,7 +1,7 @@
 // rotate-half.js: which dimensions RoPE pairs up: 'interleaved' (2i, 2i+1) as
 // in RoFormer and Meta's LLaMA, 'half' (i, i + d/2) as in Hugging Face's rotate_half; the same
 // vector through both (pe.applyRope), and the permutation that makes them agree.
-import { plainCanvas, palette, sig, maxAbsDiff, ink, chartFont, textScale } from './common.js';
+import { plainCanvas, palette, sig, maxAbsDiff, ink, chartFont, textScale, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const INPUTS = ['x_j = j', 'random (seed)'];
@@ -9,6 +9,7 @@ let captions = 0; // ids for the captions of several rotate-half charts on one p
 
 const M = messages({
   en: {
+    colOf: '{how}: {what}',
     title: 'Which dimensions rotate together: interleaved pairs and rotate_half pairs',
     dim: 'head dim d',
     position: 'position',
@@ -38,6 +39,7 @@ const M = messages({
     how: 'Both styles rotate pair i by position × θᵢ with θᵢ = base^(−2i/d), in single precision; the interleaved style pairs dims (2i, 2i+1), the half style dims (i, i + d/2) (Hugging Face\'s rotate_half). The last figure applies the half style to x with its dims reordered and compares it with the interleaved output.',
   },
   zh: {
+    colOf: '{how}：{what}',
     title: '哪些维度一起旋转：交错配对与 rotate_half 配对',
     dim: '头维度 d',
     position: '位置',
@@ -171,7 +173,7 @@ export default {
         vars.permAgree = (permDiff === 0 ? M.permSame : M.permClose).format(vars);
         const sub = `<th scope="col">${M.partner}</th><th scope="col">${M.pairI}</th><th scope="col">${M.output}</th>`;
         caption.textContent = M.caption.format(vars);
-        table.innerHTML = `<thead><tr><th rowspan="2" scope="col">${M.dimJ}</th><th rowspan="2" scope="col">x_j</th>` +
+        table.innerHTML = `<thead><tr><th rowspan="2" scope="col">${M.dimJ}</th><th rowspan="2" scope="col">xⱼ</th>` +
           `<th colspan="3" scope="colgroup">${M.halfStyle}</th><th colspan="3" scope="colgroup">${M.interleaved}</th></tr>` +
           `<tr>${sub}${sub}</tr></thead><tbody>` +
           rows.map(([j, v, ph, ih, oh, pi, ii, oi]) =>
@@ -179,7 +181,7 @@ export default {
           '</tbody>';
         view.notice = (position === 0 ? M.noticeStill : M.notice).format({});
         view.readout = M.readout.format(vars);
-        return { columns, rows };
+        return { columns, heads: colHeads([M.dimJ, 'xⱼ', ...[M.half, M.interleaved].flatMap((how) => [M.partner, M.pairI, M.output].map((what) => M.colOf.format({ how, what })))]), rows };
       },
       destroy: () => diagram.destroy(),
     };

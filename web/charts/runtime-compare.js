@@ -5,7 +5,7 @@
 // The GGUF is the reader's (a file read here, or a Hub file read by Range requests), or, until
 // there is one, the front of the file convert_hf_to_gguf.py would write from the config, built in
 // the page (optionally as an older converter wrote it): simulated, and said to be.
-import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis, logLabel } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, intGrid, logAxis, logLabel, COL, colHeads } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, ERROR_DISTANCES, modelReader } from './shared/model.js';
 import { convertedGguf } from './shared/gguf-convert.js';
 import { hubFile, hubJson, hubFiles, checkHubId, parseHubUrl } from './shared/hub.js';
@@ -20,6 +20,8 @@ const CODES = ['architecture-differs', 'layers-not-compared', 'rope-freqs-missin
 
 const M = messages({
   en: {
+    colConfig: 'angle, by the config',
+    colLlamacpp: 'angle, as llama.cpp computes it',
     title: 'What llama.cpp computes from a GGUF against what the config means: angles per pair, score error by distance, findings',
     model: 'config',
     file: 'GGUF',
@@ -71,6 +73,9 @@ const M = messages({
     'h-rope-freqs-missing': 'The llama3 scaling is missing: the file has no rope_freqs tensor.',
     'h-longrope-factors-by-context': 'LongRoPE’s factors are picked by the context llama.cpp allocates, not by the length of the input.',
     'h-swa-base-missing': 'The sliding-window layers’ base is not in the file (no freq_base_swa).',
+    swaBaseElsewhere: 'The sliding-window layers’ base is not in the file (no freq_base_swa); llama.cpp’s fallback, {base}, is right for this model.',
+    fixReconvertOthers: 'llama.cpp needs none; for the other readers, use a GGUF converted again (which converter: see below).',
+    readErrZero: 'The score error is 0 at every distance: the line lying on the axis is that 0. ',
     'h-flag-overridden': 'A flag given here is overwritten by llama.cpp.',
     'h-flag-no-op': 'A flag given here changes nothing.',
     'h-base-differs': 'llama.cpp rotates with another base.',
@@ -102,6 +107,8 @@ const M = messages({
     how: 'The config is read as transformers reads it (pe.ropeConfig); the GGUF’s keys and RoPE tensors as llama.cpp ec98e2002 resolves them (Gemma 4, which came later, as llama.cpp#21309 does) with the flags and context given (pe.llamaCppRope). pe.compareRuntimes then evaluates both sides’ θᵢ and cos/sin magnitudes in float64, so that a difference is a misread and not rounding, and names the known causes; θᵢ agree within 1e-6 relative, or, for a pair that all but stands still, when no position llama.cpp takes (up to 2³¹ − 1) turns the two more than 1e-6 rad apart. The score error uses one random query and key (seed 0) of the layer type’s head size, key at position 0 and query at the distance m − n, which scores as the query at m does with its key at n (the score depends on the distance alone), on up to 240 log-spaced whole distances from 1 to m, the first distance past 1 % found exactly; both runtimes take any scaling that depends on the length at the sequence length m + 1. A simulated GGUF is built in the page from the config as convert_hf_to_gguf.py writes one; a file you choose is read in the browser, and a Hub GGUF by Range requests (only its front and RoPE tensors). The context control is the context of one sequence, which picks LongRoPE\'s short or long factors. At 0 it is the file\'s, as current builds take it without -c, unless fitting the model into the device\'s memory shrinks it; older builds defaulted to -c 4096. llama-server started with -np N gives each of its N parallel sequences -c / N, unless they share one cache: enter that number here.',
   },
   zh: {
+    colConfig: '角度（按配置）',
+    colLlamacpp: '角度（按 llama.cpp）',
     title: 'llama.cpp 依据 GGUF 的计算结果与配置本意的对比：各维度对的角度、随距离的得分误差、诊断结果',
     model: '配置',
     file: 'GGUF',
@@ -111,7 +118,7 @@ const M = messages({
     yours: '你的 GGUF（在下面读取）',
     position: '位置 m',
     ctx: 'llama.cpp 上下文 -c（0：取文件中的值）',
-    angleX: '对 i',
+    angleX: '第 i 对',
     angleY: '角度 m·θᵢ，弧度（对数坐标）',
     scoreX: 'key 到 query 的距离 m − n（对数坐标）',
     scoreY: '到该距离为止最大的 |得分误差| / (|q|·|k|)',
@@ -151,10 +158,13 @@ const M = messages({
     'h-layers-not-compared': 'GGUF 里有些层在配置中没有对应的层类型，这些层不参与对比。',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
     'h-longrope-factors-by-context': 'LongRoPE 的因子按 llama.cpp 分配的上下文长度选取，而不是按输入的长度。',
-    'h-swa-base-missing': '文件中没有滑动窗口层的 base（缺少 freq_base_swa）。',
+    'h-swa-base-missing': '文件中没有滑动窗口层的底数（缺少 freq_base_swa）。',
+    swaBaseElsewhere: '文件中没有滑动窗口层的底数（缺少 freq_base_swa）：llama.cpp 默认取 {base}，对这个模型恰好是对的；但把 freq_base 用于所有层的其他读取程序会把这些层转错。',
+    fixReconvertOthers: 'llama.cpp 本身不需要修正；为了让其他读取程序也读对，请换用重新转换的 GGUF（用哪个版本的转换脚本，见下方原文）。',
+    readErrZero: '在每个距离上得分误差都是 0：贴在横轴上的那条线就是这个 0。',
     'h-flag-overridden': '这里给出的某个命令行参数被 llama.cpp 覆盖了。',
     'h-flag-no-op': '这里给出的某个命令行参数不起作用。',
-    'h-base-differs': 'llama.cpp 用的 base 不同。',
+    'h-base-differs': 'llama.cpp 用的底数不同。',
     'h-scaling-differs': 'llama.cpp 用的缩放与配置不同。',
     'h-pairing-differs': 'llama.cpp 配对的维度与模型训练时不同。',
     'h-attn-factor-differs': 'llama.cpp 给 cos 和 sin 乘的因子不同。',
@@ -403,7 +413,13 @@ export default {
     const stopLang = onLang(render);
     render();
 
-    const showFindings = (list) => {
+    // A missing freq_base_swa whose fallback is this model's base: right in llama.cpp, wrong
+    // only in readers that take freq_base for every layer; its headline and fix say so.
+    const rightInLlamaCpp = (f, cmp) => f.code === 'swa-base-missing' && f.layerTypes.every((n) => !cmp.layerTypes[n]?.differingPairs.length);
+    const headlineOf = (f, cmp) => (rightInLlamaCpp(f, cmp)
+      ? M.swaBaseElsewhere.format({ base: sig(cmp.layerTypes[f.layerTypes[0]].base.llamaCpp, 6) })
+      : String(M[`h-${CODES.includes(f.code) ? f.code : 'none'}`]));
+    const showFindings = (list, cmp) => {
       const en = lang() === 'en';
       findingsBox.style.display = list.length ? '' : 'none';
       const flagged = (text) => text.split(/(--[a-z-]+(?: [\w.+-]+)?|-c \d+)/).map((x, n) => (n % 2 ? mk('code', { textContent: x }) : x));
@@ -411,11 +427,11 @@ export default {
       // where the page is not in English: the fix's flags, or what its kind says (its sentence is folded below)
       const fixParts = (f) => (f.fixKind === 'flags' ? [...codes(f.fixFlags), '。']
         : f.fixKind === 'drop-flag' ? [String(M.fixDrop), ...codes(f.fixFlags), '。']
-          : [String(f.fixKind === 'reconvert' ? M.fixReconvert : M.fixNone)]);
+          : [String(f.fixKind !== 'reconvert' ? M.fixNone : rightInLlamaCpp(f, cmp) ? M.fixReconvertOthers : M.fixReconvert)]);
       findingsList.replaceChildren(...list.map((f) => {
         const li = mk('li');
         li.dataset.code = f.code;
-        const head = mk('b', { textContent: M[`h-${CODES.includes(f.code) ? f.code : 'none'}`] });
+        const head = mk('b', { textContent: headlineOf(f, cmp) });
         li.append(head, en ? ' (' : '（', mk('code', { textContent: f.code }), en ? ')' : '）');
         // English shows the comparison's own sentences; other languages, the fix's flags and the sentences folded
         // a sentence begins with a capital, but llama.cpp keeps its own spelling
@@ -442,7 +458,7 @@ export default {
         render();
         angles.data.datasets = [];
         errors.data.datasets = [];
-        const empty = { columns: ['pair'], rows: [] };
+        const empty = { columns: ['pair'], heads: colHeads([COL.pairI]), rows: [] };
         const stop = (readout, notice) => {
           // empty axes, as a chart mounted here draws them
           for (const ax of [angles.options.scales.x, errors.options.scales.x]) ax.min = ax.max = undefined;
@@ -468,7 +484,7 @@ export default {
           if (conv.error) return stop(conv.error === 'unsupported' ? M.unsupported.format({ type: conv.type }) : M.error.format({ message: conv.message }));
           gg = conv.gguf;
           const omit = which === 'converted' ? '' : (which === 'no-rope-freqs' ? String(M.omitRope) : String(M.omitSwa)) + (conv.omitted ? '' : String(M.omitNone));
-          source = M.sourceSim.format({ model: entry ? entry.name : String(MODEL_LABELS.config), omit });
+          source = M.sourceSim.format({ model: String(MODEL_LABELS[entry ? entry.id : 'config']), omit });
         }
         let flagValues;
         try {
@@ -540,10 +556,10 @@ export default {
         errors.options.scales.x.max = maxD;
         angles.update();
         errors.update();
-        showFindings(cmp.findings);
+        showFindings(cmp.findings, cmp);
 
         const main = cmp.findings.find((f) => f.code !== 'none' && f.layerTypes.includes(typeName)) ?? cmp.findings.find((f) => f.code !== 'none');
-        const headline = main ? String(M[`h-${CODES.includes(main.code) ? main.code : 'none'}`]) : '';
+        const headline = main ? headlineOf(main, cmp) : '';
         const angleDiffers = t.differingPairs.length > 0 || t.pairing.config !== t.pairing.llamaCpp;
         if (!main) view.notice = String(M.noticeAgree);
         else if (!angleDiffers) view.notice = M.noticeOther.format({ headline });
@@ -555,13 +571,15 @@ export default {
         // a file of another model: that is the first thing to notice, whatever else differs
         if (mismatch) view.notice = mismatch.trim();
         const stillNote = still.length ? M.stillNote.format({ pairs: `${still[0]}–${still.at(-1)}`, theta: sig(Math.max(...still.map((i) => t.thetaLlamaCpp[i])), 2) }) : '';
-        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + stillNote + (!angleDiffers ? M.readAgree.format(numbers) : M.readout.format({
+        // an error of exactly 0 everywhere draws as a line on the axis, easy to take for no line at all
+        const errZero = err.every((e) => e === 0) ? String(M.readErrZero) : '';
+        view.readout = source + (position > m ? M.clamped.format({ ctx: rt.nCtx }) : '') + stillNote + (!angleDiffers ? M.readAgree.format(numbers) + errZero : M.readout.format({
           type: typeName, pairs: t.differingPairs.length, half, m, ratio: (ratio >= 1 ? M.readMore : M.readLess).format({ r: sig(ratio >= 1 ? ratio : 1 / ratio, 3), at }), worst: sig(err[worst], 3), wd: dist[worst],
           first: first >= 0 ? M.readFirst.format({ x: firstD }) : String(M.readNever), pmax: cmp.float32.position, f32: sig(cmp.float32.llamaCpp, 2),
         }));
         const rows = [];
         for (let i = 0; i < half; i++) rows.push([i, m * t.thetaConfig[i], m * t.thetaLlamaCpp[i]]);
-        return { columns: ['pair', 'angle_config', 'angle_llamacpp'], rows };
+        return { columns: ['pair', 'angle_config', 'angle_llamacpp'], heads: colHeads([COL.pairI, M.colConfig, M.colLlamacpp]), rows };
       },
       destroy: () => {
         clearTimeout(typing);

@@ -4,7 +4,7 @@
 // The curves are drawn at about 1000 distances, but the range within L0 is taken at every whole
 // distance up to L0: a sparse grid misses the narrow dips of g there, which makes the range too
 // narrow and the share outside it too large. The shares past L0 are a count over an even grid.
-import { lineChartWith, palette, lineLegend, sig, intGrid, wholeSteps, logAxis, beyondShade, ink } from './common.js';
+import { lineChartWith, palette, lineLegend, sig, intGrid, wholeSteps, logAxis, beyondShade, ink, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
 
 const VARIANTS = ['linear (PI)', 'NTK-aware', 'dynamic NTK', 'YaRN', 'llama3'];
@@ -15,6 +15,7 @@ const PAST = 4096; // the shares past L0 are counted at this many evenly spaced 
 
 const M = messages({
   en: {
+    colOf: '{f}, {name}',
     title: 'RoPE decay curves out to 4 × the training length, before and after a scaling method',
     variant: 'method',
     factor: 'factor s',
@@ -55,6 +56,7 @@ const M = messages({
     how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θᵢ) and q·R(Δ)q, for one random q drawn from the seed, with the frequencies before and after scaling, and draws them at about 1000 distances from 0 to 4·L₀ (evenly spaced, or log-spaced on the log axis). Dynamic NTK is taken at length 4·L₀, the whole window. The numbers in the readout are not taken at the points drawn: the range within L₀ is taken at every whole distance up to L₀ (where L₀ passes 16384, at about 16384 evenly spaced distances instead), and the shares past L₀ are counted at evenly spaced whole distances, about 4096 of them (every one where there are fewer): a curve is outside its range at a distance past L₀ where it lies below the lowest or above the highest value the unscaled curve took at the distances up to L₀; “moves inside L₀” is the largest |scaled − unscaled| of g there.',
   },
   zh: {
+    colOf: '{f}（{name}）',
     title: 'RoPE 衰减曲线延伸到 4 倍训练长度：缩放前与缩放后',
     variant: '缩放方法',
     factor: '缩放因子 s',
@@ -234,6 +236,7 @@ export default {
         return {
           measured: { outside: { ones: s1, vectors: s2, insideEvery: stats.insideEvery, pastEvery: stats.pastEvery }, attentionFactor: attn },
           columns: ['x', 'g no scaling', `g ${variant}`, 'q.R(x)q no scaling', `q.R(x)q ${variant}`],
+          heads: colHeads(['Δ', ...['g', 'q·R(Δ)q'].flatMap((f) => [M.colOf.format({ f, name: M.noScaling }), M.colOf.format({ f, name: NAMES[variant] ?? variant })])]),
           rows: dist.map((x, j) => [x, curves.ones.before[j], curves.ones.after[j], curves.vectors.before[j], curves.vectors.after[j]]),
         };
       },

@@ -2,7 +2,7 @@
 // wavelength T_i = 2π/θ_i against the original training length L0, and how much each pair was
 // stretched (T'_i/T_i), so the YaRN ramp and the llama3 bands show as shapes. A config.json
 // pasted below goes through pe.ropeScaling and is drawn over them.
-import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, isDark, pointArrays } from './common.js';
+import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, isDark, pointArrays, COL, colHeads } from './common.js';
 import { messages, lang, cjkSpacing } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
@@ -10,6 +10,7 @@ const TAU = 2 * Math.PI;
 
 const M = messages({
   en: {
+    colConfig: 'your config',
     title: 'Wavelength of every RoPE pair under each scaling method, against the training length L₀',
     dim: 'head dim d',
     base: 'base',
@@ -61,6 +62,7 @@ const M = messages({
     how: 'The page computes every pair\'s frequency θᵢ under each method by the rules of current Hugging Face transformers, v5 (linear, dynamic, yarn, llama3; NTK-aware as the base replaced by base·s^(d/(d−2))) and draws the wavelength Tᵢ = 2π/θᵢ of each pair, and below its stretch T′ᵢ/Tᵢ against the unscaled wavelength. Dynamic NTK is taken at the current-length control. A pasted config.json is read for its RoPE settings (base, scaling block, head size); where it names no head size or base, the controls fill in. For YaRN, s is the config\'s factor and L₀ its original_max_position_embeddings (in the scaling block or at the top of the config), else max_position_embeddings. Older releases read it otherwise: early ones took max_position_embeddings as L₀, and later v4 releases, whenever original_max_position_embeddings was set, replaced the factor by max_position_embeddings / original_max_position_embeddings (transformers#38224, fixed by transformers#40320), so the Qwen2.5 preset\'s block (factor 4, with original_max_position_embeddings and max_position_embeddings both 32768) scaled nothing. YaRN\'s ramp runs between two pair indices, where a pair turns β_fast and β_slow times within L₀; the first is rounded down and the second up, unless the config sets truncate to false (gpt-oss does), which keeps them fractional. YaRN\'s attention factor is 0.1·ln s + 1 unless the config sets attention_factor, or mscale and mscale_all_dim: then it is (0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1). DeepSeek-V3 sets both to 1, which makes the factor on cos and sin 1 and moves the scaling into the softmax: its 1/√d is multiplied by (0.1·ln s + 1)².',
   },
   zh: {
+    colConfig: '你的配置',
     title: '各种缩放方法下 RoPE 每一对的波长，与训练长度 L₀ 对比',
     dim: '头维度 d',
     base: '底数 base',
@@ -364,6 +366,7 @@ export default {
             },
           },
           columns: ['pair i', ...keys.map((k) => `wavelength ${k}`), 'wavelength config'],
+          heads: colHeads([COL.pairI, ...out.map((v) => COL.wavelengthOf.format({ name: v.label })), COL.wavelengthOf.format({ name: M.colConfig })]),
           rows: Array.from({ length: n }, (_, i) => [i, ...out.map((v) => (i < half ? TAU / v.inv[i] : null)),
             cfg.inv && i < cfg.inv.length ? TAU / cfg.inv[i] : null]),
         };

@@ -4,7 +4,7 @@
 // visible one, so 1024 × 1024 cells cost one putImageData, not a million chart elements.
 // Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
 // into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
-import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript } from './common.js';
+import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar (at 11 px; scaled with the text)
@@ -29,7 +29,7 @@ const M = messages({
     xTitle: 'embedding dimension',
     yTitle: 'position',
     hint: 'Tap the map or point at it (or Tab to it and use the arrow keys) to read a value.',
-    cell: '(m = {pos}, dim {dim}) = {value}: {kind}({pos} · θ{pair}), θ{pair} = {w}',
+    cell: 'PE({pos}, {dim}) = {value}: {kind}({pos} · θ{pair}), θ{pair} = {w}',
     layoutInterleaved: 'interleaved',
     layoutConcat: 'concat',
     aria: 'Heatmap of the sinusoidal position encoding, {length} positions by {dim} dimensions, base {base}, {layout} layout; ' +
@@ -51,7 +51,7 @@ const M = messages({
     xTitle: '嵌入维度',
     yTitle: '位置',
     hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键），即可读出单个数值。',
-    cell: '（m = {pos}，维度 {dim}）= {value}：{kind}({pos} · θ{pair})，θ{pair} = {w}',
+    cell: 'PE({pos}, {dim}) = {value}：{kind}({pos} · θ{pair})，θ{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',
     aria: '正弦位置编码热力图，{length} 个位置 × {dim} 个维度，底数 {base}，{layout}布局；' +
@@ -211,6 +211,7 @@ export default {
         let rows = null;
         return {
           columns: ['position', ...Array.from({ length: dim }, (_, d) => `dim ${d}`)],
+          heads: colHeads([COL.position, ...Array.from({ length: dim }, (_, d) => COL.dim.format({ d }))]),
           get rows() {
             rows ??= Array.from({ length }, (_, p) => [p, ...table.subarray(p * dim, (p + 1) * dim)]);
             return rows;

@@ -1,13 +1,15 @@
 // single-frequency.js: PE(pos) = sin(pos) alone: positions 2 and 8 land close
 // together because 8 − 2 = 6 is nearly one period 2π; the readout says how far B − A is from a
 // whole number of periods, and calls two values nearly equal only when it is close to one.
-import { scatterChart, palette, sig, ink, pointArrays } from './common.js';
+import { scatterChart, palette, sig, ink, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const STEPS = 24; // curve samples per unit of position
 
 const M = messages({
   en: {
+    colSin: 'sin(position)',
+    colMarked: 'marked',
     title: 'One frequency: PE(m) = sin m',
     a: 'position A',
     b: 'position B',
@@ -34,6 +36,8 @@ const M = messages({
     how: 'The dots are the first column of a sinusoidal table of width 2 (a single pair, θ₀ = 1), so each is sin m at a whole position m; the grey curve joins them with 24 points per position. Nothing is fitted: these are the values a one-frequency encoding gives.',
   },
   zh: {
+    colSin: 'sin 值',
+    colMarked: '已标记',
     title: '单一频率：PE(m) = sin m',
     a: '位置 A',
     b: '位置 B',
@@ -128,6 +132,7 @@ export default {
             : (k ? M.readoutApart : M.readoutUnder).format(v) + (mirror ? String(M.readoutMirror) : '');
         return {
           columns: ['position', 'sin(position)', 'marked'],
+          heads: colHeads([COL.position, M.colSin, M.colMarked]),
           rows: Array.from({ length: span + 1 }, (_, p) => [p, at(p), p === a || p === b ? 1 : 0]),
         };
       },

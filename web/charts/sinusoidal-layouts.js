@@ -6,11 +6,12 @@
 // a − b alone: row 0 against every row (length dot products) holds every distance there is,
 // where all pairs of rows (length² of them, 50 million multiplications at 256 × 256) would only
 // repeat them, rounded differently.
-import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, scaledMargin, lineChart, lineLegend, palette, sig, maxAbsDiff, pointArrays } from './common.js';
+import { plainCanvas, coolwarm, coolwarmIndex, fillCells, drawCells, niceTicks, scaledMargin, lineChart, lineLegend, palette, sig, maxAbsDiff, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    colDot: 'PE(0)·PE(Δ), {name}',
     title: 'Three sinusoidal layouts, and the dot products PE(0)·PE(Δ) they give',
     length: 'positions',
     base: 'base',
@@ -30,6 +31,7 @@ const M = messages({
     how: 'The page builds each table with d = d_model columns and the chosen number of positions, then dots row 0 with every row Δ. Every layout pairs a sin and a cos of one frequency, so PE(m)·PE(n) depends on n − m alone, and row 0 against every row covers every distance there is.',
   },
   zh: {
+    colDot: 'PE(0)·PE(Δ)（{name}）',
     title: '三种正弦位置编码布局，以及它们给出的内积 PE(0)·PE(Δ)',
     length: '位置数',
     base: '底数 base',
@@ -126,6 +128,7 @@ export default {
         return {
           measured: { interleavedVsConcat: same, interleavedVsT2t: other },
           columns: ['x', ...LAYOUTS.map(([l]) => `PE(0).PE(x) ${l}`)],
+          heads: colHeads(['Δ', ...LAYOUTS.map(([, , name]) => M.colDot.format({ name }))]),
           rows: xs.map((x) => [x, ...grams.map((g) => g[x])]),
         };
       },

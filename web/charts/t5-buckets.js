@@ -4,11 +4,12 @@
 // max_distance and takes every key beyond.
 // Bidirectional (the encoder) gives each sign half the buckets; causal (a decoder) all of them
 // to keys behind (pe.t5Bucket).
-import { lineChart, palette, dashes, lineLegend, pointArrays } from './common.js';
+import { lineChart, palette, dashes, lineLegend, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
+    colOffset: 'offset n − m',
     title: 'T5 relative-position buckets: which learned bias a key gets, by its offset from the query',
     numBuckets: 'buckets',
     maxDistance: 'max_distance',
@@ -23,6 +24,7 @@ const M = messages({
     how: 'The bucket of each offset by T5\'s rule (Hugging Face modeling_t5.py, _relative_position_bucket), in float64: half the buckets (bidirectional) or all of them (causal) are exact offsets, the rest cover offsets up to max_distance at logarithmic spacing, rounded down; the last bucket starts a little before max_distance and takes every offset beyond. Each bucket holds one learned number per head, added to the score: to q·k/√d in the lab\'s models, to q·k in T5 itself, which leaves out the division by √d and lets the initialisation of its query weights take its place. A bucket learns only from keys whose offset falls in it during training; the lab\'s T5 models (32 buckets, max_distance 128, causal) start each at a small random value.',
   },
   zh: {
+    colOffset: '偏移 n − m',
     title: 'T5 的相对位置分桶：key 根据相对 query 的偏移得到哪个可学习的偏置',
     numBuckets: '桶数',
     maxDistance: 'max_distance',
@@ -77,7 +79,7 @@ export default {
         view.readout = M.readout.format({
           buckets: numBuckets, maxDistance, exactB: numBuckets / 4 - 1, sharedB: numBuckets / 4, exactC: numBuckets / 2 - 1, lastC: numBuckets - 1, fromB, fromC,
         });
-        return { columns: ['offset', 'bidirectional', 'causal'], rows: rel.map((r, i) => [r, bi[i], ca[i]]) };
+        return { columns: ['offset', 'bidirectional', 'causal'], heads: colHeads([M.colOffset, M.bidirectional, M.causal]), rows: rel.map((r, i) => [r, bi[i], ca[i]]) };
       },
       destroy: () => chart.destroy(),
     };

@@ -2,13 +2,15 @@
 // separate positions 2 and 8, which sin(pos) alone nearly confuses (single-frequency.js).
 // With d = 6 and base 1000, w_i = 1000^(-2i/6) = 1, 1/10, 1/100, so the sin columns 0, 2, 4
 // of pe.sinusoidal are exactly the post's three components.
-import { canvasIn, pointLabels, palette, sig } from './common.js';
+import { canvasIn, pointLabels, palette, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const DIM = 6, BASE = 1000, SIN_COLS = [0, 2, 4];
 
 const M = messages({
   en: {
+    listSep: ', ',
+    colComponent: 'component',
     title: 'Three frequencies: PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: 'position A',
     b: 'position B',
@@ -21,6 +23,8 @@ const M = messages({
     how: 'The bars are the sin columns (0, 2, 4) of one row of a sinusoidal table of width 6 with base 1000, whose three pairs have θ = 1, 1/10 and 1/100 exactly; the values are float32.',
   },
   zh: {
+    listSep: '、',
+    colComponent: '分量',
     title: '三个频率：PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: '位置 A',
     b: '位置 B',
@@ -79,12 +83,13 @@ export default {
         chart.update();
         const fmt = (v) => `[${v.map((x) => x.toFixed(3)).join(', ')}]`;
         const gaps = va.map((x, i) => Math.abs(x - vb[i]));
-        const v = { a, b, va: fmt(va), vb: fmt(vb), gaps: gaps.map((g) => sig(g, 2)).join(', ') };
+        const v = { a, b, va: fmt(va), vb: fmt(vb), gaps: gaps.map((g) => sig(g, 2)).join(String(M.listSep)) };
         chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
         view.notice = (gaps[0] < 0.2 && Math.max(...gaps.slice(1)) > gaps[0] ? M.noticeSlow : M.noticeFast).format(v);
         view.readout = M.readout.format(v);
         return {
           columns: ['component', 'w', `PE(${a})`, `PE(${b})`],
+          heads: colHeads([M.colComponent, 'w', `PE(${a})`, `PE(${b})`]),
           rows: chart.data.labels.map((name, i) => [name, w[i], va[i], vb[i]]),
         };
       },

@@ -1,7 +1,7 @@
 // unit-circle.js: one (sin a, cos a) pair of the PE table drawn as the source post draws it
 // (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
 // clockwise, and lands near earlier positions again. Play / step buttons drive the position.
-import { plainCanvas, palette, sig, ink, chartFont, textScale, textSize } from './common.js';
+import { plainCanvas, palette, sig, ink, chartFont, textScale, textSize, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever this is
@@ -274,6 +274,7 @@ export default {
         view.readout = M.readout.format(v) + (near ? M.readoutNearest.format(v) : String(M.readoutStart));
         return {
           columns: ['position', `sin a (dim ${2 * pair})`, `cos a (dim ${2 * pair + 1})`],
+          heads: colHeads([COL.position, COL.sinDim.format({ d: 2 * pair }), COL.cosDim.format({ d: 2 * pair + 1 })]),
           rows: Array.from({ length: position + 1 }, (_, p) => [p, t.sin[p], t.cos[p]]),
         };
       },

@@ -1,6 +1,6 @@
 // wavelengths.js: the wavelength 2π / w_i of every pair, w_i = base^(-2i/d): a
 // straight line on a log axis, from 2π for pair 0 up towards (never reaching) 2π·base.
-import { lineChart, palette, sig, pointArrays, lazyRows } from './common.js';
+import { lineChart, palette, sig, pointArrays, lazyRows, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const TAU = 2 * Math.PI;
@@ -75,7 +75,7 @@ export default {
         chart.update();
         view.notice = String(M.notice);
         view.readout = M.readout.format(v);
-        return lazyRows({ columns: ['pair i', 'w_i', 'wavelength'] }, () => waves.map((y, i) => [i, w[i], y]));
+        return lazyRows({ columns: ['pair i', 'w_i', 'wavelength'], heads: colHeads([COL.pairI, 'wᵢ', COL.wavelength]) }, () => waves.map((y, i) => [i, w[i], y]));
       },
       destroy: () => chart.destroy(),
     };

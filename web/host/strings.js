@@ -82,7 +82,7 @@ export const HOST = messages({
   zh: {
     link: '链接',
     linkTitle: '复制一个链接，打开后图表保持现在的设置',
-    embed: '嵌入',
+    embed: '嵌入代码',
     embedTitle: '复制 HTML，把这张实时图表放进另一个网页',
     png: 'PNG',
     pngTitle: '下载当前绘制的图表，两倍分辨率的 PNG 图片',
@@ -111,7 +111,7 @@ export const HOST = messages({
     sweepOver: '在文字仍能看清（9 像素）的最窄宽度 {width} 像素下，仍超过 {limit} MB：可以照样保存，也可以减少帧数或提高上限后重新生成。',
     csv: 'CSV',
     csvTitle: '以 CSV 格式下载图表背后的数字',
-    withSettings: '图下注明设置',
+    withSettings: '导出时附上设置',
     withSettingsTitle: '在导出的 PNG、SVG、GIF 和视频下方写上这张图的设置：文章里看不到控件',
     toolbar: '分享与导出',
     close: '关闭',

@@ -59,6 +59,8 @@ export function tableView(container, host) {
       region.textContent = HOST.tableEmpty;
       return;
     }
+    // data.heads: the columns in the page's language; data.columns (the CSV's) stay English
+    const names = data.heads ?? data.columns;
     const cols = data.columns.length, rows = data.rows?.length ?? 0;
     const nc = Math.min(cols, MAX_TABLE_COLUMNS), nr = Math.min(rows, MAX_TABLE_ROWS);
     const table = document.createElement('table');
@@ -69,7 +71,7 @@ export function tableView(container, host) {
     for (let c = 0; c < nc; c++) {
       const th = document.createElement('th');
       th.scope = 'col';
-      th.textContent = String(data.columns[c]);
+      th.textContent = String(names[c]);
       head.append(th);
     }
     const tbody = table.createTBody();

@@ -9,6 +9,9 @@
 //         commented-out presets count: they are the same verbatim copies)
 //   HF  = huggingface/transformers src/transformers/models/<model>/configuration_<model>.py
 //         (class defaults, documented there as the configuration of the checkpoint named)
+//
+// An entry's `zh` holds its name and source as the Chinese page shows them, where the English
+// ones have words to translate (repository, file and key names stay as they are).
 
 const PHI3_5_LONG = [
   1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115,
@@ -50,6 +53,7 @@ export const MODELS = [
     checkpoint: 'meta-llama/Llama-2-7b-hf',
     config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 4096, rope_scaling: null },
     source: 'Lightning-AI/litgpt litgpt/config.py Llama-2-7b-hf (block_size 4096, mirroring the hub file); widths as MLC llama2_7b',
+    zh: { source: 'Lightning-AI/litgpt 的 litgpt/config.py 中的 Llama-2-7b-hf（block_size 4096，与 Hub 上的文件一致）；各宽度取自 MLC llama2_7b' },
     note: 'No rope_theta in the file: LlamaConfig\'s default 10000. MLC\'s copy (an early revision, transformers 4.31.0.dev0) still says 2048.',
   },
   {
@@ -63,6 +67,7 @@ export const MODELS = [
     checkpoint: 'meta-llama/Meta-Llama-3-8B',
     config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 8192, rope_scaling: null, rope_theta: 500000.0 },
     source: 'MLC llama3_8b (commented-out preset)',
+    zh: { source: 'MLC llama3_8b（注释掉的预设）' },
   },
   {
     id: 'llama-3.1-8b', name: 'Llama 3.1 8B', family: 'Llama', year: 2024,
@@ -97,6 +102,7 @@ export const MODELS = [
       },
     },
     source: 'meta-llama/Llama-4-Scout-17B-16E config.json text_config as quoted in AMD-AGI/Primus#165; factor 16 and high_freq_factor 1 also in meta-llama/llama-models models/llama4/args.py (llama-models#322)',
+    zh: { name: 'Llama 4 Scout 17B-16E（纯文本部分）', source: 'meta-llama/Llama-4-Scout-17B-16E 的 config.json 中的 text_config，引自 AMD-AGI/Primus#165；factor 16 和 high_freq_factor 1 也见于 meta-llama/llama-models 的 models/llama4/args.py（llama-models#322）' },
     note: 'llama3 scaling with low_freq_factor = high_freq_factor = 1: a step, not a ramp. Wavelengths under 8192 keep θ_i, longer ones are divided by 16. no_rope_layers is empty, so Llama4TextConfig\'s defaults apply: every 4th layer is NoPE, with attention temperature tuning (scale 0.1, floor 8192).',
   },
   {
@@ -138,6 +144,7 @@ export const MODELS = [
       },
     },
     source: 'MLC ministral3_3b_reasoning_2512 (transformers 5 layout)',
+    zh: { source: 'MLC ministral3_3b_reasoning_2512（transformers 5 的格式）' },
     note: 'YaRN ×16 with mscale = mscale_all_dim (attention factor 1), plus Llama-4-style query temperature with beta 0.1 over 16384-token buckets.',
   },
   {
@@ -145,6 +152,7 @@ export const MODELS = [
     checkpoint: 'Qwen/Qwen2-7B-Instruct',
     config: { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1000000.0 },
     source: 'MLC qwen2_7b (the Instruct config: eos_token_id 151645)',
+    zh: { source: 'MLC qwen2_7b（Instruct 版的配置：eos_token_id 151645）' },
     note: 'The Instruct model is set to 32768 on purpose; its model card adds YaRN ×4 for longer inputs (next entry).',
   },
   {
@@ -152,6 +160,7 @@ export const MODELS = [
     checkpoint: 'Qwen/Qwen2-7B',
     config: { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_hidden_layers: 28, max_position_embeddings: 131072, rope_theta: 1000000.0 },
     source: 'QwenLM/Qwen3#663 (Qwen2-7B vs Qwen2-7B-Instruct config screenshots) and a Qwen maintainer in QwenLM/Qwen3#679: "All base models support the context length of 131072"; widths as Qwen2-7B-Instruct',
+    zh: { name: 'Qwen2 7B（基座）', source: 'QwenLM/Qwen3#663（Qwen2-7B 与 Qwen2-7B-Instruct 配置的截图），以及 Qwen 维护者在 QwenLM/Qwen3#679 中的原话：“All base models support the context length of 131072”；各宽度同 Qwen2-7B-Instruct' },
     note: 'Same RoPE as the Instruct model, read to 131072 with no scaling block.',
   },
   {
@@ -162,6 +171,7 @@ export const MODELS = [
       rope_scaling: { factor: 4.0, original_max_position_embeddings: 32768, type: 'yarn' },
     },
     source: 'MLC qwen2_7b, with the rope_scaling block the Qwen2/Qwen2.5 Instruct model cards tell users to add (quoted in ggml-org/llama.cpp#10698, turboderp-org/exllamav2#642)',
+    zh: { name: 'Qwen2 7B Instruct + YaRN ×4（128K 方案）', source: 'MLC qwen2_7b，加上 Qwen2/Qwen2.5 Instruct 模型卡让用户自行添加的 rope_scaling 配置段（引自 ggml-org/llama.cpp#10698、turboderp-org/exllamav2#642）' },
     note: 'Static YaRN: applies at every length once added. transformers before #40320 replaced factor by max_position_embeddings / original_max_position_embeddings = 1 here, so the recipe did nothing there unless max_position_embeddings was raised to 131072 (transformers#38224).',
   },
   {
@@ -175,6 +185,7 @@ export const MODELS = [
     checkpoint: 'Qwen/Qwen3-8B',
     config: { model_type: 'qwen3', head_dim: 128, hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 36, max_position_embeddings: 40960, rope_scaling: null, rope_theta: 1000000 },
     source: 'MLC qwen3_8b (commented-out preset)',
+    zh: { source: 'MLC qwen3_8b（注释掉的预设）' },
   },
   {
     id: 'qwen2-vl', name: 'Qwen2-VL 7B Instruct (text part)', family: 'Qwen', year: 2024,
@@ -184,6 +195,7 @@ export const MODELS = [
       rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
     },
     source: 'Qwen/Qwen2-VL-7B-Instruct config.json as quoted in huggingface/transformers#33401 (an exported copy in modelscope/ms-swift#2340)',
+    zh: { name: 'Qwen2-VL 7B Instruct（纯文本部分）', source: 'Qwen/Qwen2-VL-7B-Instruct 的 config.json，引自 huggingface/transformers#33401（modelscope/ms-swift#2340 中有一份导出的副本）' },
     note: 'head_dim 3584 / 28 = 128: 16 + 24 + 24 = 64 pairs in three streams (t, h, w). transformers reads the mrope type as default RoPE.',
   },
   {
@@ -195,6 +207,7 @@ export const MODELS = [
       rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' },
     },
     source: 'HF deepseek-ai/DeepSeek-V3 config.json (same values in deepseek-ai/DeepSeek-V3 inference/model.py ModelArgs: qk_rope_head_dim 64, rope_theta 10000, rope_factor 40, original_seq_len 4096, beta 32/1, mscale 1)',
+    zh: { source: 'HF deepseek-ai/DeepSeek-V3 的 config.json（deepseek-ai/DeepSeek-V3 的 inference/model.py 中 ModelArgs 的取值相同：qk_rope_head_dim 64、rope_theta 10000、rope_factor 40、original_seq_len 4096、beta 32/1、mscale 1）' },
     note: 'MLA: RoPE on the 64-dim rope part only, adjacent pairs. mscale = mscale_all_dim gives attention factor 1; the softmax scale is multiplied by (0.1·ln 40 + 1)² instead.',
   },
   {
@@ -242,6 +255,7 @@ export const MODELS = [
       },
     },
     source: 'google/gemma-3-4b-it config.json text_config rope_scaling as quoted in Blaizzy/mlx-vlm#1709; widths, layers, window and both bases from AI-Hypercomputer/maxtext MaxText/configs/models/gemma3-4b.yml',
+    zh: { source: 'google/gemma-3-4b-it 的 config.json 中 text_config 的 rope_scaling，引自 Blaizzy/mlx-vlm#1709；各宽度、层数、滑动窗口和两个底数取自 AI-Hypercomputer/maxtext 的 MaxText/configs/models/gemma3-4b.yml' },
     note: 'Linear ×8 on the global layers only; the sliding layers keep base 10000 unscaled. The hub file leaves out the keys equal to Gemma3TextConfig\'s defaults (head_dim 256 among them); the sources above write most of them out. max_position_embeddings and query_pre_attn_scalar are not in them: the class defaults 131072 and 256 apply.',
   },
   {
@@ -260,6 +274,7 @@ export const MODELS = [
       },
     },
     source: 'google/gemma-4-e2b config.json as copied in AI-Hypercomputer/maxtext hf_model_configs.py, gemma4_e2b_dict (transformers 5.5.0.dev0)',
+    zh: { source: 'google/gemma-4-e2b 的 config.json，照录自 AI-Hypercomputer/maxtext 的 hf_model_configs.py 中的 gemma4_e2b_dict（transformers 5.5.0.dev0）' },
     note: 'p-RoPE on the global layers: the 512-wide head rotates with frequencies past int(0.25·512/2) = 64 pairs set to 0. Four sliding layers to one global (layers 4, 9, …, 34); the last 20 layers reuse earlier layers\' keys and values.',
   },
   {
@@ -267,6 +282,7 @@ export const MODELS = [
     checkpoint: 'microsoft/phi-2',
     config: { model_type: 'phi-msft', n_embd: 2560, n_head: 32, n_layer: 32, n_positions: 2048, rotary_dim: 32 },
     source: 'MLC phi-2 (microsoft/phi-2, custom-code config)',
+    zh: { source: 'MLC phi-2（microsoft/phi-2，使用自定义代码的配置）' },
     note: 'Rotates 32 of 80 dims per head; no base in the config: 10000.',
   },
   {
@@ -321,6 +337,7 @@ export const MODELS = [
     checkpoint: 'THUDM/glm-4-9b-chat',
     config: { model_type: 'glm', hidden_size: 4096, num_attention_heads: 32, head_dim: 128, num_hidden_layers: 40, max_position_embeddings: 131072, partial_rotary_factor: 0.5, rope_theta: 5000000.0 },
     source: 'THUDM/glm-4-9b-chat config.json (rope_ratio 500, seq_length 131072, kv_channels 128, num_layers 40) mapped as transformers glm/convert_glm_weights_to_hf.py maps it: rope_theta = 10000 × rope_ratio (llama.cpp does the same, ggml-org/llama.cpp#8031)',
+    zh: { source: 'THUDM/glm-4-9b-chat 的 config.json（rope_ratio 500、seq_length 131072、kv_channels 128、num_layers 40），按 transformers 的 glm/convert_glm_weights_to_hf.py 的方式换算：rope_theta = 10000 × rope_ratio（llama.cpp 也这样换算，ggml-org/llama.cpp#8031）' },
     note: 'Rotates 64 of 128 dims, adjacent pairs (modeling_glm.py). The ChatGLM file says rope_ratio 500, not rope_theta: a reader that looks only for rope_theta falls back to 10000.',
   },
   {
@@ -331,6 +348,7 @@ export const MODELS = [
       rope_parameters: { rope_type: 'yarn', rope_theta: 150000.0, factor: 32.0, beta_fast: 32.0, beta_slow: 1.0, truncate: false, original_max_position_embeddings: 4096 },
     },
     source: 'HF gpt_oss/configuration_gpt_oss.py defaults (checkpoint openai/gpt-oss-20b: rope_parameters, default_theta 150000.0); 24 layers from AI-Hypercomputer/maxtext MaxText/configs/models/gpt-oss-20b.yml (which mirrors openai/gpt-oss-20b config.json)',
+    zh: { source: 'HF gpt_oss/configuration_gpt_oss.py 中的默认值（检查点 openai/gpt-oss-20b：rope_parameters，default_theta 150000.0）；24 层取自 AI-Hypercomputer/maxtext 的 MaxText/configs/models/gpt-oss-20b.yml（它照搬 openai/gpt-oss-20b 的 config.json）' },
     note: 'YaRN ×32 without rounding the ramp bounds (truncate false); sliding (128) and full layers alternate with the same RoPE.',
   },
   {
@@ -350,6 +368,7 @@ export const MODELS = [
     checkpoint: 'HuggingFaceTB/SmolLM3-3B',
     config: { model_type: 'smollm3', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 36, max_position_embeddings: 65536, rope_theta: 5000000.0, no_rope_layer_interval: 4 },
     source: 'huggingface/smollm, SmolLM3 pretraining config long_context_32k_to_64.yaml, the last training stage (rope_theta 5000000.0, max_position_embeddings 65536, no_rope_layer 4); widths from smollm3/configuration_smollm3.py, whose defaults are this checkpoint\'s',
+    zh: { source: 'huggingface/smollm 中 SmolLM3 的预训练配置 long_context_32k_to_64.yaml，即最后一个训练阶段（rope_theta 5000000.0、max_position_embeddings 65536、no_rope_layer 4）；各宽度取自 smollm3/configuration_smollm3.py，它的默认值就是这个检查点的值' },
     note: 'NoPE every 4th layer. The class defaults (base 2e6, 32768) are the stage before, long_context_4k_to_32k.yaml.',
   },
   {

@@ -7,7 +7,6 @@ import { requestRedraw } from './canvas.js';
 
 /** The model control's choices: every gallery model, then 'config' (the pasted text). */
 export const MODEL_IDS = [...MODELS.map((m) => m.id), 'config'];
-export const MODEL_LABELS = Object.fromEntries(MODELS.map((m) => [m.id, m.name]));
 
 /** How many log-spaced distances a score-error curve samples: one grid, so that the misreads
  *  chart and the runtime chart draw the same curve for the same misread. */
@@ -27,7 +26,14 @@ export const MESSAGES = messages({
     source: '来源：',
   },
 });
-MODEL_LABELS.config = MESSAGES.config;
+/** The model control's option texts, in the page's language (a gallery name's zh form where it has one). */
+export const MODEL_LABELS = messages({
+  en: { ...Object.fromEntries(MODELS.map((m) => [m.id, m.name])), config: MESSAGES.tables.en.config },
+  zh: { ...Object.fromEntries(MODELS.map((m) => [m.id, m.zh?.name ?? m.name])), config: MESSAGES.tables.zh.config },
+});
+
+/** A gallery entry's source line in the page's language (English where it has no zh form). */
+export const modelSource = (entry) => (lang() === 'zh' && entry.zh?.source) || entry.source;
 
 /**
  * A config panel under the chart in `el`: a textarea that starts as the config of the gallery
@@ -48,7 +54,7 @@ export function modelReader(el, pe, startFrom) {
   text.rows = 10;
   text.spellcheck = false;
   text.wrap = 'off';
-  // the source is a citation, quoted as it stands (in English)
+  // the source is a citation: names of repositories and files as they stand, in code type
   const source = document.createElement('p');
   source.className = 'chart-note';
   const sourceLead = document.createElement('span'), sourceText = document.createElement('cite');
@@ -66,7 +72,7 @@ export function modelReader(el, pe, startFrom) {
       const entry = MODELS.find((m) => m.id === model) ?? null;
       source.hidden = !entry;
       sourceLead.textContent = String(MESSAGES.source);
-      sourceText.textContent = entry ? entry.source : '';
+      sourceText.textContent = entry ? modelSource(entry) : '';
       // the text is there to edit only when it is what is drawn
       const editing = model === 'config';
       label.style.display = text.style.display = editing ? '' : 'none';

@@ -55,7 +55,7 @@ export const RM = messages({
     unknownSize: 'size unknown',
     header: 'header',
     layer0: 'layer 0 (q, k, norms) and {rows} embedding rows',
-    layers: 'W_Q and W_K of all {layers} layers',
+    layers: 'Wq and Wk of all {layers} layers',
   },
   zh: {
     panel: '模型与句子',
@@ -88,7 +88,7 @@ export const RM = messages({
     unknownSize: '大小未知',
     header: '文件头',
     layer0: '第 0 层（q、k、归一化）和 {rows} 行词嵌入',
-    layers: '全部 {layers} 层的 W_Q 和 W_K',
+    layers: '全部 {layers} 层的 Wq 和 Wk',
   },
 });
 
@@ -141,12 +141,12 @@ const changed = () => {
 /** The shared state (read-only for charts). */
 export const state = () => S;
 
-/** What a chart of the section draws while no model is loaded: nothing, and `waiting` as its notice. */
-export function noModel(view, clear, waiting, columns) {
+/** What a chart of the section draws while no model is loaded: nothing, `waiting` as its notice, and its table's headers (CSV `columns`, shown `heads`). */
+export function noModel(view, clear, waiting, columns, heads) {
   clear();
   view.notice = String(waiting);
   view.readout = '';
-  return { columns, rows: [] };
+  return { columns, heads: heads.map(String), rows: [] };
 }
 
 /**
