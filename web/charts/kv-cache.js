@@ -22,7 +22,7 @@ const M = messages({
     cached: 'cached',
     new: 'new',
     full: 'full recomputation, last row',
-    incremental: 'KV cache: new query over the cached keys and the new key',
+    incremental: 'KV cache: new query over cached + new keys',
     caption: "Rotated keys (first {shown} of {hd} dims) and the new token's weight on each",
     position: 'position',
     ariaLabel: 'Bar chart: attention weights of the new token at position {P} over all {n} keys, from the KV cache and from a full recomputation',
