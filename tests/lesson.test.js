@@ -139,6 +139,22 @@ test('zh: no calques (帖子, 读数, 两头) in the text or the charts, RoPE na
   assert.deepEqual(glued, [], 'half-width punctuation between Chinese clauses');
 });
 
+test('zh: no space after full-width punctuation in the prose or the teacher\'s guide (a line break in the source would show as one)', async () => {
+  const gaps = async (page) => page.evaluate(() => {
+    for (const s of document.querySelectorAll('main > section')) s.style.contentVisibility = 'visible';
+    const folded = [...document.querySelectorAll('details:not([open])')];
+    for (const d of folded) d.open = true;
+    // the prose only: the charts' own text is the charts' tests' concern
+    const text = [...document.querySelectorAll('main p, main li, main td, main th, main dd, main summary, main aside, main h2, main h3')]
+      .filter((e) => !e.closest('[data-chart]')).map((e) => e.innerText).join('\n');
+    for (const d of folded) d.open = false;
+    return text.match(/.{0,8}[，。、；：？！）》] .{0,8}/g) ?? [];
+  });
+  assert.deepEqual(await gaps(pages.zh.page), [], 'index.html');
+  const guide = await b.open('teaching.html?lang=zh');
+  assert.deepEqual(await gaps(guide.page), [], 'teaching.html');
+});
+
 test('rope-decay: the data carries RoFormer\'s bound on |g|, above |g| at every distance drawn', async () => {
   const { page } = pages.en;
   const set = async (values) => page.evaluate(async (v) => {
