@@ -57,7 +57,7 @@ const M = messages({
     ariaPoint: '位置 {list} 在 ({x}, {y})',
     ariaSep: '；',
     and: ' 和 ',
-    shared: '位置 {list} 共用点 ({x}, {y})',
+    shared: '位置 {list} 重合于点 ({x}, {y})',
     sharedSep: '，',
     xyShared: '在 xy 平面上{list}',
     xyOwn: '在 xy 平面上每个位置都有自己的点',
