@@ -32,17 +32,20 @@ function set(page, kind, name, value) {
   }, { kind, name, value });
 }
 
-test('binary: the lift names every position at (0, 0, 1), and says the code repeats once it does', async () => {
+test('binary: the lift names every position bit 2 lifts, and every one at (0, 0, 1), and says the code repeats once it does', async () => {
   await set(en, 'binary', 'bits', 3);
+  const runs = (ps) => ps.reduce((rs, p) => (rs.at(-1)?.[1] === p - 1 ? (rs.at(-1)[1] = p) : rs.push([p, p]), rs), [])
+    .map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(' and ');
   for (let length = 5; length <= 16; length++) {
     const { readout, data } = await set(en, 'binary', 'length', length);
     const at = data.rows.filter((r) => r[1] === 0 && r[2] === 0 && r[3] === 1).map((r) => r[0]);
-    if (at.length === 1) assert.match(readout, /bit 2 lifts position 4 to \(0, 0, 1\), and /, `length ${length}`);
-    else assert.match(readout, new RegExp(`bit 2 lifts positions ${at.join(' and ')} to \\(0, 0, 1\\) \\(the code repeats every 8 positions\\)`), `length ${length}`);
+    const up = runs(data.rows.filter((r) => r[3] === 1).map((r) => r[0]));
+    if (at.length === 1) assert.ok(readout.includes(`bit 2 lifts positions ${up} off the xy plane (position 4 to (0, 0, 1)), and `), `length ${length}: ${readout}`);
+    else assert.ok(readout.includes(`bit 2 lifts positions ${up} off the xy plane (positions ${at.join(' and ')} to (0, 0, 1): the code repeats every 8 positions)`), `length ${length}: ${readout}`);
   }
   await set(zh, 'binary', 'bits', 3);
   const { readout } = await set(zh, 'binary', 'length', 16);
-  assert.match(readout, /第 2 位把位置 4 和 12 抬到 \(0, 0, 1\)（编码每隔 8 个位置重复一次），/);
+  assert.match(readout, /第 2 位把位置 4–7 和 12–15 抬离 xy 平面（位置 4 和 12 抬到 \(0, 0, 1\)：编码每隔 8 个位置重复一次），/);
   await set(en, 'binary', 'length', 5);
 });
 

@@ -59,7 +59,7 @@ function collectTexts() {
 
 // Names and terms that stay as they are in the Chinese text (the posts write them so too), and
 // the gallery's model names.
-const ALLOW = [...MODELS.map((m) => m.name), 'Hugging Face', 'WebAssembly SIMD', 'BERT-base', 'GPT-NeoX', 'Llama 3.1 8B', 'Qwen2.5-7B', 'LongChat-7B-16K', 'LM Studio',
+const ALLOW = [...MODELS.flatMap((m) => [m.name, m.zh?.name ?? m.name]), 'Hugging Face', 'WebAssembly SIMD', 'BERT-base', 'GPT-NeoX', 'Llama 3.1 8B', 'Qwen2.5-7B', 'LongChat-7B-16K', 'LM Studio',
   'NTK-aware', 'Code Llama', 'mlx-vlm', 'Web Worker', 'Train Short, Test Long', 'Round and Round We Go!', 'npm run lab', 'sglang-jax', 'config.json', 'README.md', 'max|Δ|', 'max |Δ|', 'cos/sin', 'sin/cos'];
 // Common English words: one of these alone in a Chinese sentence is untranslated text.
 const STOP = new Set(('the and of to in is at for with from by on as are this that it its each every one two all not no than ' +
@@ -134,6 +134,8 @@ function headEnglish(text) {
     .filter((w) => /^[A-Za-z]{3,}$/.test(w) && !HEAD_ALLOW.has(w) && !MODELS.some((m) => m.name.includes(w)));
 }
 
+const CELL_ALLOW = new Set(['NoPE', 'xPos', 'ALiBi']);
+
 test('the header check itself: English headers are caught, symbols and names are not', () => {
   assert.deepEqual(headEnglish('position'), ['position']);
   assert.deepEqual(headEnglish('tokenAccuracy (mean over 3 seeds)'), ['tokenAccuracy', 'mean', 'over', 'seeds']);
@@ -157,6 +159,19 @@ test('?lang=zh: every data table under a chart, opened, has Chinese column heade
     // the shown headers name the CSV's columns one for one
     const unmatched = await page.evaluate(() => [...window.posencPage.charts].filter(([, h]) => h.data?.heads && h.data.heads.length !== h.data.columns.length).map(([k]) => k));
     assert.deepEqual(unmatched, []);
+    // columns of machine words show them in Chinese, while the CSV keeps the machine values
+    const words = await page.evaluate((named) => named.map(([kind, column]) => {
+      const box = document.querySelector(`[data-chart="${kind}"]`), data = window.posencPage.charts.get(kind).data;
+      const c = data.columns.indexOf(column);
+      const cells = [...box.querySelectorAll('.data-table tbody tr')].map((tr) => tr.children[c].textContent);
+      return { kind, column, cells, csv: data.rows.map((r) => r[c]) };
+    }), [['kv-cache', 'source'], ['length-lab', 'encoding'], ['lab-attention', 'encoding']]);
+    for (const { kind, column, cells, csv } of words) {
+      assert.ok(cells.length > 0, `${kind}: no rows in its table`);
+      const english = cells.filter((text) => headEnglish(text).some((w) => !CELL_ALLOW.has(w)));
+      assert.deepEqual(english, [], `${kind}: English in its “${column}” cells`);
+      assert.ok(csv.every((v) => /^[a-z0-9 +]+$/.test(v)), `${kind}: the CSV's “${column}” keeps machine values: ${csv.slice(0, 3)}`);
+    }
   } finally {
     for (const t of toggles) await t.evaluate((e) => e.click());
   }

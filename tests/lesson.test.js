@@ -157,14 +157,14 @@ test('zh: the prose and the guide keep one term for each idea, as the charts do'
   assert.match(primer, /每组称为一个桶/);
 });
 
-test('zh: no space after full-width punctuation in the prose or the teacher\'s guide (a line break in the source would show as one)', async () => {
+test('zh: no space after full-width punctuation in the prose, the readouts or the teacher\'s guide (a line break in the source would show as one)', async () => {
   const gaps = async (page) => page.evaluate(() => {
     for (const s of document.querySelectorAll('main > section')) s.style.contentVisibility = 'visible';
     const folded = [...document.querySelectorAll('details:not([open])')];
     for (const d of folded) d.open = true;
-    // the prose only: the charts' own text is the charts' tests' concern
+    // the prose and the charts' readouts, notes and tables
     const text = [...document.querySelectorAll('main p, main li, main td, main th, main dd, main summary, main aside, main h2, main h3')]
-      .filter((e) => !e.closest('[data-chart]')).map((e) => e.innerText).join('\n');
+      .map((e) => e.innerText).join('\n');
     for (const d of folded) d.open = false;
     return text.match(/.{0,8}[，。、；：？！）》] .{0,8}/g) ?? [];
   });

@@ -115,12 +115,12 @@ test('offline, the section draws the lab\'s exported model through its own token
     assert.match(await readout(page, 'real-pair-norms'), /mean ‖q‖ and ‖k‖ are both largest in pair 0 \(2\.37 and 2\.03\)/);
     const norms = (await data(page, 'real-pair-norms')).rows;
     assert.equal(norms[1][2].toFixed(2), '0.98');
-    assert.match(await readout(page, 'real-attention'), /h0 Δ=−2 0\.52/);
+    assert.match(await readout(page, 'real-attention'), /h0 \(Δ = −2\) 0\.52/);
     assert.match(await readout(page, 'real-decay'), /at distance 0 the score is −0\.786.*real 0\.162/);
     // the real curve peaks at distance 2 (the offset of the lab's task)
     const decay = (await data(page, 'real-decay')).rows;
     assert.equal(decay.slice(0, 6).reduce((b, r) => (r[1] > b[1] ? r : b))[0], 2);
-    assert.match(await readout(page, 'real-beyond'), /NTK \(base raised\) 0\.0564, YaRN 0\.366, PI \(positions ÷ s\) 1\.5;/);
+    assert.match(await readout(page, 'real-beyond'), /NTK-aware \(larger base\) 0\.0564, YaRN 0\.366, PI \(θᵢ ÷ s\) 1\.5;/);
     // the prose on the last chart: NTK multiplies the base by 4^(8/6) ≈ 6.35 and keeps θ_0; YaRN keeps θ_0 and
     // divides θ_1…θ_3 by s; YaRN's peaks stay at distances 2 and 8 and are taller, PI's first peak moves off 2
     const theta = (scaling) => Array.from(pe.ropeInvFreq(8, { base: 10000, scaling }));
@@ -148,17 +148,17 @@ test('offline, the section draws the lab\'s exported model through its own token
 test('the what-if switch: leaving out the fast pairs of the lab model turns its positional head off; a scene link sets it', async () => {
   const { page } = shared;
   try {
-    assert.match(await readout(page, 'real-attention'), /h0 Δ=−2 0\.52/);
+    assert.match(await readout(page, 'real-attention'), /h0 \(Δ = −2\) 0\.52/);
     // the prose: leave out the fastest quarter (pair 0) and no offset keeps more than 0.15; the slowest half, 0.51
     await page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'fast');
     await page.selectOption('[data-chart="real-attention"] select[name="share"]', '25');
     await page.waitForTimeout(200);
-    const best = [...(await readout(page, 'real-attention')).matchAll(/h0 Δ=\S+ (\d\.\d\d)/g)].map((x) => Number(x[1]));
+    const best = [...(await readout(page, 'real-attention')).matchAll(/h0 \(Δ = \S+\) (\d\.\d\d)/g)].map((x) => Number(x[1]));
     assert.ok(best.length === 1 && best[0] <= 0.15, String(best));
     await page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'slow');
     await page.selectOption('[data-chart="real-attention"] select[name="share"]', '50');
     await page.waitForTimeout(200);
-    assert.match(await readout(page, 'real-attention'), /h0 Δ=−2 0\.51,/);
+    assert.match(await readout(page, 'real-attention'), /h0 \(Δ = −2\) 0\.51,/);
     assert.match(await page.$eval('[data-chart="real-attention"] .readout .notice', (e) => e.textContent), /the only positional head \(head 0\) keeps its offset\./);
     await page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'fast');
     await page.waitForTimeout(200);
@@ -173,7 +173,7 @@ test('the what-if switch: leaving out the fast pairs of the lab model turns its 
     assert.equal(await page.$eval('[data-chart="real-attention"] select[name="drop"]', (e) => e.value), 'fast');
     // the answer's number: head 0's weight on Δ = −2 falls from 0.52 to 0.12
     assert.equal(await page.$eval('[data-chart="real-attention"] select[name="share"]', (e) => e.value), '50');
-    assert.match(await readout(page, 'real-attention'), /h0 Δ=−2 0\.12,/);
+    assert.match(await readout(page, 'real-attention'), /h0 \(Δ = −2\) 0\.12,/);
   } finally {
     await shared.page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'none');
     await shared.page.selectOption('[data-chart="real-attention"] select[name="share"]', '50');

@@ -24,14 +24,15 @@ const M = messages({
     ariaPoint: 'positions {list} at ({x}, {y})',
     ariaSep: '; ',
     and: ' and ',
+    listSep: ', ',
     shared: 'positions {list} share ({x}, {y})',
     sharedSep: ', ',
     xyShared: 'in the xy plane {list}',
     xyOwn: 'every position has its own point in the xy plane',
     readoutOne: '{length} position in {bits} bits: {xy}; ',
     readoutMany: '{length} positions in {bits} bits: {xy}; ',
-    readoutLift: 'bit 2 lifts position 4 to {code4}, and ',
-    readoutLiftMany: 'bit 2 lifts positions {list4} to {code4} (the code repeats every {most} positions), and ',
+    readoutLift: 'bit 2 lifts positions {up} off the xy plane (position 4 to {code4}), and ',
+    readoutLiftMany: 'bit 2 lifts positions {up} off the xy plane (positions {list4} to {code4}: the code repeats every {most} positions), and ',
     readoutDistinct: 'only {unique} of the {length} full codes are distinct ({bits} bits hold at most {most} positions).',
     readoutAllDistinct: 'all {length} full codes are distinct ({bits} bits hold at most {most} positions).',
     readoutSingle: 'one full code ({bits} bits hold at most {most} positions).',
@@ -57,14 +58,15 @@ const M = messages({
     ariaPoint: '位置 {list} 在 ({x}, {y})',
     ariaSep: '；',
     and: ' 和 ',
-    shared: '位置 {list} 共用点 ({x}, {y})',
+    listSep: '、',
+    shared: '位置 {list} 重合于点 ({x}, {y})',
     sharedSep: '，',
     xyShared: '在 xy 平面上{list}',
     xyOwn: '在 xy 平面上每个位置都有自己的点',
     readoutOne: '{length} 个位置，{bits} 个比特：{xy}；',
     readoutMany: '{length} 个位置，{bits} 个比特：{xy}；',
-    readoutLift: '第 2 位把位置 4 抬到 {code4}，',
-    readoutLiftMany: '第 2 位把位置 {list4} 抬到 {code4}（编码每隔 {most} 个位置重复一次），',
+    readoutLift: '第 2 位把位置 {up} 抬离 xy 平面（位置 4 抬到 {code4}），',
+    readoutLiftMany: '第 2 位把位置 {up} 抬离 xy 平面（位置 {list4} 抬到 {code4}：编码每隔 {most} 个位置重复一次），',
     readoutDistinct: '{length} 个完整编码里只有 {unique} 种不同的取值（{bits} 个比特最多表示 {most} 个位置）。',
     readoutAllDistinct: '{length} 个完整编码两两不同（{bits} 个比特最多表示 {most} 个位置）。',
     readoutSingle: '只有一个完整编码（{bits} 个比特最多表示 {most} 个位置）。',
@@ -74,6 +76,9 @@ const M = messages({
     how: '把位置 p 写成二进制，第 j 位为 ⌊p / 2ʲ⌋ mod 2，每个比特一列。左图画（第 0 位，第 1 位），右图画（第 0 位，第 2 位）；虚线按位置顺序依次连接各点，较大的点表示几个位置共用的点。“跳了多远”指两个完整编码之间的直线（欧氏）距离，即不同比特个数的平方根。',
   },
 });
+/** 0, 4, 8 and 12 (0、4、8 和 12): a list of positions as prose writes it. */
+const listOf = (xs) => (xs.length < 3 ? xs.join(String(M.and)) : xs.slice(0, -1).join(String(M.listSep)) + String(M.and) + xs.at(-1));
+
 
 const PANELS = [
   { plane: 'xy', a: 0, b: 1, x: M.xBit0, y: M.yBit1 },
@@ -144,7 +149,7 @@ export default {
           // The order the positions come in: it jumps about, the codes are not continuous.
           const order = Array.from({ length }, (_, p) => ({ x: codes[p * bits + panel.a], y: codes[p * bits + panel.b] }));
           const pointLabels = pts.map((g) => M.pointLabel.format({ list: g.positions.join(String(M.listSep)) }));
-          const list = pts.map((g) => M.ariaPoint.format({ ...g, list: g.positions.join(String(M.and)) })).join(String(M.ariaSep));
+          const list = pts.map((g) => M.ariaPoint.format({ ...g, list: listOf(g.positions) })).join(String(M.ariaSep));
           const label = M.aria.format({ plane: panel.plane, list });
           // A panel that would show what it shows already is left as it is (one bit more or
           // less leaves the xy plane alone).
@@ -182,9 +187,18 @@ export default {
         const v = { length, bits, unique, code4: bits > 2 && length > 4 ? code(4) : '', most: 2 ** bits };
         // past 2^bits positions the code wraps, so position 4 shares its point with 4 + 2^bits, ...
         const lifted = Array.from({ length }, (_, p) => p).filter((p) => v.code4 && code(p) === v.code4);
-        v.list4 = lifted.join(String(M.and));
+        v.list4 = listOf(lifted);
+        // every position with bit 2 set leaves the xy plane, not position 4 alone: runs such as 4–7, 12–15
+        const runs = [];
+        for (let p = 0; p < length; p++) {
+          if (!v.code4 || codes[p * bits + 2] !== 1) continue;
+          const last = runs.at(-1);
+          if (last && last[1] === p - 1) last[1] = p;
+          else runs.push([p, p]);
+        }
+        v.up = listOf(runs.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)));
         v.xy = shared.length
-          ? M.xyShared.format({ list: shared.map((g) => M.shared.format({ ...g, list: g.positions.join(String(M.and)) })).join(String(M.sharedSep)) })
+          ? M.xyShared.format({ list: shared.map((g) => M.shared.format({ ...g, list: listOf(g.positions) })).join(String(M.sharedSep)) })
           : String(M.xyOwn);
         // The largest step between neighbours: a carry flips every bit it passes.
         let jump = null;
@@ -194,7 +208,7 @@ export default {
           if (!jump || flips > jump.flips) jump = { a: p, b: p + 1, flips, dist: sig(Math.sqrt(flips), 3) };
         }
         view.notice = unique < length
-          ? M.noticeShared.format({ ...v, list: sharedCode(codes, length, bits).join(String(M.and)) })
+          ? M.noticeShared.format({ ...v, list: listOf(sharedCode(codes, length, bits)) })
           : jump && jump.flips > 1 ? M.noticeJump.format(jump) : String(M.noticeSteps);
         view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? (lifted.length > 1 ? M.readoutLiftMany : M.readoutLift).format(v) : '') + (length === 1 ? M.readoutSingle : unique < length ? M.readoutDistinct : M.readoutAllDistinct).format(v);
         return {

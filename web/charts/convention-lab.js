@@ -36,16 +36,16 @@ const M = messages({
     scrollHint: 'The table below has {d} columns, j = 0 to {last}; where it is wider than the page, scroll it sideways to see them all.',
     hfRow: 'HF row j',
     metaRow: 'Meta row',
-    pair: 'pair',
+    pair: 'pair i',
     readout: 'A difference is the largest absolute difference over the {seq}×{seq} scores or weights. The previous token gets ' +
       '{prevTrained} % of each query\'s attention as trained, {prevConverted} % converted and ' +
-      '{prevWrong} % with the wrong pairing. With the wrong pairing, each query gives {selfWrong} % to its own ' +
-      'token (as trained, {selfTrained} %).',
+      '{prevWrong} % with the wrong pairing. With the wrong pairing, each query gives {selfWrong} % of its attention to its own ' +
+      'position (as trained, {selfTrained} %).',
     readoutHead: 'A difference is the largest absolute difference over the {seq}×{seq} scores or weights: with the rows permuted, rotate_half\'s scores match the interleaved ones to {scoreDiff}; ' +
-      'without, the attention weights differ by up to {wrongDiff}. As trained, each query gives its own token {selfTrained} %.',
-    noticeHead: 'Converted, the head keeps its previous-token pattern ({prevConverted} %, as trained); with the rows not permuted the pattern changes: the previous token gets {prevWrong} %, each query’s own token {selfWrong} %.',
+      'without, the attention weights differ by up to {wrongDiff}. As trained, each query gives {selfTrained} % of its attention to its own position.',
+    noticeHead: 'Converted, the head keeps its previous-token pattern ({prevConverted} %, as trained); with the rows not permuted the pattern changes: the previous token gets {prevWrong} %, each query’s own position {selfWrong} %.',
     noticeRandom: 'With the rows permuted, rotate_half gives the interleaved scores (to {scoreDiff}); without, the attention weights differ by up to {wrongDiff}.',
-    how: 'The page rotates the same q and k three ways: interleaved pairs, rotate_half pairs after the row permutation, and rotate_half pairs without it, then takes the scores q·k and a causal softmax. The previous-token head uses one random vector c (from the seed, times the length control) as every query and c rotated one position on as every key, so its score peaks one position back. Percentages are averaged over the queries at positions 1 and later.',
+    how: 'The page rotates the same q and k three ways: interleaved pairs, rotate_half pairs after the row permutation, and rotate_half pairs without it, then takes the scores q·k and a causal softmax. The previous-token head uses one random vector c (from the seed, times the scale control) as every query and c rotated one position on as every key, so its score peaks one position back. Percentages are averaged over the queries at positions 1 and later.',
   },
   zh: {
     colOf: '{what}：{how}',
@@ -73,15 +73,15 @@ const M = messages({
     scrollHint: '下表共 {d} 列（j = 0 到 {last}）；表格比页面宽时，左右滚动即可看到全部列。',
     hfRow: 'HF 第 j 行',
     metaRow: 'Meta 的行',
-    pair: '对',
+    pair: '维度对 i',
     readout: '相差指 {seq}×{seq} 个得分或权重逐个比较时的最大差值（取绝对值）。每个 query 分给前一个 token 的注意力比例：训练时为 ' +
       '{prevTrained}%，转换后为 {prevConverted}%，配对错误时为 {prevWrong}%。' +
-      '配对错误时，每个 query 把 {selfWrong}% 的注意力给了它自己所在位置的 token（训练时为 {selfTrained}%）。',
+      '配对错误时，每个 query 分给自身位置的注意力为 {selfWrong}%（训练时为 {selfTrained}%）。',
     readoutHead: '相差指 {seq}×{seq} 个得分或权重逐个比较时的最大差值（取绝对值）：置换行之后，rotate_half 的得分与交错配对的得分相差不超过 {scoreDiff}；' +
-      '不置换时，注意力权重最多相差 {wrongDiff}。训练时，每个 query 给它自己所在位置的 token {selfTrained}%。',
-    noticeHead: '转换后，这个头保留了关注前一个 token 的模式（{prevConverted}%，与训练时相同）；行不置换时模式变了：前一个 token 只得到 {prevWrong}%，每个 query 自己所在位置的 token 得到 {selfWrong}%。',
+      '不置换时，注意力权重最多相差 {wrongDiff}。训练时，每个 query 分给自身位置的注意力为 {selfTrained}%。',
+    noticeHead: '转换后，这个头保留了关注前一个 token 的模式（{prevConverted}%，与训练时相同）；行不置换时模式变了：前一个 token 只得到 {prevWrong}%，每个 query 分给自身位置的注意力为 {selfWrong}%。',
     noticeRandom: '置换行之后，rotate_half 给出与交错配对相同的得分（相差不超过 {scoreDiff}）；不置换时，注意力权重最多相差 {wrongDiff}。',
-    how: '页面把同样的 q 和 k 用三种方式旋转：交错配对；先置换行、再用 rotate_half 配对；不置换、直接用 rotate_half 配对，然后计算得分 q·k 并做带因果掩码的 softmax。关注前一个 token 的头用一个随机向量 c（由种子生成，再乘以长度控件的值）作为每个 query，把 c 旋转一个位置后作为每个 key，于是得分在前一个位置处最大。百分比是对位置 1 及之后的各个 query 取的平均。',
+    how: '页面把同样的 q 和 k 用三种方式旋转：交错配对；先置换行、再用 rotate_half 配对；不置换、直接用 rotate_half 配对，然后计算得分 q·k 并做带因果掩码的 softmax。关注前一个 token 的头用一个随机向量 c（由种子生成，再乘以“尺度”控件的值）作为每个 query，把 c 旋转一个位置后作为每个 key，于是得分在前一个位置处最大。百分比是对位置 1 及之后的各个 query 取的平均。',
   },
 });
 

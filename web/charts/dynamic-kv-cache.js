@@ -16,7 +16,7 @@ const MAX_LENGTH = 512;
 
 const M = messages({
   en: {
-    colLength: 'length T',
+    colLength: 'current length L',
     colScoreDiff: 'largest score difference',
     colWeightDiff: 'largest weight difference',
     title: 'Dynamic NTK with a KV cache: scores from cached keys against keys recomputed with the current base',
@@ -50,7 +50,7 @@ const M = messages({
     how: 'The page runs one generation up to the chosen length: the key written at step t (position t − 1) is rotated with dynamic NTK at length t and kept; at about 24 sampled steps, always including L₀ and L₀ + 1, the query is scored against the kept keys and against every key rotated afresh with that step\'s base, and the chart plots the largest difference of the scores and of the softmax weights. q and k are random normal vectors drawn from the seed; pairs use the rotate_half layout. vLLM\'s dynamic computes one base when it loads the model, for the longest length it will serve, and keeps it whatever the prompt\'s length, so its cache stays consistent; llama.cpp has no dynamic NTK at all.',
   },
   zh: {
-    colLength: '长度 T',
+    colLength: '当前长度 L',
     colScoreDiff: '得分的最大差值',
     colWeightDiff: '权重的最大差值',
     title: '带 KV 缓存的动态 NTK：缓存的 key 给出的得分，与用当前底数重新计算的 key 对比',

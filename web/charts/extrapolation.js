@@ -7,7 +7,7 @@ import { messages } from '../host/i18n.js';
 
 const M = messages({
   en: {
-    colTurns: 'turns by position L − 1',
+    colTurns: 'turns by position L₀ − 1',
     title: 'Turns of each RoPE pair over the largest trained distance L₀ − 1',
     length: 'training length L₀',
     dim: 'head dim d',
@@ -25,7 +25,7 @@ const M = messages({
     readoutNone: ' (the slowest, pair {last}, turns {slowest} times).',
   },
   zh: {
-    colTurns: '到位置 L − 1 转过的圈数',
+    colTurns: '到位置 L₀ − 1 转过的圈数',
     title: '在训练见过的最大距离 L₀ − 1 上，RoPE 每一对转过的圈数',
     length: '训练长度 L₀',
     dim: '头维度 d',

@@ -48,7 +48,7 @@ const M = messages({
     cached: '已缓存',
     new: '新',
     full: '完整重新计算，最后一行',
-    incremental: 'KV 缓存：新 query 对已缓存 + 新 key',
+    incremental: 'KV 缓存：新 query 对已缓存的 key 和新 key',
     caption: '旋转后的 key（{hd} 维中的前 {shown} 维）以及新 token 对每个 key 的权重',
     position: '位置',
     ariaLabel: '柱状图：位置 {P} 的新 token 对全部 {n} 个 key 的注意力权重，分别来自 KV 缓存和完整重新计算',
@@ -145,6 +145,7 @@ export default {
         view.readout = (dw === 0 && dout === 0 ? M.readoutSame : M.readout).format({ last: P - 1, P, dw: sig(dw, 2), dout: sig(dout, 2) });
         return {
           measured: { weights: dw, output: dout },
+          cellText: { source: { cache: String(M.cached), new: String(M.new) } },
           columns: ['key position', 'source', ...Array.from({ length: shown }, (_, d) => `k[${d}]`), 'weight (full)', 'weight (cache)'],
           heads: colHeads([COL.keyPosition, M.colSource, ...Array.from({ length: shown }, (_, d) => `k[${d}]`), M.colFull, M.colCache]),
           rows,

@@ -196,7 +196,7 @@ export default {
         if (trained) view.readout += M.here.format({ steps: trained.steps, seed: trained.seed, length: trained.trainLength });
         const rows = [];
         for (const a of attention) for (let i = 0; i < a.length; i++) for (let j = 0; j <= i; j++) rows.push([a.name ?? encoding, a.multiple, i, j, a.weights[i * a.length + j]]);
-        return { columns: ['encoding', 'multiple', 'query', 'key', 'weight'], heads: colHeads([COL.encoding, M.colMultiple, COL.query, COL.key, COL.weight]), rows };
+        return { cellText: { encoding: Object.fromEntries(attention.map((a) => [a.name ?? encoding, String(LAB[a.name ?? encoding])])) }, columns: ['encoding', 'multiple', 'query', 'key', 'weight'], heads: colHeads([COL.encoding, M.colMultiple, COL.query, COL.key, COL.weight]), rows };
       },
       destroy: () => (stop(), destroy()),
     };

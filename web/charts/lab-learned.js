@@ -28,7 +28,7 @@ const M = messages({
     colReached: '训练中到达过',
     colMoved: '移动比例',
     colNearest: '与其他已到达行的最大余弦',
-    title: '可学习的位置表给未训练的位置什么编码',
+    title: '可学习的位置表给未训练位置的编码是什么？',
     xTitle: '位置（表中的行）',
     yTitle: '移动的比例，或余弦',
     moved: '训练带来的移动：|P − P₀| / |P₀|',

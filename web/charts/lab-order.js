@@ -9,8 +9,8 @@ import { LAB, encodingParam } from './shared/lab.js';
 
 const M = messages({
   en: {
-    colDepth: 'depth',
-    colRelative: 'relative distance',
+    colDepth: 'layer (0 = embedding)',
+    colRelative: 'relative change |Δh|/|h|',
     title: 'Which order information survives without a position encoding (NoPE, causal mask)',
     steps: 'training steps',
     seed: 'seed',
@@ -29,8 +29,8 @@ const M = messages({
     how: 'One 24-token input of “repeat the token 2 places back” (seed 1) and the same input with the tokens at positions 2 and 6 swapped go through the lab model; each point is |Δh|/|h|, the distance between the two residual streams at that position and depth over the first one\'s norm. At 0 steps the model is freshly initialised from the seed; 100 or 400 steps train it here first, in short slices so the page stays responsive. Exact zeros are drawn at the bottom line; the shaded band is float32 rounding (sums taken in another order differ by about 1e-7).',
   },
   zh: {
-    colDepth: '深度',
-    colRelative: '相对距离',
+    colDepth: '层（0 = 词嵌入）',
+    colRelative: '相对变化 |Δh|/|h|',
     title: '没有位置编码时（NoPE，因果掩码）还剩下哪些顺序信息',
     steps: '训练步数',
     seed: '种子',

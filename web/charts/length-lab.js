@@ -35,7 +35,7 @@ const M = messages({
     xTitle: 'test length (tokens of the task; trained up to {length})',
     yTitle: 'accuracy',
     lossTitle: 'training loss',
-    lossX: 'step',
+    lossX: 'training step',
     train: 'Train',
     cancel: 'Cancel',
     shown: 'Shown: the default run, trained ahead of time ({steps} steps, seeds {seeds}: each line is their mean, its band their range).',
@@ -79,7 +79,7 @@ const M = messages({
     xTitle: '测试长度（任务的 token 数；训练时最长 {length}）',
     yTitle: '准确率',
     lossTitle: '训练损失',
-    lossX: '步',
+    lossX: '训练步数',
     train: '训练',
     cancel: '取消',
     shown: '当前显示：预先训练好的默认结果（{steps} 步，种子 {seeds}：每条线是它们的平均值，色带是它们的范围）。',
@@ -310,6 +310,7 @@ export default {
           list: lines.map(([enc, s, ev]) => M.readItem.format({ name: runName(enc, s), values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
         }));
         return {
+          cellText: { encoding: Object.fromEntries(lines.map(([enc, s]) => [s ? `${enc} + ${s}` : enc, runName(enc, s)])) },
           columns: ['encoding', 'length', `${field} (mean over ${seeds.length} seeds)`, `${field} lowest`, `${field} highest`],
           heads: colHeads([COL.encoding, COL.length, COL.mean.format({ field: COL[field], n: seeds.length }), COL.lowest.format({ field: COL[field] }), COL.highest.format({ field: COL[field] })]),
           rows: lines.flatMap(([enc, s, ev]) => ev.map((e) => [s ? `${enc} + ${s}` : enc, e.length, e[field], e.lo, e.hi])),

@@ -28,7 +28,7 @@ const M = messages({
     above: 'above {max}',
     hint: 'Tap the map or point at it (or select it with Tab and use the arrow keys) to read one entry.',
     cellRefused: 'position {pos}: not representable in float16',
-    cell: 'position {pos}, pair {pair} (θ{sub} = {theta}): largest of |Δcos|, |Δsin| = {err}',
+    cell: 'position {pos}, pair {pair} (θ{sub} = {theta}): larger absolute error of cos and sin = {err}',
     aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
       'across, {half} pairs down, colour from 1e-9 or less (dark) to 1 and more (yellow). Select it with Tab and use the arrow keys to read entries.',
     readout: '{type}: the largest error, {worst}, is at position {worstPos}, pair {worstPair}; ' +
@@ -62,7 +62,7 @@ const M = messages({
     above: '高于 {max}',
     hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键），即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
-    cell: '位置 {pos}，第 {pair} 对（θ{sub} = {theta}）：|Δcos|、|Δsin| 中较大者 = {err}',
+    cell: '位置 {pos}，第 {pair} 对（θ{sub} = {theta}）：cos、sin 的绝对误差中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
       '颜色从 1e-9 及以下（深色）到 1 及以上（黄色）。用 Tab 键选中后按方向键可读出各个元素。',
     readout: '{type}：最大误差 {worst} 出现在位置 {worstPos}、第 {worstPair} 对；' +

@@ -1,6 +1,6 @@
 // rope-decay-random.js: the long-range decay of RoPE for a random vector, the source post's
 // experiment: one random vector k as both query and key, the key rotated Δ positions further:
-// k·R(Δ)k against Δ (pe.ropeDecay, kind 'vectors'). With q = k the score is Σ_i |k_i|²·cos(Δθ_i), and a
+// the score of k at position 0 with k at position Δ against Δ (pe.ropeDecay, kind 'vectors'). With q = k the score is Σ_i |k_i|²·cos(Δθ_i), and a
 // random k has E|k_i|² = 2, so its expected curve is g(Δ) = 2·Σ_i cos(Δθ_i), drawn beside it. The key
 // control swaps in an independent k, whose score is 0 on average over draws at every distance.
 // Cost: the kernel turns every pair at every distance, length × d/2 rotations (about 4 ns
@@ -18,11 +18,13 @@ const M = messages({
     seed: 'seed for q, k',
     length: 'largest distance + 1',
     base: 'base',
-    key: 'key',
+    key: 'the key is',
     same: 'the query itself (q = k)',
     independent: 'an independent random vector',
     xTitle: 'distance Δ',
-    yTitle: 'score (R₀q)·(R(Δ)k)',
+    yTitle: 'score: q at position 0 · k at position Δ',
+    product: 'q at position 0 · k at position Δ',
+    productSame: 'q at position 0 · k at position Δ, q = k',
     expected: 'expected score g(Δ) = 2·Σᵢ cos(Δ·θᵢ)',
     readout: 'At Δ = 0 the score is |k|² = {s0}; at Δ = 1 it is {s1}; over Δ = {from}…{to} it averages {mean} (RMS {rms}), and g averages {gMean}.',
     readoutIndependent: 'At Δ = 0 the score is q·k = {s0}; over Δ = {from}…{to} it averages {mean} (RMS {rms}).',
@@ -35,11 +37,13 @@ const M = messages({
     seed: 'q、k 的种子',
     length: '最大距离 + 1',
     base: '底数 base',
-    key: 'key',
+    key: 'key 取',
     same: 'query 本身（q = k）',
     independent: '另一个独立的随机向量',
     xTitle: '距离 Δ',
-    yTitle: '得分 (R₀q)·(R(Δ)k)',
+    yTitle: '得分：位置 0 的 q · 位置 Δ 的 k',
+    product: '位置 0 的 q · 位置 Δ 的 k',
+    productSame: '位置 0 的 q · 位置 Δ 的 k，q = k',
     expected: '期望得分 g(Δ) = 2·Σᵢ cos(Δ·θᵢ)',
     readout: 'Δ = 0 时得分为 |k|² = {s0}；Δ = 1 时为 {s1}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}），g 在这一段平均为 {gMean}。',
     readoutIndependent: 'Δ = 0 时得分为 q·k = {s0}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}）。',
@@ -76,7 +80,7 @@ export default {
         const g = same ? pe.ropeDecay(dist, { dim, base, kind: 'ones' }) : null;
         chart.data.datasets = [{
           // the y axis's product; with the key control on "the query itself" q is k, and the legend says so
-          label: same ? '(R₀q)·(R(Δ)k), q = k' : '(R₀q)·(R(Δ)k)',
+          label: String(same ? M.productSame : M.product),
           data: Array.from(s, (y, x) => ({ x, y })), borderColor: palette[0],
         }];
         if (g) {

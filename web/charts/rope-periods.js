@@ -15,7 +15,7 @@ const M = messages({
     yTitle: 'θᵢ (rad per position) and Tᵢ (positions), log scale',
     readout: 'd = {dim}, base {base}: Tₘₐₓ = T{last} = {tmax} positions, Tₘₐₓ/4 = {quarter}; θ runs from {theta0} down to θₘᵢₙ = {thetaLast} rad per position.',
     notice: 'The periods grow geometrically, a straight line on the log axis: this head has pairs that repeat every 6.28 positions and pairs that take {tmax} positions to turn once.',
-    how: 'θᵢ = base^(−2i/d) is computed in double precision for each pair i = 0 … d/2 − 1, and Tᵢ = 2π/θᵢ. The dashed line is Tₘₐₓ/4, a quarter of the slowest pair\'s period.',
+    how: 'θᵢ = base^(−2i/d) is computed in double precision for each pair i = 0 … d/2 − 1, and Tᵢ = 2π/θᵢ. The dotted line is Tₘₐₓ/4, a quarter of the slowest pair\'s period.',
   },
   zh: {
     title: 'RoPE 每一对的频率 θᵢ 与周期 Tᵢ = 2π/θᵢ',
@@ -25,8 +25,8 @@ const M = messages({
     xTitle: '第 i 对',
     yTitle: 'θᵢ（弧度/位置）与 Tᵢ（位置数），对数坐标',
     readout: 'd = {dim}，底数 {base}：Tₘₐₓ = T{last} = {tmax} 个位置，Tₘₐₓ/4 = {quarter}；θ 从每个位置 {theta0} 弧度降到每个位置 {thetaLast} 弧度（θₘᵢₙ）。',
-    notice: '周期按几何级数增长，在对数坐标上是一条直线：这个头里既有每 6.28 个位置就重复一次的对，也有要 {tmax} 个位置才转一圈的对。',
-    how: '对每一对 i = 0 … d/2 − 1 用双精度计算 θᵢ = base^(−2i/d) 和 Tᵢ = 2π/θᵢ。虚线是 Tₘₐₓ/4，即最慢一对周期的四分之一。',
+    notice: '周期按等比数列增长，在对数坐标上是一条直线：这个头里既有每 6.28 个位置就重复一次的维度对，也有要 {tmax} 个位置才转一圈的维度对。',
+    how: '对每一对 i = 0 … d/2 − 1 用双精度计算 θᵢ = base^(−2i/d) 和 Tᵢ = 2π/θᵢ。点线是 Tₘₐₓ/4，即最慢一对周期的四分之一。',
   },
 });
 

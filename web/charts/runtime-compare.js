@@ -124,7 +124,7 @@ const M = messages({
     scoreY: '到该距离为止最大的 |得分误差| / (|q|·|k|)',
     lineConfig: '配置（transformers）',
     lineLlama: 'llama.cpp 读这个 GGUF',
-    lineError: 'llama.cpp 相对配置',
+    lineError: 'llama.cpp 与配置之差',
     sourceSim: '模拟的文件：convert_hf_to_gguf.py 为 {model} 写出的 GGUF 键和 RoPE 张量{omit}。',
     omitRope: '，且按 llama.cpp#8676（2024 年 7 月下旬）之前转换脚本的写法，不含 rope_freqs',
     omitSwa: '，且按 2026 年 1 月之前转换脚本的写法，不含 freq_base_swa',

@@ -1,6 +1,6 @@
 // scaling-decay.js: the long-range decay curves of RoPE out to 4·L0, before and after a
-// scaling method: g(Δ) = 2·Σ cos(Δ·θ_i) (pe.ropeDecay kind 'ones') and q·R(Δ)q for one random
-// q (kind 'vectors'). Distances past L0 are shaded: the model never saw them in training.
+// scaling method: g(Δ) = 2·Σ cos(Δ·θ_i) (pe.ropeDecay kind 'ones') and the score of one random q at
+// position 0 with q at position Δ (kind 'vectors'). Distances past L0 are shaded: the model never saw them in training.
 // The curves are drawn at about 1000 distances, but the range within L0 is taken at every whole
 // distance up to L0: a sparse grid misses the narrow dips of g there, which makes the range too
 // narrow and the share outside it too large. The shares past L0 are a count over an even grid.
@@ -26,17 +26,19 @@ const M = messages({
     scale: 'x axis',
     linear: 'linear',
     log: 'log',
-    linearPI: 'linear (PI)',
+    linearPI: 'PI (θᵢ ÷ s)',
+    ntkAware: 'NTK-aware (larger base)',
     dynamicNTK: 'dynamic NTK',
     xTitle: 'distance Δ',
-    vecY: 'q·R(Δ)q, random q',
+    vecY: 'score: random q at position 0 · q at position Δ',
     note: 'The same for one random vector q as query and key (colours and dashes as above).',
+    vecCol: 'q at 0 · q at Δ',
     noScaling: 'no scaling',
     scaled: '{name}, factor {factor}',
     range: 'range within L₀ without scaling',
     beyond: 'beyond L₀ = {l0}',
     curveOnes: 'g(Δ)',
-    curveVectors: 'q·R(Δ)q for a random q',
+    curveVectors: 'the score of a random q at position 0 with q at position Δ',
     aria: '{curve} against distance 0 to {max}, without scaling and with {name}; distances past {l0} shaded',
     readout: '{counted}: past L₀ = {l0}, g(Δ) leaves the range it had within L₀ ([{lo}, {hi}]) at ' +
       '{onesBefore} of the distances without scaling and {onesAfter} with {name}; the random-vector score ' +
@@ -53,7 +55,7 @@ const M = messages({
     noticeHelpsAll: 'With {name}, g past L₀ stays in its trained range at every distance counted ({onesAfter} outside it, against {onesBefore} unscaled), but the curves change inside L₀ too: g moves by up to {inside} there (g(0) = {g0}).',
     noticeNoHelp: 'At these settings {name} does not bring the curves back into their trained range ({onesAfter} of distances outside it, against {onesBefore} unscaled), and g still moves by up to {inside} inside L₀.',
     noticeSame: 'At factor 1 the scaled curves are the unscaled ones.',
-    how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θᵢ) and q·R(Δ)q, for one random q drawn from the seed, with the frequencies before and after scaling, and draws them at about 1000 distances from 0 to 4·L₀ (evenly spaced, or log-spaced on the log axis). Dynamic NTK is taken at length 4·L₀, the whole window. The numbers in the readout are not taken at the points drawn: the range within L₀ is taken at every whole distance up to L₀ (where L₀ passes 16384, at about 16384 evenly spaced distances instead), and the shares past L₀ are counted at evenly spaced whole distances, about 4096 of them (every one where there are fewer): a curve is outside its range at a distance past L₀ where it lies below the lowest or above the highest value the unscaled curve took at the distances up to L₀; “moves inside L₀” is the largest |scaled − unscaled| of g there.',
+    how: 'The page evaluates g(Δ) = 2·Σ cos(Δ·θᵢ) and the score of q at position 0 with q at position Δ, for one random q drawn from the seed, with the frequencies before and after scaling, and draws them at about 1000 distances from 0 to 4·L₀ (evenly spaced, or log-spaced on the log axis). Dynamic NTK is taken at length 4·L₀, the whole window. The numbers in the readout are not taken at the points drawn: the range within L₀ is taken at every whole distance up to L₀ (where L₀ passes 16384, at about 16384 evenly spaced distances instead), and the shares past L₀ are counted at evenly spaced whole distances, about 4096 of them (every one where there are fewer): a curve is outside its range at a distance past L₀ where it lies below the lowest or above the highest value the unscaled curve took at the distances up to L₀; “moves inside L₀” is the largest |scaled − unscaled| of g there.',
   },
   zh: {
     colOf: '{f}（{name}）',
@@ -67,17 +69,19 @@ const M = messages({
     scale: '横轴',
     linear: '线性',
     log: '对数',
-    linearPI: '位置插值（PI）',
+    linearPI: 'PI（θᵢ ÷ s）',
+    ntkAware: 'NTK-aware（加大底数）',
     dynamicNTK: '动态 NTK',
     xTitle: '距离 Δ',
-    vecY: 'q·R(Δ)q，随机 q',
+    vecY: '得分：位置 0 的随机 q · 位置 Δ 的 q',
     note: '同样的比较，换成一个随机向量 q 同时作为 query 和 key（颜色和虚线样式同上）。',
+    vecCol: '位置 0 的 q · 位置 Δ 的 q',
     noScaling: '不缩放',
     scaled: '{name}，缩放因子 {factor}',
     range: '不缩放时 L₀ 之内的取值范围',
     beyond: '超出 L₀ = {l0}',
     curveOnes: 'g(Δ)',
-    curveVectors: '随机 q 的 q·R(Δ)q',
+    curveVectors: '位置 0 的随机 q 与位置 Δ 的 q 的得分',
     aria: '{curve} 随距离 0 到 {max} 的变化，不缩放与使用 {name} 对比；超过 {l0} 的距离加了阴影',
     readout: '{counted}：超过 L₀ = {l0} 之后，g(Δ) 跑出它在 L₀ 之内的取值范围（[{lo}, {hi}]）的距离，' +
       '不缩放时占 {onesBefore}，使用 {name} 时占 {onesAfter}；随机向量得分的相应比例为 ' +
@@ -94,12 +98,12 @@ const M = messages({
     noticeHelpsAll: '用 {name} 之后，在统计的每个距离上，L₀ 之外的 g 都留在训练时的范围内（越界的占 {onesAfter}，不缩放时为 {onesBefore}），但 L₀ 之内的曲线也变了：那里的 g 最多变化 {inside}（g(0) = {g0}）。',
     noticeNoHelp: '在这组设置下，{name} 没能把曲线拉回训练时的范围（越界的距离占 {onesAfter}，不缩放时为 {onesBefore}），而 L₀ 之内的 g 仍最多变化 {inside}。',
     noticeSame: '缩放因子为 1 时，缩放后的曲线与不缩放的完全相同。',
-    how: '页面用缩放前后的两组频率计算 g(Δ) = 2·Σ cos(Δ·θᵢ)，以及由种子生成的一个随机向量 q 的 q·R(Δ)q，在 0 到 4·L₀ 之间约 1000 个距离上画出（线性坐标下等距，对数坐标下按对数等距）。动态 NTK 取长度 4·L₀，即整个窗口。图下文字中的数字不是在画出的点上统计的：L₀ 之内的取值范围取自 L₀ 以内的每个整数距离（L₀ 超过 16384 时改为约 16384 个均匀分布的距离），L₀ 之外的越界比例则在约 4096 个均匀分布的整数距离上统计（不足 4096 个时逐一统计）：在 L₀ 之外的某个距离上，曲线低于未缩放曲线在不超过 L₀ 的距离上的最小值，或高于其最大值，就算越界；“L₀ 之内的变化”是 g 在这些距离上 |缩放后 − 缩放前| 的最大值。',
+    how: '页面用缩放前后的两组频率计算 g(Δ) = 2·Σ cos(Δ·θᵢ)，以及由种子生成的一个随机向量 q 放在位置 0 与放在位置 Δ 时的得分，在 0 到 4·L₀ 之间约 1000 个距离上画出（线性坐标下等距，对数坐标下按对数等距）。动态 NTK 取长度 4·L₀，即整个窗口。图下文字中的数字不是在画出的点上统计的：L₀ 之内的取值范围取自 L₀ 以内的每个整数距离（L₀ 超过 16384 时改为约 16384 个均匀分布的距离），L₀ 之外的越界比例则在约 4096 个均匀分布的整数距离上统计（不足 4096 个时逐一统计）：在 L₀ 之外的某个距离上，曲线低于未缩放曲线在不超过 L₀ 的距离上的最小值，或高于其最大值，就算越界；“L₀ 之内的变化”是 g 在这些距离上 |缩放后 − 缩放前| 的最大值。',
   },
 });
 
 // The variants' names on the page (the values above stay the same in every language: links use them).
-const NAMES = { 'linear (PI)': M.linearPI, 'dynamic NTK': M.dynamicNTK };
+const NAMES = { 'linear (PI)': M.linearPI, 'NTK-aware': M.ntkAware, 'dynamic NTK': M.dynamicNTK };
 const nameOf = (v) => String(NAMES[v] ?? v);
 function scalingFor(variant, factor, l0) {
   switch (variant) {
@@ -236,7 +240,7 @@ export default {
         return {
           measured: { outside: { ones: s1, vectors: s2, insideEvery: stats.insideEvery, pastEvery: stats.pastEvery }, attentionFactor: attn },
           columns: ['x', 'g no scaling', `g ${variant}`, 'q.R(x)q no scaling', `q.R(x)q ${variant}`],
-          heads: colHeads(['Δ', ...['g', 'q·R(Δ)q'].flatMap((f) => [M.colOf.format({ f, name: M.noScaling }), M.colOf.format({ f, name: NAMES[variant] ?? variant })])]),
+          heads: colHeads(['Δ', ...['g', String(M.vecCol)].flatMap((f) => [M.colOf.format({ f, name: M.noScaling }), M.colOf.format({ f, name: NAMES[variant] ?? variant })])]),
           rows: dist.map((x, j) => [x, curves.ones.before[j], curves.ones.after[j], curves.vectors.before[j], curves.vectors.after[j]]),
         };
       },

@@ -125,7 +125,9 @@ export default {
         // (8 − 2 = 6 is 0.283 short) and the values within 0.2 of each other, a tenth of sin's range
         const close = gap <= 0.2, near = k > 0 && Math.abs(off) <= 0.35 && close;
         // close for the other reason: sin x = sin(π − x), so A + B near π plus a whole number of periods
-        const m = (a + b - Math.PI) / (2 * Math.PI), mirror = !near && close && Math.abs(m - Math.round(m)) * 2 * Math.PI <= 0.5;
+        // (said only where that explains the closeness better than the nearest whole number of periods)
+        const m = (a + b - Math.PI) / (2 * Math.PI), mirrorOff = Math.abs(m - Math.round(m)) * 2 * Math.PI;
+        const mirror = !near && close && mirrorOff <= 0.5 && mirrorOff < Math.abs(off) / 2;
         view.notice = near ? M.noticePeriod.format(v) : String(M.noticeRepeat);
         view.readout = d === 0 ? M.readoutSame.format(v)
           : near ? M.readoutNear.format(v)

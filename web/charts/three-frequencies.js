@@ -1,6 +1,6 @@
 // three-frequencies.js: PE(pos) = [sin(pos), sin(pos/10), sin(pos/100)]: the slower components
 // separate positions 2 and 8, which sin(pos) alone nearly confuses (single-frequency.js).
-// With d = 6 and base 1000, w_i = 1000^(-2i/6) = 1, 1/10, 1/100, so the sin columns 0, 2, 4
+// With d = 6 and base 1000, θ_i = 1000^(-2i/6) = 1, 1/10, 1/100, so the sin columns 0, 2, 4
 // of pe.sinusoidal are exactly the post's three components.
 import { canvasIn, pointLabels, palette, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
@@ -89,7 +89,7 @@ export default {
         view.readout = M.readout.format(v);
         return {
           columns: ['component', 'w', `PE(${a})`, `PE(${b})`],
-          heads: colHeads([M.colComponent, 'w', `PE(${a})`, `PE(${b})`]),
+          heads: colHeads([M.colComponent, 'θᵢ', `PE(${a})`, `PE(${b})`]),
           rows: chart.data.labels.map((name, i) => [name, w[i], va[i], vb[i]]),
         };
       },

@@ -75,7 +75,7 @@ export default {
         chart.update();
         view.notice = String(M.notice);
         view.readout = M.readout.format(v);
-        return lazyRows({ columns: ['pair i', 'w_i', 'wavelength'], heads: colHeads([COL.pairI, 'wᵢ', COL.wavelength]) }, () => waves.map((y, i) => [i, w[i], y]));
+        return lazyRows({ columns: ['pair i', 'w_i', 'wavelength'], heads: colHeads([COL.pairI, 'θᵢ', COL.wavelength]) }, () => waves.map((y, i) => [i, w[i], y]));
       },
       destroy: () => chart.destroy(),
     };

@@ -172,16 +172,20 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   return host;
 }
 
+// Chinese sets no space after its full-width punctuation, where readouts join sentences and
+// labels with one (“…各 128 对）。 full_attention”, “NTK（加大底数） 0.0564”)
+const tight = (s) => s.replace(/([\u3000-\u303f\uff01-\uff60]) +/g, '$1');
+
 /** The readout: what to notice first (view.notice, in bold), then the measured values (view.readout). */
 function showReadout(el, view) {
-  const numbers = view.readout ?? '';
+  const numbers = tight(view.readout ?? '');
   if (!view.notice) {
     el.textContent = numbers;
     return;
   }
   const notice = document.createElement('strong');
   notice.className = 'notice';
-  notice.textContent = view.notice;
+  notice.textContent = tight(view.notice);
   // (Chinese sets no space after its full stop)
   const gap = /[\u3000-\u303f\uff01-\uff60]$/.test(view.notice) ? '' : ' ';
   el.replaceChildren(notice, ...(numbers ? [gap, numbers].filter(Boolean) : []));

@@ -82,7 +82,7 @@ export const HOST = messages({
   zh: {
     link: '链接',
     linkTitle: '复制一个链接，打开后图表保持现在的设置',
-    embed: '嵌入代码',
+    embed: '嵌入网页',
     embedTitle: '复制 HTML，把这张实时图表放进另一个网页',
     png: 'PNG',
     pngTitle: '下载当前绘制的图表，两倍分辨率的 PNG 图片',
@@ -116,7 +116,7 @@ export const HOST = messages({
     toolbar: '分享与导出',
     close: '关闭',
     linkLabel: '此图表的链接',
-    embedLabel: '嵌入此图表的 HTML',
+    embedLabel: '把此图表嵌入网页的 HTML',
     copied: '已复制到剪贴板。',
     copyByHand: '请选中文本并复制（Ctrl+C，Mac 上为 ⌘C）。',
     embedIframe: '作为 iframe（配合 posenc README 中的代码片段，高度随图表变化）',

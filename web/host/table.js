@@ -59,8 +59,10 @@ export function tableView(container, host) {
       region.textContent = HOST.tableEmpty;
       return;
     }
-    // data.heads: the columns in the page's language; data.columns (the CSV's) stay English
+    // data.heads: the columns in the page's language; data.columns (the CSV's) stay English.
+    // data.cellText: for a column of machine words (by its CSV name), the word shown for each value
     const names = data.heads ?? data.columns;
+    const shown = data.columns.map((c) => data.cellText?.[c]);
     const cols = data.columns.length, rows = data.rows?.length ?? 0;
     const nc = Math.min(cols, MAX_TABLE_COLUMNS), nr = Math.min(rows, MAX_TABLE_ROWS);
     const table = document.createElement('table');
@@ -81,7 +83,7 @@ export function tableView(container, host) {
       for (let c = 0; c < nc; c++) {
         const td = document.createElement(c === 0 ? 'th' : 'td');
         if (c === 0) td.scope = 'row';
-        td.textContent = tableCell(row[c]);
+        td.textContent = tableCell(shown[c] && Object.hasOwn(shown[c], row[c]) ? shown[c][row[c]] : row[c]);
         tr.append(td);
       }
     }

@@ -317,6 +317,7 @@ export const MODELS = [
     checkpoint: 'togethercomputer/RedPajama-INCITE-Chat-3B-v1',
     config: { model_type: 'gpt_neox', hidden_size: 2560, num_attention_heads: 32, num_hidden_layers: 32, max_position_embeddings: 2048, rotary_emb_base: 10000, rotary_pct: 1.0 },
     source: 'MLC redpajama_3b_v1',
+    zh: { name: 'RedPajama-INCITE 3B v1（GPT-NeoX）' },
     note: 'GPT-NeoX architecture with full rotary (rotary_pct 1.0). Pythia (rotary_pct 0.25) is not listed: its config was not found in a readable public file.',
   },
   {

@@ -278,7 +278,9 @@ function compareOnce(pe, cfg, gguf, o) {
     const ltMaxCos = Math.max(0, ...dcos), ltMaxSin = Math.max(0, ...dsin);
     maxDcos = Math.max(maxDcos, ltMaxCos);
     maxDsin = Math.max(maxDsin, ltMaxSin);
-    const worst = `largest |Δcos| ${fmt(ltMaxCos)}, |Δsin| ${fmt(ltMaxSin)} up to position ${pmax}`;
+    // cos and sin as each runtime multiplies them: past 1 only by an attention factor, which is said
+    const scaled = magL !== 1 || (magC ?? 1) !== 1 ? ', cos and sin times each runtime\'s attention factor' : '';
+    const worst = `largest |Δcos| ${fmt(ltMaxCos)}, |Δsin| ${fmt(ltMaxSin)} up to position ${pmax}${scaled}`;
 
     // pairing and width
     if (styleL !== lt.style) {
@@ -327,7 +329,7 @@ function compareOnce(pe, cfg, gguf, o) {
       const full = cfg.layerTypes.full_attention;
       if (full && !full.nope && rel(full.base, lt.base) > AGREE) {
         find('swa-base-missing', `this GGUF carries no ${rt.arch}.rope.freq_base_swa. llama.cpp assumes ${fmt(lp.freqBase)} for ${rt.arch}'s sliding-window layers, which is right for this model, but readers that take ${rt.arch}.rope.freq_base (${fmt(Number(meta[`${rt.arch}.rope.freq_base`] ?? 10000))}) for every layer rotate them wrongly (huggingface/candle#2891).`,
-          remedy('reconvert', `reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553)`), name);
+          remedy('reconvert', `none for llama.cpp; for the other readers, reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553)`), name);
       }
     }
 

@@ -207,7 +207,9 @@ export const pointLabels = {
         const below = meta.type === 'bar' && ds.data[j] < 0;
         ctx.fillStyle = ds.labelColor ?? ink().fg;
         ctx.textBaseline = below ? 'top' : 'bottom';
-        const x = el.x + (ds.labelDx ?? 0), y = el.y + (below ? 4 : -(ds.labelDy ?? 6));
+        // centred on its point, but moved in from the canvas's edges, which would cut it off
+        const half = ctx.measureText(text).width / 2 + 2;
+        const x = Math.min(Math.max(el.x + (ds.labelDx ?? 0), half), chart.width - half), y = el.y + (below ? 4 : -(ds.labelDy ?? 6));
         ctx.strokeText(text, x, y);
         ctx.fillText(text, x, y);
       });
