@@ -139,6 +139,24 @@ test('zh: no calques (帖子, 读数, 两头) in the text or the charts, RoPE na
   assert.deepEqual(glued, [], 'half-width punctuation between Chinese clauses');
 });
 
+test('zh: the prose and the guide keep one term for each idea, as the charts do', () => {
+  const GUIDE = readFileSync(new URL('../web/teaching.html', import.meta.url), 'utf8');
+  for (const [name, src] of [['index.html', HTML], ['teaching.html', GUIDE]]) {
+    // 快对/慢对 clip 维度对; 瞎猜 is slang; 打分 is 计算得分; scaling applied only when the model runs is 推理时
+    for (const w of ['快对', '慢对', '瞎猜', '打分', '评估时', '单位映射', '几何级数', '可学习位置编码', '用在哪里']) {
+      assert.ok(!src.includes(w), `“${w}” in ${name}`);
+    }
+    // Chinese cites sections as 第 n 节; a § inside Chinese text or heading a Chinese table reads as a calque
+    const zh = [...src.matchAll(/<(\w+)[^>]*\blang="zh-CN"[^>]*>([\s\S]*?)<\/\1>/g)].map((m) => m[2]).join('\n');
+    assert.deepEqual(zh.match(/.{0,12}(§|128k|\d \d{3} \d{3}).{0,12}/g) ?? [], [], `${name}: § or a spaced or lower-case number in Chinese text`);
+    // an expected answer says yes or no and then why: one colon, not two chained
+    assert.deepEqual(src.match(/预期回答：<\/i>[^。！？<]*：/g) ?? [], [], `${name}: chained colons in an expected answer`);
+  }
+  // T5's groups of distances are 桶, named once in the primer before any section uses the word
+  const primer = HTML.split('<section id="primer"')[1].split('</section>')[0];
+  assert.match(primer, /每组称为一个桶/);
+});
+
 test('zh: no space after full-width punctuation in the prose, the readouts or the teacher\'s guide (a line break in the source would show as one)', async () => {
   const gaps = async (page) => page.evaluate(() => {
     for (const s of document.querySelectorAll('main > section')) s.style.contentVisibility = 'visible';
