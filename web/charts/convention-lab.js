@@ -69,7 +69,7 @@ const M = messages({
     queryPosition: 'query 位置 m',
     aria: '注意力权重，{title}（{sub}）：纵向 {seq} 个 query，横向 {seq} 个 key，' +
       '因果掩码；前一个 token 平均得到 {prev}%。',
-    caption: 'W<sub>Q</sub> 和 W<sub>K</sub> 的行置换（因而也是 q、k 的）：Hugging Face 的第 j 行取自 Meta 的第 … 行',
+    caption: 'W<sub>Q</sub> 和 W<sub>K</sub> 的行置换（q、k 的维度随之同样置换）：Hugging Face 的第 j 行取自 Meta 的第 … 行',
     scrollHint: '下表共 {d} 列（j = 0 到 {last}）；表格比页面宽时，左右滚动即可看到全部列。',
     hfRow: 'HF 第 j 行',
     metaRow: 'Meta 的行',

@@ -83,7 +83,7 @@ const M = messages({
     curveOnes: 'g(Δ)',
     curveVectors: '位置 0 的随机 q 与位置 Δ 的 q 的得分',
     aria: '{curve} 随距离 0 到 {max} 的变化，不缩放与使用 {name} 对比；超过 {l0} 的距离加了阴影',
-    readout: '{counted}：超过 L₀ = {l0} 之后，g(Δ) 跑出它在 L₀ 之内的取值范围（[{lo}, {hi}]）的距离，' +
+    readout: '{counted}：超过 L₀ = {l0} 之后，g(Δ) 超出它在 L₀ 之内的取值范围（[{lo}, {hi}]）的距离，' +
       '不缩放时占 {onesBefore}，使用 {name} 时占 {onesAfter}；随机向量得分的相应比例为 ' +
       '{vecBefore} 和 {vecAfter}',
     counted: '{inside}，{past}',
