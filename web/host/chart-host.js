@@ -27,7 +27,9 @@
 //       destroy?(),
 //     }
 //   }
-// `data` is { columns: [names], rows: [[values]] } (a table of the numbers behind the chart).
+// `data` is { columns: [names], rows: [[values]] } (a table of the numbers behind the chart; the
+// CSV's column names and values stay machine words), and may give heads (the columns' names in the
+// page's language, for the table view) and cellText ({ column: { value: word shown } }).
 //
 // The host mountChart() returns: { params(), set(values), update(), relabel(), place(), destroy(),
 // setNotes(list), data, view, controls, chart, container, figure, Chart, i18n }. update() redraws
