@@ -205,7 +205,7 @@ try {
   if (SMOKE) kinds = kinds.slice(0, 1);
 
   console.log(`(${load()} at the start)`);
-  console.log(`posenc browser bench: ${info.ua ?? 'Chromium'} headless, ${info.build ?? '?'} kernels, ${kinds.length} charts, ${STEPS} values per control sweep.`);
+  console.log(`posenc browser bench: ${info.ua ?? 'Chromium'} headless on ${cpus()[0]?.model ?? 'an unknown CPU'}, ${info.build ?? '?'} kernels, ${kinds.length} charts, ${STEPS} values per control sweep.`);
   console.log(`Page load (${LOADS} loads, ms from navigation): first chart drawn p50 ${f1(pct(loads.first, 50))} p95 ${f1(pct(loads.first, 95))}; every chart mounted p50 ${f1(pct(loads.all, 50))} p95 ${f1(pct(loads.all, 95))}.`);
   console.log(`  (p50: the page's script received ${f1(pct(loads.modules, 50))}, document parsed ${f1(pct(loads.parsed, 50))}, DOMContentLoaded ${f1(pct(loads.dcl, 50))}; ${pct(loads.requests, 50)} requests until every chart is mounted)`);
   if (loads.external.length) console.log(`  the page asked for addresses outside this machine: ${loads.external.join(', ')}`);
