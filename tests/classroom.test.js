@@ -327,7 +327,7 @@ test('§21\'s takeaway sits under runtime-compare, which it names, and gives the
   const distance = /first past 1 % at distance (\d+)/.exec(r.readout)?.[1];
   assert.ok(distance, r.readout);
   assert.match(r.en, new RegExp(`more than 1 % from transformers' scores at distance ${distance}\\b`));
-  assert.match(r.zh, new RegExp(`距离 ${distance} 才偏离超过 1%`));
+  assert.match(r.zh, new RegExp(`距离 ${distance} 处首次偏离超过 1%`));
 });
 
 test('opening an exercise shows its link, not its answer: the answer is one more disclosure, by mouse or keyboard', async () => {

@@ -55,7 +55,7 @@ const M = messages({
     and: ' 和 ',
     stays: '',
     stay: '',
-    noticeCopy: '{peak}在微调所针对的 4× 处，不缩放的模型从 1× 到 4× 损失的准确率（{plain1} → {plain4}），它们挽回了 {lo}%～{hi}%：{list}。到 8× 全都失败（最好也只有 {best8}）。',
+    noticeCopy: '{peak}在微调所针对的 4× 处，不缩放的模型从 1× 到 4× 损失了一部分准确率（{plain1} → {plain4}），它们挽回了其中的 {lo}%～{hi}%：{list}。到 8× 全都失败（最好也只有 {best8}）。',
     noticeCopyScores: '{peak}在微调所针对的 4× 处，{list}，不缩放的模型为 {plain4}；到 8× 全都失败（最好也只有 {best8}）。',
     peakFirst: '每种微调都是在 1× 处最好，越往 4× 越差。',
     peakTuned: '每种微调都在它所针对的 4× 附近效果最好。',
