@@ -201,6 +201,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   const next = button('present-next', () => go(index + 1));
   steps.append(prev, count, next);
   const exit = button('present-exit', () => close());
+  exit.setAttribute('aria-keyshortcuts', 'Escape');
   // the buttons share the track's line, leaving the height under the title to the figure
   const top = doc.createElement('div');
   top.className = 'present-top';
@@ -258,7 +259,6 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     exit.textContent = t(M.exit);
     // the key goes in the tooltip: a phone has no Escape, and the button's words must fit beside the track
     exit.title = t(M.exitTitle);
-    exit.setAttribute('aria-keyshortcuts', 'Escape');
     opener.textContent = t(M.open);
     opener.title = t(M.openTitle);
     if (index < 0) return;
