@@ -50,3 +50,12 @@ test('messages() refuses a table with a missing language and fills placeholders 
   assert.equal(m.a.format({ n: 1, m: 2 }), '1 of 2');
   assert.equal(m.a.format({ n: 1, ['__proto__']: 3 }), '1 of {m}');
 });
+
+test('layers are numbered only from 0, as transformers numbers them; otherwise they are counted in words', async () => {
+  const { readFileSync } = await import('node:fs');
+  const html = ['index.html', 'teaching.html'].map((f) => readFileSync(new URL(`../web/${f}`, import.meta.url), 'utf8'));
+  const texts = [...html, ...tables.flatMap(([, m]) => [...Object.values(m.tables.en), ...Object.values(m.tables.zh)])];
+  // "layer 1" would be the second layer to a reader of the sections that count from 0
+  const numbered = texts.flatMap((s) => s.match(/.{0,20}(\blayers? [1-9]\d*\b|第 ?[1-9]\d* ?层).{0,20}/gi) ?? []);
+  assert.deepEqual(numbered, []);
+});
