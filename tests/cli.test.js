@@ -238,3 +238,18 @@ test('errors in the command line\'s own words: the flag typed, files swapped or 
   assert.match(await offline('hub:meta/llama/old.gguf'), /^posenc: cannot reach the Hub for meta\/llama \(ECONNREFUSED\); offline\? Give a local GGUF file instead/);
   assert.match(await offline('hub:meta/llama'), /^posenc: cannot reach the Hub for meta\/llama \(ECONNREFUSED\); offline\? Give a local config.json instead/);
 });
+
+test('compare exits 0 when the only finding is a note for other readers (Gemma 3 without freq_base_swa), 1 for a short prompt under LongRoPE', async () => {
+  const gcfg = file('gemma3-config.json', JSON.stringify(MODELS['gemma-3-4b'].config));
+  const g = await run('compare', gcfg, file('gemma3.gguf', gguf('gemma-3-4b', { drop: ['gemma3.rope.freq_base_swa'] })));
+  assert.match(g.stdout, /swa-base-missing: .*right for this model/);
+  assert.equal(g.code, 0, g.stdout);
+  const j = JSON.parse((await run('compare', gcfg, join(dir, 'gemma3.gguf'), '--json')).stdout);
+  assert.deepEqual([j.agree, j.findings[0].severity], [true, 'note']);
+  // Phi-3.5 in its whole context: the header says which sequence lengths were compared
+  const pcfg = file('phi-config.json', JSON.stringify(MODELS['phi-3.5-mini'].config));
+  const p = await run('compare', pcfg, file('phi.gguf', gguf('phi-3.5-mini')), '-c', '131072');
+  assert.match(p.stdout, /positions up to 131071, as a sequence of 131072 and as a prompt of 4096 tokens/);
+  assert.match(p.stdout, /longrope-factors-by-context: a prompt of at most 4096 tokens/);
+  assert.equal(p.code, 1);
+});

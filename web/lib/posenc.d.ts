@@ -556,6 +556,11 @@ export interface RuntimeFinding {
   /** the flags to pass ('flags') or to leave out ('drop-flag'); null otherwise */
   readonly fixFlags: string | null;
   readonly layerTypes: readonly string[];
+  /**
+   * 'differs' where llama.cpp does not compute what the config means; 'note' where it does (a flag
+   * that changes nothing, a GGUF only other readers misread, and 'none')
+   */
+  readonly severity: 'differs' | 'note';
 }
 
 /** pe.compareRuntimes's result (frozen): per layer type, in float64. */
@@ -564,6 +569,13 @@ export interface RuntimeComparison {
   readonly arch: string;
   readonly nCtx: number;
   readonly positions: readonly number[];
+  /**
+   * the sequence lengths compared: max(positions) + 1, and, for LongRoPE with the default positions
+   * in a context past original_max_position_embeddings (L0), L0 too (a prompt within it)
+   */
+  readonly seqLens: readonly number[];
+  /** true when no finding is of severity 'differs' (the CLI's exit 0) */
+  readonly agree: boolean;
   readonly layerTypes: Readonly<Record<string, {
     readonly llamaCppLayerType: string;
     readonly layers: readonly number[] | null;

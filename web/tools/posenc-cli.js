@@ -200,7 +200,7 @@ function printLlama(rt, name) {
 }
 
 function printCompare(r, cfgName, ggufName) {
-  const lines = [`${ggufName} in llama.cpp ${r.llamaCpp} (${r.arch}, context ${r.nCtx}) against ${cfgName}, positions up to ${r.float32.position}`];
+  const lines = [`${ggufName} in llama.cpp ${r.llamaCpp} (${r.arch}, context ${r.nCtx}) against ${cfgName}, positions up to ${r.float32.position}, as a sequence of ${r.seqLens.join(' and as a prompt of ')} tokens`];
   for (const [t, lt] of Object.entries(r.layerTypes)) {
     lines.push(`  ${t}: base ${fmt(lt.base.llamaCpp)} (config ${fmt(lt.base.config)}), rotary ${lt.rotaryDim.llamaCpp} (${lt.rotaryDim.config}), pairs ${lt.pairing.llamaCpp} (${lt.pairing.config}), magnitude ${fmt(lt.magnitude.llamaCpp)} (${fmt(lt.magnitude.config)}), θ differs on ${lt.differingPairs.length} of ${lt.relDiff.length} pairs`);
   }
@@ -272,7 +272,7 @@ async function main(argv) {
     const [{ text }, g] = await Promise.all([loadConfig(cref), loadGguf(gref)]);
     const r = pe.compareRuntimes(text, g, { flags: a.flags, ctx: a.ctx, ...(a.positions ? { positions: a.positions } : {}) });
     say(printCompare(r, cref, gref), r);
-    return r.findings.every((f) => f.code === 'none') ? 0 : 1;
+    return r.agree ? 0 : 1;
   }
   if (command === 'vectors') {
     if (a.files.length !== 1) throw new UsageError('vectors takes one config.json');
