@@ -581,7 +581,8 @@ export interface RuntimeComparison {
     readonly layers: readonly number[] | null;
     readonly llamaCppLayers: readonly number[] | null;
     readonly rotaryDim: { readonly config: number; readonly llamaCpp: number };
-    readonly pairing: { readonly config: RopeStyle; readonly llamaCpp: RopeStyle };
+    /** config and llamaCpp in the HF checkpoint's weight layout; gguf in the GGUF's (adjacent where the converter permuted Q/K) */
+    readonly pairing: { readonly config: RopeStyle; readonly llamaCpp: RopeStyle; readonly gguf: RopeStyle };
     readonly magnitude: { readonly config: number | null; readonly llamaCpp: number };
     readonly base: { readonly config: number; readonly llamaCpp: number };
     readonly factors: string | null;

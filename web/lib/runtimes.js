@@ -368,7 +368,7 @@ function compareOnce(pe, cfg, gguf, o) {
     layerTypes[name] = Object.freeze({
       llamaCppLayerType: lname, layers: lt.layers, llamaCppLayers: lp.layers,
       rotaryDim: Object.freeze({ config: lt.rotaryDim, llamaCpp: lp.nDims }),
-      pairing: Object.freeze({ config: lt.style, llamaCpp: styleL }),
+      pairing: Object.freeze({ config: lt.style, llamaCpp: styleL, gguf: lp.mode === 'norm' ? 'interleaved' : 'half' }),
       magnitude: Object.freeze({ config: magC, llamaCpp: magL }),
       base: Object.freeze({ config: lt.base, llamaCpp: lp.freqBase }),
       factors: lp.factorsName,
