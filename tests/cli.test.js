@@ -62,7 +62,7 @@ test('compare: a Llama 3.1 GGUF without rope_freqs shows the finding with its fi
   assert.equal(bad.code, 1, bad.stderr);
   assert.match(bad.stdout, /rope-freqs-missing: this GGUF has no rope_freqs tensor/);
   assert.match(bad.stdout, /fix: download or convert a GGUF made with convert_hf_to_gguf.py from llama.cpp b3472 or later/);
-  assert.match(bad.stdout, /float32 rounding at position 131071 \(not a finding\): the largest \|Δ\| of a cos or sin from its float64 value is [\d.e-]+ in llama.cpp, [\d.e-]+ in transformers/);
+  assert.match(bad.stdout, /float32 rounding at position 131071 \(not a finding\): the largest \|Δ\| of a cos or sin from its float64 value is [\d.e-]+ in llama.cpp \(ggml's float32 code\), [\d.e-]+ with θ_i, angles and cos\/sin each rounded once to float32, the type transformers computes in \(its own recipe rounds θ_i twice/);
   const good = await run('compare', llamaConfig, goodGguf);
   assert.equal(good.code, 0, good.stdout);
   assert.match(good.stdout, /none: llama.cpp and the config agree/);

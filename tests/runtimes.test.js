@@ -311,3 +311,19 @@ test('longrope-factors-by-context by default: a context past L0 is compared as a
   const noop = await compare('llama-3.1-8b', { flags: { ropeScaling: 'yarn' } });
   assert.deepEqual([codes(noop), noop.findings[0].severity, noop.agree], [['flag-no-op'], 'note', true]);
 });
+
+test('float32: transformers\' own recipe (inv_freq = 1 / base ** (2i/d) and the angles in float32) strays as far from float64 as README says, further than compare\'s once-rounded figure', async () => {
+  const { readFileSync } = await import('node:fs');
+  const f = Math.fround, base = 1e6, d = 128, p = 131071;
+  let own = 0;
+  for (let i = 0; i < d / 2; i++) {
+    const angle = f(f(1 / f(Math.pow(base, f(f(2 * i) / d)))) * f(p)), exact = p * Math.pow(base, -2 * i / d);
+    own = Math.max(own, Math.abs(f(Math.cos(angle)) - Math.cos(exact)), Math.abs(f(Math.sin(angle)) - Math.sin(exact)));
+  }
+  assert.equal(own.toPrecision(2), '0.0048');
+  assert.match(readFileSync(new URL('../README.md', import.meta.url), 'utf8'), /up to 4\.8e-3 at position 131071 \(base 1e6,\s+d 128/);
+  const once = pe.ropeCache([p], d, { base, precision: 'f32' });
+  let rounded = 0;
+  for (let i = 0; i < d / 2; i++) rounded = Math.max(rounded, Math.abs(once.cos[i] - Math.cos(p * base ** (-2 * i / d))));
+  assert.ok(rounded < own, `${rounded} < ${own}`);
+});

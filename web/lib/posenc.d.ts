@@ -604,7 +604,11 @@ export interface RuntimeComparison {
   readonly maxDcos: number;
   readonly maxDsin: number;
   readonly findings: readonly RuntimeFinding[];
-  /** not a finding: each runtime's own float32 rounding (largest |Δ| of cos/sin from its float64 values) at the largest position */
+  /**
+   * not a finding: float32 rounding at the largest position, the largest |Δ| of cos/sin from each side's
+   * float64 values: llama.cpp's as ggml computes them; transformers' with θ_i, angle and cos/sin each
+   * rounded once to float32 (transformers' own recipe rounds θ_i twice, and can stray further)
+   */
   readonly float32: { readonly position: number; readonly llamaCpp: number; readonly transformers: number };
   readonly configWarnings: readonly { readonly code: string; readonly message: string }[];
 }

@@ -352,7 +352,7 @@ function compareOnce(pe, cfg, gguf, o) {
       }
     }
 
-    // float32: what each runtime's own rounding does at the largest position
+    // float32 at the largest position: llama.cpp's as ggml rounds; transformers' types, each step rounded once
     const g32 = pe.llamaCppCache(lp, [pmax]);
     for (let i = 0; i < thetaL.length; i++) {
       f32Report.llamaCpp = Math.max(f32Report.llamaCpp, Math.abs(g32.cos[i] - magL * Math.cos(pmax * thetaL[i])), Math.abs(g32.sin[i] - magL * Math.sin(pmax * thetaL[i])));

@@ -223,7 +223,7 @@ function printCompare(r, cfgName, ggufName) {
     if (f.fix) lines.push(`    fix: ${f.fix}`);
   }
   for (const w of r.configWarnings) lines.push(`  config warning (${w.code}): ${w.message}`);
-  lines.push(`float32 rounding at position ${r.float32.position} (not a finding): the largest |Δ| of a cos or sin from its float64 value is ${fmt(r.float32.llamaCpp)} in llama.cpp, ${fmt(r.float32.transformers)} in transformers`);
+  lines.push(`float32 rounding at position ${r.float32.position} (not a finding): the largest |Δ| of a cos or sin from its float64 value is ${fmt(r.float32.llamaCpp)} in llama.cpp (ggml's float32 code), ${fmt(r.float32.transformers)} with θ_i, angles and cos/sin each rounded once to float32, the type transformers computes in (its own recipe rounds θ_i twice, in pow and 1/x, and can stray further)`);
   return lines.join('\n');
 }
 
