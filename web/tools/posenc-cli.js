@@ -5,7 +5,7 @@
 //   posenc compare <config.json | hub:owner/name> <model.gguf | hub:owner/name/file.gguf> [--ctx N] [llama.cpp flags] [--positions a,b,...] [--json]
 //   posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--seq-len N] [--out file.json]
 //
-// compare exits 1 when llama.cpp and the config disagree (any finding but "none"), 2 on an error.
+// compare exits 1 when llama.cpp and the config disagree (a finding of severity 'differs'; notes leave it at 0), 2 on an error.
 // A GGUF is read at its front only: a local file through a Blob over the file, a Hub file with
 // HTTP Range requests (progress on stderr). HF_TOKEN, when set, is sent to the Hub for gated
 // models; POSENC_HUB points hub: at another host (the tests' local server).
