@@ -62,7 +62,7 @@ test('compare: a Llama 3.1 GGUF without rope_freqs shows the finding with its fi
   assert.equal(bad.code, 1, bad.stderr);
   assert.match(bad.stdout, /rope-freqs-missing: this GGUF has no rope_freqs tensor/);
   assert.match(bad.stdout, /fix: download or convert a GGUF made with convert_hf_to_gguf.py from llama.cpp b3472 or later/);
-  assert.match(bad.stdout, /float32 rounding at position 131071 \(not a finding\): the largest \|Δ\| of a cos or sin from its float64 value is [\d.e-]+ in llama.cpp, [\d.e-]+ in transformers/);
+  assert.match(bad.stdout, /float32 rounding at position 131071 \(not a finding\): the largest \|Δ\| of a cos or sin from its float64 value is [\d.e-]+ in llama.cpp \(ggml's float32 code\), [\d.e-]+ with θ_i, angles and cos\/sin each rounded once to float32, the type transformers computes in \(its own recipe rounds θ_i twice/);
   const good = await run('compare', llamaConfig, goodGguf);
   assert.equal(good.code, 0, good.stdout);
   assert.match(good.stdout, /none: llama.cpp and the config agree/);
@@ -124,7 +124,8 @@ test('inspect: a config, a GGUF (with flags), --json', async () => {
   assert.match(c.stdout, /full_attention \(32 layers\): base 500000, head 128, rotary 128, pairs half, scaling type llama3, factor 8/);
   const g = await run('inspect', oldGguf, '--rope-scaling', 'yarn');
   assert.equal(g.code, 0);
-  assert.match(g.stdout, /n_dims 128, mode norm \(pairs half: adjacent pairs of the q\/k weights convert_hf_to_gguf.py permuted\), freq_base 500000, freq_scale 1, ext_factor 1/);
+  // the pairs in each weight layout: adjacent in the GGUF's, half-split in the checkpoint's
+  assert.match(g.stdout, /n_dims 128, mode norm \(pairs adjacent \(2i, 2i \+ 1\) in the GGUF's weights = half-split \(i, i \+ d\/2\) in the HF checkpoint's, whose q\/k convert_hf_to_gguf.py permuted\), freq_base 500000, freq_scale 1, ext_factor 1/);
   assert.match(g.stdout, /flag-no-op: --rope-scaling yarn without --rope-scale/);
   const j = JSON.parse((await run('inspect', goodGguf, '--json')).stdout);
   assert.equal(j.metadata['llama.rope.freq_base'], 500000);
@@ -156,7 +157,7 @@ test('vectors: the conformance vectors as JSON, to stdout or a file', async () =
   assert.equal(one.seqLen, 100);
   assert.deepEqual(one.layerTypes.full_attention.positions.map((r) => r.position), [0, 1, 7]);
   assert.match((await run('vectors', llamaConfig, '--positions', '7', '--seq-len', '7')).stderr,
-    /^posenc: --seq-len \(7\) must exceed every position asked for: --positions value 1 is 7/);
+    /^posenc: --seq-len \(7\) must exceed every position asked for: the 1st value of --positions is 7/);
   assert.match((await run('inspect', llamaConfig, '--seq-len', '7')).stderr, /--seq-len applies to vectors only/);
   const out = join(dir, 'vectors.json');
   const w = await run('vectors', llamaConfig, '--out', out);
@@ -210,7 +211,7 @@ test('errors in the command line\'s own words: the flag typed, files swapped or 
   // an API option's name becomes the flag that fills it
   assert.match(await fail('compare', llamaConfig, goodGguf, '-c', '-5'), /^posenc: -c must be in \[0, 2147483647\], got -5/);
   assert.match(await fail('compare', llamaConfig, goodGguf, '--rope-freq-base', '-3'), /^posenc: --rope-freq-base must be > 0, got -3/);
-  assert.match(await fail('vectors', llamaConfig, '--positions', '3,-1'), /^posenc: --positions value 2 must be finite/);
+  assert.match(await fail('vectors', llamaConfig, '--positions', '3,-1'), /^posenc: the 2nd value of --positions must be finite/);
   // the two files of compare in the wrong order, or of the wrong kind
   assert.match(await fail('compare', goodGguf, llamaConfig), /compare takes the config first, then the GGUF: posenc compare .*llama-config\.json .*llama\.gguf/);
   const jsonNamedGguf = file('config-as.gguf', readFileSync(llamaConfig));
@@ -237,4 +238,48 @@ test('errors in the command line\'s own words: the flag typed, files swapped or 
     (err, stdout, stderr) => resolve(stderr)));
   assert.match(await offline('hub:meta/llama/old.gguf'), /^posenc: cannot reach the Hub for meta\/llama \(ECONNREFUSED\); offline\? Give a local GGUF file instead/);
   assert.match(await offline('hub:meta/llama'), /^posenc: cannot reach the Hub for meta\/llama \(ECONNREFUSED\); offline\? Give a local config.json instead/);
+});
+
+test('compare exits 0 when the only finding is a note for other readers (Gemma 3 without freq_base_swa), 1 for a short prompt under LongRoPE', async () => {
+  const gcfg = file('gemma3-config.json', JSON.stringify(MODELS['gemma-3-4b'].config));
+  const g = await run('compare', gcfg, file('gemma3.gguf', gguf('gemma-3-4b', { drop: ['gemma3.rope.freq_base_swa'] })));
+  assert.match(g.stdout, /swa-base-missing: .*right for this model/);
+  assert.equal(g.code, 0, g.stdout);
+  const j = JSON.parse((await run('compare', gcfg, join(dir, 'gemma3.gguf'), '--json')).stdout);
+  assert.deepEqual([j.agree, j.findings[0].severity], [true, 'note']);
+  // Phi-3.5 in its whole context: the header says which sequence lengths were compared
+  const pcfg = file('phi-config.json', JSON.stringify(MODELS['phi-3.5-mini'].config));
+  const p = await run('compare', pcfg, file('phi.gguf', gguf('phi-3.5-mini')), '-c', '131072');
+  assert.match(p.stdout, /positions up to 131071, as a sequence of 131072 and as a prompt of 4096 tokens/);
+  assert.match(p.stdout, /longrope-factors-by-context: a prompt of at most 4096 tokens/);
+  assert.equal(p.code, 1);
+});
+
+test('inspect and compare name each weight layout\'s pairs, a LongRoPE list of the wrong length, and transformers\' attention_factor', async () => {
+  const c = await run('compare', llamaConfig, goodGguf);
+  assert.match(c.stdout, /pairs half \(half\) in the HF checkpoint's layout \(adjacent in the GGUF's weights\)/);
+  const phi = await run('compare', file('phi-c.json', JSON.stringify(MODELS['phi-3.5-mini'].config)), file('phi-c.gguf', gguf('phi-3.5-mini')));
+  assert.match(phi.stdout, /pairs half \(half\) in the HF checkpoint's layout, magnitude/);
+  const i = await run('inspect', file('phi-c.gguf', gguf('phi-3.5-mini')));
+  assert.match(i.stdout, /mode neox \(pairs half-split \(i, i \+ d\/2\), in the GGUF's weights as in the HF checkpoint's\)/);
+  const cfg = structuredClone(MODELS['phi-3.5-mini'].config);
+  cfg.rope_scaling.long_factor = cfg.rope_scaling.long_factor.slice(1);
+  const bad = await run('inspect', file('phi-short.json', JSON.stringify(cfg)));
+  assert.match(bad.stdout, /, 48 short and 47 long factors, magnitude \(attention_factor\) unknown: the factor lists do not fit the rotary width \(see the warning\)/);
+  assert.doesNotMatch(bad.stdout, /null/);
+  assert.match((await run('inspect', llamaConfig)).stdout, /magnitude \(attention_factor\) 1\b/);
+});
+
+test('errors in the user\'s words: a binary file as config, an unknown architecture first, which --positions value, --out\'s directory', async () => {
+  const bin = await run('inspect', file('weights.bin', Uint8Array.from({ length: 256 }, (_, k) => (k * 151 + 7) % 256)));
+  assert.equal(bin.code, 2);
+  assert.match(bin.stderr, /weights\.bin is neither a GGUF file \(no "GGUF" at its start\) nor a JSON text file/);
+  assert.doesNotMatch(bin.stderr, /Unexpected token/);
+  const unk = await run('inspect', file('foo.gguf', gguf('llama-3.1-8b', { set: [['general.architecture', 'string', 'foobar']] })));
+  assert.match(unk.stderr, /^posenc: general.architecture "foobar" is unknown/);
+  const pos = await run('vectors', llamaConfig, '--positions', '0,10', '--seq-len', '5');
+  assert.match(pos.stderr, /--seq-len \(5\) must exceed every position asked for: the 2nd value of --positions is 10/);
+  const out = await run('vectors', llamaConfig, '--out', join(dir, 'missing', 'v.json'));
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, new RegExp(`^posenc: --out .*v\\.json: no directory .*missing; create it first`));
 });

@@ -283,3 +283,13 @@ test('bool arrays read as booleans, as a lone bool does (Gemma 4\'s sliding patt
   await assert.rejects(readGguf(asBool), (e) => e instanceof GgufError && e.code === 'malformed' && /a\.b\[1\] is a bool holding 2/.test(e.message));
   assert.deepEqual((await readGguf(bad)).metadata['a.b'], [1, 2]);
 });
+
+test('a file path is not a URL: a TypeError naming source says to pass the bytes, and nothing is fetched', async () => {
+  const calls = [];
+  const fetch = async (...a) => calls.push(a);
+  for (const path of ['/tmp/x.gguf', 'models/x.gguf', 'C:\\models\\x.gguf', 'file:///tmp/x.gguf']) {
+    await assert.rejects(readGguf(path, { fetch }), (e) => e instanceof TypeError &&
+      e.message === `source ${JSON.stringify(path)} is not an http(s) URL; to read a local file, pass its bytes or a Blob over it (in Node: fs.readFileSync(path), or await fs.openAsBlob(path), which reads only the front)`);
+  }
+  assert.deepEqual(calls, []);
+});

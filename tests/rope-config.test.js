@@ -34,6 +34,7 @@ test('each warning fires on a config built to raise it, and only that warning', 
     'llama3-step': { ...llama, rope_theta: 500000, rope_scaling: { ...llama3, factor: 16, high_freq_factor: 1 } },
     'scaling-by-length': { ...llama, max_position_embeddings: 4096, rope_theta: 1e4, rope_scaling: { rope_type: 'dynamic', factor: 2 } },
     'class-defaults': { model_type: 'llama', num_attention_heads: 32, num_hidden_layers: 4, max_position_embeddings: 8192, rope_theta: 1e4 },
+    'unknown-key': { ...llama, max_position_embeddings: 131072, rope_theta: 1e6, rope_scaling: { ...yarn, beta_fsat: 16 } },
   };
   // (LongRoPE's blocks also depend on the sequence's length)
   const also = { 'longrope-length': ['scaling-by-length'], 'rope-type-legacy': ['scaling-by-length'] };
@@ -381,4 +382,27 @@ test('the softmax scale: Granite\'s attention_multiplier and Gemma 4\'s unscaled
   assert.throws(() => read({ ...granite, attention_multiplier: -1 }), /attention_multiplier/);
   const g4 = read({ model_type: 'gemma4_text', num_hidden_layers: 6 }).layerTypes;
   assert.deepEqual([g4.sliding_attention.softmaxScale, g4.full_attention.softmaxScale], [16, Math.sqrt(512)]);
+});
+
+test('misspelt keys: warned about inside a RoPE block (as transformers does) and near the top-level RoPE keys, with the key meant', () => {
+  const y = read({ ...llama, max_position_embeddings: 131072, rope_theta: 1e6, rope_scaling: { ...yarn, beta_fsat: 16 } });
+  assert.equal(y.warnings[0].message, 'rope_scaling.beta_fsat is not a key of a RoPE block; transformers ignores it too: did you mean beta_fast?');
+  assert.equal(y.layerTypes.full_attention.scaling.betaFast, undefined); // ignored, as there
+  // a key far from every known one is named without a guess; a nested block's layer types are not keys
+  assert.match(read({ ...llama, rope_theta: 1e6, rope_scaling: { ...yarn, colour: 1 } }).warnings[0].message, /rope_scaling\.colour is not a key of a RoPE block; transformers ignores it too$/);
+  assert.deepEqual(codes({ ...llama, layer_types: Array(4).fill('full_attention'), rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 1e6 } } }), []);
+  // a required key misspelt: the error names the near miss
+  assert.throws(() => read({ ...llama, rope_theta: 5e5, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_facor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } }),
+    /^TypeError: rope_scaling of type llama3 needs low_freq_factor; it has low_freq_facor: did you mean low_freq_factor\?$/);
+  // top level: only near misses of the keys read here, and only while the key meant is absent
+  const t = read({ ...llama, rope_thetta: 5e5 });
+  assert.deepEqual(t.warnings.map((w) => w.code), ['unknown-key', 'class-defaults']);
+  assert.equal(t.warnings[0].message, 'rope_thetta is not a key transformers reads; did you mean rope_theta?');
+  assert.deepEqual(codes({ ...llama, rope_theta: 1e4, vocab_size: 32000, rms_norm_eps: 1e-5, rope_interleaved: false, tie_word_embeddings: true }), []);
+  assert.deepEqual(codes({ ...llama, rope_theta: 1e4, rope_thetta: 5e5 }), []);
+});
+
+test('the scaling option: an unknown key cut short gets the key it begins', () => {
+  assert.throws(() => pe.ropeCache([0], 8, { base: 1e4, scaling: { type: 'yarn', factor: 4, originalMaxPosition: 4096 } }),
+    /^TypeError: scaling has no key "originalMaxPosition"; did you mean "originalMaxPositionEmbeddings"\?$/);
 });

@@ -67,9 +67,13 @@ test('swa-base-missing: Gemma 3 without freq_base_swa, and a reader that falls b
   assert.deepEqual(codes(r), ['swa-base-missing']);
   assert.deepEqual(r.findings[0].layerTypes, ['sliding_attention']);
   assert.match(r.findings[0].message, /right for this model.*candle#2891/);
+  // a note for other readers: llama.cpp computes what the config means
+  assert.equal(r.findings[0].severity, 'note');
+  assert.equal(r.agree, true);
   // an SWA base that differs from the config's (written wrong by a converter): a misread llama.cpp makes
   const wrong = await compare('gemma-3-4b', {}, { set: [['gemma3.rope.freq_base_swa', 'f32', 1e6]] });
   assert.deepEqual(codes(wrong), ['base-differs']);
+  assert.deepEqual([wrong.findings[0].severity, wrong.agree], ['differs', false]);
   assert.match(wrong.findings[0].fix, /^reconvert/);
   assert.equal(wrong.findings[0].fixKind, 'reconvert');
   assert.deepEqual(wrong.findings[0].layerTypes, ['sliding_attention']);
@@ -288,4 +292,38 @@ test('layers-not-compared: layers the GGUF rotates apart that the config counts 
   assert.deepEqual(Object.keys(r.layerTypes), ['full_attention']);
   // the model's own config compares every layer type and finds none left
   assert.deepEqual(codes(await compare('gemma-3-4b')), ['none']);
+});
+
+test('longrope-factors-by-context by default: a context past L0 is compared as a whole sequence and as a prompt within L0', async () => {
+  const r = await compare('phi-3.5-mini');
+  assert.deepEqual(r.seqLens, [131072, 4096]);
+  assert.deepEqual(codes(r), ['longrope-factors-by-context']);
+  assert.equal(r.agree, false);
+  assert.match(r.findings[0].message, /^a prompt of at most 4096 tokens \(the rows above assume 131072\): llama.cpp picks LongRoPE's long factors/);
+  assert.deepEqual([r.findings[0].fixKind, r.findings[0].fixFlags], ['flags', '-c 4096']);
+  // the whole-context rows agree: both runtimes take the long factors there
+  assert.deepEqual(r.layerTypes.full_attention.differingPairs, []);
+  // -c 4096: one sequence length, and it agrees; positions given: only the sequence they make
+  const fits = await compare('phi-3.5-mini', { ctx: 4096 });
+  assert.deepEqual([fits.seqLens, codes(fits), fits.agree], [[4096], ['none'], true]);
+  assert.deepEqual((await compare('phi-3.5-mini', { positions: [0, 100000] })).seqLens, [100001]);
+  // a flag that does nothing is a note: the numbers agree
+  const noop = await compare('llama-3.1-8b', { flags: { ropeScaling: 'yarn' } });
+  assert.deepEqual([codes(noop), noop.findings[0].severity, noop.agree], [['flag-no-op'], 'note', true]);
+});
+
+test('float32: transformers\' own recipe (inv_freq = 1 / base ** (2i/d) and the angles in float32) strays as far from float64 as README says, further than compare\'s once-rounded figure', async () => {
+  const { readFileSync } = await import('node:fs');
+  const f = Math.fround, base = 1e6, d = 128, p = 131071;
+  let own = 0;
+  for (let i = 0; i < d / 2; i++) {
+    const angle = f(f(1 / f(Math.pow(base, f(f(2 * i) / d)))) * f(p)), exact = p * Math.pow(base, -2 * i / d);
+    own = Math.max(own, Math.abs(f(Math.cos(angle)) - Math.cos(exact)), Math.abs(f(Math.sin(angle)) - Math.sin(exact)));
+  }
+  assert.equal(own.toPrecision(2), '0.0048');
+  assert.match(readFileSync(new URL('../README.md', import.meta.url), 'utf8'), /up to 4\.8e-3 at position 131071 \(base 1e6,\s+d 128/);
+  const once = pe.ropeCache([p], d, { base, precision: 'f32' });
+  let rounded = 0;
+  for (let i = 0; i < d / 2; i++) rounded = Math.max(rounded, Math.abs(once.cos[i] - Math.cos(p * base ** (-2 * i / d))));
+  assert.ok(rounded < own, `${rounded} < ${own}`);
 });

@@ -112,14 +112,17 @@ export function unknownKey(key, known, where) {
 
 /**
  * The name in `known` that `key` most likely meant, or null: its camelCase form (rotary_dim ->
- * rotaryDim), the same letters in another case, or the nearest name within a small edit
- * distance (a third of its length, at least 1).
+ * rotaryDim), the same letters in another case, the one name it begins (a name cut short, of 6
+ * letters or more), or the nearest name within a small edit distance (a third of its length, at
+ * least 1; at most maxDistance).
  */
-export function suggest(key, known) {
+export function suggest(key, known, maxDistance = Infinity) {
   const camel = key.replace(/[_-]+([a-z0-9])/gi, (_, c) => c.toUpperCase());
   const fold = (s) => s.toLowerCase().replace(/[_-]/g, '');
   for (const k of known) if (k === camel || fold(k) === fold(key)) return k;
-  let best = null, bestD = Math.max(1, Math.floor(key.length / 3)) + 1;
+  const longer = fold(key).length >= 6 ? known.filter((k) => fold(k).startsWith(fold(key))) : [];
+  if (longer.length === 1) return longer[0];
+  let best = null, bestD = Math.min(maxDistance, Math.max(1, Math.floor(key.length / 3))) + 1;
   for (const k of known) {
     const d = editDistance(fold(key), fold(k), bestD);
     if (d < bestD) (best = k), (bestD = d);

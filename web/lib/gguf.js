@@ -45,7 +45,8 @@ class Short {
 /**
  * Reads a GGUF file's metadata, tensor infos and RoPE tensors.
  * source: an ArrayBuffer, a typed array, a Blob/File, or a URL (string or URL object, read with
- * HTTP Range requests through options.fetch, default globalThis.fetch).
+ * HTTP Range requests through options.fetch, default globalThis.fetch); not a file path (a TypeError
+ * says to pass the file's bytes or a Blob over it).
  * options.maxBytes: the most bytes to read (default GGUF_MAX_BYTES); options.onProgress(read, total).
  * Resolves to { version, littleEndian, metadata, tensors, dataOffset, ropeTensors, bytesRead }.
  */
@@ -295,8 +296,24 @@ function openSource(source, fetchFn) {
   if (typeof Blob === 'function' && source instanceof Blob) {
     return { size: source.size, read: async (a, b) => new Uint8Array(await source.slice(a, b).arrayBuffer()) };
   }
-  if (typeof source === 'string' || source instanceof URL) return httpSource(String(source), fetchFn ?? globalThis.fetch);
+  if (typeof source === 'string' || source instanceof URL) return httpSource(urlOf(source), fetchFn ?? globalThis.fetch);
   throw new TypeError(`source must be an ArrayBuffer, a typed array, a Blob or File, or a URL, got ${source === null ? 'null' : typeof source}`);
+}
+
+/**
+ * A string source as a URL (relative ones against the page). A file path is refused: fetch cannot
+ * read one in Node, and a browser has no paths, so the bytes are asked for, in every runtime alike.
+ */
+function urlOf(source) {
+  let url = null;
+  try {
+    url = new URL(String(source), globalThis.location?.href);
+  } catch { /* not a URL: said below */ }
+  // (a Windows path's drive letter parses as a scheme)
+  if (url === null || url.protocol === 'file:' || /^[a-z]:$/i.test(url.protocol)) {
+    throw new TypeError(`source ${JSON.stringify(String(source))} is not an http(s) URL; to read a local file, pass its bytes or a Blob over it (in Node: fs.readFileSync(path), or await fs.openAsBlob(path), which reads only the front)`);
+  }
+  return url.href;
 }
 
 function httpSource(url, fetchFn) {

@@ -124,6 +124,8 @@ function readFlags(flags) {
  * yarnOrigCtx, yarnExtFactor, yarnAttnFactor, yarnBetaFast, yarnBetaSlow); options.ctx: -c (0 or
  * absent: the model's context_length), the context of one sequence.
  */
+const unknownArch = (arch) => new RangeError(`general.architecture ${JSON.stringify(arch)} is unknown: posenc does not know how llama.cpp ${LLAMA_CPP_COMMIT} pairs dimensions for architecture ${JSON.stringify(arch)}`);
+
 export function llamaCppRope(gguf, options) {
   const o = A.options('options', options, ROPE_KEYS, 'llamaCppRope');
   if (gguf === null || typeof gguf !== 'object' || gguf.metadata === null || typeof gguf.metadata !== 'object') {
@@ -134,6 +136,8 @@ export function llamaCppRope(gguf, options) {
   if (typeof arch !== 'string') throw new TypeError(`GGUF key general.architecture must be a string, got ${A.show(arch)}`);
   if (NO_ROPE.includes(arch)) throw new RangeError(`architecture ${JSON.stringify(arch)} uses no RoPE in llama.cpp`);
   let mode = MODE[arch];
+  // (said before any key of the architecture is found missing: an unknown one is the first thing wrong)
+  if (mode === undefined && arch !== 'glm4' && arch !== 'glm4moe') throw unknownArch(arch);
   const key = (s) => `${arch}.${s}`;
   const flags = readFlags(o.flags);
   const ctxFlag = o.ctx === undefined ? 0 : A.int('options.ctx', o.ctx, 0, 2 ** 31 - 1);
@@ -185,7 +189,6 @@ export function llamaCppRope(gguf, options) {
       throw new TypeError(`GGUF key ${key('rope.dimension_sections')} is required for ${arch} (llama.cpp refuses the file without it)`);
     }
   }
-  if (mode === undefined) throw new RangeError(`posenc does not know how llama.cpp ${LLAMA_CPP_COMMIT} pairs dimensions for architecture ${JSON.stringify(arch)}`);
 
   // llama_context: the cparams block
   const notes = [];

@@ -556,6 +556,11 @@ export interface RuntimeFinding {
   /** the flags to pass ('flags') or to leave out ('drop-flag'); null otherwise */
   readonly fixFlags: string | null;
   readonly layerTypes: readonly string[];
+  /**
+   * 'differs' where llama.cpp does not compute what the config means; 'note' where it does (a flag
+   * that changes nothing, a GGUF only other readers misread, and 'none')
+   */
+  readonly severity: 'differs' | 'note';
 }
 
 /** pe.compareRuntimes's result (frozen): per layer type, in float64. */
@@ -564,12 +569,20 @@ export interface RuntimeComparison {
   readonly arch: string;
   readonly nCtx: number;
   readonly positions: readonly number[];
+  /**
+   * the sequence lengths compared: max(positions) + 1, and, for LongRoPE with the default positions
+   * in a context past original_max_position_embeddings (L0), L0 too (a prompt within it)
+   */
+  readonly seqLens: readonly number[];
+  /** true when no finding is of severity 'differs' (the CLI's exit 0) */
+  readonly agree: boolean;
   readonly layerTypes: Readonly<Record<string, {
     readonly llamaCppLayerType: string;
     readonly layers: readonly number[] | null;
     readonly llamaCppLayers: readonly number[] | null;
     readonly rotaryDim: { readonly config: number; readonly llamaCpp: number };
-    readonly pairing: { readonly config: RopeStyle; readonly llamaCpp: RopeStyle };
+    /** config and llamaCpp in the HF checkpoint's weight layout; gguf in the GGUF's (adjacent where the converter permuted Q/K) */
+    readonly pairing: { readonly config: RopeStyle; readonly llamaCpp: RopeStyle; readonly gguf: RopeStyle };
     readonly magnitude: { readonly config: number | null; readonly llamaCpp: number };
     readonly base: { readonly config: number; readonly llamaCpp: number };
     readonly factors: string | null;
@@ -591,7 +604,11 @@ export interface RuntimeComparison {
   readonly maxDcos: number;
   readonly maxDsin: number;
   readonly findings: readonly RuntimeFinding[];
-  /** not a finding: each runtime's own float32 rounding (largest |Δ| of cos/sin from its float64 values) at the largest position */
+  /**
+   * not a finding: float32 rounding at the largest position, the largest |Δ| of cos/sin from each side's
+   * float64 values: llama.cpp's as ggml computes them; transformers' with θ_i, angle and cos/sin each
+   * rounded once to float32 (transformers' own recipe rounds θ_i twice, and can stray further)
+   */
   readonly float32: { readonly position: number; readonly llamaCpp: number; readonly transformers: number };
   readonly configWarnings: readonly { readonly code: string; readonly message: string }[];
 }

@@ -24,6 +24,16 @@ export { MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_CONFIG_VALUES };
 const SCALAR_KEYS = ['factor', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim',
   'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'];
 const LIST_KEYS = ['short_factor', 'long_factor'];
+// Every key a rope_scaling / rope_parameters block may hold (transformers' RopeParameters and the
+// layer types of a nested block); any other is ignored there too, and warned about, as transformers does.
+const BLOCK_KEYS = ['rope_type', 'type', 'rope_theta', 'partial_rotary_factor', 'mrope_section', 'mrope_interleaved', 'truncate',
+  'llama_4_scaling_beta', ...SCALAR_KEYS, ...LIST_KEYS];
+// The top-level keys about positions read here: a key within two edits of one (and not a real key
+// that looks like one) is most likely it misspelt. Configs hold many other keys, so only near misses are named.
+const TOP_KEYS = ['rope_theta', 'rope_scaling', 'rope_parameters', 'rope_local_base_freq', 'partial_rotary_factor', 'rotary_pct',
+  'rotary_dim', 'rotary_emb_base', 'original_max_position_embeddings', 'max_position_embeddings', 'qk_rope_head_dim',
+  'no_rope_layers', 'no_rope_layer_interval', 'sliding_window_pattern', 'layer_types'];
+const REAL_KEYS = new Set(['rope_interleaved', 'rope_interleave', 'sliding_window', 'layer_type']);
 
 // The base when neither the config nor its class names one (RotaryEmbeddingConfigMixin.default_theta),
 // and Gemma's sliding layers' base (rope_local_base_freq; Gemma 4's sliding block).
@@ -74,6 +84,10 @@ export function readRopeConfig(config, options) {
     at = 'text_config.';
   }
   const modelType = optString(`${at}model_type`, get(c, 'model_type')) ?? optString('model_type', get(root, 'model_type'));
+  for (const k of Object.keys(c)) {
+    const guess = TOP_KEYS.includes(k) || REAL_KEYS.has(k) ? null : A.suggest(k, TOP_KEYS, 2);
+    if (guess !== null && get(c, guess) === undefined) warn('unknown-key', `${at}${k} is not a key transformers reads; did you mean ${guess}?`);
+  }
   // Keys the file leaves out take their config class's defaults, as in transformers; the
   // warning at the end lists them.
   const completed = withClassDefaults(c, modelType);
@@ -187,6 +201,7 @@ function readLayerType(x) {
     headDim = count(`${at}global_head_dim`, get(c, 'global_head_dim'), 2);
   }
 
+  const near = blockTypos(b, bPath, warn);
   let type = readType(b, bPath, warn);
   const sliding = kind === 'sliding_attention';
 
@@ -227,7 +242,7 @@ function readLayerType(x) {
     scaling = Object.freeze({ type: 'proportional', partialRotaryFactor: p, factor });
   } else {
     rotaryDim = rotaryWidth(headDim, partial, warn);
-    if (type !== 'default') scaling = readScaling(x, b, bPath, type, rotaryDim, warn);
+    if (type !== 'default') scaling = readScaling({ ...x, near }, b, bPath, type, rotaryDim, warn);
   }
   if (mrope !== null) {
     const sum = mrope.section.reduce((s, v) => s + v, 0);
@@ -268,6 +283,24 @@ function readLayerType(x) {
     softmaxScale: softmaxScale(c, modelType, headDim, mla ? scaling : null, b),
     nope: false, temperature: scalingTemperature(b, bPath, scaling), layers: x.layers,
   };
+}
+
+/**
+ * Warns about the keys of a block that no RoPE variant reads (transformers: "Unrecognized keys in
+ * rope_scaling"), naming the nearest known key; returns { known key: the misspelt key } for the
+ * errors of a key found missing.
+ */
+function blockTypos(b, bPath, warn) {
+  const near = {};
+  if (b === undefined || b === null || typeof b !== 'object' || Array.isArray(b)) return near;
+  for (const k of Object.keys(b)) {
+    // (a nested block's layer types, and a key transformers knows but posenc does not read)
+    if (BLOCK_KEYS.includes(k) || (b[k] !== null && typeof b[k] === 'object' && !Array.isArray(b[k]))) continue;
+    const guess = A.suggest(k, BLOCK_KEYS, 3);
+    if (guess !== null && get(b, guess) === undefined) near[guess] = k;
+    warn('unknown-key', `${bPath}.${k} is not a key of a RoPE block; transformers ignores it too${guess !== null ? `: did you mean ${guess}?` : ''}`);
+  }
+  return near;
 }
 
 /**

@@ -93,6 +93,8 @@ const CAUSE = {
   'scaling-differs': 'the scaling', 'base-differs': 'the base', 'longrope-factors-by-context': 'the context',
   'attn-factor-differs': 'the factor', 'flag-no-op': 'the flag', 'flag-overridden': 'the flag',
 };
+// Findings about a flag on the command line that changes nothing: the numbers are judged by the other findings
+const FLAG_NOTES = new Set(['flag-no-op', 'flag-overridden']);
 const BY_NAME = Object.fromEntries(Object.entries(FLAG_NAMES).map(([k, v]) => [v, k]));
 /** The flags with a fix's changes: some left out, some set (--rope-scale and --rope-freq-scale are one value). */
 function applyFix(flags, set) {
@@ -196,15 +198,31 @@ export function compareRuntimes(pe, config, gguf, options) {
     }
   }
 
+  // LongRoPE in a context past L0: the default positions fill the context, where both runtimes take the
+  // long factors; transformers takes the short ones for any shorter prompt, llama.cpp keeps the long ones
+  const seqLens = [main.pmax + 1];
+  const L0 = Math.min(...Object.values(cfg.layerTypes).filter((lt) => lt.scaling?.type === 'longrope').map((lt) => lt.scaling.originalMaxPositionEmbeddings));
+  if (o.positions === undefined && (want === null || want === rt.arch) && rt.nCtx > L0) {
+    const short = compareOnce(pe, cfg, gguf, { positions: defaultPositions(L0), checked: true, flags, ctx: o.ctx });
+    seqLens.push(L0);
+    for (const f of short.found.filter((g) => g.code === 'longrope-factors-by-context' && !found.some((h) => h.code === g.code))) {
+      f.message = `a prompt of at most ${L0} tokens (the rows above assume ${main.pmax + 1}): ${f.message}`;
+      f.fix = remedy('flags', `-c ${L0} for prompts of at most ${L0} tokens; no -c matches transformers for both short and long prompts, since llama.cpp picks the factors once for the whole context`, `-c ${L0}`, { ctx: L0 });
+      found.push(f);
+    }
+  }
+
   const several = main.several;
   const findings = found.map((f) => Object.freeze({
     code: f.code, message: several && f.layerTypes.length ? `${f.layerTypes.join(' and ')} layers: ${f.message}` : f.message,
     fix: f.fix?.text ?? null, fixKind: f.fix?.kind ?? null, fixFlags: f.fix?.flags ?? null, layerTypes: Object.freeze(f.layerTypes),
+    severity: f.note || FLAG_NOTES.has(f.code) ? 'note' : 'differs',
   }));
   const { maxDcos, maxDsin, stillPairs, pmax } = main;
-  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative${stillPairs.length ? `, or, for the pairs that stand still (${stillPairs.join('; ')}), to ${fmt(STILL)} rad a position, under ${AGREE} rad at any position` : ''} (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
+  const agree = findings.every((f) => f.severity === 'note');
+  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', severity: 'note', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative${stillPairs.length ? `, or, for the pairs that stand still (${stillPairs.join('; ')}), to ${fmt(STILL)} rad a position, under ${AGREE} rad at any position` : ''} (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
   return Object.freeze({
-    llamaCpp: LLAMA_CPP_COMMIT, arch: rt.arch, nCtx: rt.nCtx, positions: Object.freeze(positions),
+    llamaCpp: LLAMA_CPP_COMMIT, arch: rt.arch, nCtx: rt.nCtx, positions: Object.freeze(positions), seqLens: Object.freeze(seqLens), agree,
     layerTypes: Object.freeze(main.layerTypes), maxDcos, maxDsin, findings: Object.freeze(findings),
     float32: Object.freeze(main.f32Report), configWarnings: cfg.warnings,
   });
@@ -238,6 +256,7 @@ function compareOnce(pe, cfg, gguf, o) {
     const f = found.get(key) ?? { code, message, fix, layerTypes: [] };
     if (layerType !== null) f.layerTypes.push(layerType);
     found.set(key, f);
+    return f;
   };
   const several = Object.values(cfg.layerTypes).filter((lt) => !lt.nope).length > 1;
   for (const n of rt.notes) {
@@ -329,11 +348,11 @@ function compareOnce(pe, cfg, gguf, o) {
       const full = cfg.layerTypes.full_attention;
       if (full && !full.nope && rel(full.base, lt.base) > AGREE) {
         find('swa-base-missing', `this GGUF carries no ${rt.arch}.rope.freq_base_swa. llama.cpp assumes ${fmt(lp.freqBase)} for ${rt.arch}'s sliding-window layers, which is right for this model, but readers that take ${rt.arch}.rope.freq_base (${fmt(Number(meta[`${rt.arch}.rope.freq_base`] ?? 10000))}) for every layer rotate them wrongly (huggingface/candle#2891).`,
-          remedy('reconvert', `none for llama.cpp; for the other readers, reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553)`), name);
+          remedy('reconvert', `none for llama.cpp; for the other readers, reconvert with a convert_hf_to_gguf.py that writes ${rt.arch}.rope.freq_base_swa (llama.cpp#18553)`), name).note = true;
       }
     }
 
-    // float32: what each runtime's own rounding does at the largest position
+    // float32 at the largest position: llama.cpp's as ggml rounds; transformers' types, each step rounded once
     const g32 = pe.llamaCppCache(lp, [pmax]);
     for (let i = 0; i < thetaL.length; i++) {
       f32Report.llamaCpp = Math.max(f32Report.llamaCpp, Math.abs(g32.cos[i] - magL * Math.cos(pmax * thetaL[i])), Math.abs(g32.sin[i] - magL * Math.sin(pmax * thetaL[i])));
@@ -349,7 +368,7 @@ function compareOnce(pe, cfg, gguf, o) {
     layerTypes[name] = Object.freeze({
       llamaCppLayerType: lname, layers: lt.layers, llamaCppLayers: lp.layers,
       rotaryDim: Object.freeze({ config: lt.rotaryDim, llamaCpp: lp.nDims }),
-      pairing: Object.freeze({ config: lt.style, llamaCpp: styleL }),
+      pairing: Object.freeze({ config: lt.style, llamaCpp: styleL, gguf: lp.mode === 'norm' ? 'interleaved' : 'half' }),
       magnitude: Object.freeze({ config: magC, llamaCpp: magL }),
       base: Object.freeze({ config: lt.base, llamaCpp: lp.freqBase }),
       factors: lp.factorsName,

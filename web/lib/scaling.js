@@ -127,12 +127,13 @@ const REQUIRED = {
  * One config block of a known scaling `type` → the scaling option object. `block` holds only
  * config keys rope-config.js has checked (numbers, lists, truncate); `path` names the block in
  * messages; maxPos and topL0 are the config's max_position_embeddings and top-level
- * original_max_position_embeddings (undefined when it has none). pe.ropeConfig and
+ * original_max_position_embeddings (undefined when it has none), near the block's misspelt keys by
+ * the key each most likely meant (named when that key is found missing). pe.ropeConfig and
  * pe.ropeScaling (rope-config.js) read every block through here.
  */
-export function blockScaling(block, type, path, { maxPos, topL0 } = {}) {
+export function blockScaling(block, type, path, { maxPos, topL0, near = {} } = {}) {
   for (const k of REQUIRED[type]) {
-    if (block[k] === undefined) throw new TypeError(`${path} of type ${type} needs ${k}`);
+    if (block[k] === undefined) throw new TypeError(`${path} of type ${type} needs ${k}${near[k] ? `; it has ${near[k]}: did you mean ${k}?` : ''}`);
   }
   // (the keys this variant reads; transformers ignores the others too)
   const scaling = { type };

@@ -5,7 +5,7 @@
 //   posenc compare <config.json | hub:owner/name> <model.gguf | hub:owner/name/file.gguf> [--ctx N] [llama.cpp flags] [--positions a,b,...] [--json]
 //   posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--seq-len N] [--out file.json]
 //
-// compare exits 1 when llama.cpp and the config disagree (any finding but "none"), 2 on an error.
+// compare exits 1 when llama.cpp and the config disagree (a finding of severity 'differs'; notes leave it at 0), 2 on an error.
 // A GGUF is read at its front only: a local file through a Blob over the file, a Hub file with
 // HTTP Range requests (progress on stderr). HF_TOKEN, when set, is sent to the Hub for gated
 // models; POSENC_HUB points hub: at another host (the tests' local server).
@@ -13,6 +13,7 @@ import { existsSync, openAsBlob } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { loadPosenc, readGguf } from '../lib/posenc.js';
 import { FLAG_NAMES } from '../lib/llamacpp.js';
 import { ggmlPairing, runs, showRun } from '../lib/runtimes.js';
@@ -146,6 +147,8 @@ async function loadConfig(ref) {
     throw new Error(`cannot read ${ref}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
   }
   if (text.startsWith('GGUF')) throw new UsageError(`${ref} is a GGUF file; a config.json is wanted here`);
+  // bytes that are not UTF-8 text (a NUL, or what decoding replaced) in its first KiB: not a JSON file
+  if (/[\0\uFFFD]/.test(text.slice(0, 1024))) throw new UsageError(`${ref} is neither a GGUF file (no "GGUF" at its start) nor a JSON text file; a config.json is wanted here`);
   return { text };
 }
 
@@ -159,8 +162,20 @@ function toJson(v) {
 
 function describeScaling(s) {
   if (!s) return 'none';
-  return Object.entries(s).filter(([k]) => k !== 'shortFactor' && k !== 'longFactor').map(([k, v]) => `${k} ${fmt(v)}`).join(', ') +
-    (s.shortFactor ? `, ${s.shortFactor.length} short/long factors` : '');
+  const lists = !s.shortFactor ? '' : s.shortFactor.length === s.longFactor.length ? `, ${s.shortFactor.length} short/long factors`
+    : `, ${s.shortFactor.length} short and ${s.longFactor.length} long factors`;
+  return Object.entries(s).filter(([k]) => k !== 'shortFactor' && k !== 'longFactor').map(([k, v]) => `${k} ${fmt(v)}`).join(', ') + lists;
+}
+
+/** transformers' attention_factor, or why there is none (LongRoPE lists the kernel refuses). */
+const magnitude = (lt) => `magnitude (attention_factor) ${lt.attentionFactor === null ? 'unknown: the factor lists do not fit the rotary width (see the warning)' : fmt(lt.attentionFactor)}`;
+
+/** The pairs ggml rotates, in the GGUF's weights and in the checkpoint's (the converter permutes Q/K for some architectures). */
+function pairsLabel(arch, mode) {
+  const checkpoint = ggmlPairing(arch, mode), gguf = mode === 'norm' ? 'interleaved' : 'half';
+  const words = { half: 'half-split (i, i + d/2)', interleaved: 'adjacent (2i, 2i + 1)' };
+  return checkpoint === gguf ? `pairs ${words[gguf]}, in the GGUF's weights as in the HF checkpoint's`
+    : `pairs ${words[gguf]} in the GGUF's weights = ${words[checkpoint]} in the HF checkpoint's, whose q/k convert_hf_to_gguf.py permuted`;
 }
 
 /** Layer indices, runs as a–b; a long list shortened to its pattern or its ends. */
@@ -181,7 +196,7 @@ function printConfig(cfg, name) {
     const n = lt.layers ? `${lt.layers.length} layers${several ? `: ${layerList(lt.layers)}` : ''}` : 'layers unknown';
     const softmax = lt.softmaxScale !== 1 ? `, softmax scale ${fmt(lt.softmaxScale)} (× 1/√d, d the whole q·k width)` : '';
     if (lt.nope) lines.push(`  ${t} (${n}): no position encoding (NoPE)${softmax}`);
-    else lines.push(`  ${t} (${n}): base ${fmt(lt.base)}, head ${lt.headDim}, rotary ${lt.rotaryDim}, pairs ${lt.style}, scaling ${describeScaling(lt.scaling)}, magnitude ${fmt(lt.attentionFactor)}${softmax}`);
+    else lines.push(`  ${t} (${n}): base ${fmt(lt.base)}, head ${lt.headDim}, rotary ${lt.rotaryDim}, pairs ${lt.style}, scaling ${describeScaling(lt.scaling)}, ${magnitude(lt)}${softmax}`);
   }
   for (const w of cfg.warnings) lines.push(`  warning (${w.code}): ${w.message}`);
   return lines.join('\n');
@@ -191,18 +206,16 @@ function printLlama(rt, name) {
   const lines = [`${name}: ${rt.arch}, what llama.cpp ${rt.llamaCpp} passes to ggml_rope_ext (context ${rt.nCtx})`];
   for (const [t, p] of Object.entries(rt.layerTypes)) {
     const n = p.layers ? `${p.layers.length} layers` : 'layers unknown';
-    const pairs = ggmlPairing(rt.arch, p.mode);
-    const why = p.mode === 'norm' && pairs === 'half' ? ': adjacent pairs of the q/k weights convert_hf_to_gguf.py permuted' : '';
-    lines.push(`  ${t} (${n}): n_dims ${p.nDims}, mode ${p.mode} (pairs ${pairs}${why}), freq_base ${fmt(p.freqBase)}, freq_scale ${fmt(p.freqScale)}, ext_factor ${fmt(p.extFactor)}, attn_factor ${fmt(p.attnFactor)}, beta ${fmt(p.betaFast)}/${fmt(p.betaSlow)}, n_ctx_orig ${p.nCtxOrig}, factors ${p.factorsName ?? 'none'}${p.sections ? `, sections [${p.sections.join(', ')}]` : ''}; cos/sin magnitude ${fmt(p.magnitude)}`);
+    lines.push(`  ${t} (${n}): n_dims ${p.nDims}, mode ${p.mode} (${pairsLabel(rt.arch, p.mode)}), freq_base ${fmt(p.freqBase)}, freq_scale ${fmt(p.freqScale)}, ext_factor ${fmt(p.extFactor)}, attn_factor ${fmt(p.attnFactor)}, beta ${fmt(p.betaFast)}/${fmt(p.betaSlow)}, n_ctx_orig ${p.nCtxOrig}, factors ${p.factorsName ?? 'none'}${p.sections ? `, sections [${p.sections.join(', ')}]` : ''}; cos/sin magnitude ${fmt(p.magnitude)}`);
   }
   for (const n of rt.notes) lines.push(`  ${n.code}: ${n.message}`);
   return lines.join('\n');
 }
 
 function printCompare(r, cfgName, ggufName) {
-  const lines = [`${ggufName} in llama.cpp ${r.llamaCpp} (${r.arch}, context ${r.nCtx}) against ${cfgName}, positions up to ${r.float32.position}`];
+  const lines = [`${ggufName} in llama.cpp ${r.llamaCpp} (${r.arch}, context ${r.nCtx}) against ${cfgName}, positions up to ${r.float32.position}, as a sequence of ${r.seqLens.join(' and as a prompt of ')} tokens`];
   for (const [t, lt] of Object.entries(r.layerTypes)) {
-    lines.push(`  ${t}: base ${fmt(lt.base.llamaCpp)} (config ${fmt(lt.base.config)}), rotary ${lt.rotaryDim.llamaCpp} (${lt.rotaryDim.config}), pairs ${lt.pairing.llamaCpp} (${lt.pairing.config}), magnitude ${fmt(lt.magnitude.llamaCpp)} (${fmt(lt.magnitude.config)}), θ differs on ${lt.differingPairs.length} of ${lt.relDiff.length} pairs`);
+    lines.push(`  ${t}: base ${fmt(lt.base.llamaCpp)} (config ${fmt(lt.base.config)}), rotary ${lt.rotaryDim.llamaCpp} (${lt.rotaryDim.config}), pairs ${lt.pairing.llamaCpp} (${lt.pairing.config}) in the HF checkpoint's layout${lt.pairing.gguf !== lt.pairing.llamaCpp ? ` (${lt.pairing.gguf === 'interleaved' ? 'adjacent' : 'half-split'} in the GGUF's weights)` : ''}, magnitude ${fmt(lt.magnitude.llamaCpp)} (${fmt(lt.magnitude.config)}), θ differs on ${lt.differingPairs.length} of ${lt.relDiff.length} pairs`);
   }
   lines.push('findings:');
   for (const f of r.findings) {
@@ -210,7 +223,7 @@ function printCompare(r, cfgName, ggufName) {
     if (f.fix) lines.push(`    fix: ${f.fix}`);
   }
   for (const w of r.configWarnings) lines.push(`  config warning (${w.code}): ${w.message}`);
-  lines.push(`float32 rounding at position ${r.float32.position} (not a finding): the largest |Δ| of a cos or sin from its float64 value is ${fmt(r.float32.llamaCpp)} in llama.cpp, ${fmt(r.float32.transformers)} in transformers`);
+  lines.push(`float32 rounding at position ${r.float32.position} (not a finding): the largest |Δ| of a cos or sin from its float64 value is ${fmt(r.float32.llamaCpp)} in llama.cpp (ggml's float32 code), ${fmt(r.float32.transformers)} with θ_i, angles and cos/sin each rounded once to float32, the type transformers computes in (its own recipe rounds θ_i twice, in pow and 1/x, and can stray further)`);
   return lines.join('\n');
 }
 
@@ -220,13 +233,15 @@ function noRuntimeFlags(a, what) {
   if (given.length) throw new UsageError(`${given.join(', ')}: llama.cpp's flags apply to a GGUF; ${what} takes none`);
 }
 
+const ordinal = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+
 /** An API error in the words of the command line: the flags the user typed, not the options they fill. */
 function cliWords(message) {
   return message
     .replace(/\b(?:options\.)?flags\.(\w+)/g, (m, k) => FLAG_NAMES[k] ?? m)
     .replace(/\boptions\.ctx\b/g, '-c')
     .replace(/(?<![.\w])seqLen\b/g, '--seq-len')
-    .replace(/\b(?:options\.)?positions\[(\d+)\]/g, (_, i) => `--positions value ${Number(i) + 1}`);
+    .replace(/\b(?:options\.)?positions\[(\d+)\]/g, (_, i) => `the ${ordinal(Number(i) + 1)} value of --positions`);
 }
 
 async function main(argv) {
@@ -272,7 +287,7 @@ async function main(argv) {
     const [{ text }, g] = await Promise.all([loadConfig(cref), loadGguf(gref)]);
     const r = pe.compareRuntimes(text, g, { flags: a.flags, ctx: a.ctx, ...(a.positions ? { positions: a.positions } : {}) });
     say(printCompare(r, cref, gref), r);
-    return r.findings.every((f) => f.code === 'none') ? 0 : 1;
+    return r.agree ? 0 : 1;
   }
   if (command === 'vectors') {
     if (a.files.length !== 1) throw new UsageError('vectors takes one config.json');
@@ -281,7 +296,9 @@ async function main(argv) {
     const v = pe.ropeVectors(text, { positions: a.positions, seqLen: a.seqLen });
     const json = JSON.stringify(v);
     if (a.out) {
-      await writeFile(a.out, `${json}\n`);
+      await writeFile(a.out, `${json}\n`).catch((e) => {
+        throw new Error(`--out ${a.out}: ${e.code === 'ENOENT' ? `no directory ${dirname(a.out)}; create it first` : e.message}`);
+      });
       if (!a.json) process.stdout.write(`wrote ${a.out}: ${Object.keys(v.layerTypes).length} layer types\n`);
       else process.stdout.write(`${toJson({ wrote: a.out, layerTypes: Object.keys(v.layerTypes) })}\n`);
     } else process.stdout.write(`${json}\n`);
