@@ -85,6 +85,8 @@ test('MathML: unary minus is a prefix operator; parentheses around a simple argu
   }
   assert.deepEqual(stretched, [], 'simple parentheses left stretchy');
   assert.match(section('absolute-distance'), /<mi>cos<\/mi><mo>⁡<\/mo><mo stretchy="false">\(<\/mo><mi>n<\/mi>/, '§10: Σcos(nθᵢ)');
+  // |g| flat in a row would take its closing bar for a relation, spaced: an mrow makes the bars fences
+  assert.match(section('decay'), /<mrow><mrow><mo stretchy="false">\|<\/mo><mi>g<\/mi><mo stretchy="false">\|<\/mo><\/mrow><mo>≤<\/mo>/, '§13: |g| ≤ …');
 });
 
 let b;
