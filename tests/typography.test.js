@@ -74,7 +74,8 @@ test('MathML: unary minus is a prefix operator; parentheses around a simple argu
   assert.deepEqual(unary, [], 'a minus right after an operator is unary: form="prefix"');
   const tall = /<mfrac|<munderover|<munder|<mover|<msqrt|<mtable|∑|∫/;
   const stretched = [];
-  for (const m of maths.filter((x) => tall.test(x))) {
+  // a script stretches a row's parentheses as a sum does: PE(0)ᵀ W_Qᵀ W_K PE(n)
+  for (const m of maths.filter((x) => tall.test(x) || /<msup|<msubsup/.test(x))) {
     const stack = [];
     for (const t of m.matchAll(/<mo( [^>]*)?>([()])<\/mo>/g)) {
       if (t[2] === '(') { stack.push(t); continue; }
