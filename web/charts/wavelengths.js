@@ -17,7 +17,7 @@ const M = messages({
     limit: '2π · base (the limit)',
     ariaLabel: 'Wavelength against pair on a log axis, from {first} to {last}',
     readout: 'Pair 0: {first} positions (2π); pair {pair}: {last} = 2π·base^((d−2)/d), {pct} % of 2π·base = {limit}.',
-    notice: 'The wavelengths climb in equal steps on this log axis: each pair turns a fixed factor slower than the one before, from 2π towards 2π·base, which the last pair falls short of by one such step.',
+    notice: 'The wavelengths climb in equal steps on this log axis: each pair turns a fixed factor slower than the one before, from 2π towards 2π·base; the last pair’s wavelength is 2π·base divided once by that factor.',
     how: 'θᵢ = base^(−2i/d) for i = 0 … d/2 − 1 and Tᵢ = 2π/θᵢ, computed in float64 (RoPE uses the same formula, with d its head dim). The y axis is logarithmic, so equal ratios show as equal steps.',
   },
   zh: {
@@ -31,7 +31,7 @@ const M = messages({
     limit: '2π · base（上限）',
     ariaLabel: '各维度对的波长（对数坐标），从 {first} 到 {last}',
     readout: '第 0 对：{first} 个位置（2π）；第 {pair} 对：{last} = 2π·base^((d−2)/d)，是 2π·base = {limit} 的 {pct}%。',
-    notice: '在对数坐标上，波长按相等的步长上升：每一对都比前一对慢一个固定的倍数，从 2π 向 2π·base 攀升，最后一对离 2π·base 还差正好一级。',
+    notice: '在对数坐标上，波长按相等的步长上升：每一对都比前一对慢一个固定的倍数（公比），从 2π 向 2π·base 攀升；最后一对的波长比 2π·base 恰好少乘一次公比。',
     how: '对 i = 0 … d/2 − 1 计算 θᵢ = base^(−2i/d) 和 Tᵢ = 2π/θᵢ，全部用 float64（RoPE 用的也是这个公式，只是 d 取头维度）。纵轴是对数坐标，相同的倍数显示为相同的步长。',
   },
 });
