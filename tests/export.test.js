@@ -643,3 +643,64 @@ test('Cancel stops a recording: nothing to save, the progress bar gone, the cont
   assert.equal(await page.evaluate(() => window.posencEmbed.host.params().position), 7);
   await context.close();
 });
+
+// ---- what a sweep's frames say ----
+
+/**
+ * Makes rope-decay's default GIF with the page's 2D contexts watched: for each frame, its caption,
+ * its settings line, the base the chart holds as it is drawn, and every text the chart's canvas
+ * drew last (its ticks among them).
+ */
+async function sweptFrames(page) {
+  await page.evaluate(() => {
+    const frames = (window.sweptFrames = []);
+    let drawn = [];
+    const P = CanvasRenderingContext2D.prototype, fill = P.fillText, clear = P.clearRect;
+    P.clearRect = function (...a) {
+      if (this.canvas.isConnected) drawn = [];
+      return clear.apply(this, a);
+    };
+    P.fillText = function (text, ...a) {
+      const s = String(text);
+      if (this.canvas.isConnected) drawn.push(s);
+      else if (/^base = /.test(s)) frames.push({ caption: s, base: window.posencEmbed.host.params().base, chart: [...drawn], settings: '' });
+      else if (frames.length && /^Settings|^[^S]/.test(s) && !/^RoPE score/.test(s)) frames.at(-1).settings += `${s} `;
+      return fill.call(this, text, ...a);
+    };
+  });
+  await make(page, { width: 640 });
+  return page.evaluate(() => window.sweptFrames);
+}
+
+test('every frame of a sweep shows one value: the caption\'s, the settings line\'s and the chart\'s are the same, and the y axes hold still', async () => {
+  const { page, context } = await chartPage('chart=rope-decay');
+  const frames = await sweptFrames(page);
+  assert.equal(frames.length, 40);
+  for (const f of frames) {
+    const caption = Number(f.caption.replace('base = ', ''));
+    const settings = /base ([\d\s.\u202f]+?)\s*$/.exec(f.settings.replace(/…/, ''))?.[1];
+    assert.ok(settings, `a settings line ending in the base: ${f.settings}`);
+    assert.equal(Number(settings.replace(/[\s\u202f]/g, '')), caption, `${f.caption} under "${f.settings}"`);
+    assert.equal(f.base, caption, `${f.caption}, the chart at ${f.base}`);
+    assert.ok(String(caption).replace(/^0\.0*|\./g, '').replace(/0+$/, '').length <= 4, `${caption}: at most 4 significant figures`);
+  }
+  assert.equal(frames[5].base, 72820);
+  // the chart's texts (ticks, axis titles, legend) are the same on the first frame and the last
+  assert.deepEqual(frames.at(-1).chart, frames[0].chart);
+  // and the chart is as it was after the sweep: its own axes again
+  const ticks = await page.evaluate(() => window.posencEmbed.host.params().base);
+  assert.equal(ticks, 10000);
+  await context.close();
+});
+
+test('the settings line names θ once (its option is the equation) and rounds a long fraction to 6 significant figures', async () => {
+  for (const [lang, start] of [['en', 'Settings: θᵢ = base^(−2i/d) · d 256'], ['zh', '设置：θᵢ = base^(−2i/d)；d 256']]) {
+    const { page, context } = await chartPage('chart=rope-decay&base=72820.51282051281', { lang });
+    const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
+    const line = await page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
+      .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
+    assert.ok(line.startsWith(start), line);
+    assert.match(line, /base 72\u202f820\.5$/, line);
+    await context.close();
+  }
+});
