@@ -704,3 +704,16 @@ test('the settings line names θ once (its option is the equation) and rounds a 
     await context.close();
   }
 });
+
+test('a narrow chart\'s exported title breaks between words, never inside a formula: "a = m·θᵢ" and "(sin a, cos a)" stay whole', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await chartPage('chart=unit-circle', { lang });
+    const svg = await readSVG(page, (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8'));
+    const lines = svg.headingTexts.map((t) => t.text);
+    // (the Chinese title fits on one line)
+    assert.ok(svg.width < 480 && lines.length >= (lang === 'en' ? 2 : 1), `${lang}: a ${svg.width} px figure, its title on ${lines.length} lines: ${lines.join(' | ')}`);
+    assert.ok(lines.some((l) => l.includes('a = m·θᵢ')) && lines.some((l) => l.includes('(sin a, cos a)')), `${lang}: ${lines.join(' | ')}`);
+    assert.ok(lines.every((l) => !/[=(]$|^[=)，]/.test(l)), `${lang}: ${lines.join(' | ')}`);
+    await context.close();
+  }
+});
