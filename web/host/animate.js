@@ -133,7 +133,7 @@ export function holdAxes(Chart, list, values, draw) {
       }
     }
   }
-  const held = [...seen.values()].filter((r) => r.moved);
+  const held = [...seen.values()].filter((r) => r.moved && r.chart.options.scales?.[r.id]);
   if (!held.length) return null;
   const own = held.map(({ chart, id }) => ({ min: chart.options.scales[id]?.min, max: chart.options.scales[id]?.max }));
   const touched = [...new Set(held.map((r) => r.chart))];
