@@ -88,7 +88,7 @@ export async function recordSweep(host, canvases, opts) {
     draw(opts.values[0]);
     const list = canvases();
     if (!list.length) throw new Error('this chart has no canvas to record');
-    held = holdAxes(opts.Chart, list, opts.values, draw);
+    held = await holdAxes(opts.Chart, list, opts.values, draw, opts.signal);
     const { rects, width } = figureLayout(list);
     // a chart wider than the frame is lettered larger, so that its text comes out at the page's size
     const scale = letteringFor(width, opts.width);
@@ -112,13 +112,15 @@ export async function recordSweep(host, canvases, opts) {
  * compare at a glance: a first pass draws every value without recording it and takes the union
  * of the ranges Chart.js gave each axis (already widened to round ticks). An axis whose range
  * does not change is left alone, and so is the x axis: it is the one a swept length grows.
- * Returns { apply() (after each draw), release() } or null when no axis moves.
+ * The pass gives way to the page between values, so that Cancel (`signal`) is heard.
+ * Resolves to { apply() (after each draw), release() } or null when no axis moves.
  */
-export function holdAxes(Chart, list, values, draw) {
+export async function holdAxes(Chart, list, values, draw, signal) {
   const charts = [...new Set(list.map((c) => Chart?.getChart?.(c)).filter(Boolean))];
   if (!charts.length || values.length < 2) return null;
   const seen = new Map();
   for (const v of values) {
+    if (signal?.aborted) return null;
     draw(v);
     for (const chart of charts) {
       for (const [id, scale] of Object.entries(chart.scales ?? {})) {
@@ -132,6 +134,7 @@ export function holdAxes(Chart, list, values, draw) {
         seen.set(key, r);
       }
     }
+    await tick();
   }
   const held = [...seen.values()].filter((r) => r.moved && r.chart.options.scales?.[r.id]);
   if (!held.length) return null;
