@@ -322,7 +322,8 @@ const GUIDE = 'standalone-teaching.html';
  * A page of web/ in one file: its stylesheet and a bundle of its module scripts inlined, with a
  * hash-based Content-Security-Policy. `page`: index.html or teaching.html; `entry`: the bundle's
  * name; `assets`: whether the kernels and the lab's model come too (the guide draws no chart);
- * `links(html)`: the page's links to its sibling pages, pointed at their single files.
+ * `links(html)`: the page's links to its sibling pages, pointed at their single files; `needs`:
+ * the module script the page cannot be without.
  */
 async function standalonePage(page, entry, { assets, links, needs }) {
   let html = links(await readFile(join(WEB, page), 'utf8'));
