@@ -437,6 +437,8 @@ test('GIF of a chart wider than the frame: its text drawn larger, at the page\'s
   await page.click('button[data-action="animate"]');
   assert.equal(await page.locator('.posenc-animate [name="sweep-width"]').inputValue(), '640');
   await page.click('.posenc-animate button[data-action="posenc-close"], .posenc-animate .posenc-close');
+  // the lowest line of the frame is then the x axis's title (the settings line, lower still, has its own test)
+  await page.locator('[name="with-settings"]').uncheck();
   const panel = await make(page, { frames: 3 });
   const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
   const gif = parseGIF(file.bytes);
@@ -642,4 +644,78 @@ test('Cancel stops a recording: nothing to save, the progress bar gone, the cont
   assert.equal(await panel.locator('progress').isVisible(), false);
   assert.equal(await page.evaluate(() => window.posencEmbed.host.params().position), 7);
   await context.close();
+});
+
+// ---- what a sweep's frames say ----
+
+/**
+ * Makes rope-decay's default GIF with the page's 2D contexts watched: for each frame, its caption,
+ * its settings line, the base the chart holds as it is drawn, and every text the chart's canvas
+ * drew last (its ticks among them).
+ */
+async function sweptFrames(page) {
+  await page.evaluate(() => {
+    const frames = (window.sweptFrames = []);
+    let drawn = [];
+    const P = CanvasRenderingContext2D.prototype, fill = P.fillText, clear = P.clearRect;
+    P.clearRect = function (...a) {
+      if (this.canvas.isConnected) drawn = [];
+      return clear.apply(this, a);
+    };
+    P.fillText = function (text, ...a) {
+      const s = String(text);
+      if (this.canvas.isConnected) drawn.push(s);
+      else if (/^base = /.test(s)) frames.push({ caption: s, base: window.posencEmbed.host.params().base, chart: [...drawn], settings: '' });
+      else if (frames.length && /^Settings|^[^S]/.test(s) && !/^RoPE score/.test(s)) frames.at(-1).settings += `${s} `;
+      return fill.call(this, text, ...a);
+    };
+  });
+  await make(page, { width: 640 });
+  return page.evaluate(() => window.sweptFrames);
+}
+
+test('every frame of a sweep shows one value: the caption\'s, the settings line\'s and the chart\'s are the same, and the y axes hold still', async () => {
+  const { page, context } = await chartPage('chart=rope-decay');
+  const frames = await sweptFrames(page);
+  assert.equal(frames.length, 40);
+  for (const f of frames) {
+    const caption = Number(f.caption.replace('base = ', ''));
+    const settings = /base ([\d\s.\u202f]+?)\s*$/.exec(f.settings.replace(/…/, ''))?.[1];
+    assert.ok(settings, `a settings line ending in the base: ${f.settings}`);
+    assert.equal(Number(settings.replace(/[\s\u202f]/g, '')), caption, `${f.caption} under "${f.settings}"`);
+    assert.equal(f.base, caption, `${f.caption}, the chart at ${f.base}`);
+    assert.ok(String(caption).replace(/^0\.0*|\./g, '').replace(/0+$/, '').length <= 4, `${caption}: at most 4 significant figures`);
+  }
+  assert.equal(frames[5].base, 72820);
+  // the chart's texts (ticks, axis titles, legend) are the same on the first frame and the last
+  assert.deepEqual(frames.at(-1).chart, frames[0].chart);
+  // and the chart is as it was after the sweep: its own axes again
+  const ticks = await page.evaluate(() => window.posencEmbed.host.params().base);
+  assert.equal(ticks, 10000);
+  await context.close();
+});
+
+test('the settings line names θ once (its option is the equation) and rounds a long fraction to 6 significant figures', async () => {
+  for (const [lang, start] of [['en', 'Settings: θᵢ = base^(−2i/d) · d 256'], ['zh', '设置：θᵢ = base^(−2i/d)；d 256']]) {
+    const { page, context } = await chartPage('chart=rope-decay&base=72820.51282051281', { lang });
+    const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
+    const line = await page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
+      .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
+    assert.ok(line.startsWith(start), line);
+    assert.match(line, /base 72\u202f820\.5$/, line);
+    await context.close();
+  }
+});
+
+test('a narrow chart\'s exported title breaks between words, never inside a formula: "a = m·θᵢ" and "(sin a, cos a)" stay whole', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await chartPage('chart=unit-circle', { lang });
+    const svg = await readSVG(page, (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8'));
+    const lines = svg.headingTexts.map((t) => t.text);
+    // (the Chinese title fits on one line)
+    assert.ok(svg.width < 480 && lines.length >= (lang === 'en' ? 2 : 1), `${lang}: a ${svg.width} px figure, its title on ${lines.length} lines: ${lines.join(' | ')}`);
+    assert.ok(lines.some((l) => l.includes('a = m·θᵢ')) && lines.some((l) => l.includes('(sin a, cos a)')), `${lang}: ${lines.join(' | ')}`);
+    assert.ok(lines.every((l) => !/[=(]$|^[=)，]/.test(l)), `${lang}: ${lines.join(' | ')}`);
+    await context.close();
+  }
 });

@@ -16,19 +16,31 @@ export const TICK_PX = 11, FLOOR_PX = 9;
 /** Frames are dropped down to a third of those asked (at least 10, at most all): fewer plays as a jerk. */
 const minFrames = (n) => Math.min(n, Math.max(10, Math.ceil(n / 3)));
 
-/** The values a sweep draws: `frames` of them from `from` to `to`, on the param's own steps. */
+/** Significant figures a swept value keeps where its control has no step: as many as a frame's caption prints. */
+export const SWEEP_FIGURES = 4;
+
+/**
+ * The values a sweep draws: `frames` of them from `from` to `to`, on the param's own steps, or
+ * to SWEEP_FIGURES significant figures where it has none. Each is rounded before it is set, so
+ * the chart, the caption and the settings line under a frame all show the one value.
+ */
 export function sweepValues(p, from, to, frames) {
   const n = Math.max(2, Math.round(frames));
   const step = p.step && p.step !== 'any' ? Number(p.step) : p.type === 'int' ? 1 : 0;
+  // a step of 0.1 leaves 0.30000000000000004: the step's own decimals are kept, no more
+  const places = step ? decimals(step) + decimals(p.min) : 0;
   const out = [];
   for (let i = 0; i < n; i++) {
     let v = from + ((to - from) * i) / (n - 1);
-    if (step) v = p.min + Math.round((v - p.min) / step) * step;
+    if (step) v = Number((p.min + Math.round((v - p.min) / step) * step).toFixed(places));
+    else if (v !== 0) v = Number(v.toPrecision(SWEEP_FIGURES));
     if (p.type === 'int') v = Math.round(v);
     out.push(Math.min(p.max, Math.max(p.min, v)));
   }
   return out;
 }
+
+const decimals = (x) => (String(x).split('.')[1] ?? '').length;
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,14 +78,17 @@ export async function recordSweep(host, canvases, opts) {
   const control = host.controls.find((c) => c.param.name === opts.param);
   if (!control) throw new RangeError(`sweep: ${opts.param} is not a control of this chart`);
   const before = control.read();
+  let held = null;
   const draw = (v) => {
     control.write(v);
     host.update();
+    held?.apply();
   };
   try {
     draw(opts.values[0]);
     const list = canvases();
     if (!list.length) throw new Error('this chart has no canvas to record');
+    held = await holdAxes(opts.Chart, list, opts.values, draw, opts.signal);
     const { rects, width } = figureLayout(list);
     // a chart wider than the frame is lettered larger, so that its text comes out at the page's size
     const scale = letteringFor(width, opts.width);
@@ -86,9 +101,60 @@ export async function recordSweep(host, canvases, opts) {
     const frames = { list, rects, cssWidth: width, scale, heading, caption, footer, draw };
     return await withLettering(host, opts.Chart, scale, () => (opts.format === 'gif' ? gif(opts, frames) : video(opts, frames)));
   } finally {
+    held?.release();
     control.write(before);
     host.update();
   }
+}
+
+/**
+ * The value axes (y) of the chart's Chart.js charts held still over the sweep, so that its frames
+ * compare at a glance: a first pass draws every value without recording it and takes the union
+ * of the ranges Chart.js gave each axis (already widened to round ticks). An axis whose range
+ * does not change is left alone, and so is the x axis: it is the one a swept length grows.
+ * The pass gives way to the page between values, so that Cancel (`signal`) is heard.
+ * Resolves to { apply() (after each draw), release() } or null when no axis moves.
+ */
+export async function holdAxes(Chart, list, values, draw, signal) {
+  const charts = [...new Set(list.map((c) => Chart?.getChart?.(c)).filter(Boolean))];
+  if (!charts.length || values.length < 2) return null;
+  const seen = new Map();
+  for (const v of values) {
+    if (signal?.aborted) return null;
+    draw(v);
+    for (const chart of charts) {
+      for (const [id, scale] of Object.entries(chart.scales ?? {})) {
+        if (scale.axis !== 'y' || !['linear', 'logarithmic'].includes(scale.type)) continue;
+        if (!Number.isFinite(scale.min) || !Number.isFinite(scale.max)) continue;
+        const key = `${charts.indexOf(chart)} ${id}`;
+        const r = seen.get(key) ?? { chart, id, min: scale.min, max: scale.max, moved: false };
+        if (scale.min !== r.min || scale.max !== r.max) r.moved = true;
+        r.min = Math.min(r.min, scale.min);
+        r.max = Math.max(r.max, scale.max);
+        seen.set(key, r);
+      }
+    }
+    await tick();
+  }
+  const held = [...seen.values()].filter((r) => r.moved && r.chart.options.scales?.[r.id]);
+  if (!held.length) return null;
+  const own = held.map(({ chart, id }) => ({ min: chart.options.scales[id]?.min, max: chart.options.scales[id]?.max }));
+  const touched = [...new Set(held.map((r) => r.chart))];
+  return {
+    apply() {
+      for (const { chart, id, min, max } of held) Object.assign(chart.options.scales[id], { min, max });
+      for (const chart of touched) chart.update('none');
+    },
+    release() {
+      held.forEach(({ chart, id }, i) => {
+        const o = chart.options.scales[id];
+        for (const k of ['min', 'max']) {
+          if (own[i][k] === undefined) delete o[k];
+          else o[k] = own[i][k];
+        }
+      });
+    },
+  };
 }
 
 function frameCanvas(list, rects, cssWidth, width, heading, footer) {

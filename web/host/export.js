@@ -3,6 +3,7 @@
 // the chart's canvases under a heading with its title.
 import { HOST } from './strings.js';
 import { colours } from './theme.js';
+import { wrap } from './wrap.js';
 import { NUMBER, counts, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
 import { PAGE_SIZE, presentSize } from '../charts/shared/lettering.js';
 
@@ -122,22 +123,6 @@ const HEADING_PX = { pad: 10, title: 15, titleLine: 20, caption: 13, captionLine
 export function captionValue(v) {
   if (typeof v !== 'number') return String(v);
   return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
-}
-
-/** Splits text into lines no wider than `max` as ctx measures them (at spaces; CJK at any character). */
-function wrap(ctx, text, max) {
-  const words = String(text).match(/[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef]+\s*|\s+/g) ?? [];
-  const lines = [];
-  let line = '';
-  for (const w of words) {
-    const next = line + w;
-    if (line && ctx.measureText(next.trimEnd()).width > max) {
-      lines.push(line.trimEnd());
-      line = w.trimStart();
-    } else line = next;
-  }
-  if (line.trim()) lines.push(line.trimEnd());
-  return lines;
 }
 
 /**

@@ -13,6 +13,8 @@ const M = messages({
 const NOT_SETTINGS = '.posenc-toolbar, .posenc-share, .data-table';
 // a text the reader gave, shortened past about two printed lines
 const MAX_TEXT = 140;
+// significant figures of a number past which its fraction is rounded
+const FIGURES = 6;
 
 /**
  * The settings of chart element `chart` as one line in the page's language, or '' when it has
@@ -64,7 +66,8 @@ function entry(input, label) {
   else if (input.type === 'text' || input.tagName === 'TEXTAREA') value = quote(input.value);
   else return null;
   if (!value) return null;
-  if (!name) return value;
+  // an option that is itself an equation for what the label names (θ: "θᵢ = base^(−2i/d)") says it once
+  if (!name || (value.startsWith(name) && value.includes('='))) return value;
   // Chinese sets no space between a character and its opening quote
   return lang() === 'zh' && value.startsWith('“') && /[\u3400-\u9fff]$/.test(name) ? `${name}${value}` : `${name} ${value}`;
 }
@@ -82,10 +85,17 @@ function labelText(input, label) {
   return cut > 0 ? text.slice(0, cut) : text;
 }
 
-/** A number as typed, its whole part grouped by threes past four digits (10 000), as on paper. */
+/**
+ * A number as typed, its whole part grouped by threes past four digits (10 000), as on paper; a
+ * fraction past FIGURES significant figures (a slider dragged, a value computed) is rounded there.
+ */
 function number(s) {
-  const text = String(s).trim();
+  let text = String(s).trim();
   if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+  if (text.replace(/^-?0*\.?0*/, '').replace('.', '').length > FIGURES && text.includes('.')) {
+    const short = String(Number(Number(text).toPrecision(FIGURES)));
+    if (/^-?\d+(\.\d+)?$/.test(short)) text = short;
+  }
   const [int, frac] = text.split('.');
   const digits = int.replace('-', '');
   const grouped = digits.length > 4 ? digits.replace(/\B(?=(\d{3})+$)/g, '\u202f') : digits;

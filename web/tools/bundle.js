@@ -6,6 +6,8 @@
 //   web/build/posenc.js    the same file, served beside the page: its Embed snippets load it.
 //   dist/standalone.html   index.html with the stylesheet and a bundle of main.js inlined: the
 //                          whole page in one file, with a hash-based Content-Security-Policy.
+//   dist/standalone-teaching.html  teaching.html made the same way, beside it: the page's "For
+//                          teachers" link opens it, and its links to the lesson open standalone.html.
 //   dist/module/posenc.js  the light embed, an ES module (<script type="module">): a small entry
 //                          that asks at once for what the charts in view need, and registers
 //                          <posenc-chart> once the element's code (chunks/boot-*.js and the one
@@ -230,6 +232,7 @@ export const kinds = KINDS;
 export const version = ${JSON.stringify(pkg.version)};
 `,
   standalone: null, // made from index.html's module scripts
+  'standalone-guide': null, // and from teaching.html's
 };
 
 // Virtual modules: the entries, the assets set-up, the script's own URL (for import.meta.url,
@@ -305,47 +308,65 @@ function scriptSafe(js) {
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-function replaceOnce(html, pattern, by, what) {
+function replaceOnce(html, pattern, by, what, page = 'index.html') {
   let n = 0;
   const out = html.replace(pattern, () => (n++, typeof by === 'function' ? by() : by));
-  if (n !== 1) throw new Error(`bundle.js: index.html should have exactly one ${what}, found ${n}`);
+  if (n !== 1) throw new Error(`bundle.js: ${page} should have exactly one ${what}, found ${n}`);
   return out;
 }
 
-async function standalone() {
-  let html = await readFile(join(WEB, 'index.html'), 'utf8');
+/** The teacher's guide in one file, beside dist/standalone.html (a page's link to a file that is not there fails from file://). */
+const GUIDE = 'standalone-teaching.html';
+
+/**
+ * A page of web/ in one file: its stylesheet and a bundle of its module scripts inlined, with a
+ * hash-based Content-Security-Policy. `page`: index.html or teaching.html; `entry`: the bundle's
+ * name; `assets`: whether the kernels and the lab's model come too (the guide draws no chart);
+ * `links(html)`: the page's links to its sibling pages, pointed at their single files; `needs`:
+ * the module script the page cannot be without.
+ */
+async function standalonePage(page, entry, { assets, links, needs }) {
+  let html = links(await readFile(join(WEB, page), 'utf8'));
   // Every module script of the page, in order, becomes one import of the bundle's entry.
   const modules = [];
   // (the served page loads their bundle, build/page/<name>.js, made from page/<name>.js)
   html = html.replace(/[ \t]*<script type="module"(?: async)? src="build\/page\/([\w-]+\.js)"><\/script>\n?/gi, (_, src) => (modules.push(`page/${src}`), ''));
-  if (!modules.includes('page/main.js')) throw new Error('bundle.js: index.html has no <script type="module" src="build/page/main.js">');
+  if (!modules.includes(needs)) throw new Error(`bundle.js: ${page} has no <script type="module" src="build/${needs}">`);
   // what the served page asks for ahead (the kernels) is inlined here
   html = html.replace(/[ \t]*<link rel="(?:module)?preload"[^>]*>\n?/gi, '');
-  ENTRIES.standalone = `import 'posenc:assets';\n${modules.map((m) => `import './${m}';`).join('\n')}\n`;
-  const js = scriptSafe(await bundle('standalone', 'scriptUrl: "posenc.js", scriptModule: false, embedUrl: null'));
+  ENTRIES[entry] = `${assets ? "import 'posenc:assets';\n" : ''}${modules.map((m) => `import './${m}';`).join('\n')}\n`;
+  const js = scriptSafe(await bundle(entry, 'scriptUrl: "posenc.js", scriptModule: false, embedUrl: null'));
   const css = (await readFile(join(WEB, 'page', 'style.css'), 'utf8')).replace(/<\/style/gi, '<\\/style');
-  html = replaceOnce(html, /<link rel="stylesheet" href="page\/style\.css">/i, '', 'stylesheet link');
+  html = replaceOnce(html, /<link rel="stylesheet" href="page\/style\.css">/i, '', 'stylesheet link', page);
   // Other classic scripts (run before the first paint, say) are inlined where they stand.
   const classic = [];
   html = html.replace(/<script src="([\w/-]+\.js)"><\/script>/gi, (_, src) => (classic.push(src), `<script>\u0000${classic.length - 1}</script>`));
   const classicText = await Promise.all(classic.map(async (src) => scriptSafe(await readFile(join(WEB, src), 'utf8'))));
   html = html.replace(/<script>\u0000(\d+)<\/script>/g, (_, i) => `<script>${classicText[Number(i)]}</script>`);
   const left = html.match(/<script[^>]*\ssrc=[^>]*>|<link[^>]*rel="stylesheet"[^>]*>/i);
-  if (left) throw new Error(`bundle.js: index.html loads something the standalone build does not inline: ${left[0]}`);
+  if (left) throw new Error(`bundle.js: ${page} loads something the standalone build does not inline: ${left[0]}`);
   // Functions as replacements: the inlined text may contain "$&" and friends.
   // The stylesheet in the head; the script at the end of the body, where every chart's element
   // has been read (the served page's async script mounts those read so far, then the rest).
   html = html.replace(/<\/head>/i, () => `<style>${css}</style>\n</head>`);
-  html = replaceOnce(html, /<\/body>/i, () => `<script>${js}</script>\n</body>`, '</body>');
+  html = replaceOnce(html, /<\/body>/i, () => `<script>${js}</script>\n</body>`, '</body>', page);
   // The served page's policy allows 'self'; here everything is inline, so it names the hashes
   // of every inline script (the page's own ones too) and of the stylesheet.
   const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/gi)].map((m) => sha256(m[1]));
   const csp = `default-src 'none'; script-src ${scripts.join(' ')} 'wasm-unsafe-eval'; style-src ${sha256(css)}; ` +
     "img-src data: blob:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
   html = replaceOnce(html, /<meta http-equiv="Content-Security-Policy"[^>]*>/i,
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">`, 'Content-Security-Policy meta');
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`, 'Content-Security-Policy meta', page);
   return html;
 }
+
+/** The whole page in one file; its "For teachers" link opens the guide's single file beside it. */
+const standalone = () => standalonePage('index.html', 'standalone', { assets: true, needs: 'page/main.js',
+  links: (html) => replaceOnce(html, /href="teaching\.html"/g, `href="${GUIDE}"`, 'link to teaching.html', 'index.html') });
+
+/** The teacher's guide in one file: its links to the lesson, scenes and handouts open dist/standalone.html. */
+const standaloneGuide = () => standalonePage('teaching.html', 'standalone-guide', { assets: false, needs: 'page/page-ui.js',
+  links: (html) => html.replace(/\bindex\.html\b/g, 'standalone.html') });
 
 /** The light embed: an ES module with chunks, written to dist/module/ with the wasm it loads. */
 async function light() {
@@ -480,9 +501,10 @@ await writeFile(join(DIST, 'posenc.js'), banner + element);
 await mkdir(join(WEB, 'build'), { recursive: true });
 await copyFile(join(DIST, 'posenc.js'), join(WEB, 'build', 'posenc.js'));
 await writeFile(join(DIST, 'standalone.html'), await standalone());
+await writeFile(join(DIST, GUIDE), await standaloneGuide());
 const lightDir = await light();
 const size = async (f) => `${((await readFile(f)).length / 1024).toFixed(0)} KiB`;
 console.error(`bundle.js: wrote dist/module/ (posenc.js ${await size(join(lightDir, 'posenc.js'))}, ` +
   `${(await readdir(join(lightDir, 'chunks'))).length} chunks), web/build/module/`);
 console.error(`bundle.js: wrote dist/posenc.js (${await size(join(DIST, 'posenc.js'))}), web/build/posenc.js, ` +
-  `dist/standalone.html (${await size(join(DIST, 'standalone.html'))})`);
+  `dist/standalone.html (${await size(join(DIST, 'standalone.html'))}), dist/${GUIDE} (${await size(join(DIST, GUIDE))})`);

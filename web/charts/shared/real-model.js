@@ -53,7 +53,8 @@ export const RM = messages({
     noTokens: 'The sentence has no tokens.',
     download: '{label}: {size}',
     unknownSize: 'size unknown',
-    header: 'header',
+    // what Load read to find the header: its first 64 KiB, or the whole file from a server that ignores Range
+    header: '(bytes read for its header)',
     layer0: 'layer 0 (q, k, norms) and {rows} embedding rows',
     layers: 'Wq and Wk of all {layers} layers',
   },
@@ -86,7 +87,7 @@ export const RM = messages({
     noTokens: '句子中没有 token。',
     download: '{label}：{size}',
     unknownSize: '大小未知',
-    header: '文件头',
+    header: '为读取文件头而读入的字节',
     layer0: '第 0 层（q、k、归一化）和 {rows} 行词嵌入',
     layers: '全部 {layers} 层的 Wq 和 Wk',
   },
