@@ -66,7 +66,8 @@ function miss({ tops, end }, id) {
 // anyway: every fourth link, from the last up, so that none lands past sections an earlier jump
 // laid out (GAP page loads would take every link: the suite takes one).
 const GAP = 4;
-for (const [viewport, lang] of [[DESKTOP, 'en'], [PHONE, 'zh'], [DESKTOP, 'zh'], [PHONE, 'en']]) {
+// (in English: the Chinese sections' heights happen to let these jumps land right without the fix)
+for (const [viewport, lang] of [[DESKTOP, 'en'], [PHONE, 'en']]) {
   test(`the table of contents' links land on their sections (${viewport.width}×${viewport.height}, ${lang})`, async () => {
     const misses = [];
     for (const batch of [0]) {
