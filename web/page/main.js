@@ -16,6 +16,7 @@ import {
 } from '../host/chart-host.js';
 import { embedSnippets } from '../host/export.js';
 import { addToolbar } from '../host/toolbar.js';
+import { land, landLinks } from './land.js';
 
 // the page's loading message (found when used: this script may run before it is parsed)
 const status = () => document.getElementById('status');
@@ -251,9 +252,10 @@ function followSceneLink(e) {
   const first = landingOf(scene.byKind.keys());
   for (const [k, v] of Object.entries(carried())) url.searchParams.set(k, v);
   history.pushState(history.state, '', url);
-  first?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  if (first) land(first, { smooth: true });
 }
 document.addEventListener('click', followSceneLink);
+landLinks();
 
 // The page's script is an async module: it starts as soon as it arrives, while the page is read in.
 window.posencPage.ready = (async () => {

@@ -9,6 +9,7 @@
 // ?present=12 (figure 12).
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf } from './tracks.js';
+import { land } from './land.js';
 import { PAGE_SIZE, axisTitleFont, presentSize } from '../charts/shared/lettering.js';
 
 /**
@@ -318,7 +319,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     doc.documentElement.classList.remove('presenting-page');
     const u = new URL(location.href);
     if (u.searchParams.has('present')) (u.searchParams.delete('present'), history.replaceState(history.state, '', u));
-    back?.scrollIntoView({ block: 'start' });
+    if (back) land(back);
     opener.focus();
   }
 
