@@ -113,8 +113,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
       // stops there and a value past it moves back, so the control never shows what is not drawn
       const top = c.param.maxFor?.(params);
       if (top === undefined) continue;
-      const range = c.inputs.find((el) => el.type === 'range');
-      if (range) range.max = Math.min(top, c.param.sliderMax ?? Infinity);
+      c.limit(top);
       if (params[c.param.name] > top) c.write((params[c.param.name] = top));
     }
     try {
