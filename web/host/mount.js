@@ -99,9 +99,9 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   host.reveal = (names) => phone.reveal(names);
   labels();
   host.view = chart.mount(body, { pe, Chart: drawnWithData(Chart) });
-  /** Every chart image is described by the readout. */
+  /** Every chart image (and a heatmap read by keys: cell-keys.js) is described by the readout. */
   const describe = () => {
-    for (const canvas of body.querySelectorAll('canvas[role="img"]')) canvas.setAttribute('aria-describedby', readout.id);
+    for (const canvas of body.querySelectorAll('canvas[role="img"], canvas[role="application"]')) canvas.setAttribute('aria-describedby', readout.id);
   };
   /** Redraws now with the controls' values; returns the data, or null if the chart threw (shown in the readout). */
   host.update = () => {
