@@ -51,7 +51,7 @@ const M = messages({
     heatmap: '正弦位置编码热力图',
     xTitle: '嵌入维度',
     yTitle: '位置',
-    hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键，Page Up、Page Down 一次移动 10 列），即可读出单个数值。',
+    hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键，上下翻页键一次移动 10 列），即可读出单个数值。',
     cell: 'PE({pos}, {dim}) = {value}：{kind}({pos} · θ{pair})，θ{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',

@@ -19,11 +19,12 @@ export function ariaLabel(canvas, label) {
  * and note drawn by hand or by Chart.js, measured as it is drawn. Returns ctx.
  */
 export function minusText(ctx) {
+  // (the prototype's method is looked up at each call, so that whoever wraps it later is still called)
+  const proto = Object.getPrototypeOf(ctx);
   for (const name of ['fillText', 'strokeText', 'measureText']) {
-    const own = ctx[name];
-    if (own.minus) continue;
+    if (Object.hasOwn(ctx, name) && ctx[name].minus) continue;
     const f = function (text, ...rest) {
-      return own.call(this, minusSign(String(text)), ...rest);
+      return proto[name].call(this, minusSign(String(text)), ...rest);
     };
     f.minus = true;
     ctx[name] = f;
