@@ -1,7 +1,7 @@
 // helix.js: the source post's "spring": the unit-circle point of one pair carried along a position
 // axis, drawn in oblique projection of (sin a, cos a, position). Seen end-on it is the circle,
 // where positions land on each other; seen from the side no two positions ever meet.
-import { plainCanvas, palette, sig, ink, chartFont, textScale, textSize, scaledMargin, COL, colHeads } from './common.js';
+import { plainCanvas, palette, sig, ink, textShade, chartFont, textScale, textSize, scaledMargin, COL, colHeads } from './common.js';
 import { pairTrack } from './unit-circle.js';
 import { messages } from '../host/i18n.js';
 
@@ -142,7 +142,7 @@ export default {
             ctx.setLineDash([4, 4]);
             ctx.beginPath(); ctx.moveTo(ax, ay); ctx.lineTo(bx, by); ctx.stroke();
             ctx.setLineDash([]);
-            ctx.fillStyle = palette[1];
+            ctx.fillStyle = textShade(palette[1]);
             ctx.font = chartFont('bold');
             ctx.textBaseline = 'bottom';
             ctx.textAlign = 'center';

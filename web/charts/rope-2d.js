@@ -1,6 +1,6 @@
 // rope-2d.js: RoPE in two dimensions: q at position m turns by
 // mθ, k at position n by nθ (pe.applyRope), and the score (pe.gram) depends only on n − m.
-import { canvasIn, palette, dashes, sig, ink, chartFont, textScale, COL, colHeads } from './common.js';
+import { canvasIn, palette, dashes, sig, ink, textShade, chartFont, textScale, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const Q = [1, 0];
@@ -113,6 +113,7 @@ const arrows = {
           ctx.font = chartFont(ds.bold ? 'bold' : 'label');
           ctx.textAlign = Math.cos(t) < -0.3 ? 'right' : Math.cos(t) > 0.3 ? 'left' : 'center';
           ctx.textBaseline = Math.sin(t) < -0.3 ? 'bottom' : Math.sin(t) > 0.3 ? 'top' : 'middle';
+          ctx.fillStyle = textShade(ds.borderColor);
           ctx.fillText(a.text, x1 + 8 * Math.cos(t), y1 + 8 * Math.sin(t));
         }
       }

@@ -6,6 +6,7 @@
 // into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
 import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
+import { cellKeys, markCell } from './shared/cell-keys.js';
 
 const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar (at 11 px; scaled with the text)
 const BAR = 12; // colour bar width
@@ -28,7 +29,7 @@ const M = messages({
     heatmap: 'Heatmap of the sinusoidal position encoding',
     xTitle: 'embedding dimension',
     yTitle: 'position',
-    hint: 'Tap the map or point at it (or Tab to it and use the arrow keys) to read a value.',
+    hint: 'Tap the map or point at it (or Tab to it and use the arrow keys; Page Up and Page Down move 10 columns) to read a value.',
     cell: 'PE({pos}, {dim}) = {value}: {kind}({pos} · θ{pair}), θ{pair} = {w}',
     layoutInterleaved: 'interleaved',
     layoutConcat: 'concat',
@@ -50,7 +51,7 @@ const M = messages({
     heatmap: '正弦位置编码热力图',
     xTitle: '嵌入维度',
     yTitle: '位置',
-    hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键），即可读出单个数值。',
+    hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键，上下翻页键一次移动 10 列），即可读出单个数值。',
     cell: 'PE({pos}, {dim}) = {value}：{kind}({pos} · θ{pair})，θ{pair} = {w}',
     layoutInterleaved: '交错',
     layoutConcat: '拼接',
@@ -100,7 +101,6 @@ export default {
   ],
   mount(el, { pe }) {
     const { canvas, paint, destroy } = plainCanvas(el, 1.9, M.heatmap);
-    canvas.tabIndex = 0;
     canvas.classList.add('heatmap-canvas');
     canvas.parentElement.classList.add('phone-tall');
     const hover = document.createElement('p');
@@ -132,13 +132,7 @@ export default {
       drawColourBar(ctx, coolwarm, { x: plot.x + plot.w + Math.round(14 * k), y: plot.y, w: BAR, h: plot.h },
         [1, 0.5, 0, -0.5, -1].map((v) => [(1 - v) / 2, v === 0 ? '0' : String(v).replace('-', '−')]));
 
-      if (cursor) {
-        const x = plot.x + cursor.dim * cellX, y = plot.y + cursor.pos * cellY;
-        const cw = Math.max(cellX, 3), ch = Math.max(cellY, 3);
-        ctx.strokeStyle = '#000000';
-        ctx.lineWidth = 1.5;
-        ctx.strokeRect(x + (cellX - cw) / 2, y + (cellY - ch) / 2, cw, ch);
-      }
+      if (cursor) markCell(ctx, plot.x + cursor.dim * cellX, plot.y + cursor.pos * cellY, cellX, cellY);
     };
 
     const showCursor = () => {
@@ -168,18 +162,11 @@ export default {
     // a mouse reads as it moves; a finger's tap gives no move, only its down
     canvas.addEventListener('pointermove', point);
     canvas.addEventListener('pointerdown', point);
-    canvas.addEventListener('keydown', (e) => {
-      if (!s) return;
-      const step = e.shiftKey ? 10 : 1;
-      const c = cursor ?? { pos: 0, dim: 0 };
-      const moves = {
-        ArrowUp: { pos: c.pos - step, dim: c.dim }, ArrowDown: { pos: c.pos + step, dim: c.dim },
-        ArrowLeft: { pos: c.pos, dim: c.dim - step }, ArrowRight: { pos: c.pos, dim: c.dim + step },
-        Home: { pos: c.pos, dim: 0 }, End: { pos: c.pos, dim: s.dim - 1 },
-      };
-      if (!moves[e.key]) return;
-      e.preventDefault();
-      setCursor(moves[e.key]);
+    // rows are positions, columns dimensions
+    const keys = cellKeys(canvas, {
+      size: () => s && { rows: s.length, cols: s.dim },
+      at: () => cursor && { row: cursor.pos, col: cursor.dim },
+      go: ({ row, col }) => setCursor({ pos: row, dim: col }),
     });
 
     const view = {
@@ -204,6 +191,7 @@ export default {
           layout: String(layout === 'concat' ? M.layoutConcat : M.layoutInterleaved),
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
+        keys.relabel();
         view.notice = String(layout === 'concat' ? M.noticeConcat : M.noticeInterleaved);
         view.readout = M.readout.format(v);
         // Building the rows is as costly as the image at 1024 × 1024; only a reader of the

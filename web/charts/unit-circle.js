@@ -1,7 +1,7 @@
 // unit-circle.js: one (sin a, cos a) pair of the PE table drawn as the source post draws it
 // (x = sin a, y = cos a): as the position grows the point runs round the unit circle,
 // clockwise, and lands near earlier positions again. Play / step buttons drive the position.
-import { plainCanvas, palette, sig, ink, chartFont, textScale, textSize, COL, colHeads } from './common.js';
+import { plainCanvas, palette, sig, ink, textShade, chartFont, textScale, textSize, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const MAX_PATH = 1500; // curve samples per draw; the dots are exact whatever this is
@@ -262,7 +262,7 @@ export default {
           // (d/da (sin a, cos a) = (cos a, −sin a): clockwise on this page).
           arrow(ctx, cx, cy, X(s), Y(c), palette[1], 2.5);
           arrow(ctx, X(s), Y(c), X(s) + c * 26, Y(c) + s * 26, palette[1], 1.5);
-          ctx.fillStyle = palette[1];
+          ctx.fillStyle = textShade(palette[1]);
           ctx.font = chartFont('bold');
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';

@@ -19,8 +19,10 @@
 //       { name: 'causal', label: 'causal mask', type: 'bool', value: false },
 //       { name: 'base', label: 'base', type: 'number', min: 1, max: 1e6, step: 'any', value: 10000 },
 //     ],                                      // a param may also give: optionLabels (a select's texts),
-//                                             // sliderMax (a shorter slider), onlyWhen: { other: value }
-//                                             // (shown and used only then), maxFor(params) (its top then)
+//                                             // sliderMax (a shorter slider), scale ('log' or 'linear':
+//                                             // how its slider moves, see slider-scale.js), onlyWhen:
+//                                             // { other: value } (shown and used only then),
+//                                             // maxFor(params) (its top then)
 //     mount(el, { pe, Chart }) -> {            // el: an empty <div> to fill (canvas, table...)
 //       update(params) -> data,                // draw for these params; return what was drawn
 //       readout?: string,                      // set by update: a sentence with measured values
@@ -45,8 +47,9 @@
 // and redraws; on 'posenc:theme' it redraws. (host.i18n = true says the host does this.)
 //
 // Accessibility, also the host's: the readout (the chart's one-sentence summary) has an id that
-// describes every role="img" canvas of the chart (aria-describedby); a "Table" toggle under the
-// chart shows host.data as an HTML table; a table box that scrolls is a focusable region.
+// describes every role="img" canvas of the chart (aria-describedby), and a hidden polite region
+// speaks it once a reader's changes pause; a "Table" toggle under the chart shows host.data as
+// an HTML table; a table box that scrolls is a focusable region.
 
 export { HOST } from './strings.js';
 export { KINDS, DEFAULT_KIND, loadChart, chartQuery } from './kinds.js';

@@ -2,6 +2,7 @@
 // checkbox), the note box for settings that were not used, and the per-chart message box.
 import { t } from './i18n.js';
 import { HOST } from './strings.js';
+import { isLog, ladder, ladderIndex, roundStep } from './slider-scale.js';
 
 let uid = 0;
 /** An id no other element of posenc's has: prefix-kind-n. */
@@ -15,6 +16,7 @@ export function control(p, onInput) {
   const name = document.createElement('span');
   wrap.append(name);
   const inputs = [];
+  let top = () => {}, put = (v) => (inputs[0].value = String(v));
   if (NUMERIC.has(p.type)) {
     const range = document.createElement('input');
     const box = document.createElement('input');
@@ -30,11 +32,33 @@ export function control(p, onInput) {
     // A param may give its slider a shorter range (`sliderMax`) so that a step is a finger's
     // width on a phone; the number box (the value read) and URLs still take up to `max`, and
     // the slider rests at its end for a value past it.
-    if (Number.isFinite(p.sliderMax) && p.sliderMax > p.min && p.sliderMax < p.max) range.max = p.sliderMax;
-    for (const el of inputs) el.value = p.value;
-    range.addEventListener('input', () => ((box.value = range.value), onInput()));
+    const sliderTop = Number.isFinite(p.sliderMax) && p.sliderMax > p.min && p.sliderMax < p.max ? p.sliderMax : p.max;
+    const log = isLog(p);
+    // a log slider's value is an index into round values (slider-scale.js); the box keeps the exact value
+    let steps = null;
+    const toSlider = (v) => (log ? String(ladderIndex(steps, Number(v))) : String(v));
+    const fromSlider = () => (log ? String(steps[Math.round(Number(range.value))]) : range.value);
+    // the slider's own value is an index, a value rounded to its step or its end short of the
+    // box's: it then speaks the box's exact one
+    const show = () => {
+      if (log || range.value !== box.value) range.setAttribute('aria-valuetext', box.value);
+      else range.removeAttribute('aria-valuetext');
+    };
+    top = (hi) => {
+      hi = Math.min(hi, sliderTop);
+      if (log) {
+        steps = ladder(p, p.min, hi);
+        (range.min = 0), (range.max = steps.length - 1), (range.step = 1);
+        if (box.value !== '') (range.value = toSlider(box.value)), show();
+      } else range.max = hi;
+    };
+    if (!log && p.type === 'number' && (p.step ?? 'any') === 'any') range.step = roundStep(p);
+    top(p.max);
+    put = (v) => ((box.value = String(v)), (range.value = toSlider(v)), show());
+    put(p.value);
+    range.addEventListener('input', () => ((box.value = fromSlider()), show(), onInput()));
     box.addEventListener('input', () => {
-      if (box.value !== '' && box.checkValidity()) (range.value = box.value), onInput();
+      if (box.value !== '' && box.checkValidity()) (range.value = toSlider(box.value)), show(), onInput();
     });
     wrap.append(range, box);
   } else if (p.type === 'select') {
@@ -62,7 +86,7 @@ export function control(p, onInput) {
   }
   const write = (v) => {
     if (p.type === 'bool') inputs[0].checked = !!v;
-    else for (const el of inputs) el.value = String(v);
+    else put(v);
   };
   /** The label, the inputs' names and the option texts, in the current language. */
   const relabel = () => {
@@ -75,7 +99,9 @@ export function control(p, onInput) {
     }
   };
   relabel();
-  return { wrap, read: () => read(p, inputs[inputs.length - 1]), write, inputs, relabel };
+  /** Ends the slider at `hi` (or sliderMax, the lower): a range that another param limits. */
+  const limit = (hi) => top(hi);
+  return { wrap, read: () => read(p, inputs[inputs.length - 1]), write, inputs, relabel, limit };
 }
 
 function read(p, input) {

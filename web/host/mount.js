@@ -37,8 +37,8 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   const readout = document.createElement('p');
   readout.className = 'readout';
   readout.id = newId('readout', chart.kind);
-  readout.setAttribute('aria-live', 'polite');
-  figure.append(caption, body, readout);
+  const speak = announcer(readout);
+  figure.append(caption, body, readout, speak.el);
   // The module's "how this is computed" text (sampling, rounding, API calls) stays out of the
   // lesson's prose: folded under the chart, for whoever wants it.
   const how = chart.messages && Object.hasOwn(chart.messages, 'how') ? howNote(chart.messages) : null;
@@ -50,8 +50,9 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   let pending = 0;
   // (container, figure, Chart and place() are for whatever is added under the chart: the toolbar)
   const host = { chart, container, figure, Chart, data: null, view: null, controls: [], i18n: true };
+  // a redraw the reader asked for (a control moved) is announced; a language or theme switch is not
   const schedule = () => {
-    if (!pending) pending = requestAnimationFrame(() => ((pending = 0), host.update()));
+    if (!pending) pending = requestAnimationFrame(() => ((pending = 0), host.update(), speak.say()));
   };
   const main = mainParam(chart);
   for (const p of chart.params) {
@@ -98,9 +99,9 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   host.reveal = (names) => phone.reveal(names);
   labels();
   host.view = chart.mount(body, { pe, Chart: drawnWithData(Chart) });
-  /** Every chart image is described by the readout. */
+  /** Every chart image (and a heatmap read by keys: cell-keys.js) is described by the readout. */
   const describe = () => {
-    for (const canvas of body.querySelectorAll('canvas[role="img"]')) canvas.setAttribute('aria-describedby', readout.id);
+    for (const canvas of body.querySelectorAll('canvas[role="img"], canvas[role="application"]')) canvas.setAttribute('aria-describedby', readout.id);
   };
   /** Redraws now with the controls' values; returns the data, or null if the chart threw (shown in the readout). */
   host.update = () => {
@@ -113,8 +114,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
       // stops there and a value past it moves back, so the control never shows what is not drawn
       const top = c.param.maxFor?.(params);
       if (top === undefined) continue;
-      const range = c.inputs.find((el) => el.type === 'range');
-      if (range) range.max = Math.min(top, c.param.sliderMax ?? Infinity);
+      c.limit(top);
       if (params[c.param.name] > top) c.write((params[c.param.name] = top));
     }
     try {
@@ -166,10 +166,38 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     phone.destroy();
     table.destroy();
     if (pending) cancelAnimationFrame(pending);
+    speak.stop();
     host.view.destroy?.();
     container.replaceChildren();
   };
   return host;
+}
+
+/** How long after the last change the readout is spoken, and how long the spoken copy stays. */
+export const SPEAK_AFTER_MS = 500, SPEAK_FOR_MS = 5000;
+
+/**
+ * The readout as a screen reader hears it: the visible readout changes at every key press and
+ * play frame, and would be read out each time; this visually hidden polite region gets its text
+ * once the changes pause (a play's frames come faster, so it is silent until play stops), and is
+ * emptied a while later so that browse mode does not meet the readout twice.
+ */
+function announcer(readout) {
+  const el = document.createElement('p');
+  el.className = 'readout-spoken';
+  el.setAttribute('aria-live', 'polite');
+  el.style.cssText = 'position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0';
+  let wait = 0, clear = 0;
+  const stop = () => (clearTimeout(wait), clearTimeout(clear));
+  const say = () => {
+    stop();
+    el.textContent = '';
+    wait = setTimeout(() => {
+      el.textContent = readout.textContent;
+      clear = setTimeout(() => (el.textContent = ''), SPEAK_FOR_MS);
+    }, SPEAK_AFTER_MS);
+  };
+  return { el, say, stop };
 }
 
 // Chinese sets no space after its full-width punctuation, where readouts join sentences and

@@ -1,6 +1,6 @@
 // canvas.js: canvases drawn by hand: a responsive canvas with an accessible name, a canvas for
 // diagrams, and heatmaps painted as ImageData through a 256-entry colour table.
-import { t } from '../../host/i18n.js';
+import { t, minusSign } from '../../host/i18n.js';
 import { ink, isDark } from './colours.js';
 import { repaintable } from '../../host/repaint.js';
 import { PAGE_SIZE, chartFont, textScale, textSize } from './lettering.js';
@@ -13,13 +13,34 @@ export function ariaLabel(canvas, label) {
   canvas.setAttribute('aria-label', t(typeof label === 'function' ? label() : label));
 }
 
-/** A responsive canvas in `el`; `aspect` is width / height. */
+/**
+ * Makes ctx write a negative number with the minus sign U+2212, as the readouts print it
+ * (i18n.js minusSign: '∠ = -30°' is drawn '∠ = −30°', 1e-3 keeps its hyphen): every label, tick
+ * and note drawn by hand or by Chart.js, measured as it is drawn. Returns ctx.
+ */
+export function minusText(ctx) {
+  // (the prototype's method is looked up at each call, so that whoever wraps it later is still called)
+  const proto = Object.getPrototypeOf(ctx);
+  for (const name of ['fillText', 'strokeText', 'measureText']) {
+    if (Object.hasOwn(ctx, name) && ctx[name].minus) continue;
+    const f = function (text, ...rest) {
+      return proto[name].call(this, minusSign(String(text)), ...rest);
+    };
+    f.minus = true;
+    ctx[name] = f;
+  }
+  return ctx;
+}
+
+/** A responsive canvas in `el`; `aspect` is width / height. Its text has the true minus sign (minusText). */
 export function canvasIn(el, aspect = 2) {
   const box = document.createElement('div');
   box.className = 'canvas-box';
   box.style.aspectRatio = String(aspect);
   const canvas = document.createElement('canvas');
   canvas.setAttribute('role', 'img');
+  // (Chart.js draws with the context getContext('2d') returns: this one)
+  minusText(canvas.getContext('2d'));
   box.append(canvas);
   el.append(box);
   return canvas;
@@ -50,7 +71,7 @@ export function plainCanvas(el, aspect, label) {
   // the SVG export draws the same picture into its own context
   repaintable(canvas, (target) => {
     const [w, h] = size ?? measure();
-    last?.(target, w, h);
+    last?.(minusText(target), w, h);
   });
   // a canvas taken out of the layout (print hides it behind its snapshot: page/print.js) measures
   // 0 × 0; it keeps its size and picture, to be snapshotted again or shown again as it was

@@ -2,7 +2,7 @@
 // parsing off (they cost the most), legends that show dashes, log axes, point labels and the
 // shading beyond a training length.
 import { t, messages } from '../../host/i18n.js';
-import { ink, palette, isDark } from './colours.js';
+import { ink, palette, isDark, textShade } from './colours.js';
 import { ariaLabel, canvasIn } from './canvas.js';
 import { chartFont, textSize } from './lettering.js';
 
@@ -205,7 +205,7 @@ export const pointLabels = {
         const text = ds.pointLabels[j];
         if (!text) return;
         const below = meta.type === 'bar' && ds.data[j] < 0;
-        ctx.fillStyle = ds.labelColor ?? ink().fg;
+        ctx.fillStyle = ds.labelColor ? textShade(ds.labelColor) : ink().fg;
         ctx.textBaseline = below ? 'top' : 'bottom';
         // centred on its point, but moved in from the canvas's edges, which would cut it off
         const half = ctx.measureText(text).width / 2 + 2;

@@ -37,6 +37,52 @@ export function ink() {
 
 let inkNow = null, inkTheme = '';
 
+/** [r, g, b] (0 to 255) of a CSS colour written #rgb, #rrggbb, rgb(r g b) or rgb(r, g, b); null otherwise. */
+export function rgbOf(css) {
+  const s = String(css).trim();
+  let m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(s);
+  if (m) {
+    const h = m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1];
+    return [0, 2, 4].map((o) => parseInt(h.slice(o, o + 2), 16));
+  }
+  m = /^rgba?\(\s*([\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)\s*(?:[,/][^)]*)?\)$/i.exec(s);
+  return m ? [m[1], m[2], m[3]].map(Number) : null;
+}
+
+/** WCAG 2's contrast ratio of two CSS colours (1 to 21). */
+export function contrast(a, b) {
+  const lum = (css) => {
+    const [r, g, bl] = rgbOf(css).map((c) => {
+      const x = c / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** The contrast WCAG AA asks of 12 px text. */
+export const TEXT_CONTRAST = 4.5;
+
+/**
+ * The colour to write a label in that names a curve or point drawn in `colour`: the colour
+ * itself where it reads at 4.5:1 on the theme's background, else the same hue darkened (light
+ * theme) or lightened (dark theme) until it does. The lines keep the palette's colour: Okabe-Ito's
+ * orange (3.9:1 on white) and the grey of faint lines are legible as lines, not as 12 px text.
+ */
+export function textShade(colour) {
+  const bg = ink().bg, rgb = rgbOf(colour);
+  if (!rgb || !rgbOf(bg) || contrast(colour, bg) >= TEXT_CONTRAST) return colour;
+  const towards = contrast('#000000', bg) >= contrast('#ffffff', bg) ? 0 : 255;
+  for (let k = 1; k <= 20; k++) {
+    const f = k / 20, c = rgb.map((x) => Math.round(x + (towards - x) * f));
+    const css = `#${c.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+    if (contrast(css, bg) >= TEXT_CONTRAST) return css;
+  }
+  return towards ? '#ffffff' : '#000000';
+}
+
 /** Dash patterns, so curves differ by more than colour (index i pairs with palette[i]). */
 export const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3], [1, 2], [14, 4]];
 
