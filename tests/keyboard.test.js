@@ -1,0 +1,73 @@
+// keyboard.test.js: the page by keyboard in real Chromium: the toolbar's panels say whether
+// they are open and give the focus back to the button that opened them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBrowser, pageReady } from './browser.js';
+
+let b;
+before(async () => {
+  b = await startBrowser();
+});
+after(() => b?.close());
+
+const NO_PROBLEMS = { console: [], failed: [], external: [], pageErrors: [] };
+
+async function ready(path, options) {
+  const opened = await b.open(path, options);
+  await pageReady(opened.page);
+  await opened.page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+  return opened;
+}
+
+test('the toolbar\'s Link, Embed and GIF / video say whether their panel is open, and shutting it by Escape or Close gives the focus back to them', async () => {
+  const { page, context, problems } = await ready('#heatmap', { viewport: { width: 1280, height: 900 } });
+  const box = '.chart[data-kind="sin-heatmap"]';
+  const state = (action) => page.evaluate(([box, action]) => {
+    const button = document.querySelector(`${box} .posenc-toolbar [data-action="${action}"]`);
+    const id = button.getAttribute('aria-controls');
+    const panel = id && document.getElementById(id);
+    const a = document.activeElement;
+    return {
+      expanded: button.getAttribute('aria-expanded'),
+      open: !!panel && !panel.hidden && !!panel.closest(box),
+      focus: a === button ? 'opener' : a === document.body ? 'body' : panel?.contains(a) ? 'panel' : a.dataset.action ?? a.tagName,
+    };
+  }, [box, action]);
+  const panelOf = async (action) => `#${await page.locator(`${box} [data-action="${action}"]`).getAttribute('aria-controls')}`;
+  const press = async (action) => {
+    await page.locator(`${box} [data-action="${action}"]`).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(([box, action]) => document.querySelector(`${box} [data-action="${action}"]`).getAttribute('aria-expanded') === 'true', [box, action]);
+  };
+  const shut = { expanded: 'false', open: false, focus: 'opener' };
+
+  for (const action of ['embed', 'link']) {
+    assert.equal((await state(action)).expanded, 'false', `${action} before`);
+    await press(action);
+    assert.equal((await state(action)).open, true, `${action}'s panel open`);
+    await page.locator(`${await panelOf(action)} textarea`).focus();
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await state(action), shut, `${action}: Escape`);
+    await press(action);
+    await page.locator(`${await panelOf(action)} button.posenc-close:visible`).last().focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await state(action), shut, `${action}: Close`);
+  }
+  // one panel serves Link and Embed: opening it from Link says Embed's is not open
+  await press('embed');
+  await press('link');
+  assert.equal((await state('embed')).expanded, 'false');
+  await page.keyboard.press('Escape');
+
+  assert.equal((await state('animate')).expanded, 'false', 'GIF / video before');
+  await press('animate');
+  assert.deepEqual(await state('animate'), { expanded: 'true', open: true, focus: 'panel' });
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await state('animate'), shut, 'GIF / video: Escape');
+  await press('animate');
+  await page.locator(`${await panelOf('animate')} button.posenc-close`).focus();
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await state('animate'), shut, 'GIF / video: Close');
+  assert.deepEqual(problems, NO_PROBLEMS);
+  await context.close();
+});
