@@ -1,5 +1,6 @@
 // keyboard.test.js: the page by keyboard in real Chromium: the toolbar's panels say whether
-// they are open and give the focus back to the button that opened them.
+// they are open and give the focus back to the button that opened them, and a phone's Settings
+// reveal their controls right after the button.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
@@ -68,6 +69,45 @@ test('the toolbar\'s Link, Embed and GIF / video say whether their panel is open
   await page.locator(`${await panelOf('animate')} button.posenc-close`).focus();
   await page.keyboard.press('Enter');
   assert.deepEqual(await state('animate'), shut, 'GIF / video: Close');
+  assert.deepEqual(problems, NO_PROBLEMS);
+  await context.close();
+});
+
+test('on a phone, Settings reveals its controls right after the button, on screen and for Tab; a wide screen puts every control back in order', async () => {
+  const { page, context, problems } = await ready('#decay', { viewport: { width: 390, height: 800 } });
+  const misplaced = await page.evaluate(() => [...window.posencPage.charts].flatMap(([kind, host]) => {
+    const toggle = document.querySelector(`.chart[data-kind="${kind}"] .settings-toggle`);
+    if (!toggle || host.controls.length < 2) return [];
+    const folded = host.controls.filter((c) => !c.wrap.classList.contains('main')).map((c) => c.wrap);
+    const wrong = [];
+    if (toggle.previousElementSibling && !toggle.previousElementSibling.classList.contains('main')) wrong.push('after a folded control');
+    if (folded.some((w) => toggle.compareDocumentPosition(w) & Node.DOCUMENT_POSITION_PRECEDING)) wrong.push('a folded control before it');
+    return wrong.length ? [`${kind}: ${wrong.join(', ')}`] : [];
+  }));
+  assert.deepEqual(misplaced, []);
+
+  const box = '.chart[data-kind="rope-decay"]';
+  const toggle = page.locator(`${box} .settings-toggle`);
+  await toggle.scrollIntoViewIfNeeded();
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+  await page.keyboard.press('Tab');
+  const next = await page.evaluate((box) => {
+    const a = document.activeElement, toggle = document.querySelector(`${box} .settings-toggle`);
+    const first = document.querySelector(`${box} form.controls > .control:not(.main)`);
+    return { first: a.closest('.control') === first, below: a.getBoundingClientRect().top >= toggle.getBoundingClientRect().top };
+  }, box);
+  assert.deepEqual(next, { first: true, below: true }, 'the Tab after Settings');
+
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.waitForFunction((box) => !document.querySelector(box).classList.contains('phone'), box);
+  const order = await page.evaluate(() => [...window.posencPage.charts].flatMap(([kind, host]) => {
+    const form = document.querySelector(`.chart[data-kind="${kind}"] form.controls`);
+    const shown = [...form.querySelectorAll(':scope > .control')];
+    return shown.length === host.controls.length && host.controls.every((c, i) => shown[i] === c.wrap) ? [] : [kind];
+  }));
+  assert.deepEqual(order, [], 'controls out of their order on a wide screen');
   assert.deepEqual(problems, NO_PROBLEMS);
   await context.close();
 });
