@@ -1,6 +1,6 @@
 // keyboard.test.js: the page by keyboard in real Chromium: the toolbar's panels say whether
-// they are open and give the focus back to the button that opened them, and a phone's Settings
-// reveal their controls right after the button.
+// they are open and give the focus back to the button that opened them, a phone's Settings
+// reveal their controls right after the button, and Tab goes round the presenter's own controls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
@@ -108,6 +108,28 @@ test('on a phone, Settings reveals its controls right after the button, on scree
     return shown.length === host.controls.length && host.controls.every((c, i) => shown[i] === c.wrap) ? [] : [kind];
   }));
   assert.deepEqual(order, [], 'controls out of their order on a wide screen');
+  assert.deepEqual(problems, NO_PROBLEMS);
+  await context.close();
+});
+
+test('in the presenter, Tab and Shift+Tab go round its own controls and never rest on the page', async () => {
+  const { page, context, problems } = await ready('?present=decay');
+  await page.waitForFunction(() => !document.querySelector('.presenter').hidden);
+  const count = await page.evaluate(() => [...document.querySelectorAll('.presenter button, .presenter input, .presenter select, .presenter summary')]
+    .filter((e) => !e.disabled && e.checkVisibility()).length);
+  assert.ok(count >= 4, `${count} controls in the view`);
+  for (const key of ['Tab', 'Shift+Tab']) {
+    const seen = [];
+    for (let i = 0; i < count + 3; i++) {
+      await page.keyboard.press(key);
+      seen.push(await page.evaluate(() => {
+        const a = document.activeElement;
+        return a.closest('.presenter') ? a.className || a.name || a.tagName : `outside: ${a.tagName}`;
+      }));
+    }
+    assert.deepEqual(seen.filter((s) => s.startsWith('outside')), [], `${key}: ${seen.join(' → ')}`);
+    assert.ok(seen.filter((s) => s === 'present-exit').length >= 1, `${key} passed the exit button`);
+  }
   assert.deepEqual(problems, NO_PROBLEMS);
   await context.close();
 });
