@@ -1,6 +1,7 @@
-// keyboard.test.js: the page by keyboard in real Chromium: the toolbar's panels say whether
-// they are open and give the focus back to the button that opened them, a phone's Settings
-// reveal their controls right after the button, and Tab goes round the presenter's own controls.
+// keyboard.test.js: the page by keyboard in real Chromium: a skip link is the first Tab stop,
+// heading levels go down one at a time, the toolbar's panels say whether they are open and give
+// the focus back to the button that opened them, a phone's Settings reveal their controls right
+// after the button, and Tab goes round the presenter's own controls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
@@ -19,6 +20,38 @@ async function ready(path, options) {
   await opened.page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
   return opened;
 }
+
+test('the first Tab stop is a skip link, seen while it has the focus, and the next Tab after it is in the sections', async () => {
+  for (const [lang, text] of [['en', 'Skip to the sections'], ['zh', '跳到正文']]) {
+    const { page, context, problems } = await ready(`?lang=${lang}`);
+    const link = page.locator('.skip-link');
+    const unfocused = await link.boundingBox();
+    assert.ok(unfocused.y + unfocused.height <= 0, `${lang}: out of sight until it has the focus`);
+    await page.keyboard.press('Tab');
+    const at = await page.evaluate(() => {
+      const a = document.activeElement, r = a.getBoundingClientRect();
+      return { skip: a.classList.contains('skip-link'), text: a.innerText.trim(), seen: r.width > 0 && r.top >= 0 && r.bottom <= innerHeight };
+    });
+    assert.deepEqual(at, { skip: true, text, seen: true }, lang);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate(() => ({ main: !!document.activeElement.closest('main'), nav: !!document.activeElement.closest('nav') }));
+    assert.deepEqual(next, { main: true, nav: false }, `${lang}: the Tab after the skip link`);
+    assert.deepEqual(problems, NO_PROBLEMS);
+    await context.close();
+  }
+});
+
+test('heading levels go down one at a time: nothing under the title is deeper than a section before the first section heading', async () => {
+  const { page, context } = await ready('');
+  const levels = await page.evaluate(() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+    .filter((h) => h.checkVisibility()).map((h) => ({ level: Number(h.tagName[1]), text: h.textContent.trim().slice(0, 40) })));
+  assert.equal(levels[0].level, 1);
+  assert.equal(levels[1].level, 2, `the first heading after the title: ${levels[1].text}`);
+  const skips = levels.slice(1).filter((h, i) => h.level > levels[i].level + 1).map((h) => `h${h.level} ${h.text}`);
+  assert.deepEqual(skips, []);
+  await context.close();
+});
 
 test('the toolbar\'s Link, Embed and GIF / video say whether their panel is open, and shutting it by Escape or Close gives the focus back to them', async () => {
   const { page, context, problems } = await ready('#heatmap', { viewport: { width: 1280, height: 900 } });
