@@ -30,9 +30,12 @@ test('the first Tab stop is a skip link, seen while it has the focus, and the ne
     await page.keyboard.press('Tab');
     const at = await page.evaluate(() => {
       const a = document.activeElement, r = a.getBoundingClientRect();
-      return { skip: a.classList.contains('skip-link'), text: a.innerText.trim(), seen: r.width > 0 && r.top >= 0 && r.bottom <= innerHeight };
+      const title = document.createRange();
+      title.selectNodeContents(document.querySelector('h1'));
+      return { skip: a.classList.contains('skip-link'), text: a.innerText.trim(), seen: r.width > 0 && r.top >= 0 && r.bottom <= innerHeight,
+        clearOfTitle: r.bottom <= title.getBoundingClientRect().top };
     });
-    assert.deepEqual(at, { skip: true, text, seen: true }, lang);
+    assert.deepEqual(at, { skip: true, text, seen: true, clearOfTitle: true }, lang);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
     const next = await page.evaluate(() => ({ main: !!document.activeElement.closest('main'), nav: !!document.activeElement.closest('nav') }));
