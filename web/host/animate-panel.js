@@ -37,14 +37,18 @@ const sizeText = (bytes) => (bytes >= MB ? `${(bytes / MB).toFixed(2)} MB` : `${
 
 /**
  * Builds the panel for host (a mounted chart, drawn by Chart); canvases() lists its visible
- * canvases; settings() is the line of how it is set, drawn under every frame ('' for none). Returns { el, open() }.
+ * canvases; settings() is the line of how it is set, drawn under every frame ('' for none);
+ * opener, the button that opens it, says whether it is open and gets the focus back when it
+ * shuts. Returns { el, open() }.
  */
-export function animatePanel(host, canvases, parent, Chart, settings) {
+export function animatePanel(host, canvases, parent, Chart, settings, opener = null) {
   const { chart } = host;
   const el = document.createElement('div');
   el.className = 'posenc-share posenc-animate';
   el.hidden = true;
+  el.id = `posenc-animate-${chart.kind}-${Math.random().toString(36).slice(2, 8)}`;
   el.setAttribute('role', 'group');
+  opener?.setAttribute('aria-controls', el.id);
   const numeric = host.controls.filter((c) => NUMERIC.has(c.param.type));
 
   const param = document.createElement('select');
@@ -176,6 +180,8 @@ export function animatePanel(host, canvases, parent, Chart, settings) {
   close.addEventListener('click', () => {
     job?.abort();
     el.hidden = true;
+    opener?.setAttribute('aria-expanded', 'false');
+    if (opener?.isConnected) opener.focus();
   });
   el.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') close.click();
@@ -199,6 +205,7 @@ export function animatePanel(host, canvases, parent, Chart, settings) {
 
   const open = () => {
     el.hidden = false;
+    opener?.setAttribute('aria-expanded', 'true');
     if (!job && !result) {
       const d = sweepDefaults(chart, host.params());
       if (d) {

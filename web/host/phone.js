@@ -63,7 +63,7 @@ export function phoneLayout(container, form, figure, chart) {
     set(open);
     remember(chart.kind, open);
   });
-  if (more) form.append(toggle);
+  main?.before(home);
   const place = () => {
     const narrow = !!media?.matches;
     if (narrow && !stored) (stored = true), set(linked || remembered(chart.kind));
@@ -71,8 +71,11 @@ export function phoneLayout(container, form, figure, chart) {
     if (narrow && drawing.nextElementSibling !== form) drawing.after(form);
     else if (!narrow && form.nextElementSibling !== figure) figure.before(form);
     const anchor = narrow && main && drawing.querySelector('.phone-control-after');
-    if (anchor && main.parentElement !== slot) main.replaceWith(home), anchor.after(slot), slot.append(main);
-    else if (!anchor && main?.parentElement === slot) home.replaceWith(main), slot.remove();
+    if (anchor && main.parentElement !== slot) anchor.after(slot), slot.append(main);
+    else if (!anchor && main) slot.remove(), narrow ? form.prepend(main) : home.after(main);
+    // the fold's button comes right after the main control and right before what it opens, in
+    // the DOM as on screen: the Tab after opening it reaches the first control it revealed
+    if (more) (main?.parentElement === form ? main.after(toggle) : form.prepend(toggle));
   };
   place();
   media?.addEventListener?.('change', place);

@@ -21,6 +21,7 @@ export function addToolbar(host, opts) {
   const panel = document.createElement('div');
   panel.className = 'posenc-share';
   panel.hidden = true;
+  panel.id = `posenc-share-panel-${chart.kind}-${Math.random().toString(36).slice(2, 8)}`;
   const fieldLabel = document.createElement('label');
   const field = document.createElement('textarea');
   field.readOnly = true;
@@ -34,10 +35,28 @@ export function addToolbar(host, opts) {
   const close = document.createElement('button');
   close.type = 'button';
   close.className = 'posenc-close';
-  close.addEventListener('click', () => (panel.hidden = true));
   panel.append(fieldLabel, field, status, close);
+  // the button that opened the panel (Link, Embed, or one whose work failed) gets the focus back
+  // when the panel shuts, not the page or another button; Link and Embed say whether it is open
+  let opener = null;
+  const says = (b, open) => b?.getAttribute('aria-controls') === panel.id && b.setAttribute('aria-expanded', String(open));
+  const showPanel = (from) => {
+    if (opener !== from) says(opener, false);
+    opener = from;
+    says(opener, true);
+    panel.hidden = false;
+  };
+  const hidePanel = ({ focus = false } = {}) => {
+    const back = opener;
+    panel.hidden = true;
+    sectionButton.hidden = true;
+    says(opener, false);
+    opener = null;
+    if (focus && back?.isConnected) back.focus();
+  };
+  close.addEventListener('click', () => hidePanel({ focus: true }));
   panel.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') (panel.hidden = true), bar.querySelector('button')?.focus();
+    if (e.key === 'Escape') hidePanel({ focus: true });
   });
 
   const buttons = {};
@@ -47,7 +66,7 @@ export function addToolbar(host, opts) {
     b.dataset.action = key;
     b.addEventListener('click', () => {
       Promise.resolve().then(onClick).catch((err) => {
-        panel.hidden = false;
+        showPanel(b);
         field.hidden = true;
         status.textContent = HOST.drawFailed.format({ message: err?.message ?? String(err) });
       });
@@ -56,12 +75,12 @@ export function addToolbar(host, opts) {
     bar.append(b);
   };
 
-  const share = async (labelKey, text, rows) => {
+  const share = async (from, labelKey, text, rows) => {
     fieldLabel.textContent = HOST[labelKey];
     field.hidden = false;
     field.value = text;
     field.rows = rows;
-    panel.hidden = false;
+    showPanel(from);
     let copied = false;
     try {
       if (navigator.clipboard?.writeText) {
@@ -83,25 +102,30 @@ export function addToolbar(host, opts) {
     button('link', () => {
       // a section of several charts can be linked whole (a scene): offered beside this chart's link
       if (opts.sectionLink) sectionButton.hidden = false;
-      return share('linkLabel', opts.link(host.params()), 2);
+      return share(buttons.link, 'linkLabel', opts.link(host.params()), 2);
     });
   }
   const sectionButton = document.createElement('button');
   sectionButton.type = 'button';
   sectionButton.className = 'posenc-close';
   sectionButton.hidden = true;
-  sectionButton.addEventListener('click', () => {
+  sectionButton.addEventListener('click', async () => {
     sectionButton.hidden = true;
-    share('sectionLinkLabel', opts.sectionLink(), 3);
+    await share(buttons.link, 'sectionLinkLabel', opts.sectionLink(), 3);
+    // the button pressed is gone: the focus goes to the link it gave, not to the page
+    if (!panel.contains(document.activeElement)) field.focus();
   });
   if (opts.sectionLink) panel.insertBefore(sectionButton, close);
-  close.addEventListener('click', () => (sectionButton.hidden = true));
   if (opts.reset) button('reset', () => host.reset());
   if (opts.embed) {
     button('embed', () => {
       const text = opts.embed(host.params(), container.getBoundingClientRect().height);
-      return share('embedLabel', text, Math.min(10, text.split('\n').length + 1));
+      return share(buttons.embed, 'embedLabel', text, Math.min(10, text.split('\n').length + 1));
     });
+  }
+  for (const key of ['link', 'embed']) {
+    buttons[key]?.setAttribute('aria-expanded', 'false');
+    buttons[key]?.setAttribute('aria-controls', panel.id);
   }
   const canvases = () => [...figure.querySelectorAll('canvas')].filter((c) => c.getClientRects().length && c.width && c.height);
   // the SVG writer and the animation panel load when first asked for
@@ -126,14 +150,16 @@ export function addToolbar(host, opts) {
     });
     if (host.controls.some((c) => NUMERIC.has(c.param.type))) {
       button('animate', async () => {
-        panel.hidden = true;
+        hidePanel();
         if (!animation) {
           const { animatePanel } = await import('./animate-panel.js');
-          animation ??= animatePanel(host, canvases, figure.parentElement ?? figure, Chart, settings);
+          animation ??= animatePanel(host, canvases, figure.parentElement ?? figure, Chart, settings, buttons.animate);
           panel.after(animation.el);
         }
         animation.open();
       });
+      // (the panel is made when first asked for: the button names it from then on)
+      buttons.animate.setAttribute('aria-expanded', 'false');
     }
   }
   if (buttons.png) bar.append(settingsLabel);

@@ -342,6 +342,18 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) go(index + (dx < 0 ? 1 : -1));
   });
 
+  // Tab and Shift+Tab go round the view's own controls: the page behind it is hidden, and past
+  // the last control the browser would otherwise rest on the document before coming back
+  const stops = () => [...view.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+    .filter((el) => el.tabIndex >= 0 && !el.disabled && el.checkVisibility({ visibilityProperty: true }));
+  view.addEventListener('keydown', (e) => {
+    if (e.key !== 'Tab' || e.altKey || e.ctrlKey || e.metaKey) return;
+    const list = stops();
+    if (!list.length) return;
+    const at = list.indexOf(doc.activeElement);
+    if (e.shiftKey ? at === 0 : at === list.length - 1) e.preventDefault(), list.at(e.shiftKey ? -1 : 0).focus();
+  });
+
   doc.addEventListener('keydown', (e) => {
     if (view.hidden) return;
     if (e.key === 'Escape') return e.preventDefault(), close();
