@@ -97,6 +97,10 @@ test('§12 and §7 base sliders: arrow keys, Home and End give round in-range va
     assert.equal(s.read, 12345.678);
     assert.equal(s.text, '12345.678');
     assert.equal(s.value, '41', `${kind}: the thumb on the rung nearest in log space (12000)`);
+    // a box half-typed (empty to the page) leaves the settings line with the value drawn, not the rung
+    await page.locator('input[type="number"][name="base"]').fill('');
+    const line = await page.evaluate(async () => (await import('./host/settings-line.js')).settingsLine(document.querySelector('.chart')));
+    assert.match(line, /base 12[\s\u00a0\u202f]?345\.7(?!\d)/, `${kind}: ${line}`);
     assert.deepEqual(problems.pageErrors, []);
     await context.close();
   }

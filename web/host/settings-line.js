@@ -58,9 +58,10 @@ function entry(input, label) {
   else if (input.tagName === 'SELECT') value = input.selectedOptions[0]?.textContent.trim() ?? '';
   else if (input.type === 'checkbox') return name ? `${name} ${input.checked ? M.on : M.off}` : null;
   else if (input.type === 'range') {
-    // the number box beside it holds the value as typed; the slider's is the one drawn when the box is half-typed
+    // the number box beside it holds the value as typed; when the box is half-typed, the last value
+    // drawn is what the slider speaks (a log slider's own value is an index into its round values)
     const box = label?.querySelector('input[type="number"]');
-    value = number(box && box.value !== '' && box.checkValidity() ? box.value : input.value);
+    value = number(box && box.value !== '' && box.checkValidity() ? box.value : input.getAttribute('aria-valuetext') ?? input.value);
   } else if (input.type === 'number') value = number(input.value);
   else if (input.type === 'file') value = [...(input.files ?? [])].map((f) => f.name).join(', ');
   else if (input.type === 'text' || input.tagName === 'TEXTAREA') value = quote(input.value);

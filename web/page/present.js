@@ -320,7 +320,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     const u = new URL(location.href);
     if (u.searchParams.has('present')) (u.searchParams.delete('present'), history.replaceState(history.state, '', u));
     if (back) land(back);
-    opener.focus();
+    opener.focus({ preventScroll: true });
   }
 
   // a sideways swipe steps as the arrows do: right to left to the next figure
