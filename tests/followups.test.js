@@ -91,3 +91,37 @@ test('sliders on a touch screen: a vertical swipe that starts on one scrolls, a 
   assert.ok(now.value > before.value + 300, `a sideways drag of the thumb moves it: ${before.value} → ${now.value}`);
   await context.close();
 });
+
+/** The unit circle's labels at positions 0..60: { position, w, h, note, labels } each. */
+async function circleLabels(width, lang) {
+  const { page, context } = await chartPage('chart=unit-circle', { width, lang });
+  const drawn = await page.evaluate(async () => {
+    const host = window.posencEmbed.host, out = [];
+    const input = host.container.querySelector('input[type="number"][name="position"]');
+    for (let p = 0; p <= 60; p++) {
+      const done = new Promise((r) => host.container.addEventListener('posenc:drawn', r, { once: true }));
+      input.value = String(p);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await done;
+      out.push({ position: p, ...host.view.drawnLabels });
+    }
+    return out;
+  });
+  await context.close();
+  return drawn;
+}
+
+for (const [width, lang] of [[360, 'zh'], [360, 'en'], [900, 'en'], [900, 'zh']]) {
+  test(`unit circle at ${width} px (${lang}): every label inside the canvas, off the corner note and off the others`, async () => {
+    const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const drawn = await circleLabels(width, lang);
+    for (const { position, w, h, note, labels } of drawn) {
+      assert.equal(labels.length, Math.min(position, 9) + 1, `position ${position}: the point and the last nine numbered`);
+      for (const l of labels) {
+        assert.ok(l.left >= 0 && l.top >= 0 && l.right <= w && l.bottom <= h, `position ${position}: "${l.text}" at ${JSON.stringify(l)} in ${w} × ${h}`);
+        assert.ok(!overlap(l, note), `position ${position}: "${l.text}" covers the note ${JSON.stringify(note)}`);
+      }
+      for (const [i, a] of labels.entries()) for (const c of labels.slice(i + 1)) assert.ok(!overlap(a, c), `position ${position}: "${a.text}" and "${c.text}" overlap`);
+    }
+  });
+}
