@@ -10,6 +10,7 @@ const DIM = 6, BASE = 1000, SIN_COLS = [0, 2, 4];
 const M = messages({
   en: {
     listSep: ', ',
+    tooltip: '{label}: {value}',
     colComponent: 'component',
     title: 'Three frequencies: PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: 'position A',
@@ -24,6 +25,7 @@ const M = messages({
   },
   zh: {
     listSep: '、',
+    tooltip: '{label}：{value}',
     colComponent: '分量',
     title: '三个频率：PE(m) = [sin m, sin(m/10), sin(m/100)]',
     a: '位置 A',
@@ -55,7 +57,7 @@ export default {
         animation: false,
         responsive: true,
         maintainAspectRatio: false,
-        plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${c.raw}` } } },
+        plugins: { tooltip: { callbacks: { label: (c) => M.tooltip.format({ label: c.dataset.label, value: c.raw }) } } },
         scales: {
           x: { title: { display: true, text: () => String(M.xTitle) } },
           y: { min: -1.2, max: 1.2, afterBuildTicks: (axis) => { axis.ticks = [-1, -0.5, 0, 0.5, 1].map((value) => ({ value })); }, title: { display: true, text: () => String(M.yTitle) } },

@@ -114,6 +114,47 @@ function arrow(ctx, x0, y0, x1, y1, color, width = 2) {
   ctx.fill();
 }
 
+const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * Where a label centred near a point goes: the first of `spots` (centres, best first) whose box,
+ * slid inside the w × h canvas, is clear of every box in `taken`; failing that the first, slid
+ * inside and below the corner note so it never covers it. The box is added to `taken`.
+ */
+function placeLabel(ctx, text, spots, { w, h, note, taken, height }) {
+  const width = ctx.measureText(text).width, pad = 2;
+  const boxAt = ({ x, y }) => {
+    const left = Math.min(Math.max(x - width / 2, pad), w - width - pad);
+    const top = Math.min(Math.max(y - height / 2, pad), h - height - pad);
+    return { text, left, top, right: left + width, bottom: top + height };
+  };
+  let box = spots.map(boxAt).find((b) => !overlaps(b, note) && !taken.some((t) => overlaps(b, t)));
+  if (!box) {
+    box = boxAt(spots[0]);
+    if (overlaps(box, note)) box = boxAt({ x: spots[0].x, y: note.bottom + 1 + height / 2 });
+  }
+  taken.push(box);
+  ctx.fillText(text, (box.left + box.right) / 2, (box.top + box.bottom) / 2);
+  return box;
+}
+
+/**
+ * Spots for a label of `width` × `height` beside the point (px, py) of unit vector (s, c): out
+ * along the radius (where the page has always put it), then behind the point along its path,
+ * ahead of it, and inside the circle, each just clear of the dot by `gap`.
+ */
+function spotsBeside(px, py, s, c, { width, height, gap, out, ahead = true }) {
+  const beside = (dx, dy) => {
+    const reach = (Math.abs(dx) * width) / 2 + (Math.abs(dy) * height) / 2 + gap;
+    return { x: px + dx * reach, y: py + dy * reach };
+  };
+  // on screen the radius points (s, −c) and the motion (c, s)
+  const spots = [{ x: px + s * out, y: py - c * out }, beside(s, -c), beside(-c, -s)];
+  if (ahead) spots.push(beside(c, s));
+  spots.push(beside(-s, c));
+  return spots;
+}
+
 export default {
   kind: 'unit-circle',
   messages: M,
@@ -208,21 +249,23 @@ export default {
           // The ticks at the ends of the grid lines, outside the circle: where an axis meets the
           // circle a position's point can land (position 0 sits at (0, 1)).
           ctx.fillStyle = colour.muted;
-          ctx.textBaseline = 'top';
-          ctx.textAlign = 'center';
-          ctx.fillText('−1', X(-1), Y(-1.1) + 3);
-          ctx.fillText('1', X(1), Y(-1.1) + 3);
-          ctx.textAlign = 'right';
-          ctx.textBaseline = 'middle';
-          ctx.fillText('1', X(-1.1) - 4, Y(1));
-          ctx.fillText('−1', X(-1.1) - 4, Y(-1));
+          const ticks = [['−1', X(-1), Y(-1.1) + 3, 'center'], ['1', X(1), Y(-1.1) + 3, 'center'],
+            ['1', X(-1.1) - 4, Y(1), 'right'], ['−1', X(-1.1) - 4, Y(-1), 'right']];
+          for (const [text, x, y, align] of ticks) {
+            ctx.textAlign = align;
+            ctx.textBaseline = align === 'right' ? 'middle' : 'top';
+            ctx.fillText(text, x, y);
+          }
           // Axis names in the corner, where no point of the circle can land on them, inside the
           // margin the grid keeps from the edge (X(-1.1), Y(1.1): its top left corner).
           ctx.fillStyle = colour.fg;
           ctx.textAlign = 'left';
           ctx.textBaseline = 'top';
+          const line = textSize('label');
           ctx.fillText('x = sin a', X(-1.1), Y(1.1));
-          ctx.fillText('y = cos a', X(-1.1), Y(1.1) + textSize('label') + 4);
+          ctx.fillText('y = cos a', X(-1.1), Y(1.1) + line + 4);
+          const note = { left: X(-1.1), top: Y(1.1), bottom: Y(1.1) + 2 * line + 6,
+            right: X(-1.1) + Math.max(ctx.measureText('x = sin a').width, ctx.measureText('y = cos a').width) };
 
           // The circle every pair lives on, then the path this pair has run so far.
           ctx.strokeStyle = '#b8c0cc';
@@ -254,19 +297,36 @@ export default {
           dots(labelled, position - 1, 0.85);
           dots(position, position, 1);
           ctx.globalAlpha = 1;
-          ctx.fillStyle = colour.fg;
-          ctx.textAlign = 'center';
-          ctx.textBaseline = 'middle';
-          for (let p = labelled; p < position; p++) ctx.fillText(String(p), X(t.sin[p] * 1.17), Y(t.cos[p] * 1.17));
           // The current point: an arrow from the centre, and the way it is moving
           // (d/da (sin a, cos a) = (cos a, −sin a): clockwise on this page).
           arrow(ctx, cx, cy, X(s), Y(c), palette[1], 2.5);
           arrow(ctx, X(s), Y(c), X(s) + c * 26, Y(c) + s * 26, palette[1], 1.5);
-          ctx.fillStyle = textShade(palette[1]);
-          ctx.font = chartFont('bold');
+          // Labels last, each inside the canvas and off the corner note, the ticks, the current
+          // point and its arrow head, and the labels placed before it: the current point's first.
+          const around = (x, y, r) => ({ left: x - r, right: x + r, top: y - r, bottom: y + r });
+          const taken = [around(X(s), Y(c), 6), around(X(s) + c * 26, Y(c) + s * 26, 6),
+            ...ticks.map(([text, x, y, align]) => {
+              const tw = ctx.measureText(text).width, left = align === 'right' ? x - tw : x - tw / 2;
+              return { left, right: left + tw, top: align === 'right' ? y - line / 2 : y, bottom: align === 'right' ? y + line / 2 : y + line };
+            })];
+          for (let p = labelled; p < position; p++) taken.push(around(X(t.sin[p]), Y(t.cos[p]), 4));
+          const at = { w, h, note, taken };
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
-          ctx.fillText(M.posMark.format(v), X(s * 1.22), Y(c * 1.22));
+          ctx.fillStyle = textShade(palette[1]);
+          ctx.font = chartFont('bold');
+          const mark = M.posMark.format(v), bold = textSize('bold');
+          const labels = [placeLabel(ctx, mark, spotsBeside(X(s), Y(c), s, c,
+            { width: ctx.measureText(mark).width, height: bold, gap: 9, out: 0.22 * R, ahead: false }), { ...at, height: bold })];
+          ctx.fillStyle = colour.fg;
+          ctx.font = chartFont('label');
+          for (let p = position - 1; p >= labelled; p--) {
+            const text = String(p), x = X(t.sin[p]), y = Y(t.cos[p]);
+            labels.push(placeLabel(ctx, text, spotsBeside(x, y, t.sin[p], t.cos[p],
+              { width: ctx.measureText(text).width, height: line, gap: 6, out: 0.17 * R }), { ...at, height: line }));
+          }
+          // what was drawn where, for the tests that keep labels inside the canvas and apart
+          view.drawnLabels = { w, h, note, labels };
         });
         canvas.setAttribute('aria-label', M.ariaLabel.format(v) + (near ? M.ariaNearest.format(v) : ''));
         const round = position * t.w >= 2 * Math.PI;

@@ -8,6 +8,10 @@
 // canvas does), so a <path> is in the SVG's own units, CSS pixels of the chart. Text keeps its
 // transform (a rotated axis title stays rotated text). Not drawn: shadows, composite modes other
 // than source-over, gradients and patterns (no chart of posenc's uses them: they paint grey).
+// Text has the true minus sign, as on the page's canvases (charts/shared/canvas.js minusText):
+// a Chart.js tick drawn into this context never passes through the canvas's wrapper.
+
+import { minusSign } from './i18n.js';
 
 const TAU = 2 * Math.PI;
 const num = (v) => {
@@ -394,6 +398,7 @@ export class SvgContext {
   }
 
   measureText(text) {
+    text = minusSign(String(text));
     const ctx = real();
     ctx.font = this.#state.font;
     ctx.textAlign = this.#state.textAlign;
@@ -412,7 +417,7 @@ export class SvgContext {
   #text(text, x, y, maxWidth, how) {
     if (![x, y].every(Number.isFinite)) return;
     const s = this.#state;
-    const str = String(text).replace(/[\t\n\f\r]/g, ' ');
+    const str = minusSign(String(text).replace(/[\t\n\f\r]/g, ' '));
     // SVG draws on the alphabetic baseline; the canvas's baseline (top, middle, ...) is moved
     // there by the font's own metrics, so the text sits where the canvas put it in any viewer.
     const ctx = real();
