@@ -2,7 +2,7 @@
 // down (row 0 at the top, as matplotlib's imshow draws it), dimension across, matplotlib's
 // coolwarm on [-1, 1]. One pixel per cell is painted into an offscreen canvas and scaled onto the
 // visible one, so 1024 × 1024 cells cost one putImageData, not a million chart elements; a plot
-// with less than 1.5 pixels a cell gets the cells averaged instead (areaAverage).
+// with less than 1.5 pixels a cell gets neighbouring cells averaged two by two (cellsFor).
 // Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
 // into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
 import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
@@ -11,71 +11,6 @@ import { cellKeys, markCell } from './shared/cell-keys.js';
 
 const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar (at 11 px; scaled with the text)
 const BAR = 12; // colour bar width
-
-/**
- * For an n → m resampling, output pixel i's source cells and the weight of each: the cells under
- * a window `width` cells wide centred on the pixel, each weighted by how much of it the window
- * covers. Flat arrays, `k` slots a pixel: first[i] is its first cell, weight[i * k + t] cell
- * first[i] + t's (0 past its last).
- */
-function boxTaps(n, m, width) {
-  const step = n / m, k = Math.ceil(width) + 1;
-  const first = new Int32Array(m), weight = new Float32Array(m * k);
-  for (let i = 0; i < m; i++) {
-    const a = Math.max(0, (i + 0.5) * step - width / 2), b = Math.min(n, (i + 0.5) * step + width / 2);
-    first[i] = Math.min(Math.floor(a), n - 1);
-    for (let j = first[i]; j < Math.ceil(b) && j - first[i] < k; j++) weight[i * k + j - first[i]] = (Math.min(b, j + 1) - Math.max(a, j)) / (b - a);
-  }
-  return { first, weight, k };
-}
-
-/** The box filter's width, in cells, along an axis of n cells drawn into m pixels. */
-function windowFor(n, m) {
-  // With room (1.5 pixels a cell) a pixel takes what lies under it: the cells stay sharp. Tighter,
-  // cells that alternate (the sin and cos of a slow pair) beat against the pixels, into broad
-  // bands of one colour even when each pixel averages what lies under it; a window an even
-  // number of cells wide, at least two, holds as many of each and averages them away.
-  return m >= 1.5 * n ? n / m : 2 * Math.ceil(n / m / 2);
-}
-
-/**
- * The `sw` × `sh` RGBA cells as `tw` × `th` pixels, each the average of the cells under its
- * window (windowFor; columns, then rows): what the plot shows where a cell gets less than 1.5
- * pixels, instead of one cell sampled per pixel.
- */
-export function areaAverage(src, sw, sh, tw, th) {
-  const across = boxTaps(sw, tw, windowFor(sw, tw)), down = boxTaps(sh, th, windowFor(sh, th));
-  // columns: each row of cells to tw pixels, 3 channels
-  const mid = new Float32Array(sh * tw * 3);
-  for (let y = 0; y < sh; y++) {
-    for (let x = 0; x < tw; x++) {
-      let r = 0, g = 0, b = 0;
-      for (let t = 0; t < across.k; t++) {
-        const f = across.weight[x * across.k + t];
-        if (f === 0) continue;
-        const o = 4 * (y * sw + across.first[x] + t);
-        r += f * src[o]; g += f * src[o + 1]; b += f * src[o + 2];
-      }
-      const o = 3 * (y * tw + x);
-      mid[o] = r; mid[o + 1] = g; mid[o + 2] = b;
-    }
-  }
-  // rows: each output row the weighted sum of whole rows of mid (read in order, not down columns)
-  const out = new Uint8ClampedArray(tw * th * 4), row = new Float32Array(tw * 3);
-  for (let y = 0; y < th; y++) {
-    row.fill(0);
-    for (let t = 0; t < down.k; t++) {
-      const f = down.weight[y * down.k + t];
-      if (f === 0) continue;
-      const from = 3 * tw * (down.first[y] + t);
-      for (let i = 0; i < row.length; i++) row[i] += f * mid[from + i];
-    }
-    for (let x = 0, o = 4 * tw * y; x < tw; x++, o += 4) {
-      out[o] = row[3 * x]; out[o + 1] = row[3 * x + 1]; out[o + 2] = row[3 * x + 2]; out[o + 3] = 255;
-    }
-  }
-  return out;
-}
 
 // coolwarm as whole RGBA pixels, written through bytes so the platform's endianness is right.
 const LUT32 = (() => {
@@ -181,21 +116,26 @@ export default {
     let cursor = null; // { pos, dim } under the mouse or moved by the keys
     let plot = null; // the plot rectangle of the last paint, in CSS pixels
     const small = document.createElement('canvas');
-    let smallFor = ''; // the table and pixel size `small` holds
+    let smallFor = ''; // the table and the axes halved that `small` holds
     let drawnTable = 0; // counts the tables drawn, to know when `small` is out of date
 
     // The picture for this plot: the cells themselves while each gets 1.5 pixels or more (scaled
-    // up as exact blocks), else their average at the plot's pixel size (areaAverage), kept for
-    // the cursor's repaints.
+    // up as exact blocks). Tighter, cells that alternate (the sin and cos of a slow pair) beat
+    // against the pixels into broad bands of one colour, so along such an axis neighbouring cells
+    // are first averaged two by two (a 2:1 bilinear scale puts each pixel midway between two
+    // cells), which cancels the alternation; kept for the cursor's repaints.
     const cellsFor = (ctx) => {
       const r = Math.abs(ctx.getTransform?.().a ?? 1) || 1;
-      const tw = Math.max(1, Math.round(plot.w * r)), th = Math.max(1, Math.round(plot.h * r));
-      if (tw >= 1.5 * s.dim && th >= 1.5 * s.length) return image;
-      const key = `${drawnTable} ${tw} ${th}`;
+      const across = plot.w * r < 1.5 * s.dim, down = plot.h * r < 1.5 * s.length;
+      if (!across && !down) return image;
+      const key = `${drawnTable} ${across} ${down}`;
       if (smallFor !== key) {
-        small.width = tw;
-        small.height = th;
-        small.getContext('2d').putImageData(new ImageData(areaAverage(img.data, s.dim, s.length, tw, th), tw, th), 0, 0);
+        small.width = across ? Math.ceil(s.dim / 2) : s.dim;
+        small.height = down ? Math.ceil(s.length / 2) : s.length;
+        const sctx = small.getContext('2d');
+        sctx.imageSmoothingEnabled = true;
+        sctx.imageSmoothingQuality = 'low';
+        sctx.drawImage(image, 0, 0, small.width, small.height);
         smallFor = key;
       }
       return small;
