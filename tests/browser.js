@@ -12,8 +12,9 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
 export async function startBrowser() {
   const server = await serve({ port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-  const open = async (path = '', { viewport = { width: 1200, height: 900 } } = {}) => {
-    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  // options beyond the viewport go to the browser context as they are (hasTouch, isMobile, ...)
+  const open = async (path = '', { viewport = { width: 1200, height: 900 }, ...options } = {}) => {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
     const page = await context.newPage();
     const problems = { console: [], failed: [], external: [], pageErrors: [] };
     page.on('console', (m) => {

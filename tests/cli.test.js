@@ -66,6 +66,8 @@ test('compare: a Llama 3.1 GGUF without rope_freqs shows the finding with its fi
   const good = await run('compare', llamaConfig, goodGguf);
   assert.equal(good.code, 0, good.stdout);
   assert.match(good.stdout, /none: llama.cpp and the config agree/);
+  assert.match(good.stdout, /\nagree: llama.cpp computes what the config means \(exit 0\)\n$/);
+  assert.match(bad.stdout, /\ndiffer: llama.cpp does not compute what the config means \(exit 1\)\n$/);
   const json = JSON.parse((await run('compare', llamaConfig, oldGguf, '--json')).stdout);
   assert.deepEqual(json.findings.map((f) => f.code), ['rope-freqs-missing']);
   assert.equal(json.layerTypes.full_attention.thetaConfig.length, 64);
@@ -243,7 +245,7 @@ test('errors in the command line\'s own words: the flag typed, files swapped or 
 test('compare exits 0 when the only finding is a note for other readers (Gemma 3 without freq_base_swa), 1 for a short prompt under LongRoPE', async () => {
   const gcfg = file('gemma3-config.json', JSON.stringify(MODELS['gemma-3-4b'].config));
   const g = await run('compare', gcfg, file('gemma3.gguf', gguf('gemma-3-4b', { drop: ['gemma3.rope.freq_base_swa'] })));
-  assert.match(g.stdout, /swa-base-missing: .*right for this model/);
+  assert.match(g.stdout, /swa-base-missing \(a note: llama.cpp still computes what the config means\): .*right for this model/);
   assert.equal(g.code, 0, g.stdout);
   const j = JSON.parse((await run('compare', gcfg, join(dir, 'gemma3.gguf'), '--json')).stdout);
   assert.deepEqual([j.agree, j.findings[0].severity], [true, 'note']);

@@ -287,7 +287,7 @@ test('bool arrays read as booleans, as a lone bool does (Gemma 4\'s sliding patt
 test('a file path is not a URL: a TypeError naming source says to pass the bytes, and nothing is fetched', async () => {
   const calls = [];
   const fetch = async (...a) => calls.push(a);
-  for (const path of ['/tmp/x.gguf', 'models/x.gguf', 'C:\\models\\x.gguf', 'file:///tmp/x.gguf']) {
+  for (const path of ['/tmp/x.gguf', 'models/x.gguf', 'C:\\models\\x.gguf', 'file:///tmp/x.gguf', 'hub:owner/name', 'localhost:8080/x.gguf']) {
     await assert.rejects(readGguf(path, { fetch }), (e) => e instanceof TypeError &&
       e.message === `source ${JSON.stringify(path)} is not an http(s) URL; to read a local file, pass its bytes or a Blob over it (in Node: fs.readFileSync(path), or await fs.openAsBlob(path), which reads only the front)`);
   }

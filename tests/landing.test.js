@@ -45,14 +45,9 @@ function landed({ tops, end }, what) {
 }
 
 async function open(path, viewport) {
-  const context = await b.browser.newContext({ viewport, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(String(e)));
-  await page.goto(b.url + path);
+  const { page, context, problems } = await b.open(path, { viewport });
   await pageReady(page);
-  return { page, context, problems };
+  return { page, context, problems: [...problems.console, ...problems.pageErrors] };
 }
 
 /** Where a jump to `id` ended and how it got there, if not at the top of the view at once; else null. */

@@ -13,15 +13,11 @@ before(async () => {
 });
 after(async () => b?.close());
 
+/** The page on a phone, every chart mounted; problems: what its console and scripts reported. */
 const phone = async (path = '') => {
-  const context = await b.browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(String(e)));
-  await page.goto(b.url + path);
+  const { page, context, problems } = await b.open(path, { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
   await pageReady(page);
-  return { page, context, problems };
+  return { page, context, problems: [...problems.console, ...problems.pageErrors] };
 };
 
 test('each section’s main control is the one its prose and exercises turn', async () => {

@@ -156,7 +156,7 @@ export default {
       });
       // Colour bar: +1 at the top, like matplotlib's colorbar.
       drawColourBar(ctx, coolwarm, { x: plot.x + plot.w + Math.round(14 * k), y: plot.y, w: BAR, h: plot.h },
-        [1, 0.5, 0, -0.5, -1].map((v) => [(1 - v) / 2, v === 0 ? '0' : String(v).replace('-', '−')]));
+        [1, 0.5, 0, -0.5, -1].map((v) => [(1 - v) / 2, v === 0 ? '0' : String(v)]));
 
       if (cursor) markCell(ctx, plot.x + cursor.dim * cellX, plot.y + cursor.pos * cellY, cellX, cellY);
     };

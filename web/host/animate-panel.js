@@ -3,6 +3,7 @@
 // and the file's size shown before it is saved.
 import { t, lang } from './i18n.js';
 import { HOST } from './strings.js';
+import { newId } from './controls.js';
 import { sweepDefaults, NUMERIC } from './main-control.js';
 import { sweepValues, recordSweep, videoFormats } from './animate.js';
 import { captionValue, download, figureLayout, POST_WIDTH } from './export.js';
@@ -46,7 +47,7 @@ export function animatePanel(host, canvases, parent, Chart, settings, opener = n
   const el = document.createElement('div');
   el.className = 'posenc-share posenc-animate';
   el.hidden = true;
-  el.id = `posenc-animate-${chart.kind}-${Math.random().toString(36).slice(2, 8)}`;
+  el.id = newId('posenc-animate', chart.kind);
   el.setAttribute('role', 'group');
   opener?.setAttribute('aria-controls', el.id);
   const numeric = host.controls.filter((c) => NUMERIC.has(c.param.type));

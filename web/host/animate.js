@@ -4,6 +4,7 @@
 // frame, at most 256 colours: a chart has few); the video is the browser's own MediaRecorder
 // recording a canvas that is handed one frame per 1/fps s, so it takes as long as it plays.
 import { figureHeading, figureFooter, figureLayout, drawFigure, letteringFor, withLettering } from './export.js';
+import { isLog } from './slider-scale.js';
 
 /**
  * The chart's tick text is 11 px on the page. Over its size limit a GIF is made narrower while
@@ -28,10 +29,12 @@ export function sweepValues(p, from, to, frames) {
   const n = Math.max(2, Math.round(frames));
   const step = p.step && p.step !== 'any' ? Number(p.step) : p.type === 'int' ? 1 : 0;
   // a step of 0.1 leaves 0.30000000000000004: the step's own decimals are kept, no more
-  const places = step ? decimals(step) + decimals(p.min) : 0;
+  const places = step ? Math.max(decimals(step), decimals(p.min)) : 0;
+  // a control whose slider moves in ratios (a base from 1 to 10⁷) is swept in ratios too
+  const geometric = isLog(p) && from > 0 && to > 0;
   const out = [];
   for (let i = 0; i < n; i++) {
-    let v = from + ((to - from) * i) / (n - 1);
+    let v = geometric ? from * (to / from) ** (i / (n - 1)) : from + ((to - from) * i) / (n - 1);
     if (step) v = Number((p.min + Math.round((v - p.min) / step) * step).toFixed(places));
     else if (v !== 0) v = Number(v.toPrecision(SWEEP_FIGURES));
     if (p.type === 'int') v = Math.round(v);

@@ -9,6 +9,7 @@
 // A link that sets a folded control (?kind.param=value, a scene or an exercise's link) opens
 // the fold, so the reader sees the value the link chose.
 import { HOST } from './strings.js';
+import { newId } from './controls.js';
 import { mainParam } from './main-control.js';
 
 const NARROW = '(max-width: 480px)';
@@ -39,7 +40,7 @@ export function phoneLayout(container, form, figure, chart) {
   const toggle = document.createElement('button');
   toggle.type = 'button';
   toggle.className = 'settings-toggle';
-  form.id ||= `posenc-controls-${chart.kind}-${Math.random().toString(36).slice(2, 8)}`;
+  form.id ||= newId('posenc-controls', chart.kind);
   toggle.setAttribute('aria-controls', form.id);
   const more = chart.params.length > 1;
   // the chart's drawing (its canvases, panels, tables): the controls go right under it, above the
@@ -72,10 +73,17 @@ export function phoneLayout(container, form, figure, chart) {
     else if (!narrow && form.nextElementSibling !== figure) figure.before(form);
     const anchor = narrow && main && drawing.querySelector('.phone-control-after');
     if (anchor && main.parentElement !== slot) anchor.after(slot), slot.append(main);
-    else if (!anchor && main) slot.remove(), narrow ? form.prepend(main) : home.after(main);
+    else if (!anchor && main) {
+      slot.remove();
+      // moved only when out of place: moving the focused control would drop the focus
+      if (narrow && form.firstElementChild !== main) form.prepend(main);
+      else if (!narrow && home.nextElementSibling !== main) home.after(main);
+    }
     // the fold's button comes right after the main control and right before what it opens, in
     // the DOM as on screen: the Tab after opening it reaches the first control it revealed
-    if (more) (main?.parentElement === form ? main.after(toggle) : form.prepend(toggle));
+    if (more && main?.parentElement === form) {
+      if (main.nextElementSibling !== toggle) main.after(toggle);
+    } else if (more && form.firstElementChild !== toggle) form.prepend(toggle);
   };
   place();
   media?.addEventListener?.('change', place);

@@ -94,7 +94,9 @@ function number(s) {
   let text = String(s).trim();
   if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
   if (text.replace(/^-?0*\.?0*/, '').replace('.', '').length > FIGURES && text.includes('.')) {
-    const short = String(Number(Number(text).toPrecision(FIGURES)));
+    // the whole part stays as it is: only the fraction gives up its figures
+    const whole = text.replace(/^-?0*/, '').split('.')[0].length, v = Number(text);
+    const short = String(Number(whole ? v.toFixed(Math.max(0, FIGURES - whole)) : v.toPrecision(FIGURES)));
     if (/^-?\d+(\.\d+)?$/.test(short)) text = short;
   }
   const [int, frac] = text.split('.');

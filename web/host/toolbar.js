@@ -3,6 +3,7 @@
 // callers that show them (the page, embed.html, a <posenc-chart toolbar>) on the host that
 // mountChart returned, so a chart without a toolbar loads none of this.
 import { HOST } from './strings.js';
+import { newId } from './controls.js';
 import { toCSV, download, withPixelRatio, withLettering, letteringFor, figureHeading, figureFooter, figureLayout, drawFigure } from './export.js';
 import { settingsLine } from './settings-line.js';
 import { t } from './i18n.js';
@@ -21,13 +22,13 @@ export function addToolbar(host, opts) {
   const panel = document.createElement('div');
   panel.className = 'posenc-share';
   panel.hidden = true;
-  panel.id = `posenc-share-panel-${chart.kind}-${Math.random().toString(36).slice(2, 8)}`;
+  panel.id = newId('posenc-share-panel', chart.kind);
   const fieldLabel = document.createElement('label');
   const field = document.createElement('textarea');
   field.readOnly = true;
   field.spellcheck = false;
   field.className = 'mono';
-  field.id = `posenc-share-${chart.kind}-${Math.random().toString(36).slice(2, 8)}`;
+  field.id = newId('posenc-share', chart.kind);
   fieldLabel.htmlFor = field.id;
   const status = document.createElement('p');
   status.className = 'posenc-share-status';

@@ -309,8 +309,8 @@ function urlOf(source) {
   try {
     url = new URL(String(source), globalThis.location?.href);
   } catch { /* not a URL: said below */ }
-  // (a Windows path's drive letter parses as a scheme)
-  if (url === null || url.protocol === 'file:' || /^[a-z]:$/i.test(url.protocol)) {
+  // (a Windows path's drive letter, like hub: or localhost:, parses as a scheme of its own)
+  if (url === null || !/^https?:$/.test(url.protocol)) {
     throw new TypeError(`source ${JSON.stringify(String(source))} is not an http(s) URL; to read a local file, pass its bytes or a Blob over it (in Node: fs.readFileSync(path), or await fs.openAsBlob(path), which reads only the front)`);
   }
   return url.href;

@@ -207,7 +207,7 @@ export function compareRuntimes(pe, config, gguf, options) {
     seqLens.push(L0);
     for (const f of short.found.filter((g) => g.code === 'longrope-factors-by-context' && !found.some((h) => h.code === g.code))) {
       f.message = `a prompt of at most ${L0} tokens (the rows above assume ${main.pmax + 1}): ${f.message}`;
-      f.fix = remedy('flags', `-c ${L0} for prompts of at most ${L0} tokens; no -c matches transformers for both short and long prompts, since llama.cpp picks the factors once for the whole context`, `-c ${L0}`, { ctx: L0 });
+      f.fix = remedy('flags', `-c ${L0} for prompts of at most ${L0} tokens; no single -c value matches transformers for both short and long prompts, since llama.cpp picks the factors once for the whole context`, `-c ${L0}`, { ctx: L0 });
       found.push(f);
     }
   }

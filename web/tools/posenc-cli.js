@@ -219,11 +219,12 @@ function printCompare(r, cfgName, ggufName) {
   }
   lines.push('findings:');
   for (const f of r.findings) {
-    lines.push(`  ${f.code}: ${f.message}`);
+    lines.push(`  ${f.code}${f.severity === 'note' && f.code !== 'none' ? ' (a note: llama.cpp still computes what the config means)' : ''}: ${f.message}`);
     if (f.fix) lines.push(`    fix: ${f.fix}`);
   }
   for (const w of r.configWarnings) lines.push(`  config warning (${w.code}): ${w.message}`);
   lines.push(`float32 rounding at position ${r.float32.position} (not a finding): the largest |Δ| of a cos or sin from its float64 value is ${fmt(r.float32.llamaCpp)} in llama.cpp (ggml's float32 code), ${fmt(r.float32.transformers)} with θ_i, angles and cos/sin each rounded once to float32, the type transformers computes in (its own recipe rounds θ_i twice, in pow and 1/x, and can stray further)`);
+  lines.push(r.agree ? 'agree: llama.cpp computes what the config means (exit 0)' : 'differ: llama.cpp does not compute what the config means (exit 1)');
   return lines.join('\n');
 }
 
