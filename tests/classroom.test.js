@@ -594,8 +594,9 @@ test('hand-drawn charts letter at the presenter\'s size while presented and at t
   await context.close();
 });
 
-test('the presenter fits 1280×720, 1280×800 and 1920×1080 screens: the notice, the takeaway and the buttons on every slide, lettering that grows with the screen; it starts where a link says', async () => {
-  for (const [lang, width, height, px] of [['en', 1280, 720, 18], ['zh', 1280, 720, 18], ['en', 1280, 800, 18], ['zh', 1920, 1080, 27], ['en', 1920, 1080, 27]]) {
+test('the presenter fits 1280×720 and 1920×1080 screens: the notice, the takeaway and the buttons on every slide, lettering that grows with the screen; it starts where a link says', async () => {
+  // (the shortest screen in both languages; the largest in the language whose lines run longest)
+  for (const [lang, width, height, px] of [['en', 1280, 720, 18], ['zh', 1280, 720, 18], ['en', 1920, 1080, 27]]) {
     const { page, context } = await b.open(`?present&lang=${lang}`, { viewport: { width, height } });
     await ready(page);
     const count = await page.evaluate(() => window.posencPage.presenter.count);
