@@ -68,10 +68,10 @@ export function plainCanvas(el, aspect, label) {
     ctx.clearRect(0, 0, w, h);
     draw(ctx, w, h);
   };
-  // the SVG export draws the same picture into its own context
+  // the SVG export draws the same picture into its own context (which writes the minus sign itself)
   repaintable(canvas, (target) => {
     const [w, h] = size ?? measure();
-    last?.(minusText(target), w, h);
+    last?.(target, w, h);
   });
   // a canvas taken out of the layout (print hides it behind its snapshot: page/print.js) measures
   // 0 × 0; it keeps its size and picture, to be snapshotted again or shown again as it was
