@@ -15,16 +15,16 @@ after(() => b?.close());
 
 /** embed.html with `query`, ready to read; records every fillText (text, fillStyle) on chart canvases. */
 async function chart(query, { theme = 'light' } = {}) {
-  const { page, context, problems } = await b.open('');
-  await page.addInitScript(() => {
-    window.drawn = [];
-    const fill = CanvasRenderingContext2D.prototype.fillText;
-    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
-      window.drawn.push({ text: String(text), fill: this.fillStyle, kind: this.canvas.closest?.('.chart')?.dataset.kind });
-      return fill.call(this, text, ...rest);
-    };
+  const { page, context, problems } = await b.open(`embed.html?${query}&theme=${theme}`, {
+    init: () => {
+      window.drawn = [];
+      const fill = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+        window.drawn.push({ text: String(text), fill: this.fillStyle, kind: this.canvas.closest?.('.chart')?.dataset.kind });
+        return fill.call(this, text, ...rest);
+      };
+    },
   });
-  await page.goto(`${b.url}embed.html?${query}&theme=${theme}`);
   await page.evaluate(() => window.posencEmbed.ready);
   await page.waitForFunction(() => window.posencEmbed.host?.data);
   return { page, context, problems };

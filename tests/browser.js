@@ -12,8 +12,9 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
 export async function startBrowser() {
   const server = await serve({ port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-  // options beyond the viewport go to the browser context as they are (hasTouch, isMobile, ...)
-  const open = async (path = '', { viewport = { width: 1200, height: 900 }, ...options } = {}) => {
+  // options beyond the viewport, `init` (a function run in the page before its own scripts) and
+  // `pages` (HTML served at a path, by path) go to the browser context as they are (hasTouch, ...)
+  const open = async (path = '', { viewport = { width: 1200, height: 900 }, init, pages = {}, ...options } = {}) => {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
     const page = await context.newPage();
     const problems = { console: [], failed: [], external: [], pageErrors: [] };
@@ -28,6 +29,8 @@ export async function startBrowser() {
       problems.external.push(u.href);
       return route.abort();
     });
+    for (const [at, body] of Object.entries(pages)) await page.route(server.url + at, (r) => r.fulfill({ contentType: 'text/html', body }));
+    if (init) await page.addInitScript(init);
     await page.goto(server.url + path);
     return { page, context, problems };
   };

@@ -4,7 +4,7 @@
 // controls and keeps every chart drawn, and ?present steps through every figure with the arrow
 // keys and returns with Escape (hand-drawn charts lettered large there, at the page's size after);
 // axe finds nothing in the presenter view or the print media.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { startBrowser, pageReady } from './browser.js';
@@ -13,6 +13,8 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let b;
 before(async () => (b = await startBrowser()));
 after(() => b?.close());
+// every page a test opened closes with it: a page left open keeps its 45 charts and timers alive
+afterEach(() => Promise.all(b.browser.contexts().map((c) => c.close())));
 
 const params = (page, kind) => page.evaluate((k) => window.posencPage.charts.get(k).params(), kind);
 const ready = async (page) => {
@@ -78,12 +80,10 @@ test('embed.html?lock=1 and <posenc-chart locked> show their controls disabled',
   const { page } = await b.open('embed.html?chart=rope-decay&lock=1');
   await page.waitForFunction(() => window.posencEmbed?.host);
   assert.ok(await page.evaluate(() => [...document.querySelectorAll('.controls input')].every((i) => i.disabled)));
-  const el = await b.open('');
-  await el.page.route(`${b.url}fixture-locked.html`, (r) => r.fulfill({ contentType: 'text/html', body: `<!doctype html>
+  const el = await b.open('fixture-locked.html', { pages: { 'fixture-locked.html': `<!doctype html>
     <html lang="en"><head><meta charset="utf-8"><title>locked</title><link rel="icon" href="data:,">
     <script type="module" src="/embed/element.js"></script></head>
-    <body><posenc-chart id="a" kind="rope-periods" locked></posenc-chart><posenc-chart id="b" kind="rope-periods"></posenc-chart></body></html>` }));
-  await el.page.goto(`${b.url}fixture-locked.html`);
+    <body><posenc-chart id="a" kind="rope-periods" locked></posenc-chart><posenc-chart id="b" kind="rope-periods"></posenc-chart></body></html>` } });
   const r = await el.page.evaluate(async () => {
     const disabled = async (id) => {
       const x = document.getElementById(id);
@@ -195,63 +195,6 @@ test('a printed chart carries a line of its settings and the text it was given, 
   }
 });
 
-test('?present steps through every figure with the arrow keys, and Escape returns to the page', async () => {
-  for (const lang of ['en', 'zh']) {
-    const { page, problems } = await b.open(`?present&lang=${lang}&theme=dark`);
-    await ready(page);
-    await page.waitForFunction(() => window.posencPage.presenter?.index === 0);
-    const count = await page.evaluate(() => window.posencPage.presenter.count);
-    assert.equal(count, 1 + await page.evaluate(() => document.querySelectorAll('[data-chart]').length), 'the primer\'s diagram, then every chart');
-    assert.ok(await page.evaluate(() => document.querySelector('.present-slot > svg.pipeline')?.checkVisibility()), 'the primer\'s diagram comes first');
-    const seen = new Set(), told = new Map();
-    for (let i = 0; i < count; i++) {
-      const r = await page.evaluate(() => {
-        const note = document.querySelector('.present-takeaway');
-        const chart = document.querySelector('.present-slot [data-chart]');
-        return {
-          kind: chart?.dataset.chart ?? 'primer',
-          title: document.getElementById('present-title').textContent,
-          controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).length,
-          takeaway: note.checkVisibility() ? note.textContent : '',
-          math: note.querySelectorAll('math').length,
-          notice: document.querySelector('.present-notice').textContent,
-          readout: chart?.querySelector('.readout .notice')?.textContent ?? '',
-        };
-      });
-      assert.ok(!seen.has(r.kind), `figure ${i}: ${r.kind}`);
-      seen.add(r.kind);
-      assert.match(r.title, i === 0 ? /./ : lang === 'zh' ? /[\u4e00-\u9fff]/ : /^\d+\. [A-Z]/);
-      assert.ok(r.controls <= 1, `${r.kind}: ${r.controls} controls shown`);
-      assert.equal(r.notice, r.readout, `${r.kind}: the readout's notice`);
-      if (r.takeaway) {
-        assert.match(r.takeaway, lang === 'zh' ? /^要点：/ : /^Takeaway\. /, `${r.kind}: the section's takeaway`);
-        told.set(r.takeaway, [...(told.get(r.takeaway) ?? []), r.kind]);
-        if (/W\s*Q/.test(r.takeaway)) assert.ok(r.math > 0, `${r.kind}: the takeaway keeps its MathML`);
-      }
-      if (i < count - 1) await page.keyboard.press('ArrowRight');
-    }
-    // each takeaway under one chart: the one it speaks of
-    assert.equal(told.size, await page.evaluate(() => document.querySelectorAll('main section:has([data-chart]) > aside.takeaway').length));
-    for (const [text, kinds] of told) assert.equal(kinds.length, 1, `${text.slice(0, 40)}… under ${kinds}`);
-    const under = (kind) => [...told].find(([, k]) => k.includes(kind));
-    assert.ok(under('four-terms') && !under('near-orthogonal'), '§9: the takeaway is under the four-terms chart it speaks of');
-    assert.ok(under('rope-decay') && under('convention-lab') && under('runtime-compare'), 'a takeaway that names its chart is under that chart');
-    assert.ok(!under('model-misreads'), '§21: the takeaway is not under the misreads chart, of which it does not speak');
-    await page.keyboard.press('ArrowLeft');
-    assert.equal(await page.evaluate(() => window.posencPage.presenter.index), count - 2);
-    await page.keyboard.press('Escape');
-    const back = await page.evaluate(() => ({
-      index: window.posencPage.presenter.index,
-      present: new URLSearchParams(location.search).has('present'),
-      inPlace: document.querySelectorAll('main [data-chart]').length,
-      hidden: document.querySelector('.presenter').hidden,
-      diagram: !!document.querySelector('#primer > svg.pipeline'),
-    }));
-    assert.deepEqual(back, { index: -1, present: false, inPlace: count - 1, hidden: true, diagram: true });
-    assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
-  }
-});
-
 test('axe finds nothing serious in the presenter view or under print media', async () => {
   const context = await b.browser.newContext({ bypassCSP: true, viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
@@ -353,7 +296,8 @@ test('opening an exercise shows its link, not its answer: the answer is one more
 });
 
 test('the handout: room under each question and no answer; ?answers prints the answers; ?print= prints a track or a range, in fewer pages', async () => {
-  const printed = async (query) => {
+  // (a PDF of the page costs seconds: made only where its page count is compared)
+  const printed = async (query, { count = false } = {}) => {
     const { page, context } = await b.open(query);
     await ready(page);
     await page.emulateMedia({ media: 'print' });
@@ -378,14 +322,22 @@ test('the handout: room under each question and no answer; ?answers prints the a
         notes: window.posencPage.notes,
       };
     });
-    const pages = ((await page.pdf({ format: 'A4' })).toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
+    const pages = count ? ((await page.pdf({ format: 'A4' })).toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length : null;
     await page.emulateMedia({ media: 'screen' });
-    const openAfter = await page.evaluate(() => document.querySelectorAll('details.exercise[open], details.answer[open]').length);
-    const contentsAfter = await page.evaluate(() => [...document.querySelectorAll('nav .tracks li')].filter((e) => e.checkVisibility()).length);
+    // what the screen shows again once the media query's change event has come (up to 2 s late)
+    const { openAfter, contentsAfter } = await page.evaluate(async () => {
+      const now = () => ({
+        openAfter: document.querySelectorAll('details.exercise[open], details.answer[open]').length,
+        contentsAfter: [...document.querySelectorAll('nav .tracks li')].filter((e) => e.checkVisibility()).length,
+      });
+      const all = document.querySelectorAll('nav .tracks li').length;
+      for (let k = 0; k < 120 && (now().openAfter || now().contentsAfter < all); k++) await new Promise((r) => requestAnimationFrame(r));
+      return now();
+    });
     await context.close();
     return { ...r, pages, openAfter, contentsAfter };
   };
-  const all = await printed('?lang=en');
+  const all = await printed('?lang=en', { count: true });
   assert.ok(all.questions >= 40 && all.answers === 0 && all.links === 0, `questions ${all.questions}, answers ${all.answers}, links ${all.links}`);
   assert.ok(all.room.every((h) => h >= 20), `room to write a prediction: ${all.room.slice(0, 3)} px`);
   assert.deepEqual(all.notes, []);
@@ -394,7 +346,7 @@ test('the handout: room under each question and no answer; ?answers prints the a
   assert.equal(teacher.links, 0);
   assert.ok(teacher.room.every((h) => h === 0), 'and no room to write in');
   assert.equal(teacher.openAfter, 0, 'what printing opened closes after');
-  const core = await printed('?lang=en&print=core');
+  const core = await printed('?lang=en&print=core', { count: true });
   assert.deepEqual(core.sections.slice(0, 3), ['primer', 'notation', 'order']);
   assert.equal(core.sections.at(-2), 'extrapolation');
   assert.equal(core.sections.at(-1), 'recap');
@@ -594,15 +546,20 @@ test('hand-drawn charts letter at the presenter\'s size while presented and at t
   await context.close();
 });
 
-test('the presenter fits 1280×720 and 1920×1080 screens: the notice, the takeaway and the buttons on every slide, lettering that grows with the screen; it starts where a link says', async () => {
-  // (the shortest screen in both languages; the largest in the language whose lines run longest)
-  for (const [lang, width, height, px] of [['en', 1280, 720, 18], ['zh', 1280, 720, 18], ['en', 1920, 1080, 27]]) {
-    const { page, context } = await b.open(`?present&lang=${lang}`, { viewport: { width, height } });
+test('?present steps through every figure with the arrow keys and fits 1280×720 and 1920×1080 screens: the notice, the takeaway and the buttons on every slide, lettering that grows with the screen; Escape returns to the page; it starts where a link says', async () => {
+  // the shortest screen in both languages, dark, stepped by the arrow keys; the largest in the
+  // language whose lines run longest, stepped by the presenter's own go()
+  for (const [lang, width, height, px, keys] of [['en', 1280, 720, 18, true], ['zh', 1280, 720, 18, true], ['en', 1920, 1080, 27, false]]) {
+    const { page, context, problems } = await b.open(`?present&lang=${lang}${keys ? '&theme=dark' : ''}`, { viewport: { width, height } });
     await ready(page);
+    await page.waitForFunction(() => window.posencPage.presenter?.index === 0);
     const count = await page.evaluate(() => window.posencPage.presenter.count);
+    assert.equal(count, 1 + await page.evaluate(() => document.querySelectorAll('[data-chart]').length), 'the primer\'s diagram, then every chart');
+    assert.ok(await page.evaluate(() => document.querySelector('.present-slot > svg.pipeline')?.checkVisibility()), 'the primer\'s diagram comes first');
+    const seen = new Set(), told = new Map();
     for (let i = 0; i < count; i++) {
-      const r = await page.evaluate(async (i) => {
-        window.posencPage.presenter.go(i);
+      const r = await page.evaluate(async ({ i, keys }) => {
+        if (!keys) window.posencPage.presenter.go(i);
         // measured as the room sees it: once the charts have taken their new size
         const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
         const settled = () => [...document.querySelectorAll('.present-slot canvas')].every((cv) => {
@@ -615,8 +572,16 @@ test('the presenter fits 1280×720 and 1920×1080 screens: the notice, the takea
           .reduce((y, e) => Math.max(y, e.getBoundingClientRect().bottom), 0);
         const canvas = document.querySelector('.present-slot canvas');
         const chart = canvas && window.Chart?.getChart(canvas);
+        const takeaway = document.querySelector('.present-takeaway'), shown = document.querySelector('.present-slot [data-chart]');
         return {
-          kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart ?? 'primer',
+          kind: shown?.dataset.chart ?? 'primer',
+          index: window.posencPage.presenter.index,
+          title: document.getElementById('present-title').textContent,
+          controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).length,
+          takeaway: takeaway.checkVisibility() ? takeaway.textContent : '',
+          math: takeaway.querySelectorAll('math').length,
+          notice: document.querySelector('.present-notice').textContent,
+          readout: shown?.querySelector('.readout .notice')?.textContent ?? '',
           nav: nav.bottom, note, scroll: document.querySelector('.presenter').scrollHeight,
           // every Chart.js axis title fits its canvas, however large the lettering
           titles: [...document.querySelectorAll('.present-slot canvas')].filter((cv) => cv.checkVisibility()).flatMap((cv) => {
@@ -651,17 +616,47 @@ test('the presenter fits 1280×720 and 1920×1080 screens: the notice, the takea
           control: [...document.querySelectorAll('.present-slot .control.main, .present-slot .control.main :is(input, select)')]
             .filter((e) => e.checkVisibility()).map((e) => parseFloat(getComputedStyle(e).fontSize)),
         };
-      }, i);
+      }, { i, keys });
       const at = `${lang} ${width}×${height} ${r.kind}`;
+      assert.equal(r.index, i, at);
+      assert.ok(!seen.has(r.kind), `${at}: figure ${i} again`);
+      seen.add(r.kind);
+      assert.match(r.title, i === 0 ? /./ : lang === 'zh' ? /[\u4e00-\u9fff]/ : /^\d+\. [A-Z]/, at);
+      assert.ok(r.controls <= 1, `${at}: ${r.controls} controls shown`);
+      assert.equal(r.notice, r.readout, `${at}: the readout's notice`);
+      if (r.takeaway) {
+        assert.match(r.takeaway, lang === 'zh' ? /^要点：/ : /^Takeaway\. /, `${at}: the section's takeaway`);
+        told.set(r.takeaway, [...(told.get(r.takeaway) ?? []), r.kind]);
+        if (/W\s*Q/.test(r.takeaway)) assert.ok(r.math > 0, `${at}: the takeaway keeps its MathML`);
+      }
       assert.ok(r.nav <= height && r.note <= height && r.scroll <= height, `${at}: nav ends at ${r.nav}, text at ${r.note}, the view is ${r.scroll} px tall`);
       if (r.font !== null) assert.ok(r.font >= px, `${at}: ticks at ${r.font} px`);
       assert.deepEqual(r.cut, [], `${at}: a canvas cut by the edge of the figure's box`);
       assert.ok(r.html <= 1, `${at}: ${r.html} px of an HTML chart cut`);
       assert.deepEqual(r.titles, [], `${at}: an axis title longer than its canvas`);
       assert.ok(r.control.every((size) => size >= px), `${at}: main control at ${r.control} px`);
+      if (keys && i < count - 1) await page.keyboard.press('ArrowRight');
     }
+    // each takeaway under one chart: the one it speaks of
+    assert.equal(told.size, await page.evaluate(() => document.querySelectorAll('main section:has([data-chart]) > aside.takeaway').length));
+    for (const [text, kinds] of told) assert.equal(kinds.length, 1, `${text.slice(0, 40)}… under ${kinds}`);
+    const under = (kind) => [...told].find(([, k]) => k.includes(kind));
+    assert.ok(under('four-terms') && !under('near-orthogonal'), '§9: the takeaway is under the four-terms chart it speaks of');
+    assert.ok(under('rope-decay') && under('convention-lab') && under('runtime-compare'), 'a takeaway that names its chart is under that chart');
+    assert.ok(!under('model-misreads'), '§21: the takeaway is not under the misreads chart, of which it does not speak');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.evaluate(() => window.posencPage.presenter.index), count - 2);
     await page.keyboard.press('Escape');
+    const back = await page.evaluate(() => ({
+      index: window.posencPage.presenter.index,
+      present: new URLSearchParams(location.search).has('present'),
+      inPlace: document.querySelectorAll('main [data-chart]').length,
+      hidden: document.querySelector('.presenter').hidden,
+      diagram: !!document.querySelector('#primer > svg.pipeline'),
+    }));
+    assert.deepEqual(back, { index: -1, present: false, inPlace: count - 1, hidden: true, diagram: true });
     assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12, 'the page draws at its own size again');
+    assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
     await context.close();
   }
   // a scene's settings show on the slide: every control away from its default, and the notice that goes with it
