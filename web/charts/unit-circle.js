@@ -115,6 +115,10 @@ function arrow(ctx, x0, y0, x1, y1, color, width = 2) {
 }
 
 const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+// Labels that merely touch read as one number ("0123456" for seven close dots): a label keeps
+// this much clear of every other label, dot and tick.
+const GAP = 3;
+const grown = (b) => ({ left: b.left - GAP, right: b.right + GAP, top: b.top - GAP, bottom: b.bottom + GAP });
 
 /**
  * Where a label centred near a point goes: the first of `spots` (centres, best first) whose box,
@@ -128,7 +132,7 @@ function placeLabel(ctx, text, spots, { w, h, note, taken, height }) {
     const top = Math.min(Math.max(y - height / 2, pad), h - height - pad);
     return { text, left, top, right: left + width, bottom: top + height };
   };
-  let box = spots.map(boxAt).find((b) => !overlaps(b, note) && !taken.some((t) => overlaps(b, t)));
+  let box = spots.map(boxAt).find((b) => !overlaps(b, note) && !taken.some((t) => overlaps(grown(b), t)));
   if (!box) {
     box = boxAt(spots[0]);
     if (overlaps(box, note)) box = boxAt({ x: spots[0].x, y: note.bottom + 1 + height / 2 });
@@ -152,6 +156,13 @@ function spotsBeside(px, py, s, c, { width, height, gap, out, ahead = true }) {
   const spots = [{ x: px + s * out, y: py - c * out }, beside(s, -c), beside(-c, -s)];
   if (ahead) spots.push(beside(c, s));
   spots.push(beside(-s, c));
+  // where close dots crowd those, a line further out or further in, still on the dot's radius
+  const step = height + GAP;
+  for (const k of [1, 2]) {
+    spots.push({ x: px + s * (out + k * step), y: py - c * (out + k * step) });
+    const inward = beside(-s, c);
+    spots.push({ x: inward.x - s * k * step, y: inward.y + c * k * step });
+  }
   return spots;
 }
 
