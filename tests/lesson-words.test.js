@@ -112,13 +112,13 @@ test('charts: their readouts and controls where the learner read them', async ()
 test('labels: apart at pair 10 on the unit circle, off the axis numbers at θ = 180° in 2D RoPE', async () => {
   const context = await b.browser.newContext({ viewport: { width: 360, height: 800 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
-  // unit circle at pair 10: seven close dots, every label clear of the others by 3 px
+  // unit circle at pair 10: seven close dots, every label clear of the others by 5 px, the crowded ones left out
   const circle = await chart(page, 'chart=unit-circle&pair=10', () => window.posencEmbed.host.view.drawnLabels);
-  assert.equal(circle.labels.length, 8);
+  assert.ok(circle.labels.length >= 4 && circle.labels[0].text === "pos 7", circle.labels.map((l) => l.text).join(" "));
   for (const [i, a] of circle.labels.entries()) {
     for (const c of circle.labels.slice(i + 1)) {
       const apart = Math.max(a.left - c.right, c.left - a.right, a.top - c.bottom, c.top - a.bottom);
-      assert.ok(apart >= 3, `"${a.text}" and "${c.text}" ${apart.toFixed(1)} px apart`);
+      assert.ok(apart >= 5, `"${a.text}" and "${c.text}" ${apart.toFixed(1)} px apart`);
     }
   }
 
