@@ -215,7 +215,7 @@ test('rope-decay: the bound the prose quotes is the chart\'s, and it falls only 
   for (let j = 1; j < data.rows.length; j++) if (data.rows[j][col] > data.rows[j - 1][col]) rises++;
   assert.ok(rises > 0.4 * (data.rows.length - 1) && rises < 0.6 * (data.rows.length - 1), `rises at ${rises} of ${data.rows.length - 1} steps`);
   for (const lang of ['en', 'zh-CN']) {
-    const prose = HTML.match(new RegExp(`<p lang="${lang}">[^<]*(?:<(?!/p>)[^<]*)*?64\\.5[\\s\\S]*?</p>`))[0];
+    const prose = HTML.match(new RegExp(`<p lang="${lang}"[^>]*>[^<]*(?:<(?!/p>)[^<]*)*?64\\.5[\\s\\S]*?</p>`))[0];
     for (const n of quoted) assert.ok(prose.includes(n), `${lang}: ${n} not in the prose`);
   }
 });

@@ -30,6 +30,7 @@ const M = messages({
     xyOwn: 'every position has its own point in the xy plane',
     readoutOne: '{length} position in {bits} bits: {xy}; ',
     readoutMany: '{length} positions in {bits} bits: {xy}; ',
+    readoutLiftOne: 'bit 2 lifts position 4 off the xy plane, to {code4}, and ',
     readoutLift: 'bit 2 lifts positions {up} off the xy plane (position 4 to {code4}), and ',
     readoutLiftMany: 'bit 2 lifts positions {up} off the xy plane (positions {list4} to {code4}: the code repeats every {most} positions), and ',
     readoutDistinct: 'only {unique} of the {length} full codes are distinct ({bits} bits hold at most {most} positions).',
@@ -63,6 +64,7 @@ const M = messages({
     xyOwn: '在 xy 平面上每个位置都有自己的点',
     readoutOne: '{length} 个位置，{bits} 个比特：{xy}；',
     readoutMany: '{length} 个位置，{bits} 个比特：{xy}；',
+    readoutLiftOne: '第 2 位把位置 4 抬离 xy 平面，抬到 {code4}，',
     readoutLift: '第 2 位把位置 {up} 抬离 xy 平面（位置 4 抬到 {code4}），',
     readoutLiftMany: '第 2 位把位置 {up} 抬离 xy 平面（位置 {list4} 抬到 {code4}：编码每隔 {most} 个位置重复一次），',
     readoutDistinct: '{length} 个完整编码里只有 {unique} 种不同的取值（{bits} 个比特最多表示 {most} 个位置）。',
@@ -208,7 +210,7 @@ export default {
         view.notice = unique < length
           ? M.noticeShared.format({ ...v, list: listOf(sharedCode(codes, length, bits)) })
           : jump && jump.flips > 1 ? M.noticeJump.format(jump) : String(M.noticeSteps);
-        view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? (lifted.length > 1 ? M.readoutLiftMany : M.readoutLift).format(v) : '') + (length === 1 ? M.readoutSingle : unique < length ? M.readoutDistinct : M.readoutAllDistinct).format(v);
+        view.readout = (length > 1 ? M.readoutMany : M.readoutOne).format(v) + (v.code4 ? (lifted.length > 1 ? M.readoutLiftMany : v.up === '4' ? M.readoutLiftOne : M.readoutLift).format(v) : '') + (length === 1 ? M.readoutSingle : unique < length ? M.readoutDistinct : M.readoutAllDistinct).format(v);
         return {
           columns: ['position', ...Array.from({ length: bits }, (_, j) => `bit ${j}`)],
           heads: colHeads([COL.position, ...Array.from({ length: bits }, (_, j) => M.colBit.format({ j }))]),

@@ -56,6 +56,20 @@ const M = messages({
   },
 });
 
+/** Where a label 8 px past (x, y) in direction t is written, and the box it covers. */
+function labelBox(ctx, text, x, y, t) {
+  const align = Math.cos(t) < -0.3 ? 'right' : Math.cos(t) > 0.3 ? 'left' : 'center';
+  const baseline = Math.sin(t) < -0.3 ? 'bottom' : Math.sin(t) > 0.3 ? 'top' : 'middle';
+  const at = [x + 8 * Math.cos(t), y + 8 * Math.sin(t)];
+  const w = ctx.measureText(text).width, h = 1.2 * ctx.measureText('M').width;
+  const left = align === 'right' ? at[0] - w : align === 'left' ? at[0] : at[0] - w / 2;
+  const top = baseline === 'bottom' ? at[1] - h : baseline === 'top' ? at[1] : at[1] - h / 2;
+  return { align, baseline, at, left, top, right: left + w, bottom: top + h };
+}
+
+// clear of the axes' numbers (left of and below the plot) and inside the canvas
+const clear = (b, { chartArea: area, width }) => b.left >= area.left && b.right <= width && b.top >= 0 && b.bottom <= area.bottom;
+
 // Arrowheads, position labels and the angle arc are drawn over Chart.js's line segments.
 const arrows = {
   id: 'rope2dArrows',
@@ -96,6 +110,7 @@ const arrows = {
       ctx.restore();
     }
     ctx.save();
+    chart.drawnLabels = []; // what was written where, for the tests that keep labels off the axes
     for (const ds of [...ghosts, ...chart.data.datasets]) {
       for (const a of ds.arrows ?? []) {
         const [x0, y0] = px([0, 0]), [x1, y1] = px(a.tip);
@@ -108,13 +123,18 @@ const arrows = {
         ctx.closePath();
         ctx.fill();
         if (a.text) {
-          // Labels sit past the tip, turned off the ray by `side` so k's label clears q's trail.
-          const t = ang + (ds.side ?? 0);
+          // Labels sit past the tip, turned off the ray by `side` so k's label clears q's trail; a
+          // label that would reach the axes' numbers or leave the canvas turns a quarter away from k's side.
           ctx.font = chartFont(ds.bold ? 'bold' : 'label');
-          ctx.textAlign = Math.cos(t) < -0.3 ? 'right' : Math.cos(t) > 0.3 ? 'left' : 'center';
-          ctx.textBaseline = Math.sin(t) < -0.3 ? 'bottom' : Math.sin(t) > 0.3 ? 'top' : 'middle';
+          const t0 = ang + (ds.side ?? 0);
+          const t = [t0, t0 - Math.PI / 2, t0 + Math.PI / 2].find((u) => clear(labelBox(ctx, a.text, x1, y1, u), chart)) ?? t0;
+          const { align, baseline, at } = labelBox(ctx, a.text, x1, y1, t);
+          ctx.textAlign = align;
+          ctx.textBaseline = baseline;
           ctx.fillStyle = textShade(ds.borderColor);
-          ctx.fillText(a.text, x1 + 8 * Math.cos(t), y1 + 8 * Math.sin(t));
+          ctx.fillText(a.text, ...at);
+          const { left, top, right, bottom } = labelBox(ctx, a.text, x1, y1, t);
+          chart.drawnLabels.push({ text: a.text, left, top, right, bottom, area: { ...chart.chartArea } });
         }
       }
     }
@@ -272,6 +292,7 @@ export default {
           ],
         };
       },
+      get drawnLabels() { return chart.drawnLabels; },
       destroy: () => chart.destroy(),
     };
     return view;

@@ -16,7 +16,7 @@ const M = messages({
   en: {
     title: 'RoPE score of a random query and key, Δ positions apart (pairs (2i, 2i+1))',
     seed: 'seed for q, k',
-    length: 'largest distance + 1',
+    length: 'number of distances',
     base: 'base',
     key: 'the key is',
     same: 'the query itself (q = k)',
@@ -30,12 +30,12 @@ const M = messages({
     readoutIndependent: 'At Δ = 0 the score is q·k = {s0}; over Δ = {from}…{to} it averages {mean} (RMS {rms}).',
     notice: 'k is both query and key, so the score follows g(Δ), its expected curve (dashed), down from |k|² = {s0}: a fast drop as the fast pairs fall out of step, then a slow drift; the uneven lengths of k\'s pairs add the wobble.',
     noticeIndependent: 'With an independent key no decay is expected: over many draws of q and k the score averages 0 at every distance, with the same typical size √d ≈ {sd}. One draw wanders: its slow pairs, which barely turn over a few hundred positions, can hold it on one side of 0 for a long stretch (it starts at q·k = {s0}); other seeds wander differently.',
-    how: 'q and k have d independent standard normal entries drawn from the seed (with "the query itself", k is q). The key is rotated Δ positions further than the query (pairs (2i, 2i+1), θᵢ = base^(−2i/d)) and the dot product is taken in double precision for every Δ from 0 to the largest distance. The dashed g(Δ) is the same sum with every pair of length² 2, the average for a random vector.',
+    how: 'q and k have d independent standard normal entries drawn from the seed (with "the query itself", k is q). The key is rotated Δ positions further than the query (pairs (2i, 2i+1), θᵢ = base^(−2i/d)) and the dot product is taken in double precision for every Δ from 0 to the number of distances minus 1. The dashed g(Δ) is the same sum with every pair of length² 2, the average for a random vector.',
   },
   zh: {
     title: '随机的 query 与 key 相隔 Δ 个位置时的 RoPE 得分（配对 (2i, 2i+1)）',
     seed: 'q、k 的种子',
-    length: '最大距离 + 1',
+    length: '距离个数',
     base: '底数 base',
     key: 'key 取',
     same: 'query 本身（q = k）',
@@ -49,7 +49,7 @@ const M = messages({
     readoutIndependent: 'Δ = 0 时得分为 q·k = {s0}；在 Δ = {from}…{to} 上平均为 {mean}（均方根 {rms}）。',
     notice: 'k 既是 query 又是 key，所以得分沿着它的期望曲线 g(Δ)（虚线）从 |k|² = {s0} 往下走：快的维度对失去同步时迅速下降，随后缓慢下滑；k 的各维度对长度不一，带来了起伏。',
     noticeIndependent: 'key 换成独立的向量后，就没有可预期的衰减：对许多组 q、k 取平均，得分在每个距离上都是 0，典型大小都是 √d ≈ {sd}。单独一次抽取的曲线则会起伏：慢的维度对在几百个位置里几乎不转，可能让曲线在很长一段距离上都偏在 0 的一侧（起点为 q·k = {s0}）；换个种子，起伏就不同。',
-    how: 'q 和 k 的 d 个分量是由种子生成的独立标准正态数（选“query 本身”时 k 就是 q）。key 比 query 多旋转 Δ 个位置（配对 (2i, 2i+1)，θᵢ = base^(−2i/d)），从 0 到最大距离的每个 Δ 都用双精度计算内积。虚线 g(Δ) 是同一个和，只是每一对的长度平方都取随机向量的平均值 2。',
+    how: 'q 和 k 的 d 个分量是由种子生成的独立标准正态数（选“query 本身”时 k 就是 q）。key 比 query 多旋转 Δ 个位置（配对 (2i, 2i+1)，θᵢ = base^(−2i/d)），从 0 到“距离个数”减 1 的每个 Δ 都用双精度计算内积。虚线 g(Δ) 是同一个和，只是每一对的长度平方都取随机向量的平均值 2。',
   },
 });
 

@@ -40,6 +40,9 @@ const M = messages({
   },
 });
 
+/** The gaps between two rows as the readout prints them: from the three-decimal values it shows, so they add up. */
+const shownGaps = (va, vb) => va.map((x, i) => Math.abs(Number(x.toFixed(3)) - Number(vb[i].toFixed(3))).toFixed(3));
+
 export default {
   kind: 'three-frequencies',
   messages: M,
@@ -85,7 +88,7 @@ export default {
         chart.update();
         const fmt = (v) => `[${v.map((x) => x.toFixed(3)).join(', ')}]`;
         const gaps = va.map((x, i) => Math.abs(x - vb[i]));
-        const v = { a, b, va: fmt(va), vb: fmt(vb), gaps: gaps.map((g) => sig(g, 2)).join(String(M.listSep)) };
+        const v = { a, b, va: fmt(va), vb: fmt(vb), gaps: shownGaps(va, vb).join(String(M.listSep)) };
         chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
         view.notice = (gaps[0] < 0.2 && Math.max(...gaps.slice(1)) > gaps[0] ? M.noticeSlow : M.noticeFast).format(v);
         view.readout = M.readout.format(v);

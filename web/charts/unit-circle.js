@@ -30,7 +30,7 @@ const M = messages({
     noticeNear: 'The point runs clockwise round the circle and position {position} lands close to position {near}: in one plane, positions pile up.',
     noticeSlow: 'Pair {pair} turns {w} rad per position: up to position {position} the point has not come round yet, so every position still has its own place on the circle.',
     noticeStart: 'Position 0 starts at the top, (sin 0, cos 0) = (0, 1); step or play to watch it turn clockwise.',
-    how: 'The dots are pair i of the sinusoidal table (d = d_model) at the whole positions 0 … m; the faint path joins them through fractional positions. “Nearest” compares the point of position m with every earlier one; the distance is the ordinary straight-line (Euclidean) distance between the two points in the plane. The small arrow at the point shows the direction of motion.',
+    how: 'The dots are pair i of the sinusoidal table (d = d_model) at the whole positions 0 … m; the faint path joins them through fractional positions. The last nine earlier dots are numbered where there is room; where dots crowd, some numbers are left out. “Nearest” compares the point of position m with every earlier one; the distance is the ordinary straight-line (Euclidean) distance between the two points in the plane. The small arrow at the point shows the direction of motion.',
   },
   zh: {
     title: '位置编码的一对维度画成点 (sin a, cos a)，a = m·θᵢ',
@@ -55,7 +55,7 @@ const M = messages({
     noticeNear: '点沿单位圆顺时针转动，位置 {position} 落在位置 {near} 附近：在一个平面里，各个位置会叠在一起。',
     noticeSlow: '第 {pair} 对每个位置只转 {w} 弧度：到位置 {position} 为止，点还没有转回来，所以每个位置在圆上仍各占一处。',
     noticeStart: '位置 0 从最上方出发，(sin 0, cos 0) = (0, 1)；单步前进或播放，可以看到它顺时针转动。',
-    how: '图中的点是正弦位置编码表（d = d_model）第 i 对在整数位置 0 … m 上的取值；淡色轨迹经过其间的非整数位置把它们连起来。“最近的点”是把位置 m 的点与之前每个位置的点比较，距离是平面上两点之间通常的直线距离（欧氏距离）。点旁的小箭头表示运动方向。',
+    how: '图中的点是正弦位置编码表（d = d_model）第 i 对在整数位置 0 … m 上的取值；淡色轨迹经过其间的非整数位置把它们连起来。此前最近的九个点在有空位时标出位置，点挤在一起时，有些编号会略去。“最近的点”是把位置 m 的点与之前每个位置的点比较，距离是平面上两点之间通常的直线距离（欧氏距离）。点旁的小箭头表示运动方向。',
   },
 });
 
@@ -115,21 +115,28 @@ function arrow(ctx, x0, y0, x1, y1, color, width = 2) {
 }
 
 const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+// Labels that merely touch read as one number ("0123456" for seven close dots): a label keeps
+// this much clear of every other label, dot and tick.
+const GAP = 5;
+const grown = (b) => ({ left: b.left - GAP, right: b.right + GAP, top: b.top - GAP, bottom: b.bottom + GAP });
 
 /**
  * Where a label centred near a point goes: the first of `spots` (centres, best first) whose box,
- * slid inside the w × h canvas, is clear of every box in `taken`; failing that the first, slid
- * inside and below the corner note so it never covers it. The box is added to `taken`.
+ * slid inside the w × h canvas, is clear of every box in `taken`; failing that, a label that
+ * `must` be written goes at the first, slid inside and below the corner note so it never covers
+ * it, and any other is left out (null): where dots crowd, a number jammed against its neighbours
+ * would read as part of theirs. The box is added to `taken`.
  */
-function placeLabel(ctx, text, spots, { w, h, note, taken, height }) {
+function placeLabel(ctx, text, spots, { w, h, note, taken, height, must = false }) {
   const width = ctx.measureText(text).width, pad = 2;
   const boxAt = ({ x, y }) => {
     const left = Math.min(Math.max(x - width / 2, pad), w - width - pad);
     const top = Math.min(Math.max(y - height / 2, pad), h - height - pad);
     return { text, left, top, right: left + width, bottom: top + height };
   };
-  let box = spots.map(boxAt).find((b) => !overlaps(b, note) && !taken.some((t) => overlaps(b, t)));
+  let box = spots.map(boxAt).find((b) => !overlaps(b, note) && !taken.some((t) => overlaps(grown(b), t)));
   if (!box) {
+    if (!must) return null;
     box = boxAt(spots[0]);
     if (overlaps(box, note)) box = boxAt({ x: spots[0].x, y: note.bottom + 1 + height / 2 });
   }
@@ -152,6 +159,13 @@ function spotsBeside(px, py, s, c, { width, height, gap, out, ahead = true }) {
   const spots = [{ x: px + s * out, y: py - c * out }, beside(s, -c), beside(-c, -s)];
   if (ahead) spots.push(beside(c, s));
   spots.push(beside(-s, c));
+  // where close dots crowd those, a line further out or further in, still on the dot's radius
+  const step = height + GAP;
+  for (const k of [1, 2]) {
+    spots.push({ x: px + s * (out + k * step), y: py - c * (out + k * step) });
+    const inward = beside(-s, c);
+    spots.push({ x: inward.x - s * k * step, y: inward.y + c * k * step });
+  }
   return spots;
 }
 
@@ -317,13 +331,14 @@ export default {
           ctx.font = chartFont('bold');
           const mark = M.posMark.format(v), bold = textSize('bold');
           const labels = [placeLabel(ctx, mark, spotsBeside(X(s), Y(c), s, c,
-            { width: ctx.measureText(mark).width, height: bold, gap: 9, out: 0.22 * R, ahead: false }), { ...at, height: bold })];
+            { width: ctx.measureText(mark).width, height: bold, gap: 9, out: 0.22 * R, ahead: false }), { ...at, height: bold, must: true })];
           ctx.fillStyle = colour.fg;
           ctx.font = chartFont('label');
           for (let p = position - 1; p >= labelled; p--) {
             const text = String(p), x = X(t.sin[p]), y = Y(t.cos[p]);
-            labels.push(placeLabel(ctx, text, spotsBeside(x, y, t.sin[p], t.cos[p],
-              { width: ctx.measureText(text).width, height: line, gap: 6, out: 0.17 * R }), { ...at, height: line }));
+            const box = placeLabel(ctx, text, spotsBeside(x, y, t.sin[p], t.cos[p],
+              { width: ctx.measureText(text).width, height: line, gap: 6, out: 0.17 * R }), { ...at, height: line });
+            if (box) labels.push(box);
           }
           // what was drawn where, for the tests that keep labels inside the canvas and apart
           view.drawnLabels = { w, h, note, labels };

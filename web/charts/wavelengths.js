@@ -69,7 +69,9 @@ export default {
           flat('2π', TAU, String(M.first), palette[2]),
           flat('2π base', TAU * base, String(M.limit), palette[1]),
         ];
-        const v = { first: sig(waves[0], 4), last: sig(waves[last], 4), pair: last, limit: sig(TAU * base, 4),
+        // the limit keeps its whole part (2π·10000 = 62832, not 62830, which reads as a wrong product)
+        const whole = Math.max(4, Math.floor(Math.log10(TAU * base)) + 1);
+        const v = { first: sig(waves[0], 4), last: sig(waves[last], 4), pair: last, limit: sig(TAU * base, whole),
           pct: sig((100 * waves[last]) / (TAU * base), 2) };
         chart.canvas.setAttribute('aria-label', M.ariaLabel.format(v));
         chart.update();
