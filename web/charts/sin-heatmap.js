@@ -119,7 +119,6 @@ export default {
     const small = document.createElement('canvas');
     let smallFor = ''; // the table and the pixel grid that `small` holds
     let drawnTable = 0; // counts the tables drawn, to know when `small` is out of date
-    let scratch = new Float32Array(0); // rows averaged, reused from one table to the next
 
     // The picture for a plot of width × height device pixels: the cells themselves while each
     // gets 1.5 pixels or more and the image is drawn enlarged (drawCells scales it up as exact
@@ -134,9 +133,8 @@ export default {
         small.width = width;
         small.height = height;
         const sctx = small.getContext('2d'), out = sctx.createImageData(width, height);
-        if (down && scratch.length < 3 * height * s.dim) scratch = new Float32Array(3 * height * s.dim);
-        paintPixels(img.data, s.length, s.dim, {
-          width, height, tightRows: down, px: out.data, scratch,
+        paintPixels(s.table, s.length, s.dim, {
+          width, height, tightRows: down, lut: LUT32, px: out.data,
           cols: columnSpans(width, s.dim, s.layout, { tight: across, stripe }),
         });
         sctx.putImageData(out, 0, 0);

@@ -46,38 +46,39 @@ export function columnSpans(width, dim, layout, { tight, stripe = 1 }) {
   return { start: s.start, at: Int32Array.from(s.at), wt: Float32Array.from(s.wt) };
 }
 
-/**
- * Rows averaged: `height` rows, each the mean colour of the run of `length` rows it covers, as
- * RGB floats into `out` (from `rgba`, length × dim pixels).
- */
-function meanRows(rgba, length, dim, height, out) {
-  out.fill(0, 0, 3 * height * dim);
-  const step = length / height;
-  for (let y = 0; y < height; y++) {
-    const a = y * step, b = a + step, o = 3 * y * dim;
-    for (let k = Math.floor(a); k < b && k < length; k++) {
-      const w = (Math.min(b, k + 1) - Math.max(a, k)) / step, i = 4 * k * dim;
-      if (w <= 1e-9) continue;
-      for (let c = 0; c < dim; c++) {
-        out[o + 3 * c] += w * rgba[i + 4 * c];
-        out[o + 3 * c + 1] += w * rgba[i + 4 * c + 1];
-        out[o + 3 * c + 2] += w * rgba[i + 4 * c + 2];
-      }
-    }
+/** Row y's values into `out` (dim floats): the mean of the run of `length` rows it covers out of `height`. */
+function meanRow(table, length, dim, height, y, out) {
+  const step = length / height, a = y * step, b = a + step;
+  out.fill(0);
+  for (let k = Math.floor(a); k < b && k < length; k++) {
+    const w = (Math.min(b, k + 1) - Math.max(a, k)) / step;
+    if (w > 1e-9) addRow(out, table, k * dim, dim, w);
   }
   return out;
 }
 
-/** One row of pixels into `px` (RGBA bytes) at pixel `to`: each the mean colour of its columns, read from `src` (`stride` numbers a cell) at cell `from`. */
-function colourRow(src, from, stride, cols, px, to, width) {
+function addRow(out, src, i, n, w) {
+  for (let c = 0; c < n; c++) out[c] += w * src[i + c];
+}
+
+/** `values` (dim of them, in [-1, 1]) as colours through `lut` (256 RGBA words) into `words`. */
+function colourValues(values, from, dim, lut, words) {
+  for (let c = 0; c < dim; c++) {
+    const i = ((values[from + c] + 1) * 128) | 0;
+    words[c] = lut[i < 0 ? 0 : i > 255 ? 255 : i];
+  }
+}
+
+/** One row of pixels into `px` (RGBA bytes) at pixel `to`: each the mean colour of its columns in `cells` (RGBA bytes). */
+function colourRow(cells, cols, px, to, width) {
   const { start, at, wt } = cols;
   for (let x = 0; x < width; x++) {
     let r = 0, g = 0, b = 0;
     for (let k = start[x], e = start[x + 1]; k < e; k++) {
-      const i = stride * (from + at[k]), w = wt[k];
-      r += w * src[i];
-      g += w * src[i + 1];
-      b += w * src[i + 2];
+      const i = 4 * at[k], w = wt[k];
+      r += w * cells[i];
+      g += w * cells[i + 1];
+      b += w * cells[i + 2];
     }
     const o = 4 * (to + x);
     px[o] = r;
@@ -88,24 +89,25 @@ function colourRow(src, from, stride, cols, px, to, width) {
 }
 
 /**
- * Fills `px` (width × height RGBA bytes) from `rgba` (the cells' colours, length × dim RGBA
- * bytes) through the column spans `cols` (columnSpans); rows are averaged when `tightRows`,
- * else each pixel row shows the row under its centre. Colours are averaged, not values: a
- * run of fast pairs turning through red and blue shows as their mix, not as the grey of 0,
- * which the table would only hold where its values are small. `scratch` holds 3 · height · dim
- * floats or more (for averaged rows).
+ * Fills `px` (width × height RGBA bytes) from `table` (length × dim values, row-major) through
+ * the column spans `cols` (columnSpans) and `lut` (256 RGBA words over [-1, 1]). Down, when
+ * `tightRows`, a pixel row is the mean of the table's rows it covers (one pair's wave, averaged
+ * over a pixel or two), else the row under its centre. Across, colours are averaged, not values:
+ * a run of fast pairs, each at its own phase, shows as the mix of their reds and blues, not as
+ * the grey of 0, which the table would only hold where its values are small.
  */
-export function paintPixels(rgba, length, dim, { width, height, cols, tightRows, px, scratch }) {
-  if (tightRows) {
-    const rows = meanRows(rgba, length, dim, height, scratch);
-    for (let y = 0; y < height; y++) colourRow(rows, y * dim, 3, cols, px, y * width, width);
-    return px;
-  }
+export function paintPixels(table, length, dim, { width, height, cols, tightRows, lut, px }) {
+  const values = new Float32Array(dim), words = new Uint32Array(dim), cells = new Uint8Array(words.buffer);
   let last = -1;
   for (let y = 0; y < height; y++) {
     const r = Math.min(length - 1, Math.floor(((y + 0.5) * length) / height));
-    if (r === last) px.copyWithin(4 * y * width, 4 * (y - 1) * width, 4 * y * width);
-    else colourRow(rgba, r * dim, 4, cols, px, y * width, width);
+    if (!tightRows && r === last) {
+      px.copyWithin(4 * y * width, 4 * (y - 1) * width, 4 * y * width);
+      continue;
+    }
+    if (tightRows) colourValues(meanRow(table, length, dim, height, y, values), 0, dim, lut, words);
+    else colourValues(table, r * dim, dim, lut, words);
+    colourRow(cells, cols, px, y * width, width);
     last = r;
   }
   return px;
