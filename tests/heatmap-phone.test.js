@@ -15,10 +15,10 @@ after(async () => {
   await b?.close();
 });
 
-test('columnSpans: tight columns merge one kind only, each pixel\'s weights add up to 1', () => {
+test('columnSpans: tight columns merge one kind only, each pixel\'s weights add up to 1 (and to 256 in 256ths)', () => {
   for (const [width, dim, stripe] of [[428, 512, 2], [300, 512, 1], [600, 1024, 3], [700, 512, 1], [8, 2, 1]]) {
     for (const layout of ['interleaved', 'concat']) {
-      const { start, at, wt } = columnSpans(width, dim, layout, { tight: true, stripe });
+      const { start, at, wt, w8 } = columnSpans(width, dim, layout, { tight: true, stripe });
       const seen = new Set();
       for (let x = 0; x < width; x++) {
         const cols = Array.from(at.subarray(start[x], start[x + 1]));
@@ -27,6 +27,7 @@ test('columnSpans: tight columns merge one kind only, each pixel\'s weights add 
         assert.ok(cols.length > 0 && cols.every((c) => kind(c) === want), `${layout} ${width}/${dim} pixel ${x}: columns ${cols} are not all ${want}`);
         const sum = wt.subarray(start[x], start[x + 1]).reduce((s, w) => s + w, 0);
         assert.ok(Math.abs(sum - 1) < 1e-5, `${layout} ${width}/${dim} pixel ${x}: weights add up to ${sum}`);
+        assert.equal(w8.subarray(start[x], start[x + 1]).reduce((s, w) => s + w, 0), 256, `${layout} ${width}/${dim} pixel ${x}: 256ths`);
         cols.forEach((c) => seen.add(c));
       }
       assert.equal(seen.size, dim, `${layout} ${width}/${dim}: every column is drawn somewhere`);

@@ -134,7 +134,7 @@ export default {
         small.height = height;
         const sctx = small.getContext('2d'), out = sctx.createImageData(width, height);
         paintPixels(s.table, s.length, s.dim, {
-          width, height, tightRows: down, lut: LUT32, px: out.data,
+          width, height, tightRows: down, lut: LUT32, px: new Uint32Array(out.data.buffer),
           cols: columnSpans(width, s.dim, s.layout, { tight: across, stripe }),
         });
         sctx.putImageData(out, 0, 0);

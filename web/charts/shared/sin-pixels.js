@@ -43,7 +43,18 @@ export function columnSpans(width, dim, layout, { tight, stripe = 1 }) {
     }
   }
   s.start[width] = s.at.length;
-  return { start: s.start, at: Int32Array.from(s.at), wt: Float32Array.from(s.wt) };
+  // the weights also in 256ths, adding up to 256 exactly (the largest takes the rounding)
+  const w8 = new Uint16Array(s.wt.length);
+  for (let x = 0; x < width; x++) {
+    let sum = 0, big = s.start[x];
+    for (let k = s.start[x]; k < s.start[x + 1]; k++) {
+      w8[k] = Math.round(256 * s.wt[k]);
+      sum += w8[k];
+      if (s.wt[k] > s.wt[big]) big = k;
+    }
+    w8[big] += 256 - sum;
+  }
+  return { start: s.start, at: Int32Array.from(s.at), wt: Float32Array.from(s.wt), w8 };
 }
 
 /** Row y's values into `out` (dim floats): the mean of the run of `length` rows it covers out of `height`. */
@@ -69,27 +80,26 @@ function colourValues(values, from, dim, lut, words) {
   }
 }
 
-/** One row of pixels into `px` (RGBA bytes) at pixel `to`: each the mean colour of its columns in `cells` (RGBA bytes). */
-function colourRow(cells, cols, px, to, width) {
-  const { start, at, wt } = cols;
+/**
+ * One row of pixels into `px` (RGBA words) at pixel `to`: each the mean colour of its columns
+ * in `words` (RGBA words), two bytes of each word at a time: bytes 0 and 2, then 1 and 3, each
+ * times a weight in 256ths stays within its 16 bits, whatever the byte order.
+ */
+function colourRow(words, cols, px, to, width) {
+  const { start, at, w8 } = cols;
   for (let x = 0; x < width; x++) {
-    let r = 0, g = 0, b = 0;
+    let even = 0, odd = 0;
     for (let k = start[x], e = start[x + 1]; k < e; k++) {
-      const i = 4 * at[k], w = wt[k];
-      r += w * cells[i];
-      g += w * cells[i + 1];
-      b += w * cells[i + 2];
+      const c = words[at[k]], w = w8[k];
+      even += (c & 0xff00ff) * w;
+      odd += ((c >>> 8) & 0xff00ff) * w;
     }
-    const o = 4 * (to + x);
-    px[o] = r;
-    px[o + 1] = g;
-    px[o + 2] = b;
-    px[o + 3] = 255;
+    px[to + x] = ((even >>> 8) & 0xff00ff) | (((odd >>> 8) & 0xff00ff) << 8);
   }
 }
 
 /**
- * Fills `px` (width × height RGBA bytes) from `table` (length × dim values, row-major) through
+ * Fills `px` (width × height RGBA words) from `table` (length × dim values, row-major) through
  * the column spans `cols` (columnSpans) and `lut` (256 RGBA words over [-1, 1]). Down, when
  * `tightRows`, a pixel row is the mean of the table's rows it covers (one pair's wave, averaged
  * over a pixel or two), else the row under its centre. Across, colours are averaged, not values:
@@ -97,17 +107,17 @@ function colourRow(cells, cols, px, to, width) {
  * the grey of 0, which the table would only hold where its values are small.
  */
 export function paintPixels(table, length, dim, { width, height, cols, tightRows, lut, px }) {
-  const values = new Float32Array(dim), words = new Uint32Array(dim), cells = new Uint8Array(words.buffer);
+  const values = new Float32Array(dim), words = new Uint32Array(dim);
   let last = -1;
   for (let y = 0; y < height; y++) {
     const r = Math.min(length - 1, Math.floor(((y + 0.5) * length) / height));
     if (!tightRows && r === last) {
-      px.copyWithin(4 * y * width, 4 * (y - 1) * width, 4 * y * width);
+      px.copyWithin(y * width, (y - 1) * width, y * width);
       continue;
     }
     if (tightRows) colourValues(meanRow(table, length, dim, height, y, values), 0, dim, lut, words);
     else colourValues(table, r * dim, dim, lut, words);
-    colourRow(cells, cols, px, y * width, width);
+    colourRow(words, cols, px, y * width, width);
     last = r;
   }
   return px;
