@@ -2,12 +2,13 @@
 // down (row 0 at the top, as matplotlib's imshow draws it), dimension across, matplotlib's
 // coolwarm on [-1, 1]. One pixel per cell is painted into an offscreen canvas and scaled onto the
 // visible one, so 1024 × 1024 cells cost one putImageData, not a million chart elements; a plot
-// with less than 1.5 pixels a cell gets neighbouring cells averaged two by two (cellsFor).
+// with less than 1.5 pixels a cell gets the table resampled onto its pixels instead (cellsFor).
 // Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
 // into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
 import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { cellKeys, markCell } from './shared/cell-keys.js';
+import { columnSpans, paintPixels } from './shared/sin-pixels.js';
 
 const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar (at 11 px; scaled with the text)
 const BAR = 12; // colour bar width
@@ -40,7 +41,7 @@ const M = messages({
       'pair {last} once every {turnLast}.',
     noticeInterleaved: 'On the left the pairs turn fast and the colours change from row to row; towards the right they turn more and more slowly, and at the right edge they barely turn, so sin stays near 0 (grey) and cos near 1 (red) all the way down.',
     noticeConcat: 'Concat layout: the same numbers in another order, all sines (left half) before all cosines (right half); each half fades from fast to flat.',
-    how: 'The table PE(m, 2i) = sin(m·θᵢ), PE(m, 2i + 1) = cos(m·θᵢ) is computed in float32 and drawn one cell per value, coloured from −1 (blue) through 0 (grey) to 1 (red). The interleaved layout (Vaswani et al., the source posts) keeps pair i in dims 2i, 2i + 1; the concat layout stores all sines first, then all cosines, as tensor2tensor does. Where a column is narrower than about two screen pixels, neighbouring columns blend in the image (a grey sine beside a red cosine shows as orange); pointing at a cell reads its own value.',
+    how: 'The table PE(m, 2i) = sin(m·θᵢ), PE(m, 2i + 1) = cos(m·θᵢ) is computed in float32 and drawn one cell per value, coloured from −1 (blue) through 0 (grey) to 1 (red). The interleaved layout (Vaswani et al., the source posts) keeps pair i in dims 2i, 2i + 1; the concat layout stores all sines first, then all cosines, as tensor2tensor does. Where the cells are narrower than the screen\'s pixels, each pixel shows the mean colour of the cells it covers, sines averaged only with sines and cosines with cosines, so the right edge keeps its grey and red stripes; pointing at a cell reads its own value.',
   },
   zh: {
     title: '正弦位置编码表：位置 × 维度',
@@ -62,7 +63,7 @@ const M = messages({
       '第 {last} 对每 {turnLast} 个位置转一圈。',
     noticeInterleaved: '左边的维度对转得快，颜色逐行变化；越往右转得越慢，到了最右边缘几乎不转，sin 一直停在 0 附近（灰），cos 一直停在 1 附近（红）。',
     noticeConcat: '拼接布局：同样的数，换了一种存放顺序，所有 sin（左半）排在所有 cos（右半）前面；每一半都从快速变化逐渐变得平坦。',
-    how: '表 PE(m, 2i) = sin(m·θᵢ)、PE(m, 2i + 1) = cos(m·θᵢ) 用 float32 计算，每个值画成一格，颜色从 −1（蓝）经 0（灰）到 1（红）。交错布局（Vaswani 等人的论文和几篇来源博文都如此）把第 i 对放在维度 2i、2i + 1；拼接布局先放全部 sin，再放全部 cos，tensor2tensor 就是这样存的。某一列在屏幕上窄于约两个像素时，相邻的列在图中会混色（灰色的 sin 列挨着红色的 cos 列，看上去就是橙色）；把鼠标移到格子上，读出的是这一格自己的值。',
+    how: '表 PE(m, 2i) = sin(m·θᵢ)、PE(m, 2i + 1) = cos(m·θᵢ) 用 float32 计算，每个值画成一格，颜色从 −1（蓝）经 0（灰）到 1（红）。交错布局（Vaswani 等人的论文和几篇来源博文都如此）把第 i 对放在维度 2i、2i + 1；拼接布局先放全部 sin，再放全部 cos，tensor2tensor 就是这样存的。格子比屏幕像素还窄时，每个像素显示它所覆盖的各格颜色的平均，sin 只与 sin 平均，cos 只与 cos 平均，所以最右边仍是灰红相间的条纹；把鼠标移到格子上，读出的是这一格自己的值。',
   },
 });
 
@@ -116,26 +117,27 @@ export default {
     let cursor = null; // { pos, dim } under the mouse or moved by the keys
     let plot = null; // the plot rectangle of the last paint, in CSS pixels
     const small = document.createElement('canvas');
-    let smallFor = ''; // the table and the axes halved that `small` holds
+    let smallFor = ''; // the table and the pixel grid that `small` holds
     let drawnTable = 0; // counts the tables drawn, to know when `small` is out of date
 
-    // The picture for this plot: the cells themselves while each gets 1.5 pixels or more (scaled
-    // up as exact blocks). Tighter, cells that alternate (the sin and cos of a slow pair) beat
-    // against the pixels into broad bands of one colour, so along such an axis neighbouring cells
-    // are first averaged two by two (a 2:1 bilinear scale puts each pixel midway between two
-    // cells), which cancels the alternation; kept for the cursor's repaints.
-    const cellsFor = (ctx) => {
-      const r = Math.abs(ctx.getTransform?.().a ?? 1) || 1;
-      const across = plot.w * r < 1.5 * s.dim, down = plot.h * r < 1.5 * s.length;
-      if (!across && !down) return image;
-      const key = `${drawnTable} ${across} ${down}`;
+    // The picture for a plot of width × height device pixels: the cells themselves while each
+    // gets 1.5 pixels or more and the image is drawn enlarged (drawCells scales it up as exact
+    // blocks). Otherwise the table resampled onto the plot's pixels (sin-pixels.js), where
+    // tight columns keep sines with sines and cosines with cosines: a stripe of one CSS pixel
+    // or more each, so that the slow pairs' grey and red stay apart on a phone as on a desk.
+    // Kept for the cursor's repaints.
+    const cellsFor = ({ width, height, across, down, stripe }) => {
+      if (!across && !down && s.dim <= plot.w && s.length <= plot.h) return image;
+      const key = `${drawnTable} ${width} ${height} ${across} ${down} ${stripe}`;
       if (smallFor !== key) {
-        small.width = across ? Math.ceil(s.dim / 2) : s.dim;
-        small.height = down ? Math.ceil(s.length / 2) : s.length;
-        const sctx = small.getContext('2d');
-        sctx.imageSmoothingEnabled = true;
-        sctx.imageSmoothingQuality = 'low';
-        sctx.drawImage(image, 0, 0, small.width, small.height);
+        small.width = width;
+        small.height = height;
+        const sctx = small.getContext('2d'), out = sctx.createImageData(width, height);
+        paintPixels(s.table, s.length, s.dim, {
+          width, height, tightRows: down, lut: LUT32, px: new Uint32Array(out.data.buffer),
+          cols: columnSpans(width, s.dim, s.layout, { tight: across, stripe }),
+        });
+        sctx.putImageData(out, 0, 0);
         smallFor = key;
       }
       return small;
@@ -145,9 +147,17 @@ export default {
       if (!s) return;
       const { length, dim } = s;
       const k = textScale(), m = scaledMargin(MARGIN, k);
-      plot = { x: m.left, y: m.top, w: Math.max(10, w - m.left - m.right), h: Math.max(10, h - m.top - m.bottom) };
+      // The plot on whole device pixels, so that a picture resampled to them lands on them.
+      const r = Math.abs(ctx.getTransform?.().a ?? 1) || 1;
+      let width = Math.floor(Math.max(10, w - m.left - m.right) * r);
+      const height = Math.floor(Math.max(10, h - m.top - m.bottom) * r);
+      const across = width < 1.5 * dim, down = height < 1.5 * length, stripe = Math.max(1, Math.round(r));
+      // tight columns come in sin | cos stripe pairs (interleaved) or two halves (concat)
+      if (across) width = Math.max(2 * stripe, width - (width % (2 * stripe)));
+      const x0 = Math.round(m.left * r), y0 = Math.round(m.top * r);
+      plot = { x: x0 / r, y: y0 / r, w: width / r, h: height / r };
       const cellX = plot.w / dim, cellY = plot.h / length;
-      drawCells(ctx, cellsFor(ctx), plot, {
+      drawCells(ctx, cellsFor({ width, height, across, down, stripe }), plot, {
         xTicks: niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / (70 * k)))).map((d) => [(d + 0.5) / dim, String(d)]),
         yTicks: niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / (40 * k)))).map((p) => [(p + 0.5) / length, String(p)]),
         xTitle: String(M.xTitle),
