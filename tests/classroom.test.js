@@ -457,7 +457,7 @@ test("the guide gives each slot of the 45-minute and the graduate plans a questi
     const slots = await page.evaluate(() => [...document.querySelectorAll('#plan-45 ol > li, #plan-graduate ol > li')]
       .filter((li) => li.checkVisibility()).map((li) => li.textContent.replace(/\s+/g, ' ')));
     assert.equal(slots.length, 13, `${lang}: 7 slots in 45 minutes, 6 for students who know attention`);
-    const [ask, expect] = lang === 'en' ? ['Ask', 'Expect:'] : ['提问', '预期回答：'];
+    const [ask, expect] = lang === 'en' ? ['Ask', 'Expect:'] : ['提问', '参考答案：'];
     assert.deepEqual(slots.filter((t) => !t.includes(ask) || !t.includes(expect)), [], `${lang}: slots without a question and its answer`);
     // each plan prints its own sections, as a student's copy and a teacher's
     const handouts = await page.evaluate(() => [...document.querySelectorAll('section[id^="plan-"]')].map((plan) => [...plan.querySelectorAll('a')]

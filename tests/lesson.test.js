@@ -150,7 +150,7 @@ test('zh: the prose and the guide keep one term for each idea, as the charts do'
     const zh = [...src.matchAll(/<(\w+)[^>]*\blang="zh-CN"[^>]*>([\s\S]*?)<\/\1>/g)].map((m) => m[2]).join('\n');
     assert.deepEqual(zh.match(/.{0,12}(§|128k|\d \d{3} \d{3}).{0,12}/g) ?? [], [], `${name}: § or a spaced or lower-case number in Chinese text`);
     // an expected answer says yes or no and then why: one colon, not two chained
-    assert.deepEqual(src.match(/预期回答：<\/i>[^。！？<]*：/g) ?? [], [], `${name}: chained colons in an expected answer`);
+    assert.deepEqual(src.match(/参考答案：<\/i>[^。！？<]*：/g) ?? [], [], `${name}: chained colons in an expected answer`);
   }
   // T5's groups of distances are 桶, named once in the primer before any section uses the word
   const primer = HTML.split('<section id="primer"')[1].split('</section>')[0];

@@ -178,6 +178,9 @@ export default {
   kind: 'scaling-variants',
   messages: M,
   title: M.title,
+  // the chart's story is what each method does to the pairs as the context grows: the factor s
+  // leads (on a phone and on a slide), not the head's size
+  main: 'factor',
   params: [
     { name: 'dim', label: M.dim, type: 'int', min: 4, max: 512, step: 2, value: 128 },
     { name: 'base', label: M.base, type: 'number', min: 2, max: 100000000, step: 'any', value: 500000 },

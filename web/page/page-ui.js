@@ -91,7 +91,7 @@ async function init() {
   const presenter = setUpPresenter({ charts: window.posencPage?.charts });
   if (window.posencPage) window.posencPage.presenter = presenter;
   const query = new URLSearchParams(location.search);
-  if (presenter && query.has('present')) presenter.open(presenter.find(query.get('present') || location.hash));
+  if (presenter && query.has('present')) presenter.start(query);
   // one frame more: the chart hosts' checks that wait for layout (scrolling tables) have run
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
   document.documentElement.dataset.uiReady = '';

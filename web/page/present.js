@@ -6,9 +6,10 @@
 // sideways swipe) step, Escape goes back to the page. On a phone the slide scrolls instead of
 // fitting the screen (see SMALL). The chart itself is moved into the view and back, so it keeps
 // its state. A link can start it at a section or a figure: ?present#decay, ?present=decay,
-// ?present=12 (figure 12).
+// ?present=12 (figure 12); or follow a class's plan, as print= names it (tracks.js): with
+// ?present=1,3,7-9 it steps through those sections' figures alone, and ends on the recap's table.
 import { lang, messages, onLang, t } from '../host/i18n.js';
-import { TRACKS, trackOf } from './tracks.js';
+import { TRACKS, trackOf, trackNamed, handoutSections } from './tracks.js';
 import { land } from './land.js';
 import { PAGE_SIZE, axisTitleFont, presentSize } from '../charts/shared/lettering.js';
 
@@ -119,6 +120,19 @@ function figures(doc) {
   });
 }
 
+/**
+ * The recap's table as a slide, the close of a plan: both languages' tables (the page's CSS shows
+ * one), zoomed together to the slide as an HTML chart is. Null if the page has no recap.
+ */
+function recapFigure(doc) {
+  const section = doc.querySelector('main > section#recap');
+  const [el, ...also] = section?.querySelectorAll(':scope > .table-scroll') ?? [];
+  return el ? { el, also, section, takeaway: null, table: true } : null;
+}
+
+/** Whether ?present= names a plan (a list, a range or a track), not one figure or section. */
+const isPlan = (value) => /,/.test(value) || /^\s*\d+\s*-\s*\d+\s*$/.test(value) || trackNamed(value) !== null;
+
 /** Whether a touch at `el` moves something sideways (a slider, a wide table), not the slides. */
 function slidesSideways(el, view) {
   for (let e = el; e && e !== view; e = e.parentElement) {
@@ -161,8 +175,9 @@ function markChanged(host) {
 }
 
 export function setUpPresenter({ charts, doc = document } = {}) {
-  const all = figures(doc);
-  if (!all.length) return null;
+  const every = figures(doc);
+  if (!every.length) return null;
+  let all = every;
   const view = doc.createElement('div');
   view.className = 'presenter';
   view.hidden = true;
@@ -207,7 +222,12 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   const top = doc.createElement('div');
   top.className = 'present-top';
   top.append(header, nav);
-  view.append(top, title, slot, notice, note);
+  // what a plan in the link could not use, until the view closes
+  const planNote = doc.createElement('p');
+  planNote.className = 'present-plan-note';
+  planNote.setAttribute('role', 'note');
+  planNote.hidden = true;
+  view.append(top, planNote, title, slot, notice, note);
   doc.body.append(view);
 
   const opener = doc.createElement('button');
@@ -232,7 +252,8 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     shown.el.classList.remove('presenting');
     const host = charts?.get(shown.el.dataset.chart);
     for (const c of host?.controls ?? []) c.wrap.classList.remove('present-changed');
-    for (const [el, mark] of placeholders) mark.replaceWith(el);
+    for (const [el, mark] of placeholders) (mark.replaceWith(el), el.style.removeProperty('width'));
+    slot.replaceChildren();
     lettering(PAGE_SIZE, host);
     shown = null;
     placeholders = [];
@@ -288,7 +309,13 @@ export function setUpPresenter({ charts, doc = document } = {}) {
       el.replaceWith(mark);
       return [el, mark];
     });
-    slot.replaceChildren(...placeholders.map(([el]) => el));
+    const els = placeholders.map(([el]) => el);
+    // the recap's tables go in a box of their own, the box an HTML chart's body is on a slide
+    const box = shown.table ? Object.assign(doc.createElement('div'), { className: 'chart-body' }) : null;
+    box?.append(...els);
+    // (and wrap their text to the slide's width: a zoom to fit one-line rows would leave it too small to read)
+    for (const el of box ? els : []) el.style.width = '100%';
+    slot.replaceChildren(...(box ? [box] : els));
     view.scrollTop = 0;
     shown.el.classList.add('presenting');
     // the main control shows (the host marks it .main: host/main-control.js), and the changed ones
@@ -299,7 +326,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     const readout = shown.el.querySelector('.readout');
     if (readout) readoutWatch.observe(readout, { childList: true, subtree: true, characterData: true });
     showNotice();
-    unfit = shown.el.dataset.chart ? fitFirstPanel(shown.el) : () => {};
+    unfit = box ? fitHTML(box) : shown.el.dataset.chart ? fitFirstPanel(shown.el) : () => {};
     title.focus();
   }
 
@@ -317,6 +344,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     index = -1;
     view.hidden = true;
     doc.documentElement.classList.remove('presenting-page');
+    planNote.hidden = true;
     const u = new URL(location.href);
     if (u.searchParams.has('present')) (u.searchParams.delete('present'), history.replaceState(history.state, '', u));
     if (back) land(back);
@@ -379,7 +407,28 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     return Math.max(i, 0);
   }
 
+  /**
+   * Follows a plan (?present=1,3,7-9,11-13, a range, a track): its sections' figures and the recap
+   * last; a part that names nothing leaves every figure, and the view says why. Returns the note.
+   */
+  function follow(value) {
+    const { ids, note } = handoutSections(value, doc, 'present');
+    const recap = recapFigure(doc);
+    all = ids ? [...every.filter((f) => ids.has(f.section.id)), ...(recap && ids.has('recap') ? [recap] : [])] : every;
+    if (!all.length) all = every;
+    planNote.textContent = note;
+    planNote.hidden = !note;
+    return note;
+  }
+
+  /** Opens the view as a link asks: ?present= a plan, a figure, a section or a chart, or the hash. */
+  function start(query = new URLSearchParams(location.search)) {
+    const value = query.get('present') ?? '';
+    if (isPlan(value)) return follow(value), open(find(location.hash));
+    return open(find(value || location.hash));
+  }
+
   onLang(label);
   label();
-  return { open, close, go, find, get index() { return index; }, count: all.length };
+  return { open, close, go, find, follow, start, get index() { return index; }, get count() { return all.length; } };
 }

@@ -1,0 +1,192 @@
+// plans.test.js: a class's plan from the guide, on paper and on the projector: print= and present=
+// name tracks as the contents do, in either language; a plan's question sheet holds its sections'
+// exercises and the charts they set, the primer's and the recap's question, and no lesson text, in
+// under half the pages of the sections' full text, its contents saying what it prints; present=
+// steps through the plan's figures alone and ends on the recap; §16's slide shows the factor s;
+// the guide links each plan's slides and sheet and gives each slot what it names.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startBrowser, pageReady } from './browser.js';
+
+const PLAN = '1,3,7-9,11-13,15-16';
+let b;
+before(async () => (b = await startBrowser()));
+after(() => b?.close());
+
+const ready = async (page) => {
+  await pageReady(page);
+  await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+};
+const pdfPages = async (page) => ((await page.pdf({ format: 'A4' })).toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
+
+test('print= takes the tracks\' names in either language and any case; a part that names nothing is said on screen and on paper', async () => {
+  const { page, context, problems } = await b.open('?lang=en&print=Experts');
+  await ready(page);
+  const r = await page.evaluate(async () => {
+    const { handoutSections } = await import('/page/tracks.js');
+    const ids = (v) => { const { ids, note } = handoutSections(v); return ids ? [...ids].sort().join(' ') : note; };
+    return {
+      practice: ['practice', 'Practitioner', 'PRACTITIONER', '工程实践'].map(ids),
+      lab: ['lab', 'Experiments', '实验'].map(ids),
+      core: ['core', 'Core', '核心'].map(ids),
+      note: document.getElementById('page-notes')?.textContent ?? '',
+      onScreen: document.getElementById('page-notes')?.getBoundingClientRect().top,
+    };
+  });
+  for (const [key, names] of Object.entries({ practice: r.practice, lab: r.lab, core: r.core })) {
+    assert.ok(names[0].includes('recap') && !names[0].includes('“'), `${key}: ${names[0]}`);
+    assert.ok(names.every((n) => n === names[0]), `${key}: every name selects the same sections: ${names}`);
+  }
+  assert.ok(r.lab[0].includes('other-encodings'), 'Experiments is sections 23 and 24, not §23 alone');
+  assert.match(r.note, /print = “Experts”: “Experts” is neither a track \(core or Core, practice or Practitioner/);
+  assert.ok(r.onScreen < 900, 'the note is in the first screen');
+  await page.emulateMedia({ media: 'print' });
+  assert.ok(await page.evaluate(() => document.getElementById('page-notes').checkVisibility()), 'and on paper');
+  assert.deepEqual(problems.pageErrors, []);
+  await context.close();
+});
+
+test('a plan\'s question sheet: its exercises with the charts they set, the primer\'s and the recap\'s question, no lesson text, under half the pages', async () => {
+  const sheet = async (query) => {
+    const { page, context } = await b.open(query);
+    await ready(page);
+    await page.emulateMedia({ media: 'print' });
+    await page.waitForFunction(() => document.querySelector('nav .tracks + p:not(.toc-extra)'));
+    const r = await page.evaluate(() => {
+      const shown = (el) => el.checkVisibility();
+      const numbered = [...document.querySelectorAll('main > section')].filter(shown).filter((s) => /^\d+\./.test(s.querySelector('h2').textContent.trim()));
+      return {
+        sections: numbered.map((s) => s.id),
+        // what a numbered section prints besides its title, its exercises and its charts
+        prose: numbered.flatMap((s) => [...s.children].filter(shown).filter((c) => !c.matches('h2, details.exercise, [data-chart]')).map((c) => `${s.id}: ${c.tagName}.${c.className}`)),
+        charts: [...document.querySelectorAll('main [data-chart]')].filter(shown).map((c) => c.dataset.chart),
+        // a chart printed though no exercise of its section sets it
+        unasked: [...document.querySelectorAll('main [data-chart]')].filter(shown).map((c) => c.dataset.chart)
+          .filter((k) => ![...document.querySelectorAll(`[data-chart="${k}"]`)[0].closest('section').querySelectorAll('details.exercise a.scene-link')]
+            .some((a) => [...new URL(a.href).searchParams.keys()].some((key) => key.startsWith(`${k}.`)))),
+        readouts: [...document.querySelectorAll('main [data-chart] .readout')].filter(shown).length,
+        primer: [...document.querySelectorAll('#primer > *')].filter(shown).map((c) => c.tagName.toLowerCase()),
+        asked: [...document.querySelectorAll('#primer details.exercise > summary, #recap details.exercise > summary')].filter(shown).map((s) => s.textContent),
+        answers: [...document.querySelectorAll('details.exercise details.answer > p')].filter(shown).length,
+        questions: [...document.querySelectorAll('details.exercise > summary')].filter(shown).length,
+        headings: [...document.querySelectorAll('.tracks h3')].filter(shown).map((h) => h.innerText),
+      };
+    });
+    const pages = await pdfPages(page);
+    await page.emulateMedia({ media: 'screen' });
+    const after = await page.evaluate(() => ({
+      headings: [...document.querySelectorAll('.tracks h3')].map((h) => h.innerText),
+      asked: document.querySelectorAll('.print-question').length,
+    }));
+    await context.close();
+    return { ...r, pages, after };
+  };
+  const text = await sheet(`?lang=en&print=${PLAN}`);
+  const students = await sheet(`?lang=en&print=questions,${PLAN}`);
+  assert.deepEqual(students.sections, text.sections, 'the same sections');
+  assert.deepEqual(students.prose, [], 'no lesson text');
+  assert.ok(text.prose.length > 20, `the full text has it: ${text.prose.length}`);
+  assert.deepEqual(students.unasked, [], 'only the charts the exercises set');
+  assert.ok(text.unasked.length > 0, `the full text prints the others: ${text.unasked}`);
+  assert.ok(students.charts.length >= 8 && students.charts.length < text.charts.length, `the charts the exercises set: ${students.charts}`);
+  assert.ok(students.charts.includes('scaling-variants') && students.charts.includes('rope-decay'));
+  assert.equal(students.readouts, 0, 'no readout, which says what a question asks');
+  assert.deepEqual(students.primer.filter((t) => t !== 'svg'), ['h2', 'details'], 'the primer: its diagram and its question');
+  assert.deepEqual(students.asked, ['Which vectors does RoPE turn, and where?', 'Where does a token’s position enter a RoPE score?']);
+  assert.equal(students.questions, text.questions + 2);
+  assert.equal(students.answers, 0);
+  assert.deepEqual(students.headings, ['Core: sections 1, 3, 7–9, 11–13, 15', 'Practitioner: section 16'], 'the contents say what prints');
+  assert.ok(students.pages * 2 <= text.pages, `${students.pages} pages against ${text.pages}`);
+  assert.ok(students.after.headings[0].startsWith('Core: the lesson, sections 1–15'), 'the contents are whole again after printing');
+  assert.equal(students.after.asked, 0, 'the questions printing added go');
+  const teacher = await sheet(`?lang=zh&print=questions,${PLAN}&answers`);
+  assert.equal(teacher.answers, teacher.questions, 'the teacher\'s copy answers every question');
+  assert.ok(teacher.asked.includes('RoPE 旋转的是哪些向量？在哪里旋转？'));
+  assert.deepEqual(teacher.headings, ['核心：第 1、3、7–9、11–13、15 节', '工程实践：第 16 节']);
+});
+
+test('present= follows a plan: its figures alone, from the section the hash names, the recap\'s table last; §16\'s slide shows the factor s', async () => {
+  const { page, context, problems } = await b.open(`?lang=en&present=${PLAN}#relative`, { viewport: { width: 1280, height: 720 } });
+  await ready(page);
+  const slide = () => page.evaluate(() => ({
+    title: document.getElementById('present-title').textContent,
+    kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart,
+    controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).map((c) => c.querySelector('input')?.name ?? c.textContent),
+    table: document.querySelector('.present-slot table.recap-table')?.checkVisibility() ?? false,
+    count: document.querySelector('.present-count').textContent,
+  }));
+  const p = await page.evaluate(() => ({ count: window.posencPage.presenter.count, index: window.posencPage.presenter.index }));
+  // the plan's sections by their numbers, as the contents number them (counted with every chart back on the page)
+  const planCharts = () => page.evaluate((plan) => {
+    const numbers = plan.split(',').flatMap((r) => { const [a, z = a] = r.split('-').map(Number); return Array.from({ length: z - a + 1 }, (_, k) => a + k); });
+    return [...document.querySelectorAll('main > section')].filter((s) => numbers.includes(Number(/^(\d+)\./.exec(s.querySelector('h2').textContent.trim())?.[1])))
+      .reduce((n, s) => n + s.querySelectorAll('[data-chart]').length, 0);
+  }, PLAN);
+  assert.match((await slide()).title, /^8\. /, 'it starts at the section the hash names');
+  const kinds = [];
+  await page.evaluate(() => window.posencPage.presenter.go(0));
+  for (let i = 0; i < p.count; i++) {
+    const s = await slide();
+    kinds.push(s.kind ?? (s.table ? 'recap' : 'primer'));
+    if (s.kind === 'scaling-variants') assert.match(s.controls.join(' '), /factor/i, `§16's slide shows the factor: ${s.controls}`);
+    if (i === p.count - 1) {
+      assert.ok(s.table, 'the last slide is the recap\'s table');
+      assert.equal(s.count, `Figure ${p.count} of ${p.count}`);
+    }
+    await page.keyboard.press('ArrowRight');
+  }
+  assert.equal(kinds[0], 'primer');
+  assert.ok(!kinds.includes('binary-compare') && !kinds.includes('lab-accuracy'), `only the plan's sections: ${kinds}`);
+  assert.ok(kinds.includes('scaling-variants'));
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('#recap > .table-scroll').length), 2, 'the recap\'s tables go back');
+  assert.equal(p.count, 1 + await planCharts() + 1, 'the primer\'s diagram, the plan\'s charts and the recap');
+  // a part that names nothing: every figure, and the view says why
+  const note = await page.evaluate(() => {
+    const note = window.posencPage.presenter.follow('core,Expert');
+    window.posencPage.presenter.open(0);
+    return { note, count: window.posencPage.presenter.count, shown: document.querySelector('.present-plan-note').checkVisibility() };
+  });
+  assert.match(note.note, /present = “core,Expert”: “Expert” is neither a track/);
+  assert.ok(note.shown);
+  assert.equal(note.count, 1 + await page.evaluate(() => document.querySelectorAll('main [data-chart]').length));
+  assert.deepEqual(problems.pageErrors, []);
+  await context.close();
+});
+
+test('the guide: each plan links its slides and its question sheet; the 45-minute plan gives §3 and §16 their links; the Chinese reads as a lecturer writes it', () => {
+  const guide = readFileSync(new URL('../web/teaching.html', import.meta.url), 'utf8');
+  for (const id of ['plan-45', 'plan-90', 'plan-graduate']) {
+    const plan = guide.slice(guide.indexOf(`<section id="${id}">`), guide.indexOf('</section>', guide.indexOf(`<section id="${id}">`)));
+    for (const lang of ['en', 'zh-CN']) {
+      const links = plan.slice(plan.lastIndexOf(`<p lang="${lang}">`)).match(/href="index\.html\?[^"]+"/g) ?? [];
+      const present = links.find((l) => l.includes('?present='))?.match(/present=([\d,-]+)/)[1];
+      assert.ok(present, `${id} ${lang}: its slides`);
+      assert.ok(links.includes(`href="index.html?print=questions,${present}"`), `${id} ${lang}: its question sheet, for the same sections`);
+      assert.ok(links.includes(`href="index.html?print=questions,${present}&amp;answers"`), `${id} ${lang}: and the teacher's copy`);
+    }
+  }
+  const slots = (lang) => guide.slice(guide.indexOf('<section id="plan-45">')).split(`<ol lang="${lang}">`)[1].split('</ol>')[0].split('<li>').slice(1);
+  for (const lang of ['en', 'zh-CN']) {
+    const [, , third, , , sixth] = slots(lang);
+    assert.match(third, /href="index\.html#frequencies"/, `${lang}: §3 has its chart`);
+    assert.equal((third.match(/<i>(Ask|提问)/g) ?? []).length, 2, `${lang}: and its question`);
+    assert.match(sixth, /scaling-variants\.factor=1#scaling/, `${lang}: §16 has its scene`);
+  }
+  for (const words of ['预期回答', '滚到图', '已报告的故障', '通往长上下文', '在训练长度上', '四个词都看得到']) assert.ok(!guide.includes(words), words);
+  const zh = guide.match(/<ol lang="zh-CN">[^]*?<\/ol>/g).join('');
+  assert.deepEqual(zh.match(/<li>[^<]*(?:<(?!\/li>)[^<]*)*<\/li>/g).filter((li) => li.includes('\n')), [], 'no line break inside Chinese text');
+  // ask first: the guide says some slides show the answer, in both languages
+  assert.match(guide, /Ask each question of a plan before you step to its slide or open its scene/);
+  assert.match(guide, /每道题都要先提问，再翻到下一张或打开场景/);
+});
+
+test('the guide lays out every section at once, so a capture shows its lower plans', async () => {
+  const { page, context } = await b.open('teaching.html?lang=zh');
+  await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+  const r = await page.evaluate(() => [...document.querySelectorAll('main section')].map((s) => [s.id, getComputedStyle(s).contentVisibility]));
+  assert.ok(r.length >= 6);
+  assert.deepEqual(r.filter(([, cv]) => cv !== 'visible'), []);
+  await context.close();
+});
