@@ -62,6 +62,12 @@ export default {
     line.className = 'cell-hover mono exact-cell';
     line.setAttribute('aria-live', 'polite');
     el.append(scroll, line);
+    // A sideways swipe snaps a column's start to the right edge of the sticky position column,
+    // whose width follows its header's language: the padding is set from its measured width
+    // (a ResizeObserver reports after layout, so no layout is forced here).
+    const sticky = typeof ResizeObserver === 'function' ? new ResizeObserver(([e]) => {
+      scroll.style.scrollPaddingLeft = `${Math.ceil(e.borderBoxSize?.[0]?.inlineSize ?? e.target.offsetWidth)}px`;
+    }) : null;
 
     let s = null; // the tables drawn last: { length, dim, base, f64, f32 }
     let picked = null; // { pos, dim } tapped or focused
@@ -132,6 +138,8 @@ export default {
           .join('');
         const focused = table.contains(el.getRootNode().activeElement ?? document.activeElement);
         table.innerHTML = head + `<tbody>${body}</tbody>`;
+        sticky?.disconnect();
+        sticky?.observe(table.rows[0].cells[0], { box: 'border-box' });
         s = { length, dim, base, f64, f32 };
         // the picked cell stays picked, clamped to the new table, and its values follow the settings
         pick(picked, focused);
@@ -142,6 +150,7 @@ export default {
         view.readout = M.readout.format({ row, gap: gap === 0 ? '0' : sig(gap, 2) });
         return { columns, heads, rows };
       },
+      destroy: () => sticky?.disconnect(),
     };
     return view;
   },

@@ -4,6 +4,8 @@
 import { canvasIn, palette, sig, maxAbsDiff, COL, colHeads } from './common.js';
 import { messages, lang } from '../host/i18n.js';
 
+let captions = 0; // ids for the captions of several kv-cache charts on one page
+
 const M = messages({
   en: {
     colSource: 'source',
@@ -87,12 +89,17 @@ export default {
         },
       },
     });
+    // the caption stays above the box that scrolls sideways on a phone, not scrolled away with the table
+    const caption = document.createElement('p');
+    caption.className = 'table-caption';
+    caption.id = `kv-cache-caption-${++captions}`;
     const scroll = document.createElement('div');
     scroll.className = 'table-scroll';
     const table = document.createElement('table');
     table.className = 'values mono';
+    table.setAttribute('aria-labelledby', caption.id);
     scroll.append(table);
-    el.append(scroll);
+    el.append(caption, scroll);
     let tableShape = ''; // rows, head dim and language of the table as built
     const view = {
       update({ prompt: P, headDim: hd, seed, style, base }) {
@@ -133,12 +140,15 @@ export default {
               if (cells[c + 2].textContent !== text) cells[c + 2].textContent = text;
             });
           });
-        } else table.innerHTML = `<caption>${M.caption.format({ shown, hd })}</caption><thead><tr>` +
-          [M.position, M.colSource, ...Array.from({ length: shown }, (_, d) => `k[${d}]`), M.colFull, M.colCache]
-            .map((c) => `<th scope="col">${c}</th>`).join('') +
-          '</tr></thead><tbody>' +
-          rows.map(([j, from, ...vals]) => `<tr><th scope="row">${j}</th><td>${from === 'cache' ? M.cached : M.new}</td>${vals.map((x) => `<td>${f(x)}</td>`).join('')}</tr>`).join('') +
-          '</tbody>';
+        } else {
+          caption.textContent = M.caption.format({ shown, hd });
+          table.innerHTML = '<thead><tr>' +
+            [M.position, M.colSource, ...Array.from({ length: shown }, (_, d) => `k[${d}]`), M.colFull, M.colCache]
+              .map((c) => `<th scope="col">${c}</th>`).join('') +
+            '</tr></thead><tbody>' +
+            rows.map(([j, from, ...vals]) => `<tr><th scope="row">${j}</th><td>${from === 'cache' ? M.cached : M.new}</td>${vals.map((x) => `<td>${f(x)}</td>`).join('')}</tr>`).join('') +
+            '</tbody>';
+        }
         tableShape = layout;
         canvas.setAttribute('aria-label', M.ariaLabel.format({ P, n }));
         view.notice = M.notice.format({});

@@ -1,7 +1,7 @@
 // real-attention.js: each head's attention in layer 0 of a real model on the reader's sentence,
 // and what-if: the same with the fastest or the slowest rotation pairs left out of every score
 // (a counterfactual on layer 0 only). Heads whose weight goes mostly to one offset are named.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale, COL, colHeads } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale, chartFont, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 
@@ -115,6 +115,34 @@ export function headOffsets(w, heads, T) {
   });
 }
 
+/**
+ * The grid of `heads` panels in a canvas `W` px wide whose panels must be at least `need` px
+ * wide: { cols, rows, aspect (the canvas's width / height, as CSS text), and the margins }.
+ * Rows are added only where the usual one (two past 8 heads) leaves the panels too narrow; then
+ * the canvas is as tall as its rows of square panels need.
+ */
+function grid(heads, W, need) {
+  // room for the labels, grown with the text (lettering.js)
+  // (the gap grows faster: the last tick of one panel and the first of the next face each other across it)
+  const k = textScale(), left = 40 * k, top = 20 * k;
+  const fit = (r, gap) => {
+    const cols = Math.ceil(heads / r);
+    return { cols, rows: Math.ceil(heads / cols), sz: (W - left - 50 * k - (cols - 1) * gap) / cols, gap };
+  };
+  const usual = fit(heads > 8 ? 2 : 1, 14 * k * k);
+  if (usual.sz >= need || usual.cols === 1) {
+    // the usual grid keeps the shape it always had, worked out for a 900 px canvas
+    const aspect = (900 / (usual.rows * ((900 - 90 - (usual.cols - 1) * 14) / usual.cols + 48) + 10)).toFixed(2);
+    return { ...usual, aspect, k, under: 48 * k, left, top };
+  }
+  // small panels: a wider gap, so that one panel's last tick does not read as one number with
+  // the next one's first, and a row's labels kept clear of the titles of the row under it
+  let g = usual;
+  for (let r = usual.rows + 1; g.sz < need && g.cols > 1; r++) g = fit(r, 28 * k * k);
+  const under = 60 * k;
+  return { ...g, aspect: (W / (top + g.rows * (g.sz + under) + 10)).toFixed(2), k, under, left, top };
+}
+
 export default {
   kind: 'real-attention',
   messages: M,
@@ -126,7 +154,9 @@ export default {
   mount(el, { pe }) {
     const stopPanel = modelPanel(el);
     const { canvas, paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
+    const ctx = canvas.getContext('2d');
     const images = [];
+    let width = 900; // the canvas's width at the last paint (before the first, a desktop's)
     const stop = subscribe(pe, () => requestRedraw(el));
     const view = {
       update({ drop, share }) {
@@ -139,31 +169,32 @@ export default {
         const w = drop === 'none' ? Float64Array.from(a.weights) : weightsKeeping(a, keep, scale);
         const base = headOffsets(Float64Array.from(a.weights), a.heads, T), now = headOffsets(w, a.heads, T);
         while (images.length < a.heads) images.push(document.createElement('canvas'));
-        // the canvas's shape follows the grid of heads (one row of 4 for the lab, two of 5 to 8 for real models)
-        {
-          const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols);
-          const sz = (900 - 90 - (cols - 1) * 14) / cols;
-          const aspect = (900 / (rows * (sz + 48) + 10)).toFixed(2);
-          if (canvas.parentElement.style.aspectRatio !== aspect) canvas.parentElement.style.aspectRatio = aspect;
-        }
+        const titles = now.map((o, h) => M.head.format({ h }) + (o.positional ? ' ●' : ''));
+        const xTitles = now.map((o) => M.offset.format({ d: o.d, w: o.w.toFixed(2) }));
+        // the widest label a panel carries: a panel narrower than it would run its labels into its neighbour's
+        const widest = (font, texts) => ((ctx.font = font), Math.max(...texts.map((t) => ctx.measureText(t).width)));
+        const need = Math.max(widest(chartFont('title'), titles), widest(chartFont('tick'), xTitles));
+        // the canvas's shape follows the grid of heads (one row of 4 for the lab, two of 5 to 8 for
+        // real models; more rows where the width would make the panels narrower than their labels)
+        const shape = grid(a.heads, width, need);
+        if (canvas.parentElement.style.aspectRatio !== shape.aspect) canvas.parentElement.style.aspectRatio = shape.aspect;
         paint((ctx, W, H) => {
-          // room for the labels, grown with the text (lettering.js)
-          // (the gap grows faster: the last tick of one panel and the first of the next face each other across it)
-          const k = textScale(), gap = 14 * k * k, under = 48 * k, left = 40 * k, top = 20 * k;
-          const cols = Math.min(a.heads, a.heads > 8 ? Math.ceil(a.heads / 2) : a.heads), rows = Math.ceil(a.heads / cols);
+          const { cols, rows, k, gap, under, left, top, aspect } = grid(a.heads, (width = W), need);
+          // a width met for the first time reshapes the canvas; its ResizeObserver paints again
+          if (canvas.parentElement.style.aspectRatio !== aspect) canvas.parentElement.style.aspectRatio = aspect;
           const sz = Math.max(20, Math.min((W - left - 50 * k - (cols - 1) * gap) / cols, (H - 10 - rows * under) / rows));
           for (let h = 0; h < a.heads; h++) {
             fillCells(images[h], T, T, viridis, (c, r) => (c > r ? -1 : Math.min(255, Math.round(w[(h * T + r) * T + c] * 255))));
             const col = h % cols, row = Math.floor(h / cols);
             const plot = { x: left + col * (sz + gap), y: top + row * (sz + under), w: sz, h: sz };
-            const o = now[h];
             drawCells(ctx, images[h], plot, {
-              title: M.head.format({ h }) + (o.positional ? ' ●' : ''),
+              title: titles[h],
               xTicks: [[0, '0'], [1, String(T - 1)]], yTicks: col === 0 ? [[0, '0'], [1, String(T - 1)]] : [],
-              xTitle: M.offset.format({ d: o.d, w: o.w.toFixed(2) }), yTitle: col === 0 ? String(M.query) : '', yTitleX: 14 * k,
+              xTitle: xTitles[h], yTitle: col === 0 ? String(M.query) : '', yTitleX: 14 * k,
             });
           }
-          drawColourBar(ctx, viridis, { x: W - 40 * k, y: top, w: 12, h: Math.min(H - 2 * top, 160) }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
+          // no taller than a panel: beside a phone's small panels a fixed height would dwarf them
+          drawColourBar(ctx, viridis, { x: W - 40 * k, y: top, w: 12, h: Math.min(H - 2 * top, 160, sz) }, [[0, '1'], [0.5, '0.5'], [1, '0']]);
         });
         const pos = base.map((o, h) => (o.positional ? h : -1)).filter((h) => h >= 0);
         if (drop === 'none') {

@@ -1,11 +1,13 @@
 // rotate-half.js: which dimensions RoPE pairs up: 'interleaved' (2i, 2i+1) as
 // in RoFormer and Meta's LLaMA, 'half' (i, i + d/2) as in Hugging Face's rotate_half; the same
 // vector through both (pe.applyRope), and the permutation that makes them agree.
-import { plainCanvas, palette, sig, maxAbsDiff, ink, chartFont, textScale, COL, colHeads } from './common.js';
+import { plainCanvas, palette, sig, maxAbsDiff, ink, chartFont, textScale, requestRedraw, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const INPUTS = ['x_j = j', 'random (seed)'];
 let captions = 0; // ids for the captions of several rotate-half charts on one page
+// style.css's phone width: there the table puts the two outputs side by side, right after x
+const NARROW = '(max-width: 480px)';
 
 const M = messages({
   en: {
@@ -147,6 +149,9 @@ export default {
     table.setAttribute('aria-labelledby', caption.id);
     scroll.append(table);
     el.append(caption, scroll);
+    const narrow = typeof matchMedia === 'function' ? matchMedia(NARROW) : null;
+    const reorder = () => requestRedraw(el);
+    narrow?.addEventListener?.('change', reorder);
     const view = {
       update({ dim, position, input, seed, base }) {
         const half = dim / 2;
@@ -171,19 +176,29 @@ export default {
           nx: sig(nx, 7), nh: sig(nh, 7), ni: sig(ni, 7), permDiff: sig(permDiff, 2),
         };
         vars.permAgree = (permDiff === 0 ? M.permSame : M.permClose).format(vars);
-        const sub = `<th scope="col">${M.partner}</th><th scope="col">${M.pairI}</th><th scope="col">${M.output}</th>`;
+        const sub = `<th scope="col">${M.partner}</th><th scope="col">${M.pairI}</th>`;
+        const out = `<th scope="col">${M.output}</th>`;
+        const lead = `<thead><tr><th rowspan="2" scope="col">${M.dimJ}</th><th rowspan="2" scope="col">xⱼ</th>`;
         caption.textContent = M.caption.format(vars);
-        table.innerHTML = `<thead><tr><th rowspan="2" scope="col">${M.dimJ}</th><th rowspan="2" scope="col">xⱼ</th>` +
-          `<th colspan="3" scope="colgroup">${M.halfStyle}</th><th colspan="3" scope="colgroup">${M.interleaved}</th></tr>` +
-          `<tr>${sub}${sub}</tr></thead><tbody>` +
-          rows.map(([j, v, ph, ih, oh, pi, ii, oi]) =>
-            `<tr><th scope="row">${j}</th><td>${f(v)}</td><td>${ph}</td><td>${ih}</td><td>${f(oh)}</td><td>${pi}</td><td>${ii}</td><td>${f(oi)}</td></tr>`).join('') +
-          '</tbody>';
+        // The section compares the two outputs: a phone, which shows about four columns, gets them
+        // next to each other after x, and the partners and pair indices past them; a wider
+        // screen reads each style's three columns together.
+        table.innerHTML = narrow?.matches
+          ? lead + `<th colspan="2" scope="colgroup">${M.output}</th><th colspan="2" scope="colgroup">${M.halfStyle}</th>` +
+            `<th colspan="2" scope="colgroup">${M.interleaved}</th></tr><tr><th scope="col">${M.half}</th><th scope="col">${M.interleaved}</th>${sub}${sub}</tr></thead><tbody>` +
+            rows.map(([j, v, ph, ih, oh, pi, ii, oi]) =>
+              `<tr><th scope="row">${j}</th><td>${f(v)}</td><td>${f(oh)}</td><td>${f(oi)}</td><td>${ph}</td><td>${ih}</td><td>${pi}</td><td>${ii}</td></tr>`).join('') +
+            '</tbody>'
+          : lead + `<th colspan="3" scope="colgroup">${M.halfStyle}</th><th colspan="3" scope="colgroup">${M.interleaved}</th></tr>` +
+            `<tr>${sub}${out}${sub}${out}</tr></thead><tbody>` +
+            rows.map(([j, v, ph, ih, oh, pi, ii, oi]) =>
+              `<tr><th scope="row">${j}</th><td>${f(v)}</td><td>${ph}</td><td>${ih}</td><td>${f(oh)}</td><td>${pi}</td><td>${ii}</td><td>${f(oi)}</td></tr>`).join('') +
+            '</tbody>';
         view.notice = (position === 0 ? M.noticeStill : M.notice).format({});
         view.readout = M.readout.format(vars);
         return { columns, heads: colHeads([M.dimJ, 'xⱼ', ...[M.half, M.interleaved].flatMap((how) => [M.partner, M.pairI, M.output].map((what) => M.colOf.format({ how, what })))]), rows };
       },
-      destroy: () => diagram.destroy(),
+      destroy: () => (narrow?.removeEventListener?.('change', reorder), diagram.destroy()),
     };
     return view;
   },
