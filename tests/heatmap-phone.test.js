@@ -1,11 +1,11 @@
 // heatmap-phone.test.js: the sinusoidal heatmap drawn narrower than its table, as on a phone.
-// Its columns are then merged sin with sin and cos with cos (sin-pixels.js): the slow pairs'
+// Its columns are then averaged sin with sin and cos with cos (groupColumns): the slow pairs'
 // grey sines and red cosines stay apart as stripes, the fast pairs at 1024 positions keep more
 // of their red and blue than a purple band, and a tapped cell still reads its own value.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser } from './browser.js';
-import { columnSpans } from '../web/charts/shared/sin-pixels.js';
+import { groupColumns, halvings } from '../web/charts/sin-heatmap.js';
 
 let b;
 before(async () => {
@@ -15,24 +15,32 @@ after(async () => {
   await b?.close();
 });
 
-test('columnSpans: tight columns merge one kind only, each pixel\'s weights add up to 1 (and to 256 in 256ths)', () => {
-  for (const [width, dim, stripe] of [[428, 512, 2], [300, 512, 1], [600, 1024, 3], [700, 512, 1], [8, 2, 1]]) {
-    for (const layout of ['interleaved', 'concat']) {
-      const { start, at, wt, w8 } = columnSpans(width, dim, layout, { tight: true, stripe });
-      const seen = new Set();
-      for (let x = 0; x < width; x++) {
-        const cols = Array.from(at.subarray(start[x], start[x + 1]));
-        const kind = (c) => (layout === 'concat' ? (c < dim / 2 ? 'sin' : 'cos') : c % 2 ? 'cos' : 'sin');
-        const want = layout === 'concat' ? (x < width / 2 ? 'sin' : 'cos') : Math.floor(x / stripe) % 2 ? 'cos' : 'sin';
-        assert.ok(cols.length > 0 && cols.every((c) => kind(c) === want), `${layout} ${width}/${dim} pixel ${x}: columns ${cols} are not all ${want}`);
-        const sum = wt.subarray(start[x], start[x + 1]).reduce((s, w) => s + w, 0);
-        assert.ok(Math.abs(sum - 1) < 1e-5, `${layout} ${width}/${dim} pixel ${x}: weights add up to ${sum}`);
-        assert.equal(w8.subarray(start[x], start[x + 1]).reduce((s, w) => s + w, 0), 256, `${layout} ${width}/${dim} pixel ${x}: 256ths`);
-        cols.forEach((c) => seen.add(c));
+test('groupColumns: each run of 2^h columns holds one kind, sines of consecutive pairs then their cosines; halvings stop at 1.5 pixels a cell', () => {
+  for (const [dim, group] of [[512, 2], [512, 4], [1024, 8], [258, 4], [6, 4]]) {
+    const length = 3, pairs = dim / 2;
+    // a cell's word says its row, kind and pair
+    const px = Uint32Array.from({ length: dim * length }, (_, i) => (Math.floor(i / dim) << 20) | ((i % dim) % 2 << 16) | ((i % dim) >> 1));
+    const cols = 2 * group * Math.ceil(pairs / group), out = groupColumns(px, dim, length, group, new Uint32Array(cols * length));
+    const seen = new Set();
+    for (let r = 0; r < length; r++) {
+      for (let c = 0; c < cols; c += group) {
+        const run = Array.from(out.subarray(r * cols + c, r * cols + c + group));
+        const kinds = new Set(run.map((w) => (w >> 16) & 1)), rows = new Set(run.map((w) => w >> 20));
+        assert.deepEqual([...kinds], [(c / group) % 2], `${dim}/${group}: columns ${c}… hold ${[...kinds]}`);
+        assert.deepEqual([...rows], [r]);
+        const first = Math.floor(c / (2 * group)) * group;
+        run.forEach((w, k) => assert.equal(w & 0xffff, Math.min(pairs - 1, first + k), `${dim}/${group}: column ${c + k}`));
+        run.forEach((w) => seen.add(w & 0x1ffff));
       }
-      assert.equal(seen.size, dim, `${layout} ${width}/${dim}: every column is drawn somewhere`);
     }
+    assert.equal(seen.size, dim, `${dim}/${group}: every cell is drawn`);
   }
+  assert.equal(halvings(512, 1200), 0, '2.3 pixels a cell: the cells themselves');
+  assert.equal(halvings(512, 600), 1, '1.2 pixels a cell: 2.3 once halved');
+  assert.equal(halvings(512, 205), 2, '0.4 pixels a cell: 1.6 at a quarter');
+  assert.equal(halvings(100, 420), 0);
+  assert.equal(halvings(1024, 420), 2);
+  assert.equal(halvings(2, 1), 1, 'never below one cell');
 });
 
 /**
@@ -70,7 +78,10 @@ test('sin-heatmap at 360 px ×2: the slow pairs stay grey and red stripes, and a
     // snapped plot are within a pixel of these
     const plotW = box.width - 124, plotH = box.height - 50;
     await page.touchscreen.tap(box.x + 60 + ((359 + 0.5) / 512) * plotW, box.y + 10 + ((56 + 0.5) / 100) * plotH);
-    return page.locator('.heatmap-hover').textContent();
+    // θ₁₇₉'s subscript digits set tight: not in a monospace font, whose cells hold no such digits
+    const hover = page.locator('.heatmap-hover');
+    assert.doesNotMatch(await hover.evaluate((e) => getComputedStyle(e).fontFamily), /mono/i, 'the cell\'s line in the page\'s font');
+    return hover.textContent();
   };
   for (const layout of ['interleaved', 'concat']) {
     const { w, h, at, result } = await heatmap(`length=100&dim=512&layout=${layout}`, 360, 2, layout === 'interleaved' ? tap : undefined);

@@ -8,7 +8,6 @@
 import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { cellKeys, markCell } from './shared/cell-keys.js';
-import { columnSpans, paintPixels } from './shared/sin-pixels.js';
 
 const MARGIN = { left: 60, right: 64, top: 10, bottom: 40 }; // room for tick labels and the colour bar (at 11 px; scaled with the text)
 const BAR = 12; // colour bar width
@@ -84,6 +83,31 @@ function colourCells(table, px) {
   return [lo, hi];
 }
 
+/** How many 2:1 halvings give each of `cells` 1.5 of `pixels` or more (none once one cell is left). */
+export function halvings(cells, pixels) {
+  let h = 0;
+  while (cells / 2 ** h > pixels / 1.5 && cells / 2 ** h >= 2) h++;
+  return h;
+}
+
+/**
+ * The interleaved image's columns (sin, cos of pair 0, of pair 1, …) regrouped into `out`, a
+ * row 2·group·⌈pairs / group⌉ columns wide: the sines of `group` pairs side by side, then their
+ * cosines, then the next pairs'; a last group short of pairs repeats its last pair. Halved as
+ * often as `group` is 2 to a power, each of its columns averages one kind only.
+ */
+export function groupColumns(px, dim, length, group, out) {
+  const pairs = dim / 2, cols = 2 * group * Math.ceil(pairs / group);
+  // where each column of `out` comes from in a row, then the rows in order
+  const from = new Int32Array(cols);
+  for (let c = 0; c < cols; c++) {
+    const g = Math.floor(c / (2 * group)), kind = Math.floor(c / group) % 2, j = Math.min(pairs - 1, g * group + (c % group));
+    from[c] = 2 * j + kind;
+  }
+  for (let r = 0, o = 0, i = 0; r < length; r++, i += dim) for (let c = 0; c < cols; c++) out[o++] = px[i + from[c]];
+  return out;
+}
+
 function describe(dim, layout, d) {
   const half = dim / 2;
   const [kind, pair] = layout === 'concat' ? [d < half ? 'sin' : 'cos', d % half] : [d % 2 ? 'cos' : 'sin', d >> 1];
@@ -106,7 +130,7 @@ export default {
     canvas.classList.add('heatmap-canvas');
     canvas.parentElement.classList.add('phone-tall');
     const hover = document.createElement('p');
-    hover.className = 'heatmap-hover mono';
+    hover.className = 'heatmap-hover';
     hover.setAttribute('aria-live', 'polite');
     el.append(hover);
     const image = document.createElement('canvas');
@@ -121,43 +145,56 @@ export default {
     let drawnTable = 0; // counts the tables drawn, to know when `small` is out of date
 
     // The picture for a plot of width × height device pixels: the cells themselves while each
-    // gets 1.5 pixels or more and the image is drawn enlarged (drawCells scales it up as exact
-    // blocks). Otherwise the table resampled onto the plot's pixels (sin-pixels.js), where
-    // tight columns keep sines with sines and cosines with cosines: a stripe of one CSS pixel
-    // or more each, so that the slow pairs' grey and red stay apart on a phone as on a desk.
+    // gets 1.5 pixels or more (drawCells scales them up as exact blocks). Tighter, cells are
+    // averaged 2 × 2, 4 × 4 … until they get that much, by halving the image with a bilinear
+    // 2:1 scale (each pixel lands midway between two cells) as often as needed; first, though,
+    // the interleaved columns are regrouped (groupColumns) so that each average takes sines
+    // with sines and cosines with cosines: averaging the neighbours as they are (the grey sine
+    // of a slow pair beside its red cosine) paints an even pink where the table has stripes.
     // Kept for the cursor's repaints.
-    const cellsFor = ({ width, height, across, down, stripe }) => {
-      if (!across && !down && s.dim <= plot.w && s.length <= plot.h) return image;
-      const key = `${drawnTable} ${width} ${height} ${across} ${down} ${stripe}`;
-      if (smallFor !== key) {
-        small.width = width;
-        small.height = height;
-        const sctx = small.getContext('2d'), out = sctx.createImageData(width, height);
-        paintPixels(s.table, s.length, s.dim, {
-          width, height, tightRows: down, lut: LUT32, px: new Uint32Array(out.data.buffer),
-          cols: columnSpans(width, s.dim, s.layout, { tight: across, stripe }),
-        });
+    const halved = [document.createElement('canvas'), document.createElement('canvas')];
+    let averaged = null; // the last picture cellsFor averaged
+    const cellsFor = ({ width, height }) => {
+      // (rows do not alternate as columns do: halved while twice as many as the pixels, then
+      // scaled onto the pixels, which averages each pixel's one or two rows)
+      const hx = halvings(s.dim, width), hy = halvings(s.length, 3 * height);
+      const rows = s.length / 2 ** hy > height ? Math.round(height) : 0;
+      if (!hx && !hy && !rows) return image;
+      const key = `${drawnTable} ${hx} ${hy} ${rows}`;
+      if (smallFor === key) return averaged;
+      let from = image;
+      if (hx && s.layout !== 'concat') {
+        const group = 2 ** hx, cols = 2 * group * Math.ceil(s.dim / 2 / group);
+        small.width = cols;
+        small.height = s.length;
+        const sctx = small.getContext('2d'), out = sctx.createImageData(cols, s.length);
+        groupColumns(new Uint32Array(img.data.buffer), s.dim, s.length, group, new Uint32Array(out.data.buffer));
         sctx.putImageData(out, 0, 0);
-        smallFor = key;
+        from = small;
       }
-      return small;
+      for (let k = 0, x = hx, y = hy; x > 0 || y > 0 || rows; k++, x--, y--) {
+        const to = halved[k % 2], last = x <= 0 && y <= 0;
+        to.width = Math.ceil(from.width / (x > 0 ? 2 : 1));
+        to.height = last ? rows : Math.ceil(from.height / (y > 0 ? 2 : 1));
+        const tctx = to.getContext('2d');
+        tctx.imageSmoothingEnabled = true;
+        tctx.imageSmoothingQuality = 'low';
+        tctx.drawImage(from, 0, 0, to.width, to.height);
+        from = to;
+        if (last) break;
+      }
+      smallFor = key;
+      return (averaged = from);
     };
 
     const draw = (ctx, w, h) => {
       if (!s) return;
       const { length, dim } = s;
       const k = textScale(), m = scaledMargin(MARGIN, k);
-      // The plot on whole device pixels, so that a picture resampled to them lands on them.
+      plot = { x: m.left, y: m.top, w: Math.max(10, w - m.left - m.right), h: Math.max(10, h - m.top - m.bottom) };
       const r = Math.abs(ctx.getTransform?.().a ?? 1) || 1;
-      let width = Math.floor(Math.max(10, w - m.left - m.right) * r);
-      const height = Math.floor(Math.max(10, h - m.top - m.bottom) * r);
-      const across = width < 1.5 * dim, down = height < 1.5 * length, stripe = Math.max(1, Math.round(r));
-      // tight columns come in sin | cos stripe pairs (interleaved) or two halves (concat)
-      if (across) width = Math.max(2 * stripe, width - (width % (2 * stripe)));
-      const x0 = Math.round(m.left * r), y0 = Math.round(m.top * r);
-      plot = { x: x0 / r, y: y0 / r, w: width / r, h: height / r };
       const cellX = plot.w / dim, cellY = plot.h / length;
-      drawCells(ctx, cellsFor({ width, height, across, down, stripe }), plot, {
+      drawCells(ctx, cellsFor({ width: plot.w * r, height: plot.h * r }), plot, {
         xTicks: niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / (70 * k)))).map((d) => [(d + 0.5) / dim, String(d)]),
         yTicks: niceTicks(0, length - 1, Math.max(2, Math.floor(plot.h / (40 * k)))).map((p) => [(p + 0.5) / length, String(p)]),
         xTitle: String(M.xTitle),
@@ -172,9 +209,9 @@ export default {
     };
 
     const showCursor = () => {
-      // the hint is a sentence: monospace is for the figures of a value
+      // (the page's own font, with figures of one width: a monospace font has no subscript
+      // digits and sets those of θ₁₇₉ a whole cell apart)
       hover.classList.toggle('hint', !s || !cursor);
-      hover.classList.toggle('mono', Boolean(s && cursor));
       if (!s || !cursor) {
         hover.textContent = String(M.hint);
         return;

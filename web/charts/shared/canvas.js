@@ -137,7 +137,9 @@ function frameAndInk(ctx, box, align, baseline) {
  * Cells stay sharp blocks when enlarged and are averaged when shrunk.
  */
 export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', yTitleX, title = '' } = {}) {
-  ctx.imageSmoothingEnabled = image.width > plot.w || image.height > plot.h;
+  // smoothed only when shrunk on the device's pixels: enlarged, cells stay sharp blocks
+  const r = Math.abs(ctx.getTransform?.().a ?? 1) || 1;
+  ctx.imageSmoothingEnabled = image.width > plot.w * r || image.height > plot.h * r;
   ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
   frameAndInk(ctx, plot, 'center', 'top');
   const s = textScale();
