@@ -70,6 +70,92 @@ test('contents: section 24 as titled, and head and Vaswani\'s unnamed frequency 
 });
 
 let b;
+/** A section's own text before its first exercise, tags dropped. */
+const prose = (id, lang) => {
+  const section = html.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0].split('<details class="exercise">')[0];
+  return text([...section.matchAll(new RegExp(`<(?:p|li|dd)[^>]*lang="${lang}"[^>]*>([\\s\\S]*?)</(?:p|li|dd)>`, 'g'))].map((m) => m[1]).join(' '));
+};
+
+test('section 13: the log-axis answer counts the pairs that drop out by index, as θ_i = base^(−2i/d) gives them at d = 256', () => {
+  const theta = Array.from({ length: 128 }, (_, i) => 10000 ** (-i / 128));
+  const inStep = (x) => theta.filter((t) => x * t <= 1 + 1e-12).length;
+  const g = (x) => Math.round(theta.reduce((a, t) => a + 2 * Math.cos(x * t), 0));
+  assert.deepEqual([10, 100, 1000].map(inStep), [96, 64, 32]);
+  const log = exercises('decay').find((e) => /log axis/.test(e.summary));
+  for (const a of [log.answer, log.answerZh]) {
+    for (const n of ['0–31', '32–95', '96–127', String(g(10)), String(g(100)), String(g(1000))]) assert.ok(a.includes(n), `${n} in: ${a}`);
+  }
+  assert.match(log.answer, /^The middle ones\./);
+  assert.match(log.answerZh, /^是中等速度的维度对。/);
+});
+
+test('sections 13 and 16: the text before an exercise does not answer it', () => {
+  const [en13, zh13] = [prose('decay', 'en'), prose('decay', 'zh-CN')];
+  // the log-axis exercise asks how much a tenfold distance removes
+  assert.doesNotMatch(en13, /tenfold/);
+  assert.doesNotMatch(zh13, /十倍/);
+  // the text says the average of independent q and k; the exercise asks about one draw
+  assert.match(en13, /drawn independently with mean zero, the expected score is 0/);
+  const independent = exercises('decay').find((e) => /independent/.test(e.summary));
+  assert.match(independent.summary, /one draw/);
+  assert.match(independent.summaryZh, /单独抽取一次/);
+  // section 16's s = 1 exercise: the text does not give the factor at s = 1
+  const s1 = exercises('scaling').find((e) => /s to 1/.test(e.summary));
+  assert.ok(s1);
+  for (const t of [prose('scaling', 'en'), prose('scaling', 'zh-CN')]) {
+    assert.doesNotMatch(t, /s = 1/);
+    assert.doesNotMatch(t, /exercise below|下面的练习/);
+  }
+});
+
+test('section 13 says what T_max and geometric frequencies are where it uses them; section 16 names llama3\'s limits in a sentence', () => {
+  const tmax = '<math><msub><mi>T</mi><mi>max</mi></msub><mo>=</mo><mn>2</mn><mi>π</mi><mo>/</mo><msub><mi>θ</mi><mi>min</mi></msub></math>';
+  const decay = html.match(/<section id="decay"[\s\S]*?<\/section>/)[0];
+  for (const lang of ['en', 'zh-CN']) {
+    const paras = [...decay.matchAll(new RegExp(`<p lang="${lang}">([\\s\\S]*?)</p>`, 'g'))].map((m) => m[1]);
+    const first = paras.findIndex((p) => p.includes('<mi>max</mi>'));
+    assert.ok(paras[first].includes(tmax), `${lang}: the first T_max in §13 is defined there`);
+  }
+  assert.match(prose('decay', 'en'), /geometric frequencies, each pair’s θi a fixed ratio of the one before/);
+  assert.match(prose('decay', 'zh-CN'), /按等比数列排列的频率（每个维度对的 θi 都是前一对的固定倍数）/);
+  assert.match(prose('scaling', 'en'), /llama3 divides L₀ by its high_freq_factor and by its low_freq_factor \(4 and 1 in Llama 3\.1\) to get two wavelength limits\./);
+  assert.match(prose('scaling', 'zh-CN'), /llama3 用 L₀ 分别除以 high_freq_factor 和 low_freq_factor（Llama 3\.1 取 4 和 1），得到两个波长界限。/);
+});
+
+test('primer: its example sentence is section 1\'s chart\'s, with the chart\'s number of tokens; it says what a pair is and which d', () => {
+  const order = readFileSync(new URL('../web/charts/order.js', import.meta.url), 'utf8');
+  const [en, zh] = [...order.matchAll(/title: '[^“]*“([^”]+)”/g)].map((m) => m[1]);
+  const primerHtml = html.match(/<section id="primer"[\s\S]*?<\/section>/)[0];
+  const primer = (lang) => prose('primer', lang) + text([...primerHtml.matchAll(new RegExp(`<[uo]l lang="${lang}">([\\s\\S]*?)</[uo]l>`, 'g'))].map((m) => m[1]).join(' '));
+  assert.equal(en.split(' ').length, 4);
+  assert.equal(zh.split(' ').length, 4);
+  assert.ok(primer('en').includes(`“${en}” is four tokens`), en);
+  assert.ok(primer('zh-CN').includes(`“${zh}”算作四个 token`), zh);
+  assert.match(primer('en'), /here d is the head dim; in section 3’s sinusoidal PE, d is dmodel\) two at a time: pair i is dimensions/);
+  assert.match(primer('zh-CN'), /这里 d 是头维度；第 3 节的正弦位置编码里 d 是 dmodel）：第 i 个维度对由第 2i、2i\+1 维组成/);
+});
+
+test('Chinese wording: one word for a learned table or matrix, decoder-only named, the lesson\'s term in the guide', () => {
+  const guide = readFileSync(new URL('../web/teaching.html', import.meta.url), 'utf8');
+  for (const page of [html, guide]) {
+    for (const w of ['仅解码器', '训练出来', '被编码的向量', '用手指点按', '依次错开']) assert.ok(!page.includes(w), w);
+  }
+  assert.match(html, /纯解码器（decoder-only）/);
+  assert.match(prose('primer', 'zh-CN'), /一张可学习的表/);
+  assert.match(html, /一个注意力头的三个可学习的矩阵/);
+  assert.match(html, /<dd>所编码向量的维数：/);
+  assert.match(guide, /依次失去同步/);
+});
+
+test('2π·base is 62832 wherever the lesson and the guide give it, as the wavelength readout does', () => {
+  const guide = readFileSync(new URL('../web/teaching.html', import.meta.url), 'utf8');
+  assert.equal(Math.round(2 * Math.PI * 10000), 62832);
+  for (const page of [html, guide]) assert.ok(!page.includes('62830'));
+  const d64 = exercises('frequencies').find((e) => /64/.test(e.summary));
+  assert.ok(d64 && d64.answer.includes('62832') && d64.answerZh.includes('62832'), 'the d_model = 64 answer');
+  assert.equal(guide.match(/62832/g).length, 2);
+});
+
 before(async () => {
   b = await startBrowser();
 });

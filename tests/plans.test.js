@@ -190,3 +190,26 @@ test('the guide lays out every section at once, so a capture shows its lower pla
   assert.deepEqual(r.filter(([, cv]) => cv !== 'visible'), []);
   await context.close();
 });
+
+test('the guide: one number is a figure, a list, range or track is sections; example links for one section and a question sheet; §15\'s question names d and L₀', () => {
+  const guide = readFileSync(new URL('../web/teaching.html', import.meta.url), 'utf8');
+  const howTo = (lang) => guide.match(new RegExp(`<ul lang="${lang}">[\\s\\S]*?</ul>`))[0];
+  for (const lang of ['en', 'zh-CN']) {
+    const list = howTo(lang);
+    assert.ok(list.includes('href="index.html?present=13-13"'), `${lang}: §13 alone`);
+    assert.ok(list.includes('href="index.html?print=questions,11-17"'), `${lang}: a question sheet`);
+    assert.ok(list.includes('href="index.html?print=questions,11-17&amp;answers"'), `${lang}: and the teacher's copy`);
+  }
+  assert.match(howTo('en'), /\?present=12<\/code> at the twelfth figure \(one number alone counts figures\)/);
+  assert.match(howTo('en'), /a list, a range or a track name counts sections/);
+  assert.match(howTo('zh-CN'), /单独一个数字数的是图/);
+  assert.match(howTo('zh-CN'), /写列表、范围或学习路线名称，数的就是节/);
+  assert.ok(!guide.includes('A part that names nothing'));
+  assert.match(howTo('en'), /is reported at the top of the page and on the paper, and the whole page prints/);
+  assert.match(guide, /d = 128 and training length L₀ = 4096, how many of the 64 pairs/);
+  assert.match(guide, /头维度 d = 128、训练长度 L₀ = 4096，训练时把底数从 10000 换成 500000，64 个维度对/);
+  // the expected 32 and 18, counted: pair i stays short of a turn while L₀·θ_i < 2π
+  const short = (base) => Array.from({ length: 64 }, (_, i) => base ** (-i / 64)).filter((t) => 4096 * t < 2 * Math.PI).length;
+  assert.deepEqual([short(500000), short(10000)], [32, 18]);
+  assert.match(guide, /<i>Expect:<\/i> 32 \(pairs 32 to 63\) instead of 18/);
+});

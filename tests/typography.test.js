@@ -32,7 +32,7 @@ test('§3 says the last wavelength is one factor of the ladder short of 2π·bas
 test('§4 tells a touch reader to tap the heatmap, in both languages', () => {
   const [en] = paragraphs(section('heatmap'), 'en'), [zh] = paragraphs(section('heatmap'), 'zh-CN');
   assert.match(en, /on a touch screen, tap it/);
-  assert.match(zh, /触屏上用手指点按图/);
+  assert.match(zh, /在触屏上轻触图/);
 });
 
 test('§9 and §10: the paragraphs before the charts fit about a phone screen each', () => {
