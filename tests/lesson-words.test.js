@@ -1,4 +1,4 @@
-// lesson-words.test.js: the lesson's words where a learner stumbled: section 7's exercises set the
+// lesson-words.test.js: the lesson's words at the places they must be exact: section 7's exercises set the
 // chart before the answer and say which chart, the skip in section 13 is a link, the scaling table's
 // ramps say between what, the contents names section 24 as it is titled, each thing is defined
 // once; and the charts' own words and labels: "position 4" alone, one rounding for the gaps,

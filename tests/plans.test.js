@@ -67,6 +67,10 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
             .some((a) => [...new URL(a.href).searchParams.keys()].some((key) => key.startsWith(`${k}.`)))),
         readouts: [...document.querySelectorAll('main [data-chart] .readout')].filter(shown).length,
         primer: [...document.querySelectorAll('#primer > *')].filter(shown).map((c) => c.tagName.toLowerCase()),
+        recap: [...document.querySelectorAll('#recap > *')].filter(shown).map((c) => c.tagName.toLowerCase()),
+        // a section besides the primer and the recap printed with nothing to ask (the sources, say)
+        idle: [...document.querySelectorAll('main > section')].filter(shown)
+          .filter((s) => !['primer', 'recap'].includes(s.id) && !s.querySelector(':scope > details.exercise')).map((s) => s.id),
         asked: [...document.querySelectorAll('#primer details.exercise > summary, #recap details.exercise > summary')].filter(shown).map((s) => s.textContent),
         answers: [...document.querySelectorAll('details.exercise details.answer > p')].filter(shown).length,
         questions: [...document.querySelectorAll('details.exercise > summary')].filter(shown).length,
@@ -92,7 +96,8 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
   assert.ok(students.charts.length >= 8 && students.charts.length < text.charts.length, `the charts the exercises set: ${students.charts}`);
   assert.ok(students.charts.includes('scaling-variants') && students.charts.includes('rope-decay'));
   assert.equal(students.readouts, 0, 'no readout, which says what a question asks');
-  assert.deepEqual(students.primer.filter((t) => t !== 'svg'), ['h2', 'details'], 'the primer: its diagram and its question');
+  assert.deepEqual(students.primer, ['h2', 'details'], 'the primer: its question, without the diagram that answers it');
+  assert.deepEqual(students.recap, ['h2', 'details'], 'the recap: its question, without the table that answers it or its prose');
   assert.deepEqual(students.asked, ['Which vectors does RoPE turn, and where?', 'Where does a token’s position enter a RoPE score?']);
   assert.equal(students.questions, text.questions + 2);
   assert.equal(students.answers, 0);
@@ -104,6 +109,11 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
   assert.equal(teacher.answers, teacher.questions, 'the teacher\'s copy answers every question');
   assert.ok(teacher.asked.includes('RoPE 旋转的是哪些向量？在哪里旋转？'));
   assert.deepEqual(teacher.headings, ['核心：第 1、3、7–9、11–13、15 节', '工程实践：第 16 节']);
+  assert.deepEqual([teacher.primer.includes('svg'), teacher.recap.includes('div')], [true, true], 'the teacher\'s copy shows the diagram and the table');
+  // a sheet of the whole lesson: the sections that ask something
+  const whole = await sheet('?lang=en&print=questions');
+  assert.deepEqual(whole.idle, []);
+  assert.ok(whole.sections.length >= 20, `${whole.sections.length} sections`);
 });
 
 test('present= follows a plan: its figures alone, from the section the hash names, the recap\'s table last; §16\'s slide shows the factor s', async () => {
@@ -137,7 +147,7 @@ test('present= follows a plan: its figures alone, from the section the hash name
     await page.keyboard.press('ArrowRight');
   }
   assert.equal(kinds[0], 'primer');
-  assert.ok(!kinds.includes('binary-compare') && !kinds.includes('lab-accuracy'), `only the plan's sections: ${kinds}`);
+  assert.ok(!kinds.includes('binary') && !kinds.includes('length-lab'), `only the plan's sections: ${kinds}`);
   assert.ok(kinds.includes('scaling-variants'));
   await page.keyboard.press('Escape');
   assert.equal(await page.evaluate(() => document.querySelectorAll('#recap > .table-scroll').length), 2, 'the recap\'s tables go back');
@@ -151,6 +161,37 @@ test('present= follows a plan: its figures alone, from the section the hash name
   assert.match(note.note, /present = “core,Expert”: “Expert” is neither a track/);
   assert.ok(note.shown);
   assert.equal(note.count, 1 + await page.evaluate(() => document.querySelectorAll('main [data-chart]').length));
+  // the note follows a language switch
+  // (the page's switch, under the view: as a key press on it would)
+  const switchTo = (l) => page.evaluate((l) => document.querySelector(`.lang-switch [data-set-lang="${l}"]`).click(), l);
+  await switchTo('zh');
+  assert.match(await page.locator('.present-plan-note').textContent(), /[\u4e00-\u9fff]/, 'the note in Chinese');
+  await switchTo('en');
+  const every = await page.evaluate(() => document.querySelectorAll('main [data-chart]').length + 1);
+  const again = await page.evaluate(({ plan, every }) => {
+    const p = window.posencPage.presenter;
+    // followed while open: the plan's first figure, not one outside it
+    p.follow(plan);
+    const open = { index: p.index, count: p.count };
+    // closed, the page's Present button opens the whole deck again, as the address says
+    p.close();
+    document.querySelector('.present-open').click();
+    const reopened = p.count;
+    p.close();
+    // ?present=lab: section 23's id, a place to start in the whole deck (though "lab" is also a track)
+    p.start(new URLSearchParams('present=lab'));
+    const lab = { count: p.count, kind: document.querySelector('.present-slot [data-chart]')?.dataset.chart };
+    p.close();
+    p.start(new URLSearchParams('present=practice'));
+    const practice = p.count;
+    p.close();
+    return { open, reopened, lab, practice, every };
+  }, { plan: PLAN, every });
+  assert.deepEqual(again.open.index, 0);
+  assert.ok(again.open.count < every, `the plan: ${again.open.count} figures`);
+  assert.equal(again.reopened, every, 'the whole deck after closing a plan');
+  assert.deepEqual(again.lab, { count: every, kind: 'length-lab' });
+  assert.ok(again.practice < every, 'a track by its key is a plan');
   assert.deepEqual(problems.pageErrors, []);
   await context.close();
 });

@@ -5,7 +5,7 @@
 // with less than 1.5 pixels a cell gets the table resampled onto its pixels instead (cellsFor).
 // Positions stop at 1024: the plot is some 500 pixels tall, so more rows would only be averaged
 // into the same picture, at twice the cost (about 10 ms a million cells, more the first time).
-import { plainCanvas, coolwarm, niceTicks, sig, drawCells, drawColourBar, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
+import { plainCanvas, coolwarm, niceTicks, sig, deviceScale, drawCells, drawColourBar, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { cellKeys, markCell } from './shared/cell-keys.js';
 
@@ -192,7 +192,7 @@ export default {
       const { length, dim } = s;
       const k = textScale(), m = scaledMargin(MARGIN, k);
       plot = { x: m.left, y: m.top, w: Math.max(10, w - m.left - m.right), h: Math.max(10, h - m.top - m.bottom) };
-      const r = Math.abs(ctx.getTransform?.().a ?? 1) || 1;
+      const r = deviceScale(ctx);
       const cellX = plot.w / dim, cellY = plot.h / length;
       drawCells(ctx, cellsFor({ width: plot.w * r, height: plot.h * r }), plot, {
         xTicks: niceTicks(0, dim - 1, Math.max(2, Math.floor(plot.w / (70 * k)))).map((d) => [(d + 0.5) / dim, String(d)]),

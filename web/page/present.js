@@ -130,8 +130,13 @@ function recapFigure(doc) {
   return el ? { el, also, section, takeaway: null, table: true } : null;
 }
 
-/** Whether ?present= names a plan (a list, a range or a track), not one figure or section. */
-const isPlan = (value) => /,/.test(value) || /^\s*\d+\s*-\s*\d+\s*$/.test(value) || trackNamed(value) !== null;
+/**
+ * Whether ?present= names a plan (a list, a range or a track), not one figure or section: a
+ * section's id stays a place to start (?present=lab opens the whole deck at section 23, though
+ * "lab" is also a track's key), and ranges are read as print= reads them.
+ */
+const isPlan = (value, doc) => /,/.test(value) || /^\d+-\d+$/.test(value.trim())
+  || (trackNamed(value) !== null && !doc.querySelector(`main > section[id="${CSS.escape(value.trim())}"]`));
 
 /** Whether a touch at `el` moves something sideways (a slider, a wide table), not the slides. */
 function slidesSideways(el, view) {
@@ -178,6 +183,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   const every = figures(doc);
   if (!every.length) return null;
   let all = every;
+  let plan = null; // the ?present= plan followed, if any (its note is said again in a new language)
   const view = doc.createElement('div');
   view.className = 'presenter';
   view.hidden = true;
@@ -283,6 +289,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     exit.title = t(M.exitTitle);
     opener.textContent = t(M.open);
     opener.title = t(M.openTitle);
+    if (plan !== null && !planNote.hidden) planNote.textContent = handoutSections(plan, doc, 'present').note;
     if (index < 0) return;
     const fig = all[index];
     const h2 = fig.section.querySelector('h2');
@@ -344,6 +351,9 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     index = -1;
     view.hidden = true;
     doc.documentElement.classList.remove('presenting-page');
+    // the page's Present button opens the whole deck again, as the address now says
+    all = every;
+    plan = null;
     planNote.hidden = true;
     const u = new URL(location.href);
     if (u.searchParams.has('present')) (u.searchParams.delete('present'), history.replaceState(history.state, '', u));
@@ -416,15 +426,18 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     const recap = recapFigure(doc);
     all = ids ? [...every.filter((f) => ids.has(f.section.id)), ...(recap && ids.has('recap') ? [recap] : [])] : every;
     if (!all.length) all = every;
+    plan = value;
     planNote.textContent = note;
     planNote.hidden = !note;
+    // (followed while the view is open: the figure shown may not be in the plan)
+    if (!view.hidden) go(0);
     return note;
   }
 
   /** Opens the view as a link asks: ?present= a plan, a figure, a section or a chart, or the hash. */
   function start(query = new URLSearchParams(location.search)) {
     const value = query.get('present') ?? '';
-    if (isPlan(value)) return follow(value), open(find(location.hash));
+    if (isPlan(value, doc)) return follow(value), open(find(location.hash));
     return open(find(value || location.hash));
   }
 

@@ -129,6 +129,11 @@ function frameAndInk(ctx, box, align, baseline) {
   ctx.textBaseline = baseline;
 }
 
+/** Device pixels per CSS pixel of `ctx` as drawn now (its transform's scale; 1 without one). */
+export function deviceScale(ctx) {
+  return Math.abs(ctx.getTransform?.().a ?? 1) || 1;
+}
+
 /**
  * Draws a cell image into the rectangle `plot` ({ x, y, w, h }, CSS pixels) with a frame, tick
  * labels and axis titles: xTicks / yTicks are [fraction of the axis from the left / top, text];
@@ -138,7 +143,7 @@ function frameAndInk(ctx, box, align, baseline) {
  */
 export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', yTitleX, title = '' } = {}) {
   // smoothed only when shrunk on the device's pixels: enlarged, cells stay sharp blocks
-  const r = Math.abs(ctx.getTransform?.().a ?? 1) || 1;
+  const r = deviceScale(ctx);
   ctx.imageSmoothingEnabled = image.width > plot.w * r || image.height > plot.h * r;
   ctx.drawImage(image, plot.x, plot.y, plot.w, plot.h);
   frameAndInk(ctx, plot, 'center', 'top');
