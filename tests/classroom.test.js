@@ -235,11 +235,12 @@ test('every numbered section ends with a takeaway; at least 40 exercises, each l
     if (lang === 'zh') continue;
     for (const href of r.links) {
       const changed = await page.evaluate(async (href) => {
-        for (const h of window.posencPage.charts.values()) h.reset();
         const a = [...document.querySelectorAll('details.exercise a.scene-link')].find((x) => x.getAttribute('href') === href);
+        const kinds = [...new URL(a.href).searchParams.keys()].filter((k) => k.includes('.')).map((k) => k.split('.')[0]);
+        // the charts the link sets start from their defaults (the others it does not touch)
+        for (const k of kinds) window.posencPage.charts.get(k)?.reset();
         a.closest('details').open = true;
         a.click();
-        const kinds = [...new URL(a.href).searchParams.keys()].filter((k) => k.includes('.')).map((k) => k.split('.')[0]);
         return kinds.filter((k) => {
           const host = window.posencPage.charts.get(k);
           return host && JSON.stringify(host.params()) !== JSON.stringify(host.defaults());
