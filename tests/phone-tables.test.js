@@ -132,10 +132,13 @@ for (const lang of ['en', 'zh']) {
       const inBox = (e) => { const q = e.getBoundingClientRect(); return q.left >= r().left - 1 && q.right <= r().right + 1; };
       const at = { scrolls: box.scrollWidth > box.clientWidth + 1, shade: getComputedStyle(box).backgroundImage.includes('radial-gradient') };
       box.scrollLeft = box.scrollWidth;
+      // the column that stays shades the columns passing under its edge
+      const edge = getComputedStyle(box.querySelector('tbody th[scope="row"]'), '::after');
       return { sel, ...at, scrolled: box.scrollLeft > 0, firstStays: Math.abs(first().left - r().left) <= 1,
+        edge: edge.content !== 'none' && parseFloat(edge.width) > 0 && edge.backgroundImage.includes('gradient'),
         caption: caption.matches('caption, .table-caption') && inBox(caption) && caption.textContent.length > 10 };
     }));
-    for (const t of tables) assert.deepEqual(t, { sel: t.sel, scrolls: true, shade: true, scrolled: true, firstStays: true, caption: true });
+    for (const t of tables) assert.deepEqual(t, { sel: t.sel, scrolls: true, shade: true, scrolled: true, firstStays: true, edge: true, caption: true });
 
     // §14: the two outputs next to each other, both whole in the box before any scrolling
     const rh = await page.evaluate(() => {
