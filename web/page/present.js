@@ -289,7 +289,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     exit.title = t(M.exitTitle);
     opener.textContent = t(M.open);
     opener.title = t(M.openTitle);
-    if (plan !== null && !planNote.hidden) planNote.textContent = handoutSections(plan, doc, 'present').note;
+    if (plan !== null) sayPlanNote();
     if (index < 0) return;
     const fig = all[index];
     const h2 = fig.section.querySelector('h2');
@@ -417,21 +417,26 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     return Math.max(i, 0);
   }
 
+  /** What the plan followed could not use, in the language of the moment (nothing: hidden). */
+  function sayPlanNote() {
+    planNote.textContent = handoutSections(plan, doc, 'present').note;
+    planNote.hidden = !planNote.textContent;
+  }
+
   /**
    * Follows a plan (?present=1,3,7-9,11-13, a range, a track): its sections' figures and the recap
    * last; a part that names nothing leaves every figure, and the view says why. Returns the note.
    */
   function follow(value) {
-    const { ids, note } = handoutSections(value, doc, 'present');
+    const { ids } = handoutSections(value, doc, 'present');
     const recap = recapFigure(doc);
     all = ids ? [...every.filter((f) => ids.has(f.section.id)), ...(recap && ids.has('recap') ? [recap] : [])] : every;
     if (!all.length) all = every;
     plan = value;
-    planNote.textContent = note;
-    planNote.hidden = !note;
+    sayPlanNote();
     // (followed while the view is open: the figure shown may not be in the plan)
     if (!view.hidden) go(0);
-    return note;
+    return planNote.textContent;
   }
 
   /** Opens the view as a link asks: ?present= a plan, a figure, a section or a chart, or the hash. */

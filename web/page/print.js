@@ -8,8 +8,8 @@
 // only those sections, and ?answers is the teacher's copy, with each exercise's answer where a
 // student's copy leaves room to write a prediction (style.css); its contents list what it prints.
 // ?print=questions,12-13 is a class's question sheet: of each section only its exercises and
-// the charts they set, no lesson text; the primer's diagram and the recap's table come with a
-// question each.
+// the charts they set, no lesson text; the primer and the recap get a question each (a student's
+// sheet leaves out the diagram and the table that answer them: style.css).
 import { parseValue } from '../host/params.js';
 import { handoutSections, TRACKS } from './tracks.js';
 import { settingsLine } from '../host/settings-line.js';
@@ -70,6 +70,8 @@ export function clearSnapshots(doc = document) {
 }
 
 
+const QUESTIONS = 'questions';
+
 /**
  * The handout a query asks for: { ids, answers, questions, notes }, ids the sections to print (a
  * Set, or null for all: ?print=), answers true for the teacher's copy (?answers), questions true
@@ -80,8 +82,9 @@ export function readHandout(query, doc = globalThis.document) {
   const notes = [];
   const print = query.get('print');
   const parts = print === null ? [] : print.split(',');
-  const questions = parts.some((p) => p.trim().toLowerCase() === QUESTIONS);
-  const rest = parts.filter((p) => p.trim().toLowerCase() !== QUESTIONS).join(',');
+  const isQuestions = (p) => p.trim().toLowerCase() === QUESTIONS;
+  const questions = parts.some(isQuestions);
+  const rest = parts.filter((p) => !isQuestions(p)).join(',');
   const { ids, note } = rest === '' ? { ids: null, note: '' } : handoutSections(rest, doc);
   if (note) notes.push(note);
   const raw = query.get('answers');
@@ -89,7 +92,6 @@ export function readHandout(query, doc = globalThis.document) {
   if (r.note) notes.push(r.note);
   return { ids, answers: r.value === true, questions, notes };
 }
-const QUESTIONS = 'questions';
 
 /**
  * Marks what the handout leaves out (data-unprinted): its sections, and the tracks of the table
@@ -105,6 +107,7 @@ export function markHandout(query, doc = document) {
   doc.documentElement.toggleAttribute('data-answers', answers);
   doc.documentElement.toggleAttribute('data-questions', questions);
   // the charts a question sheet keeps: those its exercises' links set, and the primer's diagram
+  // (for the teacher's copy)
   for (const el of doc.querySelectorAll('main > section > [data-chart], #primer > svg.pipeline')) {
     el.toggleAttribute('data-asked', questions && (el.matches('svg') || askedIn(el.closest('section')).has(el.dataset.chart)));
   }
