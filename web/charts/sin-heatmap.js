@@ -136,6 +136,14 @@ export default {
     const image = document.createElement('canvas');
     const ictx = image.getContext('2d');
     let img = ictx.createImageData(1, 1);
+    // the cells' pixels reach `image` only when a picture is made from it: at 1024 columns on a
+    // plot some 600 pixels wide, the regrouped copy is drawn instead, and the upload is wasted
+    let imageStale = false;
+    const imageNow = () => {
+      if (imageStale) ictx.putImageData(img, 0, 0);
+      imageStale = false;
+      return image;
+    };
 
     let s = null; // the table drawn last and its parameters
     let cursor = null; // { pos, dim } under the mouse or moved by the keys
@@ -143,6 +151,7 @@ export default {
     const small = document.createElement('canvas');
     let smallFor = ''; // the table and the pixel grid that `small` holds
     let drawnTable = 0; // counts the tables drawn, to know when `small` is out of date
+    let grouped = null; // the regrouped pixels, kept while `small` keeps its size
 
     // The picture for a plot of width × height device pixels: the cells themselves while each
     // gets 1.5 pixels or more (drawCells scales them up as exact blocks). Tighter, cells are
@@ -159,17 +168,22 @@ export default {
       // scaled onto the pixels, which averages each pixel's one or two rows)
       const hx = halvings(s.dim, width), hy = halvings(s.length, 3 * height);
       const rows = s.length / 2 ** hy > height ? Math.round(height) : 0;
-      if (!hx && !hy && !rows) return image;
+      if (!hx && !hy && !rows) return imageNow();
       const key = `${drawnTable} ${hx} ${hy} ${rows}`;
       if (smallFor === key) return averaged;
-      let from = image;
-      if (hx && s.layout !== 'concat') {
+      let from;
+      if (!hx || s.layout === 'concat') from = imageNow();
+      else {
         const group = 2 ** hx, cols = 2 * group * Math.ceil(s.dim / 2 / group);
-        small.width = cols;
-        small.height = s.length;
-        const sctx = small.getContext('2d'), out = sctx.createImageData(cols, s.length);
-        groupColumns(new Uint32Array(img.data.buffer), s.dim, s.length, group, new Uint32Array(out.data.buffer));
-        sctx.putImageData(out, 0, 0);
+        if (small.width !== cols || small.height !== s.length) {
+          small.width = cols;
+          small.height = s.length;
+          grouped = null;
+        }
+        const sctx = small.getContext('2d');
+        grouped ??= sctx.createImageData(cols, s.length);
+        groupColumns(new Uint32Array(img.data.buffer), s.dim, s.length, group, new Uint32Array(grouped.data.buffer));
+        sctx.putImageData(grouped, 0, 0);
         from = small;
       }
       for (let k = 0, x = hx, y = hy; x > 0 || y > 0 || rows; k++, x--, y--) {
@@ -252,7 +266,7 @@ export default {
           img = ictx.createImageData(dim, length);
         }
         const [lo, hi] = colourCells(table, new Uint32Array(img.data.buffer));
-        ictx.putImageData(img, 0, 0);
+        imageStale = true;
         s = { table, w, length, dim, base, layout };
         drawnTable++;
         if (cursor) cursor = { pos: Math.min(cursor.pos, length - 1), dim: Math.min(cursor.dim, dim - 1) };
