@@ -157,7 +157,7 @@ test('<posenc-chart> as a module from the site\'s own files (web/embed/element.j
   assert.equal(r.params.style, 'interleaved', 'param-style sets the param "style"');
   assert.equal(r.style, 'interleaved');
   assert.equal(r.prompt, 6);
-  assert.deepEqual(r.buttons, ['png', 'svg', 'animate', 'csv'], 'toolbar: PNG, SVG, GIF / video and CSV');
+  assert.deepEqual(r.buttons, ['png', 'svg', 'animate', 'csv', 'table'], 'toolbar: PNG, SVG, GIF / video, CSV and the table\'s toggle');
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#kv button[data-action="csv"]').click()]);
   const csv = readFileSync(await download.path(), 'utf8');
   assert.match(csv, /^# posenc chart "kv-cache"/);

@@ -96,15 +96,18 @@ test('a chart without a toolbar loads none of its code; with toolbar, from the s
   const toolbarOf = (page, id) => page.evaluate((id) => {
     const root = document.getElementById(id).shadowRoot;
     const bar = root.querySelector('.posenc-toolbar');
-    // the toolbar sits between the chart and its table toggle
+    // the toolbar sits between the chart and its table
     const order = [...root.querySelector('.chart').children].map((el) => el.tagName === 'FIGURE' ? 'figure' : el.classList[0]);
-    return { buttons: bar ? [...bar.querySelectorAll('button')].map((b) => b.dataset.action) : null, label: bar?.getAttribute('aria-label'), order };
+    // the table's toggle: in the toolbar when there is one, else over its table
+    const toggleIn = root.querySelector('.data-table-toggle').parentElement.classList[0];
+    return { buttons: bar ? [...bar.querySelectorAll('button')].map((b) => b.dataset.action) : null, label: bar?.getAttribute('aria-label'), order, toggleIn };
   }, id);
   const bare = await post('bare', '<posenc-chart id="a" kind="rope-decay"></posenc-chart>');
   assert.ok(!bare.requested.some((f) => f === chunks.toolbar || f === chunks.exports), `no toolbar or export code: ${bare.requested}`);
   const none = await toolbarOf(bare.page, 'a');
   assert.equal(none.buttons, null, 'no toolbar');
   assert.deepEqual(none.order, ['posenc-notes', 'controls', 'figure', 'data-table']);
+  assert.equal(none.toggleIn, 'data-table');
   // the attribute set later: the chart is drawn again with its toolbar, its code loaded then
   await bare.page.evaluate(async () => {
     const el = document.getElementById('a');
@@ -113,15 +116,16 @@ test('a chart without a toolbar loads none of its code; with toolbar, from the s
     await el.ready;
   });
   const later = await toolbarOf(bare.page, 'a');
-  assert.deepEqual(later.buttons, ['png', 'svg', 'animate', 'csv']);
+  assert.deepEqual(later.buttons, ['png', 'svg', 'animate', 'csv', 'table']);
   assert.deepEqual(later.order, ['posenc-notes', 'controls', 'figure', 'posenc-toolbar', 'posenc-share', 'data-table']);
+  assert.equal(later.toggleIn, 'posenc-toolbar');
   assert.ok(bare.requested.includes(chunks.toolbar) && bare.requested.includes(chunks.exports), `the toolbar's code: ${bare.requested}`);
   assert.deepEqual(bare.problems, []);
   await bare.context.close();
 
   const withBar = await post('toolbar', '<posenc-chart id="b" kind="rope-decay" toolbar lang="zh"></posenc-chart>');
   const shown = await toolbarOf(withBar.page, 'b');
-  assert.deepEqual(shown.buttons, ['png', 'svg', 'animate', 'csv']);
+  assert.deepEqual(shown.buttons, ['png', 'svg', 'animate', 'csv', 'table']);
   assert.deepEqual(shown.order, later.order);
   // its text follows the language as the rest of the chart's
   const zhLabel = shown.label;

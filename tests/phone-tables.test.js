@@ -2,7 +2,8 @@
 // both languages: §5's exact table rests and snaps with whole values beside its position column,
 // §22's attention maps keep their labels apart and the colour bar no taller than a panel, wide
 // tables show that they scroll and keep their first column and caption in view, §14 shows its
-// two outputs side by side, and every control is finger-sized with number boxes of one width;
+// two outputs side by side, every control is finger-sized with number boxes of one width, and the
+// buttons under a chart, the table's toggle among them, take at most three rows;
 // on a desktop the attention maps stay in one row and §14's table keeps each style's columns together.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -173,6 +174,13 @@ for (const lang of ['en', 'zh']) {
     assert.deepEqual(c.short, [], 'controls under 44 px');
     assert.equal(c.widths.length, 1, `number box widths ${c.widths}`);
     assert.deepEqual(c.ragged, [], 'number boxes ending at different edges');
+
+    // the buttons under a chart, the table's toggle among them, in at most three rows
+    const bars = await page.evaluate(() => [...document.querySelectorAll('.chart.phone .posenc-toolbar')].filter((bar) => bar.getClientRects().length)
+      .map((bar) => ({ kind: bar.closest('[data-kind]').dataset.kind, table: Boolean(bar.querySelector('.data-table-toggle')),
+        rows: new Set([...bar.children].filter((e) => e.getClientRects().length).map((e) => Math.round(e.getBoundingClientRect().top))).size })));
+    assert.ok(bars.length > 40, `${bars.length} toolbars`);
+    assert.deepEqual(bars.filter((t) => t.rows > 3 || !t.table), [], 'toolbars over three rows, or without the table\'s toggle');
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -43,6 +43,7 @@ export function tableView(container, host) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'data-table-toggle';
+  button.dataset.action = 'table'; // named as the toolbar's buttons are, beside which it sits
   button.setAttribute('aria-expanded', 'false');
   const region = document.createElement('div');
   region.className = 'table-scroll';

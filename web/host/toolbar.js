@@ -1,4 +1,4 @@
-// toolbar.js: the Link, Embed, PNG, SVG, GIF / video and CSV buttons under a chart, the panel
+// toolbar.js: the Link, Embed, PNG, SVG, GIF / video, CSV and Table buttons under a chart, the panel
 // that shows what Link and Embed copied, and the panel of the animated exports. Added by the
 // callers that show them (the page, embed.html, a <posenc-chart toolbar>) on the host that
 // mountChart returned, so a chart without a toolbar loads none of this.
@@ -10,8 +10,8 @@ import { t } from './i18n.js';
 import { NUMERIC } from './main-control.js';
 
 /**
- * Adds the toolbar under the chart of `host` (mount.js's), between the chart and its table
- * toggle. opts: { link?: (values) => url, sectionLink?: () => url, embed?: (values, height) =>
+ * Adds the toolbar under the chart of `host` (mount.js's), between the chart and its table, whose
+ * toggle it takes in. opts: { link?: (values) => url, sectionLink?: () => url, embed?: (values, height) =>
  * html, reset?: true, png?: true, csv?: true }: a button for each one given.
  */
 export function addToolbar(host, opts) {
@@ -188,6 +188,10 @@ export function addToolbar(host, opts) {
   const hostRelabel = host.relabel;
   host.relabel = () => (relabel(), hostRelabel());
   host.toolbar = bar; // other page tools may add their buttons here
+  // the Table toggle (table.js) joins the buttons, so that they make one row under the chart (three
+  // on a phone, not four); the table itself still opens under them
+  const tableToggle = container.querySelector(':scope > .data-table > .data-table-toggle');
+  if (tableToggle) bar.append(tableToggle);
   figure.after(bar, panel);
   host.place();
 }
