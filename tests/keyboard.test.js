@@ -1,5 +1,5 @@
 // keyboard.test.js: the page by keyboard in real Chromium: a skip link is the first Tab stop,
-// heading levels go down one at a time, the toolbar's panels say whether they are open and give
+// heading levels go down one at a time, §19's heatmap is read cell by cell as §4's is, the toolbar's panels say whether they are open and give
 // the focus back to the button that opened them, a phone's Settings reveal their controls right
 // after the button, and Tab goes round the presenter's own controls.
 import { test, before, after } from 'node:test';
@@ -105,6 +105,37 @@ test('the toolbar\'s Link, Embed and GIF / video say whether their panel is open
   await page.locator(`${await panelOf('animate')} button.posenc-close`).focus();
   await page.keyboard.press('Enter');
   assert.deepEqual(await state('animate'), shut, 'GIF / video: Close');
+  assert.deepEqual(problems, NO_PROBLEMS);
+  await context.close();
+});
+
+test('§19\'s precision heatmap reads its cells from the keyboard as §4\'s does: an application, PageUp/PageDown 10 columns, Home/End, the mark from focus', async () => {
+  const { page, context, problems } = await b.open('embed.html?chart=precision-heatmap&lang=en');
+  await page.waitForFunction(() => document.querySelector('.chart-body canvas')?.getAttribute('aria-label'));
+  const canvas = page.locator('.chart-body canvas');
+  assert.equal(await canvas.getAttribute('role'), 'application');
+  assert.equal(await canvas.getAttribute('aria-roledescription'), 'heatmap');
+  const hover = () => page.locator('.cell-hover').textContent();
+  await canvas.focus();
+  assert.match(await hover(), /^position 1, pair 0 /, 'focus shows the first cell');
+  await page.keyboard.press('PageDown');
+  const ten = await hover();
+  assert.match(ten, /^position \d+, pair 0 /);
+  // ten ArrowRights from the first cell reach the same column (the columns are sampled positions)
+  await page.keyboard.press('Control+Home');
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await hover(), ten, 'PageDown moves ten columns');
+  await page.keyboard.press('PageUp');
+  assert.match(await hover(), /^position 1, pair 0 /);
+  await page.keyboard.press('Control+ArrowDown');
+  assert.match(await hover(), /^position 1, pair 10 /);
+  await page.keyboard.press('End');
+  assert.match(await hover(), /^position 1000000, pair 10 /, 'End: the row\'s last column, the largest position');
+  await page.keyboard.press('Control+End');
+  assert.match(await hover(), /^position 1000000, pair 31 /, 'Ctrl+End: the last cell (d = 64: pairs 0 to 31)');
+  await page.keyboard.press('Control+Home');
+  assert.match(await hover(), /^position 1, pair 0 /);
+  assert.equal(await page.evaluate(() => scrollY), 0, 'the keys did not scroll the page');
   assert.deepEqual(problems, NO_PROBLEMS);
   await context.close();
 });

@@ -4,6 +4,7 @@
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, niceTicks, intGrid, sig, chartFont, textScale, scaledMargin, subscript, COL, colHeads } from './common.js';
 import { MODES, truth, lastFloat16 } from './precision-lab.js';
 import { messages } from '../host/i18n.js';
+import { cellKeys, markCell } from './shared/cell-keys.js';
 
 const TYPES = { float32: 'f32', bfloat16: 'bf16', float16: 'f16', 'inv_freq bf16 early': 'early' };
 // the largest whole number below which the type holds every whole number (2^significand bits)
@@ -26,7 +27,7 @@ const M = messages({
     yTitle: 'pair i',
     refused: 'float16 refused',
     above: 'above {max}',
-    hint: 'Tap the map or point at it (or select it with Tab and use the arrow keys) to read one entry.',
+    hint: 'Tap the map or point at it (or Tab to it and use the arrow keys; Page Up and Page Down move 10 columns) to read one entry.',
     cellRefused: 'position {pos}: not representable in float16',
     cell: 'position {pos}, pair {pair} (θ{sub} = {theta}): larger absolute error of cos and sin = {err}',
     aria: 'Heatmap: error of a {type} RoPE table against float64, {count} positions from 1 to {maxPos} ' +
@@ -60,7 +61,7 @@ const M = messages({
     yTitle: '第 i 对',
     refused: 'float16 拒绝',
     above: '高于 {max}',
-    hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键），即可读出一个元素。',
+    hint: '用手指点按图中任一处或把鼠标移到图上（也可用 Tab 键选中图后按方向键，上下翻页键一次移动 10 列），即可读出一个元素。',
     cellRefused: '位置 {pos}：float16 无法表示',
     cell: '位置 {pos}，第 {pair} 对（θ{sub} = {theta}）：cos、sin 的绝对误差中较大者 = {err}',
     aria: '热力图：{type} RoPE 表相对 float64 的误差，横向为从 1 到 {maxPos} 的 {count} 个位置，纵向为 {half} 对，' +
@@ -102,7 +103,6 @@ export default {
   ],
   mount(el, { pe }) {
     const { canvas, paint, destroy } = plainCanvas(el, 1.8, M.heatmap);
-    canvas.tabIndex = 0;
     canvas.classList.add('heatmap-canvas');
     const hover = document.createElement('p');
     hover.className = 'cell-hover mono';
@@ -141,9 +141,7 @@ export default {
       }
       if (cursor) {
         const cw = plot.w / grid.length, ch = plot.h / half;
-        ctx.strokeStyle = '#ffffff';
-        ctx.lineWidth = 2;
-        ctx.strokeRect(plot.x + cursor.c * cw - 1, plot.y + cursor.r * ch - 1, Math.max(cw, 3) + 2, Math.max(ch, 3) + 2);
+        markCell(ctx, plot.x + cursor.c * cw, plot.y + cursor.r * ch, cw, ch);
       }
     };
     const showCursor = () => {
@@ -172,12 +170,11 @@ export default {
     // a mouse reads as it moves; a finger's tap gives no move, only its down
     canvas.addEventListener('pointermove', point);
     canvas.addEventListener('pointerdown', point);
-    canvas.addEventListener('keydown', (e) => {
-      const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-      if (!s || !moves[e.key]) return;
-      e.preventDefault();
-      const step = e.shiftKey ? 10 : 1, c = cursor ?? { c: 0, r: 0 };
-      setCursor({ c: c.c + moves[e.key][0] * step, r: c.r + moves[e.key][1] * step });
+    // rows are pairs, columns positions
+    const keys = cellKeys(canvas, {
+      size: () => s && { rows: s.half, cols: s.grid.length },
+      at: () => cursor && { row: cursor.r, col: cursor.c },
+      go: ({ row, col }) => setCursor({ c: col, r: row }),
     });
 
     const view = {
@@ -228,6 +225,7 @@ export default {
           dim, beforeFirst: firstPair - 1, exactTo: EXACT_TO[mode.key],
         };
         canvas.setAttribute('aria-label', M.aria.format(v));
+        keys.relabel();
         view.readout = M.readout.format(v) + (f16Max !== null && n < grid.length ? M.readoutRefused.format(v) : M.end);
         // The rule "faster pairs go wrong earlier" is stated only where the map bears it out: of the
         // pairs 1 … half − 1 taken two at a time, at least three in four go wrong in speed order
