@@ -167,13 +167,13 @@ test('on a phone, every legend item of every chart fits in its canvas, in both l
     const models = await page.$$eval('.chart[data-kind="model-misreads"] select[name="model"] option', (os) => os.map((o) => o.value).filter((v) => v !== 'config'));
     const chosen = await page.$eval('.chart[data-kind="model-misreads"] select[name="model"]', (s) => s.value);
     const pick = (model) => page.evaluate((model) => new Promise((resolve) => {
-        const box = document.querySelector('.chart[data-kind="model-misreads"]'), select = box.querySelector('select[name="model"]');
-        if (select.value === model) return resolve(); // drawn already: no change, no redraw
-        box.addEventListener('posenc:drawn', resolve, { once: true });
-        // a model the chart cannot draw writes its message in the readout instead
-        new MutationObserver((_, o) => (o.disconnect(), resolve())).observe(box.querySelector('.readout'), { childList: true, subtree: true, characterData: true });
-        select.value = model;
-        select.dispatchEvent(new Event('input', { bubbles: true }));
+      const box = document.querySelector('.chart[data-kind="model-misreads"]'), select = box.querySelector('select[name="model"]');
+      if (select.value === model) return resolve(); // drawn already: no change, no redraw
+      box.addEventListener('posenc:drawn', resolve, { once: true });
+      // a model the chart cannot draw writes its message in the readout instead
+      new MutationObserver((_, o) => (o.disconnect(), resolve())).observe(box.querySelector('.readout'), { childList: true, subtree: true, characterData: true });
+      select.value = model;
+      select.dispatchEvent(new Event('input', { bubbles: true }));
     }), model);
     const cut = [], failed = [];
     for (const model of models) {
