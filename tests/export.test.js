@@ -28,9 +28,9 @@ async function chartPage(query, { theme = 'light', width = 900, lang = 'en' } = 
 // last values typed into it once it has made a file, so a test after another on the same page
 // types every field its sweep depends on, as a fresh panel would hold them.
 const shared = new Map();
-function sharedPage(query, options = {}) {
-  const key = JSON.stringify([query, options]);
-  if (!shared.has(key)) shared.set(key, chartPage(query, options));
+function sharedPage(query, { theme = 'light', width = 900, lang = 'en' } = {}) {
+  const key = JSON.stringify([query, theme, width, lang]);
+  if (!shared.has(key)) shared.set(key, chartPage(query, { theme, width, lang }));
   return shared.get(key);
 }
 
