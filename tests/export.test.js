@@ -23,6 +23,17 @@ async function chartPage(query, { theme = 'light', width = 900, lang = 'en' } = 
   return p;
 }
 
+// A chart's page is shared by the tests that leave it as a fresh one (an SVG or a PNG changes
+// nothing; a test that unticks the settings line ticks it again). The GIF / video panel keeps the
+// last values typed into it once it has made a file, so a test after another on the same page
+// types every field its sweep depends on, as a fresh panel would hold them.
+const shared = new Map();
+function sharedPage(query, { theme = 'light', width = 900, lang = 'en' } = {}) {
+  const key = JSON.stringify([query, theme, width, lang]);
+  if (!shared.has(key)) shared.set(key, chartPage(query, { theme, width, lang }));
+  return shared.get(key);
+}
+
 async function downloadOf(page, click) {
   const [d] = await Promise.all([page.waitForEvent('download'), click()]);
   return { name: d.suggestedFilename(), bytes: await readFile(await d.path()) };
@@ -91,7 +102,7 @@ async function svgVersusCanvas(page, text) {
 
 for (const theme of ['light', 'dark']) {
   test(`SVG of a Chart.js chart (${theme}): vector paths, text as <text>, the ${theme} theme's colours, drawn where the canvas drew`, async () => {
-    const { page, context, problems } = await chartPage('chart=rope-decay', { theme });
+    const { page, problems } = await sharedPage('chart=rope-decay', { theme });
     const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
     assert.equal(file.name, 'posenc-rope-decay.svg');
     const text = file.bytes.toString('utf8');
@@ -116,7 +127,6 @@ for (const theme of ['light', 'dark']) {
     assert.ok(inked > 0.01, 'the canvas has something drawn');
     assert.ok(off < 0.01, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
     assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
-    await context.close();
   });
 }
 
@@ -135,7 +145,7 @@ test('SVG of a hand-drawn heatmap: the cells as an image, the ticks, titles and 
 });
 
 test('SVG in Chinese: the heading is the chart\'s Chinese title, drawn as text; the chart under it unchanged', async () => {
-  const { page, context, problems } = await chartPage('chart=rope-decay', { lang: 'zh', theme: 'dark' });
+  const { page, problems } = await sharedPage('chart=rope-decay', { lang: 'zh', theme: 'dark' });
   const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
   const text = file.bytes.toString('utf8');
   const svg = await readSVG(page, text);
@@ -147,11 +157,10 @@ test('SVG in Chinese: the heading is the chart\'s Chinese title, drawn as text; 
   const { off } = await svgVersusCanvas(page, text);
   assert.ok(off < 0.01, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
-  await context.close();
 });
 
 test('SVG of the unit circle: its axis names keep the margin the grid keeps from the edge', async () => {
-  const { page, context } = await chartPage('chart=unit-circle');
+  const { page } = await sharedPage('chart=unit-circle');
   const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
   const text = file.bytes.toString('utf8');
   // the dashed grid's ends: the drawing's inner margin
@@ -166,7 +175,6 @@ test('SVG of the unit circle: its axis names keep the margin the grid keeps from
     // y is the baseline: the text's top (textBaseline top) is 12 px × 0.76 above it
     assert.ok(x >= margin - 0.5 && y - 9 >= margin - 0.5, `${name} at (${x}, ${y}), inside a margin of ${margin}`);
   }
-  await context.close();
 });
 
 // ---- GIF ----
@@ -222,7 +230,8 @@ async function make(page, fields) {
 }
 
 test('GIF of the unit circle: the story by default (position 0 → 50), every frame at the size shown, looping, the size before saving', async () => {
-  const { page, context, problems } = await chartPage('chart=unit-circle');
+  // (the first sweep on this page: its panel opens with the defaults)
+  const { page, problems } = await sharedPage('chart=unit-circle');
   await page.click('button[data-action="animate"]');
   const panel = page.locator('.posenc-animate');
   // the defaults the module names
@@ -260,6 +269,7 @@ test('GIF of the unit circle: the story by default (position 0 → 50), every fr
       const { image } = await dec.decode({ frameIndex: k });
       const c = new OffscreenCanvas(image.displayWidth, image.displayHeight);
       c.getContext('2d').drawImage(image, 0, 0);
+      image.close(); // (a frame left open is reported on the console, which later tests on this page read)
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
       let h = 0;
       for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]) >>> 0;
@@ -271,11 +281,10 @@ test('GIF of the unit circle: the story by default (position 0 → 50), every fr
   assert.equal(new Set(frames.sums).size, 3, 'frames 0, 6 and 11 differ');
   assert.equal(await page.evaluate(() => window.posencEmbed.host.params().position), before);
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
-  await context.close();
 });
 
 test('a chart names what its animation sweeps: rope-decay grows its base', async () => {
-  const { page, context } = await chartPage('chart=rope-decay');
+  const { page } = await sharedPage('chart=rope-decay');
   await page.click('button[data-action="animate"]');
   const panel = page.locator('.posenc-animate');
   const field = (n) => panel.locator(`[name="sweep-${n}"]`).inputValue();
@@ -283,7 +292,8 @@ test('a chart names what its animation sweeps: rope-decay grows its base', async
   // another control picked: its own range
   await panel.locator('[name="sweep-param"]').selectOption('maxDist');
   assert.deepEqual([await field('from'), await field('to')], ['10', '100000']);
-  await context.close();
+  // (no file made: the panel opens with the defaults again)
+  await panel.locator('.posenc-close').click();
 });
 
 /** Frames `ks` of a GIF decoded by the browser: { count, frames: [{ w, h, rows: ink per row, hash per row }] }. */
@@ -297,6 +307,7 @@ async function gifFrames(page, bytes, ks) {
       const { image } = await dec.decode({ frameIndex: k < 0 ? count + k : k });
       const c = new OffscreenCanvas(image.displayWidth, image.displayHeight);
       c.getContext('2d').drawImage(image, 0, 0);
+      image.close();
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
       const bg = [d[0], d[1], d[2]];
       const ink = [], hash = [];
@@ -324,7 +335,7 @@ const chartBox = (page) => page.evaluate(() => {
 
 test('GIF frames carry the chart\'s title and the swept value: the title the same on every frame, the value line not, the chart under them', async () => {
   for (const [theme, lang] of [['dark', 'en'], ['light', 'zh']]) {
-    const { page, context } = await chartPage('chart=rope-decay', { theme, lang });
+    const { page } = await sharedPage('chart=rope-decay', { theme, lang });
     await page.locator('[name="with-settings"]').uncheck(); // (the line under the chart has its own test)
     const panel = await make(page, { frames: 3, width: 640 });
     const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
@@ -343,14 +354,14 @@ test('GIF frames carry the chart\'s title and the swept value: the title the sam
     // (each frame has its own palette: the same text may quantize a little differently)
     assert.ok(Math.abs(title[0] - title[1]) <= 0.03 * title[0], `the same title on every frame (${title})`);
     assert.ok(value[1] > value[0], `base = 10000 on the first frame, the longer 500000 on the last (${value})`);
-    await context.close();
+    await page.locator('[name="with-settings"]').check();
   }
 });
 
 test('GIF size limit in megabytes of 10^6 bytes: a file under "0.15 MB" is under 150 000 bytes; narrower first while its text stays readable', async () => {
-  const { page, context } = await chartPage('chart=unit-circle');
+  const { page } = await sharedPage('chart=unit-circle');
   const box = await chartBox(page);
-  const panel = await make(page, { frames: 40, width: 800, limit: 0.15 });
+  const panel = await make(page, { frames: 40, fps: 10, width: 800, limit: 0.15 });
   const status = await panel.locator('.posenc-share-status').textContent();
   const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
   const gif = parseGIF(file.bytes);
@@ -360,7 +371,6 @@ test('GIF size limit in megabytes of 10^6 bytes: a file under "0.15 MB" is under
   assert.ok((gif.width / box.width) * 11 >= 8.95, `width ${gif.width} of a ${box.width} px chart`);
   assert.match(status, /narrower/);
   assert.match(status, new RegExp(`${Math.max(1, Math.round(file.bytes.length / 1000))} kB`));
-  await context.close();
 });
 
 test('GIF too large at a readable width: fewer frames first, each shown longer, and the panel says so; never narrower than its text can be read', async () => {
@@ -379,13 +389,11 @@ test('GIF too large at a readable width: fewer frames first, each shown longer, 
   assert.ok(Math.abs(step * (gif.frames.length - 1) - 1900) <= 10 * gif.frames.length, `${gif.frames.length} frames of ${step} ms`);
   assert.match(status, new RegExp(`Fewer frames to stay under 1.3 MB: ${gif.frames.length} of the 20,`));
   assert.doesNotMatch(status, /Made narrower/);
-  await context.close();
 
   // a limit no legible GIF meets: offered anyway at the floor, with its size and why
-  const second = await chartPage('chart=sin-heatmap');
-  const panel2 = await make(second.page, { frames: 12, width: 640, limit: 0.2 });
+  const panel2 = await make(page, { frames: 12, fps: 10, width: 640, limit: 0.2 });
   const status2 = await panel2.locator('.posenc-share-status').textContent();
-  const file2 = await downloadOf(second.page, () => panel2.locator('button[data-action="save"]').click());
+  const file2 = await downloadOf(page, () => panel2.locator('button[data-action="save"]').click());
   const gif2 = parseGIF(file2.bytes);
   // (a chart wider than the frame is lettered larger: 11 px ticks at the width asked)
   const lettering = Math.min(1.5, Math.max(1, box.width / 640));
@@ -396,7 +404,7 @@ test('GIF too large at a readable width: fewer frames first, each shown longer, 
   assert.match(status2, /still over 0\.2 MB/);
   assert.match(status2, new RegExp(`: ${Math.round(file2.bytes.length / 1000)} kB, `));
   assert.match(status2, /: 10 of the 12,/);
-  await second.context.close();
+  await context.close();
 });
 
 /**
@@ -426,12 +434,14 @@ function lowestLineWidths(page, bytes, k) {
     const { image } = await dec.decode({ frameIndex: k });
     const canvas = [...document.querySelectorAll('#chart figure canvas')].find((c) => c.getClientRects().length);
     const r = canvas.getBoundingClientRect();
-    return { frame: width(image, image.displayWidth, image.displayHeight), page: width(canvas, Math.round(r.width), Math.round(r.height)) };
+    const frame = width(image, image.displayWidth, image.displayHeight);
+    image.close();
+    return { frame, page: width(canvas, Math.round(r.width), Math.round(r.height)) };
   }, { b64: bytes.toString('base64'), k });
 }
 
 test('GIF of a chart wider than the frame: its text drawn larger, at the page\'s size, on every frame; a chart narrower than 640 px is made at its own width', async () => {
-  const { page, context } = await chartPage('chart=rope-decay');
+  const { page } = await sharedPage('chart=rope-decay');
   const box = await chartBox(page);
   assert.ok(box.width > 800, `a wide chart (${box.width} px)`);
   await page.click('button[data-action="animate"]');
@@ -450,19 +460,20 @@ test('GIF of a chart wider than the frame: its text drawn larger, at the page\'s
   }
   // the page's own text is back to its size
   assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12);
-  await context.close();
+  await page.locator('[name="with-settings"]').check();
 
-  const circle = await chartPage('chart=unit-circle');
+  // (a page whose panel has made nothing yet, so it opens with the defaults; Cancel's test uses it next)
+  const circle = await sharedPage('chart=unit-circle&position=7');
   const own = Math.round((await chartBox(circle.page)).width);
   await circle.page.click('button[data-action="animate"]');
   assert.equal(Number(await circle.page.locator('.posenc-animate [name="sweep-width"]').inputValue()), 2 * Math.round(own / 2));
-  await circle.context.close();
+  await circle.page.locator('.posenc-animate .posenc-close').click();
 });
 
 test('GIF over its limit: narrower while its text is at the page\'s size, then fewer frames, then narrower down to 9 px text and no further', async () => {
   // rope-decay at 640 px has the page's 11 px text already: frames go, then width down to 9/11 of 640
-  const { page, context } = await chartPage('chart=rope-decay');
-  const panel = await make(page, { frames: 40, limit: 0.3 });
+  const { page } = await sharedPage('chart=rope-decay');
+  const panel = await make(page, { frames: 40, width: 640, limit: 0.3 });
   const status = await panel.locator('.posenc-share-status').textContent();
   const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
   const gif = parseGIF(file.bytes);
@@ -472,12 +483,11 @@ test('GIF over its limit: narrower while its text is at the page\'s size, then f
   assert.equal(count, gif.frames.length, 'the browser decodes as many frames');
   assert.match(status, new RegExp(`Fewer frames to stay under 0.3 MB: ${gif.frames.length} of the 40,`));
   assert.match(status, /its smallest text is (9|10) px/);
-  await context.close();
 
   // the unit circle drawn at 800 px is blown up from 416: narrower first, down to its own width, frames kept
-  const circle = await chartPage('chart=unit-circle');
+  const circle = await sharedPage('chart=unit-circle');
   const box = await chartBox(circle.page);
-  const panel2 = await make(circle.page, { frames: 30, width: 800, limit: 0.5 });
+  const panel2 = await make(circle.page, { frames: 30, fps: 10, width: 800, limit: 0.5 });
   const status2 = await panel2.locator('.posenc-share-status').textContent();
   const file2 = await downloadOf(circle.page, () => panel2.locator('button[data-action="save"]').click());
   const gif2 = parseGIF(file2.bytes);
@@ -486,7 +496,6 @@ test('GIF over its limit: narrower while its text is at the page\'s size, then f
   assert.equal(gif2.frames.length, 30);
   assert.match(status2, /Made narrower to stay under 0.5 MB: its smallest text is 1[1-9] px/);
   assert.doesNotMatch(status2, /Fewer frames/);
-  await circle.context.close();
 });
 
 test('exported figures carry a line of how the chart is set, in its language; unticked, none', async () => {
@@ -499,7 +508,8 @@ test('exported figures carry a line of how the chart is set, in its language; un
     if (lang === 'en') assert.match(line, /^Settings: .*d free · d when "free" 64 · .*base 10\s000$/, line);
     else assert.match(line, /^设置：.*d 自定义；自定义时的 d 64；.*底数 base 10\s000$/, line);
     // a GIF's every frame says how the chart is set at that frame: a band under the chart, not in the heading
-    const gifOf = async () => parseGIF((await downloadOf(page, () => make(page, { frames: 3, width: 640 })
+    // (the band is in the frame's height, the same for every frame: the panel's fewest frames, 2, show it)
+    const gifOf = async () => parseGIF((await downloadOf(page, () => make(page, { frames: 2, width: 640 })
       .then((panel) => panel.locator('button[data-action="save"]').click()))).bytes);
     const withLine = await gifOf();
     const pngHeight = async () => (await downloadOf(page, () => page.click('button[data-action="png"]'))).bytes.readUInt32BE(20);
@@ -549,7 +559,7 @@ function parseWebM(buf) {
 }
 
 test('video of a sweep: WebM with the frame size asked for, about one block per frame, playable', async () => {
-  const { page, context, problems } = await chartPage('chart=unit-circle');
+  const { page, context, problems } = await sharedPage('chart=unit-circle');
   await page.click('button[data-action="animate"]');
   await page.locator('.posenc-animate [name="sweep-format"]').waitFor();
   const formats = await page.locator('[name="sweep-format"] option').evaluateAll((os) => os.map((o) => o.textContent));
@@ -578,7 +588,7 @@ test('video of a sweep: WebM with the frame size asked for, about one block per 
   }, file.bytes.toString('base64'));
   assert.deepEqual(played, { w: webm.width, h: webm.height });
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
-  await context.close();
+  await blank.close();
 });
 
 /** Which formats the panel offers when MediaRecorder.isTypeSupported says yes to `yes` alone. */
@@ -603,10 +613,10 @@ test('the format menu offers MP4 wherever MediaRecorder records it, beside WebM,
 });
 
 test('MP4 of a sweep where this Chromium records it: an ISO file of H.264, the frame size asked for, playable', async (t) => {
-  const { page, context, problems } = await chartPage('chart=unit-circle');
+  const { page, context, problems } = await sharedPage('chart=unit-circle');
   if (!(await page.evaluate(() => MediaRecorder.isTypeSupported('video/mp4;codecs=avc1')))) {
     t.skip('this Chromium records no MP4');
-    return context.close();
+    return;
   }
   const panel = await make(page, { format: 'mp4', frames: 10, fps: 10, width: 320, from: 0, to: 9 });
   const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());
@@ -625,11 +635,11 @@ test('MP4 of a sweep where this Chromium records it: an ISO file of H.264, the f
   }, file.bytes.toString('base64'));
   assert.deepEqual(played, { w: 320 });
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
-  await context.close();
+  await blank.close();
 });
 
 test('Cancel stops a recording: nothing to save, the progress bar gone, the control back where it was', async () => {
-  const { page, context } = await chartPage('chart=unit-circle&position=7');
+  const { page } = await sharedPage('chart=unit-circle&position=7');
   await page.click('button[data-action="animate"]');
   const panel = page.locator('.posenc-animate');
   await panel.locator('[name="sweep-format"]').selectOption('webm');
@@ -643,7 +653,6 @@ test('Cancel stops a recording: nothing to save, the progress bar gone, the cont
   assert.equal(await panel.locator('button[data-action="save"]').isVisible(), false);
   assert.equal(await panel.locator('progress').isVisible(), false);
   assert.equal(await page.evaluate(() => window.posencEmbed.host.params().position), 7);
-  await context.close();
 });
 
 // ---- what a sweep's frames say ----
@@ -715,13 +724,12 @@ test('the settings line names θ once (its option is the equation) and rounds a 
 
 test('a narrow chart\'s exported title breaks between words, never inside a formula: "a = m·θᵢ" and "(sin a, cos a)" stay whole', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, context } = await chartPage('chart=unit-circle', { lang });
+    const { page } = await sharedPage('chart=unit-circle', { lang });
     const svg = await readSVG(page, (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8'));
     const lines = svg.headingTexts.map((t) => t.text);
     // (the Chinese title fits on one line)
     assert.ok(svg.width < 480 && lines.length >= (lang === 'en' ? 2 : 1), `${lang}: a ${svg.width} px figure, its title on ${lines.length} lines: ${lines.join(' | ')}`);
     assert.ok(lines.some((l) => l.includes('a = m·θᵢ')) && lines.some((l) => l.includes('(sin a, cos a)')), `${lang}: ${lines.join(' | ')}`);
     assert.ok(lines.every((l) => !/[=(]$|^[=)，]/.test(l)), `${lang}: ${lines.join(' | ')}`);
-    await context.close();
   }
 });

@@ -7,17 +7,28 @@ import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
 import { mainParam, sweepDefaults } from '../web/host/main-control.js';
 
-let b;
-before(async () => {
-  b = await startBrowser();
-});
-after(async () => b?.close());
-
-/** The page on a phone, every chart mounted; problems: what its console and scripts reported. */
+/** The page on a phone, every chart mounted; problems(): what its console and scripts have reported so far. */
 const phone = async (path = '') => {
   const { page, context, problems } = await b.open(path, { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
   await pageReady(page);
-  return { page, context, problems: [...problems.console, ...problems.pageErrors] };
+  return { page, context, problems: () => [...problems.console, ...problems.pageErrors] };
+};
+
+// One phone page per language, loaded as a reader's phone loads it, serves every check of the
+// lesson on a phone: they read its layout, and the few that change something (a table scrolled,
+// a model picked, answers opened) put it back. The one that widens the window runs last.
+let b, phones;
+before(async () => {
+  b = await startBrowser();
+  phones = { en: await phone('?lang=en'), zh: await phone('?lang=zh') };
+});
+after(async () => b?.close());
+
+/** Scrolls the shared page to a section or a chart, as a link to it would. */
+const at = async (lang, id) => {
+  const { page } = phones[lang];
+  await page.evaluate((id) => (document.getElementById(id) ?? document.querySelector(`.chart[data-kind="${id}"]`)).scrollIntoView(), id);
+  return phones[lang];
 };
 
 test('each section’s main control is the one its prose and exercises turn', async () => {
@@ -39,7 +50,7 @@ test('each section’s main control is the one its prose and exercises turn', as
 
 test('on a phone: the tall pipeline and a one-column notation, controls under each drawing, finger-sized targets', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, context, problems } = await phone(`?lang=${lang}`);
+    const { page, problems } = phones[lang];
     const r = await page.evaluate(() => {
       const shown = (e) => e.getClientRects().length > 0;
       const svgs = [...document.querySelectorAll('svg.pipeline')];
@@ -74,8 +85,7 @@ test('on a phone: the tall pipeline and a one-column notation, controls under ea
     assert.deepEqual(r.late, [], lang);
     assert.deepEqual(r.small, [], `${lang}: targets under 44 px`);
     assert.ok(r.thumb >= 24, `${lang}: slider thumb ${r.thumb} px`);
-    assert.deepEqual(problems, []);
-    await context.close();
+    assert.deepEqual(problems(), []);
   }
 });
 
@@ -85,7 +95,7 @@ const TALL = { order: '.table-scroll', binary: '.binary-panel:nth-child(2)', 'sc
 
 test('on a phone, a chart taller than the screen shows its main control and the panel it changes on one screen', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, context, problems } = await phone(`?lang=${lang}`);
+    const { page, problems } = phones[lang];
     const r = await page.evaluate((tall) => Object.entries(tall).map(([kind, sel]) => {
       const box = document.querySelector(`.chart[data-kind="${kind}"]`);
       scrollTo(0, scrollY + box.getBoundingClientRect().top);
@@ -96,27 +106,12 @@ test('on a phone, a chart taller than the screen shows its main control and the 
     }), TALL);
     const off = r.filter(({ panel, main }) => Math.max(panel[1], main[1]) > 740).map(({ kind, panel, main }) => `${kind}: panel at ${panel}, main control at ${main}`);
     assert.deepEqual(off, [], `${lang}: not both on the first screen`);
-    assert.deepEqual(problems, []);
-    await context.close();
+    assert.deepEqual(problems(), []);
   }
 });
 
-test('on a phone, a main control moved under its panel still drives the chart, and goes back to the controls on a wide screen', async () => {
-  const { page, context } = await phone('#order');
-  const box = '.chart[data-kind="order"]';
-  const readout = () => page.locator(`${box} .readout`).textContent();
-  const before = await readout();
-  await page.locator(`${box} .chart-body .phone-main select[name="encoding"]`).selectOption('rope');
-  await page.waitForFunction(([s, t]) => document.querySelector(`${s} .readout`).textContent !== t, [box, before]);
-  await page.setViewportSize({ width: 1200, height: 900 });
-  await page.waitForFunction((s) => !document.querySelector(`${s} .phone-main`), box);
-  const names = await page.$$eval(`${box} form.controls > .control`, (cs) => cs.map((c) => c.querySelector('select, input').name));
-  assert.deepEqual(names, ['encoding', 'causal', 'seed'], 'the main control back first in the controls');
-  await context.close();
-});
-
 test('on a phone, the exact table keeps its position column in view while it scrolls, and shows that it scrolls', async () => {
-  const { page, context } = await phone('#exact');
+  const { page } = await at('en', 'exact');
   const box = '.chart[data-kind="exact-table"]';
   const state = () => page.evaluate((s) => {
     const scroll = document.querySelector(`${s} .table-scroll`);
@@ -135,7 +130,7 @@ test('on a phone, the exact table keeps its position column in view while it scr
   assert.ok(tapped.left > 0, 'tapping the last column scrolled the table');
   assert.equal(tapped.posLeft, 0, 'the position column stays at the left edge');
   assert.ok(tapped.onTop, 'the position column is drawn over the values scrolling under it');
-  await context.close();
+  await page.evaluate((s) => { document.querySelector(`${s} .table-scroll`).scrollLeft = 0; }, box);
 });
 
 test('a mouse keeps the compact controls: no finger sizes on a desktop', async () => {
@@ -166,35 +161,38 @@ const cutLegends = (page) => page.evaluate(() => {
 
 test('on a phone, every legend item of every chart fits in its canvas, in both languages (and every misread a model can show)', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, context, problems } = await phone(`?lang=${lang}`);
+    const { page, problems } = phones[lang];
     assert.deepEqual(await cutLegends(page), [], `${lang}: legend items past the canvas's right edge`);
     // model-misreads names the misreads that apply to the model chosen: walk every model
     const models = await page.$$eval('.chart[data-kind="model-misreads"] select[name="model"] option', (os) => os.map((o) => o.value).filter((v) => v !== 'config'));
+    const chosen = await page.$eval('.chart[data-kind="model-misreads"] select[name="model"]', (s) => s.value);
+    const pick = (model) => page.evaluate((model) => new Promise((resolve) => {
+      const box = document.querySelector('.chart[data-kind="model-misreads"]'), select = box.querySelector('select[name="model"]');
+      if (select.value === model) return resolve(); // drawn already: no change, no redraw
+      box.addEventListener('posenc:drawn', resolve, { once: true });
+      // a model the chart cannot draw writes its message in the readout instead
+      new MutationObserver((_, o) => (o.disconnect(), resolve())).observe(box.querySelector('.readout'), { childList: true, subtree: true, characterData: true });
+      select.value = model;
+      select.dispatchEvent(new Event('input', { bubbles: true }));
+    }), model);
     const cut = [], failed = [];
     for (const model of models) {
-      await page.evaluate((model) => new Promise((resolve) => {
-        const box = document.querySelector('.chart[data-kind="model-misreads"]'), select = box.querySelector('select[name="model"]');
-        if (select.value === model) return resolve(); // drawn already: no change, no redraw
-        box.addEventListener('posenc:drawn', resolve, { once: true });
-        // a model the chart cannot draw writes its message in the readout instead
-        new MutationObserver((_, o) => (o.disconnect(), resolve())).observe(box.querySelector('.readout'), { childList: true, subtree: true, characterData: true });
-        select.value = model;
-        select.dispatchEvent(new Event('input', { bubbles: true }));
-      }), model);
+      await pick(model);
       cut.push(...(await cutLegends(page)).map((c) => `${model}: ${c}`));
       if (await page.$eval('.chart[data-kind="model-misreads"] .readout', (r) => r.classList.contains('posenc-error'))) failed.push(model);
     }
     assert.deepEqual([...new Set(cut)], [], `${lang}: misread names past the canvas's right edge`);
     assert.deepEqual(failed, [], `${lang}: every model draws`);
-    assert.deepEqual(problems, []);
-    await context.close();
+    await pick(chosen);
+    assert.deepEqual(problems(), []);
   }
 });
 
 test('on a phone, inline math in answers and takeaways breaks within its block, the recap reads as cards, the heatmap hints read as prose', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, context, problems } = await phone(`?lang=${lang}`);
+    const { page, problems } = phones[lang];
     const r = await page.evaluate(() => {
+      window.closedDetails = [...document.querySelectorAll('main details')].filter((d) => !d.open);
       for (const d of document.querySelectorAll('main details')) d.open = true;
       const wide = [];
       for (const m of document.querySelectorAll('main math:not([display="block"])')) {
@@ -215,6 +213,7 @@ test('on a phone, inline math in answers and takeaways breaks within its block, 
         heads: [...recap.querySelectorAll('thead th')].slice(1).map((th) => `"${th.textContent}"`), hints,
       };
     });
+    await page.evaluate(() => window.closedDetails.forEach((d) => { d.open = false; }));
     assert.deepEqual(r.wide, [], `${lang}: inline math wider than its block`);
     assert.ok(!r.recapScrolls, `${lang}: the recap scrolls sideways`);
     assert.deepEqual(r.labels, r.heads, `${lang}: each recap value under its column's name`);
@@ -223,13 +222,12 @@ test('on a phone, inline math in answers and takeaways breaks within its block, 
       assert.doesNotMatch(h.font, /mono/i, `${lang}: hint in monospace: ${h.text}`);
       assert.match(h.text, lang === 'en' ? /^Tap/ : /^(用手指)?点按/, `${lang}: the touch action first: ${h.text}`);
     }
-    assert.deepEqual(problems, []);
-    await context.close();
+    assert.deepEqual(problems(), []);
   }
 });
 
 test('on a phone, lab-attention stacks its maps at the full width; rotate-half\'s caption stays put while its table scrolls', async () => {
-  const { page, context } = await phone('#lab-attention');
+  const { page } = await at('en', 'lab-attention');
   const r = await page.evaluate(() => {
     const canvas = document.querySelector('.chart[data-kind="lab-attention"] canvas');
     const caption = document.querySelector('.chart[data-kind="rotate-half"] .table-caption');
@@ -240,11 +238,10 @@ test('on a phone, lab-attention stacks its maps at the full width; rotate-half\'
   // two maps one above the other, each (width − labels and colour bar) square: about 200 px, not 85
   assert.ok(r.height > 1.5 * r.width, `lab-attention's box ${r.width}×${r.height} px`);
   assert.ok(r.captionOutside && r.named, 'rotate-half: a caption outside the scrolling box names the table');
-  await context.close();
 });
 
 test('under a coarse pointer, the toolbar\'s "settings under the figure" and the how notes\' toggles are finger-sized', async () => {
-  const { page, context } = await phone('#rope-decay');
+  const { page } = await at('en', 'rope-decay');
   const r = await page.evaluate(() => {
     const shown = (e) => e.getClientRects().length > 0;
     const h = (e) => Math.round(e.getBoundingClientRect().height);
@@ -258,14 +255,26 @@ test('under a coarse pointer, the toolbar\'s "settings under the figure" and the
   assert.deepEqual(r.settings.filter((x) => x < 44), [], 'settings label under 44 px');
   assert.deepEqual(r.box.filter((x) => x < 24), [], 'settings checkbox under 24 px');
   assert.deepEqual(r.how.filter((x) => x < 44), [], 'how toggles under 44 px');
-  await context.close();
 });
 
 test('rope-decay says when the slowest pair\'s quarter period lies past the distances drawn', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, context } = await phone(`?lang=${lang}#rope-decay`);
+    const { page } = await at(lang, 'rope-decay');
     const text = await page.locator('.chart[data-kind="rope-decay"] .readout').textContent();
     assert.match(text, lang === 'en' ? /14617, past the largest distance drawn \(10000\)/ : /14617 处降到 0，这已超出图中的最大距离 10000/, lang);
-    await context.close();
   }
+});
+
+test('on a phone, a main control moved under its panel still drives the chart, and goes back to the controls on a wide screen', async () => {
+  // (last: it widens the shared page to a desktop's width)
+  const { page } = await at('en', 'order');
+  const box = '.chart[data-kind="order"]';
+  const readout = () => page.locator(`${box} .readout`).textContent();
+  const before = await readout();
+  await page.locator(`${box} .chart-body .phone-main select[name="encoding"]`).selectOption('rope');
+  await page.waitForFunction(([s, t]) => document.querySelector(`${s} .readout`).textContent !== t, [box, before]);
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.waitForFunction((s) => !document.querySelector(`${s} .phone-main`), box);
+  const names = await page.$$eval(`${box} form.controls > .control`, (cs) => cs.map((c) => c.querySelector('select, input').name));
+  assert.deepEqual(names, ['encoding', 'causal', 'seed'], 'the main control back first in the controls');
 });
