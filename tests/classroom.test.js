@@ -37,6 +37,12 @@ const lesson = async () => {
   }
   return shared;
 };
+/** Closes the shared lesson (the next test that needs it loads it again). */
+const release = async () => {
+  const { context } = shared ?? {};
+  shared = null;
+  await context?.close();
+};
 // Every font set on a canvas drawn by hand (not by Chart.js), with the kind of chart it belongs
 // to, while a test lists them in window.fontsSet (a canvas of no size is a hidden one's: the
 // page's charts behind the presenter, or a stale size).
@@ -676,6 +682,8 @@ test('?present steps through every figure with the arrow keys and fits 1280×720
   // the three: ?present opens the view at load for the first, and for the others the page's own
   // switches set the language and the theme and its Present button opens the view again (each
   // pass is about what the slides show, which a load in that language and theme shows alike).
+  // (the shared lesson closes first: the slides are timed in frames, which its timers would share)
+  await release();
   const { page, problems } = await b.open('?present&lang=en&theme=dark', { viewport: { width: 1280, height: 720 } });
   await ready(page);
   for (const [lang, width, height, px, keys] of [['en', 1280, 720, 18, true], ['zh', 1280, 720, 18, true], ['en', 1920, 1080, 27, false]]) {
@@ -791,6 +799,23 @@ test('?present steps through every figure with the arrow keys and fits 1280×720
     assert.equal(await page.evaluate(() => window.Chart.defaults.font.size), 12, 'the page draws at its own size again');
     assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
   }
+  // a link that sets charts opens on the first chart it sets, within the section its hash names;
+  // the page opens the view at load by start() with its address's query (page-ui.js), which the
+  // scene and the causal mask further down check on fresh loads: these links go through that
+  // same start() on the page of the passes, each with its own address
+  for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null],
+    ['?rope-decay-random.key=independent&present#decay', 'rope-decay-random'], ['?lab-attention.encoding=all&present#lab', 'lab-attention'],
+    ['?rope-decay.preset=4&rope-periods.preset=4&present', 'rope-periods'], ['?rope-decay.preset=4&present=lab', 'length-lab']]) {
+    const r = await page.evaluate((path) => {
+      const p = window.posencPage.presenter;
+      if (p.index >= 0) p.close();
+      history.replaceState(history.state, '', path);
+      p.start(new URLSearchParams(location.search));
+      return { index: p.index, kind: document.querySelector('.present-slot [data-chart]').dataset.chart };
+    }, path);
+    if (kind) assert.equal(r.kind, kind, path);
+    else assert.equal(r.index, 11, path);
+  }
   await page.context().close();
   // a scene's settings show on the slide: every control away from its default, and the notice that goes with it
   const scene = await b.open('?rope-periods.preset=4&rope-decay.preset=4&lang=en&present#decay', { viewport: { width: 1280, height: 720 } });
@@ -808,28 +833,10 @@ test('?present steps through every figure with the arrow keys and fits 1280×720
   await ready(causal.page);
   assert.equal(await causal.page.evaluate(() => document.querySelectorAll('.present-slot .control.present-changed input[name="causal"]:checked').length), 1, 'the causal mask shows, ticked');
   await causal.context.close();
-  // a link that sets charts opens on the first chart it sets, within the section its hash names;
-  // the page opens the view at load by start() with its address's query (page-ui.js), which the
-  // scene and the causal mask above check on fresh loads: the links below go through that same
-  // start() on one page, each with its own address
-  const at = await lesson();
-  for (const [path, kind] of [['?present#decay', 'rope-decay'], ['?present=decay', 'rope-decay'], ['?present=12', null],
-    ['?rope-decay-random.key=independent&present#decay', 'rope-decay-random'], ['?lab-attention.encoding=all&present#lab', 'lab-attention'],
-    ['?rope-decay.preset=4&rope-periods.preset=4&present', 'rope-periods'], ['?rope-decay.preset=4&present=lab', 'length-lab']]) {
-    const r = await at.page.evaluate((path) => {
-      const p = window.posencPage.presenter;
-      if (p.index >= 0) p.close();
-      history.replaceState(history.state, '', path);
-      p.start(new URLSearchParams(location.search));
-      return { index: p.index, kind: document.querySelector('.present-slot [data-chart]').dataset.chart };
-    }, path);
-    if (kind) assert.equal(r.kind, kind, path);
-    else assert.equal(r.index, 11, path);
-  }
-  await restore(at);
 });
 
 test('the presenter on a phone (360×740, touch): every slide within the width, finger-sized steps in a bar that hides nothing, a swipe steps', async () => {
+  await release();
   const context = await b.browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const errors = [];
