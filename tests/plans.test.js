@@ -48,9 +48,18 @@ test('print= takes the tracks\' names in either language and any case; a part th
 });
 
 test('a plan\'s question sheet: its exercises with the charts they set, the primer\'s and the recap\'s question, no lesson text, under half the pages', async () => {
-  const sheet = async (query) => {
-    const { page, context } = await b.open(query);
-    await ready(page);
+  // The page reads print= and answers once, at load, and marks what prints with markHandout
+  // (print.js); the rest is the print stylesheet and the print media query's change event. The
+  // students' sheet is loaded; the full text, the teacher's copy and the whole lesson's sheet go
+  // through that same markHandout on the same page, in the language the page's switch sets.
+  const { page, context } = await b.open(`?lang=en&print=questions,${PLAN}`);
+  await ready(page);
+  const sheet = async (lang, query) => {
+    if (query !== null) {
+      await page.evaluate((l) => document.querySelector(`.lang-switch [data-set-lang="${l}"]`).click(), lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
+      await page.evaluate(async (q) => (await import('/page/print.js')).markHandout(new URLSearchParams(q)), query);
+    }
     await page.emulateMedia({ media: 'print' });
     await page.waitForFunction(() => document.querySelector('nav .tracks + p:not(.toc-extra)'));
     const r = await page.evaluate(() => {
@@ -83,11 +92,10 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
       headings: [...document.querySelectorAll('.tracks h3')].map((h) => h.innerText),
       asked: document.querySelectorAll('.print-question').length,
     }));
-    await context.close();
     return { ...r, pages, after };
   };
-  const text = await sheet(`?lang=en&print=${PLAN}`);
-  const students = await sheet(`?lang=en&print=questions,${PLAN}`);
+  const students = await sheet('en', null);
+  const text = await sheet('en', `print=${PLAN}`);
   assert.deepEqual(students.sections, text.sections, 'the same sections');
   assert.deepEqual(students.prose, [], 'no lesson text');
   assert.ok(text.prose.length > 20, `the full text has it: ${text.prose.length}`);
@@ -105,15 +113,16 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
   assert.ok(students.pages * 2 <= text.pages, `${students.pages} pages against ${text.pages}`);
   assert.ok(students.after.headings[0].startsWith('Core: the lesson, sections 1–15'), 'the contents are whole again after printing');
   assert.equal(students.after.asked, 0, 'the questions printing added go');
-  const teacher = await sheet(`?lang=zh&print=questions,${PLAN}&answers`);
+  const teacher = await sheet('zh', `print=questions,${PLAN}&answers`);
   assert.equal(teacher.answers, teacher.questions, 'the teacher\'s copy answers every question');
   assert.ok(teacher.asked.includes('RoPE 旋转的是哪些向量？在哪里旋转？'));
   assert.deepEqual(teacher.headings, ['核心：第 1、3、7–9、11–13、15 节', '工程实践：第 16 节']);
   assert.deepEqual([teacher.primer.includes('svg'), teacher.recap.includes('div')], [true, true], 'the teacher\'s copy shows the diagram and the table');
   // a sheet of the whole lesson: the sections that ask something
-  const whole = await sheet('?lang=en&print=questions');
+  const whole = await sheet('en', 'print=questions');
   assert.deepEqual(whole.idle, []);
   assert.ok(whole.sections.length >= 20, `${whole.sections.length} sections`);
+  await context.close();
 });
 
 test('present= follows a plan: its figures alone, from the section the hash names, the recap\'s table last; §16\'s slide shows the factor s', async () => {
