@@ -47,3 +47,9 @@ export async function pageReady(page) {
   await page.evaluate(() => window.posencPage.ready);
   await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart]')].every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));
 }
+
+/** Switches a loaded page's language with its own switch (under the presenter too), as a reader does; resolves once the page is in it. */
+export async function switchLang(page, lang) {
+  await page.evaluate((l) => document.querySelector(`.lang-switch [data-set-lang="${l}"]`).click(), lang);
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
+}

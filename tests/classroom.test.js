@@ -8,7 +8,7 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { startBrowser, pageReady } from './browser.js';
+import { startBrowser, pageReady, switchLang as switchPageLang } from './browser.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let b;
@@ -60,8 +60,7 @@ function watchFonts() {
 }
 /** The page's own language switch, as a reader presses it (under the presenter too). */
 const switchLang = async (page, l) => {
-  await page.evaluate((l) => document.querySelector(`.lang-switch [data-set-lang="${l}"]`).click(), l);
-  await page.waitForFunction((l) => document.documentElement.lang === l, l === 'zh' ? 'zh-CN' : 'en');
+  await switchPageLang(page, l);
   await frames(page);
 };
 /** Puts the shared lesson back as it was loaded: English, screen media, 1200×900, the charts at their defaults, the exercises closed, its address. */

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startBrowser, pageReady } from './browser.js';
+import { startBrowser, pageReady, switchLang } from './browser.js';
 
 const PLAN = '1,3,7-9,11-13,15-16';
 let b;
@@ -56,8 +56,7 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
   await ready(page);
   const sheet = async (lang, query) => {
     if (query !== null) {
-      await page.evaluate((l) => document.querySelector(`.lang-switch [data-set-lang="${l}"]`).click(), lang);
-      await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
+      await switchLang(page, lang);
       await page.evaluate(async (q) => (await import('/page/print.js')).markHandout(new URLSearchParams(q)), query);
     }
     await page.emulateMedia({ media: 'print' });
@@ -172,10 +171,9 @@ test('present= follows a plan: its figures alone, from the section the hash name
   assert.equal(note.count, 1 + await page.evaluate(() => document.querySelectorAll('main [data-chart]').length));
   // the note follows a language switch
   // (the page's switch, under the view: as a key press on it would)
-  const switchTo = (l) => page.evaluate((l) => document.querySelector(`.lang-switch [data-set-lang="${l}"]`).click(), l);
-  await switchTo('zh');
+  await switchLang(page, 'zh');
   assert.match(await page.locator('.present-plan-note').textContent(), /[\u4e00-\u9fff]/, 'the note in Chinese');
-  await switchTo('en');
+  await switchLang(page, 'en');
   const every = await page.evaluate(() => document.querySelectorAll('main [data-chart]').length + 1);
   const again = await page.evaluate(({ plan, every }) => {
     const p = window.posencPage.presenter;

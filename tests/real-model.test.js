@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { startBrowser, pageReady } from './browser.js';
+import { startBrowser, pageReady, switchLang } from './browser.js';
 import { stubHub } from './fixtures/hub-stub.js';
 import { layerModel, buildSafetensors } from './weights-fixtures.js';
 import { loadPosenc } from '../web/lib/posenc.js';
@@ -294,19 +294,13 @@ test('files chosen from the computer (safetensors, config.json, tokenizer.json) 
   }
 });
 
-/** Switches a loaded page's language with its own switch, as a reader does. */
-async function setLang(page, lang) {
-  await page.click(`button[data-set-lang="${lang}"]`);
-  await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
-}
-
 // The panel writes its messages in the language the page is in when it reads a model, so the
 // shared page switched to Chinese shows them as a page loaded in Chinese would.
 for (const lang of ['en', 'zh']) {
   test(`gated, missing, unsupported and malformed models, and no network, give clear messages and keep the charts drawn (${lang})`, async () => {
     const { page, problems } = shared;
     try {
-      await setLang(page, lang);
+      await switchLang(page, lang);
       const expect = lang === 'en'
         ? { gated: /gated or private \(401\)/, missing: /no config\.json on the Hub \(404\)/, unsupported: /“gpt2” model; this section reads the layouts of llama, mistral, qwen2, qwen3/, bad: /not a Hub model id/, offline: /The Hub cannot be reached/ }
         : { gated: /受限或私有模型（401）/, missing: /没有 config\.json（404）/, unsupported: /“gpt2”模型；本节读取的结构是 llama, mistral, qwen2, qwen3/, bad: /不是 Hub 模型 id/, offline: /无法连接 Hub/ };
@@ -320,7 +314,7 @@ for (const lang of ['en', 'zh']) {
       await load(page, 'lab', lang === 'en' ? /Showing the lab's model/ : /当前：实验中的模型/);
       assert.deepEqual(problems.pageErrors, []);
     } finally {
-      await setLang(page, 'en');
+      await switchLang(page, 'en');
       await page.selectOption('.real-model-panel select', 'lab');
       await ready(page, /Showing the lab's model/);
     }
@@ -336,7 +330,7 @@ test('section 22 has no serious axe violation in either language', async () => {
   await pageReady(page);
   await page.addScriptTag({ path: AXE });
   for (const lang of ['en', 'zh']) {
-    await setLang(page, lang);
+    await switchLang(page, lang);
     await ready(page);
     const v = await page.evaluate(() => window.axe.run('#real-model', { resultTypes: ['violations'] }));
     const bad = v.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical').map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(' ')).join(' | ')}`);

@@ -151,7 +151,7 @@ export default {
     const small = document.createElement('canvas');
     let smallFor = ''; // the table and the pixel grid that `small` holds
     let drawnTable = 0; // counts the tables drawn, to know when `small` is out of date
-    let grouped = null; // the regrouped pixels, kept while `small` keeps its size
+    let grouped = null; // the regrouped pixels, `small`'s size, kept while that holds
 
     // The picture for a plot of width × height device pixels: the cells themselves while each
     // gets 1.5 pixels or more (drawCells scales them up as exact blocks). Tighter, cells are
@@ -175,13 +175,12 @@ export default {
       if (!hx || s.layout === 'concat') from = imageNow();
       else {
         const group = 2 ** hx, cols = 2 * group * Math.ceil(s.dim / 2 / group);
-        if (small.width !== cols || small.height !== s.length) {
+        const sctx = small.getContext('2d');
+        if (grouped?.width !== cols || grouped.height !== s.length) {
           small.width = cols;
           small.height = s.length;
-          grouped = null;
+          grouped = sctx.createImageData(cols, s.length);
         }
-        const sctx = small.getContext('2d');
-        grouped ??= sctx.createImageData(cols, s.length);
         groupColumns(new Uint32Array(img.data.buffer), s.dim, s.length, group, new Uint32Array(grouped.data.buffer));
         sctx.putImageData(grouped, 0, 0);
         from = small;
