@@ -62,6 +62,7 @@ for (const lang of ['en', 'zh']) {
         svgBox: document.querySelector('svg.pipeline').getBoundingClientRect().width,
         withoutStrip: numbered.filter((s) => !s.querySelector(':scope > .here li[aria-current="step"]')).map((s) => s.id),
         stripLabels: [...document.querySelector('#decay .here').querySelectorAll('li')].map((li) => li.textContent),
+        dashed: [...document.querySelectorAll('#decay .here li')].map((li) => getComputedStyle(li).borderTopStyle),
       };
     });
     assert.deepEqual(r.first, ['primer', 'notation']);
@@ -72,6 +73,11 @@ for (const lang of ['en', 'zh']) {
     assert.deepEqual(r.withoutStrip, [], 'sections without a "you are here" strip');
     assert.equal(r.stripLabels.length, 6);
     assert.equal(/[\u4e00-\u9fff]/.test(r.stripLabels.join('')), lang === 'zh', 'the strip speaks the page language');
+    // a model takes position in by PE or by RoPE, not both: the strip says so and dashes those two
+    const [either, or] = lang === 'zh' ? [/^要么 x \+ /, /^要么 RoPE/] : [/^either x \+ PE$/, /^or RoPE turns q, k$/];
+    assert.match(r.stripLabels[1], either);
+    assert.match(r.stripLabels[3], or);
+    assert.deepEqual(r.dashed, ['solid', 'dashed', 'solid', 'dashed', 'solid', 'solid']);
     assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
   });
 }
