@@ -293,8 +293,8 @@ test('§12 and §13 call the Tₘₐₓ/4 line dotted, as both charts draw it', 
   }
   const prose = (id, lang) => [...HTML.split(`<section id="${id}">`)[1].split('</section>')[0]
     .matchAll(new RegExp(`<(p|span) lang="${lang}"[^>]*>([\\s\\S]*?)</\\1>`, 'g'))].map((m) => m[2]).join(' ');
-  assert.match(prose('rope-periods', 'en'), /The dotted line marks (?:<span class="nobr">)?<math>/);
-  assert.match(prose('rope-periods', 'zh-CN'), /点线标出\s*(?:<span class="nobr">)?<math>/);
+  assert.match(prose('rope-periods', 'en'), /the dotted line runs level at\s*<math>/);
+  assert.match(prose('rope-periods', 'zh-CN'), /点线水平地画在 <math>/);
   assert.match(prose('decay', 'en'), /\(the dotted line of section 12\)/);
   assert.match(prose('decay', 'en'), /crosses 0 at the dotted line (?:<span class="nobr">)?<math>/);
   assert.match(prose('decay', 'zh-CN'), /节的点线）/);
