@@ -318,8 +318,8 @@ test('§13: the d = 4 exercise asks for the largest distance its link and its an
   const exercise = HTML.split('<details class="exercise">').find((e) => e.includes('rope-decay.preset=4&amp;rope-decay.maxDist=1000'));
   assert.ok(exercise);
   const summary = exercise.split('</summary>')[0];
-  assert.match(summary, /<span lang="en">[^<]*largest distance from 10000 to 1000/);
-  assert.match(summary, /<span lang="zh-CN">[^<]*最大距离从 10000 改成 1000/);
+  assert.match(summary, /<span lang="en">[^<]*largest distance to 1000/);
+  assert.match(summary, /<span lang="zh-CN">[^<]*最大距离设为 1000/);
 });
 
 test('§16: a pasted config is the one wide solid line, unlike every method\'s dashes, and its box says so', async () => {
