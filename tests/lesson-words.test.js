@@ -85,8 +85,8 @@ test('section 13: the log-axis answer counts the pairs that drop out by index, a
   for (const a of [log.answer, log.answerZh]) {
     for (const n of ['0–31', '32–95', '96–127', String(g(10)), String(g(100)), String(g(1000))]) assert.ok(a.includes(n), `${n} in: ${a}`);
   }
-  assert.match(log.answer, /^The middle ones\./);
-  assert.match(log.answerZh, /^是中等速度的维度对。/);
+  assert.match(log.answer, /^Pairs 0–31, the 32 fastest\./);
+  assert.match(log.answerZh, /^第 0–31 对，即最快的 32 对。/);
 });
 
 test('sections 13 and 16: the text before an exercise does not answer it', () => {

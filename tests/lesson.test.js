@@ -62,6 +62,7 @@ for (const lang of ['en', 'zh']) {
         svgBox: document.querySelector('svg.pipeline').getBoundingClientRect().width,
         withoutStrip: numbered.filter((s) => !s.querySelector(':scope > .here li[aria-current="step"]')).map((s) => s.id),
         stripLabels: [...document.querySelector('#decay .here').querySelectorAll('li')].map((li) => li.textContent),
+        dashed: [...document.querySelectorAll('#decay .here li')].map((li) => getComputedStyle(li).borderTopStyle),
       };
     });
     assert.deepEqual(r.first, ['primer', 'notation']);
@@ -72,6 +73,11 @@ for (const lang of ['en', 'zh']) {
     assert.deepEqual(r.withoutStrip, [], 'sections without a "you are here" strip');
     assert.equal(r.stripLabels.length, 6);
     assert.equal(/[\u4e00-\u9fff]/.test(r.stripLabels.join('')), lang === 'zh', 'the strip speaks the page language');
+    // a model takes position in by PE or by RoPE, not both: the strip says so and dashes those two
+    const [either, or] = lang === 'zh' ? [/^要么 x \+ /, /^要么 RoPE/] : [/^either x \+ PE$/, /^or RoPE turns q, k$/];
+    assert.match(r.stripLabels[1], either);
+    assert.match(r.stripLabels[3], or);
+    assert.deepEqual(r.dashed, ['solid', 'dashed', 'solid', 'dashed', 'solid', 'solid']);
     assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
   });
 }
@@ -287,8 +293,8 @@ test('§12 and §13 call the Tₘₐₓ/4 line dotted, as both charts draw it', 
   }
   const prose = (id, lang) => [...HTML.split(`<section id="${id}">`)[1].split('</section>')[0]
     .matchAll(new RegExp(`<(p|span) lang="${lang}"[^>]*>([\\s\\S]*?)</\\1>`, 'g'))].map((m) => m[2]).join(' ');
-  assert.match(prose('rope-periods', 'en'), /The dotted line marks (?:<span class="nobr">)?<math>/);
-  assert.match(prose('rope-periods', 'zh-CN'), /点线标出\s*(?:<span class="nobr">)?<math>/);
+  assert.match(prose('rope-periods', 'en'), /the dotted line runs level at\s*<math>/);
+  assert.match(prose('rope-periods', 'zh-CN'), /点线水平地画在 <math>/);
   assert.match(prose('decay', 'en'), /\(the dotted line of section 12\)/);
   assert.match(prose('decay', 'en'), /crosses 0 at the dotted line (?:<span class="nobr">)?<math>/);
   assert.match(prose('decay', 'zh-CN'), /节的点线）/);
@@ -312,8 +318,8 @@ test('§13: the d = 4 exercise asks for the largest distance its link and its an
   const exercise = HTML.split('<details class="exercise">').find((e) => e.includes('rope-decay.preset=4&amp;rope-decay.maxDist=1000'));
   assert.ok(exercise);
   const summary = exercise.split('</summary>')[0];
-  assert.match(summary, /<span lang="en">[^<]*largest distance from 10000 to 1000/);
-  assert.match(summary, /<span lang="zh-CN">[^<]*最大距离从 10000 改成 1000/);
+  assert.match(summary, /<span lang="en">[^<]*largest distance to 1000/);
+  assert.match(summary, /<span lang="zh-CN">[^<]*最大距离设为 1000/);
 });
 
 test('§16: a pasted config is the one wide solid line, unlike every method\'s dashes, and its box says so', async () => {

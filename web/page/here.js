@@ -1,28 +1,32 @@
 // here.js: the "you are here" strip at the top of each section: the stages of the primer's
 // pipeline diagram (index.html, svg.pipeline, one <g class="stage" data-stage> each), in order,
 // with the section's own stage (<div class="here" data-stage="…">) marked as the current step.
+// A model takes position in at one of two of them, never both: PE added to the embedding, or RoPE
+// turning q and k; their labels say "either … or" and they are drawn dashed, so the strip does not
+// read as one model doing both.
 import { messages, onLang, t } from '../host/i18n.js';
 
 const M = messages({
   en: {
     label: 'In the transformer:',
-    embed: 'embedding',
-    pe: '+ PE',
+    embed: 'embedding x',
+    pe: 'either x + PE',
     qkv: 'q, k, v',
-    rope: 'RoPE turns q, k',
+    rope: 'or RoPE turns q, k',
     score: 'score q·k',
     softmax: 'softmax, Σ weight·v',
   },
   zh: {
     label: '在 Transformer 中：',
-    embed: '词嵌入',
-    pe: '+ 位置编码',
+    embed: '词嵌入 x',
+    pe: '要么 x + 位置编码',
     qkv: 'q、k、v',
-    rope: 'RoPE 旋转 q、k',
+    rope: '要么 RoPE 旋转 q、k',
     score: '得分 q·k',
     softmax: 'softmax，加权求和',
   },
 });
+const ALTERNATIVES = new Set(['pe', 'rope']);
 
 /** Fills every marker of the page; relabels them when the language changes. */
 export function markStages(doc = document) {
@@ -37,6 +41,7 @@ export function markStages(doc = document) {
       for (const stage of stages) {
         const li = doc.createElement('li');
         li.textContent = Object.hasOwn(M, stage) ? t(M[stage]) : stage;
+        if (ALTERNATIVES.has(stage)) li.className = 'alt';
         if (stage === el.dataset.stage) li.setAttribute('aria-current', 'step');
         list.append(li);
       }

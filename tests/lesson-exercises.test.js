@@ -1,0 +1,130 @@
+// lesson-exercises.test.js: exercises that ask what the text before them does not say, with answers
+// that are the chart's own numbers at the settings the exercise links to (§8, §13, §14), and the
+// numbers §12 and §15 quote recomputed from the formulas they give.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startBrowser, pageReady } from './browser.js';
+
+const html = readFileSync(new URL('../web/index.html', import.meta.url), 'utf8');
+const text = (s) => s.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+const section = (id) => html.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
+
+/** The exercises of one section: { summary, summaryZh, href, answer, answerZh }, tags dropped. */
+const exercises = (id) => [...section(id).matchAll(/<details class="exercise">([\s\S]*?)<\/details>\s*<\/details>/g)].map(([, body]) => ({
+  summary: text(body.match(/<summary><span lang="en">([\s\S]*?)<\/span><span lang="zh-CN">/)[1]),
+  summaryZh: text(body.match(/<span lang="zh-CN">([\s\S]*?)<\/span><\/summary>/)[1]),
+  href: body.match(/class="scene-link" href="([^"]*)"/)[1].replace(/&amp;/g, '&'),
+  answer: text(body.match(/<p lang="en">([\s\S]*?)<\/p>/)[1]),
+  answerZh: text(body.match(/<p lang="zh-CN">([\s\S]*?)<\/p>/)[1]),
+}));
+/** A section's prose and takeaway before its first exercise, in one language, tags dropped. */
+const before1st = (id, lang) => text([...section(id).split('<details class="exercise">')[0]
+  .matchAll(new RegExp(`<p[^>]*lang="${lang}"[^>]*>([\\s\\S]*?)</p>`, 'g'))].map((m) => m[1]).join(' '));
+const theta = (d, base = 10000) => Array.from({ length: d / 2 }, (_, i) => base ** (-2 * i / d));
+const f2 = (x) => x.toFixed(2).replace('-', '−');
+
+let b;
+before(async () => { b = await startBrowser(); });
+after(() => b?.close());
+
+/** The chart `kind` after opening the page at an exercise's link: its data rows and readout. */
+async function scene(href, kind) {
+  const { page, context } = await b.open(href.split('#')[0] + '&lang=en');
+  await pageReady(page);
+  const r = await page.evaluate((k) => {
+    const host = window.posencPage.charts.get(k);
+    return { rows: host.data.rows, readout: document.querySelector(`[data-chart="${k}"] .readout`).textContent };
+  }, kind);
+  await context.close();
+  return r;
+}
+
+test('§8: the second exercise asks which pair moves farthest at Δ = 100, and the chart says pair 3', async () => {
+  const [, far] = exercises('relative');
+  for (const t of [before1st('relative', 'en')]) assert.doesNotMatch(t, /half a turn|farthest/);
+  assert.match(far.summary, /farthest/);
+  assert.match(far.summaryZh, /最远/);
+  // how far pair i's point moves when turned by 100·θ_i: a chord, 2·|sin(100·θ_i / 2)|
+  const chord = theta(16).map((t) => 2 * Math.abs(Math.sin(50 * t)));
+  const farthest = chord.indexOf(Math.max(...chord));
+  assert.equal(farthest, 3);
+  assert.match(far.answer, /^Pair 3, dimensions 6 and 7\./);
+  assert.match(far.answerZh, /^第 3 对，即第 6、7 维。/);
+  const { rows } = await scene(far.href, 'relative-rotation');
+  // rows: [dim, PE(m), PE(m+Δ), R(Δ)PE(m), difference]
+  const moved = [...Array(8).keys()].map((i) => Math.hypot(rows[2 * i][3] - rows[2 * i][1], rows[2 * i + 1][3] - rows[2 * i + 1][1]));
+  assert.equal(moved.indexOf(Math.max(...moved)), 3, `moves: ${moved}`);
+  for (const a of [far.answer, far.answerZh]) {
+    for (const n of [f2(rows[7][1]), f2(rows[7][3]), f2(rows[1][1]), f2(rows[1][3])]) assert.ok(a.includes(n), `${n} in: ${a}`);
+    assert.ok(a.includes('5.75') && a.includes('0.53') && a.includes('3.72'), a);
+  }
+  assert.equal(f2((100 % (2 * Math.PI))), '5.75');
+  assert.equal(f2(2 * Math.PI - (100 % (2 * Math.PI))), '0.53');
+  assert.equal(f2(10 - 2 * Math.PI), '3.72');
+});
+
+test('§13: the d = 4 exercise asks where g is lowest and back near 4; the answer is the readout\'s', async () => {
+  const [d4] = exercises('decay');
+  assert.doesNotMatch(d4.summary, /still decay/);
+  assert.match(d4.summary, /lowest/);
+  for (const t of [before1st('decay', 'en'), before1st('decay', 'zh-CN')]) assert.doesNotMatch(t, /\b(311|314|622)\b/);
+  const { readout } = await scene(d4.href, 'rope-decay');
+  assert.match(readout, /3\.99 of d = 4 at Δ = 622/);
+  assert.match(readout, /g is lowest at Δ = 311: −3\.999/);
+  for (const a of [d4.answer, d4.answerZh]) for (const n of ['311', '−3.999', '622', '3.99']) assert.ok(a.includes(n), `${n} in: ${a}`);
+});
+
+test('§13: the log-axis exercise asks about Δ = 10, which the text before it does not count', () => {
+  const log = exercises('decay').find((e) => /log axis/.test(e.summary));
+  assert.match(log.summary, /Δ=10/);
+  assert.doesNotMatch(log.summary, /fast, middle or slow|tenfold/);
+  for (const t of [before1st('decay', 'en'), before1st('decay', 'zh-CN')]) assert.doesNotMatch(t, /Δ = 10\b|\b96\b|\b173\b/);
+});
+
+test('§14: the KV-cache exercise asks whether the weights survive a change of pairing; the tables say no', async () => {
+  const [, kv] = exercises('llama');
+  assert.match(kv.summary, /do the weights stay as they are\?$/);
+  assert.match(kv.answer, /^No: /);
+  const half = (await scene('?kv-cache.style=half#llama', 'kv-cache')).rows;
+  const inter = (await scene(kv.href, 'kv-cache')).rows;
+  // rows: [position, source, k[0..3], weight (full), weight (cache)]
+  const top = (rows) => rows.reduce((a, r) => (r[6] > a[6] ? r : a));
+  assert.equal(top(half)[0], 2);
+  assert.equal(top(inter)[0], 1);
+  assert.ok(kv.summary.includes(`${top(half)[6].toFixed(2)}, to position 2`));
+  for (const a of [kv.answer, kv.answerZh]) {
+    assert.ok(a.includes(inter[1][6].toFixed(2)) && a.includes(inter[2][6].toFixed(2)), a);
+  }
+  assert.deepEqual(inter.map((r) => r[6]), inter.map((r) => r[7]), 'the cache still matches');
+  assert.deepEqual(inter[0].slice(2, 6), half[0].slice(2, 6), 'position 0 turns by nothing in both styles');
+  assert.notDeepEqual(inter[1].slice(2, 6), half[1].slice(2, 6));
+});
+
+test('§12: the dotted line in the order T_max, its quarter, the chart; the crossing and the quarters recomputed', () => {
+  const en = before1st('rope-periods', 'en');
+  const at = (s) => { const i = en.indexOf(s); assert.ok(i >= 0, s); return i; };
+  assert.ok(at('is the longest period in the head') < at('A quarter of it') && at('A quarter of it') < at('On the chart'));
+  const quarter = (d) => Math.round(2 * Math.PI * 10000 ** (1 - 2 / d) / 4);
+  assert.deepEqual([256, 128, 4096].map(quarter), [14617, 13603, 15637]);
+  const periods = theta(256).map((t) => 2 * Math.PI / t);
+  const below = periods.filter((p) => p < 2 * Math.PI * 10000 ** (1 - 2 / 256) / 4).length;
+  assert.equal(below, 108); // pairs 0–107 have come full circle by T_max/4, the 20 slowest have not
+  assert.ok(en.includes('between pairs 107 and 108') && en.includes('the 20 pairs to its right'));
+  assert.ok(before1st('rope-periods', 'zh-CN').includes('第 107 和第 108 对之间'));
+});
+
+test('§15: 3.54 rad follows from the NTK-aware base it gives there', () => {
+  const formula = '<math><msup><mi>base</mi><mo>′</mo></msup><mo>=</mo><mi>base</mi><mo>·</mo><msup><mi>s</mi><mrow><mi>d</mi><mo>/</mo><mo stretchy="false">(</mo><mi>d</mi><mo>−</mo><mn>2</mn><mo stretchy="false">)</mo></mrow></msup></math>';
+  const ext = section('extrapolation');
+  assert.equal(ext.split(formula).length, 3, 'the formula in the English and in the Chinese paragraph');
+  const d = 128, s = 2, base2 = 10000 * s ** (d / (d - 2));
+  assert.equal(Math.round(base2), 20221);
+  assert.equal(f2(4095 * 10000 ** (-100 / d)), '3.07');
+  assert.equal(f2(8191 * base2 ** (-100 / d)), '3.54');
+  for (const lang of ['en', 'zh-CN']) {
+    const t = before1st('extrapolation', lang);
+    for (const n of ['20221', '3.07', '3.54']) assert.ok(t.includes(n), `${lang}: ${n}`);
+    assert.ok(t.indexOf('20221') < t.indexOf('3.54'), `${lang}: the base before the angle`);
+  }
+});
