@@ -48,11 +48,22 @@ after(() => env?.close());
 
 /** The page at #real-model with huggingface.co answered by local routes; log: every Hub request. */
 async function open(lang) {
-  const { page, problems, context } = await env.open(`?lang=${lang}#real-model`);
+  const { page, problems, context } = await env.open(`?lang=${lang}#real-model`, { init: recordSpoken });
   const log = await stubHub(page, FILES);
   await pageReady(page);
   await ready(page);
   return { page, problems, context, log };
+}
+
+/** In the page: every text a chart's spoken readout (mount.js's polite region) is given, with its chart. */
+function recordSpoken() {
+  window.__spoken = [];
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      const el = c.target.nodeType === 1 ? c.target : c.target.parentElement;
+      if (el?.classList.contains('readout-spoken') && el.textContent) window.__spoken.push([el.closest('[data-chart]')?.dataset.chart, el.textContent]);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
 const status = (page) => page.$eval('.real-model-panel [role="status"]', (e) => ({ text: e.textContent, error: e.classList.contains('posenc-error') }));
@@ -76,6 +87,21 @@ async function load(page, id, re) {
   await ready(page, re);
   await page.waitForTimeout(100); // one frame for the charts' redraw
 }
+
+test('a page load announces no readout: §22\'s charts redraw quietly when their model arrives; a reader\'s change is announced', async () => {
+  const { page } = shared;
+  // (mount.js speaks a readout 500 ms after the last change)
+  await page.waitForTimeout(800);
+  assert.deepEqual(await page.evaluate(() => window.__spoken), [], 'nothing is read out while the page loads');
+  await page.selectOption('[data-chart="real-decay"] select[name="head"]', '0');
+  await page.waitForFunction(() => window.__spoken.length > 0, null, { timeout: 5000 });
+  await page.waitForTimeout(800);
+  const spoken = await page.evaluate(() => window.__spoken.splice(0));
+  assert.equal(spoken.length, 1, JSON.stringify(spoken));
+  assert.equal(spoken[0][0], 'real-decay');
+  assert.equal(spoken[0][1], await readout(page, 'real-decay'));
+  await page.selectOption('[data-chart="real-decay"] select[name="head"]', 'all');
+});
 
 test('offline, the section draws the lab\'s exported model through its own tokenizer.json, and no request leaves the machine', async () => {
   const { page, problems, log } = shared;

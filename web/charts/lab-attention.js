@@ -2,7 +2,7 @@
 // length: the last layer's attention, averaged over heads, for one example of the task, for one
 // encoding of the lab's default run (web/lab/results.json; stored in sixteenths), or of the
 // latest run trained on this page.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale, COL, colHeads } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, refresh, textScale, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
 import { labDetails, onTrained } from '../lab/run.js';
 import { LAB, taskParam, encodingParam, ENCODING_NAMES } from './shared/lab.js';
@@ -144,7 +144,7 @@ export default {
   mount(el) {
     const { paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
     const images = ENCODING_NAMES.map(() => document.createElement('canvas'));
-    const stop = onTrained(() => requestRedraw(el));
+    const stop = onTrained(() => refresh(el));
     const view = {
       update({ task, encoding }) {
         // one encoding at 1× and 4×, or every encoding at 1× (the same input for all)

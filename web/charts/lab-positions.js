@@ -2,7 +2,7 @@
 // accuracy (or loss) by position at 1×, 2×, 4× and 8× the training length, for one encoding of
 // the lab's default run (web/lab/results.json, made by `npm run lab`), or of the latest run
 // trained on this page.
-import { lineChart, palette, dashes, lineLegend, sig, pointArrays, requestRedraw, COL, colHeads } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, pointArrays, refresh, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { labDetails, onTrained } from '../lab/run.js';
 import { LAB, taskParam, encodingParam } from './shared/lab.js';
@@ -108,7 +108,7 @@ export default {
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.accuracy, aspect: 2 });
     chart.options.plugins.legend = lineLegend;
     const pts = pointArrays();
-    const stop = onTrained(() => requestRedraw(el));
+    const stop = onTrained(() => refresh(el));
     const view = {
       update({ task, encoding, metric }) {
         const { evaluation, trained } = labDetails(results, task, encoding);

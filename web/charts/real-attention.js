@@ -1,7 +1,7 @@
 // real-attention.js: each head's attention in layer 0 of a real model on the reader's sentence,
 // and what-if: the same with the fastest or the slowest rotation pairs left out of every score
 // (a counterfactual on layer 0 only). Heads whose weight goes mostly to one offset are named.
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, requestRedraw, textScale, chartFont, COL, colHeads } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, refresh, textScale, chartFont, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 
@@ -157,7 +157,7 @@ export default {
     const ctx = canvas.getContext('2d');
     const images = [];
     let width = 900; // the canvas's width at the last paint (before the first, a desktop's)
-    const stop = subscribe(pe, () => requestRedraw(el));
+    const stop = subscribe(pe, () => refresh(el));
     const view = {
       update({ drop, share }) {
         const S = state(), l0 = S.layer0, m = S.model;

@@ -1,7 +1,7 @@
 // real-beyond.js: the same real head's score (the sentence's mean q and k of layer 0) at
 // distances past the training length L0, as the model rotates it and under PI, NTK and YaRN
 // (the real vectors rotated with each variant's frequencies, its attention factor included).
-import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, requestRedraw, COL, colHeads } from './common.js';
+import { lineChartWith, lineLegend, beyondShade, palette, dashes, sig, intGrid, refresh, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, HEAD_OPTIONS, fitHeads, noModel, modelName } from './shared/real-model.js';
 import { headCurve } from './real-decay.js';
@@ -63,7 +63,7 @@ export default {
     const stopPanel = modelPanel(el);
     const chart = lineChartWith([beyondShade], el, Chart, { x: M.xTitle, y: M.yTitle, aspect: 2.2 });
     chart.options.plugins.legend = lineLegend;
-    const stop = subscribe(pe, () => requestRedraw(el));
+    const stop = subscribe(pe, () => refresh(el));
     const view = {
       update({ head, factor }) {
         const S = state(), l0 = S.layer0, m = S.model;

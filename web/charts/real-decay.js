@@ -1,7 +1,7 @@
 // real-decay.js: does a real head's score fall with distance? The sentence's own mean query and
 // key of a head of layer 0 (before RoPE), turned apart by every distance up to L0, beside
 // section 13's curve for aligned vectors of the same lengths.
-import { lineChart, lineLegend, palette, dashes, sig, intGrid, requestRedraw, COL, colHeads } from './common.js';
+import { lineChart, lineLegend, palette, dashes, sig, intGrid, refresh, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, meanQK, HEAD_OPTIONS, fitHeads, noModel, modelName } from './shared/real-model.js';
 
@@ -70,7 +70,7 @@ export default {
     const stopPanel = modelPanel(el);
     const chart = lineChart(el, Chart, { x: M.xTitle, y: M.yTitle, aspect: 2.2 });
     chart.options.plugins.legend = lineLegend;
-    const stop = subscribe(pe, () => requestRedraw(el));
+    const stop = subscribe(pe, () => refresh(el));
     const view = {
       update({ head }) {
         const S = state(), l0 = S.layer0, m = S.model;

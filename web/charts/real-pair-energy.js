@@ -1,7 +1,7 @@
 // real-pair-energy.js: from a real model's weights alone, how much of W_q (or W_k) feeds each
 // rotation pair, per head: ‖row u‖² + ‖row v‖² for the two rows (u, v) that rotate together,
 // as a share of the head's total. Layer 0 at once; every layer when asked (all q/k tensors).
-import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, requestRedraw, sig, chartFont, textScale, textSize, COL, colHeads } from './common.js';
+import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, ink, refresh, sig, chartFont, textScale, textSize, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, readAllLayers, noModel, modelName } from './shared/real-model.js';
 
@@ -74,7 +74,7 @@ export default {
     const stopPanel = modelPanel(el);
     const { paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
     const image = document.createElement('canvas');
-    const stop = subscribe(pe, () => requestRedraw(el));
+    const stop = subscribe(pe, () => refresh(el));
     const view = {
       update({ matrix, layers }) {
         const S = state(), l0 = S.layer0, m = S.model;

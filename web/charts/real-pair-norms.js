@@ -1,7 +1,7 @@
 // real-pair-norms.js: layer 0 of a real model on the reader's sentence: ‖qₘ^(h,i)‖ and ‖kₙ^(h,i)‖,
 // the length of each rotation pair's 2-D chunk of the query and the key (Barbero et al.'s
 // measure), averaged over heads and tokens (or their largest), against the pair's wavelength.
-import { lineChartWith, beyondShade, palette, dashes, lineLegend, sig, requestRedraw, COL, colHeads } from './common.js';
+import { lineChartWith, beyondShade, palette, dashes, lineLegend, sig, refresh, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { subscribe, state, modelPanel, noModel, modelName } from './shared/real-model.js';
 import { slowCut } from './real-pair-energy.js';
@@ -78,7 +78,7 @@ export default {
     const chart = lineChartWith([beyondShade], el, Chart, { x: M.xTitle, y: M.yTitle, aspect: 2.2 });
     chart.options.plugins.legend = lineLegend;
     chart.options.scales.x.ticks.precision = 0; // pairs are whole numbers
-    const stop = subscribe(pe, () => requestRedraw(el));
+    const stop = subscribe(pe, () => refresh(el));
     const view = {
       update({ stat }) {
         const S = state(), l0 = S.layer0, m = S.model;

@@ -1,7 +1,7 @@
 // rotate-half.js: which dimensions RoPE pairs up: 'interleaved' (2i, 2i+1) as
 // in RoFormer and Meta's LLaMA, 'half' (i, i + d/2) as in Hugging Face's rotate_half; the same
 // vector through both (pe.applyRope), and the permutation that makes them agree.
-import { plainCanvas, palette, sig, maxAbsDiff, ink, chartFont, textScale, requestRedraw, COL, colHeads } from './common.js';
+import { plainCanvas, palette, sig, maxAbsDiff, ink, chartFont, textScale, refresh, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 
 const INPUTS = ['x_j = j', 'random (seed)'];
@@ -150,7 +150,7 @@ export default {
     scroll.append(table);
     el.append(caption, scroll);
     const narrow = typeof matchMedia === 'function' ? matchMedia(NARROW) : null;
-    const reorder = () => requestRedraw(el);
+    const reorder = () => refresh(el);
     narrow?.addEventListener?.('change', reorder);
     const view = {
       update({ dim, position, input, seed, base }) {

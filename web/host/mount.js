@@ -14,6 +14,7 @@ import { tableView } from './table.js';
 import { mainParam } from './main-control.js';
 import { phoneLayout } from './phone.js';
 import { counts } from './params.js';
+import { REFRESH } from '../charts/shared/canvas.js';
 
 
 /**
@@ -47,13 +48,22 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   notesAt.className = 'posenc-notes';
   container.replaceChildren(notesAt, form, figure);
 
-  let pending = 0;
+  let pending = 0, spoken = false;
   // (container, figure, Chart and place() are for whatever is added under the chart: the toolbar)
   const host = { chart, container, figure, Chart, data: null, view: null, controls: [], i18n: true };
-  // a redraw the reader asked for (a control moved) is announced; a language or theme switch is not
-  const schedule = () => {
-    if (!pending) pending = requestAnimationFrame(() => ((pending = 0), host.update(), speak.say()));
+  // A redraw the reader asked for (a control moved) is announced. One that comes by itself (data
+  // arriving, another chart's training done: the 'posenc:refresh' event) is not: a screen reader
+  // would read it out wherever its reader is. Nor is a language or theme switch.
+  const redraw = () => {
+    pending ||= requestAnimationFrame(() => {
+      pending = 0;
+      host.update();
+      if (spoken) speak.say();
+      spoken = false;
+    });
   };
+  const schedule = () => ((spoken = true), redraw());
+  container.addEventListener(REFRESH, redraw);
   const main = mainParam(chart);
   for (const p of chart.params) {
     const c = control({ ...p, value: values[p.name] ?? p.value }, schedule);
@@ -163,6 +173,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   ];
   host.destroy = () => {
     for (const f of stop) f();
+    container.removeEventListener(REFRESH, redraw);
     phone.destroy();
     table.destroy();
     if (pending) cancelAnimationFrame(pending);

@@ -96,6 +96,17 @@ export function requestRedraw(el) {
   el.closest('.chart')?.querySelector('.controls input, .controls select')?.dispatchEvent(new Event('input'));
 }
 
+/** The event a chart's container gets for a redraw that no reader asked for (host/mount.js). */
+export const REFRESH = 'posenc:refresh';
+
+/**
+ * Redraws the chart around `el` as requestRedraw does, for a change no reader made (data that
+ * arrives, another chart's training done, the screen narrowed): its readout is not announced.
+ */
+export function refresh(el) {
+  el.closest('.chart')?.dispatchEvent(new Event(REFRESH));
+}
+
 /**
  * Paints a cols × rows grid into `image` (an offscreen canvas, one pixel per cell):
  * index(c, r) gives a LUT entry 0..255, or -1 for a cell without a value (drawn in a grey a
