@@ -141,6 +141,8 @@ test('offline at its defaults: a simulated Llama 3.1 8B GGUF without rope_freqs 
   assert.match(r, /The llama3 scaling is missing/);
   assert.match(r, /Simulated file: .*Llama 3\.1 8B, without rope_freqs/);
   assert.match(r, /35 of 64 pairs differ/);
+  // which pair first reaches the largest ratio, said so that it parses
+  assert.match(r, /up to 8× as far as the config does \(pair 35 is the first to reach 8×\)/);
   // the numbers the prose quotes at the defaults
   assert.match(r, /up to 8× as far.* first passes 1 % of \|q\|·\|k\| at distance 286\./);
   const prose = await page.$eval('#your-model', (e) => e.textContent);
@@ -191,7 +193,7 @@ test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.c
   assert.deepEqual(f.map((x) => x.code), ['longrope-factors-by-context']);
   assert.match(f[0].text, /Fix: -c 4096/);
   assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score error first passes 1 % of \|q\|·\|k\| at distance 3\./);
-  assert.match(await readout(page), /48 of 48 pairs differ; at m = 1000 llama\.cpp turns them as little as 1\/31\.5 of the config’s angle \(the least first at pair \d+\)/);
+  assert.match(await readout(page), /48 of 48 pairs differ; at m = 1000 llama\.cpp turns them as little as 1\/31\.5 of the config’s angle \(pair \d+ is the first to reach 1\/31\.5\)/);
   await page.evaluate((k) => window.posencPage.charts.get(k).set({ ctx: 4096 }), KIND);
   await page.waitForTimeout(200);
   assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
