@@ -153,7 +153,7 @@ const M = messages({
     fixDrop: '去掉 ',
     fixReconvert: '没有哪个 llama.cpp 命令行参数能修正它；请换用重新转换的 GGUF（用哪个版本的转换脚本，见下方原文）。',
     fixNone: '没有哪个 llama.cpp 命令行参数能修正它（原因见下方原文）。',
-    details: '英文原文（与命令行输出相同）',
+    details: '命令行输出的英文原文',
     'h-architecture-differs': '这个 GGUF 与配置不是同一个模型。',
     'h-layers-not-compared': 'GGUF 里有些层在配置中没有对应的层类型，这些层不参与对比。',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
@@ -442,7 +442,9 @@ export default {
           li.append(mk('br'), fix);
         }
         if (!en) {
-          const more = mk('details'), text = mk('p', { className: 'chart-note quoted', textContent: f.fix ? `${f.message} Fix: ${f.fix}` : f.message });
+          // quoted as `posenc compare` prints it, code and all, so that it reads as a quote and not as a sentence
+          const more = mk('details'), text = mk('blockquote', { className: 'chart-note quoted' });
+          text.append(mk('code', { textContent: `${f.code}: ${f.message}` }), ...(f.fix ? [mk('br'), mk('code', { textContent: `fix: ${f.fix}` })] : []));
           text.lang = 'en';
           text.translate = false;
           more.append(mk('summary', { textContent: M.details }), text);
