@@ -60,7 +60,9 @@ function collectTexts() {
 // Names and terms that stay as they are in the Chinese text (the posts write them so too), and
 // the gallery's model names.
 const ALLOW = [...MODELS.flatMap((m) => [m.name, m.zh?.name ?? m.name]), 'Hugging Face', 'WebAssembly SIMD', 'BERT-base', 'GPT-NeoX', 'Llama 3.1 8B', 'Qwen2.5-7B', 'LongChat-7B-16K', 'LM Studio',
-  'NTK-aware', 'decoder-only', 'Code Llama', 'mlx-vlm', 'Web Worker', 'Train Short, Test Long', 'Round and Round We Go!', 'npm run lab', 'sglang-jax', 'config.json', 'README.md', 'max|Δ|', 'max |Δ|', 'cos/sin', 'sin/cos'];
+  'NTK-aware', 'decoder-only', 'Code Llama', 'mlx-vlm', 'Web Worker', 'Train Short, Test Long', 'Round and Round We Go!', 'npm run lab', 'sglang-jax', 'config.json', 'README.md', 'max|Δ|', 'max |Δ|', 'cos/sin', 'sin/cos',
+  // a paper's term and a code's name, which Chinese ML writing keeps in English
+  'rotary offset features', 'condensed rotary'];
 // Common English words: one of these alone in a Chinese sentence is untranslated text.
 const STOP = new Set(('the and of to in is at for with from by on as are this that it its each every one two all not no than ' +
   'then when where which position positions pair pairs dimension dimensions distance score turns turn mean angle layout encoding ' +

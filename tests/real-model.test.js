@@ -196,10 +196,12 @@ test('the what-if switch: leaving out the fast pairs of the lab model turns its 
     await page.click('#real-model details.exercise summary');
     await page.click('#real-model a.scene-link');
     await page.waitForTimeout(300);
-    assert.equal(await page.$eval('[data-chart="real-attention"] select[name="drop"]', (e) => e.value), 'fast');
-    // the answer's number: head 0's weight on Δ = −2 falls from 0.52 to 0.12
-    assert.equal(await page.$eval('[data-chart="real-attention"] select[name="share"]', (e) => e.value), '50');
-    assert.match(await readout(page, 'real-attention'), /h0 \(Δ = −2\) 0\.12,/);
+    assert.equal(await page.$eval('[data-chart="real-attention"] select[name="drop"]', (e) => e.value), 'slow');
+    // the answer's numbers: pair 0 alone keeps 0.45 of head 0's weight on Δ = −2, still its most-used offset, no
+    // longer over half; pairs 2 and 3 left out keep 0.51 (the paragraph above the chart)
+    assert.equal(await page.$eval('[data-chart="real-attention"] select[name="share"]', (e) => e.value), '75');
+    assert.match(await readout(page, 'real-attention'), /h0 \(Δ = −2\) 0\.45,/);
+    assert.match(await page.$eval('[data-chart="real-attention"] .readout .notice', (e) => e.textContent), /the only positional head \(head 0\) loses its offset\./);
   } finally {
     await shared.page.selectOption('[data-chart="real-attention"] select[name="drop"]', 'none');
     await shared.page.selectOption('[data-chart="real-attention"] select[name="share"]', '50');

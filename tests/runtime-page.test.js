@@ -141,6 +141,8 @@ test('offline at its defaults: a simulated Llama 3.1 8B GGUF without rope_freqs 
   assert.match(r, /The llama3 scaling is missing/);
   assert.match(r, /Simulated file: .*Llama 3\.1 8B, without rope_freqs/);
   assert.match(r, /35 of 64 pairs differ/);
+  // which pair first reaches the largest ratio, said so that it parses
+  assert.match(r, /up to 8× as far as the config does \(pair 35 is the first to reach 8×\)/);
   // the numbers the prose quotes at the defaults
   assert.match(r, /up to 8× as far.* first passes 1 % of \|q\|·\|k\| at distance 286\./);
   const prose = await page.$eval('#your-model', (e) => e.textContent);
@@ -191,7 +193,7 @@ test('the exercises hold: Gemma 3 without freq_base_swa rotates right in llama.c
   assert.deepEqual(f.map((x) => x.code), ['longrope-factors-by-context']);
   assert.match(f[0].text, /Fix: -c 4096/);
   assert.match(await readout(page), /48 of 48 pairs differently from the config, down to 1\/31\.5 of its angle, and the score error first passes 1 % of \|q\|·\|k\| at distance 3\./);
-  assert.match(await readout(page), /48 of 48 pairs differ; at m = 1000 llama\.cpp turns them as little as 1\/31\.5 of the config’s angle \(the least first at pair \d+\)/);
+  assert.match(await readout(page), /48 of 48 pairs differ; at m = 1000 llama\.cpp turns them as little as 1\/31\.5 of the config’s angle \(pair \d+ is the first to reach 1\/31\.5\)/);
   await page.evaluate((k) => window.posencPage.charts.get(k).set({ ctx: 4096 }), KIND);
   await page.waitForTimeout(200);
   assert.deepEqual((await findings(page)).map((x) => x.code), ['none']);
@@ -346,6 +348,12 @@ test('Chinese: the notice, the findings and the Hub messages are in Chinese; the
     assert.deepEqual(f.map((x) => x.code), ['rope-freqs-missing']);
     assert.match(f[0].text, /缺少 llama3 缩放/);
     assert.match(f[0].text, /修正：没有哪个 llama\.cpp 命令行参数能修正它；请换用重新转换的 GGUF/);
+    // the English original is set off as the command line's output, verbatim, not as a sentence of the page
+    const quote = await fig(page).locator('li[data-code="rope-freqs-missing"] details blockquote[lang="en"]').evaluate((el) => [...el.querySelectorAll('code')].map((c) => c.textContent));
+    assert.equal(quote.length, 2);
+    assert.match(quote[0], /^rope-freqs-missing: this GGUF has no rope_freqs tensor/);
+    assert.match(quote[1], /^fix: /);
+    assert.equal(await fig(page).locator('li[data-code="rope-freqs-missing"] details summary').textContent(), '命令行输出的英文原文');
     // a flag to leave out is named as such, not offered as the fix (the file's base is the config's)
     await control(page, 'file').selectOption('converted');
     const input = fig(page).locator('.runtime-inputs input.mono');

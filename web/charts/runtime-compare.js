@@ -53,8 +53,8 @@ const M = messages({
     noticeDiff: '{headline} At position m = {m}, llama.cpp turns {pairs} of {half} pairs differently from the config, {times}, and the score error first passes 1 % of |q|·|k| at distance {x}.',
     timesMore: 'up to {r}× as far',
     timesLess: 'down to 1/{r} of its angle',
-    readMore: 'llama.cpp turns them up to {r}× as far as the config does (the most first at pair {at})',
-    readLess: 'llama.cpp turns them as little as 1/{r} of the config’s angle (the least first at pair {at})',
+    readMore: 'llama.cpp turns them up to {r}× as far as the config does (pair {at} is the first to reach {r}×)',
+    readLess: 'llama.cpp turns them as little as 1/{r} of the config’s angle (pair {at} is the first to reach 1/{r})',
     noticeDiffSmall: '{headline} The angles differ, yet no score moves by more than 1 % at the distances shown (up to distance {max}).',
     noticeOther: '{headline} The angles agree; read the finding below.',
     noticeAgree: 'llama.cpp and the config agree here: the two angle lines lie on each other and the score error stays at rounding level.',
@@ -140,8 +140,8 @@ const M = messages({
     noticeDiff: '{headline}在位置 m = {m}，{half} 对中有 {pairs} 对在 llama.cpp 里转过的角度与配置本意不同，{times}；得分误差在距离 {x} 处首次超过 |q|·|k| 的 1%。',
     timesMore: '最多达到配置角度的 {r} 倍',
     timesLess: '最少只有配置角度的 1/{r}',
-    readMore: 'llama.cpp 转过的角度最多达到配置角度的 {r} 倍（偏差最大处最早出现在第 {at} 对）',
-    readLess: 'llama.cpp 转过的角度最少只有配置角度的 1/{r}（偏差最大处最早出现在第 {at} 对）',
+    readMore: 'llama.cpp 转过的角度最多达到配置角度的 {r} 倍（第 {at} 对最先达到 {r} 倍）',
+    readLess: 'llama.cpp 转过的角度最少只有配置角度的 1/{r}（第 {at} 对最先降到 1/{r}）',
     noticeDiffSmall: '{headline}角度不同，但在图中的距离上（直到距离 {max}）得分偏差都不超过 1%。',
     noticeOther: '{headline}角度一致；请看下面的诊断结果。',
     noticeAgree: '这里 llama.cpp 与配置一致：两条角度曲线重合，得分误差只在舍入的量级。',
@@ -153,7 +153,7 @@ const M = messages({
     fixDrop: '去掉 ',
     fixReconvert: '没有哪个 llama.cpp 命令行参数能修正它；请换用重新转换的 GGUF（用哪个版本的转换脚本，见下方原文）。',
     fixNone: '没有哪个 llama.cpp 命令行参数能修正它（原因见下方原文）。',
-    details: '英文原文（与命令行输出相同）',
+    details: '命令行输出的英文原文',
     'h-architecture-differs': '这个 GGUF 与配置不是同一个模型。',
     'h-layers-not-compared': 'GGUF 里有些层在配置中没有对应的层类型，这些层不参与对比。',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
@@ -442,7 +442,9 @@ export default {
           li.append(mk('br'), fix);
         }
         if (!en) {
-          const more = mk('details'), text = mk('p', { className: 'chart-note quoted', textContent: f.fix ? `${f.message} Fix: ${f.fix}` : f.message });
+          // quoted as `posenc compare` prints it, code and all, so that it reads as a quote and not as a sentence
+          const more = mk('details'), text = mk('blockquote', { className: 'chart-note quoted' });
+          text.append(mk('code', { textContent: `${f.code}: ${f.message}` }), ...(f.fix ? [mk('br'), mk('code', { textContent: `fix: ${f.fix}` })] : []));
           text.lang = 'en';
           text.translate = false;
           more.append(mk('summary', { textContent: M.details }), text);
