@@ -33,7 +33,7 @@ const M = messages({
       'BERT-base, d = 768: cosine mean {bertCos}, std {bertCosStd}; angle mean {bertMean}°, std {bertStd}°.',
     noticeBert: 'The angles cluster at 90°, spread by about what chance gives in {dim} dimensions (cosine std near 1/√d); BERT’s reported spread is about the same, so its numbers show chance, not orthogonality learned in training.',
     notice: 'The angles cluster at 90° with a cosine spread of about 1/√d: the more dimensions, the closer two unrelated directions are to orthogonal.',
-    how: 'Word vectors are drawn from N(0, 1) with the seed control; the PE rows used are those of the first positions, as many as the smaller of the word-vector and position counts: word j is paired with the row of position j, starting again from position 0 once those rows run out; the cosine of each pair is computed in float64. The dashed line marks the mean angle here, the dotted one the mean angle source post 3 measured on BERT-base, whose position table is learned, not sinusoidal.',
+    how: 'Word vectors are drawn from N(0, 1) with the seed control. Word j is paired with the PE row of position j; when there are more words than positions, the positions are used again from 0 (word j takes position j mod the number of positions). The cosine of each pair is computed in float64. The dashed line marks the mean angle here, the dotted one the mean angle source post 3 measured on BERT-base, whose position table is learned, not sinusoidal.',
   },
   zh: {
     colWord: '词',
@@ -53,7 +53,7 @@ const M = messages({
       'BERT-base，d = 768：余弦均值 {bertCos}，标准差 {bertCosStd}；夹角均值 {bertMean}°，标准差 {bertStd}°。',
     noticeBert: '夹角集中在 90° 附近，离散程度与 {dim} 维空间里随机方向本来就有的相当（余弦标准差约为 1/√d）；BERT 报告的离散程度与此相近，所以这组数字体现的是随机性，而不是训练学出来的正交。',
     notice: '夹角集中在 90° 附近，余弦的离散程度约为 1/√d：维度越高，两个无关的方向就越接近正交。',
-    how: '词向量从 N(0, 1) 中抽取（种子见上方控件）；用到的是最前面若干个位置的位置编码行，个数取词向量个数与位置数中较小的一个：第 j 个词与位置 j 的那一行配对，这些行用完后再从位置 0 开始，每组配对的余弦用 float64 计算。虚线标出这里的平均夹角，点线标出来源博文 3 在 BERT-base 上测得的平均夹角；BERT 的位置表是训练出来的，不是正弦位置编码。',
+    how: '词向量从 N(0, 1) 中抽取（种子见上方控件）。第 j 个词与位置 j 的位置编码行配对；词比位置多时，位置从 0 开始重复使用（第 j 个词取的位置是 j 除以位置数的余数）。每组配对的余弦用 float64 计算。虚线标出这里的平均夹角，点线标出来源博文 3 在 BERT-base 上测得的平均夹角；BERT 的位置表是训练出来的，不是正弦位置编码。',
   },
 });
 

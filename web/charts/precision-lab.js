@@ -46,7 +46,7 @@ const M = messages({
     readoutTable: 'With d = {dim}, the table is off by {f16Case} in float16 at position 1857, {bf16Case} in bfloat16 ' +
       'at 15962 and {earlyCase} at 4095 with θᵢ rounded to bfloat16 early; at 10⁶ float32 is off by ' +
       '{f32} and float64 by {f64}; {stop}.',
-    noticeTable: 'Built in a 16-bit type, the table goes wrong as the position grows: bfloat16 is off by up to {bf16Worst} (2 is the most a cos or sin can be off). float32 drifts the same way, only far more slowly: at the positions drawn, its largest error is {f32Worst}.',
+    noticeTable: 'Built in a 16-bit type, the table goes wrong as the position grows: bfloat16 is off by up to {bf16Worst} and float16 by up to {f16Worst} (2 is the most a cos or sin can be off). float32 drifts the same way, only far more slowly: at the positions drawn, its largest error is {f32Worst}.',
     noticeScore: 'Attention sees the loss too: past position 256 the bfloat16 score is off by up to {bf16Past}, while θᵢ rounded early costs at most {earlyWorst}, because q and k share it.',
     how: 'Each table is emulated step by step in its type: the position m, the frequency θᵢ, the angle m·θᵢ and the cos/sin output are each rounded to the nearest value of the type (ties to even), then compared with a float64 table computed by separate code. Positions: 160 log-spaced from 1 to 10⁶, plus the reported ones. In the score view q (at m) and k (at m − 1) are random vectors from the seed, rotated with the emulated table in float32 and scored against the float64 rotation. float16 stops at the last position whose value and angles fit below 65504. A curve joins its samples: between two of them the error can be larger than at either. The chart uses d = 32, not the running example\'s 128, because GPT-NeoX #1003 reported the float16 error at 1857 with that rotary dim. Rounding θᵢ to float16 keeps it within 0.05 % only while θᵢ ≥ 2^−14 ≈ 6.1×10^−5, as every θᵢ is at the defaults; below that float16 keeps fewer significant bits. At base 500000 and d = 128 that moves pairs 48 to 63 by up to 0.86 % (pair 62), at base 10⁷ by up to 12 %; bfloat16, whose range is float32\'s, keeps its 0.4 % at both.',
   },
@@ -82,7 +82,7 @@ const M = messages({
     readoutTable: 'd = {dim} 时，float16 表在位置 1857 偏差 {f16Case}，bfloat16 表在 15962 偏差 {bf16Case}，' +
       'θᵢ 过早舍入为 bfloat16 时在 4095 偏差 {earlyCase}；在 10⁶ 处 float32 偏差 ' +
       '{f32}，float64 偏差 {f64}；{stop}。',
-    noticeTable: '用 16 位类型构建的表，误差随位置增大而增大：bfloat16 最多偏差 {bf16Worst}（cos 或 sin 最多也只能偏差 2）。float32 的误差也是这样增长的，只是慢得多：在图中采样的位置上，它的最大误差是 {f32Worst}。',
+    noticeTable: '用 16 位类型构建的表，误差随位置增大而增大：bfloat16 最多偏差 {bf16Worst}，float16 最多偏差 {f16Worst}（cos 或 sin 最多也只能偏差 2）。float32 的误差也是这样增长的，只是慢得多：在图中采样的位置上，它的最大误差是 {f32Worst}。',
     noticeScore: '注意力同样受影响：位置 256 之后，bfloat16 的得分最多偏差 {bf16Past}；而 θᵢ 过早舍入最多只造成 {earlyWorst} 的偏差，因为 q 和 k 共用它。',
     how: '每张表都在对应类型中逐步模拟：位置 m、频率 θᵢ、角度 m·θᵢ 和 cos/sin 输出各自舍入到该类型最近的值（恰在中间时取偶数），再与另一段代码算出的 float64 表比较。位置取 1 到 10⁶ 之间按对数等距的 160 个，外加已报告的位置。在得分视图中，q（位于 m）和 k（位于 m − 1）是由种子生成的随机向量，用模拟的表以 float32 旋转后打分，再与 float64 的旋转结果比较。float16 的曲线止于这样的最后一个位置：位置本身及其各个角度都不超过 65504。曲线只是把采样点连起来，两个采样点之间的误差可能比这两点处都大。图中用 d = 32，而不是贯穿全文的 128，因为 GPT-NeoX #1003 报告 float16 在位置 1857 出错时，旋转维度就是 32。θᵢ 舍入为 float16 后误差不超过 0.05%，前提是 θᵢ ≥ 2^−14 ≈ 6.1×10^−5，默认设置下每个 θᵢ 都满足；比它更小的数，float16 能保留的有效位更少。底数取 500000、d = 128 时，第 48 到 63 对的舍入误差因此最多达 0.86%（第 62 对），底数取 10⁷ 时最多达 12%；bfloat16 的数值范围与 float32 相同，在这两种底数下都仍在 0.4% 以内。',
   },
@@ -305,7 +305,7 @@ export default {
         const worstAll = (key) => worstFrom(key, 0);
         view.notice = scoreMode
           ? M.noticeScore.format({ bf16Past: sig(worstFrom('bf16', 256), 3), earlyWorst: sig(worstAll('early'), 2) })
-          : M.noticeTable.format({ bf16Worst: sig(worstAll('bf16'), 4), f32Worst: sig(worstAll('f32'), 3) });
+          : M.noticeTable.format({ bf16Worst: sig(worstAll('bf16'), 4), f16Worst: sig(worstAll('f16'), 4), f32Worst: sig(worstAll('f32'), 3) });
         view.readout = scoreMode
           ? M.readoutScore.format({ ...v, f16Past: sig(worstFrom('f16', 2048), 3), bf16Past: sig(worstFrom('bf16', 256), 3), spread: spread() })
           : M.readoutTable.format({ ...v, f16Case: sig(cases[0].error, 3), bf16Case: sig(cases[1].error, 3), earlyCase: sig(cases[2].error, 3) });
