@@ -53,3 +53,38 @@ export async function switchLang(page, lang) {
   await page.evaluate((l) => document.querySelector(`.lang-switch [data-set-lang="${l}"]`).click(), lang);
   await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
 }
+
+/** Follows a scene link within a loaded lesson, as an exercise's link does (main.js), and waits until the page has landed. */
+export const followScene = (page, href) => page.evaluate(async (href) => {
+  const u = new URL(href, location.href);
+  u.pathname = location.pathname;
+  const a = Object.assign(document.createElement('a'), { href: u.href, className: 'scene-link' });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // landed: the view has kept still for a while (land.js holds the target for up to 90 frames)
+  for (let still = 0, y = NaN, k = 0; still < 15 && k < 400; k++) {
+    await new Promise((r) => requestAnimationFrame(r));
+    still = scrollY === y ? still + 1 : 0;
+    y = scrollY;
+  }
+}, href);
+
+/**
+ * What chart `kind` of a loaded lesson shows once scene link `href` is followed in it, the chart
+ * starting from its defaults as in a new tab: { readout, data, extra }, extra being what
+ * `extra(box, data)` (a function, run in the page) returns.
+ */
+export async function sceneOf(page, href, kind, extra) {
+  await page.evaluate((k) => window.posencPage.charts.get(k).reset(), kind);
+  await followScene(page, href);
+  return page.evaluate(([k, src]) => {
+    const box = document.querySelector(`[data-chart="${k}"]`);
+    const data = window.posencPage.charts.get(k).data;
+    return {
+      readout: box.querySelector('.readout').textContent,
+      data: JSON.parse(JSON.stringify(data)),
+      extra: src ? new Function('box', 'data', src)(box, data) : null,
+    };
+  }, [kind, extra ? `return (${extra})(box, data)` : '']);
+}

@@ -8,7 +8,7 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { startBrowser, pageReady, switchLang as switchPageLang } from './browser.js';
+import { startBrowser, pageReady, switchLang as switchPageLang, followScene } from './browser.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let b;
@@ -77,21 +77,6 @@ const restore = async ({ page }) => {
   await page.evaluate(() => history.replaceState(history.state, '', '?lang=en'));
   await frames(page);
 };
-/** Follows a scene link within the page, as an exercise's link does (main.js), and waits until the page has landed. */
-const followScene = (page, href) => page.evaluate(async (href) => {
-  const u = new URL(href, location.href);
-  u.pathname = location.pathname;
-  const a = Object.assign(document.createElement('a'), { href: u.href, className: 'scene-link' });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // landed: the view has kept still for a while (land.js holds the target for up to 90 frames)
-  for (let still = 0, y = NaN, k = 0; still < 15 && k < 400; k++) {
-    await new Promise((r) => requestAnimationFrame(r));
-    still = scrollY === y ? still + 1 : 0;
-    y = scrollY;
-  }
-}, href);
 
 test('a scene sets two charts of different sections; unknown names are noted; lock=1 disables the controls', async () => {
   const { page, problems } = await b.open('?rope-periods.preset=4&rope-decay.preset=4&rope-decay.maxDist=99999999&rope-decay.nope=1&sin-heatmap.length=30&nochart.x=1&lock=1#rope-periods');

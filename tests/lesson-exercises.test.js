@@ -3,41 +3,28 @@
 // numbers §12 and §15 quote recomputed from the formulas they give.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { startBrowser, pageReady } from './browser.js';
+import { startBrowser, pageReady, sceneOf } from './browser.js';
+import { text, section, exercises } from './lesson-text.js';
 
-const html = readFileSync(new URL('../web/index.html', import.meta.url), 'utf8');
-const text = (s) => s.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
-const section = (id) => html.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
-
-/** The exercises of one section: { summary, summaryZh, href, answer, answerZh }, tags dropped. */
-const exercises = (id) => [...section(id).matchAll(/<details class="exercise">([\s\S]*?)<\/details>\s*<\/details>/g)].map(([, body]) => ({
-  summary: text(body.match(/<summary><span lang="en">([\s\S]*?)<\/span><span lang="zh-CN">/)[1]),
-  summaryZh: text(body.match(/<span lang="zh-CN">([\s\S]*?)<\/span><\/summary>/)[1]),
-  href: body.match(/class="scene-link" href="([^"]*)"/)[1].replace(/&amp;/g, '&'),
-  answer: text(body.match(/<p lang="en">([\s\S]*?)<\/p>/)[1]),
-  answerZh: text(body.match(/<p lang="zh-CN">([\s\S]*?)<\/p>/)[1]),
-}));
 /** A section's prose and takeaway before its first exercise, in one language, tags dropped. */
 const before1st = (id, lang) => text([...section(id).split('<details class="exercise">')[0]
   .matchAll(new RegExp(`<p[^>]*lang="${lang}"[^>]*>([\\s\\S]*?)</p>`, 'g'))].map((m) => m[1]).join(' '));
 const theta = (d, base = 10000) => Array.from({ length: d / 2 }, (_, i) => base ** (-2 * i / d));
 const f2 = (x) => x.toFixed(2).replace('-', '−');
 
-let b;
-before(async () => { b = await startBrowser(); });
+// one lesson serves every scene: a scene link sets its chart as a new tab would (sceneOf)
+let b, page;
+before(async () => {
+  b = await startBrowser();
+  ({ page } = await b.open('?lang=en'));
+  await pageReady(page);
+});
 after(() => b?.close());
 
-/** The chart `kind` after opening the page at an exercise's link: its data rows and readout. */
+/** The chart `kind` once an exercise's link is followed: its data rows and readout. */
 async function scene(href, kind) {
-  const { page, context } = await b.open(href.split('#')[0] + '&lang=en');
-  await pageReady(page);
-  const r = await page.evaluate((k) => {
-    const host = window.posencPage.charts.get(k);
-    return { rows: host.data.rows, readout: document.querySelector(`[data-chart="${k}"] .readout`).textContent };
-  }, kind);
-  await context.close();
-  return r;
+  const { data, readout } = await sceneOf(page, href, kind);
+  return { rows: data.rows, readout };
 }
 
 test('§8: the second exercise asks which pair moves farthest at Δ = 100, and the chart says pair 3', async () => {

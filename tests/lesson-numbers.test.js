@@ -5,24 +5,10 @@
 // leave out (float32 rounding in §11, float16's highest point in §19).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { startBrowser } from './browser.js';
+import { startBrowser, pageReady, sceneOf } from './browser.js';
+import { html, text, section, exercises } from './lesson-text.js';
 
-const html = readFileSync(new URL('../web/index.html', import.meta.url), 'utf8');
-const text = (s) => s.replace(/<math[\s\S]*?<\/math>/g, (m) => m.replace(/<[^>]+>/g, '')).replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
-const section = (id) => html.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
 const prose = (id, lang) => [...section(id).matchAll(new RegExp(`<p lang="${lang}">([\\s\\S]*?)</p>`, 'g'))].map((m) => text(m[1])).join(' ');
-
-/** The exercises of one section: { summary, summaryZh, href, answer, answerZh }. */
-function exercises(id) {
-  return [...section(id).matchAll(/<details class="exercise">([\s\S]*?)<\/details>\s*<\/details>/g)].map(([, body]) => ({
-    summary: text(body.match(/<summary><span lang="en">([\s\S]*?)<\/span><span lang="zh-CN">/)[1]),
-    summaryZh: text(body.match(/<span lang="zh-CN">([\s\S]*?)<\/span><\/summary>/)[1]),
-    href: body.match(/class="scene-link" href="([^"]*)"/)[1].replace(/&amp;/g, '&'),
-    answer: text(body.match(/<p lang="en">([\s\S]*?)<\/p>/)[1]),
-    answerZh: text(body.match(/<p lang="zh-CN">([\s\S]*?)<\/p>/)[1]),
-  }));
-}
 const exercise = (id, pattern) => {
   const found = exercises(id).filter((e) => pattern.test(e.summary));
   assert.equal(found.length, 1, `${id}: one exercise matches ${pattern}`);
@@ -35,28 +21,17 @@ const both = (e, ...parts) => {
   }
 };
 
-let b;
-before(async () => { b = await startBrowser(); });
+// one lesson serves every scene: a scene link sets its chart as a new tab would (sceneOf)
+let b, page;
+before(async () => {
+  b = await startBrowser();
+  ({ page } = await b.open('?lang=en'));
+  await pageReady(page);
+});
 after(async () => b?.close());
 
-/** Opens `href` (a scene link) and returns what chart `kind` shows: readout, data, and `extra` run on the page. */
-async function scene(href, kind, extra) {
-  const { page, context } = await b.open(href);
-  await page.waitForFunction(() => window.posencPage?.ready);
-  await page.evaluate(() => window.posencPage.ready);
-  await page.waitForFunction((k) => window.posencPage.charts.get(k)?.data, kind);
-  const r = await page.evaluate(([k, src]) => {
-    const box = document.querySelector(`[data-chart="${k}"]`);
-    const data = window.posencPage.charts.get(k).data;
-    return {
-      readout: box.querySelector('.readout').textContent,
-      data: JSON.parse(JSON.stringify(data)),
-      extra: src ? new Function('box', 'data', src)(box, data) : null,
-    };
-  }, [kind, extra ? `return (${extra})(box, data)` : '']);
-  await context.close();
-  return r;
-}
+/** What chart `kind` shows once scene link `href` is followed: readout, data, and `extra` run on the page. */
+const scene = (href, kind, extra) => sceneOf(page, href, kind, extra);
 const col = (data, name) => data.rows.map((r) => r[data.columns.indexOf(name)]);
 
 test('§9: the defaults behind "132 to 249" are stated; at 256 keys and the query at 100 the answer gives the chart\'s sizes', async () => {
