@@ -8,6 +8,7 @@ import { messages } from '../host/i18n.js';
 const M = messages({
   en: {
     colPos: 'position',
+    colDim: 'dim {j} ({fn})',
     title: 'PE values, position × dimension (float64)',
     length: 'positions',
     dim: 'dimension d',
@@ -20,6 +21,7 @@ const M = messages({
   },
   zh: {
     colPos: '位置',
+    colDim: '维度 {j}（{fn}）',
     title: '位置编码的数值，位置 × 维度（float64）',
     length: '位置数',
     dim: '维度 d',
@@ -130,7 +132,8 @@ export default {
         const text = numpyStrings(f64);
         const columns = ['pos', ...Array.from({ length: dim }, (_, j) => `${j % 2 ? 'cos' : 'sin'} d${j}`)];
         const rows = Array.from({ length }, (_, p) => [p, ...f64.subarray(p * dim, (p + 1) * dim)]);
-        const heads = [String(M.colPos), ...columns.slice(1)];
+        // a header names the dimension and what it holds: 'dim 3 (cos)', not the CSV's terse 'cos d3'
+        const heads = [String(M.colPos), ...Array.from({ length: dim }, (_, j) => M.colDim.format({ j, fn: j % 2 ? 'cos' : 'sin' }))];
         const head = `<thead><tr>${heads.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
         const body = rows
           .map(([p], r) => `<tr><th scope="row">${p}</th>${text.slice(r * dim, (r + 1) * dim)
