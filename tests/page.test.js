@@ -204,6 +204,9 @@ test('the exact table shows the seed values in float64', async () => {
   for (const v of ['0.84147098', '0.54030231', '0.00999983', '0.99995']) assert.ok(text.includes(v), v);
   const row0 = await page.locator('[data-chart="exact-table"] tbody tr').first().locator('td').allTextContents();
   assert.deepEqual(row0.map((t) => t.trim()), ['0', '1', '0', '1']);
+  // a header says which dimension and which function, in words a reader parses at once
+  const heads = await page.locator('[data-chart="exact-table"] thead th').allTextContents();
+  assert.deepEqual(heads, ['position', 'dim 0 (sin)', 'dim 1 (cos)', 'dim 2 (sin)', 'dim 3 (cos)']);
 });
 
 // a cell's line: its two numbers, which must be that cell's, PE(pos, 2i) = sin(pos / base^(2i/d)),

@@ -134,7 +134,8 @@ export default {
         const rows = Array.from({ length }, (_, p) => [p, ...f64.subarray(p * dim, (p + 1) * dim)]);
         // a header names the dimension and what it holds: 'dim 3 (cos)', not the CSV's terse 'cos d3'
         const heads = [String(M.colPos), ...Array.from({ length: dim }, (_, j) => M.colDim.format({ j, fn: j % 2 ? 'cos' : 'sin' }))];
-        const head = `<thead><tr>${heads.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
+        // nobr: a header in words is wider than its column on a phone, and broken in two it reads as two labels
+        const head = `<thead><tr>${heads.map((c) => `<th scope="col"><span class="nobr">${c}</span></th>`).join('')}</tr></thead>`;
         const body = rows
           .map(([p], r) => `<tr><th scope="row">${p}</th>${text.slice(r * dim, (r + 1) * dim)
             .map((t, j) => `<td tabindex="-1" title="float64 ${f64[r * dim + j]}; float32 ${f32[r * dim + j]}">${t}</td>`).join('')}</tr>`)
