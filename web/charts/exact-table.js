@@ -8,6 +8,7 @@ import { messages } from '../host/i18n.js';
 const M = messages({
   en: {
     colPos: 'position',
+    colDim: 'dim {j} ({fn})',
     title: 'PE values, position × dimension (float64)',
     length: 'positions',
     dim: 'dimension d',
@@ -20,6 +21,7 @@ const M = messages({
   },
   zh: {
     colPos: '位置',
+    colDim: '维度 {j}（{fn}）',
     title: '位置编码的数值，位置 × 维度（float64）',
     length: '位置数',
     dim: '维度 d',
@@ -130,8 +132,10 @@ export default {
         const text = numpyStrings(f64);
         const columns = ['pos', ...Array.from({ length: dim }, (_, j) => `${j % 2 ? 'cos' : 'sin'} d${j}`)];
         const rows = Array.from({ length }, (_, p) => [p, ...f64.subarray(p * dim, (p + 1) * dim)]);
-        const heads = [String(M.colPos), ...columns.slice(1)];
-        const head = `<thead><tr>${heads.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
+        // a header names the dimension and what it holds: 'dim 3 (cos)', not the CSV's terse 'cos d3'
+        const heads = [String(M.colPos), ...Array.from({ length: dim }, (_, j) => M.colDim.format({ j, fn: j % 2 ? 'cos' : 'sin' }))];
+        // nobr: a header in words is wider than its column on a phone, and broken in two it reads as two labels
+        const head = `<thead><tr>${heads.map((c) => `<th scope="col"><span class="nobr">${c}</span></th>`).join('')}</tr></thead>`;
         const body = rows
           .map(([p], r) => `<tr><th scope="row">${p}</th>${text.slice(r * dim, (r + 1) * dim)
             .map((t, j) => `<td tabindex="-1" title="float64 ${f64[r * dim + j]}; float32 ${f32[r * dim + j]}">${t}</td>`).join('')}</tr>`)
