@@ -8,11 +8,14 @@ export const text = (s) => s.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
 /** The source of the section with this id. */
 export const section = (id) => html.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
 
-/** The exercises of one section, as text: { summary, summaryZh, href (its scene link), answer, answerZh }. */
-export const exercises = (id) => [...section(id).matchAll(/<details class="exercise">([\s\S]*?)<\/details>\s*<\/details>/g)].map(([, body]) => ({
-  summary: text(body.match(/<summary><span lang="en">([\s\S]*?)<\/span><span lang="zh-CN">/)[1]),
-  summaryZh: text(body.match(/<span lang="zh-CN">([\s\S]*?)<\/span><\/summary>/)[1]),
+/**
+ * The exercises of one section: { summary, summaryZh, href (its scene link), answer, answerZh },
+ * each made text by `asText` (text by default).
+ */
+export const exercises = (id, asText = text) => [...section(id).matchAll(/<details class="exercise">([\s\S]*?)<\/details>\s*<\/details>/g)].map(([, body]) => ({
+  summary: asText(body.match(/<summary><span lang="en">([\s\S]*?)<\/span><span lang="zh-CN">/)[1]),
+  summaryZh: asText(body.match(/<span lang="zh-CN">([\s\S]*?)<\/span><\/summary>/)[1]),
   href: body.match(/class="scene-link" href="([^"]*)"/)[1].replace(/&amp;/g, '&'),
-  answer: text(body.match(/<p lang="en">([\s\S]*?)<\/p>/)[1]),
-  answerZh: text(body.match(/<p lang="zh-CN">([\s\S]*?)<\/p>/)[1]),
+  answer: asText(body.match(/<p lang="en">([\s\S]*?)<\/p>/)[1]),
+  answerZh: asText(body.match(/<p lang="zh-CN">([\s\S]*?)<\/p>/)[1]),
 }));

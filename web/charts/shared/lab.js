@@ -20,7 +20,7 @@ export const LAB = messages({
   },
   zh: {
     task: '任务',
-    kback: '复述往前第 2 个 token',
+    kback: '重复往前第 2 个 token',
     copy: '复制序列',
     encoding: '位置编码',
     none: '无位置编码（NoPE）',
