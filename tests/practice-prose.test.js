@@ -102,7 +102,7 @@ test('Chinese: the same terms and quotes', async () => {
   assert.doesNotMatch(zh, /假设实验|消融（反事实）|旋转偏移特征/);
   assert.match(zh, /消融实验/);
   assert.match(zh, /rotary offset features/);
-  assert.match(await readout('lab-learned'), /16 正是未到达的行要比较的到达行数/);
+  assert.match(await readout('lab-learned'), /与 16 个随机向量（与未到达的行要比较的到达行一样多/);
   assert.match(await page.$eval('#recap', (s) => s.textContent), /LongChat（代码中称 condensed rotary）/);
   assert.match(await page.$eval('#other-encodings', (s) => s.textContent), /《鹅厂面试官：Transformer为何需要位置编码？》/);
   await switchLang(page, 'en');
