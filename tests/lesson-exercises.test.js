@@ -27,6 +27,20 @@ async function scene(href, kind) {
   return { rows: data.rows, readout };
 }
 
+test('§5: the third-row exercise asks for pair 1\'s sine, not §3\'s sin 2; the table prints cos 2 with its minus sign', async () => {
+  const [row3] = exercises('exact');
+  assert.doesNotMatch(row3.summary + row3.answer, /0\.90929743/);
+  const { data, extra } = await sceneOf(page, row3.href, 'exact-table',
+    '(box) => [...box.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim()))');
+  assert.equal(data.rows.length, 3);
+  const shown = extra[2];
+  assert.equal(shown[2], Math.sin(0.02).toFixed(8));
+  for (const a of [row3.answer, row3.answerZh]) assert.ok(a.includes(`sin⁡0.02=${shown[2]}`), a);
+  // numpy prints a negative value with its sign; only a value that rounds to zero loses it
+  assert.equal(shown[1], '-0.41614684');
+  assert.ok(data.rows[2][2] < 0);
+});
+
 test('§8: the first exercise asks what the same R(6) does to dimension 2 at another m, which the derivation does not say', async () => {
   const [moved] = exercises('relative');
   assert.doesNotMatch(moved.summary, /still match/);
