@@ -27,6 +27,39 @@ async function scene(href, kind) {
   return { rows: data.rows, readout };
 }
 
+test('§5: the third-row exercise asks for pair 1\'s sine, not §3\'s sin 2; the table prints cos 2 with its minus sign', async () => {
+  const [row3] = exercises('exact');
+  assert.doesNotMatch(row3.summary + row3.answer, /0\.90929743/);
+  const { data, extra } = await sceneOf(page, row3.href, 'exact-table',
+    '(box) => [...box.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim()))');
+  assert.equal(data.rows.length, 3);
+  const shown = extra[2];
+  assert.equal(shown[2], Math.sin(0.02).toFixed(8));
+  for (const a of [row3.answer, row3.answerZh]) assert.ok(a.includes(`sin⁡0.02=${shown[2]}`), a);
+  // numpy prints a negative value with its sign; only a value that rounds to zero loses it
+  assert.equal(shown[1], '-0.41614684');
+  assert.ok(data.rows[2][2] < 0);
+});
+
+test('§8: the first exercise asks what the same R(6) does to dimension 2 at another m, which the derivation does not say', async () => {
+  const [moved] = exercises('relative');
+  assert.doesNotMatch(moved.summary, /still match/);
+  const at = async (href) => (await scene(href, 'relative-rotation')).rows;
+  const [m2, m40] = [await at('?relative-rotation.pos=2#relative'), await at(moved.href)];
+  assert.match(moved.href, /relative-rotation\.pos=40#/);
+  // rows: [dim, PE(m), PE(m+Δ), R(Δ)PE(m), difference]; at m = 2 dimension 2 hardly moves, at 40 it does
+  assert.ok(Math.abs(m2[2][3] - m2[2][1]) < 0.05 && Math.abs(m40[2][3] - m40[2][1]) > 0.5);
+  for (const t of [moved.summary, moved.summaryZh]) for (const n of [m2[2][1], m2[2][3]]) assert.ok(t.includes(f2(n)), `${f2(n)} in: ${t}`);
+  for (const a of [moved.answer, moved.answerZh]) {
+    for (const n of [m40[2][1], m40[2][3], m2[3][1], m2[3][3], m40[3][1], m40[3][3]]) assert.ok(a.includes(f2(n)), `${f2(n)} in: ${a}`);
+    const turn = 6 * theta(16)[1];
+    assert.ok(a.includes(`6θ1≈${turn.toFixed(2)}`) && a.includes(`2 sin ${(turn / 2).toFixed(2)} ≈ ${(2 * Math.sin(turn / 2)).toFixed(2)}`), a);
+  }
+  // the same distance in pair 1's plane at both positions
+  const chord = (r) => Math.hypot(r[2][3] - r[2][1], r[3][3] - r[3][1]);
+  assert.ok(Math.abs(chord(m2) - chord(m40)) < 1e-5);
+});
+
 test('§8: the second exercise asks which pair moves farthest at Δ = 100, and the chart says pair 3', async () => {
   const [, far] = exercises('relative');
   for (const t of [before1st('relative', 'en')]) assert.doesNotMatch(t, /half a turn|farthest/);

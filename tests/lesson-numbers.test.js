@@ -59,18 +59,29 @@ test('§9: the defaults behind "132 to 249" are stated; at 256 keys and the quer
   assert.match(s.readout, new RegExp(`\\(${Math.min(...pp).toFixed(1)} to 249\\)`));
 });
 
-test('§10: the seed exercise asks how far the random terms move the score; the base exercise asks for a new setting', async () => {
-  const e = exercise('absolute-distance', /three random terms/);
-  assert.doesNotMatch(e.summary, /survive/);
+test('§10: the seed exercise asks for the drop over 50 positions, which no readout prints; the base exercise asks for a new setting', async () => {
+  const e = exercise('absolute-distance', /drops by 125/);
   assert.match(e.href, /absolute-decay\.seed=1#/);
-  const at0 = [];
-  for (let seed = 0; seed <= 5; seed++) at0.push((await scene(`?absolute-decay.seed=${seed}#absolute-distance`, 'absolute-decay')).data.rows[0][1]);
-  assert.ok(e.answer.includes(at0.map((x) => x.toFixed(1)).join(', ').replace(/, (?=[^,]*$)/, ' and ')), e.answer);
-  assert.ok(e.answerZh.includes(at0.map((x) => x.toFixed(1)).join('、').replace(/、(?=[^、]*$)/, ' 和 ')));
-  const lo = Math.min(...at0), hi = Math.max(...at0);
-  assert.ok(e.answer.includes(`between ${Math.round(256 - lo)} below 256 and ${Math.round(hi - 256)} above`));
-  // within about two standard deviations of √(512 + 256 + 256) = 32
-  assert.ok(at0.every((x) => Math.abs(x - 256) < 2 * 32));
+  const drops = [], at50 = [];
+  for (let seed = 0; seed <= 5; seed++) {
+    const { readout, data } = await scene(`?absolute-decay.seed=${seed}#absolute-distance`, 'absolute-decay');
+    const [r0, r50] = [data.rows[0], data.rows[50]];
+    drops.push(r0[1] - r50[1]);
+    at50.push(r50[2]);
+    // the readout prints the score at n = 0, not the drop the exercise asks for
+    assert.ok(!readout.includes((r0[1] - r50[1]).toFixed(1)), readout);
+  }
+  assert.ok(at50.every((x) => x === at50[0]), 'PE(0)·PE(50) does not depend on the seed');
+  assert.equal(Math.round(256 - at50[0]), 125);
+  assert.ok(e.summary.includes('drops by 125'));
+  const list = drops.map((x) => x.toFixed(1));
+  assert.ok(e.answer.includes(list.join(', ').replace(/, (?=[^,]*$)/, ' and ')), e.answer);
+  assert.ok(e.answerZh.includes(list.join('、').replace(/、(?=[^、]*$)/, ' 和 ')), e.answerZh);
+  // the wobble's share of the drop has standard deviation |PE(50) − PE(0)|
+  const sd = Math.sqrt(512 - 2 * at50[0]);
+  both(e, `2 × ${at50[0].toFixed(1)}`, `≈ ${sd.toFixed(1)}`);
+  assert.ok(drops.every((x) => Math.abs(x - (256 - at50[0])) < 2 * sd), 'each seed within two standard deviations');
+  assert.ok(Math.round((256 - at50[0]) / sd) === 8, 'eight times the usual size');
 
   const base = exercise('absolute-distance', /base to 100/);
   const s = await scene(base.href, 'absolute-decay');
@@ -80,6 +91,10 @@ test('§10: the seed exercise asks how far the random terms move the score; the 
   assert.match(s.readout, /halves within the first 5 positions/);
   both(base, pe[511].toFixed(2));
   assert.ok(511 * 100 ** (-510 / 512) > 5, 'the slowest pair has turned more than 5 radians by 511');
+  // cos 1 ≈ 0.54 is more than a half, not close to 1
+  assert.ok(Math.cos(1) > 0.5 && Math.cos(1) < 0.55);
+  assert.match(base.answer, /adds more than 0\.5 only until it has turned about a radian \(cos 1 ≈ 0\.54\)/);
+  assert.match(base.answerZh, /贡献 0\.5 以上（cos 1 ≈ 0\.54）/);
 });
 
 test('§10: the far values section 9 used to quote are section 10\'s, true in float64', () => {
@@ -89,7 +104,10 @@ test('§10: the far values section 9 used to quote are section 10\'s, true in fl
   assert.match(prose('absolute-distance', 'en'), /\(about −6 at n = 5000 and −16 at 10000\)/);
   assert.match(prose('absolute-distance', 'zh-CN'), /（n = 5000 处约为 −6，n = 10000 处约为 −16）/);
   assert.match(prose('absolute-distance', 'en'), /a seventh of its start in size/);
-  assert.match(prose('absolute-distance', 'zh-CN'), /在每个维度对上分别起作用/);
+  // RoPE is only pointed to here: section 11 teaches it
+  assert.doesNotMatch(prose('absolute-distance', 'en'), /pair by pair|point the same way/);
+  assert.match(prose('absolute-distance', 'en'), /RoPE \(section 11\) applies the same cosines to q and k instead/);
+  assert.match(prose('absolute-distance', 'zh-CN'), /RoPE（第 11 节）则把这些余弦作用在 q 和 k 上/);
 });
 
 test('§11: R(Δ) of section 8 is R_m with m = −Δ, said in short steps; the exercise asks for a number at a new setting', async () => {

@@ -214,3 +214,37 @@ test('labels: apart at pair 10 on the unit circle, off the axis numbers at θ = 
   for (const l of drawn) assert.ok(l.left >= l.area.left && l.bottom <= l.area.bottom, `"${l.text}" at ${JSON.stringify(l)}`);
   await context.close();
 });
+
+test('sections 5, 6, 9 and 12: the words a reader stumbled on', () => {
+  const sec = (id) => html.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
+  // §5: one Chinese word for tapping a cell, the exact-table chart's 点按
+  assert.doesNotMatch(sec('exact'), /轻触/);
+  assert.match(sec('exact'), /点按某个单元格或用键盘选中它/);
+  // §6: the 64 positions the answer counts in are part of the instruction, in both languages
+  const [, faster] = exercises('curves');
+  assert.match(faster.href, /frequency-curves\.length=64/);
+  assert.match(faster.summary, /set d_model = 512, and show only 64 positions/);
+  assert.match(faster.summaryZh, /并把位置数减到 64/);
+  assert.doesNotMatch(faster.summary, /the link/);
+  // §9: one word vector with one position vector, not a "pair"; the split is by a linear map; the Table holds 29.2
+  const adding = text(sec('adding'));
+  assert.match(adding, /the angle between a single word vector and a single position vector does not answer/);
+  assert.match(adding, /exactly by a linear map only when/);
+  assert.match(adding, /用线性映射精确地拆回/);
+  const [, four] = exercises('adding');
+  assert.match(four.answer, /29\.2 .*the chart’s Table lists each term/);
+  assert.match(four.answerZh, /29\.2.*“数据表”/);
+  // §12: which models the slower pairs hold for, what "over" means, who LLaMA is, one name for T_i
+  const periods = text(sec('rope-periods'));
+  assert.match(periods, /in a model with several heads, where the head dim is smaller than d_model, every pair after pair 0/);
+  assert.match(periods, /在有多个头的模型里（头维度小于 d_model）/);
+  const g = (D) => 2 * Array.from({ length: 128 }, (_, i) => Math.cos(D * 10000 ** (-2 * i / 256))).reduce((a, b) => a + b);
+  assert.ok(g(2652) > 0 && g(2653) < 0, 'section 13: g first turns negative at 2653');
+  assert.match(periods, /falls from 256 at distance 0 to 0 at Δ = 2653/);
+  assert.match(periods, /降到 Δ = 2653 处的 0/);
+  assert.match(periods, /LLaMA \(Meta’s family of open models\)/);
+  assert.match(periods, /LLaMA（Meta 的开源模型系列）/);
+  assert.doesNotMatch(periods, /page's usual 128|全文常用的 128/);
+  assert.match(periods, /its period \(section 3’s wavelength\)/);
+  assert.match(periods, /它的周期（第 3 节的波长）/);
+});

@@ -38,7 +38,8 @@ const M = messages({
 function numpyStrings(values) {
   const parts = Array.from(values, (x) => {
     const [int, frac = ''] = x.toFixed(8).replace(/\.?0+$/, '').split('.');
-    return [int === '-0' ? '0' : int, frac];
+    // a value that rounds to zero prints as 0, but −0.41614684 keeps its sign
+    return [int === '-0' && !frac ? '0' : int, frac];
   });
   const wi = Math.max(...parts.map(([i]) => i.length)), wf = Math.max(...parts.map(([, f]) => f.length));
   return parts.map(([i, f]) => i.padStart(wi) + (wf ? (f ? `.${f}` : ' ') + ''.padEnd(wf - f.length) : ''));
