@@ -180,7 +180,7 @@ test('§18: the factor s is the control\'s; the exercise at length 33 counts the
   both(e, String(differ.length), s.readout.match(/the largest difference over its keys is ([\d.]+)/)[1]);
 });
 
-test('§19: float16\'s highest point is in the readout, the rotary dim points to section 16, and the score exercise asks which of two', async () => {
+test('§19: float16\'s highest point is in the readout, the rotary dim points to section 16, and the score exercise asks what float16 makes of one position', async () => {
   const d = await scene('#precision', 'precision-lab');
   const max = (name) => Math.max(...col(d.data, name).map((x) => x ?? 0));
   assert.match(d.readout, new RegExp(`bfloat16 is off by up to ${max('error bf16').toPrecision(4)} and float16 by up to ${max('error f16').toPrecision(4)} `));

@@ -44,7 +44,9 @@ const M = messages({
     agreeUpTo: 'differs by up to {worst}',
     readoutShort: 'The sequence never grows past L₀ = {maxPos}: the cache {agree} (grow it past {maxPos} to see them part).',
     readoutLong: 'Up to length {maxPos} the cache {agree}; the {past} keys written after it were rotated with {past} different bases ' +
-      '(slowest-pair wavelength {slowThen} at step {maxPos}, {slowNow} at step {T}); at the last step the attention weights differ by up to {weight}.',
+      '(slowest-pair wavelength {slowThen} at step {first}, {slowNow} at step {T}; the original base gives {slowOrig}); at the last step the attention weights differ by up to {weight}.',
+    readoutOne: 'Up to length {maxPos} the cache {agree}; the one key written after it, at step {T}, was rotated with a larger base ' +
+      '(slowest-pair wavelength {slowNow}, against {slowOrig} with the original base); at the last step the attention weights differ by up to {weight}.',
     noticeShort: 'Within L₀ the cache is exact: every step uses the original base.',
     noticeLong: 'Past L₀ = {maxPos} the cached keys keep the bases of their own steps, so the query\'s scores drift from a fresh computation. At the last step (length {T}) the largest difference over its keys is {score}, where the recomputed scores q·k (before they are scaled by 1/√d for the softmax) run from {lo} to {hi}; over all the steps drawn, the largest is {peak}, at length {peakT} (the peak of the upper chart).',
     how: 'The page runs one generation up to the chosen length: the key written at step t (position t − 1) is rotated with dynamic NTK at length t and kept; at about 24 sampled steps, always including L₀ and L₀ + 1, the query is scored against the kept keys and against every key rotated afresh with that step\'s base, and the chart plots the largest difference of the scores and of the softmax weights. q and k are random normal vectors drawn from the seed; pairs use the rotate_half layout of section 14 (dimension j pairs with j + d/2). vLLM\'s dynamic computes one base when it loads the model, for the longest length it will serve, and keeps it whatever the prompt\'s length, so its cache stays consistent; llama.cpp has no dynamic NTK at all.',
@@ -78,7 +80,9 @@ const M = messages({
     agreeUpTo: '最多相差 {worst}',
     readoutShort: '序列从未超过 L₀ = {maxPos}：缓存{agree}（让长度超过 {maxPos} 就能看到两者分开）。',
     readoutLong: '长度不超过 {maxPos} 时缓存{agree}；之后写入的 {past} 个 key 用了 {past} 个不同的底数旋转' +
-      '（最慢一对的波长在第 {maxPos} 步为 {slowThen}，第 {T} 步为 {slowNow}）；最后一步的注意力权重最多相差 {weight}。',
+      '（最慢一对的波长在第 {first} 步为 {slowThen}，第 {T} 步为 {slowNow}；原始底数下为 {slowOrig}）；最后一步的注意力权重最多相差 {weight}。',
+    readoutOne: '长度不超过 {maxPos} 时缓存{agree}；之后写入的唯一一个 key（第 {T} 步）用更大的底数旋转' +
+      '（最慢一对的波长为 {slowNow}，原始底数下为 {slowOrig}）；最后一步的注意力权重最多相差 {weight}。',
     noticeShort: '长度不超过 L₀ 时缓存完全准确：每一步用的都是原始底数。',
     noticeLong: '超过 L₀ = {maxPos} 之后，缓存的 key 各自保留写入那一步的底数，query 的得分因此偏离重新计算的结果。在最后一步（长度 {T}），所有 key 中得分之差最大为 {score}，而此时重新计算的得分 q·k（尚未乘以 1/√d，也尚未送入 softmax）在 {lo} 到 {hi} 之间；在图中画出的所有步里，最大的差出现在长度 {peakT}，为 {peak}（即上图的峰值）。',
     how: '页面把一次生成一直跑到所选长度：第 t 步（位置 t − 1）写入的 key 用长度为 t 的动态 NTK 旋转后保存；在约 24 个采样步上（始终包含 L₀ 和 L₀ + 1），分别用保存的 key 和用该步底数重新旋转的全部 key 给 query 打分，图中画出得分之差与 softmax 权重之差的最大值。q 和 k 是由种子生成的正态随机向量；采用第 14 节 rotate_half 的前后两半配对（维度 j 与维度 j + d/2 配成一对）。vLLM 的 dynamic 在加载模型时按它要支持的最大长度算出一个底数，之后不论提示词多长都用这一个，所以它的缓存始终一致；llama.cpp 则根本没有动态 NTK。',
@@ -158,13 +162,14 @@ export default {
         const peak = series.reduce((a, p) => (p.score > a.score ? p : a));
         const v = {
           maxPos, T, past: T - maxPos, worst: sig(Math.max(...before.map((p) => p.score)), 2),
-          slowThen: T > maxPos ? sig(slow(maxPos), 4) : '', slowNow: T > maxPos ? sig(slow(T), 4) : '',
+          first: maxPos + 1, slowOrig: sig(slow(maxPos), 4),
+          slowThen: T > maxPos ? sig(slow(maxPos + 1), 4) : '', slowNow: T > maxPos ? sig(slow(T), 4) : '',
           score: sig(fin.score, 3), weight: sig(fin.weight, 3),
           peakT: peak.t, peak: sig(peak.score, 3),
           lo: sig(Math.min(...run.freshScores), 3), hi: sig(Math.max(...run.freshScores), 3),
         };
         v.agree = exact ? String(M.agreeExact) : M.agreeUpTo.format(v);
-        view.readout = (T <= maxPos ? M.readoutShort : M.readoutLong).format(v);
+        view.readout = (T <= maxPos ? M.readoutShort : T === maxPos + 1 ? M.readoutOne : M.readoutLong).format(v);
         view.notice = (T <= maxPos ? M.noticeShort : M.noticeLong).format(v);
         return {
           measured: { lastScoreDiff: fin.score, lastWeightDiff: fin.weight, exactUpToMax: exact },

@@ -38,7 +38,7 @@ const M = messages({
     permClose: 'they agree to within {permDiff}',
     notice: 'Same x, same angles, different pairs: the two styles give different outputs, and agree exactly once the dimensions are reordered.',
     noticeStill: 'At position 0 nothing turns: both styles give x itself, whatever their pairs.',
-    how: 'Both styles rotate pair i by position × θᵢ with θᵢ = base^(−2i/d), in single precision; the interleaved style pairs dims (2i, 2i+1), the half style dims (i, i + d/2) (Hugging Face\'s rotate_half). The last figure applies the half style to x with its dims reordered and compares it with the interleaved output.',
+    how: 'Both styles rotate pair i by position × θᵢ with θᵢ = base^(−2i/d), in single precision; the interleaved style pairs dims (2i, 2i+1), the half style dims (i, i + d/2) (Hugging Face\'s rotate_half). The readout\'s last comparison applies the half style to x with its dims reordered and compares it with the interleaved output reordered the same way.',
   },
   zh: {
     colOf: '{how}：{what}',
@@ -68,7 +68,7 @@ const M = messages({
     permClose: '两者相差不超过 {permDiff}',
     notice: '同一个 x、同样的角度、不同的配对：两种配对方式的输出不同，而把维度重新排列之后就完全一致。',
     noticeStill: '在位置 0 什么都不转：不管怎样配对，两种方式的输出都是 x 本身。',
-    how: '两种配对方式都把第 i 对旋转“位置 × θᵢ”，θᵢ = base^(−2i/d)，单精度计算；交错配对把维度 (2i, 2i+1) 配成一对，前后两半配对把维度 (i, i + d/2) 配成一对（即 Hugging Face 的 rotate_half）。最后一个数把前后两半配对用在重排维度后的 x 上，并与交错配对的输出比较。',
+    how: '两种配对方式都把第 i 对旋转“位置 × θᵢ”，θᵢ = base^(−2i/d)，单精度计算；交错配对把维度 (2i, 2i+1) 配成一对，前后两半配对把维度 (i, i + d/2) 配成一对（即 Hugging Face 的 rotate_half）。图下文字的最后一项比较，把前后两半配对用在重排维度后的 x 上，再与按同样方式重排的交错配对输出比较。',
   },
 });
 
