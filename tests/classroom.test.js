@@ -245,7 +245,7 @@ test('a printed chart carries a line of its settings and the text it was given, 
       assert.equal(wave, '设置：d_model 512；底数 base 500\u202f000');
       assert.match(decay, /^设置：.*Δ 轴 对数；RoFormer 上界 关；/);
       assert.doesNotMatch(decay, /自定义/, 'the free d is not in use beside a preset');
-      assert.match(real, /^设置：模型 实验中的模型（在本页上，离线可用）；句子“Alice gave Bob the book, and Bob read it\.”；/);
+      assert.match(real, /^设置：模型 实验台上的模型（在本页上，离线可用）；句子“Alice gave Bob the book, and Bob read it\.”；/);
       assert.match(scaling, /；预设配置 [^；]+；你的模型配置“\{ "rope_theta": 1000000, [^”]*…”$/);
     }
     assert.ok(scaling.slice(scaling.lastIndexOf('“')).length < 150, 'the config is shortened');

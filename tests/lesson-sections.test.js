@@ -102,7 +102,7 @@ test('§23 states the collapse as the position readout does', () => {
   assert.doesNotMatch(prose('lab', 'en').join(' '), /only from position 46 on does it fall/);
 });
 
-test('§23: YaRN keeps pair 0 because transformers rounds the ramp\'s ends, at the indices the text gives', () => {
+test('§23: YaRN keeps pair 0 because transformers ramps by pair index between whole pairs, at the indices the text gives', () => {
   const [d, l0, base] = [8, 16, 10000];
   const at = (turns) => (d * Math.log(l0 / (turns * 2 * Math.PI))) / (2 * Math.log(base)); // the pair turning `turns` times
   const [fast, slow] = [at(32), at(1)];
@@ -113,7 +113,11 @@ test('§23: YaRN keeps pair 0 because transformers rounds the ramp\'s ends, at t
   const lab = section('lab');
   assert.ok(lab.includes(`Here they are about <math>${num(fast)}</math> (then held at pair 0) and <span class="nobr"><math>${num(slow)}</math>,</span> which rounds up to 1`));
   assert.ok(lab.includes(`这里两者约为 <math>${num(fast)}</math>（再截到第 0 对）和 <span class="nobr"><math>${num(slow)}</math>，</span>后者向上取整为 1`));
-  assert.match(en, /where a pair would turn 32 times is rounded down, the one where it would turn once is rounded up/);
+  // the paper's ramp is linear in the turns r, the library's in the pair index: both differences are said
+  assert.match(en, /differs from the paper twice: its ramp is linear in the pair index, not in r, and its two ends are whole pairs/);
+  assert.match(en, /the index for 32 turns is rounded down, the one for a single turn rounded up/);
+  assert.match(zh, /过渡按维度对的序号线性变化，而不是按 r/);
+  assert.ok(lab.includes('<mi>i</mi><mo>=</mo><mo>(</mo><mi>d</mi><mo>/</mo><mn>2</mn><mo>)</mo>'), 'the index formula is given');
   assert.doesNotMatch(zh, /既然保住了/);
 });
 

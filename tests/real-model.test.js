@@ -339,7 +339,7 @@ for (const lang of ['en', 'zh']) {
         // the lab's model stays on the charts
         assert.ok((await data(page, 'real-attention')).rows.length > 0);
       }
-      await load(page, 'lab', lang === 'en' ? /Showing the lab's model/ : /当前：实验中的模型/);
+      await load(page, 'lab', lang === 'en' ? /Showing the lab's model/ : /当前：实验台上的模型/);
       assert.deepEqual(problems.pageErrors, []);
     } finally {
       await switchLang(page, 'en');

@@ -347,13 +347,14 @@ test('Chinese: the notice, the findings and the Hub messages are in Chinese; the
     const f = await findings(page);
     assert.deepEqual(f.map((x) => x.code), ['rope-freqs-missing']);
     assert.match(f[0].text, /缺少 llama3 缩放/);
-    assert.match(f[0].text, /修正：没有哪个 llama\.cpp 命令行参数能修正它；请换用重新转换的 GGUF/);
-    // the English original is set off as the command line's output, verbatim, not as a sentence of the page
+    // the converter that fixes it is named in Chinese, not only in the English quote
+    assert.match(f[0].text, /修正：没有哪个 llama\.cpp 命令行参数能补上每个维度对的除数；请下载或自行转换一个用 llama\.cpp b3472 及以后版本（llama\.cpp#8676）的 convert_hf_to_gguf\.py 生成的 GGUF。/);
+    // the English original is set off as posenc compare's output, verbatim, not as a sentence of the page
     const quote = await fig(page).locator('li[data-code="rope-freqs-missing"] details blockquote[lang="en"]').evaluate((el) => [...el.querySelectorAll('code')].map((c) => c.textContent));
     assert.equal(quote.length, 2);
     assert.match(quote[0], /^rope-freqs-missing: this GGUF has no rope_freqs tensor/);
     assert.match(quote[1], /^fix: /);
-    assert.equal(await fig(page).locator('li[data-code="rope-freqs-missing"] details summary').textContent(), '命令行输出的英文原文');
+    assert.equal(await fig(page).locator('li[data-code="rope-freqs-missing"] details summary').textContent(), 'posenc compare 命令输出的英文原文');
     // a flag to leave out is named as such, not offered as the fix (the file's base is the config's)
     await control(page, 'file').selectOption('converted');
     const input = fig(page).locator('.runtime-inputs input.mono');

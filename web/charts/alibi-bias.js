@@ -30,7 +30,7 @@ const M = messages({
     head: '第 {h} 个头：λ = {m}',
     readout: '{heads} 个头：斜率 λ 从 {first}（第 1 个头）到 {last}（第 {heads} 个头）；距离 {max} 处的偏置从 {steep} 到 {gentle}。softmax 把偏置 b 变成权重上的因子 e^b：第 1 个头把相隔 {max} 个位置的 key 的权重压到原来的约 {factor} 倍。',
     notice: '每条线都单调下降：在每个头、任何长度上，近的 key 得到的偏置总比远的大，所以单靠这个偏置，永远不会让往前几个位置的 key 胜过比它更近的 key。',
-    how: 'n_heads 个头中的第 h 个头给位置 n 上的 key 的得分加上 −λₕ·(m − n)，n_heads 为 2 的幂时 λₕ = 2^(−8h/n_heads)，h = 1 … n_heads（Press 等人；n_heads 不是 2 的幂时按他们代码的规则：先取不超过 n_heads 的最大 2 的幂的斜率，再从其两倍的斜率中隔一个取一个）：每个头一条直线，由两个端点画出。softmax 中的因子 e^b 超出 float64 范围时，由以 10 为底的对数算出。实验中的 ALiBi 模型按同一规则取 n_heads = 4。',
+    how: 'n_heads 个头中的第 h 个头给位置 n 上的 key 的得分加上 −λₕ·(m − n)，n_heads 为 2 的幂时 λₕ = 2^(−8h/n_heads)，h = 1 … n_heads（Press 等人；n_heads 不是 2 的幂时按他们代码的规则：先取不超过 n_heads 的最大 2 的幂的斜率，再从其两倍的斜率中隔一个取一个）：每个头一条直线，由两个端点画出。softmax 中的因子 e^b 超出 float64 范围时，由以 10 为底的对数算出。实验台上的 ALiBi 模型按同一规则取 n_heads = 4。',
   },
 });
 

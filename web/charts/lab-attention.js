@@ -36,7 +36,7 @@ const M = messages({
   zh: {
     colMultiple: '训练长度的倍数',
     title: '模型在关注什么：最后一层、各头平均；单个编码看训练长度的 1× 与 4×，全部编码只看 1×',
-    heatmap: '实验模型在训练长度及其四倍长度上的注意力图',
+    heatmap: '实验台模型在训练长度及其四倍长度上的注意力图',
     panel: '{multiple}×：{length} 个 token',
     query: 'query 位置',
     key: 'key 位置',
@@ -50,7 +50,7 @@ const M = messages({
     noticeFalls: '任务所需的 key 上的权重从 1× 时的 {t1} 降到 4× 时的 {t4}。',
     noticeAll: '在训练长度上，{best} 放在任务所需的 key 上的权重最多（{bestValue}），{worst} 最少（{worstValue}）。',
     noticeTie: '在训练长度上，{best} 并列第一，放在任务所需的 key 上的权重都是 {bestValue}；{worst} 最少，为 {worstValue}。',
-    how: '把该任务的一个输入（训练长度，以及它的 4 倍；显示全部编码时只用训练长度）送进用种子 1 训练的实验模型；每个格子是最后一层中某个 query（行）给某个 key（列）的权重，在 4 个头上取平均（0 到 1；query 之后的 key 被掩码遮住，留空）。图以 1/15 为步长存储，所以分散在许多 key 上的小权重会舍入为 0。图下的平均值只在有所需 key 的 query 上计算。在上面按“训练”之后，这张图改为显示那次训练的结果。',
+    how: '把该任务的一个输入（训练长度，以及它的 4 倍；显示全部编码时只用训练长度）送进用种子 1 训练的实验台模型；每个格子是最后一层中某个 query（行）给某个 key（列）的权重，在 4 个头上取平均（0 到 1；query 之后的 key 被掩码遮住，留空）。图以 1/15 为步长存储，所以分散在许多 key 上的小权重会舍入为 0。图下的平均值只在有所需 key 的 query 上计算。在上面按“训练”之后，这张图改为显示那次训练的结果。',
     readItem: '{multiple}× 为 {value}',
     sep: '，',
     readoutAll: '任务“{task}”的同一个输入，在训练长度上，各种编码：任务所需的 key 上的权重，在各 query 上的平均：{list}。',

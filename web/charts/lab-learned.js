@@ -20,7 +20,7 @@ const M = messages({
     random: 'random vectors: {value} on average',
     beyond: 'never reached in training (positions ≥ {reached})',
     range: '{lo} to {hi}',
-    readout: '“{task}”, learned table, {steps} steps: training reached positions 0 to {last}. Their rows moved {reachedMoved} of their length; every other row moved {otherMoved}, what weight decay alone does: it is still its random initial value. Largest cosine with another reached row (never with itself): {reachedCos} for the reached rows, {otherCos} for the others; a random {dim}-dimensional vector gets {random} on average against {reached} random ones, as many as the reached rows an unreached row is compared with (a reached row, left out of its own comparison, meets one fewer). The cosines do not separate the two groups; only the movement does.',
+    readout: '“{task}”, learned table, {steps} steps: training reached positions 0 to {last}. Their rows moved {reachedMoved} of their length; every other row moved {otherMoved}, what weight decay alone does: it is still its random initial value. Largest cosine with another reached row (never with itself): {reachedCos} for the reached rows, {otherCos} for the others; for comparison, the largest cosine of a random {dim}-dimensional vector with {reached} other random ones, one per reached row, is {random} on average. The cosines do not separate the two groups; only the movement does.',
     notice: 'Every row past position {last} is still its random initial value: training never reached it, so a longer input gets position codes the model never learned to read.',
     how: 'The learned position table of the lab model trained with seed 1 (one row of d_model = 32 numbers per position), compared row by row with its initial value: |P − P₀|/|P₀|, and the largest cosine with any other row training reached (a reached row is not compared with itself). Training reaches a row, that is, gives it a gradient, when some training sequence is that long: 16 tokens for “repeat the token 2 places back”, 33 for copying. The dotted line is the same largest cosine for random vectors (400 draws, computed here).',
   },
@@ -36,9 +36,9 @@ const M = messages({
     random: '随机向量：平均 {value}',
     beyond: '训练时从未到达（位置 ≥ {reached}）',
     range: '{lo} 到 {hi}',
-    readout: '任务“{task}”，可学习的位置表，{steps} 步：训练到达了位置 0 到 {last}。这些行移动了自身长度的 {reachedMoved}；其余每一行都移动了 {otherMoved}，这是权重衰减单独造成的：它们仍是随机的初始值。与另一到达过的行的最大余弦（不与自身比较）：到达过的行为 {reachedCos}，其余的行为 {otherCos}；一个随机的 {dim} 维向量与 {reached} 个随机向量（与未到达的行要比较的到达行一样多；到达过的行不与自身比较，少比较一行）相比，平均得到 {random}。余弦分不开这两组行，只有移动量能分开。',
+    readout: '任务“{task}”，可学习的位置表，{steps} 步：训练到达了位置 0 到 {last}。这些行移动了自身长度的 {reachedMoved}；其余每一行都移动了 {otherMoved}，这是权重衰减单独造成的：它们仍是随机的初始值。与另一到达过的行的最大余弦（不与自身比较）：到达过的行为 {reachedCos}，其余的行为 {otherCos}；作为对照，一个随机的 {dim} 维向量与 {reached} 个随机向量（每个到达过的行一个）的最大余弦平均为 {random}。余弦分不开这两组行，只有移动量能分开。',
     notice: '位置 {last} 之后的每一行都仍是随机的初始值：训练从未到达那里，所以更长的输入得到的是模型从未学过如何读取的位置编码。',
-    how: '实验中用种子 1 训练的模型的可学习位置表（每个位置一行，d_model = 32 个数），逐行与它的初始值比较：|P − P₀|/|P₀|，以及与训练到达过的其他任何一行的最大余弦（到达过的行不与自身比较）。训练到达某一行，即这一行得到梯度，条件是有训练序列有那么长：“重复往前第 2 个 token”任务为 16 个 token，复制任务为 33 个。点线是随机向量的同一个最大余弦（在这里抽取 400 次算出）。',
+    how: '实验台上用种子 1 训练的模型的可学习位置表（每个位置一行，d_model = 32 个数），逐行与它的初始值比较：|P − P₀|/|P₀|，以及与训练到达过的其他任何一行的最大余弦（到达过的行不与自身比较）。训练到达某一行，即这一行得到梯度，条件是有训练序列有那么长：“重复往前第 2 个 token”任务为 16 个 token，复制任务为 33 个。点线是随机向量的同一个最大余弦（在这里抽取 400 次算出）。',
   },
 });
 

@@ -67,7 +67,9 @@ const M = messages({
     fixDrop: 'leave out ',
     fixReconvert: 'no llama.cpp flag fixes this; use a GGUF converted again (which converter: see below).',
     fixNone: 'no llama.cpp flag fixes this (why: see below).',
-    details: 'as the command line prints it',
+    details: 'as {cmd} prints it',
+    // a reconversion whose converter is known: named here, so that no reader has to open the quote for it
+    'fix-rope-freqs-missing': 'no flag adds the per-pair factors; use a GGUF converted with convert_hf_to_gguf.py from llama.cpp b3472 or later (llama.cpp#8676).',
     'h-architecture-differs': 'This GGUF is of another model than the config.',
     'h-layers-not-compared': 'Some of the GGUF’s layers have no layer type of their own in the config, so they are not compared.',
     'h-rope-freqs-missing': 'The llama3 scaling is missing: the file has no rope_freqs tensor.',
@@ -153,7 +155,8 @@ const M = messages({
     fixDrop: '去掉 ',
     fixReconvert: '没有哪个 llama.cpp 命令行参数能修正它；请换用重新转换的 GGUF（用哪个版本的转换脚本，见下方原文）。',
     fixNone: '没有哪个 llama.cpp 命令行参数能修正它（原因见下方原文）。',
-    details: '命令行输出的英文原文',
+    details: '{cmd} 命令输出的英文原文',
+    'fix-rope-freqs-missing': '没有哪个 llama.cpp 命令行参数能补上每个维度对的除数；请下载或自行转换一个用 llama.cpp b3472 及以后版本（llama.cpp#8676）的 convert_hf_to_gguf.py 生成的 GGUF。',
     'h-architecture-differs': '这个 GGUF 与配置不是同一个模型。',
     'h-layers-not-compared': 'GGUF 里有些层在配置中没有对应的层类型，这些层不参与对比。',
     'h-rope-freqs-missing': '缺少 llama3 缩放：文件中没有 rope_freqs 张量。',
@@ -427,7 +430,7 @@ export default {
       // where the page is not in English: the fix's flags, or what its kind says (its sentence is folded below)
       const fixParts = (f) => (f.fixKind === 'flags' ? [...codes(f.fixFlags), '。']
         : f.fixKind === 'drop-flag' ? [String(M.fixDrop), ...codes(f.fixFlags), '。']
-          : [String(f.fixKind !== 'reconvert' ? M.fixNone : rightInLlamaCpp(f, cmp) ? M.fixReconvertOthers : M.fixReconvert)]);
+          : [String(f.fixKind !== 'reconvert' ? M.fixNone : rightInLlamaCpp(f, cmp) ? M.fixReconvertOthers : M[`fix-${f.code}`] ?? M.fixReconvert)]);
       findingsList.replaceChildren(...list.map((f) => {
         const li = mk('li');
         li.dataset.code = f.code;
@@ -447,7 +450,11 @@ export default {
           text.append(mk('code', { textContent: `${f.code}: ${f.message}` }), ...(f.fix ? [mk('br'), mk('code', { textContent: `fix: ${f.fix}` })] : []));
           text.lang = 'en';
           text.translate = false;
-          more.append(mk('summary', { textContent: M.details }), text);
+          // the command is a name, set as code in any language
+          const [before, after] = String(M.details).split('{cmd}');
+          const summary = mk('summary');
+          summary.append(before, mk('code', { textContent: 'posenc compare' }), after);
+          more.append(summary, text);
           li.append(more);
         }
         return li;

@@ -28,7 +28,7 @@ const M = messages({
     pair: '第 {i} 对：ζ = {zeta}',
     readout: 'd = {dim}，scale_base 为 {scaleBase}：ζ 从 {z0}（第 0 对）到 {zl}（第 {last} 对）；在距离 {max} 处，第 0 对在得分中的贡献乘以 {f0}，最慢的一对乘以 {fl}。',
     notice: '每个因子都随距离下降，快的维度对下降得最快：用来区分近处 key 的那些维度对最先衰减，远处 key 的得分越来越只剩慢的维度对的贡献。',
-    how: '对每一对 i，ζᵢ = (2i + 0.4d)/(1.4d) < 1；query 的这一对乘以 ζᵢ^(m/scale_base)，key 的这一对乘以 ζᵢ^(−n/scale_base)，两者在得分上的乘积就是 ζᵢ^((m − n)/scale_base)，以 float64 计算（与 lucidrains 的 rotary-embedding-torch 在 use_xpos 下一致；它把位置居中，乘积不受影响）。从 0 到最大距离取 200 个距离，画出其中四对。实验中的 xPos 模型用 d = 8（即头维度）和 scale_base 512。',
+    how: '对每一对 i，ζᵢ = (2i + 0.4d)/(1.4d) < 1；query 的这一对乘以 ζᵢ^(m/scale_base)，key 的这一对乘以 ζᵢ^(−n/scale_base)，两者在得分上的乘积就是 ζᵢ^((m − n)/scale_base)，以 float64 计算（与 lucidrains 的 rotary-embedding-torch 在 use_xpos 下一致；它把位置居中，乘积不受影响）。从 0 到最大距离取 200 个距离，画出其中四对。实验台上的 xPos 模型用 d = 8（即头维度）和 scale_base 512。',
   },
 });
 
