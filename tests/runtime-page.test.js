@@ -355,6 +355,13 @@ test('Chinese: the notice, the findings and the Hub messages are in Chinese; the
     assert.match(quote[0], /^rope-freqs-missing: this GGUF has no rope_freqs tensor/);
     assert.match(quote[1], /^fix: /);
     assert.equal(await fig(page).locator('li[data-code="rope-freqs-missing"] details summary').textContent(), 'posenc compare 命令输出的英文原文');
+    // Gemma 3 without freq_base_swa: right in llama.cpp; the fix for other readers names its converter in Chinese too
+    await control(page, 'model').selectOption('gemma-3-4b');
+    await control(page, 'file').selectOption('no-freq-base-swa');
+    await page.waitForFunction((k) => document.querySelector(`.chart[data-kind="${k}"] li[data-code="swa-base-missing"]`), KIND);
+    assert.match(await fig(page).locator('li[data-code="swa-base-missing"] .runtime-fix').textContent(),
+      /^修正：llama\.cpp 本身不需要修正；为了让其他读取程序也读对，请换用由会写入 rope\.freq_base_swa 的 convert_hf_to_gguf\.py（llama\.cpp#18553）重新转换的 GGUF。$/);
+    await control(page, 'model').selectOption('llama-3.1-8b');
     // a flag to leave out is named as such, not offered as the fix (the file's base is the config's)
     await control(page, 'file').selectOption('converted');
     const input = fig(page).locator('.runtime-inputs input.mono');
