@@ -1,6 +1,7 @@
 // browser.js: serves web/ on 127.0.0.1 and drives Debian's Chromium with playwright-core.
 // Every page opened here records console errors/warnings, failed requests and any request
 // that leaves localhost, so tests can assert there were none.
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { serve } from '../web/tools/serve.js';
 
@@ -87,4 +88,25 @@ export async function sceneOf(page, href, kind, extra) {
       extra: src ? new Function('box', 'data', src)(box, data) : null,
     };
   }, [kind, extra ? `return (${extra})(box, data)` : '']);
+}
+
+/**
+ * One loaded lesson (`path`) for all the tests of a file, since a load of the whole page costs
+ * seconds: registers the file's before and after hooks. Returns { page, scene }: the page once it
+ * is ready, and sceneOf on it.
+ */
+export function sharedLesson(path = '?lang=en') {
+  let env, page;
+  before(async () => {
+    env = await startBrowser();
+    ({ page } = await env.open(path));
+    await pageReady(page);
+  });
+  after(() => env?.close());
+  return {
+    get page() {
+      return page;
+    },
+    scene: (href, kind, extra) => sceneOf(page, href, kind, extra),
+  };
 }

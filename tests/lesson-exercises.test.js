@@ -1,9 +1,9 @@
 // lesson-exercises.test.js: exercises that ask what the text before them does not say, with answers
 // that are the chart's own numbers at the settings the exercise links to (§8, §13, §14), and the
 // numbers §12 and §15 quote recomputed from the formulas they give.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, pageReady, sceneOf } from './browser.js';
+import { sharedLesson } from './browser.js';
 import { text, section, exercises } from './lesson-text.js';
 
 /** A section's prose and takeaway before its first exercise, in one language, tags dropped. */
@@ -13,24 +13,18 @@ const theta = (d, base = 10000) => Array.from({ length: d / 2 }, (_, i) => base 
 const f2 = (x) => x.toFixed(2).replace('-', '−');
 
 // one lesson serves every scene: a scene link sets its chart as a new tab would (sceneOf)
-let b, page;
-before(async () => {
-  b = await startBrowser();
-  ({ page } = await b.open('?lang=en'));
-  await pageReady(page);
-});
-after(() => b?.close());
+const lesson = sharedLesson();
 
 /** The chart `kind` once an exercise's link is followed: its data rows and readout. */
 async function scene(href, kind) {
-  const { data, readout } = await sceneOf(page, href, kind);
+  const { data, readout } = await lesson.scene(href, kind);
   return { rows: data.rows, readout };
 }
 
 test('§5: the third-row exercise asks for pair 1\'s sine, not §3\'s sin 2; the table prints cos 2 with its minus sign', async () => {
   const [row3] = exercises('exact');
   assert.doesNotMatch(row3.summary + row3.answer, /0\.90929743/);
-  const { data, extra } = await sceneOf(page, row3.href, 'exact-table',
+  const { data, extra } = await lesson.scene(row3.href, 'exact-table',
     '(box) => [...box.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim()))');
   assert.equal(data.rows.length, 3);
   const shown = extra[2];

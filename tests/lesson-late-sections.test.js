@@ -1,9 +1,9 @@
 // lesson-late-sections.test.js: sections 13–15 and 17–19 define a step before they lean on it,
 // name their cross-references alike, ask exercises their prose does not already answer, and give
 // numbers their charts show at the settings named.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, pageReady, sceneOf } from './browser.js';
+import { sharedLesson } from './browser.js';
 import { text, section, exercises } from './lesson-text.js';
 
 const paras = (id, lang) => [...section(id).matchAll(new RegExp(`<p lang="${lang}">([\\s\\S]*?)</p>`, 'g'))].map((m) => text(m[1]));
@@ -12,13 +12,8 @@ const prose = (id, lang) => paras(id, lang).join(' ');
 const before1st = (id) => text(section(id).split('<details class="exercise">')[0]);
 const LATE = ['decay', 'llama', 'extrapolation', 'beyond', 'dynamic-cache', 'precision'];
 
-let b, page;
-before(async () => {
-  b = await startBrowser();
-  ({ page } = await b.open('?lang=en'));
-  await pageReady(page);
-});
-after(async () => b?.close());
+// one lesson serves every scene: a scene link sets its chart as a new tab would (sceneOf)
+const lesson = sharedLesson();
 
 test('cross-references read "section N" (第 N 节), not §N', () => {
   for (const id of LATE) {
@@ -43,7 +38,7 @@ test('§13 derives the count of pairs in step, names RoFormer once, and says its
 
 test('§13\'s independent-key exercise gives the typical size the chart states and the dip its data show', async () => {
   const e = exercises('decay').find((x) => /independent random vector/.test(x.summary));
-  const s = await sceneOf(page, e.href, 'rope-decay-random');
+  const s = await lesson.scene(e.href, 'rope-decay-random');
   const size = s.readout.match(/typical size √d ≈ (\d+\.\d+)/)[1];
   let low = [Infinity, 0];
   for (const [delta, score] of s.data.rows) if (delta <= 280 && score < low[0]) low = [score, delta];
@@ -78,16 +73,16 @@ test('§17\'s PI answer says why g stays in the band although Δ/4 is not a whol
   assert.doesNotMatch(e.answer, /by definition/);
   assert.match(e.answer, /The dotted lines were taken at whole distances, and Δ\/4 is mostly not one/);
   assert.match(e.answerZh, /点线是按整数距离取的，而 Δ\/4 多半不是整数/);
-  const s = await sceneOf(page, e.href, 'scaling-decay');
+  const s = await lesson.scene(e.href, 'scaling-decay');
   assert.equal(s.data.measured.outside.ones.after, 0);
 });
 
 test('§18\'s readout dates the new bases from step L₀ + 1, the first key written past L₀', async () => {
-  const d = await sceneOf(page, '#dynamic-cache', 'dynamic-kv-cache');
+  const d = await lesson.scene('#dynamic-cache', 'dynamic-kv-cache');
   const [, past, step] = d.readout.match(/the (\d+) keys written after it were rotated with \d+ different bases \(slowest-pair wavelength [\d.]+ at step (\d+),/);
   assert.deepEqual([+past, +step], [96, 33]);
   const e = exercises('dynamic-cache')[0];
-  const one = await sceneOf(page, e.href, 'dynamic-kv-cache');
+  const one = await lesson.scene(e.href, 'dynamic-kv-cache');
   assert.match(one.readout, /the one key written after it, at step 33, was rotated with a larger base/);
   assert.ok(e.answerZh.includes('见下面那张图'), e.answerZh);
   const { tables } = (await import('../web/charts/dynamic-kv-cache.js')).default.messages;
@@ -103,7 +98,7 @@ test('§19\'s score exercise asks what float16 makes of one position, which the 
   for (const a of [e.answer, e.answerZh]) assert.ok(a.includes('4096'), a);
   // the answer's offset is nowhere before the exercise
   assert.doesNotMatch(before1st('precision'), /4096|offset of 2|偏移是 2/);
-  const s = await sceneOf(page, e.href, 'precision-lab');
+  const s = await lesson.scene(e.href, 'precision-lab');
   const row = s.data.rows.find((r) => r[0] === 4095);
   assert.ok(e.answer.includes(row[s.data.columns.indexOf('error f16')].toFixed(2)));
   // the Chinese keeps the prompt to look at the two 16-bit curves

@@ -3,9 +3,9 @@
 // the chart's at that setting; the defaults the prose leans on (the keys of §9, the factor of §18)
 // are the controls'; §11's two rotations are one matrix with m = −Δ; the readouts say what they
 // leave out (float32 rounding in §11, float16's highest point in §19).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, pageReady, sceneOf } from './browser.js';
+import { sharedLesson } from './browser.js';
 import { html, text, section, exercises } from './lesson-text.js';
 
 const prose = (id, lang) => [...section(id).matchAll(new RegExp(`<p lang="${lang}">([\\s\\S]*?)</p>`, 'g'))].map((m) => text(m[1])).join(' ');
@@ -22,16 +22,10 @@ const both = (e, ...parts) => {
 };
 
 // one lesson serves every scene: a scene link sets its chart as a new tab would (sceneOf)
-let b, page;
-before(async () => {
-  b = await startBrowser();
-  ({ page } = await b.open('?lang=en'));
-  await pageReady(page);
-});
-after(async () => b?.close());
+const lesson = sharedLesson();
 
 /** What chart `kind` shows once scene link `href` is followed: readout, data, and `extra` run on the page. */
-const scene = (href, kind, extra) => sceneOf(page, href, kind, extra);
+const { scene } = lesson;
 const col = (data, name) => data.rows.map((r) => r[data.columns.indexOf(name)]);
 
 test('§9: the defaults behind "132 to 249" are stated; at 256 keys and the query at 100 the answer gives the chart\'s sizes', async () => {

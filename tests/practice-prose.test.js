@@ -1,22 +1,17 @@
 // practice-prose.test.js: what sections 20 to 24 and the recap say against what their charts show, in both
 // languages: each number the prose or an answer quotes is read from the chart at the settings it names.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, pageReady, switchLang } from './browser.js';
+import { sharedLesson, switchLang } from './browser.js';
 
-let env, page;
-before(async () => {
-  env = await startBrowser();
-  ({ page } = await env.open('?lang=en'));
-  await pageReady(page);
-});
-after(() => env?.close());
+// one English lesson serves the tests in order
+const lesson = sharedLesson();
 
-const text = (sel) => page.$eval(sel, (e) => e.textContent.replace(/\s+/g, ' '));
-const readout = (kind) => page.$eval(`.chart[data-kind="${kind}"] .readout`, (e) => e.textContent);
+const text = (sel) => lesson.page.$eval(sel, (e) => e.textContent.replace(/\s+/g, ' '));
+const readout = (kind) => lesson.page.$eval(`.chart[data-kind="${kind}"] .readout`, (e) => e.textContent);
 const set = async (kind, values) => {
-  await page.evaluate(([k, v]) => window.posencPage.charts.get(k).set(v), [kind, values]);
-  await page.waitForTimeout(300);
+  await lesson.page.evaluate(([k, v]) => window.posencPage.charts.get(k).set(v), [kind, values]);
+  await lesson.page.waitForTimeout(300);
 };
 
 test('§20: with random q and k the previous token gets about a fifth of the attention at seed 0, a sixth by chance', async () => {
@@ -36,7 +31,7 @@ test('§20: with random q and k the previous token gets about a fifth of the att
   const mean = shares.reduce((a, x) => a + x, 0) / shares.length;
   assert.ok(Math.abs(mean - 100 / 6) < 3, String(mean));
   assert.match(await text('#conventions p[lang="en"] ~ details .answer p[lang="en"]'), /other seeds give from about 6 % to 25 %/);
-  await page.evaluate(() => window.posencPage.charts.get('convention-lab').reset());
+  await lesson.page.evaluate(() => window.posencPage.charts.get('convention-lab').reset());
 });
 
 test('the transformers library is named as one where a sentence could read it as the architecture', async () => {
@@ -59,17 +54,17 @@ test('§21: Llama 4 Scout: the full-attention layers have no RoPE and scale thei
   // the question does not ask what the sentence before it says
   assert.doesNotMatch(await text('#your-model details.exercise summary'), /Which of its layers have no RoPE/);
   assert.match(await text('#recap tr:last-child td:last-child'), /query temperature that grows with position/);
-  await page.evaluate(() => window.posencPage.charts.get('model-positions').reset());
+  await lesson.page.evaluate(() => window.posencPage.charts.get('model-positions').reset());
 });
 
 test('§21: Phi-3.5 mini\'s LongRoPE misread first shows at distance 4095, a sequence of exactly L0 tokens', async () => {
   await set('model-misreads', { model: 'phi-3.5-mini' });
   assert.match(await readout('model-misreads'), /long factors from L₀, not L₀ \+ 1.*first past 1% at distance 4095\./);
-  const p = await page.$eval('#your-model', (s) => [...s.querySelectorAll('p[lang="en"]')].find((e) => e.textContent.includes('Pick Phi-3.5 mini')).textContent.replace(/\s+/g, ' '));
+  const p = await lesson.page.$eval('#your-model', (s) => [...s.querySelectorAll('p[lang="en"]')].find((e) => e.textContent.includes('Pick Phi-3.5 mini')).textContent.replace(/\s+/g, ' '));
   // the misread is one of the sequence's length, which the chart's distance only stands for
   assert.match(p, /depends on the sequence's length, not on the distance/);
   assert.match(p, /distance m stands for a sequence of m \+ 1 tokens, and 4095 is the first of exactly 4096/);
-  await page.evaluate(() => window.posencPage.charts.get('model-misreads').reset());
+  await lesson.page.evaluate(() => window.posencPage.charts.get('model-misreads').reset());
   // the default chart stops at the config's context, which the prose says is L0
   assert.match(await readout('model-misreads'), /distances from 1 to 32768\./);
   assert.match(p, /the chart runs to the context its config names, 32768, which is also its L₀/);
@@ -78,15 +73,15 @@ test('§21: Phi-3.5 mini\'s LongRoPE misread first shows at distance 4095, a seq
   assert.match(await readout('runtime-compare'), /llama\.cpp and the config agree here/);
   await set('runtime-compare', { position: 1000 });
   assert.match(await readout('runtime-compare'), /the score error first passes 1 % of \|q\|·\|k\| at distance 3\./);
-  await page.evaluate(() => window.posencPage.charts.get('runtime-compare').reset());
+  await lesson.page.evaluate(() => window.posencPage.charts.get('runtime-compare').reset());
 });
 
 test('§22: the exercise keeps pair 0 alone: head 0 keeps 0.45 on Δ = −2, not given in the paragraph above', async () => {
   await set('real-attention', { drop: 'slow', share: '75' });
   assert.match(await readout('real-attention'), /h0 \(Δ = −2\) 0\.45,/);
-  assert.ok(!/0\.45/.test(await page.$eval('#real-model', (s) => [...s.querySelectorAll(':scope > p[lang="en"]')].map((p) => p.textContent).join(' '))), 'the prose above the exercise does not give its answer');
+  assert.ok(!/0\.45/.test(await lesson.page.$eval('#real-model', (s) => [...s.querySelectorAll(':scope > p[lang="en"]')].map((p) => p.textContent).join(' '))), 'the prose above the exercise does not give its answer');
   assert.match(await text('#real-model details.exercise .answer p[lang="en"]'), /0\.45, against 0\.52/);
-  await page.evaluate(() => window.posencPage.charts.get('real-attention').reset());
+  await lesson.page.evaluate(() => window.posencPage.charts.get('real-attention').reset());
 });
 
 test('§22: the prose gives YaRN\'s reason for keeping pair 0 and does not lean on section 23 for it', async () => {
@@ -101,13 +96,13 @@ test('§24: xPos halves pair 0 at about 283 places, whatever d; the learned tabl
   await set('xpos-scale', { dim: 8, maxDist: 283 });
   assert.match(await readout('xpos-scale'), /at distance 283 pair 0's part of the score is scaled by 0\.5 and the slowest pair's by 0\.897/);
   assert.match(await text('#other-encodings details.exercise:nth-of-type(2) .answer p[lang="en"]'), /About 283 places back/);
-  await page.evaluate(() => window.posencPage.charts.get('xpos-scale').reset());
+  await lesson.page.evaluate(() => window.posencPage.charts.get('xpos-scale').reset());
   await set('lab-order', { encoding: 'rope' });
   // the answer says "about a fortieth of their norm"
   const first = Number(/after the first layer the stream moved by ([\d.]+) of its norm at most/.exec(await readout('lab-order'))[1]);
   assert.ok(1 / first > 35 && 1 / first < 48, String(first));
   assert.match(await text('#other-encodings details.exercise:nth-of-type(3) .answer p[lang="en"]'), /about a fortieth of their norm/);
-  await page.evaluate(() => window.posencPage.charts.get('lab-order').reset());
+  await lesson.page.evaluate(() => window.posencPage.charts.get('lab-order').reset());
   assert.match(await readout('lab-order'), /after the first layer the stream moved by 1\.4e-7 of its norm at most/);
   assert.doesNotMatch(await text('#other-encodings'), /with any other encoding, the first layer already differs/);
   assert.match(await readout('lab-learned'), /for comparison, the largest cosine of a random 32-dimensional vector with 16 other random ones, one per reached row, is 0\.\d+ on average\./);
@@ -115,14 +110,14 @@ test('§24: xPos halves pair 0 at about 283 places, whatever d; the learned tabl
 });
 
 test('Chinese: the same terms and quotes', async () => {
-  await switchLang(page, 'zh');
-  await page.waitForFunction(() => /随机向量/.test(document.querySelector('.chart[data-kind="lab-learned"] .readout')?.textContent));
-  const zh = await page.$eval('#real-model', (s) => s.textContent);
+  await switchLang(lesson.page, 'zh');
+  await lesson.page.waitForFunction(() => /随机向量/.test(document.querySelector('.chart[data-kind="lab-learned"] .readout')?.textContent));
+  const zh = await lesson.page.$eval('#real-model', (s) => s.textContent);
   assert.doesNotMatch(zh, /假设实验|消融（反事实）|旋转偏移特征/);
   assert.match(zh, /消融实验/);
   assert.match(zh, /rotary offset features/);
   assert.match(await readout('lab-learned'), /一个随机的 32 维向量与 16 个随机向量（每个到达过的行一个）的最大余弦平均为 0\.\d+。/);
-  assert.match(await page.$eval('#recap', (s) => s.textContent), /LongChat（代码中称 condensed rotary）/);
-  assert.match(await page.$eval('#other-encodings', (s) => s.textContent), /《鹅厂面试官：Transformer为何需要位置编码？》/);
-  await switchLang(page, 'en');
+  assert.match(await lesson.page.$eval('#recap', (s) => s.textContent), /LongChat（代码中称 condensed rotary）/);
+  assert.match(await lesson.page.$eval('#other-encodings', (s) => s.textContent), /《鹅厂面试官：Transformer为何需要位置编码？》/);
+  await switchLang(lesson.page, 'en');
 });
