@@ -424,12 +424,12 @@ test('helix: the pair control stops at d_model/2 − 1 and shows the pair drawn'
 test('helix: each notice is true at its settings, and close points keep their labels apart', async () => {
   const notice = () => page.$eval('[data-chart="helix"] .notice', (n) => n.textContent);
   // the defaults: pair 0 turns 1 rad a position, and 19 rad is just past 3 turns
-  assert.match(await notice(), /^After 3 turns, position 19 comes round again, 0\.15 from position 0/);
+  assert.match(await notice(), /^After about 3 turns, position 19 is back near position 0, 0\.15 from it on the circle/);
   await setControl('helix', 'length', 5); // 5 rad: not yet round, the neighbour is nearest
   assert.match(await notice(), /^Up to position 5 the point turns 0\.8 of a turn and does not come round: .* position 1, 0\.96 away/);
   await setControl('helix', 'length', 200);
   await setControl('helix', 'pair', 10); // 2π/θ ≈ 112 positions a turn
-  assert.match(await notice(), /^After one turn, position 112 comes round again/);
+  assert.match(await notice(), /^After about one turn, position 112 is back near position 0/);
   await setControl('helix', 'length', 20);
   const labels = await textDrawn('helix', async (box) => {
     const input = box.querySelector('input[type=number][name=pair]');
