@@ -4,10 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedLesson } from './browser.js';
-import { text, section, exercises } from './lesson-text.js';
+import { text, section, paragraphs, exercises } from './lesson-text.js';
 
-const paras = (id, lang) => [...section(id).matchAll(new RegExp(`<p lang="${lang}">([\\s\\S]*?)</p>`, 'g'))].map((m) => text(m[1]));
-const prose = (id, lang) => paras(id, lang).join(' ');
+const prose = (id, lang) => paragraphs(id, lang).join(' ');
 /** The section's text up to its first exercise. */
 const before1st = (id) => text(section(id).split('<details class="exercise">')[0]);
 const LATE = ['decay', 'llama', 'extrapolation', 'beyond', 'dynamic-cache', 'precision'];
@@ -24,7 +23,7 @@ test('cross-references read "section N" (第 N 节), not §N', () => {
 test('§13 derives the count of pairs in step, names RoFormer once, and says its own term only', () => {
   // the step from the count to d(1 − ln Δ/ln base): i ≥ (d/2)·ln Δ/ln base, in both languages
   const derive = /i≥\(d\/2\)·ln\u2061?Δ\/ln\u2061?base/;
-  for (const lang of ['en', 'zh-CN']) assert.ok(paras('decay', lang).some((p) => derive.test(p)), lang);
+  for (const lang of ['en', 'zh-CN']) assert.ok(paragraphs('decay', lang).some((p) => derive.test(p)), lang);
   const en = prose('decay', 'en'), zh = prose('decay', 'zh-CN');
   assert.match(en, /that term is at most 2 out of 256/);
   assert.match(en, /the rewritten sum keeps no boundary term/);

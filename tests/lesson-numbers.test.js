@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedLesson } from './browser.js';
-import { html, text, section, exercises } from './lesson-text.js';
+import { html, section, paragraphs, exercises } from './lesson-text.js';
 
-const prose = (id, lang) => [...section(id).matchAll(new RegExp(`<p lang="${lang}">([\\s\\S]*?)</p>`, 'g'))].map((m) => text(m[1])).join(' ');
+const prose = (id, lang) => paragraphs(id, lang).join(' ');
 const exercise = (id, pattern) => {
   const found = exercises(id).filter((e) => pattern.test(e.summary));
   assert.equal(found.length, 1, `${id}: one exercise matches ${pattern}`);

@@ -7,6 +7,8 @@ export const html = readFileSync(new URL('../web/index.html', import.meta.url), 
 export const text = (s) => s.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
 /** The source of the section with this id. */
 export const section = (id) => html.match(new RegExp(`<section id="${id}"[\\s\\S]*?</section>`))[0];
+/** The text of each paragraph of a section in one language (lang "en" or "zh-CN"), in order. */
+export const paragraphs = (id, lang) => [...section(id).matchAll(new RegExp(`<p lang="${lang}"[^>]*>([\\s\\S]*?)</p>`, 'g'))].map((m) => text(m[1]));
 
 /**
  * The exercises of one section: { summary, summaryZh, href (its scene link), answer, answerZh },

@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { html, section, text, exercises } from './lesson-text.js';
+import { html, section, paragraphs, exercises } from './lesson-text.js';
 
-const proseOf = (id, lang) => [...section(id).matchAll(new RegExp(`<p lang="${lang}"[^>]*>([\\s\\S]*?)</p>`, 'g'))].map(([, p]) => text(p)).join(' ');
+const proseOf = (id, lang) => paragraphs(id, lang).join(' ');
 
 test('§20: random q and k give the previous token a sixth by chance, whichever the pairing; a fifth is this seed', () => {
   // a query at position m sees m + 1 keys, each 1/(m + 1) on average; the chart averages positions 1-15
