@@ -163,7 +163,7 @@ test('vectors: the conformance vectors as JSON, to stdout or a file', async () =
   assert.match((await run('inspect', llamaConfig, '--seq-len', '7')).stderr, /--seq-len applies to vectors only/);
   const out = join(dir, 'vectors.json');
   const w = await run('vectors', llamaConfig, '--out', out);
-  assert.match(w.stdout, /wrote .*vectors.json: 1 layer types/);
+  assert.match(w.stdout, /wrote .*vectors.json: the layer type full_attention$/m);
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')).format, 'posenc-rope-vectors/1');
 });
 
@@ -199,6 +199,7 @@ test('errors: usage, unknown options, missing files, a file that is not GGUF: ex
   assert.match(bad.stderr, /compare takes two files/);
   assert.match((await run('inspect', llamaConfig, '--rope-scal', '2')).stderr, /unknown option --rope-scal/);
   assert.match((await run('inspect', join(dir, 'nope.gguf'))).stderr, /cannot open .*nope.gguf: no such file/);
+  assert.match((await run('inspect', dir)).stderr, /^posenc: cannot read .*: it is a directory; give the config.json in it$/m);
   const notGguf = file('fake.gguf', 'PK\u0003\u0004 not a model');
   assert.match((await run('inspect', notGguf)).stderr, /not a GGUF file/);
   assert.match((await run('inspect', oldGguf, '--rope-scale', 'x')).stderr, /--rope-scale needs a number/);

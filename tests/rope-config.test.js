@@ -206,6 +206,10 @@ test('errors name the key and the value', () => {
   bad({ ...llama, num_hidden_layers: 3.5 }, RangeError, /^num_hidden_layers must be an integer/);
   bad({ ...llama, rope_scaling: [1, 2] }, TypeError, /^rope_scaling must be an object/);
   bad({ model_type: 'custom', num_hidden_layers: 2 }, TypeError, /head_dim is missing/);
+  // a head wider than the kernels compute is refused here, in the config's keys, not later by an option's name
+  bad({ ...llama, hidden_size: 409600000, num_attention_heads: 1 }, RangeError, /^hidden_size \/ num_attention_heads gives heads of 409600000 dimensions; posenc computes heads of up to 65536$/);
+  bad({ ...llama, head_dim: 131072 }, RangeError, /^head_dim gives heads of 131072 dimensions/);
+  assert.equal(read({ ...llama, head_dim: 65536 }).layerTypes.full_attention.headDim, 65536);
   bad({ ...llama, partial_rotary_factor: 2 }, RangeError, /^partial_rotary_factor must be in/);
   bad({ ...llama, rope_scaling: { type: 'mrope', mrope_section: [16, '24', 24] } }, TypeError, /^rope_scaling\.mrope_section\[1\]/);
   bad({ ...llama, rope_scaling: { type: 'longrope', short_factor: [1, 'x'], long_factor: [1, 1] } }, TypeError, /^rope_scaling\.short_factor\[1\]/);

@@ -70,4 +70,15 @@ test('default positions: 0, 1, L0 − 1, L0, L0 + 1 and the last of the context 
   assert.deepEqual(at('phi-3.5-mini').full_attention, [0, 1, 4095, 4096, 4097, 131071]);
   const plain = { ...qwen, rope_scaling: undefined };
   assert.deepEqual(pe.ropeVectors(plain).layerTypes.full_attention.positions.map((r) => r.position), [0, 1, 32767]);
+  // dynamic NTK ×2 grows its base past max_position_embeddings (its L0): the rows and the pair reach 2 × 32768,
+  // where the pair's score is no longer plain RoPE's
+  const dynamic = { ...qwen, rope_scaling: { rope_type: 'dynamic', factor: 2 } };
+  const lt = pe.ropeVectors(dynamic).layerTypes.full_attention;
+  assert.deepEqual(lt.positions.map((r) => [r.position, r.seqLen]), [[0, 1], [1, 2], [32767, 32768], [32768, 32769], [32769, 32770], [65535, 65536]]);
+  assert.equal(lt.pair.qPosition, 65535);
+  const last = lt.positions.at(-1), d = 128, base = 1e6 * (2 * 65536 / 32768 - 1) ** (d / (d - 2));
+  assert.ok(Math.abs(last.invFreq[1] - base ** (-2 / d)) < 1e-15 * base ** (-2 / d), `θ₁ at length 65536: ${last.invFreq[1]}`);
+  const unscaled = pe.ropeVectors(plain, { positions: [65535] }).layerTypes.full_attention.pair;
+  assert.equal(unscaled.qPosition, 65535);
+  assert.ok(Math.abs(lt.pair.score - unscaled.score) > 1e-3, `the pair's score moves with the scaling: ${lt.pair.score} against ${unscaled.score}`);
 });

@@ -14,6 +14,7 @@
 // models/gpt_oss/configuration_gpt_oss.py, models/ministral3, models/gptj, models/glm;
 // deepseek-ai/DeepSeek-V3 inference/model.py.
 import * as A from './args.js';
+import { MAX_DIM } from './rope.js';
 import { blockScaling, SCALING_TYPES } from './scaling.js';
 import { chooseBlock, layerList } from './config-layers.js';
 import { configClass, withClassDefaults } from './config-defaults.js';
@@ -198,7 +199,7 @@ function readLayerType(x) {
   // head width: Gemma 4's full-attention layers have their own (global_head_dim)
   let headDim = x.headDim;
   if (kind === 'full_attention' && get(c, 'global_head_dim') !== undefined) {
-    headDim = count(`${at}global_head_dim`, get(c, 'global_head_dim'), 2);
+    headDim = width(`${at}global_head_dim`, get(c, 'global_head_dim'));
   }
 
   const near = blockTypos(b, bPath, warn);
@@ -440,11 +441,18 @@ function rotaryWidth(headDim, partial, warn) {
   return even;
 }
 
+/** A head's width read from key(s) `name`: at least 2, and no wider than the kernels compute. */
+function width(name, v) {
+  const d = count(name, v, 2);
+  if (d > MAX_DIM) throw new RangeError(`${name} gives heads of ${d} dimensions; posenc computes heads of up to ${MAX_DIM}`);
+  return d;
+}
+
 /** The per-head width RoPE works on (for MLA: the rope part, qk_rope_head_dim). */
 function readHeadDim(at, c, mla) {
-  if (mla) return count(`${at}qk_rope_head_dim`, get(c, 'qk_rope_head_dim'), 2);
-  if (get(c, 'head_dim') !== undefined) return count(`${at}head_dim`, get(c, 'head_dim'), 2);
-  if (get(c, 'kv_channels') !== undefined) return count(`${at}kv_channels`, get(c, 'kv_channels'), 2);
+  if (mla) return width(`${at}qk_rope_head_dim`, get(c, 'qk_rope_head_dim'));
+  if (get(c, 'head_dim') !== undefined) return width(`${at}head_dim`, get(c, 'head_dim'));
+  if (get(c, 'kv_channels') !== undefined) return width(`${at}kv_channels`, get(c, 'kv_channels'));
   const hk = get(c, 'hidden_size') !== undefined ? 'hidden_size' : 'n_embd';
   const nk = get(c, 'num_attention_heads') !== undefined ? 'num_attention_heads' : 'n_head';
   const hidden = get(c, hk), heads = get(c, nk);
@@ -454,7 +462,7 @@ function readHeadDim(at, c, mla) {
   count(`${at}${hk}`, hidden, 1);
   count(`${at}${nk}`, heads, 1);
   if (hidden % heads !== 0) throw new RangeError(`${at}${hk} ${hidden} is not a multiple of ${at}${nk} ${heads}`);
-  return count(`${at}${hk} / ${nk}`, hidden / heads, 2);
+  return width(`${at}${hk} / ${nk}`, hidden / heads);
 }
 
 function pairStyle(at, c, modelType, mla) {

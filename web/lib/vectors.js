@@ -107,9 +107,14 @@ export function ropeVectors(pe, config, opts) {
   };
 }
 
-/** The context a layer type is for: max_position_embeddings, or factor × original when larger. */
+/**
+ * The context a layer type is for: max_position_embeddings, or factor × original when larger.
+ * Dynamic NTK's original is max_position_embeddings, past which its base grows: without this its
+ * rows would all lie short of it, where it equals plain RoPE.
+ */
 function contextLength(lt, max) {
-  const s = lt.scaling, scaled = s?.factor * s?.originalMaxPositionEmbeddings;
+  const s = lt.scaling, original = s?.type === 'dynamic' ? s.maxPositionEmbeddings ?? max : s?.originalMaxPositionEmbeddings;
+  const scaled = s?.factor * original;
   if (!(scaled > 0)) return max;
   return max === null || scaled > max ? scaled : max;
 }

@@ -144,7 +144,7 @@ async function loadConfig(ref) {
   try {
     text = await readFile(ref, 'utf8');
   } catch (e) {
-    throw new Error(`cannot read ${ref}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+    throw new Error(`cannot read ${ref}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory; give the config.json in it' : e.message}`);
   }
   if (text.startsWith('GGUF')) throw new UsageError(`${ref} is a GGUF file; a config.json is wanted here`);
   // bytes that are not UTF-8 text (a NUL, or what decoding replaced) in its first KiB: not a JSON file
@@ -300,7 +300,8 @@ async function main(argv) {
       await writeFile(a.out, `${json}\n`).catch((e) => {
         throw new Error(`--out ${a.out}: ${e.code === 'ENOENT' ? `no directory ${dirname(a.out)}; create it first` : e.message}`);
       });
-      if (!a.json) process.stdout.write(`wrote ${a.out}: ${Object.keys(v.layerTypes).length} layer types\n`);
+      const types = Object.keys(v.layerTypes);
+      if (!a.json) process.stdout.write(`wrote ${a.out}: ${types.length === 1 ? `the layer type ${types[0]}` : `${types.length} layer types (${types.join(', ')})`}\n`);
       else process.stdout.write(`${toJson({ wrote: a.out, layerTypes: Object.keys(v.layerTypes) })}\n`);
     } else process.stdout.write(`${json}\n`);
     return 0;
