@@ -203,6 +203,19 @@ test('a param that counts only beside another\'s value: given alone it brings th
   assert.doesNotMatch(embedSnippets({ chart: { kind: 'rope-decay', title: 't', params }, values: set, scriptUrl: 'posenc.js' }), / dim=/);
   assert.doesNotMatch(toCSV({ kind: 'rope-decay', title: 't', params }, set, { columns: [], rows: [] }), /# dim =/);
   assert.match(stateQuery('rope-decay', params, { ...set, preset: 'free' }), /&dim=64/);
+  // copied from the Chinese page, both snippets draw in Chinese: an iframe cannot see its post's
+  // language, and a post need not name one
+  const { setLang } = await import('../web/host/i18n.js');
+  const snippets = () => embedSnippets({ chart: { kind: 'rope-decay', title: 't', params }, values: set, embedUrl: 'http://h/embed.html', scriptUrl: 'posenc.js' });
+  assert.doesNotMatch(snippets(), /lang/);
+  setLang('zh');
+  try {
+    assert.match(snippets(), /<iframe src="http:\/\/h\/embed\.html\?chart=rope-decay&amp;lang=zh&amp;/);
+    assert.match(snippets(), /<posenc-chart kind="rope-decay" lang="zh" /);
+    assert.match(snippets(), /^<!-- posenc: rope-decay\. 下面两段代码选一段粘贴，不要两段都贴。 -->$/m);
+  } finally {
+    setLang('en');
+  }
 
   const { page, context, problems } = await trackedPage(b.browser);
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title><link rel="icon" href="data:,">' +
@@ -474,10 +487,22 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     const embData = await emb.page.evaluate(async () => (await window.posencEmbed.ready, JSON.stringify(window.posencEmbed.host.data)));
     assert.ok(embData === data, `the iframe draws the same data (${embData?.slice(0, 80)})`);
     await emb.context.close();
-    // the element snippet pasted into a plain page of another origin draws them too
-    // (served by a real server: Chromium does not let a page of unknown address reach 127.0.0.1)
+    // two snippets, one to paste: the iframe with its height script, or the element with its script
+    const lines = text.split('\n');
+    assert.match(lines[0], /^<!-- posenc: rope-decay\. Paste one of the two snippets below, not both\. -->$/);
+    const second = lines.findIndex((l) => l.startsWith('<!-- 2. '));
+    assert.ok(lines[1].startsWith('<!-- 1. ') && second > 1, text);
+    const [iframeSnippet, elementSnippet] = [lines.slice(1, second).join('\n'), lines.slice(second).join('\n')];
+    assert.equal((iframeSnippet.match(/<iframe /g) ?? []).length, 1);
+    assert.doesNotMatch(iframeSnippet, /posenc-chart/);
+    assert.doesNotMatch(elementSnippet, /<iframe/);
+    // each pasted into a plain page of another origin: the element draws the same numbers, and
+    // the iframe takes the height its chart posts (served by a real server: Chromium does not
+    // let a page of unknown address reach 127.0.0.1)
     const dir = mkdtempSync(join(tmpdir(), 'posenc-paste-'));
-    writeFileSync(join(dir, 'pasted.html'), `<!doctype html><meta charset="utf-8"><title>pasted</title>\n${text}\n`);
+    const post = (snippet) => `<!doctype html><meta charset="utf-8"><title>pasted</title>\n<div style="width: 600px">${snippet}</div>\n`;
+    writeFileSync(join(dir, 'pasted.html'), post(elementSnippet));
+    writeFileSync(join(dir, 'framed.html'), post(iframeSnippet));
     const other = await serve({ port: 0, root: dir });
     const blog = await trackedPage(b.browser);
     try {
@@ -490,6 +515,15 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
         return JSON.stringify(el.data);
       });
       assert.ok(elData === data, `the pasted element draws the same data (${elData?.slice(0, 80)})`);
+      await blog.page.goto(`${other.url}framed.html`);
+      // the snippet's height (the chart's on the page, 928 px wide) is not the 600 px column's
+      const given = Number(iframeSnippet.match(/ height="(\d+)"/)[1]);
+      const frame = blog.page.frames()[1];
+      await frame.waitForFunction(() => window.posencEmbed?.host?.data, null, { timeout: 20000 });
+      // settled: the height the chart last posted is the iframe's, and the chart fits in it
+      await frame.waitForFunction(() => Math.abs(document.documentElement.scrollHeight - innerHeight) <= 1, null, { timeout: 10000 });
+      const posted = await blog.page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
+      assert.ok(Math.abs(posted - given) > 10 && posted > 200, `the iframe follows its chart: ${posted} px, the snippet said ${given}`);
       assert.deepEqual(blog.problems, clean);
     } finally {
       await blog.context.close();

@@ -102,7 +102,8 @@ async function svgVersusCanvas(page, text) {
 
 for (const theme of ['light', 'dark']) {
   test(`SVG of a Chart.js chart (${theme}): vector paths, text as <text>, the ${theme} theme's colours, drawn where the canvas drew`, async () => {
-    const { page, problems } = await sharedPage('chart=rope-decay', { theme });
+    // (a chart no wider than a post's column is drawn in the SVG at its page size: see below)
+    const { page, problems } = await sharedPage('chart=rope-decay', { theme, width: 600 });
     const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
     assert.equal(file.name, 'posenc-rope-decay.svg');
     const text = file.bytes.toString('utf8');
@@ -131,7 +132,7 @@ for (const theme of ['light', 'dark']) {
 }
 
 test('SVG of a hand-drawn heatmap: the cells as an image, the ticks, titles and colour bar as vectors and text', async () => {
-  const { page, context } = await chartPage('chart=sin-heatmap&length=50&dim=64', { theme: 'dark' });
+  const { page, context } = await chartPage('chart=sin-heatmap&length=50&dim=64', { theme: 'dark', width: 600 });
   const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
   const text = file.bytes.toString('utf8');
   const svg = await readSVG(page, text);
@@ -145,7 +146,7 @@ test('SVG of a hand-drawn heatmap: the cells as an image, the ticks, titles and 
 });
 
 test('SVG in Chinese: the heading is the chart\'s Chinese title, drawn as text; the chart under it unchanged', async () => {
-  const { page, problems } = await sharedPage('chart=rope-decay', { lang: 'zh', theme: 'dark' });
+  const { page, problems } = await sharedPage('chart=rope-decay', { lang: 'zh', theme: 'dark', width: 600 });
   const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
   const text = file.bytes.toString('utf8');
   const svg = await readSVG(page, text);
@@ -157,6 +158,19 @@ test('SVG in Chinese: the heading is the chart\'s Chinese title, drawn as text; 
   const { off } = await svgVersusCanvas(page, text);
   assert.ok(off < 0.01, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+});
+
+test('SVG of a chart wider than a post\'s column: its text drawn larger, as the PNG\'s, so that the column shows it at the page\'s size', async () => {
+  const at = {};
+  for (const width of [600, 900]) {
+    const { page } = await sharedPage('chart=rope-decay', { width });
+    const text = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
+    at[width] = { w: Number(text.match(/<svg [^>]*width="(\d+)"/)[1]), tick: Number(text.match(/font-size="([\d.]+)"[^>]*>10,000<\/text>/)[1]) };
+  }
+  assert.ok(at[600].w <= 640 && at[900].w > 800, JSON.stringify(at));
+  // letteringFor: the chart's width over the column's 640 px, at most 1.5
+  const ratio = at[900].tick / at[600].tick, want = Math.min(1.5, at[900].w / 640);
+  assert.ok(Math.abs(ratio - want) < 0.08, `ticks ${at[900].tick} against ${at[600].tick} px: ×${ratio.toFixed(2)}, want ×${want.toFixed(2)}`);
 });
 
 test('SVG of the unit circle: its axis names keep the margin the grid keeps from the edge', async () => {
@@ -500,7 +514,8 @@ test('GIF over its limit: narrower while its text is at the page\'s size, then f
 
 test('exported figures carry a line of how the chart is set, in its language; unticked, none', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, context } = await chartPage('chart=rope-decay&preset=free&dim=64', { lang });
+    // (wide enough for the settings line on one row: a row's break would split a Chinese word)
+    const { page, context } = await chartPage('chart=rope-decay&preset=free&dim=64', { lang, width: 1100 });
     const svgText = async () => (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
     const settings = (svg) => page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
       .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
@@ -718,7 +733,9 @@ test('the settings line names θ once (its option is the equation) and rounds a 
   // a whole part longer than the figures kept stays whole: only the fraction is rounded
   const { page, context } = await chartPage('chart=rope-decay&base=1234567.5');
   const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
-  assert.match(svg, /base 1\u202f234\u202f568</);
+  const line = await page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
+    .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
+  assert.match(line, /base 1\u202f234\u202f568$/, line);
   await context.close();
 });
 

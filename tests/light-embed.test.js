@@ -43,11 +43,12 @@ after(async () => {
 });
 
 /** Opens a post with these <posenc-chart> elements; resolves once each has drawn. */
-async function post(name, body) {
+async function post(name, body, viewport = { width: 1000, height: 900 }) {
   await writeFile(join(dir, `${name}.html`), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <script type="module" src="module/posenc.js"></script></head><body><h1>A post</h1>${body}</body></html>`);
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
@@ -289,11 +290,35 @@ test('the light embed\'s kernels (built for size) compute bit for bit what the t
   }
 });
 
+test('on a phone, an element that spells out its defaults (as the Embed button writes it) keeps its settings folded; one that changes a folded setting opens them', async () => {
+  const { formatValue, paramAttribute, counts } = await import('../web/host/params.js');
+  const { params } = (await import('../web/charts/rope-decay.js')).default;
+  const all = Object.fromEntries(params.map((p) => [p.name, p.value]));
+  const attrs = (vals) => params.filter((p) => counts(p, vals)).map((p) => ` ${paramAttribute(p)}="${formatValue(p, vals[p.name])}"`).join('');
+  const { page, context, problems } = await post('phone-defaults', `<posenc-chart id="a" kind="rope-decay"${attrs(all)}></posenc-chart>` +
+    `<posenc-chart id="b" kind="rope-decay"${attrs({ ...all, base: 500000 })}></posenc-chart>`, { width: 360, height: 740 });
+  const open = await page.evaluate(() => ['a', 'b'].map((id) => document.getElementById(id).shadowRoot.querySelector('.settings-toggle')?.getAttribute('aria-expanded')));
+  assert.deepEqual(open, ['false', 'true']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('every kind draws through the light embed', async () => {
   const body = KINDS.map((k) => `<posenc-chart kind="${k}" controls="0"></posenc-chart>`).join('\n');
   const { page, context, problems } = await post('all', body);
   const r = await page.evaluate(() => [...document.querySelectorAll('posenc-chart')].map((el) => [el.kind, !!el.data, el.shadowRoot.querySelector('.posenc-error')?.textContent ?? null]));
   assert.deepEqual(r.filter(([, ok, err]) => !ok || err), []);
+  // controls="0": no control shows, a chart's own panels (a config box, Train, a Hub menu, the
+  // circle's play buttons, a download) neither; scaling-variants draws no config it does not show
+  const shown = await page.evaluate(() => [...document.querySelectorAll('posenc-chart')].flatMap((el) =>
+    [...el.shadowRoot.querySelectorAll('input, select, textarea, button')].filter((c) => c.checkVisibility() && !c.closest('.data-table, .how, .posenc-table-toggle, .table-toggle'))
+      .map((c) => `${el.kind}: ${c.outerHTML.slice(0, 80)}`)));
+  assert.deepEqual(shown, []);
+  const scaling = await page.evaluate(() => {
+    const el = [...document.querySelectorAll('posenc-chart')].find((e) => e.kind === 'scaling-variants');
+    return el.data.columns;
+  });
+  assert.ok(!scaling.includes('wavelength config'), scaling.join(', '));
   assert.deepEqual(problems, []);
   await context.close();
 });

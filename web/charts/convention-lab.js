@@ -140,7 +140,7 @@ export default {
       const side = Math.max(10, Math.min(w - m.left - m.right, h - m.top - m.bottom));
       const plot = { x: m.left, y: m.top + sub, w: side, h: side - sub };
       const ticks = niceTicks(0, seq - 1, 4).map((v) => [(v + 0.5) / seq, String(v)]);
-      drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: String(M.keyPosition), yTitle: String(M.queryPosition), title });
+      drawCells(ctx, panel.image, plot, { xTicks: ticks, yTicks: ticks, xTitle: String(M.keyPosition), yTitle: String(M.queryPosition), title, width: w });
       ctx.fillStyle = ink().muted;
       ctx.font = chartFont('tick');
       ctx.textAlign = 'left';

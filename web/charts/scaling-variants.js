@@ -303,12 +303,15 @@ export default {
           }
         }
         const orig = out[0].inv;
-        const cfg = readConfig(p);
+        // Shown without controls (an embed's controls="0"), the box is hidden, and so is its line:
+        // a reader could neither see nor change the config it draws.
+        const boxShown = !el.closest('.no-controls');
+        const cfg = boxShown ? readConfig(p) : { hidden: true };
 
         // The point arrays are kept between redraws (pointArrays): refilled, not rebuilt.
         wave.data.datasets = out.map(({ key, label, inv }) => dataset(label, pts(`wave ${key}`, inv.length, (i) => TAU / inv[i]), key));
         stretch.data.datasets = out.map(({ key, label, inv }) => dataset(label, pts(`stretch ${key}`, inv.length, (i) => orig[i] / inv[i]), key));
-        if (!cfg.error) {
+        if (cfg.inv) {
           const name = M.yourConfig.format({ type: cfg.scaling?.type ?? M.noScaling, dim: cfg.rotaryDim });
           const marks = { pointRadius: cfg.rotaryDim <= 160 ? 3.5 : 0, pointStyle: 'circle' };
           const { inv, plain } = cfg;
@@ -324,7 +327,9 @@ export default {
         const byKey = Object.fromEntries(out.map((v) => [v.key, v]));
         const moved0 = out.slice(1).filter((v) => v.inv[0] !== orig[0]).map((v) => v.key);
         const tail = (key) => (byKey[key] ? sig(orig[half - 1] / byKey[key].inv[half - 1], 3) : '–');
-        if (cfg.error) {
+        if (cfg.hidden) {
+          message.textContent = '';
+        } else if (cfg.error) {
           message.textContent = cfg.error;
           message.classList.add('error');
         } else {
@@ -366,15 +371,15 @@ export default {
         return {
           measured: {
             attention: Object.fromEntries(out.map((v) => [v.key, v.attn])),
-            config: cfg.error ? { error: cfg.error } : {
+            config: cfg.hidden ? null : cfg.error ? { error: cfg.error } : {
               type: cfg.scaling?.type ?? null, rotaryDim: cfg.rotaryDim, base: cfg.base, attentionFactor: cfg.attn,
               slowestStretch: cfg.plain[cfg.plain.length - 1] / cfg.inv[cfg.inv.length - 1],
             },
           },
-          columns: ['pair i', ...keys.map((k) => `wavelength ${k}`), 'wavelength config'],
-          heads: colHeads([COL.pairI, ...out.map((v) => COL.wavelengthOf.format({ name: v.label })), COL.wavelengthOf.format({ name: M.colConfig })]),
+          columns: ['pair i', ...keys.map((k) => `wavelength ${k}`), ...(cfg.hidden ? [] : ['wavelength config'])],
+          heads: colHeads([COL.pairI, ...out.map((v) => COL.wavelengthOf.format({ name: v.label })), ...(cfg.hidden ? [] : [COL.wavelengthOf.format({ name: M.colConfig })])]),
           rows: Array.from({ length: n }, (_, i) => [i, ...out.map((v) => (i < half ? TAU / v.inv[i] : null)),
-            cfg.inv && i < cfg.inv.length ? TAU / cfg.inv[i] : null]),
+            ...(cfg.hidden ? [] : [cfg.inv && i < cfg.inv.length ? TAU / cfg.inv[i] : null])]),
         };
       },
       destroy: () => (wave.destroy(), stretch.destroy()),

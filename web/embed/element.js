@@ -21,7 +21,7 @@
 // element fires 'posenc:drawn' after each redraw and 'posenc:error' if it cannot draw.
 import { kernels, chartJs, stylesheetText } from '../host/runtime.js';
 import {
-  KINDS, DEFAULT_KIND, HOST, GLOBAL_ATTRIBUTES, loadChart, mountChart, parseParams, parseValue, paramAttribute,
+  KINDS, DEFAULT_KIND, HOST, GLOBAL_ATTRIBUTES, loadChart, loadFailed, mountChart, parseParams, parseValue, paramAttribute,
   formatValue, normName, showMessage, show,
 } from '../host/chart-host.js';
 import { normalize, setLang } from '../host/i18n.js';
@@ -245,7 +245,7 @@ export class PosencChartElement extends HTMLElement {
     try {
       [pe, Chart] = await Promise.all([kernels(kind), chartJs(kind)]);
     } catch (err) {
-      if (generation === this.#generation) this.#fail(HOST.noWasm.format({ message: err?.message ?? String(err) }), err);
+      if (generation === this.#generation) this.#fail(loadFailed(err), err);
       return;
     }
     const chart = await module;
@@ -308,13 +308,13 @@ export class PosencChartElement extends HTMLElement {
       }
       return;
     }
-    if (names.has('toolbar')) {
-      // the toolbar is built with the chart: draw it again, in the state the reader left it
+    if (names.has('toolbar') || names.has('controls')) {
+      // the toolbar, and a chart's own panels that go with its controls, are built with the
+      // chart: draw it again, in the state the reader left it
       this.#newReady();
       this.#render(this.#host.params(), names).catch((err) => this.#fail(HOST.drawFailed.format({ message: err?.message ?? String(err) }), err));
       return;
     }
-    if (names.has('controls')) this.#frame.querySelector('form.controls')?.toggleAttribute('hidden', !this.controls);
     if (names.has('locked')) this.#host.lock(this.locked);
     if (names.has('lang')) applyLang(this.getAttribute('lang'));
     const themeNote = names.has('theme') ? applyTheme(this.getAttribute('theme')) : null;

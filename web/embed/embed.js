@@ -8,7 +8,7 @@
 // early.js before the first paint); the chart host follows them.
 import { kernels, chartJs } from '../host/runtime.js';
 import {
-  chartQuery, DEFAULT_KIND, HOST, RESERVED, loadChart, mountChart, parseParams, parseValue, showMessage, noteBox, show,
+  chartQuery, DEFAULT_KIND, HOST, RESERVED, loadChart, loadFailed, mountChart, parseParams, parseValue, showMessage, noteBox, show,
 } from '../host/chart-host.js';
 import { addToolbar } from '../host/toolbar.js';
 import { t, onLang } from '../host/i18n.js';
@@ -52,7 +52,7 @@ async function run() {
     [pe, Chart] = await Promise.all([kernels(), chartJs()]);
   } catch (err) {
     status.textContent = '';
-    showMessage(box, HOST.noWasm.format({ message: err?.message ?? String(err) }));
+    showMessage(box, loadFailed(err));
     return;
   }
   try {

@@ -51,7 +51,7 @@
 // speaks it once a reader's changes pause; a "Table" toggle under the chart shows host.data as
 // an HTML table; a table box that scrolls is a focusable region.
 
-export { HOST } from './strings.js';
+export { HOST, loadFailed } from './strings.js';
 export { KINDS, DEFAULT_KIND, loadChart, chartQuery } from './kinds.js';
 export {
   RESERVED, MAX_ENTRIES, GLOBAL_ATTRIBUTES, show, escapeHTML, normName, kebab, formatValue, parseValue, parseParams,

@@ -2,31 +2,39 @@
 // downloads (CSV, and PNG at twice the resolution), and the figure the PNG, GIF and video draw:
 // the chart's canvases under a heading with its title.
 import { HOST } from './strings.js';
+import { lang } from './i18n.js';
 import { colours } from './theme.js';
 import { wrap } from './wrap.js';
 import { NUMBER, counts, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
 import { PAGE_SIZE, presentSize } from '../charts/shared/lettering.js';
 
 /**
- * The two snippets the Embed button copies: an iframe of embed.html (if embedUrl) and the
- * custom element with its script tag (if scriptUrl; type="module" if scriptModule). Every value is escaped.
+ * The two snippets the Embed button copies, one to paste or the other: an iframe of embed.html
+ * (if embedUrl), with a script that lets its height follow the chart, and the custom element
+ * with its script tag (if scriptUrl; type="module" if scriptModule). In Chinese, both say so: an
+ * iframe cannot see its post's language, and a post may not name one. Every value is escaped.
  */
 export function embedSnippets({ chart, values, embedUrl, scriptUrl, scriptModule = false, height = 480 }) {
-  const parts = [];
+  const zh = lang() === 'zh';
+  const parts = [`<!-- posenc: ${escapeHTML(chart.kind)}. ${HOST.embedOne} -->`];
   if (embedUrl) {
     const src = new URL(embedUrl);
-    src.search = `?${stateQuery(chart.kind, chart.params, values)}`;
-    parts.push(`<!-- posenc: ${escapeHTML(chart.kind)}, ${HOST.embedIframe} -->`,
+    src.search = `?${stateQuery(chart.kind, chart.params, values, zh ? { lang: 'zh' } : {})}`;
+    parts.push(`<!-- ${HOST.embedIframe} -->`,
       `<iframe src="${escapeHTML(src.href)}" title="${escapeHTML(chart.title)}" width="100%" ` +
-      `height="${Math.max(200, Math.round(height))}" loading="lazy" style="border: 0"></iframe>`);
+      `height="${Math.max(200, Math.round(height))}" loading="lazy" style="border: 0"></iframe>`,
+      // embed.js posts its height; the bounds keep a page that posts nonsense from blowing the post up
+      '<script>addEventListener(\'message\', (e) => { for (const f of document.querySelectorAll(\'iframe\')) ' +
+      'if (f.contentWindow === e.source && e.data?.type === \'posenc:height\') ' +
+      'f.style.height = `${Math.min(Math.max(Number(e.data.height) || 0, 100), 5000)}px`; });</script>');
   }
   if (scriptUrl) {
     const all = Object.fromEntries(chart.params.map((p) => [p.name, values[p.name] ?? p.value]));
     const attrs = chart.params.filter((p) => counts(p, all)).map((p) => ` ${paramAttribute(p)}="${escapeHTML(formatValue(p, all[p.name]))}"`).join('');
-    parts.push(`<!-- posenc: ${escapeHTML(chart.kind)}, ${HOST.embedElement} -->`,
+    parts.push(`<!-- ${embedUrl ? HOST.embedElement : HOST.embedElementOnly} -->`,
       // a module never blocks the page's first paint, and loads only what its charts draw
       `<script${scriptModule ? ' type="module"' : ''} src="${escapeHTML(String(scriptUrl))}"></script>`,
-      `<posenc-chart kind="${escapeHTML(chart.kind)}"${attrs}>${escapeHTML(chart.title)}</posenc-chart>`);
+      `<posenc-chart kind="${escapeHTML(chart.kind)}"${zh ? ' lang="zh"' : ''}${attrs}>${escapeHTML(chart.title)}</posenc-chart>`);
   }
   return parts.join('\n');
 }

@@ -25,6 +25,8 @@ import { REFRESH } from '../charts/shared/canvas.js';
  */
 export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, locked = false } = {}) {
   container.classList.add('chart');
+  // Without controls, a chart's own panels (a config box, Train, a Hub menu) go too: see style.css
+  container.classList.toggle('no-controls', !controls);
   container.dataset.kind = chart.kind;
   applyChartTheme(Chart); // (a bundled Chart.js is not the global one theme.js keeps in step)
   const figure = document.createElement('figure');
@@ -103,10 +105,12 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   };
   // on a phone: the chart first, its main control under it, the rest under "Settings"
   const phone = phoneLayout(container, form, figure, chart);
-  // values from outside (a link, an element's attributes) show on a phone even when folded
-  phone.reveal(Object.keys(values));
-  /** A link set these params (by name): on a phone, the controls folded under Settings open if it set one of them. */
-  host.reveal = (names) => phone.reveal(names);
+  // Values from outside (a link, an element's attributes) show on a phone even when folded, but
+  // only those that change something: an embed snippet spells out every default.
+  const changed = (vals) => Object.keys(vals).filter((n) => vals[n] !== chart.params.find((p) => p.name === n)?.value);
+  phone.reveal(changed(values));
+  /** A link set these values (by param name): on a phone, the controls folded under Settings open if it changed one of them. */
+  host.reveal = (vals) => phone.reveal(changed(vals));
   labels();
   host.view = chart.mount(body, { pe, Chart: drawnWithData(Chart) });
   /** Every chart image (and a heatmap read by keys: cell-keys.js) is described by the readout. */

@@ -112,7 +112,9 @@ export function parseParams(params, entries, { ignore = RESERVED } = {}) {
       if (skip.has(key)) continue;
       const p = byName.get(key);
       if (!p) {
-        const suggestion = suggest(String(name), params.map((q) => q.name));
+        const near = suggest(String(name), params.map((q) => q.name));
+        // a name written in kebab-case is an element's attribute: suggested as one (max-dist, not maxDist)
+        const suggestion = near && String(name).includes('-') ? paramAttribute(params.find((q) => q.name === near)) : near;
         notes.push(suggestion ? HOST.unknownNameSuggest.format({ name: show(name), suggestion })
           : HOST.unknownName.format({ name: show(name) }));
         continue;

@@ -43,8 +43,10 @@ export const HOST = messages({
     embedLabel: 'HTML to embed this chart',
     copied: 'Copied to the clipboard.',
     copyByHand: 'Select the text and copy it (Ctrl+C, or ⌘C on a Mac).',
-    embedIframe: 'as an iframe (its height follows the chart with the snippet in posenc\'s README)',
-    embedElement: 'or as an element, with one script tag',
+    embedOne: 'Paste one of the two snippets below, not both.',
+    embedIframe: '1. An iframe, for a site that allows iframes. Where the site allows scripts too, the script after it lets the iframe\'s height follow the chart.',
+    embedElement: '2. Or the chart itself, with one script tag, for a site that allows scripts.',
+    embedElementOnly: 'The chart itself, with one script tag, for a site that allows scripts.',
     notesTitle: 'Some settings were not used:',
     unknownName: '“{name}” is not a setting of this chart.',
     unknownNameSuggest: '“{name}” is not a setting of this chart; did you mean “{suggestion}”?',
@@ -62,6 +64,8 @@ export const HOST = messages({
     paramsWithoutChart: 'The link has settings but names no chart (chart=…); they were not used.',
     noWasm: 'This chart is computed by WebAssembly, which could not be loaded here ({message}). ' +
       'The rest of the page still works; a current browser with WebAssembly enabled shows the chart.',
+    notServed: 'A file this chart needs could not be fetched ({message}): the site that serves this page is missing it. ' +
+      'The rest of the page still works.',
     drawFailed: 'This chart could not be drawn: {message}',
     loading: 'Loading the chart…',
     table: 'Table',
@@ -119,8 +123,10 @@ export const HOST = messages({
     embedLabel: '把此图表嵌入网页的 HTML',
     copied: '已复制到剪贴板。',
     copyByHand: '请选中文本并复制（Ctrl+C，Mac 上为 ⌘C）。',
-    embedIframe: '作为 iframe（配合 posenc README 中的代码片段，高度随图表变化）',
-    embedElement: '或者作为元素，只需一个 script 标签',
+    embedOne: '下面两段代码选一段粘贴，不要两段都贴。',
+    embedIframe: '1. iframe，适用于允许 iframe 的网站。如果网站也允许脚本，紧跟其后的那段脚本会让 iframe 的高度随图表变化。',
+    embedElement: '2. 或者直接嵌入图表本身，只需一个 script 标签，适用于允许脚本的网站。',
+    embedElementOnly: '直接嵌入图表本身，只需一个 script 标签，适用于允许脚本的网站。',
     notesTitle: '有些设置没有被采用：',
     unknownName: '“{name}”不是此图表的设置。',
     unknownNameSuggest: '“{name}”不是此图表的设置；你是不是想写“{suggestion}”？',
@@ -138,6 +144,7 @@ export const HOST = messages({
     paramsWithoutChart: '链接带有设置，但没有指定图表（chart=…）；这些设置未被使用。',
     noWasm: '此图表由 WebAssembly 计算，但这里无法加载 WebAssembly（{message}）。' +
       '页面的其余部分仍然可用；启用了 WebAssembly 的新版浏览器可以显示此图表。',
+    notServed: '此图表需要的一个文件没能取到（{message}）：提供本页面的网站缺少这个文件。页面的其余部分仍然可用。',
     drawFailed: '此图表无法绘制：{message}',
     loading: '正在加载图表…',
     table: '数据表',
@@ -156,3 +163,12 @@ export const HOST = messages({
     settings: '设置（另有 {n} 项）',
   },
 });
+
+/**
+ * What a reader is told when the kernels or Chart.js did not load: a file the server answered
+ * with an error is the site's to fix, not the reader's browser.
+ */
+export function loadFailed(err) {
+  const message = err?.message ?? String(err);
+  return (/\bHTTP [45]\d\d\b/.test(message) ? HOST.notServed : HOST.noWasm).format({ message });
+}

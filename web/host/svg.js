@@ -48,9 +48,10 @@ function drawInto(canvas, ctx, Chart) {
  * background. `title` becomes the SVG's <title> and is drawn above the chart as its heading
  * (a figure posted without its page needs one); the chart itself is drawn as on screen, moved
  * down by the heading's height (the root's data-heading). `settings`, a line of how the chart is
- * set, is written under it.
+ * set, is written under it; `scale` is the text's size on the page's (letteringFor), which the
+ * chart's own text was drawn at too.
  */
-export function chartSVG(canvases, { Chart, title = '', settings = '' } = {}) {
+export function chartSVG(canvases, { Chart, title = '', settings = '', scale = 1 } = {}) {
   const { rects, width, height } = figureLayout(canvases);
   const ids = { n: 0, prefix: 'clip' };
   const parts = [], defs = [];
@@ -66,7 +67,7 @@ export function chartSVG(canvases, { Chart, title = '', settings = '' } = {}) {
   const w = Math.ceil(width);
   const esc = (t) => String(t).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const palette = colours();
-  const heading = figureHeading(title, w), footer = figureFooter(settings, w);
+  const heading = figureHeading(title, w, { scale }), footer = figureFooter(settings, w, { scale });
   const h = Math.ceil(height) + heading.height + footer.height;
   const text = (l, dy = 0) => `<text x="${l.x}" y="${l.y + dy}" font-family="${esc(l.family)}" font-size="${l.size}"` +
     `${l.weight === 400 ? '' : ` font-weight="${l.weight}"`} fill="${palette[l.colour]}">${esc(l.text)}</text>`;

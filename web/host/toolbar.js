@@ -145,8 +145,9 @@ export function addToolbar(host, opts) {
     button('png', () => exportPNG(host, figure, canvases, Chart, settings));
     button('svg', async () => {
       const { chartSVG } = await import('./svg.js');
-      host.update();
-      const svg = chartSVG(canvases(), { Chart, title: t(chart.title), settings: settings() });
+      // lettered for a post's column, as the PNG is: an SVG scales with its text
+      const lettering = letteringFor(figureLayout(canvases()).width);
+      const svg = await withLettering(host, Chart, lettering, () => chartSVG(canvases(), { Chart, title: t(chart.title), settings: settings(), scale: lettering }));
       download(figure.parentElement ?? figure, `posenc-${chart.kind}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     });
     if (host.controls.some((c) => NUMERIC.has(c.param.type))) {

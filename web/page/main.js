@@ -12,7 +12,7 @@ import './page-ui.js';
 import { kernels, chartJs, assetUrls } from '../host/runtime.js';
 import { PAGE_KEYS, isSceneKey, readScene, sceneQuery } from './scene.js';
 import {
-  chartQuery, HOST, RESERVED, loadChart, mountChart, parseParams, stateQuery, noteBox, showMessage, show,
+  chartQuery, HOST, RESERVED, loadChart, loadFailed, mountChart, parseParams, stateQuery, noteBox, showMessage, show,
 } from '../host/chart-host.js';
 import { embedSnippets } from '../host/export.js';
 import { addToolbar } from '../host/toolbar.js';
@@ -197,7 +197,7 @@ async function mountAll(toolsReady) {
   const els = readingOrder([...document.querySelectorAll('[data-chart]')], targetEl).filter((el) => !charts.has(el.dataset.chart));
   const tools = await toolsReady;
   if (tools.err) {
-    const message = HOST.noWasm.format({ message: tools.err?.message ?? String(tools.err) });
+    const message = loadFailed(tools.err);
     status().textContent = message;
     status().classList.add('error');
     for (const el of els) showMessage(el, message);
@@ -247,7 +247,7 @@ function followSceneLink(e) {
     // what an earlier exercise left (an exercise's link names only the setting it changes)
     const { values } = parseParams(host.chart.params, entries, { ignore: [] });
     host.set({ ...host.defaults(), ...values });
-    host.reveal?.(Object.keys(values));
+    host.reveal?.(values);
   }
   const first = landingOf(scene.byKind.keys());
   for (const [k, v] of Object.entries(carried())) url.searchParams.set(k, v);

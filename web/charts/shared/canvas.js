@@ -152,7 +152,7 @@ export function deviceScale(ctx) {
  * is centred. The text is at lettering.js's size of the moment.
  * Cells stay sharp blocks when enlarged and are averaged when shrunk.
  */
-export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', yTitleX, title = '' } = {}) {
+export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle = '', yTitle = '', yTitleX, title = '', width = Infinity } = {}) {
   // smoothed only when shrunk on the device's pixels: enlarged, cells stay sharp blocks
   const r = deviceScale(ctx);
   ctx.imageSmoothingEnabled = image.width > plot.w * r || image.height > plot.h * r;
@@ -182,10 +182,14 @@ export function drawCells(ctx, image, plot, { xTicks = [], yTicks = [], xTitle =
   }
   if (title) {
     // grown text narrows to the plot's width, where the colour bar's top label would meet it,
-    // but never below the page's size (PAGE_SIZE: on the page nothing changes)
+    // but never below the page's size (PAGE_SIZE: on the page nothing changes); text wider than
+    // the whole canvas (`width`, a phone's) narrows to fit it, down to 9 px
     ctx.font = chartFont('title');
     const wide = ctx.measureText(title).width, size = textSize('title');
-    if (wide > plot.w && size > PAGE_SIZE) ctx.font = chartFont('title', Math.max(PAGE_SIZE, Math.floor((size * plot.w) / wide)));
+    let fit = wide > plot.w && size > PAGE_SIZE ? Math.max(PAGE_SIZE, Math.floor((size * plot.w) / wide)) : size;
+    const room = width - plot.x - 2;
+    if ((wide * fit) / size > room) fit = Math.max(9, Math.floor((size * room) / wide));
+    if (fit !== size) ctx.font = chartFont('title', fit);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
     ctx.fillText(title, plot.x, plot.y - 4);

@@ -372,9 +372,12 @@ export async function readAllLayers() {
 
 let panel = null;
 
-/** The model panel, placed once before the first chart that asks for it. Returns its remover. */
+/**
+ * The model panel, placed once before the first chart that asks for it and shows its controls
+ * (an embed's controls="0" shows the model as it is, with nothing to change it). Returns its remover.
+ */
 export function modelPanel(el) {
-  if (panel || !globalThis.document) return () => {};
+  if (panel || !globalThis.document || el.closest('.no-controls')) return () => {};
   const at = el.closest('.chart') ?? el;
   const box = document.createElement('div');
   box.className = 'config-panel real-model-panel';
