@@ -299,6 +299,10 @@ test('<posenc-chart lang theme>: the page\'s one language and theme, applied ins
   await page.evaluate(() => document.getElementById('b').setAttribute('theme', 'purple'));
   await page.waitForFunction(() => document.getElementById('b').shadowRoot.querySelector('.posenc-note'));
   assert.match(await page.evaluate(() => document.getElementById('b').shadowRoot.querySelector('.posenc-note').textContent), /theme = “purple” is not one of the choices/);
+  // nor a language that is not one ("cn" is no language code): a note, and the language stays
+  await page.evaluate(() => document.getElementById('a').setAttribute('lang', 'cn'));
+  await page.waitForFunction(() => document.getElementById('a').shadowRoot.querySelector('.posenc-note'));
+  assert.match(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.posenc-note').textContent), /lang = “cn” is not one of the choices; using the default en\./);
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), []);
   await context.close();

@@ -24,7 +24,7 @@ import {
   KINDS, DEFAULT_KIND, HOST, GLOBAL_ATTRIBUTES, loadChart, loadFailed, mountChart, parseParams, parseValue, paramAttribute,
   formatValue, normName, showMessage, show,
 } from '../host/chart-host.js';
-import { normalize, setLang } from '../host/i18n.js';
+import { lang, normalize, setLang } from '../host/i18n.js';
 import { theme, setTheme, onTheme } from '../host/theme.js';
 
 const TAG = 'posenc-chart';
@@ -52,10 +52,12 @@ function sheet() {
   return sheetPromise;
 }
 
-/** Applies a lang attribute (en or zh; anything else leaves the page's language). */
+/** Applies a lang attribute (en or zh); anything else leaves the page's language, and returns a note saying so. */
 function applyLang(value) {
+  if (value === null) return null;
   const l = normalize(value);
   if (l) setLang(l);
+  return l ? null : HOST.notOption.format({ name: 'lang', value: show(value), def: lang() });
 }
 
 /** Applies a theme attribute; returns a note when the value is not a theme. */
@@ -253,8 +255,7 @@ export class PosencChartElement extends HTMLElement {
     const toolbar = this.toolbar ? await (toolbarCode ?? import('../host/toolbar.js')) : null;
     if (generation !== this.#generation) return;
     // the page-wide language and theme first, so the chart draws in them from the start
-    applyLang(this.getAttribute('lang'));
-    const notes = [applyTheme(this.getAttribute('theme')), ...kindNotes].filter(Boolean);
+    const notes = [applyLang(this.getAttribute('lang')), applyTheme(this.getAttribute('theme')), ...kindNotes].filter(Boolean);
     for (const n of ['controls', 'toolbar', 'locked']) {
       const v = this.getAttribute(n);
       const r = v === null || (n === 'locked' && v === '') ? {} : parseValue({ name: n, type: 'bool', value: n === 'controls' }, v);
@@ -316,7 +317,7 @@ export class PosencChartElement extends HTMLElement {
       return;
     }
     if (names.has('locked')) this.#host.lock(this.locked);
-    if (names.has('lang')) applyLang(this.getAttribute('lang'));
+    const langNote = names.has('lang') ? applyLang(this.getAttribute('lang')) : null;
     const themeNote = names.has('theme') ? applyTheme(this.getAttribute('theme')) : null;
     const chart = this.#chart;
     const byName = new Map(chart.params.map((p) => [normName(p.name), p]));
@@ -339,7 +340,7 @@ export class PosencChartElement extends HTMLElement {
     }
     const parsed = parseParams(chart.params, entries, { ignore: [] });
     Object.assign(values, parsed.values);
-    this.#host.setNotes([themeNote, ...parsed.notes].filter(Boolean));
+    this.#host.setNotes([langNote, themeNote, ...parsed.notes].filter(Boolean));
     this.#host.set(values);
   }
 }
