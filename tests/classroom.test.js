@@ -670,12 +670,16 @@ test('?present steps through every figure with the arrow keys and fits 1280×720
   await release();
   const { page, problems } = await b.open('?present&lang=en&theme=dark', { viewport: { width: 1280, height: 720 } });
   await ready(page);
+  let closedAt = null;
   for (const [lang, width, height, px, keys] of [['en', 1280, 720, 18, true], ['zh', 1280, 720, 18, true], ['en', 1920, 1080, 27, false]]) {
     if (lang !== 'en' || !keys) {
       await page.setViewportSize({ width, height });
       await switchLang(page, lang);
       if (!keys) await page.click('.theme-switch button[data-set-theme="auto"]');
       await page.click('.present-open');
+      // the Present button resumes where the view was closed; each pass then starts from the first figure
+      assert.equal(await page.evaluate(() => window.posencPage.presenter.index), closedAt, 'Present resumes the slide closed on');
+      await page.evaluate(() => window.posencPage.presenter.go(0));
     }
     await page.waitForFunction(() => window.posencPage.presenter?.index === 0);
     const count = await page.evaluate(() => window.posencPage.presenter.count);
@@ -772,6 +776,7 @@ test('?present steps through every figure with the arrow keys and fits 1280×720
     await page.keyboard.press('ArrowLeft');
     assert.equal(await page.evaluate(() => window.posencPage.presenter.index), count - 2);
     await page.keyboard.press('Escape');
+    closedAt = count - 2;
     const back = await page.evaluate(() => ({
       index: window.posencPage.presenter.index,
       present: new URLSearchParams(location.search).has('present'),

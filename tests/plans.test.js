@@ -180,10 +180,12 @@ test('present= follows a plan: its figures alone, from the section the hash name
     // followed while open: the plan's first figure, not one outside it
     p.follow(plan);
     const open = { index: p.index, count: p.count };
-    // closed, the page's Present button opens the whole deck again, as the address says
+    // closed on its third figure (a teacher goes to the page), the Present button comes back to it, in the plan
+    p.go(2);
     p.close();
+    const address = location.search;
     document.querySelector('.present-open').click();
-    const reopened = p.count;
+    const reopened = { count: p.count, index: p.index, address: location.search };
     p.close();
     // ?present=lab: section 23's id, a place to start in the whole deck (though "lab" is also a track)
     p.start(new URLSearchParams('present=lab'));
@@ -192,12 +194,35 @@ test('present= follows a plan: its figures alone, from the section the hash name
     p.start(new URLSearchParams('present=practice'));
     const practice = p.count;
     p.close();
-    return { open, reopened, lab, practice, every };
+    return { open, reopened, address, lab, practice, every };
   }, { plan: PLAN, every });
   assert.deepEqual(again.open.index, 0);
   assert.ok(again.open.count < every, `the plan: ${again.open.count} figures`);
-  assert.equal(again.reopened, every, 'the whole deck after closing a plan');
+  assert.deepEqual({ ...again.reopened, address: new URLSearchParams(again.reopened.address).get('present') },
+    { count: again.open.count, index: 2, address: PLAN }, 'the plan again, at the figure it was closed on, as its address says');
+  assert.doesNotMatch(again.address, /present/, 'closed, the address is the page\'s');
   assert.deepEqual(again.lab, { count: every, kind: 'length-lab' });
+  // a slide shows the main control and the changed ones; All settings shows the rest, for a question
+  // that turns another (§8's m), until the next slide
+  const settings = await page.evaluate(async () => {
+    const p = window.posencPage.presenter, more = document.querySelector('.present-more');
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const shown = () => [...document.querySelectorAll('.present-slot .controls .control')].filter((c) => c.checkVisibility()).map((c) => c.querySelector('input, select').name);
+    p.start(new URLSearchParams('present=relative'));
+    await frame();
+    const before = { shown: shown(), more: more.checkVisibility() };
+    more.click();
+    await frame();
+    const after = { shown: shown(), pressed: more.getAttribute('aria-pressed') };
+    p.go(p.index + 1);
+    await frame();
+    const next = { pressed: more.getAttribute('aria-pressed'), shown: shown().length };
+    p.close();
+    return { before, after, next };
+  });
+  assert.deepEqual(settings.before, { shown: ['k'], more: true });
+  assert.deepEqual(settings.after, { shown: ['pos', 'k', 'dim', 'base'], pressed: 'true' });
+  assert.deepEqual(settings.next, { pressed: 'false', shown: 1 });
   assert.ok(again.practice < every, 'a track by its key is a plan');
   assert.deepEqual(problems.pageErrors, []);
   await context.close();

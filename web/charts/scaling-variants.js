@@ -150,7 +150,7 @@ const STYLE = {
   ntk: { color: palette[1], dash: [2, 3], width: 2 },
   dynamic: { color: palette[3], dash: [10, 3, 2, 3], width: 1.5 },
   yarn: { color: palette[2], dash: [8, 2, 2, 2, 2, 2], width: 2.5 },
-  llama3: { color: palette[5], dash: [14, 4], width: 2.5 },
+  llama3: { color: palette[4], dash: [14, 4], width: 2.5 }, // orange: a light blue reads as PI's blue on a projector
   // The pasted config: a wide translucent solid band in the theme's ink, unlike every method's
   // dashes and colours, so it stands out even where it runs along one of them, which shows through.
   config: { get color() { return isDark() ? 'rgba(232, 232, 232, 0.5)' : 'rgba(0, 0, 0, 0.4)'; }, dash: [], width: 5 },

@@ -31,6 +31,8 @@ const M = messages({
     exitTitle: 'Back to the page (Escape)',
     step: 'Figure {n} of {count}',
     header: '{track} · section {section}',
+    more: 'All settings',
+    moreTitle: 'Show every control of this figure, not only the main one and those changed',
   },
   zh: {
     open: '演示',
@@ -42,6 +44,8 @@ const M = messages({
     exitTitle: '返回页面（Esc 键）',
     step: '第 {n} 张，共 {count} 张',
     header: '{track} · 第 {section} 节',
+    more: '全部设置',
+    moreTitle: '显示这张图的全部控件，而不只是主控件和改动过的控件',
   },
 });
 
@@ -222,6 +226,14 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   nav.append(count);
   const next = button('present-next', () => go(index + 1));
   steps.append(prev, count, next);
+  // a slide shows the main control and the changed ones; the rest on demand, for a question
+  // that turns another (a teacher cannot go to the page for it without losing the slides)
+  const more = button('present-more', () => {
+    const all = slot.classList.toggle('present-all');
+    more.setAttribute('aria-pressed', String(all));
+    if (shown?.el.dataset.chart) (unfit(), (unfit = fitFirstPanel(shown.el)));
+  });
+  more.setAttribute('aria-pressed', 'false');
   const exit = button('present-exit', () => close());
   exit.setAttribute('aria-keyshortcuts', 'Escape');
   // the buttons share the track's line, leaving the height under the title to the figure
@@ -239,7 +251,10 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   const opener = doc.createElement('button');
   opener.type = 'button';
   opener.className = 'present-open';
-  opener.addEventListener('click', () => open(0));
+  // the button resumes where the view was closed (a teacher leaves a plan's slides for the page
+  // and comes back), in the same plan: a new address starts afresh
+  let resume = 0;
+  opener.addEventListener('click', () => open(Math.min(resume, all.length - 1)));
   doc.querySelector('.page-tools')?.append(opener);
 
   let index = -1, placeholders = [], shown = null, unfit = () => {};
@@ -285,6 +300,8 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     prev.textContent = t(M.previous);
     next.textContent = t(M.next);
     exit.textContent = t(M.exit);
+    more.textContent = t(M.more);
+    more.title = t(M.moreTitle);
     // the key goes in the tooltip: a phone has no Escape, and the button's words must fit beside the track
     exit.title = t(M.exitTitle);
     opener.textContent = t(M.open);
@@ -325,9 +342,13 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     slot.replaceChildren(...(box ? [box] : els));
     view.scrollTop = 0;
     shown.el.classList.add('presenting');
-    // the main control shows (the host marks it .main: host/main-control.js), and the changed ones
+    // the main control shows (the host marks it .main: host/main-control.js), and the changed ones;
+    // All settings, where there are more, shows the rest
     const host = charts?.get(shown.el.dataset.chart);
     markChanged(host);
+    slot.classList.remove('present-all');
+    more.setAttribute('aria-pressed', 'false');
+    more.hidden = !host?.controls.some((c) => !c.wrap.classList.contains('main') && !c.wrap.classList.contains('present-changed'));
     label();
     lettering(screenSize(), host);
     const readout = shown.el.querySelector('.readout');
@@ -342,19 +363,16 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     doc.documentElement.classList.add('presenting-page');
     go(i);
     const u = new URL(location.href);
-    if (!u.searchParams.has('present')) (u.searchParams.set('present', ''), history.replaceState(history.state, '', u));
+    if (!u.searchParams.has('present')) (u.searchParams.set('present', plan ?? ''), history.replaceState(history.state, '', u));
   }
 
   function close() {
     const back = shown?.el;
     restore();
+    resume = Math.max(index, 0);
     index = -1;
     view.hidden = true;
     doc.documentElement.classList.remove('presenting-page');
-    // the page's Present button opens the whole deck again, as the address now says
-    all = every;
-    plan = null;
-    planNote.hidden = true;
     const u = new URL(location.href);
     if (u.searchParams.has('present')) (u.searchParams.delete('present'), history.replaceState(history.state, '', u));
     if (back) land(back);
@@ -433,6 +451,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     all = ids ? [...every.filter((f) => ids.has(f.section.id)), ...(recap && ids.has('recap') ? [recap] : [])] : every;
     if (!all.length) all = every;
     plan = value;
+    resume = 0;
     sayPlanNote();
     // (followed while the view is open: the figure shown may not be in the plan)
     if (!view.hidden) go(0);
@@ -443,6 +462,10 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   function start(query = new URLSearchParams(location.search)) {
     const value = query.get('present') ?? '';
     if (isPlan(value, doc)) return follow(value), open(find(location.hash));
+    // not a plan: the whole deck, whatever plan was followed before
+    all = every;
+    plan = null;
+    planNote.hidden = true;
     return open(find(value || location.hash));
   }
 
