@@ -81,18 +81,30 @@ function fitFirstPanel(el) {
  * presenter's chart text: a short table is not blown up to poster size.
  */
 function fitHTML(body) {
+  const zoom = (z) => body.style.setProperty('--present-zoom', String(z));
   const fit = () => {
-    body.style.setProperty('--present-zoom', '1');
+    zoom(1);
     // the content's own size: its parts are as wide as they need (CSS), stacked from the top
     const kids = [...body.children].filter((c) => c.checkVisibility());
     if (!kids.length || !body.clientHeight) return;
     const top = body.getBoundingClientRect().top;
-    const h = Math.max(...kids.map((c) => c.getBoundingClientRect().bottom)) - top;
-    const w = Math.max(...kids.map((c) => c.getBoundingClientRect().width));
+    const fits = () => Math.max(...kids.map((c) => c.getBoundingClientRect().bottom)) - top <= body.clientHeight + 1 &&
+      Math.max(...kids.map((c) => c.getBoundingClientRect().width)) <= body.clientWidth + 1;
     const size = parseFloat(getComputedStyle(body.closest('.presenter') ?? body).fontSize);
     const font = parseFloat(getComputedStyle(body.querySelector('td, p') ?? body).fontSize);
-    const z = Math.min(body.clientWidth / w, body.clientHeight / h, (1.1 * size) / font);
-    body.style.setProperty('--present-zoom', String(Math.max(0.5, Math.floor(z * 100) / 100)));
+    // The largest zoom that fits, found by halving: content that wraps to the slide's width (the
+    // recap's table) grows less than its zoom, so no one measurement gives it.
+    let lo = 0.5, hi = Math.floor(((1.1 * size) / font) * 100) / 100;
+    zoom(hi);
+    if (!fits()) {
+      for (let k = 0; k < 7 && hi - lo > 0.01; k++) {
+        const mid = (lo + hi) / 2;
+        zoom(mid);
+        if (fits()) lo = mid;
+        else hi = mid;
+      }
+      zoom(Math.floor(lo * 100) / 100);
+    }
   };
   body.classList.add('present-html');
   fit();
