@@ -226,9 +226,12 @@ test('errors in the command line\'s own words: the flag typed, files swapped or 
   // a config transformers cannot load, or whose llama3 band is upside down, is refused naming its keys
   const rs = MODELS['llama-3.1-8b'].config.rope_scaling;
   const noType = file('no-type.json', JSON.stringify({ ...MODELS['llama-3.1-8b'].config, rope_scaling: { ...rs, rope_type: undefined } }));
-  assert.match(await fail('inspect', noType), /^posenc: rope_scaling has factor but neither rope_type nor type, so transformers cannot load it/);
+  assert.match(await fail('inspect', noType), /^posenc: \S*no-type\.json: rope_scaling has factor but neither rope_type nor type, so transformers cannot load it/);
+  // compare reads two files: what is wrong with the config names it
+  const broken = file('broken.json', '{"rope_theta": 1e4,');
+  assert.match(await fail('compare', broken, oldGguf), /^posenc: \S*broken\.json: config is not valid JSON/);
   const upside = file('low-high.json', JSON.stringify({ ...MODELS['llama-3.1-8b'].config, rope_scaling: { ...rs, low_freq_factor: 4, high_freq_factor: 1 } }));
-  assert.match(await fail('inspect', upside), /^posenc: rope_scaling\.high_freq_factor \(1\) must be at least rope_scaling\.low_freq_factor \(4\)/);
+  assert.match(await fail('inspect', upside), /^posenc: \S*low-high\.json: rope_scaling\.high_freq_factor \(1\) must be at least rope_scaling\.low_freq_factor \(4\)/);
   // llama.cpp's flags act on a GGUF only; elsewhere they are refused, not ignored
   assert.match(await fail('inspect', llamaConfig, '--rope-scale', '4'), /--rope-scale: llama.cpp's flags apply to a GGUF; inspect of a config.json takes none/);
   assert.match(await fail('vectors', llamaConfig, '-c', '4096'), /-c: llama.cpp's flags apply to a GGUF; vectors takes none/);

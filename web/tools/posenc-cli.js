@@ -152,6 +152,16 @@ async function loadConfig(ref) {
   return { text };
 }
 
+/** pe.ropeConfig of a config's text; what is wrong with it is said with its file's name (compare reads two files). */
+function readConfig(pe, text, ref) {
+  try {
+    return pe.ropeConfig(text);
+  } catch (e) {
+    e.message = `${ref}: ${e.message}`;
+    throw e;
+  }
+}
+
 const isGguf = (ref) => /\.gguf$/i.test(ref);
 const fmt = (x) => (typeof x !== 'number' ? String(x) : Number.isInteger(x) ? String(x) : Number(x.toPrecision(6)).toString());
 
@@ -274,7 +284,7 @@ async function main(argv) {
     }
     noRuntimeFlags(a, 'inspect of a config.json');
     const { text, repo } = await loadConfig(ref);
-    const cfg = pe.ropeConfig(text);
+    const cfg = readConfig(pe, text, ref);
     const ggufs = repo ? await hubGgufs(repo) : [];
     let out = printConfig(cfg, ref);
     if (ggufs.length) out += `\n  GGUF files in ${repo}: ${ggufs.join(', ')}`;
@@ -286,6 +296,7 @@ async function main(argv) {
     const [cref, gref] = a.files;
     if (isGguf(cref) && !isGguf(gref)) throw new UsageError(`compare takes the config first, then the GGUF: posenc compare ${gref} ${cref}`);
     const [{ text }, g] = await Promise.all([loadConfig(cref), loadGguf(gref)]);
+    readConfig(pe, text, cref);
     const r = pe.compareRuntimes(text, g, { flags: a.flags, ctx: a.ctx, ...(a.positions ? { positions: a.positions } : {}) });
     say(printCompare(r, cref, gref), r);
     return r.agree ? 0 : 1;
@@ -294,6 +305,7 @@ async function main(argv) {
     if (a.files.length !== 1) throw new UsageError('vectors takes one config.json');
     noRuntimeFlags(a, 'vectors');
     const { text } = await loadConfig(a.files[0]);
+    readConfig(pe, text, a.files[0]);
     const v = pe.ropeVectors(text, { positions: a.positions, seqLen: a.seqLen });
     const json = JSON.stringify(v);
     if (a.out) {
