@@ -2,11 +2,27 @@
 // downloads (CSV, and PNG at twice the resolution), and the figure the PNG, GIF and video draw:
 // the chart's canvases under a heading with its title.
 import { HOST } from './strings.js';
-import { lang } from './i18n.js';
+import { lang, messages } from './i18n.js';
 import { colours } from './theme.js';
 import { wrap } from './wrap.js';
 import { NUMBER, counts, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
 import { PAGE_SIZE, presentSize } from '../charts/shared/lettering.js';
+
+/** The Embed snippets' comments (here, not in HOST: only a chart with a toolbar loads them). */
+const M = messages({
+  en: {
+    embedOne: 'Paste one of the two snippets below, not both.',
+    embedIframe: '1. An iframe, for a site that allows iframes. Where the site allows scripts too, the script after it lets the iframe\'s height follow the chart.',
+    embedElement: '2. Or the chart itself, with one script tag, for a site that allows scripts.',
+    embedElementOnly: 'The chart itself, with one script tag, for a site that allows scripts.',
+  },
+  zh: {
+    embedOne: '下面两段代码选一段粘贴，不要两段都贴。',
+    embedIframe: '1. iframe，适用于允许 iframe 的网站。如果网站也允许脚本，紧跟其后的那段脚本会让 iframe 的高度随图表变化。',
+    embedElement: '2. 或者直接嵌入图表本身，只需一个 script 标签，适用于允许脚本的网站。',
+    embedElementOnly: '直接嵌入图表本身，只需一个 script 标签，适用于允许脚本的网站。',
+  },
+});
 
 /**
  * The two snippets the Embed button copies, one to paste or the other: an iframe of embed.html
@@ -16,11 +32,11 @@ import { PAGE_SIZE, presentSize } from '../charts/shared/lettering.js';
  */
 export function embedSnippets({ chart, values, embedUrl, scriptUrl, scriptModule = false, height = 480 }) {
   const zh = lang() === 'zh';
-  const parts = [`<!-- posenc: ${escapeHTML(chart.kind)}. ${HOST.embedOne} -->`];
+  const parts = [`<!-- posenc: ${escapeHTML(chart.kind)}. ${M.embedOne} -->`];
   if (embedUrl) {
     const src = new URL(embedUrl);
     src.search = `?${stateQuery(chart.kind, chart.params, values, zh ? { lang: 'zh' } : {})}`;
-    parts.push(`<!-- ${HOST.embedIframe} -->`,
+    parts.push(`<!-- ${M.embedIframe} -->`,
       `<iframe src="${escapeHTML(src.href)}" title="${escapeHTML(chart.title)}" width="100%" ` +
       `height="${Math.max(200, Math.round(height))}" loading="lazy" style="border: 0"></iframe>`,
       // embed.js posts its height; the bounds keep a page that posts nonsense from blowing the post up
@@ -31,7 +47,7 @@ export function embedSnippets({ chart, values, embedUrl, scriptUrl, scriptModule
   if (scriptUrl) {
     const all = Object.fromEntries(chart.params.map((p) => [p.name, values[p.name] ?? p.value]));
     const attrs = chart.params.filter((p) => counts(p, all)).map((p) => ` ${paramAttribute(p)}="${escapeHTML(formatValue(p, all[p.name]))}"`).join('');
-    parts.push(`<!-- ${embedUrl ? HOST.embedElement : HOST.embedElementOnly} -->`,
+    parts.push(`<!-- ${embedUrl ? M.embedElement : M.embedElementOnly} -->`,
       // a module never blocks the page's first paint, and loads only what its charts draw
       `<script${scriptModule ? ' type="module"' : ''} src="${escapeHTML(String(scriptUrl))}"></script>`,
       `<posenc-chart kind="${escapeHTML(chart.kind)}"${zh ? ' lang="zh"' : ''}${attrs}>${escapeHTML(chart.title)}</posenc-chart>`);
