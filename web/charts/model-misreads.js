@@ -43,7 +43,7 @@ const M = messages({
     model: '模型',
     seed: 'q 和 k 的种子',
     xTitle: 'key 到 query 的距离 m − n（对数坐标）',
-    yTitle: '至此最大的 |得分误差| ÷ (|q|·|k|)',
+    yTitle: '累计最大 |得分误差| ÷ (|q|·|k|)',
     theta: 'rope_theta 误用默认的 10000',
     partial: '忽略了部分旋转比例',
     proportional: '把 proportional 当成经典的部分旋转',

@@ -124,7 +124,7 @@ const M = messages({
     angleX: '第 i 对',
     angleY: '角度 m·θᵢ，弧度（对数坐标）',
     scoreX: 'key 到 query 的距离 m − n（对数坐标）',
-    scoreY: '至此最大的 |得分误差| ÷ (|q|·|k|)',
+    scoreY: '累计最大 |得分误差| ÷ (|q|·|k|)',
     lineConfig: '配置（transformers）',
     lineLlama: 'llama.cpp 读这个 GGUF',
     lineError: 'llama.cpp 与配置之差',

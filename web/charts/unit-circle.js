@@ -263,11 +263,12 @@ export default {
           // The ticks at the ends of the grid lines, outside the circle: where an axis meets the
           // circle a position's point can land (position 0 sits at (0, 1)).
           ctx.fillStyle = colour.muted;
+          // (the y axis's on the right: on the left its 1 would run into the axis names beside it)
           const ticks = [['−1', X(-1), Y(-1.1) + 3, 'center'], ['1', X(1), Y(-1.1) + 3, 'center'],
-            ['1', X(-1.1) - 4, Y(1), 'right'], ['−1', X(-1.1) - 4, Y(-1), 'right']];
+            ['1', X(1.1) + 4, Y(1), 'left'], ['−1', X(1.1) + 4, Y(-1), 'left']];
           for (const [text, x, y, align] of ticks) {
             ctx.textAlign = align;
-            ctx.textBaseline = align === 'right' ? 'middle' : 'top';
+            ctx.textBaseline = align === 'left' ? 'middle' : 'top';
             ctx.fillText(text, x, y);
           }
           // Axis names in the corner, where no point of the circle can land on them, inside the
@@ -320,8 +321,8 @@ export default {
           const around = (x, y, r) => ({ left: x - r, right: x + r, top: y - r, bottom: y + r });
           const taken = [around(X(s), Y(c), 6), around(X(s) + c * 26, Y(c) + s * 26, 6),
             ...ticks.map(([text, x, y, align]) => {
-              const tw = ctx.measureText(text).width, left = align === 'right' ? x - tw : x - tw / 2;
-              return { left, right: left + tw, top: align === 'right' ? y - line / 2 : y, bottom: align === 'right' ? y + line / 2 : y + line };
+              const tw = ctx.measureText(text).width, left = align === 'left' ? x : x - tw / 2;
+              return { left, right: left + tw, top: align === 'left' ? y - line / 2 : y, bottom: align === 'left' ? y + line / 2 : y + line };
             })];
           for (let p = labelled; p < position; p++) taken.push(around(X(t.sin[p]), Y(t.cos[p]), 4));
           const at = { w, h, note, taken };

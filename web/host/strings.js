@@ -136,7 +136,7 @@ export const HOST = messages({
     paramsWithoutChart: '链接带有设置，但没有指定图表（chart=…）；这些设置未被使用。',
     noWasm: '此图表由 WebAssembly 计算，但这里无法加载 WebAssembly（{message}）。' +
       '页面的其余部分仍然可用；启用了 WebAssembly 的新版浏览器可以显示此图表。',
-    notServed: '此图表需要的一个文件没能取到（{message}）：提供本页面的网站缺少这个文件。页面的其余部分仍然可用。',
+    notServed: '此图表需要的一个文件无法加载（{message}）：本页面所在的网站缺少这个文件。页面的其余部分仍然可用。',
     drawFailed: '此图表无法绘制：{message}',
     loading: '正在加载图表…',
     table: '数据表',
