@@ -888,5 +888,11 @@ test('the presenter on a phone (360×740, touch): every slide within the width, 
     await page.waitForFunction((i) => window.posencPage.presenter.index === i, count - 1);
     assert.deepEqual(errors, []);
   }
+  // All settings shows a figure's other controls on a phone too, where the page folds them under Settings
+  await page.evaluate(() => window.posencPage.presenter.go(window.posencPage.presenter.find('relative')));
+  const shown = () => page.evaluate(() => [...document.querySelectorAll('.present-slot .controls .control')].filter((c) => c.checkVisibility()).length);
+  assert.equal(await shown(), 1);
+  await page.tap('.present-more');
+  assert.equal(await shown(), 4, '§8: Δ, m, d_model and base');
   await context.close();
 });
