@@ -368,6 +368,7 @@ export default {
 
         const keys = out.map((v) => v.key);
         const n = Math.max(half, cfg.inv?.length ?? 0);
+        const ifShown = (x) => (cfg.hidden ? [] : [x]); // the config's column, unless its box is hidden
         return {
           measured: {
             attention: Object.fromEntries(out.map((v) => [v.key, v.attn])),
@@ -376,10 +377,10 @@ export default {
               slowestStretch: cfg.plain[cfg.plain.length - 1] / cfg.inv[cfg.inv.length - 1],
             },
           },
-          columns: ['pair i', ...keys.map((k) => `wavelength ${k}`), ...(cfg.hidden ? [] : ['wavelength config'])],
-          heads: colHeads([COL.pairI, ...out.map((v) => COL.wavelengthOf.format({ name: v.label })), ...(cfg.hidden ? [] : [COL.wavelengthOf.format({ name: M.colConfig })])]),
+          columns: ['pair i', ...keys.map((k) => `wavelength ${k}`), ...ifShown('wavelength config')],
+          heads: colHeads([COL.pairI, ...out.map((v) => COL.wavelengthOf.format({ name: v.label })), ...ifShown(COL.wavelengthOf.format({ name: M.colConfig }))]),
           rows: Array.from({ length: n }, (_, i) => [i, ...out.map((v) => (i < half ? TAU / v.inv[i] : null)),
-            ...(cfg.hidden ? [] : [cfg.inv && i < cfg.inv.length ? TAU / cfg.inv[i] : null])]),
+            ...ifShown(cfg.inv && i < cfg.inv.length ? TAU / cfg.inv[i] : null)]),
         };
       },
       destroy: () => (wave.destroy(), stretch.destroy()),

@@ -25,7 +25,8 @@ import { REFRESH } from '../charts/shared/canvas.js';
  */
 export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, locked = false } = {}) {
   container.classList.add('chart');
-  // Without controls, a chart's own panels (a config box, Train, a Hub menu) go too: see style.css
+  // Without controls, a chart's own panels (a config box, Train, a Hub menu) go too: style.css
+  // hides them, and §22's model panel is not placed (real-model.js)
   container.classList.toggle('no-controls', !controls);
   container.dataset.kind = chart.kind;
   applyChartTheme(Chart); // (a bundled Chart.js is not the global one theme.js keeps in step)

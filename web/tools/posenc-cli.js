@@ -314,7 +314,7 @@ async function main(argv) {
       });
       const types = Object.keys(v.layerTypes);
       if (!a.json) process.stdout.write(`wrote ${a.out}: ${types.length === 1 ? `the layer type ${types[0]}` : `${types.length} layer types (${types.join(', ')})`}\n`);
-      else process.stdout.write(`${toJson({ wrote: a.out, layerTypes: Object.keys(v.layerTypes) })}\n`);
+      else process.stdout.write(`${toJson({ wrote: a.out, layerTypes: types })}\n`);
     } else process.stdout.write(`${json}\n`);
     return 0;
   }
