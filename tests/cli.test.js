@@ -154,6 +154,11 @@ test('vectors: the conformance vectors as JSON, to stdout or a file', async () =
   assert.equal(data.format, 'posenc-rope-vectors/1');
   assert.ok(data.layerTypes.full_attention.positions.some((r) => r.position === 7));
   assert.equal(data.seqLen, null);
+  assert.equal(v.stderr, '');
+  // a position past the context the model is for: its rows, and a warning where a reader sees it
+  const far = await run('vectors', llamaConfig, '--positions', '200000');
+  assert.ok(JSON.parse(far.stdout).layerTypes.full_attention.positions.some((r) => r.position === 200000));
+  assert.match(far.stderr, /^posenc: warning \(position-past-context\): position 200000 lies past the 131072 tokens the model is for/);
   // --seq-len: one sequence of that length; refused in the flag's own name unless past every position
   const one = JSON.parse((await run('vectors', llamaConfig, '--positions', '7', '--seq-len', '100')).stdout);
   assert.equal(one.seqLen, 100);

@@ -82,3 +82,18 @@ test('default positions: 0, 1, L0 − 1, L0, L0 + 1 and the last of the context 
   assert.equal(unscaled.qPosition, 65535);
   assert.ok(Math.abs(lt.pair.score - unscaled.score) > 1e-3, `the pair's score moves with the scaling: ${lt.pair.score} against ${unscaled.score}`);
 });
+
+test('a position asked for at or past the context the model is for is listed, with a warning per layer type it lies past', () => {
+  const qwen = { model_type: 'qwen2', hidden_size: 512, num_attention_heads: 4, num_hidden_layers: 2, max_position_embeddings: 32768, rope_theta: 1e6 };
+  const past = (v) => v.warnings.filter((w) => w.code === 'position-past-context').map((w) => w.message);
+  assert.deepEqual(past(pe.ropeVectors(qwen, { positions: [5, 32767] })), []);
+  const v = pe.ropeVectors(qwen, { positions: [5, 32768, 40000] });
+  assert.deepEqual(v.layerTypes.full_attention.positions.map((r) => r.position), [0, 1, 5, 32767, 32768, 40000]);
+  assert.deepEqual(past(v), ['positions 32768, 40000 lie past the 32768 tokens the model is for: the formula gives their rows, but no model was trained there']);
+  // dynamic NTK ×2 is for 2 × 32768 tokens; Gemma 3's two layer types are each for 131072
+  const dynamic = { ...qwen, rope_scaling: { rope_type: 'dynamic', factor: 2 } };
+  assert.deepEqual(past(pe.ropeVectors(dynamic, { positions: [40000] })), []);
+  assert.deepEqual(past(pe.ropeVectors(dynamic, { positions: [65536] })), ['position 65536 lies past the 65536 tokens the model is for: the formula gives its rows, but no model was trained there']);
+  const gemma = pe.ropeVectors(config('gemma-3-4b'), { positions: [131072] });
+  assert.deepEqual(past(gemma).map((m) => m.match(/the layer type (\w+)/)[1]).sort(), Object.keys(gemma.layerTypes).sort());
+});

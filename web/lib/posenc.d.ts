@@ -117,6 +117,7 @@ export interface RopeVectors {
   maxPositionEmbeddings: number | null;
   /** the seqLen option (one sequence: every row and the pair at it); null: each row at its own p + 1 */
   seqLen: number | null;
+  /** pe.ropeConfig's warnings, then one 'position-past-context' per layer type for asked positions at or past the context it is for */
   warnings: { code: string; message: string }[];
   q_k: string;
   layerTypes: Record<string, LayerVectors>;

@@ -10,7 +10,8 @@
 //     format: 'posenc-rope-vectors/1',
 //     maxPositionEmbeddings: number | null,     // from the config
 //     seqLen: number | null,                    // the seqLen option; null: each row at its own p + 1
-//     warnings: [{ code, message }],            // pe.ropeConfig's, unchanged
+//     warnings: [{ code, message }],            // pe.ropeConfig's, then 'position-past-context' per layer
+//                                               //   type for asked positions at or past its C (below)
 //     q_k: 'q = r[0, d), k = r[d, 2d) with r = pe.randomNormal(2d, 0), d = headDim',
 //     layerTypes: { [name]: {
 //       nope, base, headDim, rotaryDim, style, scaling, attentionFactor, softmaxScale,
@@ -95,13 +96,24 @@ export function ropeVectors(pe, config, opts) {
   }
   const model = pe.ropeConfig(config);
   const max = model.maxPositionEmbeddings;
-  const layerTypes = {};
-  for (const [name, lt] of Object.entries(model.layerTypes)) layerTypes[name] = layerVectors(pe, lt, max, asked, seqLen);
+  const layerTypes = {}, types = Object.entries(model.layerTypes);
+  const warnings = model.warnings.map((w) => ({ code: w.code, message: w.message }));
+  for (const [name, lt] of types) {
+    layerTypes[name] = layerVectors(pe, lt, max, asked, seqLen);
+    // a position the model was never trained at is a runtime's own choice to check, not a reference
+    const ctx = contextLength(lt, max), past = asked.filter((p) => ctx !== null && p >= ctx);
+    if (past.length) {
+      warnings.push({
+        code: 'position-past-context',
+        message: `${past.length === 1 ? `position ${past[0]} lies` : `positions ${past.join(', ')} lie`} past the ${ctx} tokens ${types.length > 1 ? `the layer type ${name}` : 'the model'} is for: the formula gives ${past.length === 1 ? 'its rows' : 'their rows'}, but no model was trained there`,
+      });
+    }
+  }
   return {
     format: VECTORS_FORMAT,
     maxPositionEmbeddings: max,
     seqLen,
-    warnings: model.warnings.map((w) => ({ code: w.code, message: w.message })),
+    warnings,
     q_k: 'q = r[0, d), k = r[d, 2d) with r = pe.randomNormal(2d, 0), d = headDim',
     layerTypes,
   };

@@ -307,6 +307,8 @@ async function main(argv) {
     const { text } = await loadConfig(a.files[0]);
     readConfig(pe, text, a.files[0]);
     const v = pe.ropeVectors(text, { positions: a.positions, seqLen: a.seqLen });
+    // the vectors go to stdout or a file; what to beware of in them goes where a reader sees it
+    for (const w of v.warnings) process.stderr.write(`posenc: warning (${w.code}): ${w.message}\n`);
     const json = JSON.stringify(v);
     if (a.out) {
       await writeFile(a.out, `${json}\n`).catch((e) => {
