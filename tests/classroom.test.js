@@ -660,6 +660,41 @@ test('hand-drawn charts letter at the presenter\'s size while presented and at t
   await restore(shown);
 });
 
+test('a figure whose further panels wait below its first says so on the slide, and its button brings them up', async () => {
+  const shown = await lesson(), { page, problems } = shown;
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const state = () => page.evaluate(() => {
+    const body = document.querySelector('.present-slot .chart-body'), below = document.querySelector('.present-slot .present-below');
+    return { text: below?.checkVisibility() ? below.textContent : null, scrolled: Math.round(body.scrollTop), rest: Math.round(body.scrollHeight - body.clientHeight - body.scrollTop) };
+  });
+  // §16's second chart, how far each method stretched each pair, is under its first
+  await page.evaluate(() => {
+    const p = window.posencPage.presenter;
+    p.open(p.find('scaling-variants'));
+  });
+  await page.waitForFunction(() => document.querySelector('.present-slot .present-below')?.checkVisibility());
+  const before = await state();
+  assert.equal(before.text, 'More of this figure below ▾');
+  assert.ok(before.scrolled === 0 && before.rest > 100, JSON.stringify(before));
+  for (let k = 0; k < 6 && (await state()).rest > 4; k++) {
+    await page.click('.present-slot .present-below');
+    await page.waitForTimeout(600);
+  }
+  const after = await state();
+  assert.ok(after.text === 'Back to the top of this figure ▴' && after.rest <= 4 && after.scrolled > 100, `at the end of the figure: ${JSON.stringify(after)}`);
+  await page.click('.present-slot .present-below');
+  await page.waitForFunction(() => document.querySelector('.present-slot .chart-body').scrollTop === 0);
+  assert.equal((await state()).text, 'More of this figure below ▾');
+  // a figure of one panel has none
+  await page.evaluate(() => window.posencPage.presenter.go(window.posencPage.presenter.find('unit-circle')));
+  await page.waitForFunction(() => window.posencPage.presenter.index >= 0);
+  assert.equal(await page.locator('.present-slot .present-below:visible').count(), 0);
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('.present-below').count(), 0, 'gone with the view');
+  assert.deepEqual(problems.pageErrors, []);
+  await restore(shown);
+});
+
 test('?present steps through every figure with the arrow keys and fits 1280×720 and 1920×1080 screens: the notice, the takeaway and the buttons on every slide, lettering that grows with the screen; Escape returns to the page; it starts where a link says', async () => {
   // the shortest screen in both languages, dark, stepped by the arrow keys; the largest in the
   // language whose lines run longest, light, stepped by the presenter's own go(). One page serves

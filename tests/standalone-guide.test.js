@@ -39,20 +39,55 @@ test('from file://, "For teachers" opens the guide, in both languages, and a sce
   const { page, context, problems, csp } = await trackedPage(b.browser);
   const blocked = [];
   await page.route('**/*', (r) => (r.request().url().startsWith('file:') ? r.fallback() : (blocked.push(r.request().url()), r.abort())));
-  await page.goto(pathToFileURL(PAGE).href);
+  await page.goto(`${pathToFileURL(PAGE).href}?lang=en`);
   await page.locator('a.guide-link').click();
-  await page.waitForURL(/standalone-teaching\.html$/);
+  await page.waitForURL(/standalone-teaching\.html\?lang=en$/);
   assert.equal(await page.locator('h1 [lang="en"]').textContent(), 'Teaching with posenc');
   await page.waitForFunction(() => document.querySelector('.lang-switch button'));
-  await page.goto(`${pathToFileURL(GUIDE).href}?lang=zh`);
+  // the language and the theme chosen on one file go with its links to the other
+  await page.goto(`${pathToFileURL(PAGE).href}?lang=en`);
+  await page.waitForFunction(() => document.querySelector('.lang-switch [aria-pressed="true"]'));
+  await page.click('button[data-set-lang="zh"]');
+  await page.click('.theme-switch button[data-set-theme="dark"]');
+  await page.locator('a.guide-link').click();
+  await page.waitForURL(/standalone-teaching\.html\?lang=zh&theme=dark$/);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
   assert.ok(await page.locator('h1 [lang="zh-CN"]').isVisible());
-  await page.goto(pathToFileURL(GUIDE).href);
-  await page.locator('a[href="standalone.html?unit-circle.position=6#circle"]').first().click();
+  await page.waitForFunction(() => document.querySelector('.lang-switch [aria-pressed="true"]'));
+  const scene = page.locator('a[href^="standalone.html?unit-circle.position=6&"]:visible').first();
+  assert.equal(await scene.getAttribute('href'), 'standalone.html?unit-circle.position=6&lang=zh&theme=dark#circle');
+  await scene.click();
   await pageReady(page);
   assert.equal(await page.evaluate(() => window.posencPage.charts.get('unit-circle').params().position), 6);
+  assert.deepEqual(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme]), ['zh-CN', 'dark']);
   assert.deepEqual(blocked, []);
   assert.deepEqual(await csp(), []);
   assert.deepEqual(problems, clean);
+  await context.close();
+});
+
+test('from file://, the single-file page presents its charts with the lettering grown for the room', async () => {
+  const { page, context, problems } = await trackedPage(b.browser, { viewport: { width: 1280, height: 720 } });
+  await page.route('**/*', (r) => (r.request().url().startsWith('file:') ? r.fallback() : r.abort()));
+  await page.goto(`${pathToFileURL(PAGE).href}?present=13-13&lang=en`);
+  await pageReady(page);
+  await page.waitForFunction(() => window.posencPage.presenter?.index === 0);
+  // (the one file bundles its own Chart.js: there is no window.Chart to read the size from)
+  const sizes = () => page.evaluate(() => {
+    const kind = document.querySelector('.present-slot [data-chart]').dataset.chart, host = window.posencPage.charts.get(kind);
+    const canvas = [...document.querySelectorAll('.present-slot canvas')].find((c) => host.Chart.getChart(c));
+    return { global: typeof window.Chart, defaults: host.Chart.defaults.font.size, chart: host.Chart.getChart(canvas).options.font.size };
+  });
+  const shown = await sizes();
+  assert.equal(shown.global, 'undefined');
+  assert.deepEqual([shown.defaults, shown.chart], [18, 18], 'Chart.js text at 18 px on a 1280×720 slide');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('.presenter')?.checkVisibility());
+  const back = await page.evaluate(() => {
+    const host = window.posencPage.charts.get('rope-periods') ?? [...window.posencPage.charts.values()][0];
+    return host.Chart.defaults.font.size;
+  });
+  assert.equal(back, 12, 'the page draws at its own size again');
+  assert.deepEqual(problems.pageErrors, []);
   await context.close();
 });

@@ -6,7 +6,7 @@ import { lang, messages } from './i18n.js';
 import { colours } from './theme.js';
 import { wrap } from './wrap.js';
 import { NUMBER, counts, escapeHTML, formatValue, paramAttribute, show, stateQuery } from './params.js';
-import { PAGE_SIZE, presentSize } from '../charts/shared/lettering.js';
+import { PAGE_SIZE, presentSize, setLettering, textScale } from '../charts/shared/lettering.js';
 
 /** The Embed snippets' comments (here, not in HOST: only a chart with a toolbar loads them). */
 const M = messages({
@@ -127,14 +127,13 @@ export function letteringFor(cssWidth, width = POST_WIDTH) {
  * the presenter view). Put back and redrawn after, whatever happens.
  */
 export async function withLettering(host, Chart, scale, fn) {
-  const fonts = [...new Set([Chart, globalThis.Chart])].map((C) => C?.defaults?.font).filter(Boolean);
-  const sizes = fonts.map((f) => f.size);
-  for (const f of fonts) f.size = PAGE_SIZE * scale;
+  const before = PAGE_SIZE * textScale();
+  setLettering(Chart, PAGE_SIZE * scale);
   try {
     host.update();
     return await fn();
   } finally {
-    fonts.forEach((f, i) => (f.size = sizes[i]));
+    setLettering(Chart, before);
     host.update();
   }
 }

@@ -34,24 +34,58 @@ function pageText() {
   for (const el of document.querySelectorAll('[data-aria-en]')) {
     el.setAttribute('aria-label', lang() === 'zh' ? el.dataset.ariaZh : el.dataset.ariaEn);
   }
+  // (an SVG's <title> and <desc> hold both languages: a label and description in the page's own win over them)
+  for (const el of document.querySelectorAll('[data-description-en]')) {
+    el.removeAttribute('aria-labelledby');
+    el.removeAttribute('aria-describedby');
+    el.setAttribute('aria-description', lang() === 'zh' ? el.dataset.descriptionZh : el.dataset.descriptionEn);
+  }
 }
 
 // posenc's pages, which link to each other: a link from one to another carries the language of
 // the moment (?lang=), so that the lesson opened from the Chinese guide is in Chinese whatever
-// the browser's language. The HTML keeps its links plain; they gain lang here, and follow the switch.
-const PAGES = ['index.html', 'teaching.html'];
+// the browser's language, and the theme chosen (?theme=, unless it follows the system), so that a
+// projector's dark page stays dark. The HTML keeps its links plain; they gain both here, and
+// follow the switches. The one-file builds link to each other by their own names.
+const PAGES = ['index.html', 'teaching.html', 'standalone.html', 'standalone-teaching.html'];
 
-/** Sets ?lang= on every link of this page to another posenc page, keeping the rest of its href. */
-export function carryLang(doc = document) {
+/** Sets ?lang= (and ?theme=) on every link of this page to another posenc page, keeping the rest of its href. */
+export function carryChoices(doc = document) {
   const here = location.pathname.split('/').pop() || 'index.html';
+  const theme = themeSetting();
   for (const a of doc.querySelectorAll('a[href]')) {
     const href = a.getAttribute('href');
     const m = /^([^?#]*)(\?[^#]*)?(#.*)?$/.exec(href);
     if (!m || !PAGES.includes(m[1]) || m[1] === here) continue;
-    // the query as written, less any lang it had, plus the language of the moment
-    const keep = (m[2] ?? '').slice(1).split('&').filter((kv) => kv && !/^lang(=|$)/.test(kv));
-    const query = [...keep, `lang=${lang()}`].join('&');
+    // the query as written, less any lang or theme it had, plus the choices of the moment
+    const keep = (m[2] ?? '').slice(1).split('&').filter((kv) => kv && !/^(lang|theme)(=|$)/.test(kv));
+    const query = [...keep, `lang=${lang()}`, ...(theme === 'auto' ? [] : [`theme=${theme}`])].join('&');
     a.setAttribute('href', `${m[1]}?${query}${m[3] ?? ''}`);
+  }
+}
+
+/** A formula as one line of text: T_max, base^(1−2/d), a/b, √x (what a name made of it says). */
+function mathText(node) {
+  const kids = () => [...node.children].map(mathText);
+  const group = (x) => (/^[\p{L}\p{N}]+$/u.test(x) ? x : `(${x})`);
+  switch (node.localName) {
+    case 'mi': case 'mn': case 'mo': case 'mtext': return node.textContent.trim();
+    case 'msub': { const [b, i] = kids(); return `${b}_${group(i)}`; }
+    case 'msup': { const [b, e] = kids(); return `${b}^${group(e)}`; }
+    case 'msubsup': { const [b, i, e] = kids(); return `${b}_${group(i)}^${group(e)}`; }
+    case 'mfrac': { const [a, c] = kids(); return `${group(a)}/${group(c)}`; }
+    case 'msqrt': return `√${group(kids().join(''))}`;
+    default: return kids().join('');
+  }
+}
+
+/**
+ * A name made from content (an exercise's question, a heading, a link, a caption) leaves a
+ * formula out in Chromium ("what is ?"): such a formula is named by its text.
+ */
+function nameFormulas(doc = document) {
+  for (const m of doc.querySelectorAll(':is(summary, caption, figcaption, h2, h3, a, button, label, th) math:not([aria-label])')) {
+    m.setAttribute('aria-label', mathText(m));
   }
 }
 
@@ -72,19 +106,21 @@ function wireSwitches() {
       if (!b) return;
       setTheme(b.dataset.setTheme, { url: true });
       pressed(themes, 'data-set-theme', themeSetting());
+      carryChoices();
     });
   }
   onLang((l) => {
     if (langs) pressed(langs, 'data-set-lang', l);
     pageText();
-    carryLang();
+    carryChoices();
   });
   pageText();
-  carryLang();
+  carryChoices();
 }
 
 async function init() {
   wireSwitches();
+  nameFormulas();
   markStages();
   preparePrinting();
   await window.posencPage?.ready;

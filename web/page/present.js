@@ -11,7 +11,7 @@
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf, trackNamed, handoutSections } from './tracks.js';
 import { land } from './land.js';
-import { PAGE_SIZE, axisTitleFont, presentSize } from '../charts/shared/lettering.js';
+import { PAGE_SIZE, axisTitleFont, presentSize, setLettering, textScale } from '../charts/shared/lettering.js';
 
 /**
  * A screen too small to hold a whole slide (a phone either way up; style.css's presenter rules use
@@ -33,6 +33,8 @@ const M = messages({
     header: '{track} · section {section}',
     more: 'All settings',
     moreTitle: 'Show every control of this figure, not only the main one and those changed',
+    below: 'More of this figure below ▾',
+    top: 'Back to the top of this figure ▴',
   },
   zh: {
     open: '演示',
@@ -46,6 +48,8 @@ const M = messages({
     header: '{track} · 第 {section} 节',
     more: '全部设置',
     moreTitle: '显示这张图的全部控件，而不只是主控件和改动过的控件',
+    below: '这张图下面还有 ▾',
+    top: '回到这张图的开头 ▴',
   },
 });
 
@@ -60,16 +64,37 @@ function fitFirstPanel(el) {
   const first = body && [...body.children].find((c) => c.tagName === 'CANVAS' || c.querySelector('canvas'));
   if (!first) return body ? fitHTML(body) : () => {};
   first.classList.add('present-first');
+  // the figure's further panels wait below the first, in its own scroll, which a room does not
+  // see and a clicker cannot reach: a button under it says so, brings them up, and at the end
+  // goes back up (it stays while there are panels below the first: the first is fitted to the
+  // room left above it, and would change size with it)
+  const below = el.ownerDocument.createElement('button');
+  below.type = 'button';
+  below.className = 'present-below';
+  const atEnd = () => body.scrollHeight - body.clientHeight - body.scrollTop <= 4;
+  below.addEventListener('click', () => (atEnd() ? body.scrollTo({ top: 0, behavior: 'smooth' }) : body.scrollBy({ top: body.clientHeight, behavior: 'smooth' })));
+  body.after(below);
+  const cue = () => {
+    let later = false;
+    for (let c = first.nextElementSibling; c && !later; c = c.nextElementSibling) later = c.checkVisibility();
+    below.hidden = !later;
+    below.textContent = t(atEnd() ? M.top : M.below);
+  };
+  body.addEventListener('scroll', cue, { passive: true });
   const fit = () => {
     const top = first.getBoundingClientRect().top - body.getBoundingClientRect().top + body.scrollTop;
     body.style.setProperty('--present-room', `${Math.max(0, Math.floor(body.clientHeight - top))}px`);
+    cue();
   };
   fit();
   const ro = new ResizeObserver(fit);
   ro.observe(body);
   for (let c = first.previousElementSibling; c; c = c.previousElementSibling) ro.observe(c);
+  for (let c = first.nextElementSibling; c; c = c.nextElementSibling) ro.observe(c);
   return () => {
     ro.disconnect();
+    body.removeEventListener('scroll', cue);
+    below.remove();
     first.classList.remove('present-first');
     body.style.removeProperty('--present-room');
   };
@@ -169,9 +194,11 @@ function slidesSideways(el, view) {
 // hand-drawn ones alike, when it comes in and at the page's size when it goes back (the page's
 // other charts are not drawn meanwhile: they are hidden).
 function lettering(size, host) {
-  const defaults = globalThis.Chart?.defaults;
+  // (a slide without a chart, the primer's diagram, keeps the Chart.js the charts draw with)
+  chartJs = host?.Chart ?? chartJs;
+  setLettering(chartJs, size);
+  const defaults = chartJs?.defaults;
   if (defaults) {
-    defaults.font.size = size;
     // grown, a long axis title can outrun its axis: while presenting it shrinks to fit
     const title = defaults.scale.title;
     if (title.font !== axisTitleFont) pageTitleFont = title.font;
@@ -181,7 +208,7 @@ function lettering(size, host) {
   }
   host?.update();
 }
-let pageTitleFont;
+let pageTitleFont, chartJs;
 
 /** The takeaway's paragraph in the page's language, copied with its MathML. */
 function takeawayNodes(fig) {
@@ -304,7 +331,7 @@ export function setUpPresenter({ charts, doc = document } = {}) {
   addEventListener('resize', () => {
     if (!shown) return;
     const size = screenSize();
-    if (globalThis.Chart?.defaults?.font.size !== size) lettering(size, charts?.get(shown.el.dataset.chart));
+    if (textScale() * PAGE_SIZE !== size) lettering(size, charts?.get(shown.el.dataset.chart));
   });
 
   const label = () => {
@@ -318,6 +345,8 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     exit.title = t(M.exitTitle);
     opener.textContent = t(M.open);
     opener.title = t(M.openTitle);
+    // (the button under a figure of several panels says its words again: its scroll listener)
+    slot.querySelector('.chart-body')?.dispatchEvent(new Event('scroll'));
     if (plan !== null) sayPlanNote();
     if (index < 0) return;
     const fig = all[index];

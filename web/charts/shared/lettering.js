@@ -1,6 +1,6 @@
 // lettering.js: the one source of the size of chart text. Chart.js draws ticks and legends at
 // Chart.defaults.font.size: 12 px on the page, presentSize() while the presenter view shows a
-// chart (page/present.js sets it, then redraws the chart). Text drawn by hand on a canvas, and by the
+// chart (page/present.js sets it with setLettering, then redraws the chart). Text drawn by hand on a canvas, and by the
 // Chart.js plugins, takes its font from here, scaled the same way, and layouts that leave room
 // for labels scale their margins by textScale(): on the page the scale is 1 and nothing moves.
 
@@ -22,10 +22,21 @@ const FAMILY = 'system-ui, sans-serif';
 /** Each role's weight and size on the page: tick and note text, labels, bold labels, titles. */
 const ROLES = { tick: [400, 11], label: [400, 12], bold: [600, 12], title: [600, 12] };
 
-/** How much larger chart text is now than on the page: Chart.js's default size over 12 px (1 without Chart.js). */
+let size = PAGE_SIZE;
+
+/**
+ * Sets chart text to `px` CSS pixels: Chart.js's default size (of `Chart`, the copy the charts draw
+ * with: a bundled one is not the global one) and the hand-drawn text that follows it. The
+ * presenter view and exported figures set it, and put back PAGE_SIZE after.
+ */
+export function setLettering(Chart, px) {
+  size = px;
+  if (Chart?.defaults?.font) Chart.defaults.font.size = px;
+}
+
+/** How much larger chart text is now than on the page (1 on the page). */
 export function textScale() {
-  const size = globalThis.Chart?.defaults?.font?.size;
-  return Number.isFinite(size) && size > 0 ? size / PAGE_SIZE : 1;
+  return size / PAGE_SIZE;
 }
 
 /** The size, in CSS pixels, of text of `role` now (11 px ticks on the page, 17 px in the presenter at 1280×720). */
@@ -57,18 +68,18 @@ export const subscript = (n) => String(n).replace(/[0-9]/g, (c) => String.fromCh
  * chart (on the page the titles fit and the size is Chart.js's own).
  */
 export function axisTitleFont(ctx) {
-  const size = Math.round(PAGE_SIZE * textScale());
+  const px = Math.round(PAGE_SIZE * textScale());
   const { chart, scale } = ctx ?? {};
   const lines = [].concat(scale?.options?.title?.text ?? '').filter(Boolean);
-  if (!chart?.ctx || !lines.length) return { size };
+  if (!chart?.ctx || !lines.length) return { size: px };
   const c = chart.ctx;
   c.save();
-  c.font = `${size}px ${globalThis.Chart?.defaults?.font?.family ?? FAMILY}`;
+  c.font = `${px}px ${chart.options?.font?.family ?? FAMILY}`;
   const wide = Math.max(...lines.map((line) => c.measureText(line).width));
   c.restore();
   // what the axis leaves after the legend, the other axis and its title, about five lines of text,
   // or, once the chart has been laid out, the axis's length as drawn (plus a little overhang)
   const horizontal = scale.isHorizontal(), drawn = horizontal ? scale.width : scale.height;
-  const room = Math.min((horizontal ? chart.width : chart.height) - 5 * size, drawn > 0 ? drawn + size : Infinity);
-  return { size: wide <= room ? size : Math.max(Math.round(0.7 * size), Math.floor((size * room) / wide)) };
+  const room = Math.min((horizontal ? chart.width : chart.height) - 5 * px, drawn > 0 ? drawn + px : Infinity);
+  return { size: wide <= room ? px : Math.max(Math.round(0.7 * px), Math.floor((px * room) / wide)) };
 }
