@@ -152,6 +152,36 @@ test('a theme switched while the charts mount draws them as a fresh load in that
   }
 });
 
+test('a name made from content keeps its formulas: an exercise\'s question, the primer\'s diagram in the page\'s language only', async () => {
+  const { page, context } = shared; // English
+  const cdp = await context.newCDPSession(page);
+  // the accessible name Chromium gives the first exercise question of §13, once in view (a section out of view skips its layout)
+  const question = async () => {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: "(s => (s.scrollIntoView(), s))(document.querySelector('#rope-periods details.exercise > summary'))" });
+    const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { backendNodeId: node.backendNodeId, fetchRelatives: false });
+    return nodes[0].name?.value;
+  };
+  assert.match(await question(), /how many pairs, and what is T_max \?$/);
+  const names = () => page.evaluate(() => [...document.querySelectorAll('svg.pipeline')].map((svg) => [svg.getAttribute('aria-label'), svg.getAttribute('aria-description')]));
+  for (const [name, description] of await names()) {
+    assert.equal(name, 'Where position enters one attention head');
+    assert.match(description, /^Tokens are embedded; .* weighted sum of v\.$/);
+  }
+  await page.locator('button[data-set-lang="zh"]').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  for (const [name, description] of await names()) {
+    assert.equal(name, '位置信息进入注意力头的位置');
+    assert.match(description, /^词嵌入；.*v 的加权和。$/);
+  }
+  assert.match(await question(), /有几对？\s*T_max\s*是多少？$/);
+  await page.locator('button[data-set-lang="en"]').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  await page.evaluate(() => scrollTo(0, 0));
+  await cdp.detach();
+});
+
 test('axe: no serious or critical violation, English light and Chinese dark (both languages, both themes)', async () => {
   const { page, errors } = shared; // English, light
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'en');

@@ -63,10 +63,22 @@ test('Train: a pool of Web Workers, one per core, trains every encoding and the 
   assert.match(await status(page), /Press Train/);
   const before = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
   await page.evaluate(() => (window.longest = 0));
+  // what a screen reader is given to say, against what the panel shows: a run started or done and
+  // the result, not every slice's progress
+  await page.evaluate(() => {
+    window.told = { spoken: [], shown: 0 };
+    const spoken = document.querySelector('.lab-panel [role="status"]'), shown = document.querySelector('.lab-panel .chart-note');
+    new MutationObserver(() => window.told.spoken.push(spoken.textContent)).observe(spoken, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => window.told.shown++).observe(shown, { childList: true, characterData: true, subtree: true });
+  });
   await button(page).click();
   await page.waitForFunction(() => /Training in 3 Web Workers/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 60_000 });
   await page.waitForFunction(() => /trained here/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 240_000 });
   assert.match(await status(page), /50 steps, seed 2, in 3 Web Workers at once/);
+  const told = await page.evaluate(() => window.told);
+  const done = told.spoken.map((text) => text.match(/(\d) of 7 done/)?.[1]).filter(Boolean);
+  assert.deepEqual(done, [...new Set(done)], `one announcement per run done: ${told.spoken.join(' | ')}`);
+  assert.ok(told.spoken.length <= 9 && told.shown > told.spoken.length, `${told.spoken.length} announced of ${told.shown} shown`);
   const after = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
   assert.notEqual(after, before, 'the chart shows the new runs');
   t.diagnostic(`longest main-thread task while the workers trained: ${(await page.evaluate(() => window.longest)).toFixed(0)} ms`);

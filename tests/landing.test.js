@@ -103,6 +103,8 @@ test('a link in the prose, back and forward land on their sections', async () =>
     await page.evaluate(() => scrollTo(0, 0));
     await page.locator('nav a[href="#lab"]').first().click();
     landed(await follow(page, '#lab'), `${lang}: #lab`);
+    // the focus is where the reader landed (a screen reader says so), not left on the page
+    assert.ok(await page.evaluate(() => document.activeElement === document.querySelector('#lab h2')), `${lang}: #lab's heading has the focus`);
     await page.evaluate(() => scrollTo(0, 0));
     await page.locator('nav a[href="#precision"]').first().click();
     landed(await follow(page, '#precision'), `${lang}: #precision`);
@@ -112,6 +114,12 @@ test('a link in the prose, back and forward land on their sections', async () =>
     await page.goForward();
     assert.equal(await page.evaluate(() => location.hash), '#precision');
     assert.ok(Math.abs((await follow(page, '#precision')).tops.at(-1)) <= 2, `${lang}: forward to #precision`);
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.locator('a.skip-link').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement === document.querySelector('main'));
+    await page.keyboard.press('Tab');
+    assert.ok(await page.evaluate(() => document.querySelector('main').contains(document.activeElement)), `${lang}: Tab goes on inside the sections`);
     assert.deepEqual(problems, []);
     await context.close();
   }
@@ -145,9 +153,28 @@ test('an exercise\'s scene link and the presenter\'s way back land on their char
     await summary.evaluate((s) => s.scrollIntoView({ block: 'end' }));
     await summary.click();
     const chart = await link.evaluate((a) => new URL(a.href).searchParams.keys().next().value.split('.')[0]);
+    // (where the reader clicks it: in view)
+    const read = '#rope-2d a.scene-link';
+    await link.scrollIntoViewIfNeeded();
+    const at = (await follow(page, read)).tops.at(-1);
     await link.click();
     const { tops } = await follow(page, `[data-chart="${chart}"]`);
     assert.ok(Math.abs(tops.at(-1)) <= 2, `${lang}: the scene link's chart ends ${tops.at(-1)} px from the top`);
+    const params = (k) => page.evaluate((k) => {
+      const host = window.posencPage.charts.get(k);
+      return { now: JSON.stringify(host.params()), defaults: JSON.stringify(host.defaults()) };
+    }, k);
+    const set = await params(chart);
+    assert.notEqual(set.now, set.defaults);
+    // Back: the exercise where it was read, the chart as the address sets it; Forward: the scene again
+    await page.goBack();
+    const back = (await follow(page, read)).tops.at(-1);
+    assert.ok(Math.abs(back - at) <= 2, `${lang}: back at the exercise's link, ${back} px from the top (it was ${at})`);
+    const unset = await params(chart);
+    assert.equal(unset.now, unset.defaults, `${lang}: back, the chart is at its defaults again`);
+    await page.goForward();
+    landed(await follow(page, `[data-chart="${chart}"]`), `${lang}: forward to the scene's chart`);
+    assert.equal((await params(chart)).now, set.now, `${lang}: forward, the scene's settings again`);
     assert.deepEqual(problems, []);
     await context.close();
   }

@@ -80,7 +80,8 @@ export default {
       line.classList.toggle('hint', !s || !picked);
       line.classList.toggle('mono', Boolean(s && picked));
       if (!s || !picked) {
-        line.textContent = String(M.hint);
+        // (a live region: rewriting the same hint at every redraw would have it read out again)
+        if (line.textContent !== String(M.hint)) line.textContent = String(M.hint);
         return;
       }
       const { pos, dim } = picked, i = pos * s.dim + dim;

@@ -175,8 +175,14 @@ export default {
     button.type = 'button';
     const status = document.createElement('p');
     status.className = 'chart-note';
-    status.setAttribute('role', 'status');
-    panel.append(button, status);
+    // what a screen reader hears: the status when it says something new (a run started or done, the
+    // result), not the progress of every slice of steps, which comes many times a second
+    const spoken = document.createElement('p');
+    spoken.className = 'visually-hidden';
+    spoken.setAttribute('role', 'status');
+    let said = null;
+    const speak = (text, mark = text) => mark !== said && ((said = mark), (spoken.textContent = text));
+    panel.append(button, status, spoken);
     el.append(panel);
     const loss = lineChart(el, Chart, { x: M.lossX, y: M.lossTitle, aspect: 2.6 });
     // (a legend of its own: the scaled RoPE lines above share their run's one loss curve)
@@ -203,10 +209,11 @@ export default {
     };
     // the live loss: a curve per run, its point after every slice of steps
     const live = new Map();
-    const progress = (p, text) => {
+    const progress = (p, text, mark) => {
       if (!live.has(p.encoding)) live.set(p.encoding, []);
       live.get(p.encoding).push({ x: p.step, y: p.lastLoss });
       status.textContent = message = text;
+      speak(text, mark);
       loss.data.datasets = [...live].map(([encoding, data]) => curve(encoding, data));
       loss.update();
     };
@@ -222,7 +229,7 @@ export default {
         spawn: startWorker, size: poolSize(ENCODING_NAMES.length, navigator.hardwareConcurrency),
         onProgress: (q) => progress(q, M.progressPool.format({ ...q,
           list: q.active.map((a) => cjkSpacing((a.step < a.steps ? M.progressItem : M.progressEvaluating).format({ ...a, name: String(LAB[a.encoding]) })))
-            .join(String(M.sep)) })),
+            .join(String(M.sep)) }), `${k} ${q.done}`),
       });
       job = { key: k, stop: pool.stop };
       pool.done.then((runs) => job?.key === k && finish(runs, pool.workers, k, p), (err) => {
@@ -240,7 +247,7 @@ export default {
         cancelled: () => stop,
         pause: (q) => {
           if (performance.now() - last < SLICE_MS) return null;
-          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, cjkSpacing(M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 })));
+          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, cjkSpacing(M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 })), `${k} ${q.index}`);
           return new Promise((r) => setTimeout(r)).then(() => (last = performance.now()));
         },
       }).then((runs) => job?.key === k && finish(runs, 'slices', k, p),
@@ -276,6 +283,7 @@ export default {
           status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where })
             : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seeds: seedList() })
               : M.pressTrain.format());
+          speak(status.textContent);
           message = null;
         }
         const field = p.metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';

@@ -149,7 +149,8 @@ export default {
       hover.classList.toggle('hint', !s || !cursor);
       hover.classList.toggle('mono', Boolean(s && cursor));
       if (!s || !cursor) {
-        hover.textContent = String(M.hint);
+        // (a live region: rewriting the same hint at every redraw would have it read out again)
+        if (hover.textContent !== String(M.hint)) hover.textContent = String(M.hint);
         return;
       }
       const { c, r } = cursor, e = s.err[c * s.half + r];

@@ -226,7 +226,8 @@ export default {
       // digits and sets those of θ₁₇₉ a whole cell apart)
       hover.classList.toggle('hint', !s || !cursor);
       if (!s || !cursor) {
-        hover.textContent = String(M.hint);
+        // (a live region: rewriting the same hint at every redraw would have it read out again)
+        if (hover.textContent !== String(M.hint)) hover.textContent = String(M.hint);
         return;
       }
       const { pos, dim: d } = cursor;

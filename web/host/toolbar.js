@@ -92,10 +92,10 @@ export function addToolbar(host, opts) {
       copied = false;
     }
     status.textContent = copied ? HOST.copied : HOST.copyByHand;
-    if (!copied) {
-      field.focus();
-      field.select();
-    }
+    // the focus goes to the text, copied or not: a keyboard or screen reader user finds it there,
+    // not nine Tabs on past the other buttons
+    field.focus();
+    field.select();
     return copied;
   };
 
@@ -113,8 +113,6 @@ export function addToolbar(host, opts) {
   sectionButton.addEventListener('click', async () => {
     sectionButton.hidden = true;
     await share(buttons.link, 'sectionLinkLabel', opts.sectionLink(), 3);
-    // the button pressed is gone: the focus goes to the link it gave, not to the page
-    if (!panel.contains(document.activeElement)) field.focus();
   });
   if (opts.sectionLink) panel.insertBefore(sectionButton, close);
   if (opts.reset) button('reset', () => host.reset());

@@ -91,6 +91,19 @@ function named(hash) {
   return id ? document.getElementById(id) ?? document.getElementsByName(id)[0] ?? null : null;
 }
 
+/**
+ * Focuses `target` (a section: its heading) without scrolling; one that cannot take the focus
+ * takes it until it loses it (a click in it later does not focus it).
+ */
+function focusOn(target) {
+  const el = target.matches('section') ? target.querySelector('h2') ?? target : target;
+  if (!el.matches('a[href], button, input, select, textarea, summary, [tabindex]')) {
+    el.setAttribute('tabindex', '-1');
+    el.addEventListener('blur', () => el.removeAttribute('tabindex'), { once: true });
+  }
+  el.focus({ preventScroll: true });
+}
+
 /** Scrolls `target` to the top of the view, where it stays once the page is laid out around it. */
 export function land(target, { smooth = false } = {}) {
   layOutAbove(target);
@@ -114,10 +127,15 @@ export function landLinks() {
     if (!target) return;
     layOutAbove(target);
     hold(target);
+    // once the browser has followed the link (which leaves the focus on the page when its target
+    // cannot take it), the focus goes to the target, so that a screen reader says where it is
+    requestAnimationFrame(() => focusOn(target));
   });
   addEventListener('hashchange', () => {
     const target = named(location.hash);
-    // a link's own landing is already under way
-    if (target && landing?.target !== target) land(target);
+    // a link's own landing is already under way (a scene's, on a chart of the section), or Back
+    // returns to where the reader was before a scene link (main.js)
+    if (!target || (landing && target.contains(landing.target)) || history.state?.posencBack) return;
+    land(target);
   });
 }

@@ -230,9 +230,30 @@ function landingOf(kinds) {
   return [...document.querySelectorAll('[data-chart]')].find((el) => set.has(el.dataset.chart)) ?? null;
 }
 
+// the kinds scene links have set since the page loaded, and the query whose scene the charts show
+const sceneKinds = new Set();
+let sceneShown = location.search;
+
+/**
+ * Sets each chart of `kinds` as `scene` (readScene's) sets it: its defaults but for what the scene
+ * sets, not what an earlier exercise left (an exercise's link names only the setting it changes).
+ */
+function showScene(scene, kinds = scene.byKind.keys()) {
+  for (const kind of kinds) {
+    const host = charts.get(kind);
+    if (!host) continue;
+    const { values } = parseParams(host.chart.params, scene.byKind.get(kind) ?? [], { ignore: [] });
+    host.set({ ...host.defaults(), ...values });
+    host.reveal?.(values);
+    sceneKinds.add(kind);
+  }
+  sceneShown = location.search;
+}
+
 /**
  * A scene link of this page (an exercise's "try it") sets the charts it names where they are,
  * without a reload, keeps the reader's language and theme, and brings the first of them into view.
+ * Back returns to where the reader was, with the charts as that address sets them.
  */
 function followSceneLink(e) {
   const a = e.target.closest?.('a.scene-link');
@@ -240,20 +261,34 @@ function followSceneLink(e) {
   const url = new URL(a.href);
   if (url.origin !== location.origin || url.pathname !== location.pathname || !charts.size) return;
   e.preventDefault();
-  const scene = readScene(url.searchParams, (k) => charts.has(k));
-  for (const [kind, entries] of scene.byKind) {
-    const host = charts.get(kind);
-    // the chart as the link opens it in a new tab: its defaults but for what the link sets, not
-    // what an earlier exercise left (an exercise's link names only the setting it changes)
-    const { values } = parseParams(host.chart.params, entries, { ignore: [] });
-    host.set({ ...host.defaults(), ...values });
-    host.reveal?.(values);
-  }
-  const first = landingOf(scene.byKind.keys());
   for (const [k, v] of Object.entries(carried())) url.searchParams.set(k, v);
-  history.pushState(history.state, '', url);
+  // where Back returns: the link where the reader saw it (the page above it may change height:
+  // a Settings fold the scene opens), else this scroll position
+  const back = { link: [...document.querySelectorAll('a.scene-link')].indexOf(a), top: a.getBoundingClientRect().top, y: scrollY };
+  history.replaceState({ ...history.state, posencBack: back }, '');
+  history.pushState({ ...history.state, posencBack: null }, '', url);
+  const scene = readScene(url.searchParams, (k) => charts.has(k));
+  showScene(scene);
+  const first = landingOf(scene.byKind.keys());
   if (first) land(first, { smooth: true });
 }
+
+addEventListener('popstate', (e) => {
+  if (!charts.size || location.search === sceneShown) return;
+  const scene = readScene(new URLSearchParams(location.search), (k) => charts.has(k));
+  showScene(scene, new Set([...sceneKinds, ...scene.byKind.keys()]));
+  const back = e.state?.posencBack;
+  if (back) {
+    const link = document.querySelectorAll('a.scene-link')[back.link];
+    const put = () => (link?.checkVisibility() ? scrollBy(0, link.getBoundingClientRect().top - back.top) : scrollTo(0, back.y));
+    // again once the browser has put back its own idea of the place (the same scroll position)
+    put();
+    requestAnimationFrame(() => requestAnimationFrame(put));
+  } else {
+    const first = landingOf(scene.byKind.keys());
+    if (first) land(first);
+  }
+});
 document.addEventListener('click', followSceneLink);
 landLinks();
 
