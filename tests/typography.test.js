@@ -25,7 +25,7 @@ test('§3 says the last wavelength is one factor of the ladder short of 2π·bas
   const wavelengths = readFileSync(new URL('../web/charts/wavelengths.js', import.meta.url), 'utf8');
   assert.deepEqual(plain(section('frequencies')).match(/.{0,10}一级.{0,10}/g) ?? [], []);
   assert.doesNotMatch(wavelengths, /一级/);
-  assert.match(wavelengths, /最后一对的波长是 2π·base 除以一次公比/);
+  assert.match(wavelengths, /最后一对的波长等于 2π·base 再除以一个公比/);
   assert.doesNotMatch(plain(section('frequencies')), /恰好少乘一次公比/);
   assert.match(wavelengths, /the last pair’s wavelength is 2π·base divided once by that factor/);
 });

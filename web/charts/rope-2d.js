@@ -48,7 +48,7 @@ const M = messages({
     readout: 'q 在 {m}、k 在 {n} 时（n − m = {offset}），q·k = |q|·|k|·cos ∠(q, k) = 1 × {kLength} × cos({angle}°) = {score}',
     readoutSame: '；{list}，相差不超过 {apart}：旋转后的 q 和 k 是 float32 数，约有 7 位有效数字，得分的差别只来自它们的舍入误差。',
     readoutExact: '；{list}，两者完全相同（差为 0）。',
-    same: '平移到 m = {a}、n = {b} 时为 {value}',
+    same: '在 m = {a}、n = {b} 处为 {value}',
     sameSep: '，',
     end: '。',
     notice: '得分只取决于偏移 n − m = {offset}：同时平移两个位置，两支箭头一起转动，q·k 保持不变。',
