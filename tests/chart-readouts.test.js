@@ -137,3 +137,17 @@ test('model-positions: Llama 4 Scout\'s temperature panel names its layers, the 
   await set(en, 'model-positions', 'model', 'gemma-4');
   assert.equal((await title(en)).shown, false, 'no temperature, no panel');
 });
+
+test('model-positions: a YaRN ×4 config is for 4 × L0 tokens: its context line and its cache are for 131072 positions', async () => {
+  const { readout } = await set(en, 'model-positions', 'model', 'qwen2-7b-yarn4');
+  // 131072 positions × 64 pairs × cos and sin × 4 bytes
+  assert.match(readout, /cos\/sin cache for 131072 positions: 64 MiB/);
+  assert.match(readout, /complete a turn within L₀ = 32768/);
+  const lines = await en.evaluate(() => {
+    const box = document.querySelector('[data-chart="model-positions"]');
+    const c = Object.values(window.Chart.instances).find((x) => box.contains(x.canvas));
+    return c.data.datasets.map((d) => d.label);
+  });
+  assert.ok(lines.includes('context = 131072') && lines.some((l) => /L₀ = 32768/.test(l)), lines.join(' | '));
+  await set(en, 'model-positions', 'model', 'gemma-4');
+});

@@ -4,6 +4,7 @@
 // scale, NoPE layers and their query temperature, mRoPE sections, and the cos/sin cache's size.
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink, intGrid, COL, colHeads } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
+import { contextLength } from '../lib/rope-config.js';
 import { messages, lang, t } from '../host/i18n.js';
 import { download } from '../host/export.js';
 
@@ -70,11 +71,11 @@ const M = messages({
     vectorsTitle: "cos/sin at the boundary positions and a rotated q·k for every layer type, in float64 and float32: to test a runtime against (format in posenc's README)",
     half: 'half',
     interleaved: 'interleaved',
-    noticeTurns: 'Pairs above the L₀ line never complete a turn in training: {never} of the {half} pairs of the {type} layers{zero}.',
+    noticeTurns: 'Pairs above the L₀ line do not complete a turn within L₀ positions: {never} of the {half} pairs of the {type} layers{zero}.',
     noticeZero: ' ({zero} of them do not turn at all)',
     noticeAllTurn: 'Every pair of every layer type completes a turn within L₀ = {l0}.',
     noticeZeroAll: 'In the {type} layers {zero} of the {half} pairs do not turn at all (θ = 0); every pair that turns completes a turn within L₀ = {l0}.',
-    how: 'The page reads the config the way transformers does (rope_theta or rope_parameters, the scaling block, partial_rotary_factor, head_dim, layer types), computes each layer type\'s frequencies θᵢ after scaling and draws each pair\'s wavelength Tᵢ = 2π/θᵢ. A pair completes a turn within L₀ when Tᵢ ≤ L₀. Scaling that depends on the current length is taken at the context length. The cos/sin cache size assumes float32.',
+    how: 'The page reads the config the way transformers does (rope_theta or rope_parameters, the scaling block, partial_rotary_factor, head_dim, layer types), computes each layer type\'s frequencies θᵢ after scaling and draws each pair\'s wavelength Tᵢ = 2π/θᵢ. A pair completes a turn within L₀ when Tᵢ ≤ L₀. The context is max_position_embeddings, or the scaling\'s factor × L₀ when that is larger (Qwen2.5\'s YaRN ×4: 4 × 32768); scaling that depends on the current length is taken at it. The cos/sin cache size assumes float32.',
   },
   zh: {
     colType: '层类型',
@@ -118,11 +119,11 @@ const M = messages({
     vectorsTitle: '每种层类型在边界位置上的 cos/sin 以及一次旋转后的 q·k，float64 与 float32 两种精度：用来检验一个推理框架（格式见 posenc 的 README）',
     half: '前后两半',
     interleaved: '交错',
-    noticeTurns: '在 L₀ 线之上的维度对，训练时从未转满一圈：{type} 层的 {half} 对中有 {never} 对{zero}。',
+    noticeTurns: '在 L₀ 线之上的维度对，在 L₀ 个位置之内转不满一圈：{type} 层的 {half} 对中有 {never} 对{zero}。',
     noticeZero: '（其中 {zero} 对完全不转）',
     noticeAllTurn: '每种层类型的每一对都在 L₀ = {l0} 以内转满了一圈。',
     noticeZeroAll: '{type} 层的 {half} 对中有 {zero} 对完全不转（θ = 0）；转动的维度对都在 L₀ = {l0} 以内转满了一圈。',
-    how: '页面按 transformers 的方式读取配置（rope_theta 或 rope_parameters、缩放部分、partial_rotary_factor、head_dim、层类型），算出每种层类型缩放后的频率 θᵢ，画出每一对的波长 Tᵢ = 2π/θᵢ。Tᵢ ≤ L₀ 的维度对在 L₀ 以内转满一圈。依赖当前长度的缩放按上下文长度计算。cos/sin 缓存的大小按 float32 计算。',
+    how: '页面按 transformers 的方式读取配置（rope_theta 或 rope_parameters、缩放部分、partial_rotary_factor、head_dim、层类型），算出每种层类型缩放后的频率 θᵢ，画出每一对的波长 Tᵢ = 2π/θᵢ。Tᵢ ≤ L₀ 的维度对在 L₀ 以内转满一圈。上下文长度取 max_position_embeddings；若缩放因子 × L₀ 更大，则取后者（例如 Qwen2.5 的 YaRN ×4：4 × 32768）。依赖当前长度的缩放按上下文长度计算。cos/sin 缓存的大小按 float32 计算。',
   },
 });
 
@@ -237,7 +238,8 @@ export default {
           view.readout = M.error.format({ message: error });
           return { columns: ['layer type', 'pair', 'theta', 'wavelength'], heads: colHeads([M.colType, COL.pairI, 'θᵢ', COL.wavelength]), rows: [] };
         }
-        const maxPos = info.maxPositionEmbeddings;
+        // the context the model is for: max_position_embeddings, or a scaling's factor × L0 when larger
+        const maxPos = Math.max(0, ...Object.values(info.layerTypes).map((t) => contextLength(t, info.maxPositionEmbeddings) ?? 0)) || null;
         const rows = [], parts = [], still = [], turns = []; // still: the pairs with θ = 0 of each type, { type, k, pairs }
         let maxHalf = 1, l0Shown = null, top = 1;
         Object.entries(info.layerTypes).forEach(([type, t], k) => {
@@ -253,7 +255,7 @@ export default {
             parts.push(M.readNope.format({ type, layers, temperature }));
             return;
           }
-          const l0 = trainingLength(t, maxPos);
+          const l0 = trainingLength(t, info.maxPositionEmbeddings);
           l0Shown ??= l0;
           const half = t.rotaryDim / 2;
           maxHalf = Math.max(maxHalf, half);

@@ -571,8 +571,8 @@ export interface RuntimeComparison {
   readonly nCtx: number;
   readonly positions: readonly number[];
   /**
-   * the sequence lengths compared: max(positions) + 1, and, for LongRoPE with the default positions
-   * in a context past original_max_position_embeddings (L0), L0 too (a prompt within it)
+   * the sequence lengths compared: max(positions) + 1, and, for LongRoPE when that passes
+   * original_max_position_embeddings (L0) in a context past it, L0 too (a prompt within it)
    */
   readonly seqLens: readonly number[];
   /** true when no finding is of severity 'differs' (the CLI's exit 0) */

@@ -153,6 +153,18 @@ const MODEL_KEYS = ['text_config', 'model_type', 'head_dim', 'hidden_size', 'n_e
   'qk_rope_head_dim', 'kv_channels', 'global_head_dim', 'num_hidden_layers', 'layer_types'];
 
 /**
+ * The context a layer type of pe.ropeConfig's is for: max_position_embeddings (`max`), or the
+ * scaling's factor × its original length when larger (Qwen2.5's YaRN ×4: 4 × 32768, as Qwen's model
+ * cards mean it). Dynamic NTK's original is max_position_embeddings, past which its base grows.
+ */
+export function contextLength(layerType, max) {
+  const s = layerType.scaling, original = s?.type === 'dynamic' ? s.maxPositionEmbeddings ?? max : s?.originalMaxPositionEmbeddings;
+  const scaled = s?.factor * original;
+  if (!(scaled > 0)) return max;
+  return max === null || scaled > max ? scaled : max;
+}
+
+/**
  * The options { base, rotaryDim, scaling } of a model's RoPE layers, to pass on to the RoPE
  * methods: for a config.json (object or text), exactly what readRopeConfig says for its
  * full_attention layers, or for its one RoPE layer type when it has no full_attention (another

@@ -198,11 +198,12 @@ export function compareRuntimes(pe, config, gguf, options) {
     }
   }
 
-  // LongRoPE in a context past L0: the default positions fill the context, where both runtimes take the
-  // long factors; transformers takes the short ones for any shorter prompt, llama.cpp keeps the long ones
+  // LongRoPE in a context past L0: positions past L0 (the default ones fill the context) are a
+  // sequence where both runtimes take the long factors; transformers takes the short ones for any
+  // prompt within L0, llama.cpp keeps the long ones
   const seqLens = [main.pmax + 1];
   const L0 = Math.min(...Object.values(cfg.layerTypes).filter((lt) => lt.scaling?.type === 'longrope').map((lt) => lt.scaling.originalMaxPositionEmbeddings));
-  if (o.positions === undefined && (want === null || want === rt.arch) && rt.nCtx > L0) {
+  if (main.pmax + 1 > L0 && (want === null || want === rt.arch) && rt.nCtx > L0) {
     const short = compareOnce(pe, cfg, gguf, { positions: defaultPositions(L0), checked: true, flags, ctx: o.ctx });
     seqLens.push(L0);
     for (const f of short.found.filter((g) => g.code === 'longrope-factors-by-context' && !found.some((h) => h.code === g.code))) {

@@ -49,6 +49,7 @@
 // *32 value is the float64 value rounded to the nearest float32. q and k do not include the
 // attention temperature (it multiplies q on its layers: see positions[].temperature).
 import * as A from './args.js';
+import { contextLength } from './rope-config.js';
 
 export const VECTORS_FORMAT = 'posenc-rope-vectors/1';
 const KEYS = A.optionKeys('ropeVectors', ['positions', 'seqLen']);
@@ -117,18 +118,6 @@ export function ropeVectors(pe, config, opts) {
     q_k: 'q = r[0, d), k = r[d, 2d) with r = pe.randomNormal(2d, 0), d = headDim',
     layerTypes,
   };
-}
-
-/**
- * The context a layer type is for: max_position_embeddings, or factor × original when larger.
- * Dynamic NTK's original is max_position_embeddings, past which its base grows: without this its
- * rows would all lie short of it, where it equals plain RoPE.
- */
-function contextLength(lt, max) {
-  const s = lt.scaling, original = s?.type === 'dynamic' ? s.maxPositionEmbeddings ?? max : s?.originalMaxPositionEmbeddings;
-  const scaled = s?.factor * original;
-  if (!(scaled > 0)) return max;
-  return max === null || scaled > max ? scaled : max;
 }
 
 function layerVectors(pe, lt, max, asked, seqLen) {
