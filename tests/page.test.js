@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
-import { loadPosenc } from '../web/lib/posenc.js';
+import { loadPosenc, MODELS } from '../web/lib/posenc.js';
 
 // sections 1-7
 const KINDS_1_7 = ['order', 'binary', 'single-frequency', 'three-frequencies', 'wavelengths', 'sin-heatmap',
@@ -644,8 +644,22 @@ test('config.json: Llama 3.1 gives attention factor 1 and a slowest wavelength �
   assert.match(ok.text, /attention factor 1;/);
   // a wavelength the config leaves alone stays, rather than going from 6.283 to 6.283
   assert.match(ok.text, /the fastest stays 6\.283\./);
+  assert.doesNotMatch(ok.text, /softmax scale/);
   const linear = await setConfig(JSON.stringify({ rope_theta: 10000, rope_scaling: { factor: 8, type: 'linear' } }));
   assert.match(linear.text, /the fastest from 6\.283 to 50\.27\./);
+  // DeepSeek-V3's YaRN keeps cos and sin at 1 and scales the softmax: a porter needs both
+  const deepseek = await setConfig(JSON.stringify(MODELS.find((m) => m.id === 'deepseek-v3').config));
+  assert.match(deepseek.text, /attention factor 1; softmax scale ×1\.8739 \(on the usual 1\/√d\);/);
+  // a config's own training length: said, and drawn where it is not the control's; LongRoPE says which factors it took
+  const labels = () => page.evaluate(() => {
+    const el = document.querySelector('[data-chart="scaling-variants"]');
+    return Object.values(window.Chart.instances).find((c) => el.contains(c.canvas)).data.datasets.map((d) => d.label);
+  });
+  const phi = await setConfig(JSON.stringify(MODELS.find((m) => m.id === 'phi-3.5-mini').config));
+  assert.match(phi.text, /read as longrope, rotary dim 96, L₀ 4096, its long factors \(the current length 65536 is past L₀\)/);
+  assert.ok((await labels()).includes('L₀ = 4096: your config’s training length'), (await labels()).join(' | '));
+  await setConfig(JSON.stringify(LLAMA31, null, 2));
+  assert.ok(!(await labels()).some((l) => /your config’s training length/.test(l)), 'Llama 3.1 8B: L₀ 8192, the control\'s');
 
   const broken = await setConfig('{"rope_scaling": {"rope_type": "llama3", "factor": 8');
   assert.ok(broken.error && broken.visible, 'a visible error message');

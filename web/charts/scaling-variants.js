@@ -34,12 +34,17 @@ const M = messages({
     yourConfig: 'your config ({type}, d = {dim})',
     noScaling: 'no scaling',
     l0Line: 'L₀ = {l0}: the training length',
+    configL0Line: 'L₀ = {l0}: your config’s training length',
     configRead: 'The config above is read as {kind}, rotary dim {rotaryDim}',
     configDimFallback: ' (from the head dim control: the config names none)',
     configL0Fallback: ', L₀ {l0} (from the training length control: the config names none)',
     configBase: ', base {base}',
+    configOwnL0: ', L₀ {l0}',
+    configLong: ', its long factors (the current length {seqLen} is past L₀)',
+    configShort: ', its short factors (the current length {seqLen} is within L₀)',
     configBaseFallback: ' (from the base control: the config has no rope_theta)',
     configAttn: '; attention factor {attn}; ',
+    configSoftmax: 'softmax scale ×{softmax} (on the usual 1/√d); ',
     configSlow: "the slowest pair's wavelength goes from {slowFrom} to {slowTo} (×{slowRatio})",
     configSlowSame: "the slowest pair's wavelength stays {slowFrom}",
     configFast: ', the fastest from {fastFrom} to {fastTo}.',
@@ -87,12 +92,17 @@ const M = messages({
     yourConfig: '你的配置（{type}，d = {dim}）',
     noScaling: '无缩放',
     l0Line: 'L₀ = {l0}：训练长度',
+    configL0Line: 'L₀ = {l0}：你的配置的训练长度',
     configRead: '上面的配置解析为 {kind}，旋转维度 {rotaryDim}',
     configDimFallback: '（取自头维度控件：配置中没有给出）',
     configL0Fallback: '，L₀ = {l0}（取自训练长度控件：配置中没有给出）',
     configBase: '，底数 {base}',
+    configOwnL0: '，L₀ = {l0}',
+    configLong: '，取长因子（当前长度 {seqLen} 超过 L₀）',
+    configShort: '，取短因子（当前长度 {seqLen} 未超过 L₀）',
     configBaseFallback: '（取自底数控件：配置中没有 rope_theta）',
     configAttn: '；注意力因子 {attn}；',
+    configSoftmax: 'softmax 缩放 ×{softmax}（乘在通常的 1/√d 上）；',
     configSlow: '最慢一对的波长从 {slowFrom} 变为 {slowTo}（×{slowRatio}）',
     configSlowSame: '最慢一对的波长保持 {slowFrom} 不变',
     configFast: '，最快一对从 {fastFrom} 变为 {fastTo}。',
@@ -155,7 +165,12 @@ const STYLE = {
   // dashes and colours, so it stands out even where it runs along one of them, which shows through.
   config: { get color() { return isDark() ? 'rgba(232, 232, 232, 0.5)' : 'rgba(0, 0, 0, 0.4)'; }, dash: [], width: 5 },
   l0: { get color() { return ink().muted; }, dash: [3, 6], width: 1 }, // read at each draw: follows the theme
+  // the pasted config's own training length, where it is not the control's: in the config's ink
+  configL0: { get color() { return STYLE.config.color; }, dash: [3, 6], width: 2 },
 };
+
+/** The training length a scaling block names (dynamic NTK's is max_position_embeddings), or undefined. */
+const configL0 = (scaling) => (scaling?.type === 'dynamic' ? scaling.maxPositionEmbeddings : scaling?.originalMaxPositionEmbeddings);
 
 function dataset(label, pts, key, extra = {}) {
   const s = STYLE[key];
@@ -249,6 +264,17 @@ export default {
       if (key !== lastConfigKey) (lastConfig = computeConfig(p)), (lastConfigKey = key);
       return lastConfig;
     };
+    // the softmax scale a whole config names (DeepSeek's YaRN moves its mscale there), else 1: a
+    // bare scaling block names none
+    const softmaxOf = (json) => {
+      if (!json || typeof json !== 'object' || !['model_type', 'hidden_size', 'text_config'].some((k) => k in json)) return 1;
+      try {
+        const types = Object.values(pe.ropeConfig(json).layerTypes).filter((t) => !t.nope);
+        return types[0]?.softmaxScale ?? 1;
+      } catch {
+        return 1; // what ropeScaling read is said; the rest of the config is not this chart's
+      }
+    };
     const computeConfig = ({ dim, base, l0, seqLen }) => {
       let json;
       try {
@@ -271,7 +297,7 @@ export default {
         const inv = pe.ropeInvFreq(rotaryDim, { base: b, scaling });
         const plain = pe.ropeInvFreq(rotaryDim, { base: b });
         const attn = pe.ropeAttentionFactor(rotaryDim, { base: b, scaling });
-        return { r, rotaryDim, base: b, scaling, inv, plain, attn, usedDim: r.rotaryDim === undefined, usedBase: r.base === undefined, usedL0: usedL0 ? l0 : null };
+        return { r, rotaryDim, base: b, scaling, inv, plain, attn, softmax: softmaxOf(json), usedDim: r.rotaryDim === undefined, usedBase: r.base === undefined, usedL0: usedL0 ? l0 : null };
       } catch (err) {
         return { error: `${err.name}: ${err.message}` };
       }
@@ -320,6 +346,9 @@ export default {
         }
         const last = Math.max(half, cfg.rotaryDim ? cfg.rotaryDim / 2 : 0) - 1;
         wave.data.datasets.push(dataset(M.l0Line.format({ l0 }), pts('l0', 2, () => l0, (i) => i * last), 'l0'));
+        // the config's curve is read against its own training length
+        const ownL0 = cfg.inv ? configL0(cfg.scaling) : undefined;
+        if (ownL0 && ownL0 !== l0) wave.data.datasets.push(dataset(M.configL0Line.format({ l0: ownL0 }), pts('config l0', 2, () => ownL0, (i) => i * last), 'configL0'));
         for (const c of [wave, stretch]) (c.options.scales.x.min = 0), (c.options.scales.x.max = Math.max(1, last));
         wave.update();
         stretch.update();
@@ -337,14 +366,16 @@ export default {
           message.classList.remove('error');
           const kind = cfg.scaling ? `${cfg.scaling.type}${cfg.scaling.factor !== undefined ? ` ×${sig(cfg.scaling.factor, 4)}` : ''}` : null;
           const v = {
-            kind: kind ?? M.noScaling, rotaryDim: cfg.rotaryDim, base: sig(cfg.base, 6), attn: sig(cfg.attn, 6),
+            kind: kind ?? M.noScaling, rotaryDim: cfg.rotaryDim, base: sig(cfg.base, 6), attn: sig(cfg.attn, 6), softmax: sig(cfg.softmax, 5),
             slowFrom: sig(TAU / cfg.plain[c], 4), slowTo: sig(TAU / cfg.inv[c], 4), slowRatio: sig(cfg.plain[c] / cfg.inv[c], 4),
             fastFrom: sig(TAU / cfg.plain[0], 4), fastTo: sig(TAU / cfg.inv[0], 4),
           };
           // A wavelength the config leaves as it was (to the digits shown) stays, rather than going from x to x.
+          const ownL0 = configL0(cfg.scaling), longrope = cfg.scaling?.type === 'longrope';
           message.textContent = M.configRead.format(v) + (cfg.usedDim ? String(M.configDimFallback) : '') +
-            (cfg.usedL0 ? M.configL0Fallback.format({ l0: cfg.usedL0 }) : '') +
-            M.configBase.format(v) + (cfg.usedBase ? String(M.configBaseFallback) : '') + M.configAttn.format(v) +
+            (cfg.usedL0 ? M.configL0Fallback.format({ l0: cfg.usedL0 }) : ownL0 ? M.configOwnL0.format({ l0: ownL0 }) : '') +
+            (longrope ? (cfg.scaling.seqLen > ownL0 ? M.configLong : M.configShort).format({ seqLen: cfg.scaling.seqLen }) : '') +
+            M.configBase.format(v) + (cfg.usedBase ? String(M.configBaseFallback) : '') + M.configAttn.format(v) + (cfg.softmax !== 1 ? M.configSoftmax.format(v) : '') +
             (v.slowFrom === v.slowTo ? M.configSlowSame : M.configSlow).format(v) +
             (v.fastFrom === v.fastTo ? M.configFastSame : M.configFast).format(v);
         }

@@ -68,7 +68,8 @@ function readsE(i, mode, s, sum) {
 }
 
 const rel = (a, b) => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
-const fmt = (x) => (Number.isInteger(x) ? String(x) : Number(x.toPrecision(6)).toString());
+// (a small difference in exponent form: 1.08e-6 beside a tolerance of 1e-6, not 0.00000108276)
+const fmt = (x) => (Number.isInteger(x) ? String(x) : Math.abs(x) < 1e-3 ? Number(x.toPrecision(3)).toExponential() : Number(x.toPrecision(6)).toString());
 /** Sorted indices as runs of consecutive ones, [first, last] each. */
 export function runs(idx) {
   const out = [];
@@ -221,7 +222,7 @@ export function compareRuntimes(pe, config, gguf, options) {
   }));
   const { maxDcos, maxDsin, stillPairs, pmax } = main;
   const agree = findings.every((f) => f.severity === 'note');
-  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', severity: 'note', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${AGREE} relative${stillPairs.length ? `, or, for the pairs that stand still (${stillPairs.join('; ')}), to ${fmt(STILL)} rad a position, under ${AGREE} rad at any position` : ''} (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} up to position ${pmax})` }));
+  if (findings.length === 0) findings.push(Object.freeze({ code: 'none', severity: 'note', fix: null, fixKind: null, fixFlags: null, layerTypes: Object.freeze([]), message: `llama.cpp and the config agree: θ_i and the cos/sin magnitude of every layer type match to ${fmt(AGREE)} relative${stillPairs.length ? `, or, for the pairs that stand still (${stillPairs.join('; ')}), to ${fmt(STILL)} rad a position, under ${fmt(AGREE)} rad at any position` : ''} (largest |Δcos| ${fmt(maxDcos)}, |Δsin| ${fmt(maxDsin)} at the positions compared, up to ${pmax})` }));
   return Object.freeze({
     llamaCpp: LLAMA_CPP_COMMIT, arch: rt.arch, nCtx: rt.nCtx, positions: Object.freeze(positions), seqLens: Object.freeze(seqLens), agree,
     layerTypes: Object.freeze(main.layerTypes), maxDcos, maxDsin, findings: Object.freeze(findings),
@@ -300,7 +301,7 @@ function compareOnce(pe, cfg, gguf, o) {
     maxDsin = Math.max(maxDsin, ltMaxSin);
     // cos and sin as each runtime multiplies them: past 1 only by an attention factor, which is said
     const scaled = magL !== 1 || (magC ?? 1) !== 1 ? ', cos and sin times each runtime\'s attention factor' : '';
-    const worst = `largest |Δcos| ${fmt(ltMaxCos)}, |Δsin| ${fmt(ltMaxSin)} up to position ${pmax}${scaled}`;
+    const worst = `largest |Δcos| ${fmt(ltMaxCos)}, |Δsin| ${fmt(ltMaxSin)} at the positions compared, up to ${pmax}${scaled}`;
 
     // pairing and width
     if (styleL !== lt.style) {
