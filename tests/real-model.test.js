@@ -314,6 +314,18 @@ test('files chosen from the computer (safetensors, config.json, tokenizer.json) 
     await ready(page, /Showing model\.safetensors: layer 0, 11 tokens/);
     await page.waitForTimeout(100);
     assert.match(await readout(page, 'real-attention'), /model\.safetensors, 11 tokens, 6 heads/);
+    // a file cut short: said once by its name, the charts keep the model they showed, no read left running
+    await page.setInputFiles('.real-model-panel input[type="file"]', [
+      file('model.safetensors', weights.subarray(0, Math.floor(weights.length / 2)), 'application/octet-stream'),
+      file('config.json', FILES['/pub/tiny-llama/resolve/main/config.json'], 'application/json'),
+      file('tokenizer.json', FILES['/pub/tiny-llama/resolve/main/tokenizer.json'], 'application/json'),
+    ]);
+    await page.waitForFunction(() => document.querySelector('.real-model-panel [role="status"]')?.textContent.startsWith('Could not read'));
+    const cut = await status(page);
+    assert.ok(cut.error);
+    assert.match(cut.text, /^Could not read model\.safetensors: the tensors end at byte \d+.* The charts still show model\.safetensors\.$/);
+    assert.equal(await page.locator('.real-model-panel progress:not([value])').count(), 0, 'no read left running');
+    assert.match(await readout(page, 'real-attention'), /model\.safetensors, 11 tokens, 6 heads/);
     assert.equal(log.length, before, 'no request');
     assert.deepEqual(problems.pageErrors, []);
   } finally {
@@ -330,8 +342,8 @@ for (const lang of ['en', 'zh']) {
     try {
       await switchLang(page, lang);
       const expect = lang === 'en'
-        ? { gated: /gated or private \(401\)/, missing: /no config\.json on the Hub \(404\)/, unsupported: /“gpt2” model; this section reads the layouts of llama, mistral, qwen2, qwen3/, bad: /not a Hub model id/, offline: /The Hub cannot be reached/ }
-        : { gated: /受限或私有模型（401）/, missing: /没有 config\.json（404）/, unsupported: /“gpt2”模型；本节读取的结构是 llama, mistral, qwen2, qwen3/, bad: /不是 Hub 模型 id/, offline: /无法连接 Hub/ };
+        ? { gated: /gated or private \(401\)/, missing: /no config\.json on the Hub \(404\)/, unsupported: /config\.json of pub\/gpt2-like says model_type “gpt2”; this section reads the layouts of llama, mistral, qwen2, qwen3\. The charts still show the lab's model/, bad: /not a Hub model id/, offline: /The Hub cannot be reached/ }
+        : { gated: /受限或私有模型（401）/, missing: /没有 config\.json（404）/, unsupported: /pub\/gpt2-like 的 config\.json 写的是 model_type “gpt2”；本节读取的结构是 llama, mistral, qwen2, qwen3。图中仍显示实验台上的模型/, bad: /不是 Hub 模型 id/, offline: /无法连接 Hub/ };
       for (const [id, re] of [['gated/model', expect.gated], ['nobody/nothing', expect.missing], ['pub/gpt2-like', expect.unsupported], ['../etc', expect.bad], ['offline/model', expect.offline]]) {
         await load(page, id, re);
         const s = await status(page);

@@ -3,7 +3,7 @@
 // tokenised by the model's own tokenizer.json, layer 0 computed on it, and the panel that picks
 // them, with a progress bar per download. Nothing is uploaded; only the tensors a chart needs
 // are read.
-import { messages, onLang } from '../../host/i18n.js';
+import { cjkSpacing, messages, onLang } from '../../host/i18n.js';
 import { readSafetensors } from '../../lib/safetensors.js';
 import { readLayer, LAYER_MODEL_TYPES } from '../../lib/layer.js';
 import { labModelFiles } from '../../host/runtime.js';
@@ -45,7 +45,8 @@ export const RM = messages({
     gated: '{name} is gated or private ({status}): the Hub wants a sign-in and accepted terms, which this page cannot give. Pick another model, or choose its files from your computer.',
     missing: '{name} has no {file} on the Hub (404): check the id, or the model has no safetensors weights.',
     offline: 'The Hub cannot be reached (offline or blocked): the charts show the lab\'s model instead.',
-    unsupported: '{name} is a “{type}” model; this section reads the layouts of {types}.',
+    unsupported: 'The config.json of {name} says model_type “{type}”; this section reads the layouts of {types}.',
+    stillShown: ' The charts still show {name}.',
     badId: '“{id}” is not a Hub model id (owner/name).',
     needFiles: 'Choose a .safetensors file, its config.json and its tokenizer.json.',
     sharded: 'This model is split into several safetensors files; choose the one that holds layer 0 and the embeddings ({file}).',
@@ -79,7 +80,8 @@ export const RM = messages({
     gated: '{name} 是受限或私有模型（{status}）：Hub 要求登录并同意条款，本页做不到。请换一个模型，或从你的电脑选择它的文件。',
     missing: 'Hub 上的 {name} 没有 {file}（404）：请检查 id，或者这个模型没有 safetensors 权重。',
     offline: '无法连接 Hub（离线或被拦截）：图中改为显示实验台上的模型。',
-    unsupported: '{name} 是“{type}”模型；本节读取的结构是 {types}。',
+    unsupported: '{name} 的 config.json 写的是 model_type “{type}”；本节读取的结构是 {types}。',
+    stillShown: '图中仍显示 {name}。',
     badId: '“{id}”不是 Hub 模型 id（owner/name）。',
     needFiles: '请选择一个 .safetensors 文件，以及它的 config.json 和 tokenizer.json。',
     sharded: '这个模型分成了多个 safetensors 文件；请选择含有第 0 层和词嵌入的那个（{file}）。',
@@ -197,6 +199,8 @@ async function getJson(where, name, file) {
   if (where.files) {
     const f = where.files.find((x) => x.name === name);
     if (!f) {
+      // (a file not given has nothing to wait for)
+      S.downloads.splice(S.downloads.indexOf(b), 1);
       if (file === 'optional') return null;
       throw told(() => RM.needFiles);
     }
@@ -290,7 +294,14 @@ export async function open(spec) {
     Object.assign(S, { model, layer0, all: null, message: null });
   } catch (err) {
     const offline = err.offline || (err.status === undefined && err.cause && !err.told);
-    S.message = { kind: 'error', text: err.told ?? (offline ? () => RM.offline : () => RM.failed.format({ name, message: err.message })) };
+    // (a reader's message often names its file already: "model.safetensors": the tensors end …)
+    const message = err.message.replace(new RegExp(`^"?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?: `), '');
+    const said = err.told ?? (offline ? () => RM.offline : () => RM.failed.format({ name, message }));
+    // what the charts show meanwhile: the model they showed, said unless the message says it
+    const shown = S.model && !offline ? (S.model.kind === 'lab' ? String(RM.lab) : S.model.name) : null;
+    S.message = { kind: 'error', text: shown ? () => cjkSpacing(said() + RM.stillShown.format({ name: shown })) : said };
+    // the reads that failed have nothing more to show
+    for (const d of S.downloads) if (d.total === null) d.total = d.done;
     if (!S.model && spec.kind !== 'lab') {
       // nothing on screen yet: the lab's model keeps the charts drawn
       const msg = S.message;
@@ -439,7 +450,8 @@ export function modelPanel(el) {
       const wrap = document.createElement('label');
       wrap.className = 'real-model-bar';
       const p = Object.assign(document.createElement('progress'), { id: `rm-bar-${uid}-${n}` });
-      if (d.total) (p.max = d.total), (p.value = Math.min(d.done, d.total));
+      // (no total yet: a read under way, drawn moving; a read that failed has one)
+      if (d.total != null) (p.max = Math.max(1, d.total)), (p.value = Math.min(d.done, p.max));
       const text = document.createElement('span');
       text.textContent = RM.download.format({ label: d.label(), size: size(d.total ?? (d.done || null)) });
       wrap.append(text, p);
