@@ -484,6 +484,17 @@ test('GIF of a chart wider than the frame: its text drawn larger, at the page\'s
   await circle.page.locator('.posenc-animate .posenc-close').click();
 });
 
+test('a GIF asked far narrower than its chart says its text is too small for a phone, and how to make it larger', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await chartPage('chart=rope-decay', { lang, width: 1100 });
+    const panel = await make(page, { frames: 2, width: 360 });
+    const said = await panel.locator('.posenc-share-status').textContent();
+    if (lang === 'en') assert.match(said, /Its smallest text is [4-8] px, too small to read on a phone: for a frame 360 px wide, make it from a window about that wide/, said);
+    else assert.match(said, /最小的文字只有 [4-8] 像素，在手机上看不清：要做 360 像素宽的画面/, said);
+    await context.close();
+  }
+});
+
 test('GIF over its limit: narrower while its text is at the page\'s size, then fewer frames, then narrower down to 9 px text and no further', async () => {
   // rope-decay at 640 px has the page's 11 px text already: frames go, then width down to 9/11 of 640
   const { page } = await sharedPage('chart=rope-decay');
@@ -535,6 +546,20 @@ test('exported figures carry a line of how the chart is set, in its language; un
     const bare = await gifOf();
     assert.ok(withLine.height - bare.height >= 16, `a band of ${withLine.height - bare.height} px for the settings (${withLine.height}, ${bare.height})`);
     assert.ok(png - (await pngHeight()) >= 2 * 16, 'the PNG has its settings band only when ticked');
+    await context.close();
+  }
+});
+
+test('the lab\'s figure says it draws the runs trained ahead of time, not its controls\' settings, and offers no sweep of settings that wait for Train', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await chartPage('chart=length-lab&trainLength=32', { lang, width: 1100 });
+    const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
+    // (the line's rows joined as read: with a space in English, none in Chinese)
+    const line = await page.evaluate(([src, sep]) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
+      .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(sep), [svg, lang === 'en' ? ' ' : '']);
+    if (lang === 'en') assert.match(line, /drawn: the default run, trained ahead of time \(training length 16, 400 steps, the mean and range of seeds 1, 2, 3\)$/, line);
+    else assert.match(line, /图中是预先训练好的默认结果（训练长度 16，400 步，种子 1、2、3 的平均值与范围）$/, line);
+    assert.equal(await page.locator('button[data-action="animate"]').count(), 0, 'no GIF / video: every number it has waits for Train');
     await context.close();
   }
 });

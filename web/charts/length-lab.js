@@ -40,6 +40,7 @@ const M = messages({
     cancel: 'Cancel',
     shown: 'Shown: the default run, trained ahead of time ({steps} steps, seeds {seeds}: each line is their mean, its band their range).',
     shownOwn: 'Shown: trained here, {steps} steps, seed {seed}{where}.',
+    drawnDefault: 'drawn: the default run, trained ahead of time (training length {length}, {steps} steps, the mean and range of seeds {seeds})',
     inWorker: ', in a Web Worker',
     inWorkers: ', in {workers} Web Workers at once',
     inSlices: ', in slices on this page (no Worker here)',
@@ -84,6 +85,7 @@ const M = messages({
     cancel: '取消',
     shown: '当前显示：预先训练好的默认结果（{steps} 步，种子 {seeds}：每条线是它们的平均值，色带是它们的范围）。',
     shownOwn: '当前显示：在这里训练的结果，{steps} 步，种子 {seed}{where}。',
+    drawnDefault: '图中是预先训练好的默认结果（训练长度 {length}，{steps} 步，种子 {seeds} 的平均值与范围）',
     inWorker: '，在 Web Worker 中',
     inWorkers: '，同时在 {workers} 个 Web Worker 中',
     inSlices: '，在本页面上分片运行（这里没有 Worker）',
@@ -150,11 +152,11 @@ export default {
     { name: 'metric', label: M.metric, type: 'select', options: ['token', 'sequence'], value: 'token', optionLabels: { token: M.token, sequence: M.sequence } },
     { name: 'encoding', label: M.encoding, type: 'select', options: ['all', ...ENCODING_NAMES], value: 'all',
       optionLabels: { all: M.every, ...Object.fromEntries(ENCODING_NAMES.map((n) => [n, LAB[n]])) } },
-    { name: 'trainLength', label: M.trainLength, type: 'int', min: 4, max: 32, step: 4, value: TRAIN_LENGTH },
-    { name: 'dModel', label: M.dModel, type: 'int', min: 16, max: 64, step: 16, value: LAB_DEFAULTS.dModel },
-    { name: 'layers', label: M.layers, type: 'int', min: 1, max: 4, value: LAB_DEFAULTS.layers },
-    { name: 'steps', label: M.steps, type: 'int', min: 50, max: 2000, step: 50, value: DEFAULT_STEPS },
-    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: DEFAULT_SEED },
+    { name: 'trainLength', label: M.trainLength, type: 'int', min: 4, max: 32, step: 4, value: TRAIN_LENGTH, trains: true },
+    { name: 'dModel', label: M.dModel, type: 'int', min: 16, max: 64, step: 16, value: LAB_DEFAULTS.dModel, trains: true },
+    { name: 'layers', label: M.layers, type: 'int', min: 1, max: 4, value: LAB_DEFAULTS.layers, trains: true },
+    { name: 'steps', label: M.steps, type: 'int', min: 50, max: 2000, step: 50, value: DEFAULT_STEPS, trains: true },
+    { name: 'seed', label: M.seed, type: 'int', min: 0, max: 1000, value: DEFAULT_SEED, trains: true },
   ],
   mount(el, { pe, Chart }) {
     let shownLength = TRAIN_LENGTH; // the training length of the runs drawn
@@ -286,6 +288,8 @@ export default {
           speak(status.textContent);
           message = null;
         }
+        // an exported figure or a printed chart says what it draws when that is not what the controls say
+        status.dataset.settingsNote = mine ? '' : M.drawnDefault.format({ length: TRAIN_LENGTH, steps: DEFAULT_STEPS, seeds: seedList() });
         const field = p.metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
         // a line per encoding (and RoPE scaling): the mean over the seeds shown, per length; with
         // more than one seed, the band between their lowest and highest

@@ -40,6 +40,7 @@ const M = messages({
     configL0Fallback: ', L₀ {l0} (from the training length control: the config names none)',
     configBase: ', base {base}',
     configOwnL0: ', L₀ {l0}',
+    configDrawn: '{kind}, rotary dim {rotaryDim}, base {base}{l0}',
     configLong: ', its long factors (the current length {seqLen} is past L₀)',
     configShort: ', its short factors (the current length {seqLen} is within L₀)',
     configBaseFallback: ' (from the base control: the config has no rope_theta)',
@@ -98,6 +99,7 @@ const M = messages({
     configL0Fallback: '，L₀ = {l0}（取自训练长度控件：配置中没有给出）',
     configBase: '，底数 {base}',
     configOwnL0: '，L₀ = {l0}',
+    configDrawn: '{kind}，旋转维度 {rotaryDim}，底数 {base}{l0}',
     configLong: '，取长因子（当前长度 {seqLen} 超过 L₀）',
     configShort: '，取短因子（当前长度 {seqLen} 未超过 L₀）',
     configBaseFallback: '（取自底数控件：配置中没有 rope_theta）',
@@ -230,7 +232,7 @@ export default {
     const panel = document.createElement('div');
     panel.className = 'config-panel';
     const id = `scaling-config-${Math.random().toString(36).slice(2, 8)}`;
-    panel.innerHTML = `<div class="config-row"><label for="${id}-preset"></label> <select id="${id}-preset"></select></div>` +
+    panel.innerHTML = `<div class="config-row"><label for="${id}-preset"></label> <select id="${id}-preset" class="not-a-setting"></select></div>` +
       `<label for="${id}" class="config-label"></label>` +
       `<textarea id="${id}" class="config-text mono" rows="12" spellcheck="false" wrap="off"></textarea>` +
       '<p class="config-message" role="status" aria-live="polite"></p>';
@@ -361,6 +363,7 @@ export default {
         } else if (cfg.error) {
           message.textContent = cfg.error;
           message.classList.add('error');
+          delete text.dataset.drawn;
         } else {
           const c = cfg.rotaryDim / 2 - 1;
           message.classList.remove('error');
@@ -372,6 +375,8 @@ export default {
           };
           // A wavelength the config leaves as it was (to the digits shown) stays, rather than going from x to x.
           const ownL0 = configL0(cfg.scaling), longrope = cfg.scaling?.type === 'longrope';
+          // a figure's settings line says what the config was read as, not its text cut short
+          text.dataset.drawn = M.configDrawn.format({ ...v, l0: ownL0 ? M.configOwnL0.format({ l0: ownL0 }) : '' });
           message.textContent = M.configRead.format(v) + (cfg.usedDim ? String(M.configDimFallback) : '') +
             (cfg.usedL0 ? M.configL0Fallback.format({ l0: cfg.usedL0 }) : ownL0 ? M.configOwnL0.format({ l0: ownL0 }) : '') +
             (longrope ? (cfg.scaling.seqLen > ownL0 ? M.configLong : M.configShort).format({ seqLen: cfg.scaling.seqLen }) : '') +

@@ -4,8 +4,8 @@
 import { t, lang } from './i18n.js';
 import { HOST } from './strings.js';
 import { newId } from './controls.js';
-import { sweepDefaults, NUMERIC } from './main-control.js';
-import { sweepValues, recordSweep, videoFormats } from './animate.js';
+import { sweepDefaults, sweepable } from './main-control.js';
+import { sweepValues, recordSweep, videoFormats, FLOOR_PX } from './animate.js';
 import { captionValue, download, figureLayout, POST_WIDTH } from './export.js';
 
 /**
@@ -50,7 +50,7 @@ export function animatePanel(host, canvases, parent, Chart, settings, opener = n
   el.id = newId('posenc-animate', chart.kind);
   el.setAttribute('role', 'group');
   opener?.setAttribute('aria-controls', el.id);
-  const numeric = host.controls.filter((c) => NUMERIC.has(c.param.type));
+  const numeric = host.controls.filter((c) => sweepable(c.param));
 
   const param = document.createElement('select');
   param.name = 'sweep-param';
@@ -166,6 +166,8 @@ export function animatePanel(host, canvases, parent, Chart, settings, opener = n
       if (r.scaled) notes.push(HOST.sweepScaled.format({ limit: mb, px: Math.round(r.textPx) }));
       if (r.fewer) notes.push(HOST.sweepFewer.format({ frames: r.frames, asked: r.asked, limit: mb }));
       if (r.over) notes.push(HOST.sweepOver.format({ limit: mb, width: r.width }));
+      // a frame asked narrow from a wide chart shrinks its text past reading (a phone's GIF from a desktop window)
+      if (!r.scaled && r.textPx < FLOOR_PX) notes.push(HOST.sweepSmallText.format({ px: Math.round(r.textPx), width: r.width }));
       status.textContent = [HOST.sweepReady.format({ name: result.name, size: sizeText(r.blob.size), frames: r.frames, width: r.width, height: r.height }), ...notes].join(lang() === 'zh' ? '' : ' '); // (Chinese sets no space after its full stop)
       save.hidden = false;
       save.focus();

@@ -22,7 +22,8 @@
 //                                             // sliderMax (a shorter slider), scale ('log' or 'linear':
 //                                             // how its slider moves, see slider-scale.js), onlyWhen:
 //                                             // { other: value } (shown and used only then),
-//                                             // maxFor(params) (its top then)
+//                                             // maxFor(params) (its top then), trains: true
+//                                             // (taken only when the reader trains: not swept)
 //     mount(el, { pe, Chart }) -> {            // el: an empty <div> to fill (canvas, table...)
 //       update(params) -> data,                // draw for these params; return what was drawn
 //       readout?: string,                      // set by update: a sentence with measured values

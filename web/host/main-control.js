@@ -10,6 +10,8 @@ export function mainParam(chart) {
 }
 
 const NUMERIC = new Set(['int', 'number']);
+/** A param a GIF or video can sweep: a number the chart draws at once (not one that waits for Train). */
+export const sweepable = (p) => NUMERIC.has(p.type) && !p.trains;
 
 /**
  * What the GIF and video exports sweep by default: the module's `sweep: { param, from, to,
@@ -17,14 +19,14 @@ const NUMERIC = new Set(['int', 'number']);
  * range that starts at the value shown. Null when the chart has no numeric param.
  */
 export function sweepDefaults(chart, values = {}) {
-  const own = chart.sweep && chart.params.find((p) => p.name === chart.sweep.param && NUMERIC.has(p.type));
+  const own = chart.sweep && chart.params.find((p) => p.name === chart.sweep.param && sweepable(p));
   if (own) return { param: own.name, from: chart.sweep.from ?? own.min, to: chart.sweep.to ?? own.max, frames: chart.sweep.frames ?? defaultFrames(own, chart.sweep.from ?? own.min, chart.sweep.to ?? own.max) };
   const all = Object.fromEntries(chart.params.map((q) => [q.name, values[q.name] ?? q.value]));
   // a param that counts only beside one value of another (rope-periods' free d) would sweep a
   // picture that does not move: only a param the chart shows now is swept
   const shown = (q) => counts(q, all);
   const main = mainParam(chart);
-  const p = main && NUMERIC.has(main.type) && shown(main) ? main : chart.params.find((q) => NUMERIC.has(q.type) && shown(q));
+  const p = main && sweepable(main) && shown(main) ? main : chart.params.find((q) => sweepable(q) && shown(q));
   if (!p) return null;
   const now = all[p.name];
   // the top another param puts it at (the helix's last pair of d_model), so no frame repeats the last
@@ -42,4 +44,3 @@ function defaultFrames(p, from, to) {
   return p.type === 'int' && steps < 120 ? Math.max(2, Math.round(steps) + 1) : 60;
 }
 
-export { NUMERIC };

@@ -9,8 +9,9 @@ const M = messages({
 });
 
 // inputs that are not the chart's settings: the toolbar's panels (a link, an embed, an
-// animation's range), the data table's toggle
-const NOT_SETTINGS = '.posenc-toolbar, .posenc-share, .data-table';
+// animation's range), the data table's toggle, and what a chart marks so (a menu that only fills
+// in a text box: the text box says what was drawn)
+const NOT_SETTINGS = '.posenc-toolbar, .posenc-share, .data-table, .not-a-setting';
 // a text the reader gave, shortened past about two printed lines
 const MAX_TEXT = 140;
 // significant figures of a number past which its fraction is rounded
@@ -38,6 +39,8 @@ export function settingsLine(chart) {
       if (item) items.push(item);
     }
   }
+  // what the chart draws where its controls alone would not say it (the lab's runs trained ahead of time)
+  for (const note of chart.querySelectorAll('[data-settings-note]')) if (note.dataset.settingsNote) items.push(note.dataset.settingsNote);
   return items.length ? M.settings.format({ list: items.join(String(M.sep)) }) : '';
 }
 

@@ -7,7 +7,7 @@ import { newId } from './controls.js';
 import { toCSV, download, withPixelRatio, withLettering, letteringFor, figureHeading, figureFooter, figureLayout, drawFigure } from './export.js';
 import { settingsLine } from './settings-line.js';
 import { t } from './i18n.js';
-import { NUMERIC } from './main-control.js';
+import { sweepable } from './main-control.js';
 
 /**
  * Adds the toolbar under the chart of `host` (mount.js's), between the chart and its table, whose
@@ -148,7 +148,7 @@ export function addToolbar(host, opts) {
       const svg = await withLettering(host, Chart, lettering, () => chartSVG(canvases(), { Chart, title: t(chart.title), settings: settings(), scale: lettering }));
       download(figure.parentElement ?? figure, `posenc-${chart.kind}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     });
-    if (host.controls.some((c) => NUMERIC.has(c.param.type))) {
+    if (host.controls.some((c) => sweepable(c.param))) {
       button('animate', async () => {
         hidePanel();
         if (!animation) {
