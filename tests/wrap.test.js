@@ -34,3 +34,10 @@ test('a piece wider than the line breaks at its own spaces rather than run past 
   assert.deepEqual(wrap(ctx, 'base 10\u202f000', 5), ['base', '10\u202f000']);
   assert.deepEqual(wrap(ctx, '', 10), []);
 });
+
+test('Chinese opening punctuation never ends a line: “（” and “ go with what they open', () => {
+  const text = '设置：预设配置 Llama 3.1 8B（llama3）；你的模型配置“无缩放”；底数 base 500000';
+  for (let max = 6; max <= 40; max++) {
+    for (const line of wrap(ctx, text, max)) assert.doesNotMatch(line, /[（“]$/, `${max}: ${line}`);
+  }
+});

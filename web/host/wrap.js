@@ -1,11 +1,14 @@
 // wrap.js: text of an exported figure (its title, its settings line) broken into lines that fit
 // a width. A formula breaks as a reader would not read it ("a =" above "m·θᵢ"): spaces beside
 // an operator, inside a short bracket and no-break spaces (10 000) are no place for a break.
-// Chinese breaks between any two characters, but never before its closing punctuation.
+// Chinese breaks between any two characters, but never before its closing punctuation nor after
+// its opening one.
 
 const CJK = /[\u3000-\u9fff\uff00-\uffef]/;
 /** Punctuation that never starts a line. */
 const CLOSING = /[，。；：、）！？」』〉》】,.;:!?)\]]/;
+/** Chinese opening punctuation, which never ends one. */
+const OPENING = /[（「『〈《【“]/;
 /** Signs that bind the spaces beside them to a formula (not "·": spaced, it separates a list). */
 const OPERATOR = /[=+\-−×÷<>≤≥≈≠→±∝^/]/;
 /** Spaces that are written not to break: no-break, narrow no-break (a grouped number), figure space. */
@@ -52,11 +55,14 @@ export function wrapUnits(text) {
     } else if (CLOSING.test(c)) {
       cur += c;
     } else if (CJK.test(c)) {
-      push();
-      cur = c;
+      if (OPENING.test(cur.at(-1) ?? '')) cur += c;
+      else {
+        push();
+        cur = c;
+      }
     } else {
       // a Latin run after a Chinese character starts a piece of its own
-      if (cur && CJK.test(cur.at(-1)) && !CLOSING.test(cur.at(-1))) push();
+      if (cur && CJK.test(cur.at(-1)) && !CLOSING.test(cur.at(-1)) && !OPENING.test(cur.at(-1))) push();
       else if (cur && CLOSING.test(cur.at(-1)) && CJK.test(cur.at(-1))) push();
       cur += c;
     }
