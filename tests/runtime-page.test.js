@@ -276,11 +276,18 @@ test('a GGUF chosen from the computer is read in the page: without rope_freqs th
   const said = cli.findings[0].message; // the page starts it as a sentence
   assert.equal((await findings(page))[0].text.includes(said[0].toUpperCase() + said.slice(1)), true, said);
   assert.match(await readout(page), /Position m is kept below the context \(8192\)/);
+  // a flag half typed: said under the flags, the comparison before it kept on the charts and in the readout
+  const before = await readout(page);
   await flags.fill('-c');
   await page.waitForTimeout(600);
-  assert.match(await readout(page), /Not a RoPE flag of llama\.cpp, or no value after it: “-c”/);
+  const flagError = fig(page).locator('.runtime-inputs [role="alert"]');
+  assert.match(await flagError.textContent(), /Not a RoPE flag of llama\.cpp, or no value after it: “-c”/);
+  assert.ok(await flagError.isVisible());
+  assert.equal(await readout(page), before);
+  assert.deepEqual((await findings(page)).map((x) => x.code), ['rope-freqs-missing']);
   await flags.fill('');
   await page.waitForTimeout(600);
+  assert.equal(await flagError.isVisible(), false, 'gone once the flags read again');
   // a GGUF of another model than the config: said so before anything else
   await input.setInputFiles({ name: 'qwen.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(gguf('qwen2-7b-yarn')) });
   await waitStatus(page, /qwen\.gguf: read/);

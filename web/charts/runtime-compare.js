@@ -280,7 +280,11 @@ export default {
     flagsInput.translate = false;
     const flags = field(flagsInput);
     const flagsRow = mk('div', { className: 'config-row' });
-    flagsRow.append(flags.label);
+    // what is wrong with the flags, said where they are typed
+    const flagsError = mk('p', { className: 'chart-note error' });
+    flagsError.setAttribute('role', 'alert');
+    flagsError.hidden = true;
+    flagsRow.append(flags.label, flagsError);
     const hubInput = mk('input', { id: `rc-hub-${uid}`, type: 'text', spellcheck: false, autocomplete: 'off', placeholder: 'owner/name' });
     const hub = field(hubInput);
     const hubButton = mk('button', { type: 'button', className: 'vectors-button' });
@@ -464,6 +468,7 @@ export default {
     };
 
     let converted = null; // { config, which, conv }: the simulated GGUF last built
+    let shown = null, shownSets = null; // the last comparison drawn: its data, and its curves
     const view = {
       update({ model, file: which, position, ctx }) {
         render();
@@ -478,6 +483,7 @@ export default {
           showFindings([]);
           view.notice = notice;
           view.readout = readout;
+          shown = null;
           return empty;
         };
         const { info, config, entry, error } = reader.read(model);
@@ -498,14 +504,25 @@ export default {
           source = M.sourceSim.format({ model: String(MODEL_LABELS[entry ? entry.id : 'config']), omit });
         }
         let flagValues;
+        // a flag mistyped leaves the last comparison drawn: the reader is still typing
+        const badFlags = (text) => {
+          flagsError.textContent = text;
+          flagsError.hidden = false;
+          if (!shown) return stop(text);
+          [angles.data.datasets, errors.data.datasets] = shownSets;
+          angles.update();
+          errors.update();
+          return shown;
+        };
         try {
           flagValues = parseFlags(flagsInput.value);
         } catch (err) {
           if (!err.flag) throw err;
-          return stop(M.badFlag.format({ flag: err.flag, known: [...Object.values(FLAG_NAMES), '-c'].join(' ') }));
+          return badFlags(M.badFlag.format({ flag: err.flag, known: [...Object.values(FLAG_NAMES), '-c'].join(' ') }));
         }
+        flagsError.hidden = true;
         if (flagValues.ctx !== undefined) {
-          if (!Number.isInteger(flagValues.ctx) || flagValues.ctx < 0) return stop(M.badFlag.format({ flag: `-c ${flagValues.ctx}`, known: '-c N' }));
+          if (!Number.isInteger(flagValues.ctx) || flagValues.ctx < 0) return badFlags(M.badFlag.format({ flag: `-c ${flagValues.ctx}`, known: '-c N' }));
           ({ ctx } = flagValues); // the flag, as on llama.cpp's command line, over the slider
           delete flagValues.ctx;
         }
@@ -590,7 +607,8 @@ export default {
         }));
         const rows = [];
         for (let i = 0; i < half; i++) rows.push([i, m * t.thetaConfig[i], m * t.thetaLlamaCpp[i]]);
-        return { columns: ['pair', 'angle_config', 'angle_llamacpp'], heads: colHeads([COL.pairI, M.colConfig, M.colLlamacpp]), rows };
+        shownSets = [angles.data.datasets, errors.data.datasets];
+        return (shown = { columns: ['pair', 'angle_config', 'angle_llamacpp'], heads: colHeads([COL.pairI, M.colConfig, M.colLlamacpp]), rows });
       },
       destroy: () => {
         clearTimeout(typing);
