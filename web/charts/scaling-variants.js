@@ -4,6 +4,7 @@
 // pasted below goes through pe.ropeScaling and is drawn over them.
 import { lineChart, palette, lineLegend, sig, logAxis, requestRedraw, ink, isDark, pointArrays, COL, colHeads } from './common.js';
 import { messages, lang, cjkSpacing } from '../host/i18n.js';
+import { scalingL0 } from '../lib/rope-config.js';
 
 const TAU = 2 * Math.PI;
 // Log-axis labels, with 1e5 and beyond in exponent form so eight-digit labels do not eat the plot.
@@ -170,9 +171,6 @@ const STYLE = {
   // the pasted config's own training length, where it is not the control's: in the config's ink
   configL0: { get color() { return STYLE.config.color; }, dash: [3, 6], width: 2 },
 };
-
-/** The training length a scaling block names (dynamic NTK's is max_position_embeddings), or undefined. */
-const configL0 = (scaling) => (scaling?.type === 'dynamic' ? scaling.maxPositionEmbeddings : scaling?.originalMaxPositionEmbeddings);
 
 function dataset(label, pts, key, extra = {}) {
   const s = STYLE[key];
@@ -349,7 +347,7 @@ export default {
         const last = Math.max(half, cfg.rotaryDim ? cfg.rotaryDim / 2 : 0) - 1;
         wave.data.datasets.push(dataset(M.l0Line.format({ l0 }), pts('l0', 2, () => l0, (i) => i * last), 'l0'));
         // the config's curve is read against its own training length
-        const ownL0 = cfg.inv ? configL0(cfg.scaling) : undefined;
+        const ownL0 = cfg.inv ? scalingL0(cfg.scaling) : undefined;
         if (ownL0 && ownL0 !== l0) wave.data.datasets.push(dataset(M.configL0Line.format({ l0: ownL0 }), pts('config l0', 2, () => ownL0, (i) => i * last), 'configL0'));
         for (const c of [wave, stretch]) (c.options.scales.x.min = 0), (c.options.scales.x.max = Math.max(1, last));
         wave.update();
@@ -374,7 +372,7 @@ export default {
             fastFrom: sig(TAU / cfg.plain[0], 4), fastTo: sig(TAU / cfg.inv[0], 4),
           };
           // A wavelength the config leaves as it was (to the digits shown) stays, rather than going from x to x.
-          const ownL0 = configL0(cfg.scaling), longrope = cfg.scaling?.type === 'longrope';
+          const longrope = cfg.scaling?.type === 'longrope';
           // a figure's settings line says what the config was read as, not its text cut short
           text.dataset.drawn = M.configDrawn.format({ ...v, l0: ownL0 ? M.configOwnL0.format({ l0: ownL0 }) : '' });
           message.textContent = M.configRead.format(v) + (cfg.usedDim ? String(M.configDimFallback) : '') +

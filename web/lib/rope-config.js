@@ -152,13 +152,16 @@ export function readRopeConfig(config, options) {
 const MODEL_KEYS = ['text_config', 'model_type', 'head_dim', 'hidden_size', 'n_embd', 'num_attention_heads', 'n_head',
   'qk_rope_head_dim', 'kv_channels', 'global_head_dim', 'num_hidden_layers', 'layer_types'];
 
+/** The training length a scaling block names: its original length; dynamic NTK's max_position_embeddings. */
+export const scalingL0 = (scaling) => (scaling?.type === 'dynamic' ? scaling.maxPositionEmbeddings : scaling?.originalMaxPositionEmbeddings);
+
 /**
  * The context a layer type of pe.ropeConfig's is for: max_position_embeddings (`max`), or the
  * scaling's factor × its original length when larger (Qwen2.5's YaRN ×4: 4 × 32768, as Qwen's model
  * cards mean it). Dynamic NTK's original is max_position_embeddings, past which its base grows.
  */
 export function contextLength(layerType, max) {
-  const s = layerType.scaling, original = s?.type === 'dynamic' ? s.maxPositionEmbeddings ?? max : s?.originalMaxPositionEmbeddings;
+  const s = layerType.scaling, original = scalingL0(s) ?? (s?.type === 'dynamic' ? max : undefined);
   const scaled = s?.factor * original;
   if (!(scaled > 0)) return max;
   return max === null || scaled > max ? scaled : max;

@@ -295,7 +295,7 @@ export async function open(spec) {
   } catch (err) {
     const offline = err.offline || (err.status === undefined && err.cause && !err.told);
     // (a reader's message often names its file already: "model.safetensors": the tensors end …)
-    const message = err.message.replace(new RegExp(`^"?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?: `), '');
+    const own = `"${name}": `, message = err.message.startsWith(own) ? err.message.slice(own.length) : err.message;
     const said = err.told ?? (offline ? () => RM.offline : () => RM.failed.format({ name, message }));
     // what the charts show meanwhile: the model they showed, said unless the message says it
     const shown = S.model && !offline ? (S.model.kind === 'lab' ? String(RM.lab) : S.model.name) : null;
