@@ -2,6 +2,7 @@
 // readers who cannot see the canvas (and anyone who wants the values).
 import { HOST } from './strings.js';
 import { newId } from './controls.js';
+import { onLang } from './i18n.js';
 
 const MAX_TABLE_ROWS = 100;
 const MAX_TABLE_COLUMNS = 24;
@@ -14,23 +15,47 @@ function tableCell(v) {
 
 /**
  * A table wider (or taller) than its scroll box can only be read by scrolling, so a keyboard
- * must be able to reach the box: in `container`, scrolling ones get tabindex 0, role region and a name.
+ * must be able to reach the box: one that scrolls gets tabindex 0, role region and a name
+ * (name(): the text it is named for). A box in a section the browser skips (content-visibility:
+ * auto, out of view) has no layout to tell: it is offered to the keyboard until it is laid out
+ * (a ResizeObserver on it, or on what holds it, reports then). One not shown keeps what it had.
  */
+function keyboardReach(box, name) {
+  if (box.hidden || box.checkVisibility?.() === false) return;
+  const skipped = box.checkVisibility?.({ contentVisibilityAuto: true }) === false;
+  const scrolls = skipped || box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+  if (scrolls) {
+    box.tabIndex = 0;
+    box.setAttribute('role', 'region');
+    box.setAttribute('aria-label', HOST.scrolls.format({ name: name() }));
+  } else if (box.hasAttribute('tabindex')) {
+    box.removeAttribute('tabindex');
+    box.removeAttribute('role');
+    box.removeAttribute('aria-label');
+  }
+}
+
+/** keyboardReach for the table boxes of chart `container`, named by their caption or the chart's. */
 function scrollables(container) {
   for (const box of container.querySelectorAll('.table-scroll')) {
-    if (box.hidden) continue;
-    const scrolls = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
-    if (scrolls) {
-      box.tabIndex = 0;
-      box.setAttribute('role', 'region');
-      const name = box.querySelector('caption')?.textContent || container.querySelector('figcaption')?.textContent || '';
-      box.setAttribute('aria-label', HOST.scrolls.format({ name }));
-    } else if (box.hasAttribute('tabindex')) {
-      box.removeAttribute('tabindex');
-      box.removeAttribute('role');
-      box.removeAttribute('aria-label');
-    }
+    keyboardReach(box, () => box.querySelector('caption')?.textContent || container.querySelector('figcaption')?.textContent || '');
   }
+}
+
+/**
+ * keyboardReach for table boxes of the prose (`boxes`), named by their caption or their section's
+ * heading, now, whenever one is laid out or resized, and after a language switch (which shows the
+ * other language's box: in a skipped section, a box with no layout the observer would report).
+ */
+export function proseTables(boxes) {
+  const heading = (box) => {
+    const h2 = box.closest('section')?.querySelector('h2');
+    return (box.lang && h2?.querySelector(`[lang="${box.lang}"]`)) || h2;
+  };
+  const reach = (box) => keyboardReach(box, () => (box.querySelector('caption') ?? heading(box))?.textContent.trim() ?? '');
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => entries.forEach((e) => reach(e.target))) : null;
+  for (const box of boxes) reach(box), ro?.observe(box);
+  onLang(() => boxes.forEach(reach));
 }
 
 /**
@@ -92,7 +117,7 @@ export function tableView(container, host) {
   };
   // Whether a table box scrolls is known after layout: checked in the next frame after a
   // change (reading sizes at once would force a layout of the whole page per chart), and when
-  // the container is resized (a ResizeObserver reports after layout; also once at the start).
+  // the container is resized (a ResizeObserver reports after layout); also once at the start.
   let frame = 0;
   const later = () => {
     if (!frame) frame = requestAnimationFrame(() => ((frame = 0), scrollables(container)));
@@ -108,6 +133,8 @@ export function tableView(container, host) {
   container.addEventListener('posenc:drawn', drawn);
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => scrollables(container)) : null;
   ro?.observe(container);
+  // (a container in a skipped section has no size, and the observer reports nothing until it is laid out)
+  later();
   relabel();
   return {
     relabel: () => (relabel(), render(), later()),

@@ -10,6 +10,7 @@ import { themeSetting, setTheme } from '../host/theme.js';
 import { markStages } from './here.js';
 import { preparePrinting } from './print.js';
 import { setUpPresenter } from './present.js';
+import { proseTables } from '../host/table.js';
 
 const M = messages({
   en: {
@@ -121,6 +122,7 @@ function wireSwitches() {
 async function init() {
   wireSwitches();
   nameFormulas();
+  proseTables(document.querySelectorAll('main > section > .table-scroll'));
   markStages();
   preparePrinting();
   await window.posencPage?.ready;
