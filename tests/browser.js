@@ -1,6 +1,7 @@
 // browser.js: serves web/ on 127.0.0.1 and drives Debian's Chromium with playwright-core.
 // Every page opened here records console errors/warnings, failed requests and any request
-// that leaves localhost, so tests can assert there were none.
+// that leaves localhost, so tests can assert there were none; pages a file opens many of can
+// share one browser context (contextPages).
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { serve } from '../web/tools/serve.js';
@@ -8,6 +9,26 @@ import { serve } from '../web/tools/serve.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--disable-quic', '--no-first-run', '--disable-dev-shm-usage'];
+
+/**
+ * Records on `page` what a test asserts there was none of: console errors and warnings, uncaught
+ * errors, failed requests, and requests that leave localhost (aborted). Returns those lists.
+ */
+export async function watch(page) {
+  const problems = { console: [], failed: [], external: [], pageErrors: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.console.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
+  page.on('requestfailed', (r) => problems.failed.push(`${r.url()} ${r.failure()?.errorText}`));
+  await page.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (u.protocol === 'data:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost') return route.continue();
+    problems.external.push(u.href);
+    return route.abort();
+  });
+  return problems;
+}
 
 /** Starts the server and the browser; returns { url, browser, open(path), close() }. */
 export async function startBrowser() {
@@ -18,18 +39,7 @@ export async function startBrowser() {
   const open = async (path = '', { viewport = { width: 1200, height: 900 }, init, pages = {}, ...options } = {}) => {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
     const page = await context.newPage();
-    const problems = { console: [], failed: [], external: [], pageErrors: [] };
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.console.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
-    page.on('requestfailed', (r) => problems.failed.push(`${r.url()} ${r.failure()?.errorText}`));
-    await page.route('**/*', (route) => {
-      const u = new URL(route.request().url());
-      if (u.protocol === 'data:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost') return route.continue();
-      problems.external.push(u.href);
-      return route.abort();
-    });
+    const problems = await watch(page);
     for (const [at, body] of Object.entries(pages)) await page.route(server.url + at, (r) => r.fulfill({ contentType: 'text/html', body }));
     if (init) await page.addInitScript(init);
     await page.goto(server.url + path);
@@ -40,6 +50,52 @@ export async function startBrowser() {
     await server.close();
   };
   return { url: server.url, browser, open, close };
+}
+
+/**
+ * Pages opened one after another or side by side in one browser context of `browser`, for tests
+ * about what a page shows, not about what a first load in a new browser does: a page opened while
+ * another of its site is open takes on that page's renderer process and loads for about half the
+ * CPU (embed.html: 1 CPU-s against 2.2 in a new context), so the last page closed is kept until
+ * the next one has loaded. A page behind a later one gets no frames: a test that goes back to it
+ * brings it to the front. setup(page, options) readies a page before it loads and returns what
+ * it records. Returns { open(url, options), close() }; open resolves to { page, context, close(),
+ * ...what setup returned }, its close() closing that page alone.
+ */
+export function sharedContext(browser, contextOptions, setup) {
+  let context, kept = null;
+  const live = new Set();
+  const open = async (url, options = {}) => {
+    context ??= browser.newContext(contextOptions);
+    const ctx = await context;
+    const page = await ctx.newPage();
+    live.add(page);
+    const extra = await setup(page, options);
+    try {
+      await page.goto(url);
+    } finally {
+      await kept?.close();
+      kept = null;
+    }
+    const close = async () => {
+      live.delete(page);
+      if (live.size) await page.close();
+      else (await kept?.close(), (kept = page));
+    };
+    return { page, context: ctx, close, ...extra };
+  };
+  return { open, close: async () => (await context)?.close() };
+}
+
+/** As startBrowser's open(), the pages in one context (sharedContext): open(path, { viewport, init }) of `b`, a startBrowser(). */
+export function contextPages(b) {
+  const { open, close } = sharedContext(b.browser, { deviceScaleFactor: 1 }, async (page, { viewport = { width: 1200, height: 900 }, init }) => {
+    await page.setViewportSize(viewport);
+    const problems = await watch(page);
+    if (init) await page.addInitScript(init);
+    return { problems };
+  });
+  return { open: (path = '', options) => open(b.url + path, options), close };
 }
 
 /** Waits until main.js has mounted every chart (and section 22's have read their model and drawn). */

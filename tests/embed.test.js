@@ -10,9 +10,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, copyFileSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startBrowser, pageReady } from './browser.js';
+import { startBrowser, pageReady, contextPages } from './browser.js';
 import { serve } from '../web/tools/serve.js';
-import { trackedPage, inkOf } from './fixtures/track.js';
+import { trackedPage, trackedPages, inkOf } from './fixtures/track.js';
 import { KINDS } from '../web/host/chart-host.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -21,16 +21,25 @@ const DIST_JS = join(ROOT, 'dist', 'posenc.js');
 const STANDALONE = join(ROOT, 'dist', 'standalone.html');
 const clean = { console: [], pageErrors: [], dialogs: [], failed: [], external: [] };
 
-let b, fixtures;
+// the pages served over http in two contexts, tracked ones and browser.js's, whose pages take on
+// the renderer of the one before (a load costs half as much so); the file:// one in its own
+let b, fixtures, tracked, pages;
 before(async () => {
   if (!existsSync(DIST_JS) || !existsSync(STANDALONE)) execFileSync('node', ['web/tools/bundle.js'], { cwd: ROOT, stdio: 'inherit' });
   b = await startBrowser();
   fixtures = await serve({ port: 0, root: FIXTURES });
+  tracked = trackedPages(b.browser);
+  pages = contextPages(b);
 });
 after(async () => {
+  await tracked?.close();
+  await pages?.close();
   await b?.close();
   await fixtures?.close();
 });
+
+/** A fixture's HTML served at `path` of the site, for trackedPages' open(). */
+const fixtureAt = (path, fulfil) => [[`${b.url}${path}`, (r) => r.fulfill({ contentType: 'text/html', ...fulfil })]];
 
 const ink = (selector) => `(${inkOf})(${selector})`;
 
@@ -67,9 +76,9 @@ test('web/embed/README.md documents every kind and every attribute of <posenc-ch
 });
 
 test('<posenc-chart> on a plain blog page over http: one script tag from another origin, lazy, attributes = params', async () => {
-  const { page, context, problems, csp } = await trackedPage(b.browser);
-  await page.route('**/posenc.js', (r) => r.fulfill({ path: DIST_JS, contentType: 'text/javascript' }));
-  await page.goto(`${fixtures.url}blog.html`);
+  const { page, close, problems, csp } = await tracked.open(`${fixtures.url}blog.html`, {
+    routes: [['**/posenc.js', (r) => r.fulfill({ path: DIST_JS, contentType: 'text/javascript' })]],
+  });
   const first = await page.evaluate(async () => {
     const el = document.getElementById('first');
     const host = await el.ready;
@@ -139,13 +148,11 @@ test('<posenc-chart> on a plain blog page over http: one script tag from another
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), [], 'no CSP violation under the blog\'s strict policy');
   await page.screenshot({ path: join(ROOT, 'tests', 'artifacts', 'embed-blog.png') }).catch(() => {});
-  await context.close();
+  await close();
 });
 
 test('<posenc-chart> as a module from the site\'s own files (web/embed/element.js)', async () => {
-  const { page, context, problems, csp } = await trackedPage(b.browser);
-  await page.route(`${b.url}fixture-element.html`, (r) => r.fulfill({ path: join(FIXTURES, 'element-module.html'), contentType: 'text/html' }));
-  await page.goto(`${b.url}fixture-element.html`);
+  const { page, close, problems, csp } = await tracked.open(`${b.url}fixture-element.html`, { routes: fixtureAt('fixture-element.html', { path: join(FIXTURES, 'element-module.html') }) });
   const r = await page.evaluate(async () => {
     const el = document.getElementById('kv');
     const host = await el.ready;
@@ -183,7 +190,7 @@ test('<posenc-chart> as a module from the site\'s own files (web/embed/element.j
   assert.deepEqual(later, { locked: true, unlocked: true, buttons: 0, prompt: 9, style: 'interleaved' });
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), []);
-  await context.close();
+  await close();
 });
 
 test('a param that counts only beside another\'s value: given alone it brings that value; beside another, a note says why it is unused', async () => {
@@ -217,12 +224,10 @@ test('a param that counts only beside another\'s value: given alone it brings th
     setLang('en');
   }
 
-  const { page, context, problems } = await trackedPage(b.browser);
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title><link rel="icon" href="data:,">' +
     '<script type="module" src="/embed/element.js"></script></head><body>' +
     '<posenc-chart id="a" kind="rope-decay" dim="64"></posenc-chart><posenc-chart id="b" kind="rope-decay" preset="256" dim="64"></posenc-chart></body></html>';
-  await page.route(`${b.url}fixture-only-when.html`, (r) => r.fulfill({ body: html, contentType: 'text/html' }));
-  await page.goto(`${b.url}fixture-only-when.html`);
+  const { page, close, problems } = await tracked.open(`${b.url}fixture-only-when.html`, { routes: fixtureAt('fixture-only-when.html', { body: html }) });
   const state = (id) => page.evaluate(async (id) => {
     const el = document.getElementById(id);
     const host = await el.ready;
@@ -240,26 +245,24 @@ test('a param that counts only beside another\'s value: given alone it brings th
   await page.waitForFunction(() => /dim = 32 was not used/.test(document.getElementById('b').shadowRoot.querySelector('.posenc-note')?.textContent));
   assert.equal((await state('b')).preset, '256');
   assert.deepEqual(problems, clean);
-  await context.close();
+  await close();
 
   // the same from embed.html's URL
-  const e = await b.open('embed.html?chart=rope-decay&dim=64');
+  const e = await tracked.open(`${b.url}embed.html?chart=rope-decay&dim=64`);
   await e.page.waitForFunction(() => window.posencEmbed?.host?.data);
   assert.deepEqual(await e.page.evaluate(() => {
     const { preset, dim } = window.posencEmbed.host.params();
     return { preset, dim, notes: document.querySelectorAll('.posenc-note').length };
   }), { preset: 'free', dim: 64, notes: 0 });
-  await e.context.close();
+  await e.close();
 });
 
 test('<posenc-chart lang theme>: the page\'s one language and theme, applied inside the elements; the host page\'s <html> untouched', async () => {
-  const { page, context, problems, csp } = await trackedPage(b.browser);
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title>' +
     '<meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'self\' \'wasm-unsafe-eval\'; style-src \'self\'; img-src \'self\' data: blob:; connect-src \'self\'; object-src \'none\'">' +
     '<link rel="icon" href="data:,"><script type="module" src="/embed/element.js"></script></head><body>' +
     '<posenc-chart id="a" kind="wavelengths" lang="zh" theme="dark"></posenc-chart><posenc-chart id="b" kind="binary"></posenc-chart></body></html>';
-  await page.route(`${b.url}fixture-lang.html`, (r) => r.fulfill({ body: html, contentType: 'text/html' }));
-  await page.goto(`${b.url}fixture-lang.html`);
+  const { page, close, problems, csp } = await tracked.open(`${b.url}fixture-lang.html`, { routes: fixtureAt('fixture-lang.html', { body: html }) });
   const state = () => page.evaluate(async () => {
     const one = async (id) => {
       const el = document.getElementById(id);
@@ -305,17 +308,14 @@ test('<posenc-chart lang theme>: the page\'s one language and theme, applied ins
   assert.match(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.posenc-note').textContent), /lang = “cn” is not one of the choices; using the default en\./);
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), []);
-  await context.close();
+  await close();
 });
 
 test('<posenc-chart> keeps its text off its edges in every theme: a dark chart on a light post is a framed figure', async () => {
-  const { page, context, problems } = await trackedPage(b.browser);
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title>' +
     '<link rel="icon" href="data:,"><script type="module" src="/embed/element.js"></script></head>' +
     '<body style="margin: 0; background: #fff"><posenc-chart id="a" kind="rope-decay" theme="dark" toolbar></posenc-chart></body></html>';
-  await page.route(`${b.url}fixture-frame.html`, (r) => r.fulfill({ body: html, contentType: 'text/html' }));
-  await page.setViewportSize({ width: 800, height: 900 });
-  await page.goto(`${b.url}fixture-frame.html`);
+  const { page, close, problems } = await tracked.open(`${b.url}fixture-frame.html`, { viewport: { width: 800, height: 900 }, routes: fixtureAt('fixture-frame.html', { body: html }) });
   const edges = () => page.evaluate(async () => {
     const el = document.getElementById('a');
     await el.ready;
@@ -342,7 +342,7 @@ test('<posenc-chart> keeps its text off its edges in every theme: a dark chart o
   assert.equal(light.background, 'rgb(255, 255, 255)');
   for (const side of ['left', 'right', 'top']) assert.ok(light[side] >= 12, `light: ${side} margin ${light[side]} px`);
   assert.deepEqual(problems, clean);
-  await context.close();
+  await close();
 });
 
 test('dist/standalone.html and dist/posenc.js work from file:// with every other request blocked', async () => {
@@ -391,10 +391,9 @@ test('dist/standalone.html and dist/posenc.js work from file:// with every other
 });
 
 test('embed.html renders exactly its URL\'s parameters and posts its height to the host page', async () => {
-  const { page, context, problems, csp } = await trackedPage(b.browser);
   const a = `${b.url}embed.html?chart=rope-decay&preset=free&dim=64&maxDist=500&scale=log&bound=0&base=500&theta=${encodeURIComponent('θ_i = base^(−2i/d)')}`;
   const c = `${b.url}embed.html?chart=sin-heatmap&length=40&dim=32&layout=concat&controls=0`;
-  await page.goto(`${fixtures.url}iframe-host.html#${encodeURIComponent(a)}|${encodeURIComponent(c)}`);
+  const { page, close, problems, csp } = await tracked.open(`${fixtures.url}iframe-host.html#${encodeURIComponent(a)}|${encodeURIComponent(c)}`);
   await page.waitForFunction(() => window.heights.filter((h) => h.type === 'posenc:height').length >= 2);
   const frames = page.frames().filter((f) => f.parentFrame());
   assert.equal(frames.length, 2);
@@ -431,14 +430,14 @@ test('embed.html renders exactly its URL\'s parameters and posts its height to t
   assert.equal(last('sin-heatmap'), ic.height);
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), []);
-  await context.close();
+  await close();
   // framing: allowed for embed.html by the server (a <meta> policy cannot say it), for it alone
   assert.equal((await fetch(`${b.url}embed.html?chart=order`)).headers.get('content-security-policy'), 'frame-ancestors *');
   assert.equal((await fetch(`${b.url}index.html`)).headers.get('content-security-policy'), null);
 });
 
 test('Link, Embed, CSV and PNG on the page', async (t) => {
-  const { page, context, problems } = await b.open('index.html');
+  const { page, context, close, problems } = await pages.open('index.html');
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.url.replace(/\/$/, '') });
   await pageReady(page);
   const set = await setControls(page, 'rope-decay', { preset: 'free', dim: 96, scale: 'log', bound: false, maxDist: 5000 });
@@ -465,7 +464,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     assert.equal(url.hash, '#decay');
     assert.equal(url.searchParams.get('chart'), 'rope-decay');
     assert.equal(url.searchParams.get('dim'), '96');
-    const other = await b.open(field.slice(b.url.length));
+    const other = await pages.open(field.slice(b.url.length));
     await pageReady(other.page);
     const back = await other.page.evaluate(() => {
       const el = document.querySelector('[data-chart="rope-decay"]');
@@ -476,7 +475,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     assert.ok(back.inView, `the linked chart is scrolled into view (top at ${back.top})`);
     assert.equal(back.notes, null);
     assert.deepEqual(other.problems, { console: [], failed: [], external: [], pageErrors: [] });
-    await other.context.close();
+    await other.close();
   });
 
   await t.test('Embed: an iframe snippet and an element snippet that show the same state', async () => {
@@ -487,10 +486,10 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     assert.match(text, new RegExp(`<script type="module" src="${b.url}build/module/posenc.js"></script>`));
     assert.match(text, /<posenc-chart kind="rope-decay" theta="θ_i = base\^\(−2i\/d\)" preset="free" dim="96" max-dist="5000" scale="log" bound="0" base="10000">/);
     // the iframe's page draws the same numbers
-    const emb = await b.open(src.slice(b.url.length));
+    const emb = await pages.open(src.slice(b.url.length));
     const embData = await emb.page.evaluate(async () => (await window.posencEmbed.ready, JSON.stringify(window.posencEmbed.host.data)));
     assert.ok(embData === data, `the iframe draws the same data (${embData?.slice(0, 80)})`);
-    await emb.context.close();
+    await emb.close();
     // two snippets, one to paste: the iframe with its height script, or the element with its script
     const lines = text.split('\n');
     assert.match(lines[0], /^<!-- posenc: rope-decay\. Paste one of the two snippets below, not both\. -->$/);
@@ -508,9 +507,9 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     writeFileSync(join(dir, 'pasted.html'), post(elementSnippet));
     writeFileSync(join(dir, 'framed.html'), post(iframeSnippet));
     const other = await serve({ port: 0, root: dir });
-    const blog = await trackedPage(b.browser);
+    let blog;
     try {
-      await blog.page.goto(`${other.url}pasted.html`);
+      blog = await tracked.open(`${other.url}pasted.html`);
       const elData = await blog.page.evaluate(async () => {
         // defined once the script has loaded its code, which may come after the load event
         await customElements.whenDefined('posenc-chart');
@@ -530,7 +529,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
       assert.ok(Math.abs(posted - given) > 10 && posted > 200, `the iframe follows its chart: ${posted} px, the snippet said ${given}`);
       assert.deepEqual(blog.problems, clean);
     } finally {
-      await blog.context.close();
+      await blog?.close();
       await other.close();
       rmSync(dir, { recursive: true, force: true });
     }
@@ -623,7 +622,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
   });
 
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
-  await context.close();
+  await close();
 });
 
 test('web/lib/posenc.d.ts declares every export and every method of web/lib/posenc.js', async () => {
@@ -641,36 +640,36 @@ test('web/lib/posenc.d.ts declares every export and every method of web/lib/pose
 });
 
 test('npm pack: the exports map, types and files an author installs', async () => {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const files = new Set(JSON.parse(out)[0].files.map((f) => f.path));
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const targets = [];
-  const walk = (v) => (typeof v === 'string' ? targets.push(v) : Object.values(v).forEach(walk));
-  walk(pkg.exports);
-  targets.splice(0, targets.length, ...targets.filter((t) => !t.includes('*')).map((t) => t.replace(/^\.\//, '')));
-  for (const f of [...targets, 'web/lib/posenc.d.ts', 'web/embed/element.d.ts', 'web/build/posenc.wasm', 'web/build/posenc-scalar.wasm',
-    'web/embed.html', 'web/embed/embed.js', 'web/embed/element.js', 'web/vendor/chart.umd.js', 'web/charts/rope-decay.js', 'README.md']) {
-    assert.ok(files.has(f), `the package holds ${f}`);
-  }
-  for (const f of files) assert.ok(!/^(tests|c|node_modules)\//.test(f), `the package leaves out ${f}`);
-  // the pages as a teacher hosts them: every file they load, the page's bundle whole
-  for (const page of ['index.html', 'teaching.html']) {
-    const html = readFileSync(join(ROOT, 'web', page), 'utf8');
-    for (const [, ref] of html.matchAll(/<(?:script|link)\b[^>]*\s(?:src|href)="([\w./-]+)"/g)) {
-      assert.ok(files.has(`web/${ref}`), `the package holds web/${ref}, which ${page} loads`);
-    }
-  }
-  for (const f of readdirSync(join(ROOT, 'web', 'build', 'page'))) assert.ok(files.has(`web/build/page/${f}`), `the package holds web/build/page/${f}`);
-  // and the light embed beside them, which the page's Embed snippet loads
-  assert.ok(files.has('web/build/module/posenc.js'), 'the package holds web/build/module/posenc.js');
-
-  // Installed as a dependency (unpacked into node_modules), `import 'posenc'` computes.
+  // (one pack: its --json report lists the files a dry run lists, and its tarball is installed below)
   const dir = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
   try {
-    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, stdio: 'ignore' });
-    const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+    const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const [packed] = JSON.parse(out);
+    const files = new Set(packed.files.map((f) => f.path));
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const targets = [];
+    const walk = (v) => (typeof v === 'string' ? targets.push(v) : Object.values(v).forEach(walk));
+    walk(pkg.exports);
+    targets.splice(0, targets.length, ...targets.filter((t) => !t.includes('*')).map((t) => t.replace(/^\.\//, '')));
+    for (const f of [...targets, 'web/lib/posenc.d.ts', 'web/embed/element.d.ts', 'web/build/posenc.wasm', 'web/build/posenc-scalar.wasm',
+      'web/embed.html', 'web/embed/embed.js', 'web/embed/element.js', 'web/vendor/chart.umd.js', 'web/charts/rope-decay.js', 'README.md']) {
+      assert.ok(files.has(f), `the package holds ${f}`);
+    }
+    for (const f of files) assert.ok(!/^(tests|c|node_modules)\//.test(f), `the package leaves out ${f}`);
+    // the pages as a teacher hosts them: every file they load, the page's bundle whole
+    for (const page of ['index.html', 'teaching.html']) {
+      const html = readFileSync(join(ROOT, 'web', page), 'utf8');
+      for (const [, ref] of html.matchAll(/<(?:script|link)\b[^>]*\s(?:src|href)="([\w./-]+)"/g)) {
+        assert.ok(files.has(`web/${ref}`), `the package holds web/${ref}, which ${page} loads`);
+      }
+    }
+    for (const f of readdirSync(join(ROOT, 'web', 'build', 'page'))) assert.ok(files.has(`web/build/page/${f}`), `the package holds web/build/page/${f}`);
+    // and the light embed beside them, which the page's Embed snippet loads
+    assert.ok(files.has('web/build/module/posenc.js'), 'the package holds web/build/module/posenc.js');
+
+    // Installed as a dependency (unpacked into node_modules), `import 'posenc'` computes.
     mkdirSync(join(dir, 'node_modules', 'posenc'), { recursive: true });
-    execFileSync('tar', ['-xzf', join(dir, tgz), '-C', join(dir, 'node_modules', 'posenc'), '--strip-components=1']);
+    execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', join(dir, 'node_modules', 'posenc'), '--strip-components=1']);
     writeFileSync(join(dir, 'use.mjs'), "import { loadPosenc } from 'posenc';\nconst pe = await loadPosenc();\n" +
       'console.log(JSON.stringify(Array.from(pe.sinusoidal(2, 4, { precision: "f64" }))));\n');
     const table = JSON.parse(execFileSync('node', ['use.mjs'], { cwd: dir, encoding: 'utf8' }));

@@ -6,19 +6,24 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { startBrowser } from './browser.js';
+import { startBrowser, contextPages } from './browser.js';
 
-let b;
+// every page of this file in one browser context, where a page takes on the renderer of one open
+// before it and loads for half the CPU (browser.js's contextPages): a first load in a new browser
+// is no part of what is checked here
+let b, pages;
 before(async () => {
   b = await startBrowser();
+  pages = contextPages(b);
 });
 after(async () => {
+  await pages?.close();
   await b?.close();
 });
 
 /** An embed.html page with the toolbar, its chart drawn. */
 async function chartPage(query, { theme = 'light', width = 900, lang = 'en' } = {}) {
-  const p = await b.open(`embed.html?${query}&toolbar=1&theme=${theme}&lang=${lang}`, { viewport: { width, height: 900 } });
+  const p = await pages.open(`embed.html?${query}&toolbar=1&theme=${theme}&lang=${lang}`, { viewport: { width, height: 900 } });
   await p.page.waitForFunction(() => window.posencEmbed?.host?.data);
   return p;
 }
@@ -28,10 +33,13 @@ async function chartPage(query, { theme = 'light', width = 900, lang = 'en' } = 
 // last values typed into it once it has made a file, so a test after another on the same page
 // types every field its sweep depends on, as a fresh panel would hold them.
 const shared = new Map();
-function sharedPage(query, { theme = 'light', width = 900, lang = 'en' } = {}) {
+async function sharedPage(query, { theme = 'light', width = 900, lang = 'en' } = {}) {
   const key = JSON.stringify([query, theme, width, lang]);
   if (!shared.has(key)) shared.set(key, chartPage(query, { theme, width, lang }));
-  return shared.get(key);
+  const p = await shared.get(key);
+  // a tab behind the others gets no frames and slowed timers: the one a test works in comes first
+  await p.page.bringToFront();
+  return p;
 }
 
 async function downloadOf(page, click) {
@@ -132,7 +140,7 @@ for (const theme of ['light', 'dark']) {
 }
 
 test('SVG of a hand-drawn heatmap: the cells as an image, the ticks, titles and colour bar as vectors and text', async () => {
-  const { page, context } = await chartPage('chart=sin-heatmap&length=50&dim=64', { theme: 'dark', width: 600 });
+  const { page, close } = await chartPage('chart=sin-heatmap&length=50&dim=64', { theme: 'dark', width: 600 });
   const file = await downloadOf(page, () => page.click('button[data-action="svg"]'));
   const text = file.bytes.toString('utf8');
   const svg = await readSVG(page, text);
@@ -142,7 +150,7 @@ test('SVG of a hand-drawn heatmap: the cells as an image, the ticks, titles and 
   assert.equal(svg.background, '#14171d');
   const { off } = await svgVersusCanvas(page, text);
   assert.ok(off < 0.02, `${(off * 100).toFixed(2)}% of the pixels differ between the SVG and the canvas`);
-  await context.close();
+  await close();
 });
 
 test('SVG in Chinese: the heading is the chart\'s Chinese title, drawn as text; the chart under it unchanged', async () => {
@@ -388,7 +396,7 @@ test('GIF size limit in megabytes of 10^6 bytes: a file under "0.15 MB" is under
 });
 
 test('GIF too large at a readable width: fewer frames first, each shown longer, and the panel says so; never narrower than its text can be read', async () => {
-  const { page, context } = await chartPage('chart=sin-heatmap');
+  const { page, close } = await chartPage('chart=sin-heatmap');
   const box = await chartBox(page);
   // 80–100 kB a frame at 640 px (the slow pairs' fine stripes): 20 of them do not fit in 1.3 MB
   const panel = await make(page, { frames: 20, fps: 10, width: 640, limit: 1.3 });
@@ -418,7 +426,7 @@ test('GIF too large at a readable width: fewer frames first, each shown longer, 
   assert.match(status2, /still over 0\.2 MB/);
   assert.match(status2, new RegExp(`: ${Math.round(file2.bytes.length / 1000)} kB, `));
   assert.match(status2, /: 10 of the 12,/);
-  await context.close();
+  await close();
 });
 
 /**
@@ -486,11 +494,12 @@ test('GIF of a chart wider than the frame: its text drawn larger, at the page\'s
 
 test('a GIF asked far narrower than its chart says its text is too small for a phone, and how to make it larger', async () => {
   // (in Chinese, as a blogger on WeChat makes it; the English message has the same placeholders: messages.test)
-  const { page, context } = await chartPage('chart=rope-decay', { lang: 'zh', width: 1100 });
+  // (on the page of the settings line's test below: a free d of 64 leaves the chart as wide, its text as large)
+  const { page } = await sharedPage('chart=rope-decay&preset=free&dim=64', { lang: 'zh', width: 1100 });
   const panel = await make(page, { frames: 2, width: 360 });
   const said = await panel.locator('.posenc-share-status').textContent();
   assert.match(said, /最小的文字只有 [4-8] 像素，在手机上看不清：要做 360 像素宽的画面，请在差不多同样宽的窗口/, said);
-  await context.close();
+  await panel.locator('.posenc-close').click();
 });
 
 test('GIF over its limit: narrower while its text is at the page\'s size, then fewer frames, then narrower down to 9 px text and no further', async () => {
@@ -524,7 +533,7 @@ test('GIF over its limit: narrower while its text is at the page\'s size, then f
 test('exported figures carry a line of how the chart is set, in its language; unticked, none', async () => {
   for (const lang of ['en', 'zh']) {
     // (wide enough for the settings line on one row: a row's break would split a Chinese word)
-    const { page, context } = await chartPage('chart=rope-decay&preset=free&dim=64', { lang, width: 1100 });
+    const { page } = await sharedPage('chart=rope-decay&preset=free&dim=64', { lang, width: 1100 });
     const svgText = async () => (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
     const settings = (svg) => page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
       .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
@@ -544,13 +553,14 @@ test('exported figures carry a line of how the chart is set, in its language; un
     const bare = await gifOf();
     assert.ok(withLine.height - bare.height >= 16, `a band of ${withLine.height - bare.height} px for the settings (${withLine.height}, ${bare.height})`);
     assert.ok(png - (await pngHeight()) >= 2 * 16, 'the PNG has its settings band only when ticked');
-    await context.close();
+    await page.locator('.posenc-animate .posenc-close').click();
+    await page.locator('[name="with-settings"]').check();
   }
 });
 
 test('the lab\'s figure says it draws the runs trained ahead of time, not its controls\' settings, and offers no sweep of settings that wait for Train', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, context } = await chartPage('chart=length-lab&trainLength=32', { lang, width: 1100 });
+    const { page, close } = await chartPage('chart=length-lab&trainLength=32', { lang, width: 1100 });
     const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
     // (the line's rows joined as read: with a space in English, none in Chinese)
     const line = await page.evaluate(([src, sep]) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
@@ -558,7 +568,7 @@ test('the lab\'s figure says it draws the runs trained ahead of time, not its co
     if (lang === 'en') assert.match(line, /drawn: the default run, trained ahead of time \(training length 16, 400 steps, the mean and range of seeds 1, 2, 3\)$/, line);
     else assert.match(line, /图中是预先训练好的默认结果（训练长度 16，400 步，种子 1、2、3 的平均值与范围）$/, line);
     assert.equal(await page.locator('button[data-action="animate"]').count(), 0, 'no GIF / video: every number it has waits for Train');
-    await context.close();
+    await close();
   }
 });
 
@@ -631,7 +641,7 @@ test('video of a sweep: WebM with the frame size asked for, about one block per 
 
 /** Which formats the panel offers when MediaRecorder.isTypeSupported says yes to `yes` alone. */
 async function offered(yes) {
-  const { page, context } = await b.open('embed.html?chart=unit-circle&toolbar=1', { viewport: { width: 900, height: 900 } });
+  const { page, close } = await pages.open('embed.html?chart=unit-circle&toolbar=1', { viewport: { width: 900, height: 900 } });
   await page.evaluate((re) => {
     const own = MediaRecorder.isTypeSupported;
     MediaRecorder.isTypeSupported = (t) => new RegExp(re).test(t) && own.call(MediaRecorder, t);
@@ -640,7 +650,7 @@ async function offered(yes) {
   await page.click('button[data-action="animate"]');
   await page.locator('.posenc-animate [name="sweep-format"]').waitFor();
   const formats = await page.locator('[name="sweep-format"] option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
-  await context.close();
+  await close();
   return formats;
 }
 
@@ -696,15 +706,17 @@ test('Cancel stops a recording: nothing to save, the progress bar gone, the cont
 // ---- what a sweep's frames say ----
 
 /**
- * Makes rope-decay's default GIF with the page's 2D contexts watched: for each frame, its caption,
- * its settings line, the base the chart holds as it is drawn, and every text the chart's canvas
- * drew last (its ticks among them).
+ * Makes rope-decay's default GIF (its panel's defaults typed in: the shared page's panel keeps the
+ * last ones typed) with the page's 2D contexts watched: for each frame, its caption, its settings
+ * line, the base the chart holds as it is drawn, and every text the chart's canvas drew last (its
+ * ticks among them). The contexts are unwatched after.
  */
 async function sweptFrames(page) {
   await page.evaluate(() => {
     const frames = (window.sweptFrames = []);
     let drawn = [];
     const P = CanvasRenderingContext2D.prototype, fill = P.fillText, clear = P.clearRect;
+    window.unwatch = () => Object.assign(P, { fillText: fill, clearRect: clear });
     P.clearRect = function (...a) {
       if (this.canvas.isConnected) drawn = [];
       return clear.apply(this, a);
@@ -717,12 +729,17 @@ async function sweptFrames(page) {
       return fill.call(this, text, ...a);
     };
   });
-  await make(page, { width: 640 });
+  try {
+    await make(page, { param: 'base', from: 10000, to: 500000, frames: 40, fps: 10, width: 640, limit: 5 });
+  } finally {
+    await page.evaluate(() => window.unwatch());
+  }
+  await page.locator('.posenc-animate .posenc-close').click();
   return page.evaluate(() => window.sweptFrames);
 }
 
 test('every frame of a sweep shows one value: the caption\'s, the settings line\'s and the chart\'s are the same, and the y axes hold still', async () => {
-  const { page, context } = await chartPage('chart=rope-decay');
+  const { page } = await sharedPage('chart=rope-decay');
   const frames = await sweptFrames(page);
   assert.equal(frames.length, 40);
   for (const f of frames) {
@@ -740,26 +757,39 @@ test('every frame of a sweep shows one value: the caption\'s, the settings line\
   // and the chart is as it was after the sweep: its own axes again
   const ticks = await page.evaluate(() => window.posencEmbed.host.params().base);
   assert.equal(ticks, 10000);
-  await context.close();
 });
+
+/**
+ * The settings line of the SVG of a shared rope-decay page with `base` typed into its box (the
+ * line is written from the values the controls read, whether a link or the box set them); the
+ * base is put back to its default after.
+ */
+async function lineAtBase(page, base) {
+  const box = page.locator('input[type="number"][name="base"]');
+  await box.fill(String(base));
+  // (the chart redraws on the frame after the input: a frame asked for now comes after it)
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  try {
+    const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
+    return await page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
+      .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
+  } finally {
+    await box.fill('10000');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  }
+}
 
 test('the settings line names θ once (its option is the equation) and rounds a long fraction to 6 significant figures', async () => {
   for (const [lang, start] of [['en', 'Settings: θᵢ = base^(−2i/d) · d 256'], ['zh', '设置：θᵢ = base^(−2i/d)；d 256']]) {
-    const { page, context } = await chartPage('chart=rope-decay&base=72820.51282051281', { lang });
-    const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
-    const line = await page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
-      .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
+    const { page } = await sharedPage('chart=rope-decay', { lang });
+    const line = await lineAtBase(page, 72820.51282051281);
     assert.ok(line.startsWith(start), line);
     assert.match(line, /base 72\u202f820\.5$/, line);
-    await context.close();
   }
   // a whole part longer than the figures kept stays whole: only the fraction is rounded
-  const { page, context } = await chartPage('chart=rope-decay&base=1234567.5');
-  const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
-  const line = await page.evaluate((src) => [...new DOMParser().parseFromString(src, 'image/svg+xml')
-    .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
+  const { page } = await sharedPage('chart=rope-decay');
+  const line = await lineAtBase(page, 1234567.5);
   assert.match(line, /base 1\u202f234\u202f568$/, line);
-  await context.close();
 });
 
 test('a narrow chart\'s exported title breaks between words, never inside a formula: "a = m·θᵢ" and "(sin a, cos a)" stay whole', async () => {
