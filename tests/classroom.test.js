@@ -15,8 +15,8 @@ let b;
 before(async () => (b = await startBrowser()));
 after(() => b?.close());
 // every page a test opened closes with it (a page left open keeps its 45 charts and timers
-// alive), but the shared lesson below
-afterEach(() => Promise.all(b.browser.contexts().filter((c) => c !== shared?.context).map((c) => c.close())));
+// alive), but the shared lesson and the shared guide below
+afterEach(() => Promise.all(b.browser.contexts().filter((c) => c !== shared?.context && c !== sharedGuide?.context).map((c) => c.close())));
 
 const params = (page, kind) => page.evaluate((k) => window.posencPage.charts.get(k).params(), kind);
 const ready = async (page) => {
@@ -36,6 +36,17 @@ const lesson = async () => {
     await ready(shared.page);
   }
   return shared;
+};
+// One guide (teaching.html, no chart), loaded in English, serves the tests that read it: its
+// language is set with its own switch where a test reads it in another (guide() puts it back).
+let sharedGuide = null;
+const guide = async (l = 'en') => {
+  if (!sharedGuide) {
+    sharedGuide = await b.open('teaching.html?lang=en');
+    await sharedGuide.page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+  }
+  if (await sharedGuide.page.evaluate(() => document.documentElement.lang) !== (l === 'zh' ? 'zh-CN' : 'en')) await switchPageLang(sharedGuide.page, l);
+  return sharedGuide;
 };
 /** Closes the shared lesson (the next test that needs it loads it again). */
 const release = async () => {
@@ -73,7 +84,7 @@ const restore = async ({ page }) => {
     for (const h of window.posencPage.charts.values()) if (JSON.stringify(h.params()) !== JSON.stringify(h.defaults())) h.reset();
     for (const d of document.querySelectorAll('details.exercise[open], details.answer[open]')) d.open = false;
   });
-  await switchLang(page, 'en');
+  if (await page.evaluate(() => document.documentElement.lang) !== 'en') await switchLang(page, 'en');
   await page.evaluate(() => history.replaceState(history.state, '', '?lang=en'));
   await frames(page);
 };
@@ -126,11 +137,13 @@ test('Reset restores the defaults; the Link panel offers the whole section as a 
   await box.locator('.posenc-share').getByRole('button', { name: 'Close' }).click();
   await restore(shown);
 
-  const again = await b.open(url.search + url.hash);
-  await ready(again.page);
-  const restored = await params(again.page, 'rope-decay');
+  // the scene followed from the charts' defaults, as a new tab sets it (a scene read at load is
+  // the first test's; that a link sets its charts as a new tab would, an exercise's link test's)
+  await followScene(page, url.search + url.hash);
+  const restored = await params(page, 'rope-decay');
   assert.equal(restored.preset, '4');
   assert.equal(restored.maxDist, 500);
+  await restore(shown);
 });
 
 test('embed.html?lock=1 and <posenc-chart locked> show their controls disabled', async () => {
@@ -379,7 +392,7 @@ test('the handout: room under each question and no answer; ?answers prints the a
   // lesson, which prints as a fresh load would from there.
   const shown = await lesson();
   const handout = async (l, query) => {
-    await switchLang(shown.page, l);
+    if (await shown.page.evaluate(() => document.documentElement.lang) !== (l === 'zh' ? 'zh-CN' : 'en')) await switchLang(shown.page, l);
     await shown.page.evaluate(async (q) => (await import('/page/print.js')).markHandout(new URLSearchParams(q)), query);
     return shown;
   };
@@ -445,15 +458,16 @@ test('the handout: room under each question and no answer; ?answers prints the a
   assert.deepEqual(range.sections, ['rope-periods', 'decay', 'lab', 'other-encodings', 'recap']);
   assert.deepEqual(range.contents, ['12 #rope-periods', '13 #decay', '23 #lab', '24 #other-encodings', '#recap'], 'the contents list what prints, numbered as on the page');
   assert.equal(range.contentsAfter, 24, 'and every section again after printing');
-  // sections asked for out of order, from two tracks: each track's heading once, over its own sections
-  const mixed = await printed(await handout('zh', 'print=20,13,3'));
-  assert.deepEqual(mixed.tracks, ['core', 'practice']);
-  assert.equal(mixed.headings, 2);
-  assert.deepEqual(mixed.contents, ['3 #frequencies', '13 #decay', '20 #conventions', '#recap']);
   // from one track: its heading alone
   const one = await printed(await handout('en', 'print=13,12'));
   assert.deepEqual([one.tracks, one.headings], [['core'], 1]);
   assert.deepEqual(one.contents, ['12 #rope-periods', '13 #decay', '#recap']);
+  // sections asked for out of order, from two tracks: each track's heading once, over its own sections
+  // (the selections in English come first: each switch of the language redraws every chart)
+  const mixed = await printed(await handout('zh', 'print=20,13,3'));
+  assert.deepEqual(mixed.tracks, ['core', 'practice']);
+  assert.equal(mixed.headings, 2);
+  assert.deepEqual(mixed.contents, ['3 #frequencies', '13 #decay', '20 #conventions', '#recap']);
   assert.equal(all.contents.length, 25, 'the whole page lists every section and the recap');
   const bad = await printed(await load('?lang=en&print=core,17-99'));
   assert.equal(bad.sections.length, all.sections.length, 'a selection that names nothing prints the whole page');
@@ -516,7 +530,8 @@ test('links between the guide and the lesson carry the language of the moment, a
 });
 
 test("the guide's Chinese scene labels use no symbol their English labels leave out", async () => {
-  const { page } = await b.open('teaching.html');
+  // (both labels are in the page whatever its language)
+  const { page } = await guide();
   const labels = await page.evaluate(() => [...document.querySelectorAll('.scene-list a')].map((a) => ({
     en: a.querySelector('[lang="en"]').textContent, zh: a.querySelector('[lang="zh-CN"]').textContent,
   })));
@@ -528,10 +543,8 @@ test("the guide's Chinese scene labels use no symbol their English labels leave 
 });
 
 test("the guide's scene links land with the chart they set in view", async () => {
-  const guide = await b.open('teaching.html?lang=en');
-  const hrefs = await guide.page.evaluate(() => [...document.querySelectorAll('.scene-list a, main li a[href*="."][href^="index.html?"]')]
+  const hrefs = await (await guide()).page.evaluate(() => [...document.querySelectorAll('.scene-list a, main li a[href*="."][href^="index.html?"]')]
     .map((a) => a.getAttribute('href')).filter((h) => /\?[a-z-]+\.[a-zA-Z]+=/.test(h)));
-  await guide.context.close();
   const landed = (page, href) => page.evaluate((search) => {
     const kinds = new Set([...new URLSearchParams(search).keys()].filter((k) => k.includes('.')).map((k) => k.split('.')[0]));
     const el = [...document.querySelectorAll('[data-chart]')].find((c) => kinds.has(c.dataset.chart));
@@ -568,9 +581,9 @@ test("the guide's scene links land with the chart they set in view", async () =>
 });
 
 test("the guide gives each slot of the 45-minute and the graduate plans a question and its answer, and each plan a handout; its d = 4 scene shows g come back", async () => {
+  // (the guide in each language by its own switch: what is checked is what it shows in it)
   for (const lang of ['en', 'zh']) {
-    const { page, context } = await b.open(`teaching.html?lang=${lang}`);
-    await page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
+    const { page } = await guide(lang);
     const slots = await page.evaluate(() => [...document.querySelectorAll('#plan-45 ol > li, #plan-graduate ol > li')]
       .filter((li) => li.checkVisibility()).map((li) => li.textContent.replace(/\s+/g, ' ')));
     assert.equal(slots.length, 13, `${lang}: 7 slots in 45 minutes, 6 for students who know attention`);
@@ -580,7 +593,6 @@ test("the guide gives each slot of the 45-minute and the graduate plans a questi
     const handouts = await page.evaluate(() => [...document.querySelectorAll('section[id^="plan-"]')].map((plan) => [...plan.querySelectorAll('a')]
       .filter((a) => a.checkVisibility() && new URL(a.href).searchParams.has('print')).map((a) => new URL(a.href).searchParams.has('answers'))));
     assert.deepEqual(handouts, [[false, true], [false, true], [false, true]], `${lang}: a student's and a teacher's handout per plan`);
-    await context.close();
   }
   // (the scenes below are followed within the shared lesson: what they check is the readout of
   // the charts as the scene sets them, which a scene set at load or by a link sets alike)
@@ -591,9 +603,7 @@ test("the guide gives each slot of the 45-minute and the graduate plans a questi
   await followScene(page, '?lab-attention.encoding=all#lab');
   await readout('lab-attention', /RoPE and xPos tie/);
   assert.match(await page.$eval('[data-chart="lab-attention"] .readout', (r) => r.textContent), /RoPE and xPos tie for the most weight/);
-  const guide = await b.open('teaching.html?lang=en');
-  const d4 = await guide.page.$eval('#plan-45 a[href*="rope-decay.preset=4"]', (a) => a.getAttribute('href'));
-  await guide.context.close();
+  const d4 = await (await guide()).page.$eval('#plan-45 a[href*="rope-decay.preset=4"]', (a) => a.getAttribute('href'));
   await followScene(page, d4);
   await readout('rope-decay', /comes back/);
   const r = await page.evaluate(() => ({ ...window.posencPage.charts.get('rope-decay').params(), readout: document.querySelector('[data-chart="rope-decay"] .readout').textContent }));
@@ -678,8 +688,17 @@ test('a figure whose further panels wait below its first says so on the slide, a
   assert.equal(before.text, 'More of this figure below ▾');
   assert.ok(before.scrolled === 0 && before.rest > 100, JSON.stringify(before));
   for (let k = 0; k < 6 && (await state()).rest > 4; k++) {
+    const from = (await state()).scrolled;
     await page.click('.present-slot .present-below');
-    await page.waitForTimeout(600);
+    // the figure's smooth scroll: moved, then still for a few frames
+    await page.evaluate(async (from) => {
+      const body = document.querySelector('.present-slot .chart-body');
+      for (let still = 0, y = NaN, k = 0; (still < 5 || Math.round(body.scrollTop) === from) && k < 600; k++) {
+        await new Promise((r) => requestAnimationFrame(r));
+        still = body.scrollTop === y ? still + 1 : 0;
+        y = body.scrollTop;
+      }
+    }, from);
   }
   const after = await state();
   assert.ok(after.text === 'Back to the top of this figure ▴' && after.rest <= 4 && after.scrolled > 100, `at the end of the figure: ${JSON.stringify(after)}`);
@@ -698,17 +717,23 @@ test('a figure whose further panels wait below its first says so on the slide, a
 
 test('?present steps through every figure with the arrow keys and fits 1280×720 and 1920×1080 screens: the notice, the takeaway and the buttons on every slide, lettering that grows with the screen; Escape returns to the page; it starts where a link says', async () => {
   // the shortest screen in both languages, dark, stepped by the arrow keys; the largest in the
-  // language whose lines run longest, light, stepped by the presenter's own go(). One page serves
-  // the three: ?present opens the view at load for the first, and for the others the page's own
-  // switches set the language and the theme and its Present button opens the view again (each
-  // pass is about what the slides show, which a load in that language and theme shows alike).
-  // (the shared lesson closes first: the slides are timed in frames, which its timers would share)
-  await release();
-  const { page, problems } = await b.open('?present&lang=en&theme=dark', { viewport: { width: 1280, height: 720 } });
-  await ready(page);
+  // language whose lines run longest, light, stepped by the presenter's own go(). The shared
+  // lesson serves the three: the page's own switches set the language and the theme, ?present
+  // opens the view for the first as it does at load (page-ui.js: start() with the address's
+  // query; a load's is the phone test's), and for the others its Present button opens the view
+  // again (each pass is about what the slides show, which a load in that language and theme
+  // shows alike).
+  const { page, problems } = await lesson();
   let closedAt = null;
   for (const [lang, width, height, px, keys] of [['en', 1280, 720, 18, true], ['zh', 1280, 720, 18, true], ['en', 1920, 1080, 27, false]]) {
-    if (lang !== 'en' || !keys) {
+    if (lang === 'en' && keys) {
+      await page.setViewportSize({ width, height });
+      await page.click('.theme-switch button[data-set-theme="dark"]');
+      await page.evaluate(() => {
+        history.replaceState(history.state, '', '?present&lang=en&theme=dark');
+        window.posencPage.presenter.start(new URLSearchParams(location.search));
+      });
+    } else {
       await page.setViewportSize({ width, height });
       await switchLang(page, lang);
       if (!keys) await page.click('.theme-switch button[data-set-theme="auto"]');
@@ -841,9 +866,11 @@ test('?present steps through every figure with the arrow keys and fits 1280×720
     if (kind) assert.equal(r.kind, kind, path);
     else assert.equal(r.index, 11, path);
   }
-  await page.context().close();
-  // a scene's settings show on the slide: every control away from its default, and the notice that goes with it
-  const scene = await b.open('?rope-periods.preset=4&rope-decay.preset=4&lang=en&present#decay', { viewport: { width: 1280, height: 720 } });
+  await release();
+  // a scene's settings show on the slide: every control away from its default, and the notice that
+  // goes with it; one load sets charts of two sections and opens on the first it sets in #decay,
+  // then shows §1's (as ?order.causal=1&present#order would open on it: go() marks the slide alike)
+  const scene = await b.open('?rope-periods.preset=4&rope-decay.preset=4&order.causal=1&lang=en&present#decay', { viewport: { width: 1280, height: 720 } });
   await ready(scene.page);
   const r = await scene.page.evaluate(() => ({
     controls: [...document.querySelectorAll('.present-slot .control')].filter((c) => c.checkVisibility()).map((c) => c.querySelector('span').textContent),
@@ -853,11 +880,9 @@ test('?present steps through every figure with the arrow keys and fits 1280×720
   assert.deepEqual(r.controls, ['θ', 'd'], 'the main control and d, set to 4');
   assert.match(r.notice, /no lasting decay/);
   assert.match(r.takeaway, /many pairs/, 'the takeaway says when the score falls');
+  await scene.page.evaluate(() => window.posencPage.presenter.go(window.posencPage.presenter.find('order')));
+  assert.equal(await scene.page.evaluate(() => document.querySelectorAll('.present-slot .control.present-changed input[name="causal"]:checked').length), 1, 'the causal mask shows, ticked');
   await scene.context.close();
-  const causal = await b.open('?order.causal=1&present#order');
-  await ready(causal.page);
-  assert.equal(await causal.page.evaluate(() => document.querySelectorAll('.present-slot .control.present-changed input[name="causal"]:checked').length), 1, 'the causal mask shows, ticked');
-  await causal.context.close();
 });
 
 test('the presenter on a phone (360×740, touch): every slide within the width, finger-sized steps in a bar that hides nothing, a swipe steps', async () => {
