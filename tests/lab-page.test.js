@@ -33,33 +33,58 @@ async function open(query, { noWorker = false, cores = 0 } = {}) {
 const status = (page) => page.locator('.lab-panel [role="status"]').textContent();
 const button = (page) => page.locator('.lab-panel button');
 
+// One embed of the chart at its defaults, loaded once, serves the tests that read it or set its
+// controls and put them back: a load of this chart costs about 2 s of CPU (its module, Chart.js,
+// the results file).
+let shared = null;
+const sharedEmbed = async () => (shared ??= await open(''));
+/** Sets the chart's controls by param name (as a link does) and resolves once it has redrawn. */
+const set = (page, values) => page.evaluate((v) => new Promise((resolve) => {
+  const { host } = window.posencEmbed;
+  host.container.addEventListener('posenc:drawn', () => resolve(), { once: true });
+  host.set(v);
+}), values);
+/** Switches the page's language (i18n.js's setLang: the chart relabels and redraws at once). */
+const setLang = (page, lang) => page.evaluate(async (l) => (await import('/host/i18n.js')).setLang(l), lang);
+
 test('the default run is drawn at once from the results file', async () => {
-  const { page, context, errors } = await open('');
+  const { page, errors } = await sharedEmbed();
   const data = await page.evaluate(() => window.posencEmbed.host.data);
   assert.ok(data.rows.length >= 10 * 4, 'every encoding (and RoPE scaled) at four lengths');
   assert.match(await status(page), /trained ahead of time \(400 steps, seeds 1, 2, 3: each line is their mean/);
   assert.equal(await button(page).textContent(), 'Train');
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('a tie at the digits shown is named alike in every view, and Chinese puts no space beside a full-width bracket', async () => {
   // the copy task at 1×: RoPE and xPos both read 0.88 by token and 0.12 by whole sequence
-  for (const [metric, value] of [['token', '0.88'], ['sequence', '0.12']]) {
-    const { page, context } = await open(`task=copy&metric=${metric}`);
+  const { page, errors } = await sharedEmbed();
+  try {
+    for (const [metric, value] of [['token', '0.88'], ['sequence', '0.12']]) {
+      await set(page, { task: 'copy', metric });
+      const readout = await page.locator('.readout').textContent();
+      assert.match(readout, new RegExp(`the best gets ${value.replace('.', '\\.')} \\(RoPE, xPos\\)`), readout);
+    }
+    await set(page, { metric: 'token' });
+    await setLang(page, 'zh');
     const readout = await page.locator('.readout').textContent();
-    assert.match(readout, new RegExp(`the best gets ${value.replace('.', '\\.')} \\(RoPE, xPos\\)`), readout);
-    await context.close();
+    assert.match(readout, /最好的也只有 0\.88（RoPE、xPos）/);
+    assert.match(readout, /无位置编码（NoPE）0\.33 \//);
+  } finally {
+    await setLang(page, 'en');
+    await set(page, { task: 'kback', metric: 'token' });
   }
-  const { page, context } = await open('task=copy&lang=zh');
-  const readout = await page.locator('.readout').textContent();
-  assert.match(readout, /最好的也只有 0\.88（RoPE、xPos）/);
-  assert.match(readout, /无位置编码（NoPE）0\.33 \//);
-  await context.close();
+  assert.deepEqual(errors, []);
 });
 
+// 'Train' in a pool and training without Worker train the smallest model (d_model 16, one layer)
+// at the default training length: what they check is the page's part (the pool, the slices, what
+// is said and drawn), the same code at any size, for a third of the arithmetic. The model of the
+// default size is trained on the lesson page below (and in Node by tests/lab-results.test.js).
+const SMALL = 'dModel=16&layers=1';
+
 test('Train: a pool of Web Workers, one per core, trains every encoding and the chart draws what it trained', async (t) => {
-  const { page, context, errors } = await open('steps=50&seed=2', { cores: 3 });
+  const { page, context, errors } = await open(`steps=50&seed=2&${SMALL}`, { cores: 3 });
   assert.match(await status(page), /Press Train/);
   const before = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
   await page.evaluate(() => (window.longest = 0));
@@ -87,16 +112,20 @@ test('Train: a pool of Web Workers, one per core, trains every encoding and the 
 });
 
 test('the reader\'s settings: one encoding, another training length and size, trained and drawn at their lengths', async () => {
-  const { page, context, errors } = await open('encoding=rope&trainLength=8&dModel=16&layers=1&steps=50');
-  const shown = await page.evaluate(() => window.posencEmbed.host.data.rows);
-  assert.deepEqual([...new Set(shown.map((r) => r[0]))], ['rope', 'rope + pi', 'rope + ntk', 'rope + yarn'], 'one encoding of the default run meanwhile');
-  await button(page).click();
-  await page.waitForFunction(() => /trained here/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 120_000 });
-  const rows = await page.evaluate(() => window.posencEmbed.host.data.rows);
-  assert.deepEqual([...new Set(rows.map((r) => r[1]))], [8, 16, 32, 64], 'tested at 1x to 8x of length 8');
-  assert.deepEqual([...new Set(rows.map((r) => r[0]))], ['rope', 'rope + pi', 'rope + ntk', 'rope + yarn']);
+  const { page, errors } = await sharedEmbed();
+  try {
+    await set(page, { encoding: 'rope', trainLength: 8, dModel: 16, layers: 1, steps: 50 });
+    const shown = await page.evaluate(() => window.posencEmbed.host.data.rows);
+    assert.deepEqual([...new Set(shown.map((r) => r[0]))], ['rope', 'rope + pi', 'rope + ntk', 'rope + yarn'], 'one encoding of the default run meanwhile');
+    await button(page).click();
+    await page.waitForFunction(() => /trained here/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 120_000 });
+    const rows = await page.evaluate(() => window.posencEmbed.host.data.rows);
+    assert.deepEqual([...new Set(rows.map((r) => r[1]))], [8, 16, 32, 64], 'tested at 1x to 8x of length 8');
+    assert.deepEqual([...new Set(rows.map((r) => r[0]))], ['rope', 'rope + pi', 'rope + ntk', 'rope + yarn']);
+  } finally {
+    await set(page, await page.evaluate(() => window.posencEmbed.host.defaults()));
+  }
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('on the page, the position and attention charts show the runs just trained', async () => {
@@ -148,7 +177,7 @@ test('Cancel stops every worker of the pool and says so', async () => {
 // Small runs of every encoding (RoPE with its scalings), in pools of 1 and of 3 workers: the same
 // runs, in the same order, to the bit.
 test('a pool of three workers trains the bits of one worker', async () => {
-  const { page, context, errors } = await open('');
+  const { page, errors } = await sharedEmbed();
   const runs = await page.evaluate(async () => {
     const { trainPool } = await import('/lab/pool.js');
     const spawn = () => new Worker(new URL('/lab/worker.js', location.href), { type: 'module' });
@@ -168,11 +197,10 @@ test('a pool of three workers trains the bits of one worker', async () => {
   assert.equal(runs.one[0].loss.length, 20);
   assert.deepEqual(runs.three, runs.one);
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('without Worker, training runs in slices on the page; in Chinese', async () => {
-  const { page, context, errors } = await open('steps=50&seed=4&task=copy&lang=zh', { noWorker: true });
+  const { page, context, errors } = await open(`steps=50&seed=4&task=copy&${SMALL}&lang=zh`, { noWorker: true });
   assert.equal(await button(page).textContent(), '训练');
   await button(page).click();
   await page.waitForFunction(() => /在这里训练/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 240_000 });

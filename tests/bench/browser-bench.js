@@ -45,7 +45,7 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
  * the document parsed (domInteractive), DOMContentLoaded, the last of the page's modules (its
  * bundle's entries and their chunks) received, and the requests made until every chart is mounted.
  */
-async function measureLoads(b) {
+async function measureLoads(b, keep = null) {
   const first = [], all = [], parsed = [], dcl = [], modules = [], requests = [], external = new Set();
   for (let i = 0; i < LOADS; i++) {
     const context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
@@ -54,6 +54,8 @@ async function measureLoads(b) {
       document.addEventListener('posenc:drawn', () => (window.__firstDrawn ??= performance.now()), true);
     });
     const page = await context.newPage();
+    const kept = keep && i === LOADS - 1;
+    if (kept) page.on('pageerror', (e) => keep.problems.push(String(e)));
     // Requests are watched, not intercepted: an intercepted request waits for this process
     // to let it go, a delay no reader has, paid once per module (the page makes none elsewhere).
     page.on('request', (r) => {
@@ -76,7 +78,8 @@ async function measureLoads(b) {
     dcl.push(r.d);
     modules.push(r.m);
     requests.push(r.n);
-    await context.close();
+    if (kept) Object.assign(keep, { context, page });
+    else await context.close();
   }
   return { first, all, parsed, dcl, modules, requests, external: [...external] };
 }
@@ -188,13 +191,18 @@ function summary(rows) {
 
 const b = await startBrowser();
 try {
-  const loads = await measureLoads(b);
-  const context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(String(e)));
-  await page.goto(b.url);
-  await pageReady(page);
+  // the page the sweeps run on: one of its own, or with --smoke the one its one load measured
+  // (one lesson load in all: a load costs seconds of CPU)
+  const sweepOn = { problems: [] };
+  const loads = await measureLoads(b, SMOKE ? sweepOn : null);
+  if (!sweepOn.page) {
+    sweepOn.context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    sweepOn.page = await sweepOn.context.newPage();
+    sweepOn.page.on('pageerror', (e) => sweepOn.problems.push(String(e)));
+    await sweepOn.page.goto(b.url);
+    await pageReady(sweepOn.page);
+  }
+  const { context, page, problems } = sweepOn;
   const info = await page.evaluate(() => ({
     kinds: [...window.posencPage.charts.keys()],
     build: document.getElementById('build-kind')?.textContent,
