@@ -11,9 +11,10 @@ import { startBrowser, pageReady } from './browser.js';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const EMBED = new URL('../web/embed.html', import.meta.url);
 
-// One page of the index serves the tests of it that need no context of their own: each test
-// leaves it in English, light, with the system light (the state the next one starts from).
-// Its charts' colours as first drawn are those of a fresh load in the dark theme.
+// One page of the index serves the tests of it that need no context of their own: each puts it
+// in the language and theme it needs with the page's own switches (the system stays light), in
+// an order that spares switches (a language switch redraws every chart). Its charts' colours as
+// first drawn are those of a fresh load in the dark theme.
 let b, shared, freshDark;
 before(async () => {
   b = await startBrowser();
@@ -47,6 +48,13 @@ async function audit(page) {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+/** Puts the page in `lang` and `theme` with its switches, as a reader does; a switch already there is no change. */
+async function set(page, lang, theme) {
+  await page.locator(`button[data-set-lang="${lang}"]`).click();
+  await page.locator(`button[data-set-theme="${theme}"]`).click();
+  await page.waitForFunction(([l, t]) => document.documentElement.lang === l && document.documentElement.dataset.theme === t, [lang === 'zh' ? 'zh-CN' : 'en', theme]);
 }
 
 const background = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
@@ -152,8 +160,23 @@ test('a theme switched while the charts mount draws them as a fresh load in that
   }
 });
 
+test('axe: no serious or critical violation, English light and Chinese dark (both languages, both themes)', async () => {
+  const { page, errors } = shared;
+  await set(page, 'en', 'light');
+  const found = {};
+  found['en light'] = await audit(page);
+  await set(page, 'zh', 'dark');
+  found['zh dark'] = await audit(page);
+  // (colours do not depend on the language, nor names on the theme: these two cover all four)
+  assert.deepEqual(found, { 'en light': [], 'zh dark': [] });
+  assert.deepEqual(errors, []);
+});
+
 test('a name made from content keeps its formulas: an exercise\'s question, the primer\'s diagram in the page\'s language only', async () => {
-  const { page, context } = shared; // English
+  const { page, context } = shared;
+  // (in Chinese first: the test before this one leaves the page in Chinese)
+  await page.locator('button[data-set-lang="zh"]').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   const cdp = await context.newCDPSession(page);
   // the accessible name Chromium gives the first exercise question of §13, once in view (a section out of view skips its layout)
   const question = async () => {
@@ -163,14 +186,7 @@ test('a name made from content keeps its formulas: an exercise\'s question, the 
     const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { backendNodeId: node.backendNodeId, fetchRelatives: false });
     return nodes[0].name?.value;
   };
-  assert.match(await question(), /how many pairs, and what is T_max \?$/);
   const names = () => page.evaluate(() => [...document.querySelectorAll('svg.pipeline')].map((svg) => [svg.getAttribute('aria-label'), svg.getAttribute('aria-description')]));
-  for (const [name, description] of await names()) {
-    assert.equal(name, 'Where position enters one attention head');
-    assert.match(description, /^Tokens are embedded; .* weighted sum of v\.$/);
-  }
-  await page.locator('button[data-set-lang="zh"]').click();
-  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   for (const [name, description] of await names()) {
     assert.equal(name, '位置信息进入注意力头的位置');
     assert.match(description, /^词嵌入；.*v 的加权和。$/);
@@ -178,26 +194,13 @@ test('a name made from content keeps its formulas: an exercise\'s question, the 
   assert.match(await question(), /有几对？\s*T_max\s*是多少？$/);
   await page.locator('button[data-set-lang="en"]').click();
   await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.match(await question(), /how many pairs, and what is T_max \?$/);
+  for (const [name, description] of await names()) {
+    assert.equal(name, 'Where position enters one attention head');
+    assert.match(description, /^Tokens are embedded; .* weighted sum of v\.$/);
+  }
   await page.evaluate(() => scrollTo(0, 0));
   await cdp.detach();
-});
-
-test('axe: no serious or critical violation, English light and Chinese dark (both languages, both themes)', async () => {
-  const { page, errors } = shared; // English, light
-  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'en');
-  const found = {};
-  found['en light'] = await audit(page);
-  const click = (attr, value) => page.locator(`button[data-set-${attr}="${value}"]`).click();
-  await click('lang', 'zh');
-  await click('theme', 'dark');
-  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && document.documentElement.lang === 'zh-CN');
-  found['zh dark'] = await audit(page);
-  // (colours do not depend on the language, nor names on the theme: these two cover all four)
-  assert.deepEqual(found, { 'en light': [], 'zh dark': [] });
-  assert.deepEqual(errors, []);
-  await click('lang', 'en');
-  await click('theme', 'light');
-  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'en');
 });
 
 test('axe on embed.html, in both languages and both themes', { skip: !existsSync(EMBED) && 'web/embed.html does not exist yet' }, async () => {
@@ -223,7 +226,8 @@ test('axe on embed.html, in both languages and both themes', { skip: !existsSync
 });
 
 test('every chart canvas is an image with a name and the readout as its description; the table view; the keyboard', async () => {
-  const { page } = shared; // English, light
+  const { page } = shared;
+  await set(page, 'en', 'light');
   const bad = await page.evaluate(() => [...document.querySelectorAll('main canvas')].filter((c) => c.checkVisibility()).map((c) => {
     const kind = c.closest('[data-chart]').dataset.chart;
     const desc = document.getElementById(c.getAttribute('aria-describedby') ?? '');

@@ -1,29 +1,42 @@
-// keyboard.test.js: the page by keyboard in real Chromium: a skip link is the first Tab stop,
+// keyboard.test.js: the page by keyboard in real Chromium: a skip link is the first Tab stop, a
+// table box that scrolls is one (in a section not yet laid out too),
 // heading levels go down one at a time, §19's heatmap is read cell by cell as §4's is, the toolbar's panels say whether they are open and give
 // the focus back to the button that opened them, a phone's Settings reveal their controls right
 // after the button, and Tab goes round the presenter's own controls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, pageReady } from './browser.js';
+import { startBrowser, pageReady, switchLang } from './browser.js';
 
-let b;
+// One page serves every test of the page (a load costs seconds of CPU; what they check is Tab
+// order and what the page shows, not what a load does): each test leaves it in English, at
+// 1200×900, with no panel or presenter open. It is loaded in Chinese, which the first test reads
+// before it switches the page to English with the page's own switch.
+let b, shared;
 before(async () => {
   b = await startBrowser();
+  shared = await b.open('?lang=zh');
+  await pageReady(shared.page);
+  await shared.page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
 });
 after(() => b?.close());
 
 const NO_PROBLEMS = { console: [], failed: [], external: [], pageErrors: [] };
 
-async function ready(path, options) {
-  const opened = await b.open(path, options);
-  await pageReady(opened.page);
-  await opened.page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
-  return opened;
-}
-
 test('the first Tab stop is a skip link, seen while it has the focus, and the next Tab after it is in the sections', async () => {
-  for (const [lang, text] of [['en', 'Skip to the sections'], ['zh', '跳到正文']]) {
-    const { page, context, problems } = await ready(`?lang=${lang}`);
+  const { page, problems } = shared;
+  for (const [lang, text] of [['zh', '跳到正文'], ['en', 'Skip to the sections']]) {
+    if (lang !== 'zh') {
+      await switchLang(page, lang);
+      // Tab starts from the top of the document again, as in a page just loaded: the focus and
+      // the point Tab goes on from are put before everything in the body, at the top of the view
+      await page.evaluate(() => {
+        const start = Object.assign(document.createElement('span'), { tabIndex: -1 });
+        document.body.prepend(start);
+        start.focus({ preventScroll: true });
+        start.remove();
+        scrollTo(0, 0);
+      });
+    }
     const link = page.locator('.skip-link');
     const unfocused = await link.boundingBox();
     assert.ok(unfocused.y + unfocused.height <= 0, `${lang}: out of sight until it has the focus`);
@@ -41,24 +54,48 @@ test('the first Tab stop is a skip link, seen while it has the focus, and the ne
     const next = await page.evaluate(() => ({ main: !!document.activeElement.closest('main'), nav: !!document.activeElement.closest('nav') }));
     assert.deepEqual(next, { main: true, nav: false }, `${lang}: the Tab after the skip link`);
     assert.deepEqual(problems, NO_PROBLEMS);
-    await context.close();
   }
+  await page.evaluate(() => (document.activeElement?.blur(), scrollTo(0, 0)));
+});
+
+test('a table box that scrolls is a Tab stop, one in a section not yet laid out too; once laid out, only one that scrolls', async () => {
+  const { page } = shared; // English, with the sections below the first screens never shown yet
+  const boxes = () => page.evaluate(() => [...document.querySelectorAll('.table-scroll')].filter((b) => !b.hidden && b.querySelector('table'))
+    .map((b) => ({ kind: b.closest('[data-chart]')?.dataset.chart ?? b.parentElement.id, skipped: b.checkVisibility() && !b.checkVisibility({ contentVisibilityAuto: true }), tab: b.getAttribute('tabindex') })));
+  const unseen = (await boxes()).filter((b) => b.skipped);
+  assert.ok(unseen.some((b) => b.kind === 'convention-lab'), `boxes in skipped sections: ${unseen.map((b) => b.kind)}`);
+  assert.deepEqual(unseen.filter((b) => b.tab !== '0'), [], 'offered to the keyboard until laid out');
+  // each laid out in turn, as a reader scrolls to it: a Tab stop exactly when it scrolls
+  const wrong = await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const out = [];
+    for (const b of [...document.querySelectorAll('.table-scroll')].filter((x) => !x.hidden && x.checkVisibility() && x.querySelector('table'))) {
+      b.scrollIntoView();
+      await frame();
+      const scrolls = b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1;
+      if ((b.getAttribute('tabindex') === '0') !== scrolls) out.push(`${b.closest('[data-chart]')?.dataset.chart}: scrolls ${scrolls}, tabindex ${b.getAttribute('tabindex')}`);
+    }
+    scrollTo(0, 0);
+    return out;
+  });
+  assert.deepEqual(wrong, []);
 });
 
 test('heading levels go down one at a time: nothing under the title is deeper than a section before the first section heading', async () => {
-  const { page, context } = await ready('');
+  const { page } = shared; // English
   const levels = await page.evaluate(() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
     .filter((h) => h.checkVisibility()).map((h) => ({ level: Number(h.tagName[1]), text: h.textContent.trim().slice(0, 40) })));
   assert.equal(levels[0].level, 1);
   assert.equal(levels[1].level, 2, `the first heading after the title: ${levels[1].text}`);
   const skips = levels.slice(1).filter((h, i) => h.level > levels[i].level + 1).map((h) => `h${h.level} ${h.text}`);
   assert.deepEqual(skips, []);
-  await context.close();
 });
 
 test('the toolbar\'s Link, Embed and GIF / video say whether their panel is open, and shutting it by Escape or Close gives the focus back to them', async () => {
-  const { page, context, problems } = await ready('#heatmap', { viewport: { width: 1280, height: 900 } });
+  const { page, problems } = shared;
   const box = '.chart[data-kind="sin-heatmap"]';
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.evaluate((box) => document.querySelector(box).scrollIntoView(), box);
   const state = (action) => page.evaluate(([box, action]) => {
     const button = document.querySelector(`${box} .posenc-toolbar [data-action="${action}"]`);
     const id = button.getAttribute('aria-controls');
@@ -106,7 +143,8 @@ test('the toolbar\'s Link, Embed and GIF / video say whether their panel is open
   await page.keyboard.press('Enter');
   assert.deepEqual(await state('animate'), shut, 'GIF / video: Close');
   assert.deepEqual(problems, NO_PROBLEMS);
-  await context.close();
+  await page.evaluate(() => (document.activeElement?.blur(), scrollTo(0, 0)));
+  await page.setViewportSize({ width: 1200, height: 900 });
 });
 
 test('§19\'s precision heatmap reads its cells from the keyboard as §4\'s does: an application, PageUp/PageDown 10 columns, Home/End, the mark from focus', async () => {
@@ -141,7 +179,11 @@ test('§19\'s precision heatmap reads its cells from the keyboard as §4\'s does
 });
 
 test('on a phone, Settings reveals its controls right after the button, on screen and for Tab; a wide screen puts every control back in order', async () => {
-  const { page, context, problems } = await ready('#decay', { viewport: { width: 390, height: 800 } });
+  const { page, problems } = shared;
+  // the page laid out for a phone: each chart's place() is what runs when a page loads on one
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.waitForFunction(() => [...document.querySelectorAll('main .chart[data-kind]')].every((c) => c.classList.contains('phone')));
+  await page.evaluate(() => document.getElementById('decay').scrollIntoView());
   const misplaced = await page.evaluate(() => [...window.posencPage.charts].flatMap(([kind, host]) => {
     const toggle = document.querySelector(`.chart[data-kind="${kind}"] .settings-toggle`);
     if (!toggle || host.controls.length < 2) return [];
@@ -176,11 +218,13 @@ test('on a phone, Settings reveals its controls right after the button, on scree
   }));
   assert.deepEqual(order, [], 'controls out of their order on a wide screen');
   assert.deepEqual(problems, NO_PROBLEMS);
-  await context.close();
+  await page.evaluate(() => (document.activeElement?.blur(), scrollTo(0, 0)));
 });
 
 test('in the presenter, Tab and Shift+Tab go round its own controls and never rest on the page', async () => {
-  const { page, context, problems } = await ready('?present=decay');
+  const { page, problems } = shared;
+  // what a load of ?present=decay runs (page-ui.js), on the page as it is
+  await page.evaluate(() => window.posencPage.presenter.start(new URLSearchParams('present=decay')));
   await page.waitForFunction(() => !document.querySelector('.presenter').hidden);
   const count = await page.evaluate(() => [...document.querySelectorAll('.presenter button, .presenter input, .presenter select, .presenter summary')]
     .filter((e) => !e.disabled && e.checkVisibility()).length);
@@ -198,5 +242,5 @@ test('in the presenter, Tab and Shift+Tab go round its own controls and never re
     assert.ok(seen.filter((s) => s === 'present-exit').length >= 1, `${key} passed the exit button`);
   }
   assert.deepEqual(problems, NO_PROBLEMS);
-  await context.close();
+  await page.keyboard.press('Escape');
 });

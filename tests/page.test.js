@@ -6,7 +6,7 @@
 // and convention labs, dynamic NTK), a 360 px phone, and the API in the browser against Node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, pageReady } from './browser.js';
+import { startBrowser, pageReady, switchLang } from './browser.js';
 import { loadPosenc, MODELS } from '../web/lib/posenc.js';
 
 // sections 1-7
@@ -64,9 +64,26 @@ before(async () => {
 });
 after(async () => b?.close());
 
-/** Sets control `name` of chart `kind` and resolves with { changed, data } once it redrew. */
-function setControl(kind, name, value) {
-  return page.evaluate(async ({ kind, name, value }) => {
+// One touch-screen phone serves the tests that tap and the Chinese readout (a load costs seconds
+// of CPU; what they check is what a tap or a readout shows, not what a load does): each sets the
+// size and the language it needs, the language with the page's own switch.
+let touchScreen = null;
+async function touchPage(lang, viewport) {
+  if (!touchScreen) {
+    const context = await b.browser.newContext({ viewport, hasTouch: true, isMobile: true });
+    touchScreen = await context.newPage();
+    await touchScreen.goto(`${b.url}?lang=${lang}`);
+    await pageReady(touchScreen);
+  } else {
+    await touchScreen.setViewportSize(viewport);
+    await switchLang(touchScreen, lang);
+  }
+  return touchScreen;
+}
+
+/** Sets control `name` of chart `kind` (on the shared page, or `on`) and resolves with { changed, data } once it redrew. */
+function setControl(kind, name, value, on = page) {
+  return on.evaluate(async ({ kind, name, value }) => {
     const box = document.querySelector(`[data-chart="${kind}"]`);
     const host = window.posencPage.charts.get(kind);
     const before = JSON.stringify(host.data);
@@ -181,10 +198,7 @@ test('the heatmap is the seed figure: 100 x 512 values in [-1, 1], with a hover 
 });
 
 test('on a touch screen a tap on a heatmap reads the cell under the finger', async () => {
-  const context = await b.browser.newContext({ viewport: { width: 390, height: 800 }, hasTouch: true, isMobile: true });
-  const touch = await context.newPage();
-  await touch.goto(`${b.url}?lang=en`);
-  await pageReady(touch);
+  const touch = await touchPage('en', { width: 390, height: 800 });
   for (const [kind, out, pattern] of [['sin-heatmap', '.heatmap-hover', /^PE\(\d+, \d+\) = -?\d\.\d{6}/], ['precision-heatmap', '.cell-hover', /pair \d+/]]) {
     const canvas = touch.locator(`[data-chart="${kind}"] canvas`).first();
     await canvas.evaluate((c) => { c.closest('section').style.contentVisibility = 'visible'; c.scrollIntoView(); });
@@ -195,8 +209,9 @@ test('on a touch screen a tap on a heatmap reads the cell under the finger', asy
     const after = await hover.textContent();
     assert.notEqual(after, before, `${kind}: a tap reads a cell`);
     assert.match(after, pattern, kind);
+    await canvas.evaluate((c) => { c.closest('section').style.contentVisibility = ''; });
   }
-  await context.close();
+  await touch.evaluate(() => scrollTo(0, 0));
 });
 
 test('the exact table shows the seed values in float64', async () => {
@@ -255,10 +270,7 @@ test('the exact table shows a cell\'s float64 and float32 values on a tap or on 
 });
 
 test('on a phone, in Chinese, a tap on a cell of the exact table shows its values', async () => {
-  const context = await b.browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
-  const touch = await context.newPage();
-  await touch.goto(`${b.url}?lang=zh`);
-  await pageReady(touch);
+  const touch = await touchPage('zh', { width: 360, height: 740 });
   const box = touch.locator('[data-chart="exact-table"]');
   const line = box.locator('.exact-cell');
   assert.match(await line.textContent(), /^点按任一单元格.*float64 值和 float32 值。$/);
@@ -270,7 +282,8 @@ test('on a phone, in Chinese, a tap on a cell of the exact table shows its value
   const text = await line.textContent();
   assert.match(text, /：float64 为 .*，float32 为 /);
   checkCell(text, { pos: 1, dim: 2, d: 4, base: 10000 }, 'zh tap');
-  await context.close();
+  await td.evaluate((c) => { c.closest('section').style.contentVisibility = ''; });
+  await touch.evaluate(() => scrollTo(0, 0));
 });
 
 test('section 3 numbers match the source post (PE(2), PE(8) for frequencies 1, 1/10, 1/100)', async () => {
@@ -680,13 +693,11 @@ test('model-positions says what each note on reading the config means, in both l
   // English: the API's own messages, so a porter reads what pe.ropeConfig and the CLI print
   assert.match(readout, / Notes on reading the config: text_config\.rope_scaling\.low_freq_factor and high_freq_factor are both 1: no smooth band, a step instead; pairs with wavelength below 8192 .* divided by 16, .*; not in the config, taken from transformers' Llama4TextConfig defaults, as loading the file there would: text_config\.no_rope_layer_interval 4, .*text_config\.attn_scale 0\.1\.$/);
   assert.doesNotMatch(readout, /class-defaults|llama3-step/);
-  const zh = await b.open('?lang=zh&model-positions.model=llama-4-scout');
-  await pageReady(zh.page);
-  const text = await zh.page.$eval('[data-chart="model-positions"] .readout', (e) => e.textContent);
+  const zh = await touchPage('zh', { width: 360, height: 740 });
+  const { readout: text } = await setControl('model-positions', 'model', 'llama-4-scout', zh);
   assert.match(text, /读取配置时的说明：low_freq_factor 与 high_freq_factor 都是 1，中间没有平滑过渡段，只有一个台阶：波长短于 8192（original_max_position_embeddings \/ low_freq_factor）的维度对保留原来的 θᵢ，其余的 θᵢ 除以 16，/);
   assert.match(text, /；配置文件里没有写的值，按 transformers 中 Llama4TextConfig 的默认值补上（在 transformers 里加载这个文件也是如此）：text_config\.no_rope_layer_interval 4, .*text_config\.attn_scale 0\.1。$/);
   assert.doesNotMatch(text, /class-defaults|llama3-step|taken from/);
-  await zh.context.close();
 });
 
 test('precision lab: float16 at 1857 (d 32) is off by more than 0.1, float64 at 10^6 by less than 1e-6', async () => {
