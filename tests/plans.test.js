@@ -54,7 +54,8 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
   // through that same markHandout on the same page, in the language the page's switch sets.
   const { page, context } = await b.open(`?lang=en&print=questions,${PLAN}`);
   await ready(page);
-  const sheet = async (lang, query) => {
+  // pdf: whether to count the printed pages (a PDF of the page costs seconds; two sheets' are compared)
+  const sheet = async (lang, query, { pdf = false } = {}) => {
     if (query !== null) {
       await switchLang(page, lang);
       await page.evaluate(async (q) => (await import('/page/print.js')).markHandout(new URLSearchParams(q)), query);
@@ -85,7 +86,7 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
         headings: [...document.querySelectorAll('.tracks h3')].filter(shown).map((h) => h.innerText),
       };
     });
-    const pages = await pdfPages(page);
+    const pages = pdf ? await pdfPages(page) : null;
     await page.emulateMedia({ media: 'screen' });
     const after = await page.evaluate(() => ({
       headings: [...document.querySelectorAll('.tracks h3')].map((h) => h.innerText),
@@ -93,8 +94,8 @@ test('a plan\'s question sheet: its exercises with the charts they set, the prim
     }));
     return { ...r, pages, after };
   };
-  const students = await sheet('en', null);
-  const text = await sheet('en', `print=${PLAN}`);
+  const students = await sheet('en', null, { pdf: true });
+  const text = await sheet('en', `print=${PLAN}`, { pdf: true });
   assert.deepEqual(students.sections, text.sections, 'the same sections');
   assert.deepEqual(students.prose, [], 'no lesson text');
   assert.ok(text.prose.length > 20, `the full text has it: ${text.prose.length}`);

@@ -20,8 +20,11 @@ function compareMoved(far) {
     const { mountChart, loadChart } = await import('./host/chart-host.js');
     const { kernels, chartJs } = await import('./host/runtime.js');
     const [pe, Chart] = await Promise.all([kernels(), chartJs()]);
-    // the canvases a reader sees (a panel a control hides keeps its last drawing)
-    const pixels = (el) => [...el.querySelectorAll('canvas')].filter((c) => c.getClientRects().length).map((c) => c.toDataURL());
+    // the canvases a reader sees (a panel a control hides keeps its last drawing), as their size
+    // and RGBA words: what a PNG of each holds, read without encoding one
+    const pixels = (el) => [...el.querySelectorAll('canvas')].filter((c) => c.getClientRects().length)
+      .map((c) => ({ w: c.width, h: c.height, rgba: c.width && c.height ? new Uint32Array(c.getContext('2d').getImageData(0, 0, c.width, c.height).data.buffer) : null }));
+    const samePixels = (a, b) => a.w === b.w && a.h === b.h && (a.rgba === null || a.rgba.every((v, i) => v === b.rgba[i]));
     const out = { differ: [], compared: 0, skipped: [] };
     for (const [kind, host] of window.posencPage.charts) {
       for (const c of host.controls) {
@@ -58,7 +61,7 @@ function compareMoved(far) {
         box.after(twin);
         const fresh = mountChart(twin, await loadChart(kind), { pe, Chart, values: host.params() });
         const [a, b2] = [pixels(box), pixels(twin)];
-        same = a.length === b2.length && a.every((u, i) => u === b2[i]);
+        same = a.length === b2.length && a.every((u, i) => samePixels(u, b2[i]));
         fresh.destroy();
         twin.remove();
       }

@@ -20,8 +20,16 @@ export function values(rand, n, scale = 1) {
   return Float32Array.from({ length: n }, () => (2 * rand() - 1) * scale);
 }
 
-/** The float a BF16 file holds for x: the top 16 bits of its float32 (truncation: the test's own rule). */
-export const bf16 = (x) => new Float32Array(new Uint32Array([(new Uint32Array(Float32Array.of(x).buffer)[0] >>> 16) << 16]).buffer)[0];
+/**
+ * The floats a BF16 file holds for the values of `a`: the top 16 bits of each float32 (truncation:
+ * the test's own rule), as a new Float32Array. A whole array at a time: a real model's layer
+ * holds millions of values.
+ */
+export function bf16(a) {
+  const bits = new Uint32Array(Float32Array.from(a).buffer);
+  for (let i = 0; i < bits.length; i++) bits[i] &= 0xffff0000;
+  return new Float32Array(bits.buffer);
+}
 
 /**
  * A safetensors file from [{ name, dtype: 'F32' | 'BF16', shape, data }], laid out in the order
@@ -38,10 +46,8 @@ export function buildSafetensors(tensors, { metadata, pad = 0 } = {}) {
     const size = dtype === 'F32' ? 4 : 2;
     const b = new Uint8Array(data.length * size);
     const dv = new DataView(b.buffer);
-    data.forEach((x, i) => {
-      if (dtype === 'F32') dv.setFloat32(4 * i, x, true);
-      else dv.setUint16(2 * i, new Uint32Array(Float32Array.of(x).buffer)[0] >>> 16, true);
-    });
+    if (dtype === 'F32') data.forEach((x, i) => dv.setFloat32(4 * i, x, true));
+    else new Uint32Array(Float32Array.from(data).buffer).forEach((bits, i) => dv.setUint16(2 * i, bits >>> 16, true));
     header[name] = { dtype, shape, data_offsets: [at, at + b.length] };
     offsets[name] = [at, at + b.length];
     chunks.push(b);
@@ -82,7 +88,7 @@ export function layerModel(kind, { dtype = 'F32', seed = 1, vocab = 40, dims = {
   const config = { architectures: ['X'], num_hidden_layers: 2, vocab_size: vocab, torch_dtype: 'bfloat16', ...cfg, ...dims };
   const H = config.hidden_size, hd = config.head_dim ?? H / config.num_attention_heads;
   const nq = config.num_attention_heads * hd, nk = config.num_key_value_heads * hd;
-  const round = (a) => (dtype === 'BF16' ? a.map(bf16) : a);
+  const round = (a) => (dtype === 'BF16' ? bf16(a) : a);
   const p = 'model.layers.0.';
   const t = [
     ['model.embed_tokens.weight', [vocab, H], values(rand, vocab * H)],
