@@ -196,6 +196,9 @@ export default {
   // the chart's story is what each method does to the pairs as the context grows: the factor s
   // leads (on a phone and on a slide), not the head's size
   main: 'factor',
+  // animated, the context grows from the training length to 64 times it, through the powers of
+  // two every fourth frame (2^(i/4)): the factors a config names
+  sweep: { param: 'factor', from: 1, to: 64, frames: 25 },
   params: [
     { name: 'dim', label: M.dim, type: 'int', min: 4, max: 512, step: 2, value: 128 },
     { name: 'base', label: M.base, type: 'number', min: 2, max: 100000000, step: 'any', value: 500000 },

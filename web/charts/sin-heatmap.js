@@ -118,6 +118,10 @@ export default {
   kind: 'sin-heatmap',
   messages: M,
   title: M.title,
+  // animated, the base grows by a power of ten every tenth frame, from 100 to 1 000 000 (the
+  // original 10 000 in the middle): the stripes slow down across the columns, the slowest pairs
+  // going still over these positions
+  sweep: { param: 'base', from: 100, to: 1000000, frames: 41 },
   params: [
     { name: 'length', label: M.length, type: 'int', min: 1, max: 1024, value: 100 },
     { name: 'dim', label: 'd_model', type: 'int', min: 2, max: 1024, step: 2, value: 512 },
