@@ -27,6 +27,7 @@ const M = messages({
     presetLlama: 'Llama 3.1 8B (llama3)',
     presetQwen: 'Qwen2.5-7B with YaRN ×4 (as its model card suggests)',
     presetLongChat: 'LongChat-7B-16K (linear ×8)',
+    presetOwn: 'your own text (edited or pasted)',
     notJson: 'Not valid JSON: {message}',
     original: 'original θᵢ',
     linear: 'PI (θᵢ ÷ {factor})',
@@ -86,6 +87,7 @@ const M = messages({
     presetLlama: 'Llama 3.1 8B（llama3）',
     presetQwen: 'Qwen2.5-7B，YaRN ×4（按其模型卡的建议）',
     presetLongChat: 'LongChat-7B-16K（位置插值 ×8）',
+    presetOwn: '你自己的配置（已改动或粘贴）',
     notJson: '不是有效的 JSON：{message}',
     original: '原始 θᵢ',
     linear: 'PI（θᵢ ÷ {factor}）',
@@ -152,6 +154,12 @@ const PRESET_NAMES = {
   'Qwen2.5-7B with YaRN ×4 (as its model card suggests)': M.presetQwen,
   'LongChat-7B-16K (linear ×8)': M.presetLongChat,
 };
+
+/** Wavelengths said as "from a to b", to 4 figures, in one form: both in exponent form once either needs it (sig's 1e7). */
+function alike(pair) {
+  const wide = Object.values(pair).some((x) => x >= 1e7);
+  return Object.fromEntries(Object.entries(pair).map(([k, x]) => [k, wide ? x.toExponential(3).replace('e+', 'e') : sig(x, 4)]));
+}
 
 // Variant names in sentences (llama3 reads the same in every language).
 const VARIANT_NAMES = { linear: M.nameLinear, ntk: M.nameNtk, dynamic: M.nameDynamic, yarn: M.nameYarn };
@@ -240,6 +248,11 @@ export default {
     el.append(panel);
     const preset = panel.querySelector('select'), text = panel.querySelector('textarea'), message = panel.querySelector('.config-message');
     for (const name of Object.keys(PRESETS)) preset.append(new Option(name, name));
+    // once the text is no preset's, the menu says so rather than name the preset it started from;
+    // the reader cannot pick it (a preset's text would have to come back)
+    const own = new Option('', '');
+    own.disabled = own.hidden = true; // the closed menu still shows it, chosen
+    preset.append(own);
     // Texts in the current language; run again by update() after a language switch (only
     // then: rewriting them, an innerHTML among them, at every redraw would be DOM work for nothing).
     let labelled = null;
@@ -249,15 +262,19 @@ export default {
       note.textContent = String(M.note);
       panel.querySelector('.config-row label').textContent = String(M.startFrom);
       panel.querySelector('.config-label').innerHTML = String(M.configLabel);
-      for (const o of preset.options) o.textContent = String(PRESET_NAMES[o.value] ?? o.value);
+      for (const o of preset.options) o.textContent = String(o === own ? M.presetOwn : PRESET_NAMES[o.value] ?? o.value);
     };
+    const presetText = (name) => JSON.stringify(PRESETS[name], null, 2);
     const load = () => {
-      text.value = JSON.stringify(PRESETS[preset.value], null, 2);
+      text.value = presetText(preset.value);
       text.rows = text.value.split('\n').length + 1;
     };
     load();
     preset.addEventListener('input', () => (load(), requestRedraw(el)));
-    text.addEventListener('input', () => requestRedraw(el));
+    text.addEventListener('input', () => {
+      preset.value = Object.keys(PRESETS).find((name) => presetText(name) === text.value) ?? '';
+      requestRedraw(el);
+    });
 
     /** The pasted config, read with pe.ropeScaling and run through the kernels, or { error }. */
     let lastConfig = null, lastConfigKey = '';
@@ -371,8 +388,8 @@ export default {
           const kind = cfg.scaling ? `${cfg.scaling.type}${cfg.scaling.factor !== undefined ? ` ×${sig(cfg.scaling.factor, 4)}` : ''}` : null;
           const v = {
             kind: kind ?? M.noScaling, rotaryDim: cfg.rotaryDim, base: sig(cfg.base, 6), attn: sig(cfg.attn, 6), softmax: sig(cfg.softmax, 5),
-            slowFrom: sig(TAU / cfg.plain[c], 4), slowTo: sig(TAU / cfg.inv[c], 4), slowRatio: sig(cfg.plain[c] / cfg.inv[c], 4),
-            fastFrom: sig(TAU / cfg.plain[0], 4), fastTo: sig(TAU / cfg.inv[0], 4),
+            ...alike({ slowFrom: TAU / cfg.plain[c], slowTo: TAU / cfg.inv[c] }), slowRatio: sig(cfg.plain[c] / cfg.inv[c], 4),
+            ...alike({ fastFrom: TAU / cfg.plain[0], fastTo: TAU / cfg.inv[0] }),
           };
           // A wavelength the config leaves as it was (to the digits shown) stays, rather than going from x to x.
           const longrope = cfg.scaling?.type === 'longrope';
