@@ -100,9 +100,10 @@ export function ropeVectors(pe, config, opts) {
   const layerTypes = {}, types = Object.entries(model.layerTypes);
   const warnings = model.warnings.map((w) => ({ code: w.code, message: w.message }));
   for (const [name, lt] of types) {
-    layerTypes[name] = layerVectors(pe, lt, max, asked, seqLen);
+    const ctx = contextLength(lt, max);
+    layerTypes[name] = layerVectors(pe, lt, max, ctx, asked, seqLen);
     // a position the model was never trained at is a runtime's own choice to check, not a reference
-    const ctx = contextLength(lt, max), past = asked.filter((p) => ctx !== null && p >= ctx);
+    const past = asked.filter((p) => ctx !== null && p >= ctx);
     if (past.length) {
       warnings.push({
         code: 'position-past-context',
@@ -120,9 +121,8 @@ export function ropeVectors(pe, config, opts) {
   };
 }
 
-function layerVectors(pe, lt, max, asked, seqLen) {
+function layerVectors(pe, lt, max, ctx, asked, seqLen) {
   const l0 = lt.scaling?.originalMaxPositionEmbeddings ?? max;
-  const ctx = contextLength(lt, max);
   const derived = [0, 1];
   if (l0 !== null && l0 !== undefined) derived.push(l0 - 1, l0, l0 + 1);
   if (ctx !== null) derived.push(ctx - 1);
