@@ -398,7 +398,8 @@ test('GIF size limit in megabytes of 10^6 bytes: a file under "0.15 MB" is under
 test('GIF too large at a readable width: fewer frames first, each shown longer, and the panel says so; never narrower than its text can be read', async () => {
   const { page, close } = await chartPage('chart=sin-heatmap');
   const box = await chartBox(page);
-  // 80–100 kB a frame at 640 px (the slow pairs' fine stripes): 20 of them do not fit in 1.3 MB
+  // its base swept from 100 to 10⁶: the fine stripes of the fast pairs make frames of tens of kB at
+  // 640 px, 20 of which do not fit in 1.3 MB
   const panel = await make(page, { frames: 20, fps: 10, width: 640, limit: 1.3 });
   const status = await panel.locator('.posenc-share-status').textContent();
   const file = await downloadOf(page, () => panel.locator('button[data-action="save"]').click());

@@ -108,7 +108,8 @@ function setConfig(text) {
     box.dispatchEvent(new Event('input'));
     await drawn;
     const msg = el.querySelector('.config-message');
-    return { text: msg.textContent, error: msg.classList.contains('error'), visible: msg.getBoundingClientRect().height > 0 && getComputedStyle(msg).visibility === 'visible' };
+    return { text: msg.textContent, error: msg.classList.contains('error'), visible: msg.getBoundingClientRect().height > 0 && getComputedStyle(msg).visibility === 'visible',
+      menu: el.querySelector('.config-panel select').selectedOptions[0]?.textContent };
   }, text);
 }
 
@@ -655,11 +656,15 @@ test('config.json: Llama 3.1 gives attention factor 1 and a slowest wavelength �
   assert.equal(cfg.attentionFactor, 1);
   assert.ok(Math.abs(cfg.slowestStretch - 8) < 1e-9, `slowest pair stretched ×${cfg.slowestStretch}`);
   assert.match(ok.text, /attention factor 1;/);
+  // a wavelength's from and to in one number form, though only the second reaches 10⁷
+  assert.match(ok.text, /the slowest pair's wavelength goes from 2\.559e6 to 2\.047e7 \(×8\)/);
+  assert.equal(ok.menu, 'Llama 3.1 8B (llama3)', 'the preset\'s own text: the menu names it');
   // a wavelength the config leaves alone stays, rather than going from 6.283 to 6.283
   assert.match(ok.text, /the fastest stays 6\.283\./);
   assert.doesNotMatch(ok.text, /softmax scale/);
   const linear = await setConfig(JSON.stringify({ rope_theta: 10000, rope_scaling: { factor: 8, type: 'linear' } }));
   assert.match(linear.text, /the fastest from 6\.283 to 50\.27\./);
+  assert.equal(linear.menu, 'your own text (edited or pasted)', 'a text no preset holds: the menu names none');
   // DeepSeek-V3's YaRN keeps cos and sin at 1 and scales the softmax: a porter needs both
   const deepseek = await setConfig(JSON.stringify(MODELS.find((m) => m.id === 'deepseek-v3').config));
   assert.match(deepseek.text, /attention factor 1; softmax scale ×1\.8739 \(on the usual 1\/√d\);/);

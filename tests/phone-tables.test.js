@@ -69,8 +69,14 @@ async function swipe(page, selector, dx) {
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
-  // the snap that follows the lift
-  await page.waitForTimeout(700);
+  // the snap that follows the lift: the table still for 10 frames (a busy machine draws it late)
+  await page.locator(selector).evaluate(async (box) => {
+    for (let still = 0, x = NaN, k = 0; still < 10 && k < 600; k++) {
+      await new Promise((r) => requestAnimationFrame(r));
+      still = box.scrollLeft === x ? still + 1 : 0;
+      x = box.scrollLeft;
+    }
+  });
 }
 
 const EXACT = '.chart[data-kind="exact-table"] .chart-body > .table-scroll';

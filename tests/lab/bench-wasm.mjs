@@ -1,5 +1,5 @@
-// bench-wasm.mjs: times a training step of the default lab model in a wasm build of c/lab
-// (built by tests/lab/build-wasm.sh), with the protocol of tests/lab/bench.c:
+// bench-wasm.mjs: times a training step of the default lab model in a wasm build holding c/lab
+// (web/build's, as tests/bench/lab-bench.js passes them), with the protocol of tests/lab/bench.c:
 //   fixed: one kback batch at n = train_len (32 x 16 tokens): loss_and_grad + adamw_step;
 //   train: posenc_lab_train_steps (a fresh batch of random n each step).
 // Each figure is the minimum over repeats of the mean of a run of steps.
