@@ -6,25 +6,19 @@
 // its keys as an application with a visible mark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, contextPages } from './browser.js';
+import { startBrowser } from './browser.js';
 import { isLog, ladder, ladderIndex, roundStep } from '../web/host/slider-scale.js';
 
-// every page of this file in one browser context, where a page takes on the renderer of one open
-// before it and loads for half the CPU (browser.js's contextPages): a first load in a new browser
-// is no part of what is checked here
-let b, pages;
-before(async () => {
-  b = await startBrowser();
-  pages = contextPages(b);
-});
-after(async () => {
-  await pages?.close();
-  await b?.close();
-});
+// every page of this file in one browser context (b.pages), where a page takes on the renderer of
+// one open before it and loads for half the CPU: a first load in a new browser is no part of what
+// is checked here
+let b;
+before(async () => (b = await startBrowser()));
+after(() => b?.close());
 
 /** embed.html with `query`, ready to read; records every fillText (text, fillStyle) on chart canvases. */
 async function chart(query, { theme = 'light' } = {}) {
-  const { page, close, problems } = await pages.open(`embed.html?${query}&theme=${theme}`, {
+  const { page, close, problems } = await b.pages.open(`embed.html?${query}&theme=${theme}`, {
     init: () => {
       window.drawn = [];
       const fill = CanvasRenderingContext2D.prototype.fillText;

@@ -1,7 +1,7 @@
 // browser.js: serves web/ on 127.0.0.1 and drives Debian's Chromium with playwright-core.
 // Every page opened here records console errors/warnings, failed requests and any request
 // that leaves localhost, so tests can assert there were none; pages a file opens many of can
-// share one browser context (contextPages).
+// share one browser context (startBrowser's pages).
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { serve } from '../web/tools/serve.js';
@@ -30,7 +30,10 @@ export async function watch(page) {
   return problems;
 }
 
-/** Starts the server and the browser; returns { url, browser, open(path), close() }. */
+/**
+ * Starts the server and the browser; returns { url, browser, open(path), pages, close() }, pages
+ * being contextPages of it (one context, made when first used).
+ */
 export async function startBrowser() {
   const server = await serve({ port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
@@ -45,11 +48,14 @@ export async function startBrowser() {
     await page.goto(server.url + path);
     return { page, context, problems };
   };
-  const close = async () => {
+  const b = { url: server.url, browser, open };
+  b.pages = contextPages(b);
+  b.close = async () => {
+    await b.pages.close();
     await browser.close();
     await server.close();
   };
-  return { url: server.url, browser, open, close };
+  return b;
 }
 
 /**
@@ -88,7 +94,7 @@ export function sharedContext(browser, contextOptions, setup) {
 }
 
 /** As startBrowser's open(), the pages in one context (sharedContext): open(path, { viewport, init }) of `b`, a startBrowser(). */
-export function contextPages(b) {
+function contextPages(b) {
   const { open, close } = sharedContext(b.browser, { deviceScaleFactor: 1 }, async (page, { viewport = { width: 1200, height: 900 }, init }) => {
     await page.setViewportSize(viewport);
     const problems = await watch(page);

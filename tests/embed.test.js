@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, copyFileSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startBrowser, pageReady, contextPages } from './browser.js';
+import { startBrowser, pageReady } from './browser.js';
 import { serve } from '../web/tools/serve.js';
 import { trackedPage, trackedPages, inkOf } from './fixtures/track.js';
 import { KINDS } from '../web/host/chart-host.js';
@@ -21,19 +21,17 @@ const DIST_JS = join(ROOT, 'dist', 'posenc.js');
 const STANDALONE = join(ROOT, 'dist', 'standalone.html');
 const clean = { console: [], pageErrors: [], dialogs: [], failed: [], external: [] };
 
-// the pages served over http in two contexts, tracked ones and browser.js's, whose pages take on
-// the renderer of the one before (a load costs half as much so); the file:// one in its own
-let b, fixtures, tracked, pages;
+// the pages served over http in two contexts, tracked ones and browser.js's (b.pages), whose pages
+// take on the renderer of the one before (a load costs half as much so); the file:// one in its own
+let b, fixtures, tracked;
 before(async () => {
   if (!existsSync(DIST_JS) || !existsSync(STANDALONE)) execFileSync('node', ['web/tools/bundle.js'], { cwd: ROOT, stdio: 'inherit' });
   b = await startBrowser();
   fixtures = await serve({ port: 0, root: FIXTURES });
   tracked = trackedPages(b.browser);
-  pages = contextPages(b);
 });
 after(async () => {
   await tracked?.close();
-  await pages?.close();
   await b?.close();
   await fixtures?.close();
 });
@@ -437,7 +435,7 @@ test('embed.html renders exactly its URL\'s parameters and posts its height to t
 });
 
 test('Link, Embed, CSV and PNG on the page', async (t) => {
-  const { page, context, close, problems } = await pages.open('index.html');
+  const { page, context, close, problems } = await b.pages.open('index.html');
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.url.replace(/\/$/, '') });
   await pageReady(page);
   const set = await setControls(page, 'rope-decay', { preset: 'free', dim: 96, scale: 'log', bound: false, maxDist: 5000 });
@@ -464,7 +462,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     assert.equal(url.hash, '#decay');
     assert.equal(url.searchParams.get('chart'), 'rope-decay');
     assert.equal(url.searchParams.get('dim'), '96');
-    const other = await pages.open(field.slice(b.url.length));
+    const other = await b.pages.open(field.slice(b.url.length));
     await pageReady(other.page);
     const back = await other.page.evaluate(() => {
       const el = document.querySelector('[data-chart="rope-decay"]');
@@ -486,7 +484,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     assert.match(text, new RegExp(`<script type="module" src="${b.url}build/module/posenc.js"></script>`));
     assert.match(text, /<posenc-chart kind="rope-decay" theta="θ_i = base\^\(−2i\/d\)" preset="free" dim="96" max-dist="5000" scale="log" bound="0" base="10000">/);
     // the iframe's page draws the same numbers
-    const emb = await pages.open(src.slice(b.url.length));
+    const emb = await b.pages.open(src.slice(b.url.length));
     const embData = await emb.page.evaluate(async () => (await window.posencEmbed.ready, JSON.stringify(window.posencEmbed.host.data)));
     assert.ok(embData === data, `the iframe draws the same data (${embData?.slice(0, 80)})`);
     await emb.close();

@@ -6,24 +6,18 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { startBrowser, contextPages } from './browser.js';
+import { startBrowser } from './browser.js';
 
-// every page of this file in one browser context, where a page takes on the renderer of one open
-// before it and loads for half the CPU (browser.js's contextPages): a first load in a new browser
-// is no part of what is checked here
-let b, pages;
-before(async () => {
-  b = await startBrowser();
-  pages = contextPages(b);
-});
-after(async () => {
-  await pages?.close();
-  await b?.close();
-});
+// every page of this file in one browser context (b.pages), where a page takes on the renderer of
+// one open before it and loads for half the CPU: a first load in a new browser is no part of what
+// is checked here
+let b;
+before(async () => (b = await startBrowser()));
+after(() => b?.close());
 
 /** An embed.html page with the toolbar, its chart drawn. */
 async function chartPage(query, { theme = 'light', width = 900, lang = 'en' } = {}) {
-  const p = await pages.open(`embed.html?${query}&toolbar=1&theme=${theme}&lang=${lang}`, { viewport: { width, height: 900 } });
+  const p = await b.pages.open(`embed.html?${query}&toolbar=1&theme=${theme}&lang=${lang}`, { viewport: { width, height: 900 } });
   await p.page.waitForFunction(() => window.posencEmbed?.host?.data);
   return p;
 }
@@ -642,7 +636,7 @@ test('video of a sweep: WebM with the frame size asked for, about one block per 
 
 /** Which formats the panel offers when MediaRecorder.isTypeSupported says yes to `yes` alone. */
 async function offered(yes) {
-  const { page, close } = await pages.open('embed.html?chart=unit-circle&toolbar=1', { viewport: { width: 900, height: 900 } });
+  const { page, close } = await b.pages.open('embed.html?chart=unit-circle&toolbar=1', { viewport: { width: 900, height: 900 } });
   await page.evaluate((re) => {
     const own = MediaRecorder.isTypeSupported;
     MediaRecorder.isTypeSupported = (t) => new RegExp(re).test(t) && own.call(MediaRecorder, t);
