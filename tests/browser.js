@@ -14,7 +14,7 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
  * Records on `page` what a test asserts there was none of: console errors and warnings, uncaught
  * errors, failed requests, and requests that leave localhost (aborted). Returns those lists.
  */
-export async function watch(page) {
+async function watch(page) {
   const problems = { console: [], failed: [], external: [], pageErrors: [] };
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.console.push(`${m.type()}: ${m.text()}`);

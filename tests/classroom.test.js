@@ -38,14 +38,14 @@ const lesson = async () => {
   return shared;
 };
 // One guide (teaching.html, no chart), loaded in English, serves the tests that read it: its
-// language is set with its own switch where a test reads it in another (guide() puts it back).
+// language is set with its own switch, to the one a test reads it in.
 let sharedGuide = null;
 const guide = async (l = 'en') => {
   if (!sharedGuide) {
     sharedGuide = await b.open('teaching.html?lang=en');
     await sharedGuide.page.waitForFunction(() => 'uiReady' in document.documentElement.dataset);
   }
-  if (await sharedGuide.page.evaluate(() => document.documentElement.lang) !== (l === 'zh' ? 'zh-CN' : 'en')) await switchPageLang(sharedGuide.page, l);
+  await switchLang(sharedGuide.page, l);
   return sharedGuide;
 };
 /** Closes the shared lesson (the next test that needs it loads it again). */
@@ -69,8 +69,9 @@ function watchFonts() {
     },
   });
 }
-/** The page's own language switch, as a reader presses it (under the presenter too). */
+/** The page's own language switch, as a reader presses it (under the presenter too); none when the page is in `l` already (a switch redraws every chart). */
 const switchLang = async (page, l) => {
+  if (await page.evaluate(() => document.documentElement.lang) === (l === 'zh' ? 'zh-CN' : 'en')) return;
   await switchPageLang(page, l);
   await frames(page);
 };
@@ -84,7 +85,7 @@ const restore = async ({ page }) => {
     for (const h of window.posencPage.charts.values()) if (JSON.stringify(h.params()) !== JSON.stringify(h.defaults())) h.reset();
     for (const d of document.querySelectorAll('details.exercise[open], details.answer[open]')) d.open = false;
   });
-  if (await page.evaluate(() => document.documentElement.lang) !== 'en') await switchLang(page, 'en');
+  await switchLang(page, 'en');
   await page.evaluate(() => history.replaceState(history.state, '', '?lang=en'));
   await frames(page);
 };
@@ -392,7 +393,7 @@ test('the handout: room under each question and no answer; ?answers prints the a
   // lesson, which prints as a fresh load would from there.
   const shown = await lesson();
   const handout = async (l, query) => {
-    if (await shown.page.evaluate(() => document.documentElement.lang) !== (l === 'zh' ? 'zh-CN' : 'en')) await switchLang(shown.page, l);
+    await switchLang(shown.page, l);
     await shown.page.evaluate(async (q) => (await import('/page/print.js')).markHandout(new URLSearchParams(q)), query);
     return shown;
   };

@@ -148,6 +148,9 @@ const PRESETS = {
   },
 };
 
+// Each preset as the config box shows it.
+const PRESET_TEXT = Object.fromEntries(Object.entries(PRESETS).map(([name, config]) => [name, JSON.stringify(config, null, 2)]));
+
 // The menu's text for a preset whose name reads otherwise in another language.
 const PRESET_NAMES = {
   'Llama 3.1 8B (llama3)': M.presetLlama,
@@ -264,15 +267,14 @@ export default {
       panel.querySelector('.config-label').innerHTML = String(M.configLabel);
       for (const o of preset.options) o.textContent = String(o === own ? M.presetOwn : PRESET_NAMES[o.value] ?? o.value);
     };
-    const presetText = (name) => JSON.stringify(PRESETS[name], null, 2);
     const load = () => {
-      text.value = presetText(preset.value);
+      text.value = PRESET_TEXT[preset.value];
       text.rows = text.value.split('\n').length + 1;
     };
     load();
     preset.addEventListener('input', () => (load(), requestRedraw(el)));
     text.addEventListener('input', () => {
-      preset.value = Object.keys(PRESETS).find((name) => presetText(name) === text.value) ?? '';
+      preset.value = Object.keys(PRESET_TEXT).find((name) => PRESET_TEXT[name] === text.value) ?? '';
       requestRedraw(el);
     });
 
