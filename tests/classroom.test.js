@@ -248,16 +248,23 @@ test('a printed chart carries a line of its settings and the text it was given, 
       const p = document.querySelector(`[data-chart="${k}"] figcaption + p.print-settings`);
       return p && getComputedStyle(p).display !== 'none' ? p.textContent : null;
     }, kind);
-    const [wave, decay, real, scaling] = await Promise.all(['wavelengths', 'rope-decay', 'real-attention', 'scaling-variants'].map(line));
+    const [wave, decay, real, scaling, circle, half, random] = await Promise.all(['wavelengths', 'rope-decay', 'real-attention', 'scaling-variants', 'unit-circle', 'rotate-half', 'rope-decay-random'].map(line));
     if (lang === 'en') {
-      assert.equal(wave, 'Settings: d_model 512 · base 500\u202f000');
+      assert.equal(wave, 'Settings: d_model = 512 · base 500\u202f000');
+      // a label that ends in the symbol it sets reads as an equation; one listing symbols does not
+      assert.match(circle, /^Settings: pair i = \d+ · d_model = \d+ · base [\d\u202f]+ · position m = \d+$/);
+      assert.match(half, / · vector x: x_j = j · /);
+      assert.match(random, /^Settings: seed for q, k \d+ · d = \d+ · /);
       assert.match(decay, /^Settings: .*Δ axis log · RoFormer bound off · /);
       assert.doesNotMatch(decay, /free/, 'the free d is not in use beside a preset');
       assert.match(real, /^Settings: model the lab's model \(on this page, offline\) · sentence “Alice gave Bob the book, and Bob read it\.” · /);
       // the config as it was read, not its text cut short; the menu that filled the box in is not a setting
       assert.match(scaling, / · Your model's config [^·]*rotary dim 128, base 1000000$/);
     } else {
-      assert.equal(wave, '设置：d_model 512；底数 base 500\u202f000');
+      assert.equal(wave, '设置：d_model = 512；底数 base 500\u202f000');
+      assert.match(circle, /^设置：第 i 对 \d+；d_model = \d+；底数 base [\d\u202f]+；位置 m = \d+$/);
+      assert.match(half, /；向量 x：x_j = j；/);
+      assert.match(random, /^设置：q、k 的种子 \d+；d = \d+；/);
       assert.match(decay, /^设置：.*Δ 轴 对数；RoFormer 上界 关；/);
       assert.doesNotMatch(decay, /自定义/, 'the free d is not in use beside a preset');
       assert.match(real, /^设置：模型 实验台上的模型（在本页上，离线可用）；句子“Alice gave Bob the book, and Bob read it\.”；/);

@@ -534,7 +534,7 @@ test('exported figures carry a line of how the chart is set, in its language; un
       .querySelectorAll('[data-part="settings"] text')].map((t) => t.textContent).join(' '), svg);
     const line = await settings(await svgText());
     if (lang === 'en') assert.match(line, /^Settings: .*d free · d when "free" 64 · .*base 10\s000$/, line);
-    else assert.match(line, /^设置：.*d 自定义；自定义时的 d 64；.*底数 base 10\s000$/, line);
+    else assert.match(line, /^设置：.*d 自定义；自定义时的 d = 64；.*底数 base 10\s000$/, line);
     // a GIF's every frame says how the chart is set at that frame: a band under the chart, not in the heading
     // (the band is in the frame's height, the same for every frame: the panel's fewest frames, 2, show it)
     const gifOf = async () => parseGIF((await downloadOf(page, () => make(page, { frames: 2, width: 640 })
@@ -775,7 +775,7 @@ async function lineAtBase(page, base) {
 }
 
 test('the settings line names θ once (its option is the equation) and rounds a long fraction to 6 significant figures', async () => {
-  for (const [lang, start] of [['en', 'Settings: θᵢ = base^(−2i/d) · d 256'], ['zh', '设置：θᵢ = base^(−2i/d)；d 256']]) {
+  for (const [lang, start] of [['en', 'Settings: θᵢ = base^(−2i/d) · d = 256'], ['zh', '设置：θᵢ = base^(−2i/d)；d = 256']]) {
     const { page } = await sharedPage('chart=rope-decay', { lang });
     const line = await lineAtBase(page, 72820.51282051281);
     assert.ok(line.startsWith(start), line);

@@ -39,7 +39,7 @@ const M = messages({
     n: 'key 位置 n',
     shift: '两者同时平移 c',
     theta: 'θ（每个位置的度数）',
-    kAngle: '旋转前的 k（与 q 的夹角，度）',
+    kAngle: 'k 在旋转前与 q 的夹角（度）',
     xTitle: '维度 0',
     yTitle: '维度 1',
     kAt: 'n = {n} 处的 k',

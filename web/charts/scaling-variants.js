@@ -158,10 +158,14 @@ const PRESET_NAMES = {
   'LongChat-7B-16K (linear ×8)': M.presetLongChat,
 };
 
-/** Wavelengths said as "from a to b", to 4 figures, in one form: both in exponent form once either needs it (sig's 1e7). */
+/** A wavelength to 4 figures, in exponent form from a million on (2.559e6: seven digits are hard to read). */
+const exponent = (x) => x.toExponential(3).replace('e+', 'e');
+const wavelength = (x) => (x >= 1e6 ? exponent(x) : sig(x, 4));
+
+/** Wavelengths said as "from a to b" in one form: both in exponent form once either needs it. */
 function alike(pair) {
-  const wide = Object.values(pair).some((x) => x >= 1e7);
-  return Object.fromEntries(Object.entries(pair).map(([k, x]) => [k, wide ? x.toExponential(3).replace('e+', 'e') : sig(x, 4)]));
+  const wide = Object.values(pair).some((x) => x >= 1e6);
+  return Object.fromEntries(Object.entries(pair).map(([k, x]) => [k, wide ? exponent(x) : sig(x, 4)]));
 }
 
 // Variant names in sentences (llama3 reads the same in every language).
@@ -407,7 +411,7 @@ export default {
         const vname = (k) => String(VARIANT_NAMES[k] ?? k);
         const r = {
           attn: out.slice(1).map((v) => `${vname(v.key)} ${sig(v.attn, 4)}`).join(String(M.attnSep)),
-          last: half - 1, slowLambda: sig(TAU / orig[half - 1], 4), fastLambda: sig(TAU / orig[0], 4), seqLen,
+          last: half - 1, slowLambda: wavelength(TAU / orig[half - 1]), fastLambda: wavelength(TAU / orig[0]), seqLen,
           linear: tail('linear'), ntk: tail('ntk'), dynamic: tail('dynamic'), yarn: tail('yarn'), llama3: tail('llama3'),
           moved: moved0.map(vname).join(String(M.nameSep)), skipped: skipped.join(String(M.skipSep)),
         };

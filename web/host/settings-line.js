@@ -4,8 +4,8 @@
 import { lang, messages } from './i18n.js';
 
 const M = messages({
-  en: { settings: 'Settings: {list}', on: 'on', off: 'off', sep: ' · ' },
-  zh: { settings: '设置：{list}', on: '开', off: '关', sep: '；' },
+  en: { settings: 'Settings: {list}', on: 'on', off: 'off', sep: ' · ', colon: ': ' },
+  zh: { settings: '设置：{list}', on: '开', off: '关', sep: '；', colon: '：' },
 });
 
 // inputs that are not the chart's settings: the toolbar's panels (a link, an embed, an
@@ -72,9 +72,20 @@ function entry(input, label) {
   if (!value) return null;
   // an option that is itself an equation for what the label names (θ: "θᵢ = base^(−2i/d)") says it once
   if (!name || (value.startsWith(name) && value.includes('='))) return value;
+  // a label that ends in the symbol it sets (pair i, factor s, d_model) reads as an equation
+  if (SYMBOL_LAST.test(name) && !LIST.test(name)) {
+    if (/^−?\d/.test(value)) return `${name} = ${value}`;
+    if (value.includes('=')) return `${name}${M.colon}${value}`;
+  }
   // Chinese sets no space between a character and its opening quote
   return lang() === 'zh' && value.startsWith('“') && /[\u3400-\u9fff]$/.test(name) ? `${name}${value}` : `${name} ${value}`;
 }
+
+// a label's last word that is a symbol: one Latin or Greek letter (with subscripts or a prime),
+// or a name in snake_case (d_model, max_distance, β_fast)
+const SYMBOL_LAST = /(?:^|\s)(?:[A-Za-z\u0370-\u03ff][\u2080-\u2089\u1d62\u2032]*|[A-Za-z\u0370-\u03ff]\w*(?:_\w+)+)$/;
+// a label that lists symbols ("seed for q, k", "q 和 k") does not set the last of them
+const LIST = /,|、| and | 和 |seed|种子/;
 
 /** The label's own words, up to its first bracket, colon or semicolon (the rest explains how to use the control). */
 function labelText(input, label) {

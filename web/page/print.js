@@ -207,7 +207,6 @@ export function unlistPrinted(doc = document) {
 let opened = [];
 function openAnswers(doc) {
   if (!doc.documentElement.hasAttribute('data-answers')) return;
-  // (beforeprint and the print media query both call this: what the first opened stays listed)
   for (const d of doc.querySelectorAll('details.exercise:not([open]), details.exercise > details.answer:not([open])')) {
     d.open = true;
     opened.push(d);
@@ -221,8 +220,19 @@ function closeAnswers() {
 /** The handout the URL asks for, and snapshots before every print (the print dialog, or a print media query turning on). */
 export function preparePrinting() {
   markHandout(new URLSearchParams(location.search));
-  const before = () => { snapshotCharts(); listPrinted(); addQuestions(document); openAnswers(document); };
-  const after = () => { clearSnapshots(); unlistPrinted(); closeAnswers(); removeQuestions(document); };
+  // The print dialog sends beforeprint and then turns the print media query on: the page is
+  // prepared once (a PNG of every chart costs about a second) and put back once.
+  let prepared = false;
+  const before = () => {
+    if (prepared) return;
+    prepared = true;
+    snapshotCharts(); listPrinted(); addQuestions(document); openAnswers(document);
+  };
+  const after = () => {
+    if (!prepared) return;
+    prepared = false;
+    clearSnapshots(); unlistPrinted(); closeAnswers(); removeQuestions(document);
+  };
   addEventListener('beforeprint', before);
   addEventListener('afterprint', after);
   const media = matchMedia('print');
