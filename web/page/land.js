@@ -50,11 +50,13 @@ let landing = null;
 
 /**
  * Holds `target` at the top of the view (less its scroll-margin-top) over the next frames; while
- * the view is still moving (a smooth scroll), it waits for it to stop.
+ * the view is still moving (a smooth scroll), it waits for it to stop. With `until` (a promise),
+ * it holds at least until that settles.
  */
-function hold(target, { smooth = false } = {}) {
+function hold(target, { smooth = false, until = null } = {}) {
   landing?.stop();
-  let frame = 0, still = 0, lastY = smooth ? NaN : null, raf = 0;
+  let frame = 0, still = 0, lastY = smooth ? NaN : null, raf = 0, settled = !until;
+  until?.then(() => (settled = true), () => (settled = true));
   const stop = () => {
     cancelAnimationFrame(raf);
     for (const ev of INPUT) removeEventListener(ev, stop, true);
@@ -73,7 +75,7 @@ function hold(target, { smooth = false } = {}) {
       still = scrollY === y ? still + 1 : 0;
       lastY = scrollY;
     }
-    if (still >= STILL || ++frame >= HOLD) stop();
+    if (settled && (still >= STILL || ++frame >= HOLD)) stop();
     else raf = requestAnimationFrame(step);
   };
   raf = requestAnimationFrame(step);
@@ -104,11 +106,24 @@ function focusOn(target) {
   el.focus({ preventScroll: true });
 }
 
-/** Scrolls `target` to the top of the view, where it stays once the page is laid out around it. */
-export function land(target, { smooth = false } = {}) {
+/**
+ * Scrolls `target` to the top of the view, where it stays once the page is laid out around it
+ * (until: a promise it is held until, at least).
+ */
+export function land(target, { smooth = false, until = null } = {}) {
   layOutAbove(target);
   target.scrollIntoView({ block: 'start', behavior: smooth ? 'smooth' : 'auto' });
-  hold(target, { smooth });
+  hold(target, { smooth, until });
+}
+
+/**
+ * The element the address's fragment names, if any, held at the top of the view until `until`
+ * settles: the browser scrolls to it as the page is read in, but the charts above it fill in
+ * after that, and the sections they are in grow by thousands of pixels.
+ */
+export function landOnFragment(until) {
+  const target = named(location.hash);
+  if (target) land(target, { until });
 }
 
 /**

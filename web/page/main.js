@@ -16,7 +16,7 @@ import {
 } from '../host/chart-host.js';
 import { embedSnippets } from '../host/export.js';
 import { addToolbar } from '../host/toolbar.js';
-import { land, landLinks } from './land.js';
+import { land, landLinks, landOnFragment } from './land.js';
 
 // the page's loading message (found when used: this script may run before it is parsed)
 const status = () => document.getElementById('status');
@@ -211,6 +211,8 @@ async function mountAll(toolsReady) {
   const onMove = () => (moved = true);
   for (const ev of ['wheel', 'touchstart', 'keydown']) addEventListener(ev, onMove, { once: true, passive: true });
 
+  let settle;
+  if (!targetEl) landOnFragment(new Promise((resolve) => (settle = resolve)));
   for (const el of els) {
     await mountOne(el, tools, query);
     if (el === targetEl) el.scrollIntoView({ block: 'start' });
@@ -220,6 +222,7 @@ async function mountAll(toolsReady) {
   charts.clear();
   for (const [k, host] of mounted) if (host) charts.set(k, host);
   if (targetEl && !moved) targetEl.scrollIntoView({ block: 'start' });
+  settle?.();
   // a locked page says so where the loading message was; it is not a setting that went unused
   status().textContent = query.scene.locked ? String(HOST.locked) : '';
 }
