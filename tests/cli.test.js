@@ -135,6 +135,23 @@ test('inspect: a config, a GGUF (with flags), --json', async () => {
   assert.equal(j.llamaCpp.layerTypes.full_attention.freqFactors.length, 64);
 });
 
+test('inspect and vectors say the context length a config is for: Qwen2.5\'s YaRN ×4 past its max_position_embeddings, else that', async () => {
+  const qwen = { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1e6 };
+  const yarn = file('qwen2.5-yarn.json', JSON.stringify({ ...qwen, rope_scaling: { type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 } }));
+  const text = (await run('inspect', yarn)).stdout.split('\n')[0];
+  assert.match(text, /: positions as transformers reads them, context length 131072 \(scaling factor 4 × 32768; max_position_embeddings 32768\)$/);
+  const json = JSON.parse((await run('inspect', yarn, '--json')).stdout);
+  assert.deepEqual([json.config.maxPositionEmbeddings, json.config.layerTypes.full_attention.contextLength], [32768, 131072]);
+  const v = JSON.parse((await run('vectors', yarn)).stdout);
+  assert.equal(v.layerTypes.full_attention.contextLength, 131072);
+  assert.equal(v.layerTypes.full_attention.positions.at(-1).position, 131071);
+  // no scaling: max_position_embeddings, said alone; layer types that differ: each its own
+  assert.match((await run('inspect', file('qwen2.5.json', JSON.stringify(qwen)))).stdout, /: positions as transformers reads them, context length 32768\n/);
+  const mixed = file('mixed.json', JSON.stringify({ ...qwen, num_hidden_layers: 2, layer_types: ['sliding_attention', 'full_attention'],
+    rope_parameters: { full_attention: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768, rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } } }));
+  assert.match((await run('inspect', mixed)).stdout, /, context length 32768 for sliding_attention, 131072 \(scaling factor 4 × 32768; max_position_embeddings 32768\) for full_attention\n/);
+});
+
 test('inspect of a config prints what --json has that a porter needs: layer indices per type, softmaxScale when not 1', async () => {
   const config = (id) => file(`${id}.json`, JSON.stringify(GALLERY.find((m) => m.id === id).config));
   const gemma = (await run('inspect', config('gemma-3-1b'))).stdout;

@@ -51,12 +51,13 @@ const PASSES = [
 // Types only: what narrowing on `nope` gives, and options built before the call.
 const TYPED = `
 import type { RopeStyle, RopeOptions, RopeInPlaceOptions } from 'posenc';
-const b: number = rope.base, s: RopeStyle = rope.style;
+const b: number = rope.base, s: RopeStyle = rope.style, n: number | null = rope.contextLength;
 if (layer.nope) { const none: null = layer.base, zero: 0 = layer.rotaryDim; } else { const some: number = layer.base; }
 const o: RopeOptions = b > 0 ? { heads: 1, headDim: 8, cos, sin, style: 'half' } : { heads: 1, headDim: 8, positions: [0, 1], style: s };
 pe.applyRope(x, o);
 const io: RopeInPlaceOptions = { heads: 1, headDim: 8, positions: [0, 1], style: 'half', base: null };
 pe.applyRopeInPlace(t, io);
+const v: number | null = pe.ropeVectors(yarn).layerTypes.full_attention.contextLength;
 `;
 
 // Calls the run time refuses, each with what the compiler must say of it (null: any error).

@@ -150,6 +150,12 @@ interface LayerCommon {
   readonly temperature: { scale: number; floorScale: number; offset: 0 | 1; beta?: number } | null;
   /** the layer indices of this type, or null when the config does not say */
   readonly layers: readonly number[] | null;
+  /**
+   * The context length this layer type is for: max_position_embeddings, or the scaling's factor ×
+   * its original length when larger (Qwen2.5's YaRN ×4 with both at 32768: 131072); null when the
+   * config gives neither.
+   */
+  readonly contextLength: number | null;
 }
 
 /**

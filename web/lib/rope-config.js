@@ -60,7 +60,7 @@ const INTERLEAVED_TYPES = new Set(['gptj', 'glm', 'glm4', 'chatglm', 'llama4', '
  * cos and sin by (pass pe.ropeAttentionFactor).
  *
  * Returns { layerTypes: { [name]: { base, headDim, rotaryDim, style, scaling, mrope,
- * attentionFactor, softmaxScale, nope, temperature, layers } }, maxPositionEmbeddings,
+ * attentionFactor, softmaxScale, nope, temperature, layers, contextLength } }, maxPositionEmbeddings,
  * warnings: [{ code, message }] }, frozen. Throws a TypeError or RangeError naming the key.
  */
 export function readRopeConfig(config, options) {
@@ -119,7 +119,7 @@ export function readRopeConfig(config, options) {
       layerTypes[name] = Object.freeze({
         base: null, headDim, rotaryDim: 0, style: null, scaling: null, mrope: null, attentionFactor: 1,
         softmaxScale: softmaxScale(c, modelType, headDim, null, null), nope: true,
-        temperature: nopeTemperature(at, c, modelType), layers,
+        temperature: nopeTemperature(at, c, modelType), layers, contextLength: maxPos ?? null,
       });
       continue;
     }
@@ -131,11 +131,12 @@ export function readRopeConfig(config, options) {
         warn('layer-type-missing', `${at}${blockName} has no block for layer type ${JSON.stringify(kind)} that layer_types names; default RoPE used for it`);
       } else b = record(bPath, b);
     }
-    layerTypes[name] = Object.freeze(readLayerType({
+    const lt = readLayerType({
       // (a layer type with no block of its own is warned about once, not again for its base)
       at, c, modelType, kind, block: b, bPath, fromV5: blockName === 'rope_parameters' && b !== undefined && !blockIsDefault, nested, headDim, mla,
       maxPos, topL0, style, layers, callback, warn, noteDefault, dropped: nested ? undefined : dropped,
-    }));
+    });
+    layerTypes[name] = Object.freeze({ ...lt, contextLength: contextLength(lt, maxPos ?? null) });
   }
   if (defaults.length > 0) {
     const named = defaults.map((d) => `${at}${d.key} ${JSON.stringify(d.value)}`).join(', ');

@@ -199,8 +199,21 @@ function layerList(layers) {
   return `${r.slice(0, 4).map(show).join(', ')}, …, ${r.slice(-2).map(show).join(', ')}`;
 }
 
+/** The context length the config is for: one where its layer types agree, else each type's. */
+function contextWords(cfg) {
+  const max = cfg.maxPositionEmbeddings, types = Object.entries(cfg.layerTypes);
+  const length = (lt) => {
+    const n = lt.contextLength;
+    if (n === null) return 'unknown (no max_position_embeddings)';
+    // (past max only through a scaling: its factor × its original length)
+    return n === max ? String(n) : `${n} (scaling factor ${fmt(lt.scaling.factor)} × ${fmt(n / lt.scaling.factor)}; max_position_embeddings ${max ?? 'not given'})`;
+  };
+  if (new Set(types.map(([, lt]) => lt.contextLength)).size === 1) return `context length ${length(types[0][1])}`;
+  return `context length ${types.map(([t, lt]) => `${length(lt)} for ${t}`).join(', ')}`;
+}
+
 function printConfig(cfg, name) {
-  const lines = [`${name}: positions as transformers reads them`];
+  const lines = [`${name}: positions as transformers reads them, ${contextWords(cfg)}`];
   const several = Object.keys(cfg.layerTypes).length > 1;
   for (const [t, lt] of Object.entries(cfg.layerTypes)) {
     const n = lt.layers ? `${lt.layers.length} layers${several ? `: ${layerList(lt.layers)}` : ''}` : 'layers unknown';
