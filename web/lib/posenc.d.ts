@@ -152,8 +152,8 @@ interface LayerCommon {
   readonly layers: readonly number[] | null;
   /**
    * The context length this layer type is for: max_position_embeddings, or the scaling's factor ×
-   * its original length when larger (Qwen2.5's YaRN ×4 with both at 32768: 131072); null when the
-   * config gives neither.
+   * its original length when larger (Qwen2.5's YaRN ×4 with both at 32768: 131072; llama3's factor
+   * is no length ratio); null when the config gives neither.
    */
   readonly contextLength: number | null;
 }

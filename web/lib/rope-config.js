@@ -160,9 +160,12 @@ export const scalingL0 = (scaling) => (scaling?.type === 'dynamic' ? scaling.max
  * The context a layer type of pe.ropeConfig's is for: max_position_embeddings (`max`), or the
  * scaling's factor × its original length when larger (Qwen2.5's YaRN ×4: 4 × 32768, as Qwen's model
  * cards mean it). Dynamic NTK's original is max_position_embeddings, past which its base grows.
+ * llama3's factor divides the low frequencies and is no ratio of lengths (Llama 3.2: 32 with 8192,
+ * for 131072 tokens), so its config's max stands.
  */
 export function contextLength(layerType, max) {
-  const s = layerType.scaling, original = scalingL0(s) ?? (s?.type === 'dynamic' ? max : undefined);
+  const s = layerType.scaling;
+  const original = s?.type === 'llama3' ? undefined : scalingL0(s) ?? (s?.type === 'dynamic' ? max : undefined);
   const scaled = s?.factor * original;
   if (!(scaled > 0)) return max;
   return max === null || scaled > max ? scaled : max;

@@ -42,7 +42,7 @@
 // L0 = the scaling's originalMaxPositionEmbeddings, else max_position_embeddings. C = the context
 // length the layer type is for (pe.ropeConfig's contextLength): max_position_embeddings, or factor ×
 // originalMaxPositionEmbeddings when a scaling block with both gives more (Qwen2.5's YaRN ×4:
-// 4 × 32768 = 131072, as Qwen's model cards mean it). Derived positions at or past C (and past seqLen − 1), and duplicates, are left
+// 4 × 32768 = 131072, as Qwen's model cards mean it; not llama3, whose factor is no length ratio). Derived positions at or past C (and past seqLen − 1), and duplicates, are left
 // out; asked positions are always listed. For MLA (DeepSeek) the vectors are q_pe / k_pe alone:
 // qRotated stays in the checkpoint's interleaved pairs, where transformers'
 // apply_rotary_pos_emb_interleave returns it rearranged into halves (the same scores). mRoPE rows are text tokens (t = h = w = p), which are plain RoPE at p. Every
