@@ -78,8 +78,11 @@ test('README: its `npx posenc` lines run through the CLI with the exit codes it 
   assert.ok(lines.length >= 3);
   for (const line of lines) {
     const [cmd, comment = ''] = line.split(/\s+#\s+/);
-    const args = cmd.trim().split(/\s+/).slice(2);
-    const r = spawnSync(process.execPath, [join(ROOT, 'web', 'tools', 'posenc-cli.js'), ...args], { cwd: dir, encoding: 'utf8' });
+    // (`< file`: the shell's standard input)
+    const [, command, from] = /^(.*?)(?:\s+<\s+(\S+))?$/.exec(cmd.trim());
+    const args = command.split(/\s+/).slice(2);
+    const input = from === undefined ? '' : readFileSync(join(dir, from));
+    const r = spawnSync(process.execPath, [join(ROOT, 'web', 'tools', 'posenc-cli.js'), ...args], { cwd: dir, encoding: 'utf8', input });
     // compare's line says it "exits 1 when they disagree": here the flags make llama.cpp disagree
     const expected = /exits 1 when they disagree/.test(comment) ? 1 : 0;
     assert.equal(r.status, expected, `${cmd}: ${r.stderr}`);
