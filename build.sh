@@ -63,10 +63,10 @@ if stale "$out/posenc-core.wasm" || stale "$out/posenc-core-scalar.wasm"; then
 fi
 
 # npm packages (Chart.js for the page, @huggingface/tokenizers for real models' tokenizer.json,
-# playwright-core for the browser tests, esbuild for dist/).
+# playwright-core for the browser tests, esbuild for dist/, typescript for tests/types.test.js).
 if [ ! -f node_modules/chart.js/package.json ] || [ ! -f node_modules/playwright-core/package.json ] ||
    [ ! -f node_modules/esbuild/package.json ] || [ ! -f node_modules/@huggingface/tokenizers/package.json ] ||
-   [ ! -f node_modules/gifenc/package.json ]; then
+   [ ! -f node_modules/gifenc/package.json ] || [ ! -f node_modules/typescript/package.json ]; then
   npm install --no-audit --no-fund >&2
 fi
 

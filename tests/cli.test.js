@@ -51,9 +51,16 @@ after(async () => {
 });
 
 function run(...args) {
+  return piped('', ...args);
+}
+
+/** The command with `input` on its standard input. */
+function piped(input, ...args) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, POSENC_HUB: `http://127.0.0.1:${hub.address().port}`, HF_TOKEN: '' } },
+    const child = execFile(process.execPath, [CLI, ...args], { env: { ...process.env, POSENC_HUB: `http://127.0.0.1:${hub.address().port}`, HF_TOKEN: '' } },
       (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+    child.stdin.on('error', () => {}); // (a command that refuses its input early closes the pipe)
+    child.stdin.end(input);
   });
 }
 
@@ -133,6 +140,23 @@ test('inspect: a config, a GGUF (with flags), --json', async () => {
   assert.equal(j.metadata['llama.rope.freq_base'], 500000);
   assert.deepEqual(j.metadata.ropeTensors, ['rope_freqs']);
   assert.equal(j.llamaCpp.layerTypes.full_attention.freqFactors.length, 64);
+});
+
+test('inspect and vectors say the context length a config is for: Qwen2.5\'s YaRN ×4 past its max_position_embeddings, else that', async () => {
+  const qwen = { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1e6 };
+  const yarn = file('qwen2.5-yarn.json', JSON.stringify({ ...qwen, rope_scaling: { type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 } }));
+  const text = (await run('inspect', yarn)).stdout.split('\n')[0];
+  assert.match(text, /: positions as transformers reads them, context length 131072 \(scaling factor 4 × 32768; max_position_embeddings 32768\)$/);
+  const json = JSON.parse((await run('inspect', yarn, '--json')).stdout);
+  assert.deepEqual([json.config.maxPositionEmbeddings, json.config.layerTypes.full_attention.contextLength], [32768, 131072]);
+  const v = JSON.parse((await run('vectors', yarn)).stdout);
+  assert.equal(v.layerTypes.full_attention.contextLength, 131072);
+  assert.equal(v.layerTypes.full_attention.positions.at(-1).position, 131071);
+  // no scaling: max_position_embeddings, said alone; layer types that differ: each its own
+  assert.match((await run('inspect', file('qwen2.5.json', JSON.stringify(qwen)))).stdout, /: positions as transformers reads them, context length 32768\n/);
+  const mixed = file('mixed.json', JSON.stringify({ ...qwen, num_hidden_layers: 2, layer_types: ['sliding_attention', 'full_attention'],
+    rope_parameters: { full_attention: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768, rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } } }));
+  assert.match((await run('inspect', mixed)).stdout, /, context length 32768 for sliding_attention, 131072 \(scaling factor 4 × 32768; max_position_embeddings 32768\) for full_attention\n/);
 });
 
 test('inspect of a config prints what --json has that a porter needs: layer indices per type, softmaxScale when not 1', async () => {
@@ -293,4 +317,60 @@ test('errors in the user\'s words: a binary file as config, an unknown architect
   const out = await run('vectors', llamaConfig, '--out', join(dir, 'missing', 'v.json'));
   assert.equal(out.code, 2);
   assert.match(out.stderr, new RegExp(`^posenc: --out .*v\\.json: no directory .*missing; create it first`));
+});
+
+test('- reads a config.json from standard input, in every command that reads one; a GGUF there is refused at its first bytes', async () => {
+  const config = readFileSync(llamaConfig);
+  const file = await run('inspect', llamaConfig), stdin = await piped(config, 'inspect', '-');
+  assert.equal(stdin.code, 0, stdin.stderr);
+  assert.equal(stdin.stdout, file.stdout.replace(llamaConfig, 'standard input'));
+  assert.match(stdin.stdout, /^standard input: positions as transformers reads them, context length 131072\n/);
+  assert.equal(JSON.parse((await piped(config, 'inspect', '-', '--json')).stdout).config.layerTypes.full_attention.base, 500000);
+  const v = await piped(config, 'vectors', '-', '--positions', '7');
+  assert.equal(v.code, 0, v.stderr);
+  assert.deepEqual(JSON.parse(v.stdout), JSON.parse((await run('vectors', llamaConfig, '--positions', '7')).stdout));
+  const c = await piped(config, 'compare', '-', oldGguf);
+  assert.equal(c.code, 1, c.stderr);
+  assert.match(c.stdout, /^\S*llama-old\.gguf in llama.cpp .* against standard input,/);
+  // what is wrong with it is said of standard input; a GGUF is read from its file alone
+  const broken = await piped('{"rope_theta": 1e4,', 'inspect', '-');
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /^posenc: standard input: config is not valid JSON/);
+  const gguf = await piped(readFileSync(goodGguf), 'inspect', '-');
+  assert.equal(gguf.code, 2);
+  assert.match(gguf.stderr, /^posenc: standard input is a GGUF file; give a GGUF by its path/);
+  const both = await piped(config, 'compare', '-', '-');
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /^posenc: a GGUF is read from its file, .*; - \(standard input\) is for a config.json/);
+});
+
+test('posenc help is --help; --help says what - is and how each command exits', async () => {
+  const help = await run('help');
+  assert.equal(help.code, 0, help.stderr);
+  assert.equal(help.stdout, (await run('--help')).stdout);
+  assert.match(help.stdout, /^usage:\n/);
+  assert.match(help.stdout, /A config.json given as - is read from standard input/);
+  assert.match(help.stdout, /inspect and vectors exit 0, or 2 on an error; compare exits 0 when .*, 1 when it\ndoes not, 2 on an error/);
+  const unknown = await run('frob');
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^posenc: unknown command "frob"\nusage:/);
+});
+
+test('an option a command does not take is refused naming it, with exit 2, as llama.cpp\'s flags are where they do nothing', async () => {
+  const refused = async (args, message) => {
+    const r = await run(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, message, args.join(' '));
+    assert.equal(r.stdout, '', `${args.join(' ')}: nothing done`);
+  };
+  await refused(['vectors', llamaConfig, '--json'], /^posenc: --json applies to vectors with --out only: the vectors are JSON already\n/);
+  await refused(['inspect', llamaConfig, '--positions', '7'], /^posenc: --positions applies to compare and vectors only\n/);
+  await refused(['inspect', llamaConfig, '-o', join(dir, 'x.json')], /^posenc: -o applies to vectors only\n/);
+  await refused(['compare', llamaConfig, goodGguf, '--seq-len', '9'], /^posenc: --seq-len applies to vectors only\n/);
+  await refused(['compare', llamaConfig, goodGguf, '--out', join(dir, 'x.json')], /^posenc: --out applies to vectors only\n/);
+  // vectors' --json is the report of the file --out wrote
+  const out = join(dir, 'reported.json');
+  const report = await run('vectors', llamaConfig, '--out', out, '--json');
+  assert.equal(report.code, 0, report.stderr);
+  assert.deepEqual(JSON.parse(report.stdout), { wrote: out, layerTypes: ['full_attention'] });
 });

@@ -665,13 +665,33 @@ test('npm pack: the exports map, types and files an author installs', async () =
     // and the light embed beside them, which the page's Embed snippet loads
     assert.ok(files.has('web/build/module/posenc.js'), 'the package holds web/build/module/posenc.js');
 
-    // Installed as a dependency (unpacked into node_modules), `import 'posenc'` computes.
+    // Chart.js, gifenc and the tokenizer are copied into web/vendor/ and the bundles at build
+    // time: no module the package ships imports a package by name, so it depends on none.
+    let imports = 0;
+    for (const f of files) {
+      if (!/^web\/(?!build\/|vendor\/).*\.js$/.test(f)) continue;
+      const source = readFileSync(join(ROOT, f), 'utf8');
+      for (const m of source.matchAll(/^\s*(?:import|export)\b[^;'"]*?from\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm)) {
+        const spec = m[1] ?? m[2];
+        assert.ok(/^(\.|node:)/.test(spec), `${f} imports ${spec}, which the package does not hold`);
+        imports++;
+      }
+    }
+    assert.ok(imports > 100, `the shipped modules' imports were read (${imports})`);
+    const installed = JSON.parse(execFileSync('tar', ['-xzOf', join(dir, packed.filename), 'package/package.json'], { encoding: 'utf8' }));
+    assert.equal(installed.dependencies, undefined, 'the package has no dependencies to install');
+
+    // Installed as a dependency (unpacked into node_modules, nothing beside it), `import 'posenc'`
+    // computes and the posenc command reads a config.
     mkdirSync(join(dir, 'node_modules', 'posenc'), { recursive: true });
     execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', join(dir, 'node_modules', 'posenc'), '--strip-components=1']);
     writeFileSync(join(dir, 'use.mjs'), "import { loadPosenc } from 'posenc';\nconst pe = await loadPosenc();\n" +
       'console.log(JSON.stringify(Array.from(pe.sinusoidal(2, 4, { precision: "f64" }))));\n');
     const table = JSON.parse(execFileSync('node', ['use.mjs'], { cwd: dir, encoding: 'utf8' }));
     assert.deepEqual(table.map((x) => Number(x.toFixed(8))), [0, 1, 0, 1, 0.84147098, 0.54030231, 0.00999983, 0.99995]);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'llama', head_dim: 64, num_attention_heads: 8, hidden_size: 512, rope_theta: 10000 }));
+    const cli = execFileSync('node', [join(dir, 'node_modules', 'posenc', 'web', 'tools', 'posenc-cli.js'), 'inspect', 'config.json'], { cwd: dir, encoding: 'utf8' });
+    assert.match(cli, /full_attention \(32 layers\): base 10000, head 64, rotary 64, pairs half/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

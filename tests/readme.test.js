@@ -34,15 +34,15 @@ async function run(code, given = {}, returned = []) {
 
 test('README: the JS API example runs as written and gives what its comments say', async () => {
   const code = block('js', 'pe.sinusoidal(100, 512)');
-  const configJsonText = JSON.stringify(api.MODELS.find((m) => m.id === 'gemma-3-4b').config);
-  const { table, x, y, gemma } = await run(code, { configJsonText }, ['table', 'x', 'y', 'gemma']);
+  const { table, x, y, gemma, q } = await run(code, {}, ['table', 'x', 'y', 'gemma', 'q']);
   assert.ok(table instanceof Float32Array && table.length === 100 * 512);
   assert.equal(table[512], Math.fround(Math.sin(1)), 'table[512] = sin(1)');
   assert.ok(x.every((v) => v === 1), 'x untouched');
   assert.ok(y instanceof Float32Array && y.length === x.length);
-  const said = /gemma\.layerTypes\.full_attention\.scaling;\s*\/\/ (\{[^}]*\})/.exec(code);
+  const said = /gemma\.layerTypes\.full_attention;\s*\/\/ full\.scaling: (\{[^}]*\})/.exec(code);
   assert.ok(said, 'the example says what the scaling is');
   assert.deepEqual(gemma.layerTypes.full_attention.scaling, new Function(`return ${said[1]}`)());
+  assert.ok(q instanceof Float32Array && q.length === 2 * 8 * 256, 'Gemma 3 4B\'s full_attention layers rotate');
 });
 
 test('README: the unknown-key TypeError it quotes is the one thrown', async () => {
@@ -78,8 +78,11 @@ test('README: its `npx posenc` lines run through the CLI with the exit codes it 
   assert.ok(lines.length >= 3);
   for (const line of lines) {
     const [cmd, comment = ''] = line.split(/\s+#\s+/);
-    const args = cmd.trim().split(/\s+/).slice(2);
-    const r = spawnSync(process.execPath, [join(ROOT, 'web', 'tools', 'posenc-cli.js'), ...args], { cwd: dir, encoding: 'utf8' });
+    // (`< file`: the shell's standard input)
+    const [, command, from] = /^(.*?)(?:\s+<\s+(\S+))?$/.exec(cmd.trim());
+    const args = command.split(/\s+/).slice(2);
+    const input = from === undefined ? '' : readFileSync(join(dir, from));
+    const r = spawnSync(process.execPath, [join(ROOT, 'web', 'tools', 'posenc-cli.js'), ...args], { cwd: dir, encoding: 'utf8', input });
     // compare's line says it "exits 1 when they disagree": here the flags make llama.cpp disagree
     const expected = /exits 1 when they disagree/.test(comment) ? 1 : 0;
     assert.equal(r.status, expected, `${cmd}: ${r.stderr}`);

@@ -186,7 +186,25 @@ test('the result is frozen plain data with no inherited keys', () => {
   assert.ok(Object.isFrozen(r.layerTypes.full_attention.scaling) && Object.isFrozen(r.warnings));
   assert.equal(Object.getPrototypeOf(r.layerTypes), null);
   assert.deepEqual(Object.keys(r.layerTypes.full_attention).sort(),
-    ['attentionFactor', 'base', 'headDim', 'layers', 'mrope', 'nope', 'rotaryDim', 'scaling', 'softmaxScale', 'style', 'temperature']);
+    ['attentionFactor', 'base', 'contextLength', 'headDim', 'layers', 'mrope', 'nope', 'rotaryDim', 'scaling', 'softmaxScale', 'style', 'temperature']);
+});
+
+test('contextLength: the context a layer type is for, max_position_embeddings or its scaling\'s factor × original length', () => {
+  // Qwen2.5-7B-Instruct with the YaRN ×4 block its model card adds: original = max = 32768
+  const qwen = { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, num_hidden_layers: 28, max_position_embeddings: 32768, rope_theta: 1e6 };
+  const scaled = read({ ...qwen, rope_scaling: { type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 } });
+  assert.equal(scaled.maxPositionEmbeddings, 32768);
+  assert.equal(scaled.layerTypes.full_attention.contextLength, 131072);
+  assert.equal(read(qwen).layerTypes.full_attention.contextLength, 32768, 'without scaling: max_position_embeddings');
+  assert.equal(read({ head_dim: 128, num_hidden_layers: 2, rope_theta: 1e4 }).layerTypes.full_attention.contextLength, null, 'neither: unknown');
+  // llama3's factor is no ratio of lengths: Llama 3.2 (32 with 8192) is for its max_position_embeddings, 131072
+  const llama32 = read({ ...llama, max_position_embeddings: 131072, rope_theta: 5e5, rope_scaling: { ...llama3, factor: 32 } });
+  assert.equal(llama32.layerTypes.full_attention.contextLength, 131072);
+  // per layer type: YaRN on the full layers only, and NoPE layers at max_position_embeddings
+  const types = read({ ...qwen, layer_types: ['sliding_attention', 'full_attention', 'full_attention'], num_hidden_layers: 3, no_rope_layers: [1, 1, 0],
+    rope_parameters: { full_attention: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768, rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } } });
+  assert.deepEqual(Object.fromEntries(Object.entries(types.layerTypes).map(([k, v]) => [k, v.contextLength])),
+    { sliding_attention: 32768, full_attention: 131072, full_attention_nope: 32768 });
 });
 
 test('errors name the key and the value', () => {

@@ -97,3 +97,14 @@ test('a position asked for at or past the context the model is for is listed, wi
   const gemma = pe.ropeVectors(config('gemma-3-4b'), { positions: [131072] });
   assert.deepEqual(past(gemma).map((m) => m.match(/the layer type (\w+)/)[1]).sort(), Object.keys(gemma.layerTypes).sort());
 });
+
+test('each layer type\'s vectors say the context length they reach, as ropeConfig gives it: Qwen2.5\'s YaRN ×4 is for 131072', () => {
+  const qwen = { model_type: 'qwen2', hidden_size: 512, num_attention_heads: 4, num_hidden_layers: 2, max_position_embeddings: 32768, rope_theta: 1e6 };
+  for (const [cfg, context] of [[{ ...qwen, rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } }, 131072], [qwen, 32768]]) {
+    const v = pe.ropeVectors(cfg), lt = v.layerTypes.full_attention;
+    assert.equal(v.maxPositionEmbeddings, 32768);
+    assert.equal(lt.contextLength, context);
+    assert.equal(lt.contextLength, pe.ropeConfig(cfg).layerTypes.full_attention.contextLength);
+    assert.equal(lt.positions.at(-1).position, context - 1, 'the last default row is the context\'s last position');
+  }
+});

@@ -238,7 +238,7 @@ export default {
           view.readout = M.error.format({ message: error });
           return { columns: ['layer type', 'pair', 'theta', 'wavelength'], heads: colHeads([M.colType, COL.pairI, 'θᵢ', COL.wavelength]), rows: [] };
         }
-        // the context the model is for: max_position_embeddings, or a scaling's factor × L0 when larger
+        // the context the model is for: the longest its layer types are for (rope-config.js contextLength)
         const maxPos = Math.max(0, ...Object.values(info.layerTypes).map((t) => contextLength(t, info.maxPositionEmbeddings) ?? 0)) || null;
         const rows = [], parts = [], still = [], turns = []; // still: the pairs with θ = 0 of each type, { type, k, pairs }
         let maxHalf = 1, l0Shown = null, top = 1;

@@ -66,9 +66,12 @@ export type Scaling =
    */
   | { type: 'proportional'; partialRotaryFactor: number; factor?: number };
 
-/** mRoPE: sections [t, h, w] of the rotaryDim/2 pairs (sum = rotaryDim/2); interleaved: Qwen3-VL's layout (default false: Qwen2-VL's chunks). */
+/**
+ * mRoPE: sections [t, h, w] of the rotaryDim/2 pairs (three, sum = rotaryDim/2; ropeConfig's
+ * layer.mrope passes as is); interleaved: Qwen3-VL's layout (default false: Qwen2-VL's chunks).
+ */
 export interface MropeOptions {
-  section: [number, number, number];
+  section: readonly number[];
   interleaved?: boolean;
 }
 
@@ -99,8 +102,8 @@ export interface VectorRow {
   temperature?: number;
 }
 
-/** Conformance vectors of one layer type (ropeVectors). */
-export interface LayerVectors extends Omit<LayerPositions, 'mrope'> {
+/** Conformance vectors of one layer type (ropeVectors): what ropeConfig reads of it, then its vectors. */
+export type LayerVectors = (Omit<RopeLayerPositions, 'mrope'> | Omit<NopeLayerPositions, 'mrope'>) & {
   mrope: { section: number[]; interleaved: boolean; streams: ('t' | 'h' | 'w')[] } | null;
   invFreq: number[]; invFreq32: number[];
   positions: VectorRow[];
@@ -109,7 +112,7 @@ export interface LayerVectors extends Omit<LayerPositions, 'mrope'> {
     qRotated: number[]; kRotated: number[]; qRotated32: number[]; kRotated32: number[];
     score: number; score32: number;
   };
-}
+};
 
 /** pe.ropeVectors's result: plain JSON-serialisable data, format 'posenc-rope-vectors/1' (web/lib/vectors.js). */
 export interface RopeVectors {
@@ -138,36 +141,62 @@ export interface RopeConfig {
   scaling: Scaling | null;
 }
 
-/** How one kind of layer encodes positions (ropeConfig; frozen, as the whole result is). */
-export interface LayerPositions {
-  /** rope_theta for this layer type; null for layers with no position encoding */
-  readonly base: number | null;
+/** What every layer type of ropeConfig has, with RoPE or without. */
+interface LayerCommon {
   readonly headDim: number;
-  /** dims rotated (0 on NoPE layers) */
-  readonly rotaryDim: number;
-  /**
-   * The checkpoint's pairing as Hugging Face's code applies it to its q/k weights ('half':
-   * rotate_half; 'interleaved': adjacent pairs, e.g. GPT-J, Llama 4, DeepSeek MLA). To rotate:
-   * const { base, rotaryDim, scaling, style } = layer;
-   * pe.applyRope(x, { heads, headDim, base, rotaryDim, scaling, style, positions })
-   * (with layer.mrope: also mrope: layer.mrope and positions { t, h, w }).
-   */
-  readonly style: RopeStyle | null;
-  /** posenc's scaling option for this layer type, or null */
-  readonly scaling: Scaling | { type: 'proportional'; partialRotaryFactor: number; factor: number } | null;
-  /** mRoPE: the (t, h, w) sections over the rotated pairs */
-  readonly mrope: { readonly section: readonly number[]; readonly interleaved: boolean } | null;
-  /** the factor on cos and sin (YaRN, LongRoPE); null when the config cannot give it */
-  readonly attentionFactor: number | null;
   /** the factor the model applies to the 1/√d softmax scale (DeepSeek MLA: mscale²; Gemma 4: √headDim, as it does not scale; Granite: attention_multiplier·√headDim) */
   readonly softmaxScale: number;
-  /** true for layers without any position encoding */
-  readonly nope: boolean;
   /** query temperature by position (Llama 4's NoPE layers, Ministral's llama_4_scaling_beta), or null */
   readonly temperature: { scale: number; floorScale: number; offset: 0 | 1; beta?: number } | null;
   /** the layer indices of this type, or null when the config does not say */
   readonly layers: readonly number[] | null;
+  /**
+   * The context length this layer type is for: max_position_embeddings, or the scaling's factor ×
+   * its original length when larger (Qwen2.5's YaRN ×4 with both at 32768: 131072; llama3's factor
+   * is no length ratio); null when the config gives neither.
+   */
+  readonly contextLength: number | null;
 }
+
+/**
+ * A layer type with RoPE (ropeConfig; frozen, as the whole result is). Its base, rotaryDim,
+ * scaling and style are applyRope's options, mrope too where it is not null:
+ * const { base, rotaryDim, scaling, style } = layer;
+ * pe.applyRope(x, { heads, headDim, base, rotaryDim, scaling, style, positions })
+ * (with layer.mrope: also mrope: layer.mrope and positions { t, h, w }).
+ */
+export interface RopeLayerPositions extends LayerCommon {
+  readonly nope: false;
+  /** rope_theta for this layer type */
+  readonly base: number;
+  /** dims rotated */
+  readonly rotaryDim: number;
+  /**
+   * The checkpoint's pairing as Hugging Face's code applies it to its q/k weights ('half':
+   * rotate_half; 'interleaved': adjacent pairs, e.g. GPT-J, Llama 4, DeepSeek MLA).
+   */
+  readonly style: RopeStyle;
+  /** posenc's scaling option for this layer type, or null */
+  readonly scaling: Scaling | null;
+  /** mRoPE: the (t, h, w) sections over the rotated pairs */
+  readonly mrope: { readonly section: readonly number[]; readonly interleaved: boolean } | null;
+  /** the factor on cos and sin (YaRN, LongRoPE); null when the config cannot give it */
+  readonly attentionFactor: number | null;
+}
+
+/** A layer type without any position encoding (NoPE: Llama 4's every fourth layer, SmolLM3's). */
+export interface NopeLayerPositions extends LayerCommon {
+  readonly nope: true;
+  readonly base: null;
+  readonly rotaryDim: 0;
+  readonly style: null;
+  readonly scaling: null;
+  readonly mrope: null;
+  readonly attentionFactor: 1;
+}
+
+/** How one kind of layer encodes positions: test `nope` to tell the two apart. */
+export type LayerPositions = RopeLayerPositions | NopeLayerPositions;
 
 export interface ModelPositions {
   readonly layerTypes: Readonly<Record<string, LayerPositions>>;
@@ -332,9 +361,10 @@ export interface Out<T> {
 }
 
 export interface FrequencyOptions {
-  /** default 10000 (>= 1) */
-  base?: number;
-  scaling?: Scaling;
+  /** default 10000 (>= 1), also for null */
+  base?: number | null;
+  /** null: none, as ropeScaling and ropeConfig give it */
+  scaling?: Scaling | null;
   /** what ropeScaling() returns may come along: it must equal the rotaryDim argument */
   rotaryDim?: number;
 }
@@ -379,34 +409,57 @@ interface RopeShape {
   rotaryDim?: number;
 }
 
-/** applyRope with positions: cos/sin formed from position × θ_i in float64. */
-export interface RopePositionOptions extends RopeShape, FrequencyOptions, Out<Float32Array> {
-  /** one position per row of x (x.length = positions.length × heads × headDim) */
-  positions: Numbers;
+// applyRope and applyRopeInPlace take one of three forms. A key of another form is refused at run
+// time (positions with cos, base with a table), so it is `never` here. The methods take each form
+// as an overload, plain positions last, so that a missing style or a misspelt key in the common
+// call is reported against that form rather than against mRoPE's.
+interface NoTable {
+  /** not with positions: give either positions or cos and sin */
+  cos?: never;
+  sin?: never;
 }
 
-/** applyRope with mRoPE: each pair's angle from its stream of positions. */
-export interface RopeMropeOptions extends RopeShape, FrequencyOptions, Out<Float32Array> {
+/** Positions: cos/sin formed from position × θ_i in float64. */
+interface PositionsForm extends RopeShape, FrequencyOptions, NoTable {
+  /** one position per row of x (x.length = positions.length × heads × headDim) */
+  positions: Numbers;
+  /** mRoPE takes positions { t, h, w } */
+  mrope?: never;
+}
+
+/** mRoPE: each pair's angle from its stream of positions. */
+interface MropeForm extends RopeShape, FrequencyOptions, NoTable {
   positions: MropePositions;
   mrope: MropeOptions;
 }
 
-/** applyRope with a cos/sin table, as ropeCache returns it: [seq][rotaryDim/2] each (base and scaling are in the table). */
-export interface RopeTableOptions extends RopeShape, Out<Float32Array> {
-  cos: Numbers;
-  sin: Numbers;
+/** A cos/sin table, as ropeCache returns it: [seq][rotaryDim/2] each (base and scaling are in the table). */
+interface TableForm<T> extends RopeShape {
+  cos: T;
+  sin: T;
+  /** not with a table: give either positions or cos and sin */
+  positions?: never;
+  /** in the table already */
+  base?: never;
+  scaling?: never;
+  mrope?: never;
 }
 
+/** applyRope with positions. */
+export interface RopePositionOptions extends PositionsForm, Out<Float32Array> {}
+/** applyRope with mRoPE. */
+export interface RopeMropeOptions extends MropeForm, Out<Float32Array> {}
+/** applyRope with a cos/sin table. */
+export interface RopeTableOptions extends TableForm<Numbers>, Out<Float32Array> {}
 export type RopeOptions = RopePositionOptions | RopeMropeOptions | RopeTableOptions;
 
-export interface RopeInPlaceOptions extends RopeShape, FrequencyOptions {
-  /** seq positions (streams { t, h, w } with mrope); or give cos and sin instead */
-  positions?: Numbers | MropePositions;
-  mrope?: MropeOptions;
-  /** tensors [seq][rotaryDim/2] (e.g. pe.tensor(pe.ropeCache(...).cos)); skip the trigonometry */
-  cos?: Tensor;
-  sin?: Tensor;
-}
+/** applyRopeInPlace with positions. */
+export interface RopeInPlacePositionOptions extends PositionsForm {}
+/** applyRopeInPlace with mRoPE. */
+export interface RopeInPlaceMropeOptions extends MropeForm {}
+/** applyRopeInPlace with a table of tensors [seq][rotaryDim/2] (e.g. pe.tensor(pe.ropeCache(...).cos)): no trigonometry. */
+export interface RopeInPlaceTableOptions extends TableForm<Tensor> {}
+export type RopeInPlaceOptions = RopeInPlacePositionOptions | RopeInPlaceMropeOptions | RopeInPlaceTableOptions;
 
 export interface AttentionOptions {
   heads: number;
@@ -446,8 +499,9 @@ export interface RopeDecayOptions extends Out<Float64Array> {
   dim?: number;
   /** the same as dim (what ropeScaling returns passes on); must agree with dim when both are given */
   rotaryDim?: number;
-  base?: number;
-  scaling?: Scaling;
+  /** as FrequencyOptions (null: the default, and no scaling) */
+  base?: number | null;
+  scaling?: Scaling | null;
   /** θ_i given outright (dim/2 of them), instead of base and scaling (which are then refused) */
   invFreq?: Numbers;
   /** kind 'vectors' only (refused for the others): q and k of length dim, and their pair style (required) */
@@ -656,12 +710,18 @@ export interface Posenc {
   /** cos and sin of position × θ_i, each [positions.length][rotaryDim/2] */
   ropeCache(positions: Numbers, rotaryDim: number, options?: FrequencyOptions & { out?: Float32Pair }): { cos: Float32Array; sin: Float32Array };
   ropeCache(positions: Numbers, rotaryDim: number, options: FrequencyOptions & { precision: Precision | PrecisionSteps; out?: Float64Pair }): { cos: Float64Array; sin: Float64Array };
-  /** rotates x [seq][heads][headDim]; returns a new array */
+  /** rotates x [seq][heads][headDim] by mRoPE streams, a cos/sin table or positions; returns a new array */
   applyRope(x: Numbers, options: RopeOptions): Float32Array;
+  applyRope(x: Numbers, options: RopeMropeOptions): Float32Array;
+  applyRope(x: Numbers, options: RopeTableOptions): Float32Array;
+  applyRope(x: Numbers, options: RopePositionOptions): Float32Array;
   /** a heap tensor: zero-filled of this length, or a copy of data */
   tensor(lengthOrData: number | Numbers): Tensor;
-  /** RoPE in place on a heap tensor; returns x */
+  /** RoPE in place on a heap tensor, in the same three forms; returns x */
   applyRopeInPlace(x: Tensor, options: RopeInPlaceOptions): Tensor;
+  applyRopeInPlace(x: Tensor, options: RopeInPlaceMropeOptions): Tensor;
+  applyRopeInPlace(x: Tensor, options: RopeInPlaceTableOptions): Tensor;
+  applyRopeInPlace(x: Tensor, options: RopeInPlacePositionOptions): Tensor;
   /** attention of q [seqQ][heads][headDim] over k, v [seqK][heads][headDim] (seqQ <= seqK) */
   attention(q: Numbers, k: Numbers, v: Numbers, options: AttentionOptions): { output: Float32Array; weights: Float32Array };
   /**

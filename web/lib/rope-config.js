@@ -60,7 +60,7 @@ const INTERLEAVED_TYPES = new Set(['gptj', 'glm', 'glm4', 'chatglm', 'llama4', '
  * cos and sin by (pass pe.ropeAttentionFactor).
  *
  * Returns { layerTypes: { [name]: { base, headDim, rotaryDim, style, scaling, mrope,
- * attentionFactor, softmaxScale, nope, temperature, layers } }, maxPositionEmbeddings,
+ * attentionFactor, softmaxScale, nope, temperature, layers, contextLength } }, maxPositionEmbeddings,
  * warnings: [{ code, message }] }, frozen. Throws a TypeError or RangeError naming the key.
  */
 export function readRopeConfig(config, options) {
@@ -119,7 +119,7 @@ export function readRopeConfig(config, options) {
       layerTypes[name] = Object.freeze({
         base: null, headDim, rotaryDim: 0, style: null, scaling: null, mrope: null, attentionFactor: 1,
         softmaxScale: softmaxScale(c, modelType, headDim, null, null), nope: true,
-        temperature: nopeTemperature(at, c, modelType), layers,
+        temperature: nopeTemperature(at, c, modelType), layers, contextLength: maxPos ?? null,
       });
       continue;
     }
@@ -131,11 +131,12 @@ export function readRopeConfig(config, options) {
         warn('layer-type-missing', `${at}${blockName} has no block for layer type ${JSON.stringify(kind)} that layer_types names; default RoPE used for it`);
       } else b = record(bPath, b);
     }
-    layerTypes[name] = Object.freeze(readLayerType({
+    const lt = readLayerType({
       // (a layer type with no block of its own is warned about once, not again for its base)
       at, c, modelType, kind, block: b, bPath, fromV5: blockName === 'rope_parameters' && b !== undefined && !blockIsDefault, nested, headDim, mla,
       maxPos, topL0, style, layers, callback, warn, noteDefault, dropped: nested ? undefined : dropped,
-    }));
+    });
+    layerTypes[name] = Object.freeze({ ...lt, contextLength: contextLength(lt, maxPos ?? null) });
   }
   if (defaults.length > 0) {
     const named = defaults.map((d) => `${at}${d.key} ${JSON.stringify(d.value)}`).join(', ');
@@ -159,9 +160,12 @@ export const scalingL0 = (scaling) => (scaling?.type === 'dynamic' ? scaling.max
  * The context a layer type of pe.ropeConfig's is for: max_position_embeddings (`max`), or the
  * scaling's factor × its original length when larger (Qwen2.5's YaRN ×4: 4 × 32768, as Qwen's model
  * cards mean it). Dynamic NTK's original is max_position_embeddings, past which its base grows.
+ * llama3's factor divides the low frequencies and is no ratio of lengths (Llama 3.2: 32 with 8192,
+ * for 131072 tokens), so its config's max stands.
  */
 export function contextLength(layerType, max) {
-  const s = layerType.scaling, original = scalingL0(s) ?? (s?.type === 'dynamic' ? max : undefined);
+  const s = layerType.scaling;
+  const original = s?.type === 'llama3' ? undefined : scalingL0(s) ?? (s?.type === 'dynamic' ? max : undefined);
   const scaled = s?.factor * original;
   if (!(scaled > 0)) return max;
   return max === null || scaled > max ? scaled : max;

@@ -15,7 +15,7 @@
 //     q_k: 'q = r[0, d), k = r[d, 2d) with r = pe.randomNormal(2d, 0), d = headDim',
 //     layerTypes: { [name]: {
 //       nope, base, headDim, rotaryDim, style, scaling, attentionFactor, softmaxScale,
-//       temperature, layers,                    // as pe.ropeConfig gives them
+//       temperature, layers, contextLength,     // as pe.ropeConfig gives them (contextLength: C below)
 //       mrope: null | { section, interleaved,
 //               streams },                      // streams[i]: 't', 'h' or 'w', the stream pair i reads
 //       invFreq, invFreq32,                     // θ_i (rotaryDim/2 values; [] on NoPE layers)
@@ -40,16 +40,15 @@
 //   }
 //
 // L0 = the scaling's originalMaxPositionEmbeddings, else max_position_embeddings. C = the context
-// the model is for: max_position_embeddings, or factor × originalMaxPositionEmbeddings when a
-// scaling block with both gives more (Qwen2.5's YaRN ×4: 4 × 32768 = 131072, as Qwen's model
-// cards mean it). Derived positions at or past C (and past seqLen − 1), and duplicates, are left
+// length the layer type is for (pe.ropeConfig's contextLength): max_position_embeddings, or factor ×
+// originalMaxPositionEmbeddings when a scaling block with both gives more (Qwen2.5's YaRN ×4:
+// 4 × 32768 = 131072, as Qwen's model cards mean it; not llama3, whose factor is no length ratio). Derived positions at or past C (and past seqLen − 1), and duplicates, are left
 // out; asked positions are always listed. For MLA (DeepSeek) the vectors are q_pe / k_pe alone:
 // qRotated stays in the checkpoint's interleaved pairs, where transformers'
 // apply_rotary_pos_emb_interleave returns it rearranged into halves (the same scores). mRoPE rows are text tokens (t = h = w = p), which are plain RoPE at p. Every
 // *32 value is the float64 value rounded to the nearest float32. q and k do not include the
 // attention temperature (it multiplies q on its layers: see positions[].temperature).
 import * as A from './args.js';
-import { contextLength } from './rope-config.js';
 
 export const VECTORS_FORMAT = 'posenc-rope-vectors/1';
 const KEYS = A.optionKeys('ropeVectors', ['positions', 'seqLen']);
@@ -100,7 +99,7 @@ export function ropeVectors(pe, config, opts) {
   const layerTypes = {}, types = Object.entries(model.layerTypes);
   const warnings = model.warnings.map((w) => ({ code: w.code, message: w.message }));
   for (const [name, lt] of types) {
-    const ctx = contextLength(lt, max);
+    const ctx = lt.contextLength;
     layerTypes[name] = layerVectors(pe, lt, max, ctx, asked, seqLen);
     // a position the model was never trained at is a runtime's own choice to check, not a reference
     const past = asked.filter((p) => ctx !== null && p >= ctx);
@@ -136,7 +135,7 @@ function layerVectors(pe, lt, max, ctx, asked, seqLen) {
   const out = {
     nope: lt.nope, base: lt.base, headDim: d, rotaryDim: lt.rotaryDim, style: lt.style, scaling: plain(lt.scaling),
     attentionFactor: lt.attentionFactor, softmaxScale: lt.softmaxScale, temperature: plain(lt.temperature),
-    layers: lt.layers === null ? null : Array.from(lt.layers),
+    layers: lt.layers === null ? null : Array.from(lt.layers), contextLength: ctx,
     mrope: lt.mrope === null ? null : { section: Array.from(lt.mrope.section), interleaved: lt.mrope.interleaved, streams: streams(lt.mrope) },
   };
 

@@ -3,9 +3,11 @@
 //
 //   posenc inspect <config.json | model.gguf | hub:owner/name[/file.gguf]> [llama.cpp flags] [--json]
 //   posenc compare <config.json | hub:owner/name> <model.gguf | hub:owner/name/file.gguf> [--ctx N] [llama.cpp flags] [--positions a,b,...] [--json]
-//   posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--seq-len N] [--out file.json]
+//   posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--seq-len N] [--out file.json [--json]]
+//   posenc help
 //
-// compare exits 1 when llama.cpp and the config disagree (a finding of severity 'differs'; notes leave it at 0), 2 on an error.
+// A config.json given as - is read from standard input. Every command exits 2 on an error; compare
+// exits 1 when llama.cpp and the config disagree (a finding of severity 'differs'; notes leave it at 0).
 // A GGUF is read at its front only: a local file through a Blob over the file, a Hub file with
 // HTTP Range requests (progress on stderr). HF_TOKEN, when set, is sent to the Hub for gated
 // models; POSENC_HUB points hub: at another host (the tests' local server).
@@ -16,16 +18,25 @@ import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
 import { loadPosenc, readGguf } from '../lib/posenc.js';
 import { FLAG_NAMES } from '../lib/llamacpp.js';
+import { MAX_CONFIG_BYTES } from '../lib/config-json.js';
 import { ggmlPairing, runs, showRun } from '../lib/runtimes.js';
 
 const HUB = process.env.POSENC_HUB ?? 'https://huggingface.co';
 const USAGE = `usage:
   posenc inspect <config.json | model.gguf | hub:owner/name[/file.gguf]> [llama.cpp flags] [--json]
   posenc compare <config.json | hub:owner/name> <model.gguf | hub:owner/name/file.gguf> [--ctx N] [llama.cpp flags] [--positions a,b,...] [--json]
-  posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--seq-len N] [--out file.json]
-llama.cpp flags: -c/--ctx-size/--ctx N, --rope-scaling {none,linear,yarn}, --rope-scale N, --rope-freq-base N,
+  posenc vectors <config.json | hub:owner/name> [--positions a,b,...] [--seq-len N] [--out file.json [--json]]
+  posenc help
+A config.json given as - is read from standard input.
+llama.cpp flags (a GGUF's): -c/--ctx-size/--ctx N, --rope-scaling {none,linear,yarn}, --rope-scale N, --rope-freq-base N,
   --rope-freq-scale N, --yarn-orig-ctx N, --yarn-ext-factor N, --yarn-attn-factor N, --yarn-beta-fast N, --yarn-beta-slow N
-compare exits 0 when llama.cpp computes what the config means, 1 when it does not, 2 on an error.`;
+inspect and vectors exit 0, or 2 on an error; compare exits 0 when llama.cpp computes what the config means, 1 when it
+does not, 2 on an error.`;
+
+// The options of each command besides llama.cpp's flags (inspect of a GGUF and compare take those):
+// any other is refused, not ignored.
+const TAKES = { inspect: ['--json'], compare: ['--json', '--positions'], vectors: ['--positions', '--seq-len', '--out', '--json'] };
+const LONG_NAMES = { '--json': '--json', '--positions': '--positions', '--seq-len': '--seq-len', '--out': '--out', '-o': '--out' };
 
 // llama.cpp's flags as typed → the option each fills (and back, for messages)
 const FLAGS = Object.fromEntries(Object.entries(FLAG_NAMES).map(([key, flag]) => [flag, key]));
@@ -33,7 +44,8 @@ const FLAGS = Object.fromEntries(Object.entries(FLAG_NAMES).map(([key, flag]) =>
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const out = { files: [], flags: {}, json: false, ctx: undefined, positions: undefined, seqLen: undefined, out: undefined };
+  // (given: each option as typed, by its long name, for the commands that do not take it)
+  const out = { files: [], flags: {}, json: false, ctx: undefined, positions: undefined, seqLen: undefined, out: undefined, given: new Map() };
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i], v;
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
@@ -48,6 +60,7 @@ function parseArgs(argv) {
       if (s === '' || !Number.isFinite(n)) throw new UsageError(`${a} needs a number, got ${JSON.stringify(s)}`);
       return n;
     };
+    if (Object.hasOwn(LONG_NAMES, a)) out.given.set(LONG_NAMES[a], a);
     if (a === '--json') out.json = true;
     else if (a === '-h' || a === '--help') out.help = true;
     else if (a === '-c' || a === '--ctx-size' || a === '--ctx') out.ctx = number(value());
@@ -106,6 +119,7 @@ async function hubGgufs(repo) {
 const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 
 async function loadGguf(ref) {
+  if (ref === '-') throw new UsageError('a GGUF is read from its file, whose front alone posenc reads; - (standard input) is for a config.json');
   if (ref.startsWith('hub:')) {
     const { repo, file } = hubRef(ref);
     if (!file) throw new UsageError(`${ref}: name the GGUF file, as hub:${repo}/file.gguf`);
@@ -135,21 +149,43 @@ async function loadGguf(ref) {
   }
 }
 
+/**
+ * Standard input's text (a config.json given as -). A GGUF is refused at its first bytes, and
+ * anything longer than any config.json is stopped there, rather than read whole into memory.
+ */
+async function readStdin() {
+  const chunks = [];
+  let bytes = 0;
+  for await (const chunk of process.stdin) {
+    const first = bytes < 4;
+    chunks.push(chunk);
+    bytes += chunk.length;
+    if (first && bytes >= 4 && Buffer.concat(chunks).subarray(0, 4).toString('latin1') === 'GGUF') {
+      throw new UsageError('standard input is a GGUF file; give a GGUF by its path (posenc reads its front alone), a config.json as -');
+    }
+    if (bytes > MAX_CONFIG_BYTES) throw new Error(`standard input: config text must be at most ${MAX_CONFIG_BYTES} bytes`);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A config.json's text and the name to say it by: a file, standard input (-) or the Hub. */
 async function loadConfig(ref) {
   if (ref.startsWith('hub:')) {
     const { repo, file } = hubRef(ref);
-    return { text: await hubText(repo, file ?? 'config.json'), repo };
+    return { text: await hubText(repo, file ?? 'config.json'), repo, name: ref };
   }
+  const name = ref === '-' ? 'standard input' : ref;
   let text;
   try {
-    text = await readFile(ref, 'utf8');
+    text = ref === '-' ? await readStdin() : await readFile(ref, 'utf8');
   } catch (e) {
+    if (ref === '-') throw e;
     throw new Error(`cannot read ${ref}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory; give the config.json in it' : e.message}`);
   }
-  if (text.startsWith('GGUF')) throw new UsageError(`${ref} is a GGUF file; a config.json is wanted here`);
+  if (text.startsWith('GGUF')) throw new UsageError(`${name} is a GGUF file; a config.json is wanted here`);
   // bytes that are not UTF-8 text (a NUL, or what decoding replaced) in its first KiB: not a JSON file
-  if (/[\0\uFFFD]/.test(text.slice(0, 1024))) throw new UsageError(`${ref} is neither a GGUF file (no "GGUF" at its start) nor a JSON text file; a config.json is wanted here`);
-  return { text };
+  if (/[\0\uFFFD]/.test(text.slice(0, 1024))) throw new UsageError(`${name} is neither a GGUF file (no "GGUF" at its start) nor a JSON text file; a config.json is wanted here`);
+  return { text, name };
 }
 
 /** pe.ropeConfig of a config's text; what is wrong with it is said with its file's name (compare reads two files). */
@@ -199,8 +235,21 @@ function layerList(layers) {
   return `${r.slice(0, 4).map(show).join(', ')}, …, ${r.slice(-2).map(show).join(', ')}`;
 }
 
+/** The context length the config is for: one where its layer types agree, else each type's. */
+function contextWords(cfg) {
+  const max = cfg.maxPositionEmbeddings, types = Object.entries(cfg.layerTypes);
+  const length = (lt) => {
+    const n = lt.contextLength;
+    if (n === null) return 'unknown (no max_position_embeddings)';
+    // (past max only through a scaling: its factor × its original length)
+    return n === max ? String(n) : `${n} (scaling factor ${fmt(lt.scaling.factor)} × ${fmt(n / lt.scaling.factor)}; max_position_embeddings ${max ?? 'not given'})`;
+  };
+  if (new Set(types.map(([, lt]) => lt.contextLength)).size === 1) return `context length ${length(types[0][1])}`;
+  return `context length ${types.map(([t, lt]) => `${length(lt)} for ${t}`).join(', ')}`;
+}
+
 function printConfig(cfg, name) {
-  const lines = [`${name}: positions as transformers reads them`];
+  const lines = [`${name}: positions as transformers reads them, ${contextWords(cfg)}`];
   const several = Object.keys(cfg.layerTypes).length > 1;
   for (const [t, lt] of Object.entries(cfg.layerTypes)) {
     const n = lt.layers ? `${lt.layers.length} layers${several ? `: ${layerList(lt.layers)}` : ''}` : 'layers unknown';
@@ -258,11 +307,18 @@ function cliWords(message) {
 async function main(argv) {
   const [command, ...rest] = argv;
   const a = parseArgs(rest);
-  if (!command || command === '-h' || command === '--help' || a.help) {
+  if (!command || command === '-h' || command === '--help' || command === 'help' || a.help) {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
-  if (a.seqLen !== undefined && command !== 'vectors') throw new UsageError('--seq-len applies to vectors only');
+  if (!Object.hasOwn(TAKES, command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  for (const [option, typed] of a.given) {
+    if (TAKES[command].includes(option)) continue;
+    const takers = Object.keys(TAKES).filter((c) => TAKES[c].includes(option));
+    throw new UsageError(`${typed} applies to ${takers.join(' and ')} only`);
+  }
+  // (vectors writes JSON already: --json is for its report of a file written)
+  if (command === 'vectors' && a.json && a.out === undefined) throw new UsageError('--json applies to vectors with --out only: the vectors are JSON already');
   const pe = await loadPosenc().catch((e) => {
     // a clone after `npm install` has no kernels yet: build them once (the package ships them built)
     const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -283,10 +339,10 @@ async function main(argv) {
       return 0;
     }
     noRuntimeFlags(a, 'inspect of a config.json');
-    const { text, repo } = await loadConfig(ref);
-    const cfg = readConfig(pe, text, ref);
+    const { text, repo, name } = await loadConfig(ref);
+    const cfg = readConfig(pe, text, name);
     const ggufs = repo ? await hubGgufs(repo) : [];
-    let out = printConfig(cfg, ref);
+    let out = printConfig(cfg, name);
     if (ggufs.length) out += `\n  GGUF files in ${repo}: ${ggufs.join(', ')}`;
     say(out, { file: ref, config: cfg, ggufFiles: ggufs });
     return 0;
@@ -295,17 +351,17 @@ async function main(argv) {
     if (a.files.length !== 2) throw new UsageError('compare takes two files: the config.json and the GGUF');
     const [cref, gref] = a.files;
     if (isGguf(cref) && !isGguf(gref)) throw new UsageError(`compare takes the config first, then the GGUF: posenc compare ${gref} ${cref}`);
-    const [{ text }, g] = await Promise.all([loadConfig(cref), loadGguf(gref)]);
-    readConfig(pe, text, cref);
+    const [{ text, name }, g] = await Promise.all([loadConfig(cref), loadGguf(gref)]);
+    readConfig(pe, text, name);
     const r = pe.compareRuntimes(text, g, { flags: a.flags, ctx: a.ctx, ...(a.positions ? { positions: a.positions } : {}) });
-    say(printCompare(r, cref, gref), r);
+    say(printCompare(r, name, gref), r);
     return r.agree ? 0 : 1;
   }
   if (command === 'vectors') {
     if (a.files.length !== 1) throw new UsageError('vectors takes one config.json');
     noRuntimeFlags(a, 'vectors');
-    const { text } = await loadConfig(a.files[0]);
-    readConfig(pe, text, a.files[0]);
+    const { text, name } = await loadConfig(a.files[0]);
+    readConfig(pe, text, name);
     const v = pe.ropeVectors(text, { positions: a.positions, seqLen: a.seqLen });
     // the vectors go to stdout or a file; what to beware of in them goes where a reader sees it
     for (const w of v.warnings) process.stderr.write(`posenc: warning (${w.code}): ${w.message}\n`);
@@ -320,7 +376,6 @@ async function main(argv) {
     } else process.stdout.write(`${json}\n`);
     return 0;
   }
-  throw new UsageError(`unknown command ${JSON.stringify(command)}`);
 }
 
 /** The RoPE-related keys of a GGUF's metadata (the rest is weights' bookkeeping and the tokenizer). */
