@@ -3,12 +3,14 @@
 // same options and the SIMD build it was made with, give exactly the numbers it stores (losses,
 // every evaluation, RoPE's scaled and fine-tuned evaluations, the learned table's rows, the
 // attention pictures), as does one run of another seed. A change to the lab that moves any of
-// them means running `npm run lab` again.
+// them means running `npm run lab` again. And the stored attention pictures are those of a run
+// trained as the page trains it, to the figures the page shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadPosenc } from '../web/lib/posenc.js';
 import { DEFAULT_RUN, RESULTS_FILE, runOne, seedRecord } from '../web/tools/lab-results.js';
+import { trainAll, decodeDetails } from '../web/lab/run.js';
 
 const results = JSON.parse(readFileSync(RESULTS_FILE, 'utf8'));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -28,7 +30,8 @@ test('the file records the script\'s default run, this version, every task and e
   const seeds = DEFAULT_RUN.seeds.flatMap((seed) => want.map((w) => `${seed} ${w}`));
   assert.deepEqual(results.seedRuns.map((r) => `${r.seed} ${r.task} ${r.encoding} ${r.style ?? ''}`), seeds);
   for (const r of results.seedRuns) assert.equal(Boolean(r.fineTuned), r.encoding === 'rope');
-  assert.ok(readFileSync(RESULTS_FILE).length < 256 * 1024, 'the file stays under 256 KiB');
+  // (the attention pictures are most of it: 78 000 weights at 16 bits, what the figures drawn from them need)
+  assert.ok(readFileSync(RESULTS_FILE).length < 384 * 1024, 'the file stays under 384 KiB');
 });
 
 test('three runs retrained now give exactly the file\'s numbers (rope on kback with PI/NTK/YaRN, learned on kback, alibi on copy), and one of seed 2', async () => {
@@ -45,4 +48,26 @@ test('three runs retrained now give exactly the file\'s numbers (rope on kback w
   const enc = DEFAULT_RUN.encodings.find((e) => e.encoding === 'xpos');
   const stored = results.seedRuns.find((r) => r.seed === 2 && r.task === 'kback' && r.encoding === 'xpos');
   assert.deepEqual(JSON.parse(JSON.stringify(seedRecord(pe, 'kback', enc, 2))), stored);
+});
+
+test('Train on the page at the default settings draws the stored attention pictures, to the figures it shows', async () => {
+  // T5 on k-back: the model whose small weights on far keys add up to the most (0.60 of a far query's weight)
+  const pe = await loadPosenc({ simd: true });
+  const [run] = await trainAll(pe, { task: 'kback', steps: DEFAULT_RUN.train.steps, seed: DEFAULT_RUN.train.seed, encodings: ['t5'] });
+  const stored = decodeDetails(results, 'kback', 't5').attention;
+  assert.deepEqual(run.details.attention.map((a) => [a.multiple, a.length, a.tokens]), stored.map((a) => [a.multiple, a.length, a.tokens]));
+  const edge = stored[0].length;
+  const figures = (a) => {
+    const T = a.length, w = (i, j) => a.weights[i * T + j];
+    let target = 0, far = 0;
+    for (let i = 2; i < T; i++) target += w(i, i - 2) / (T - 2);
+    for (let i = edge; i < T; i++) for (let j = 0; j <= i - edge; j++) far += w(i, j) / (T - edge);
+    return [target.toFixed(2), far.toFixed(2)];
+  };
+  run.details.attention.forEach((a, n) => {
+    let most = 0;
+    a.weights.forEach((x, k) => !Number.isNaN(x) && (most = Math.max(most, Math.abs(x - stored[n].weights[k]))));
+    assert.ok(most <= 0.5 / 65535 + 1e-7, `${a.multiple}x: a weight ${most} from the stored one`);
+    assert.deepEqual(figures(stored[n]), figures(a), `${a.multiple}x: the weight on the key 2 back and on keys past the training length`);
+  });
 });

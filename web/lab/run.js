@@ -68,7 +68,7 @@ export function trainer(load, post) {
   };
 }
 
-/** The per-position figures and attention pictures of a run trained here, in decodeDetails' shape (weights not quantised). */
+/** The per-position figures and attention pictures of a run trained here, in decodeDetails' shape (weights in full float32). */
 function details(run, evaluation, trainLength) {
   const positions = (e) => Array.from(e.positionAccuracy, (accuracy, t) => ({ position: t, accuracy, loss: e.positionLoss[t] }))
     .filter((q) => !Number.isNaN(q.loss));
@@ -118,7 +118,7 @@ export const fromBase64 = (b) => new Float32Array(bytesOf(b).buffer);
 /**
  * One run of the file with its per-position figures and attention pictures decoded:
  * { evaluation: [{ length, positions: [{ position, accuracy, loss }] }], attention: [{ multiple,
- * length, tokens, weights (T × T, lower triangle, 0..1 in sixteenths) }] }.
+ * length, tokens, weights (T × T, lower triangle, 0..1 in steps of 1/65535) }] }.
  */
 export function decodeDetails(results, task, encoding) {
   const r = results.runs.find((q) => q.task === task && q.encoding === encoding);
@@ -128,8 +128,8 @@ export function decodeDetails(results, task, encoding) {
     return { length: e.length, positions: Array.from(correct, (c, i) => ({ position: e.offset + i, accuracy: c / sequences, loss: loss[i] })) };
   });
   const attention = r.attention.map((a) => {
-    const T = a.length, packed = bytesOf(a.weights), w = new Float32Array(T * T).fill(NaN);
-    for (let i = 0, k = 0; i < T; i++) for (let j = 0; j <= i; j++, k++) w[i * T + j] = ((packed[k >> 1] >> (4 * (k & 1))) & 15) / 15;
+    const T = a.length, stored = new Uint16Array(bytesOf(a.weights).buffer), w = new Float32Array(T * T).fill(NaN);
+    for (let i = 0, k = 0; i < T; i++) for (let j = 0; j <= i; j++, k++) w[i * T + j] = stored[k] / 65535;
     return { multiple: a.multiple, length: T, tokens: a.tokens, weights: w };
   });
   return { evaluation, attention };

@@ -12,8 +12,10 @@
 // before it have none), the count of right predictions over the `sequences` evaluated (uint16:
 // evaluate's positionAccuracy is count / sequences, exactly) and the mean loss (float64, exact).
 // Attention maps are the last layer's weights averaged over heads, lower triangle
-// row by row, quantised to 4 bits (round(15 w); two a byte, the first in the low nibble;
-// dtype 'uint4'): a picture, not a figure to compare.
+// row by row, as uint16 round(65535 w): fine enough that the figures the page computes from a
+// picture, to the 2 decimals it shows, are those of the same run trained on the page (whose
+// weights are float32). At 8 bits or fewer the many small weights round to 0, and the weight
+// summed over far keys comes out visibly lower.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,17 +50,20 @@ export const b64 = (typed, shape) => ({
   base64: Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength).toString('base64'),
 });
 
-/** The last layer's weights averaged over heads, lower triangle, as 4-bit round(15 w), packed. */
+/**
+ * The last layer's weights averaged over heads, lower triangle, as uint16 round(65535 w) of the
+ * float32 mean the page computes (run.js details()).
+ */
 export function attentionPicture(a) {
   const { weights, layers, heads, length: T } = a;
-  const out = new Uint8Array(Math.ceil((T * (T + 1)) / 4));
+  const out = new Uint16Array((T * (T + 1)) / 2);
   const base = (layers - 1) * heads * T * T;
   let k = 0;
   for (let i = 0; i < T; i++)
     for (let j = 0; j <= i; j++, k++) {
       let s = 0;
       for (let h = 0; h < heads; h++) s += weights[base + h * T * T + i * T + j];
-      out[k >> 1] |= Math.round((15 * s) / heads) << (4 * (k & 1));
+      out[k] = Math.round(65535 * Math.fround(s / heads));
     }
   return out;
 }
@@ -158,7 +163,7 @@ export function runOne(pe, task, enc, o = DEFAULT_RUN) {
     }
     record.attention = o.attention.multiples.map((m) => {
       const a = run.attention({ length: m * o.train.trainLength, seed: o.attention.seed });
-      return { multiple: m, length: a.length, tokens: Array.from(a.tokens), weights: { ...b64(attentionPicture(a), [a.length]), dtype: 'uint4' } };
+      return { multiple: m, length: a.length, tokens: Array.from(a.tokens), weights: b64(attentionPicture(a), [a.length]) };
     });
     record.ms = { train: Math.round(trainMs), total: Math.round(performance.now() - t0) };
     return record;
