@@ -2,7 +2,8 @@
 // web/lab/results.json; Train runs its runs in a pool of Web Workers, one per core (the page is
 // told how many cores it has), and draws what it trained; a pool of any size trains the bits of
 // one worker; Cancel stops every worker; a page without Worker trains in slices on its own
-// thread; both languages. The longest main-thread task while the workers train is printed (a
+// thread; while it trains the status says the time so far and, once measured, the time left;
+// both languages. The longest main-thread task while the workers train is printed (a
 // diagnostic, not an assertion).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -91,10 +92,10 @@ test('Train: a pool of Web Workers, one per core, trains every encoding and the 
   // what a screen reader is given to say, against what the panel shows: a run started or done and
   // the result, not every slice's progress
   await page.evaluate(() => {
-    window.told = { spoken: [], shown: 0 };
+    window.told = { spoken: [], shown: [] };
     const spoken = document.querySelector('.lab-panel [role="status"]'), shown = document.querySelector('.lab-panel .chart-note');
     new MutationObserver(() => window.told.spoken.push(spoken.textContent)).observe(spoken, { childList: true, characterData: true, subtree: true });
-    new MutationObserver(() => window.told.shown++).observe(shown, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => window.told.shown.push(shown.textContent)).observe(shown, { childList: true, characterData: true, subtree: true });
   });
   await button(page).click();
   await page.waitForFunction(() => /Training in 3 Web Workers/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 60_000 });
@@ -103,12 +104,46 @@ test('Train: a pool of Web Workers, one per core, trains every encoding and the 
   const told = await page.evaluate(() => window.told);
   const done = told.spoken.map((text) => text.match(/(\d) of 7 done/)?.[1]).filter(Boolean);
   assert.deepEqual(done, [...new Set(done)], `one announcement per run done: ${told.spoken.join(' | ')}`);
-  assert.ok(told.spoken.length <= 9 && told.shown > told.spoken.length, `${told.spoken.length} announced of ${told.shown} shown`);
+  assert.ok(told.spoken.length <= 9 && told.shown.length > told.spoken.length, `${told.spoken.length} announced of ${told.shown.length} shown`);
+  // the time so far from the first slice; the time left once a run has trained 30 steps, its speed measured
+  const training = told.shown.filter((text) => text.startsWith('Training'));
+  assert.match(training[0], /step 10 of 50.*… \d+ s so far\.$/);
+  assert.ok(training.some((text) => /… \d+ s so far, about \d+ s left\.$/.test(text)), training.join(' | '));
+  assert.ok(!training.some((text) => /step [3-9]\d of 50/.test(text) && !/left\.$/.test(text)), 'an estimate once a run has trained 30 steps');
   const after = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
   assert.notEqual(after, before, 'the chart shows the new runs');
   t.diagnostic(`longest main-thread task while the workers trained: ${(await page.evaluate(() => window.longest)).toFixed(0)} ms`);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('one worker is said as one, in both languages', async () => {
+  const { page, context, errors } = await open(`encoding=alibi&steps=50&${SMALL}`, { cores: 1 });
+  try {
+    // every text the panel shows, a run's progress included, however fast it goes
+    await page.evaluate(() => {
+      window.shown = [];
+      const note = document.querySelector('.lab-panel .chart-note');
+      new MutationObserver(() => window.shown.push(note.textContent)).observe(note, { childList: true, characterData: true, subtree: true });
+    });
+    const trained = (pattern) => page.waitForFunction((source) => new RegExp(source).test(document.querySelector('.lab-panel [role="status"]').textContent),
+      pattern.source, { timeout: 240_000 });
+    await button(page).click();
+    await trained(/trained here/);
+    assert.match(await status(page), /seed 1, in a Web Worker\.$/);
+    await setLang(page, 'zh');
+    await set(page, { seed: 2 });
+    await button(page).click();
+    await trained(/在这里训练/);
+    assert.match(await status(page), /种子 2，在 Web Worker 中。$/);
+    const shown = await page.evaluate(() => window.shown);
+    assert.ok(shown.some((text) => /^Training in a Web Worker, 0 of 1 done: ALiBi step \d+ of 50… \d+ s so far/.test(text)), shown.join(' | '));
+    assert.ok(shown.some((text) => /^正在一个 Web Worker 中训练，已完成 0 个，共 1 个：ALiBi 第 \d+ 步，共 50 步……已用 \d+ 秒/.test(text)), shown.join(' | '));
+    assert.ok(!shown.some((text) => /\b1 Web Workers|1 个 Web Worker|同时/.test(text)), shown.join(' | '));
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(errors, []);
 });
 
 test('the reader\'s settings: one encoding, another training length and size, trained and drawn at their lengths', async () => {

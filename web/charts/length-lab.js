@@ -7,8 +7,9 @@
 // slices on the page, with live loss curves and Cancel.
 import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
-import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained } from '../lab/run.js';
+import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained, evaluationsOf } from '../lab/run.js';
 import { trainPool, poolSize } from '../lab/pool.js';
+import { timeLeft } from '../lab/estimate.js';
 import { LAB_DEFAULTS } from '../lib/lab.js';
 import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
@@ -47,8 +48,14 @@ const M = messages({
     pressTrain: 'Press Train to train with these settings (every encoding at the default size takes about half a minute on one core, less on several); shown meanwhile: the default run.',
     progress: 'Training {name} ({index} of {count}), step {step} of {steps}…',
     progressPool: 'Training in {workers} Web Workers, {done} of {count} done: {list}…',
+    progressWorker: 'Training in a Web Worker, {done} of {count} done: {list}…',
     progressItem: '{name} step {step} of {steps}',
     progressEvaluating: '{name} evaluating',
+    elapsed: ' {elapsed} so far.',
+    elapsedLeft: ' {elapsed} so far, about {left} left.',
+    seconds: '{s} s',
+    minutes: '{m} min {s} s',
+    wholeMinutes: '{m} min',
     cancelled: 'Cancelled.',
     failed: 'Training failed: {message}',
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length: {list}.',
@@ -92,8 +99,14 @@ const M = messages({
     pressTrain: '按“训练”即可用这些设置训练（默认大小下训练全部编码，单核大约需要半分钟，多核更快）；在此之前显示预先训练好的默认结果。',
     progress: '正在训练 {name}（第 {index} 个，共 {count} 个），第 {step} 步，共 {steps} 步……',
     progressPool: '正在用 {workers} 个 Web Worker 同时训练，已完成 {done} 个，共 {count} 个：{list}……',
+    progressWorker: '正在一个 Web Worker 中训练，已完成 {done} 个，共 {count} 个：{list}……',
     progressItem: '{name} 第 {step} 步，共 {steps} 步',
     progressEvaluating: '{name} 评估中',
+    elapsed: '已用 {elapsed}。',
+    elapsedLeft: '已用 {elapsed}，大约还需 {left}。',
+    seconds: '{s} 秒',
+    minutes: '{m} 分 {s} 秒',
+    wholeMinutes: '{m} 分钟',
     cancelled: '已取消。',
     failed: '训练失败：{message}',
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}）：{list}。',
@@ -134,6 +147,17 @@ function notice(lines, field) {
   if (top(0) === 0) return M.noticeZero.format();
   const at2 = top(1) ? M.best2.format({ best2: tied(1), value2: sig(top(1), 2) }) : M.zero2.format();
   return M.noticeWeak.format({ best: tied(0), value: sig(top(0), 2), at2 });
+}
+
+/**
+ * A duration as the status says it: '42 s', '1 min 5 s'; an estimate rounded to what it can
+ * promise (5 s under a minute, 10 s under ten minutes, whole minutes beyond).
+ */
+function duration(ms, estimate = false) {
+  let s = Math.round(ms / 1000);
+  if (estimate) s = s < 60 ? 5 * Math.max(1, Math.ceil(s / 5)) : s < 600 ? 10 * Math.round(s / 10) : 60 * Math.round(s / 60);
+  if (s < 60) return M.seconds.format({ s });
+  return s % 60 ? M.minutes.format({ m: Math.floor(s / 60), s: s % 60 }) : M.wholeMinutes.format({ m: s / 60 });
 }
 
 /** An encoding's colour, the same in every setting: its place in the lab's list. */
@@ -211,17 +235,28 @@ export default {
     };
     // the live loss: a curve per run, its point after every slice of steps
     const live = new Map();
-    const progress = (p, text, mark) => {
+    // the time since Train and, once the runs have measured their speed, the time left (estimate.js):
+    // said with every slice, and each second between (an evaluation says nothing for seconds)
+    let started = 0, ticker = 0, say = null;
+    const timing = (left, at) => {
+      const now = performance.now(), elapsed = duration(now - started);
+      return left === null ? M.elapsed.format({ elapsed }) : M.elapsedLeft.format({ elapsed, left: duration(left - (now - at), true) });
+    };
+    const progress = (p, text, mark, left) => {
       if (!live.has(p.encoding)) live.set(p.encoding, []);
       live.get(p.encoding).push({ x: p.step, y: p.lastLoss });
-      status.textContent = message = text;
-      speak(text, mark);
+      const at = performance.now();
+      say = () => (status.textContent = message = cjkSpacing(text + timing(left, at)));
+      speak(say(), mark);
       loss.data.datasets = [...live].map(([encoding, data]) => curve(encoding, data));
       loss.update();
     };
+    const tick = () => (job ? say?.() : (clearInterval(ticker), (ticker = 0)));
     const train = () => {
       const p = { ...params }, k = key(p);
       live.clear();
+      (started = performance.now()), (say = null);
+      ticker ||= setInterval(tick, 1000);
       if (canStartWorkers()) pooled(p, k);
       else sliced(p, k);
       requestRedraw(el);
@@ -229,9 +264,9 @@ export default {
     const pooled = (p, k) => {
       const pool = trainPool(settings(p), {
         spawn: startWorker, size: poolSize(ENCODING_NAMES.length, navigator.hardwareConcurrency),
-        onProgress: (q) => progress(q, M.progressPool.format({ ...q,
+        onProgress: (q) => progress(q, (q.workers > 1 ? M.progressPool : M.progressWorker).format({ ...q,
           list: q.active.map((a) => cjkSpacing((a.step < a.steps ? M.progressItem : M.progressEvaluating).format({ ...a, name: String(LAB[a.encoding]) })))
-            .join(String(M.sep)) }), `${k} ${q.done}`),
+            .join(String(M.sep)) }), `${k} ${q.done}`, q.left),
       });
       job = { key: k, stop: pool.stop };
       pool.done.then((runs) => job?.key === k && finish(runs, pool.workers, k, p), (err) => {
@@ -249,7 +284,10 @@ export default {
         cancelled: () => stop,
         pause: (q) => {
           if (performance.now() - last < SLICE_MS) return null;
-          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, cjkSpacing(M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 })), `${k} ${q.index}`);
+          // one run at a time: this one, then the rest of the list
+          const rest = (p.encoding === 'all' ? ENCODING_NAMES : [p.encoding]).slice(q.index + 1).map((e) => ({ steps: q.steps, evaluations: evaluationsOf(e) }));
+          progress({ ...q, lastLoss: q.loss[q.loss.length - 1] }, M.progress.format({ ...q, name: String(LAB[q.encoding]), index: q.index + 1 }), `${k} ${q.index}`,
+            timeLeft([{ ...q, evaluatingMs: 0 }, ...rest], 1));
           return new Promise((r) => setTimeout(r)).then(() => (last = performance.now()));
         },
       }).then((runs) => job?.key === k && finish(runs, 'slices', k, p),
@@ -328,7 +366,7 @@ export default {
           rows: lines.flatMap(([enc, s, ev]) => ev.map((e) => [s ? `${enc} + ${s}` : enc, e.length, e[field], e.lo, e.hi])),
         };
       },
-      destroy: () => (job?.stop(), chart.destroy(), loss.destroy()),
+      destroy: () => (job?.stop(), clearInterval(ticker), chart.destroy(), loss.destroy()),
     };
     return view;
   },

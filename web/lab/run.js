@@ -13,6 +13,16 @@ export const MULTIPLES = [1, 2, 4, 8];
 export const TRAIN_LENGTH = 16;
 const ATTENTION_MULTIPLES = [1, 4]; // the attention pictures, as npm run lab stores them
 const SEQUENCES = 128;
+// For the time a Train has left (estimate.js), a run's speed is measured once it has trained
+// MEASURED_STEPS steps: its steps over the last RECENT slices, and an evaluation timed then on
+// PROBE of its sequences (its time grows with their number), after one sequence at each length
+// has touched the run's buffers. Not sooner: a worker's code runs slower in its first second,
+// until the engine has optimised it, and a run's first pass at a length is slower than the rest.
+export const MEASURED_STEPS = 30;
+const RECENT = 5, PROBE = 1 / 8;
+
+/** How many times a run of `encoding` is evaluated: RoPE also with each scaling. */
+export const evaluationsOf = (encoding) => (encoding === 'rope' ? 1 + SCALINGS.length : 1);
 
 const summary = (ev) => ev.map((e) => ({ length: e.length, tokenAccuracy: e.tokenAccuracy, sequenceAccuracy: e.sequenceAccuracy, loss: e.loss }));
 
@@ -20,9 +30,13 @@ const summary = (ev) => ev.map((e) => ({ length: e.length, tokenAccuracy: e.toke
  * Trains the encodings named in `encodings` (default every one) on `task` for `steps` steps from
  * `seed`, at `trainLength` with `dModel` and `layers` (pe.train's defaults otherwise), in slices
  * of `slice` steps; after each slice `pause(progress)` may return a promise (a time-sliced page
- * yields there) and a true `cancelled()` stops. Resolves to the runs, or null when cancelled.
+ * yields there) and a true `cancelled()` stops. progress = { encoding, index, count, step, steps,
+ * loss, stepMs, evaluationMs, evaluations }: once the run has trained MEASURED_STEPS steps (or
+ * all of them), the ms a step takes now and the ms each of its `evaluations` will take (null
+ * before, and evaluationMs always when `probe` is false). Resolves to the runs, or null when
+ * cancelled.
  */
-export async function trainAll(pe, { task, steps, seed, trainLength = TRAIN_LENGTH, dModel, layers, encodings },
+export async function trainAll(pe, { task, steps, seed, trainLength = TRAIN_LENGTH, dModel, layers, encodings, probe = true },
   { slice = 10, pause = () => null, cancelled = () => false } = {}) {
   const runs = [];
   const lengths = MULTIPLES.map((m) => m * trainLength);
@@ -31,12 +45,27 @@ export async function trainAll(pe, { task, steps, seed, trainLength = TRAIN_LENG
     const enc = chosen[k];
     const run = pe.train({ task, ...enc, trainLength, ...(dModel ? { dModel } : {}), ...(layers ? { layers } : {}), steps: 0, seed });
     try {
+      const evaluate = (scaling, sequences = SEQUENCES) => run.evaluate({ lengths, sequences, seed: 1, ...(scaling ? { scaling: { type: scaling } } : {}) });
+      const evaluations = evaluationsOf(enc.encoding), recent = []; // [steps, ms] of the last slices
+      let measured = false, evaluationMs = null;
       while (run.steps < steps) {
-        run.step(Math.min(slice, steps - run.steps));
-        await pause({ encoding: enc.encoding, index: k, count: chosen.length, step: run.steps, steps, loss: run.loss });
+        const n = Math.min(slice, steps - run.steps), t0 = performance.now();
+        run.step(n);
+        recent.push([n, performance.now() - t0]);
+        if (recent.length > RECENT) recent.shift();
+        if (!measured && run.steps >= Math.min(MEASURED_STEPS, steps)) {
+          measured = true;
+          if (probe) {
+            evaluate(null, 1);
+            const t1 = performance.now();
+            evaluate(null, SEQUENCES * PROBE);
+            evaluationMs = (performance.now() - t1) / PROBE;
+          }
+        }
+        const stepMs = measured ? recent.reduce((ms, r) => ms + r[1], 0) / recent.reduce((m, r) => m + r[0], 0) : null;
+        await pause({ encoding: enc.encoding, index: k, count: chosen.length, step: run.steps, steps, loss: run.loss, stepMs, evaluationMs, evaluations });
         if (cancelled()) return null;
       }
-      const evaluate = (scaling) => run.evaluate({ lengths, sequences: SEQUENCES, seed: 1, ...(scaling ? { scaling: { type: scaling } } : {}) });
       const plain = evaluate(null);
       const record = { encoding: enc.encoding, style: enc.style, loss: run.loss, evaluation: summary(plain), details: details(run, plain, trainLength) };
       if (enc.encoding === 'rope') record.scaled = Object.fromEntries(SCALINGS.map((s) => [s, summary(evaluate(s))]));
