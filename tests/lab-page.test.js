@@ -2,9 +2,10 @@
 // web/lab/results.json; Train runs its runs in a pool of Web Workers, one per core (the page is
 // told how many cores it has), and draws what it trained; a pool of any size trains the bits of
 // one worker; Cancel stops every worker; a page without Worker trains in slices on its own
-// thread; while it trains the status says the time so far and, once measured, the time left;
-// both languages. The longest main-thread task while the workers train is printed (a
-// diagnostic, not an assertion).
+// thread; while it trains the status says the time so far and, once measured, the time left; a
+// run of the default settings is said to be one seed of the three the text quotes; both
+// languages. The longest main-thread task while the workers train is printed (a diagnostic,
+// not an assertion).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, pageReady } from './browser.js';
@@ -32,6 +33,7 @@ async function open(query, { noWorker = false, cores = 0 } = {}) {
 }
 
 const status = (page) => page.locator('.lab-panel [role="status"]').textContent();
+const lossNote = (page) => page.locator('.lab-panel + .chart-note').textContent();
 const button = (page) => page.locator('.lab-panel button');
 
 // One embed of the chart at its defaults, loaded once, serves the tests that read it or set its
@@ -53,6 +55,7 @@ test('the default run is drawn at once from the results file', async () => {
   const data = await page.evaluate(() => window.posencEmbed.host.data);
   assert.ok(data.rows.length >= 10 * 4, 'every encoding (and RoPE scaled) at four lengths');
   assert.match(await status(page), /trained ahead of time \(400 steps, seeds 1, 2, 3: each line is their mean/);
+  assert.match(await lossNote(page), /^Below: the training loss of the models above .*, every 5th step, of seed 1 alone: the only seed whose losses are stored\./);
   assert.equal(await button(page).textContent(), 'Train');
   assert.deepEqual(errors, []);
 });
@@ -110,6 +113,7 @@ test('Train: a pool of Web Workers, one per core, trains every encoding and the 
   assert.match(training[0], /step 10 of 50.*… \d+ s so far\.$/);
   assert.ok(training.some((text) => /… \d+ s so far, about \d+ s left\.$/.test(text)), training.join(' | '));
   assert.ok(!training.some((text) => /step [3-9]\d of 50/.test(text) && !/left\.$/.test(text)), 'an estimate once a run has trained 30 steps');
+  assert.match(await lossNote(page), /trained here .*, every 5th step, seed 2\./);
   const after = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
   assert.notEqual(after, before, 'the chart shows the new runs');
   t.diagnostic(`longest main-thread task while the workers trained: ${(await page.evaluate(() => window.longest)).toFixed(0)} ms`);
@@ -140,6 +144,27 @@ test('one worker is said as one, in both languages', async () => {
     assert.ok(shown.some((text) => /^Training in a Web Worker, 0 of 1 done: ALiBi step \d+ of 50… \d+ s so far/.test(text)), shown.join(' | '));
     assert.ok(shown.some((text) => /^正在一个 Web Worker 中训练，已完成 0 个，共 1 个：ALiBi 第 \d+ 步，共 50 步……已用 \d+ 秒/.test(text)), shown.join(' | '));
     assert.ok(!shown.some((text) => /\b1 Web Workers|1 个 Web Worker|同时/.test(text)), shown.join(' | '));
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('a run of the default settings is said to be one seed of the three the text quotes, in both languages', async () => {
+  const { page, context, errors } = await open('encoding=alibi', { cores: 1 });
+  try {
+    await button(page).click();
+    await page.waitForFunction(() => /trained here/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 240_000 });
+    assert.equal(await status(page), 'Shown: trained here, 400 steps, seed 1, in a Web Worker. That is one seed; the text quotes the mean of seeds 1, 2, 3, drawn before Train, so its figures can differ from these.');
+    assert.match(await lossNote(page), /^Below: the training loss of the models trained here .*, every 5th step, seed 1\./);
+    await setLang(page, 'zh');
+    assert.equal(await status(page), '当前显示：在这里训练的结果，400 步，种子 1，在 Web Worker 中。这只是一个种子的结果；正文引用的是种子 1、2、3 的平均值，也就是按“训练”之前图中画的曲线，所以数字可能与这里不同。');
+    assert.match(await lossNote(page), /^下图是在这里训练的各模型的训练损失（.*），每 5 步画一个点，种子 1。每一步都换一个随机抽取的长度/);
+    // a run of other settings is no seed of the default run
+    await set(page, { steps: 50, dModel: 16, layers: 1 });
+    await button(page).click();
+    await page.waitForFunction(() => /在这里训练/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 240_000 });
+    assert.doesNotMatch(await status(page), /一个种子/);
   } finally {
     await context.close();
   }

@@ -37,10 +37,15 @@ const M = messages({
     yTitle: 'accuracy',
     lossTitle: 'training loss',
     lossX: 'training step',
+    lossFile: 'Below: the training loss of the models above (the mean cross-entropy over the positions that carry an answer), every 5th step, of seed {seed} alone: the only seed whose losses are stored.',
+    lossOwn: 'Below: the training loss of the models trained here (the mean cross-entropy over the positions that carry an answer), every 5th step, seed {seed}.',
+    lossLive: 'Below: the training loss of the models training now (the mean cross-entropy over the positions that carry an answer), seed {seed}, a point after every slice of steps.',
+    lossWhy: ' Each step trains on a new length drawn at random, so the loss jumps from step to step.',
     train: 'Train',
     cancel: 'Cancel',
     shown: 'Shown: the default run, trained ahead of time ({steps} steps, seeds {seeds}: each line is their mean, its band their range).',
     shownOwn: 'Shown: trained here, {steps} steps, seed {seed}{where}.',
+    oneSeed: ' That is one seed; the text quotes the mean of seeds {seeds}, drawn before Train, so its figures can differ from these.',
     drawnDefault: 'drawn: the default run, trained ahead of time (training length {length}, {steps} steps, the mean and range of seeds {seeds})',
     inWorker: ', in a Web Worker',
     inWorkers: ', in {workers} Web Workers at once',
@@ -88,10 +93,15 @@ const M = messages({
     yTitle: '准确率',
     lossTitle: '训练损失',
     lossX: '训练步数',
+    lossFile: '下图是上面各模型的训练损失（带答案的各位置上交叉熵的平均），每 5 步画一个点，只画种子 {seed}：只有它的损失存了下来。',
+    lossOwn: '下图是在这里训练的各模型的训练损失（带答案的各位置上交叉熵的平均），每 5 步画一个点，种子 {seed}。',
+    lossLive: '下图是正在训练的各模型的训练损失（带答案的各位置上交叉熵的平均），种子 {seed}，每训练一小段画一个点。',
+    lossWhy: '每一步都换一个随机抽取的长度，所以曲线上下跳动。',
     train: '训练',
     cancel: '取消',
     shown: '当前显示：预先训练好的默认结果（{steps} 步，种子 {seeds}：每条线是它们的平均值，色带是它们的范围）。',
     shownOwn: '当前显示：在这里训练的结果，{steps} 步，种子 {seed}{where}。',
+    oneSeed: '这只是一个种子的结果；正文引用的是种子 {seeds} 的平均值，也就是按“训练”之前图中画的曲线，所以数字可能与这里不同。',
     drawnDefault: '图中是预先训练好的默认结果（训练长度 {length}，{steps} 步，种子 {seeds} 的平均值与范围）',
     inWorker: '，在 Web Worker 中',
     inWorkers: '，同时在 {workers} 个 Web Worker 中',
@@ -209,7 +219,10 @@ export default {
     let said = null;
     const speak = (text, mark = text) => mark !== said && ((said = mark), (spoken.textContent = text));
     panel.append(button, status, spoken);
-    el.append(panel);
+    // what the loss chart says: whose losses, which seed
+    const lossNote = document.createElement('p');
+    lossNote.className = 'chart-note';
+    el.append(panel, lossNote);
     const loss = lineChart(el, Chart, { x: M.lossX, y: M.lossTitle, aspect: 2.6 });
     // (a legend of its own: the scaled RoPE lines above share their run's one loss curve)
     loss.options.plugins.legend = lineLegend;
@@ -257,6 +270,7 @@ export default {
       live.clear();
       (started = performance.now()), (say = null);
       ticker ||= setInterval(tick, 1000);
+      lossNote.textContent = M.lossLive.format({ seed: p.seed }) + String(M.lossWhy);
       if (canStartWorkers()) pooled(p, k);
       else sliced(p, k);
       requestRedraw(el);
@@ -307,8 +321,8 @@ export default {
     const view = {
       update(p) {
         params = p;
-        const isDefault = p.steps === DEFAULT_STEPS && p.seed === DEFAULT_SEED && p.trainLength === TRAIN_LENGTH &&
-          p.dModel === LAB_DEFAULTS.dModel && p.layers === LAB_DEFAULTS.layers;
+        const defaultRun = p.steps === DEFAULT_STEPS && p.trainLength === TRAIN_LENGTH && p.dModel === LAB_DEFAULTS.dModel && p.layers === LAB_DEFAULTS.layers;
+        const isDefault = defaultRun && p.seed === DEFAULT_SEED;
         const mine = own.get(key(p)) ?? own.get(key(p, 'all')); // one encoding of an 'all' run is shown from it
         const chosen = (runs) => runs.filter((r) => p.encoding === 'all' || r.encoding === p.encoding);
         const seeds = (mine ? [mine.runs] : fileSeeds[p.task]).map(chosen); // one list of runs per seed
@@ -320,7 +334,8 @@ export default {
           // where: 'slices', or the number of workers
           const where = mine?.where === 'slices' ? String(M.inSlices) : mine?.where === 1 ? String(M.inWorker)
             : M.inWorkers.format({ workers: mine?.where });
-          status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where })
+          // a run of the default settings is one seed of the run the text quotes, the mean of three
+          status.textContent = message ?? (mine ? M.shownOwn.format({ steps: p.steps, seed: p.seed, where }) + (defaultRun ? M.oneSeed.format({ seeds: seedList() }) : '')
             : isDefault ? M.shown.format({ steps: DEFAULT_STEPS, seeds: seedList() })
               : M.pressTrain.format());
           speak(status.textContent);
@@ -353,6 +368,7 @@ export default {
         if (!job) {
           loss.data.datasets = lossCurves(runs);
           loss.update();
+          lossNote.textContent = (mine ? M.lossOwn.format({ seed: p.seed }) : M.lossFile.format({ seed: DEFAULT_SEED })) + String(M.lossWhy);
         }
         view.notice = cjkSpacing(notice(lines, field));
         view.readout = cjkSpacing(M.readout.format({
