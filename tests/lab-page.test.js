@@ -81,6 +81,34 @@ test('a tie at the digits shown is named alike in every view, and Chinese puts n
   assert.deepEqual(errors, []);
 });
 
+test('a line hidden under another says so in the legend; RoPE looks alike in the lab\'s two accuracy charts', async () => {
+  const looks = (page) => page.evaluate(() => window.Chart.getChart(document.querySelector('canvas')).data.datasets
+    .filter((d) => d.label).map((d) => [d.label, d.borderColor, d.borderDash.join(',')]));
+  const { page, errors } = await sharedEmbed();
+  try {
+    await set(page, { task: 'copy' });
+    const lab = await looks(page);
+    assert.deepEqual(lab.filter(([label]) => /hidden/.test(label)).map(([label]) => label), ['xPos (hidden under RoPE)']);
+    await setLang(page, 'zh');
+    assert.ok((await looks(page)).some(([label]) => label === 'xPos（被“RoPE”遮住）'));
+    const scaling = await b.browser.newContext();
+    const other = await scaling.newPage();
+    await other.goto(`${b.url}embed.html?chart=lab-scaling`);
+    await other.evaluate(() => window.posencEmbed.ready);
+    const rope = lab.find(([label]) => label === 'RoPE'), xpos = lab.find(([label]) => label.startsWith('xPos'));
+    const [plain, ...rest] = await looks(other);
+    assert.deepEqual(plain, ['RoPE, unscaled', rope[1], rope[2]]);
+    // RoPE + PI at evaluation is the first chart's RoPE + PI, and nothing is drawn in xPos's colour
+    assert.deepEqual(rest[0].slice(1), lab.find(([label]) => label === 'RoPE + PI').slice(1));
+    assert.ok(rest.every(([, colour]) => colour !== xpos[1]), JSON.stringify(rest));
+    await scaling.close();
+  } finally {
+    await setLang(page, 'en');
+    await set(page, { task: 'kback' });
+  }
+  assert.deepEqual(errors, []);
+});
+
 // 'Train' in a pool and training without Worker train the smallest model (d_model 16, one layer)
 // at the default training length: what they check is the page's part (the pool, the slices, what
 // is said and drawn), the same code at any size, for a third of the arithmetic. The model of the

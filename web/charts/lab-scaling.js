@@ -3,10 +3,10 @@
 // interpolation, NTK or YaRN applied at evaluation only (factor = the multiple); and after a short
 // fine-tune at 4× with each of them (factor 4). From web/lab/results.json (`npm run lab`): each
 // line the mean over its seeds, the band their range.
-import { lineChart, palette, dashes, lineLegend, sig, pointArrays, COL, colHeads } from './common.js';
+import { lineChart, lineLegend, sig, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { MULTIPLES, TRAIN_LENGTH } from '../lab/run.js';
-import { LAB, taskParam, acrossSeeds, seedBand } from './shared/lab.js';
+import { LAB, taskParam, acrossSeeds, seedBand, lineLook, coveredBy } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const M = messages({
@@ -18,6 +18,7 @@ const M = messages({
     xTitle: 'test length (tokens of the task; trained up to 16)',
     yTitle: 'accuracy',
     plain: 'RoPE, unscaled',
+    under: '{name} (hidden under {other})',
     atEval: 'RoPE + {scaling} at evaluation',
     tuned: 'RoPE + {scaling}, tuned {steps} steps, factor {multiple}',
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length (the mean of seeds {seeds}): {list}.',
@@ -45,6 +46,7 @@ const M = messages({
     xTitle: '测试长度（任务的 token 数；训练时最长 16）',
     yTitle: '准确率',
     plain: 'RoPE，不缩放',
+    under: '{name}（被“{other}”遮住）',
     atEval: 'RoPE + {scaling}，只在推理时',
     tuned: 'RoPE + {scaling}，以因子 {multiple} 微调 {steps} 步',
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}；种子 {seeds} 的平均值）：{list}。',
@@ -71,15 +73,18 @@ const RIGHT = 0.95;
 
 const SEEDS = [results.options.train.seed, ...results.options.seeds];
 
-/** The lines of one task: [name, one evaluation list per seed, colour, dashed, fine-tuned]. */
+/**
+ * The lines of one task: [name, one evaluation list per seed, look (lineLook: as the lab's first
+ * chart draws RoPE and RoPE scaled at evaluation), fine-tuned].
+ */
 function lines(task) {
   const rope = (r) => r.task === task && r.encoding === 'rope';
   const runs = [results.runs.find(rope), ...results.seedRuns.filter(rope)];
   const ft = results.options.fineTune;
-  const out = [[M.plain.format(), runs.map((r) => r.evaluation), palette[6], false, false]];
-  SCALINGS.forEach(([s, name], i) => out.push([M.atEval.format({ scaling: name }), runs.map((r) => r.scaled[s]), palette[i], true, false]));
-  SCALINGS.forEach(([s, name], i) => out.push([M.tuned.format({ scaling: name, steps: ft.steps, multiple: ft.multiple }),
-    runs.map((r) => r.fineTuned[s].evaluation), palette[i], false, true]));
+  const out = [[M.plain.format(), runs.map((r) => r.evaluation), lineLook('rope'), false]];
+  SCALINGS.forEach(([s, name]) => out.push([M.atEval.format({ scaling: name }), runs.map((r) => r.scaled[s]), lineLook('rope', { scaling: s }), false]));
+  SCALINGS.forEach(([s, name]) => out.push([M.tuned.format({ scaling: name, steps: ft.steps, multiple: ft.multiple }),
+    runs.map((r) => r.fineTuned[s].evaluation), lineLook('rope', { scaling: s, tuned: true }), true]));
   return out;
 }
 
@@ -142,11 +147,17 @@ export default {
       update({ task, metric }) {
         const field = metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
         const ls = lines(task).map(([label, evs, ...rest]) => [label, acrossSeeds(evs, field), ...rest]);
-        chart.data.datasets = ls.flatMap(([label, ev, colour, dashed, tuned], j) => [{
-          label, data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
-          borderColor: colour, borderDash: dashed ? dashes[1] : [], borderWidth: tuned || j === 0 ? 2.25 : 1.5,
-          pointRadius: 3, pointStyle: tuned ? 'rect' : dashed ? 'triangle' : 'circle',
-        }, ...seedBand(pts, j, ev, colour, dashed ? '14' : '22')]);
+        // a line drawn exactly under another is named in the legend as hidden
+        const covered = coveredBy(ls.map(([, ev]) => ev.map((e) => e[field])));
+        chart.data.datasets = ls.flatMap(([label, ev, { colour, dash }, tuned], j) => {
+          const atEval = !tuned && dash.length > 0;
+          return [{
+            label: covered[j] < 0 ? label : M.under.format({ name: label, other: ls[covered[j]][0] }),
+            data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
+            borderColor: colour, borderDash: dash, borderWidth: atEval ? 1.5 : 2.25,
+            pointRadius: 3, pointStyle: tuned ? 'rect' : atEval ? 'triangle' : 'circle',
+          }, ...seedBand(pts, j, ev, colour, atEval ? '14' : '22')];
+        });
         chart.update();
         view.notice = notice(task, ls.map(([, ev]) => ev.map((e) => e[field])));
         view.readout = M.readout.format({

@@ -5,13 +5,13 @@
 // same code) at once; other settings train on the reader's machine when they press Train: in a
 // pool of Web Workers, one per core (web/lab/pool.js), where the page can start them, else in
 // slices on the page, with live loss curves and Cancel.
-import { lineChart, palette, dashes, lineLegend, sig, requestRedraw, pointArrays, COL, colHeads } from './common.js';
+import { lineChart, lineLegend, sig, requestRedraw, pointArrays, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained, evaluationsOf } from '../lab/run.js';
 import { trainPool, poolSize } from '../lab/pool.js';
 import { timeLeft } from '../lab/estimate.js';
 import { LAB_DEFAULTS } from '../lib/lab.js';
-import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand } from './shared/lab.js';
+import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand, lineLook, coveredBy } from './shared/lab.js';
 import results from '../lab/results.json' with { type: 'json' };
 
 const DEFAULT_STEPS = results.options.train.steps, DEFAULT_SEED = results.options.train.seed;
@@ -67,6 +67,7 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '; ',
     withScaling: '{name} + {scaling}',
+    under: '{name} (hidden under {other})',
     noticeRight: 'Right (0.95 or more) at the training length: {right1}{same}. Still right at 2×: {right2}; at 4×: {right4}.',
     sameAt1: ' (RoPE\'s scaled lines are RoPE itself there: at 1× their factor is 1)',
     noticeWeak: 'No encoding has learned this task at the training length: the best gets {value} ({best}). {at2}',
@@ -123,6 +124,7 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '；',
     withScaling: '{name} + {scaling}',
+    under: '{name}（被“{other}”遮住）',
     noticeRight: '在训练长度上做对（准确率不低于 0.95）的：{right1}{same}。到 2× 仍然做对的：{right2}；到 4×：{right4}。',
     sameAt1: '（RoPE 的几条缩放曲线在这里就是 RoPE 本身：1× 处的缩放因子为 1）',
     noticeWeak: '在训练长度上没有哪种编码学会了这个任务：最好的也只有 {value}（{best}）。{at2}',
@@ -169,9 +171,6 @@ function duration(ms, estimate = false) {
   if (s < 60) return M.seconds.format({ s });
   return s % 60 ? M.minutes.format({ m: Math.floor(s / 60), s: s % 60 }) : M.wholeMinutes.format({ m: s / 60 });
 }
-
-/** An encoding's colour, the same in every setting: its place in the lab's list. */
-const colourOf = (encoding) => palette[ENCODING_NAMES.indexOf(encoding) % 7];
 
 /** Whether training can run in module Workers here (not file://; the single-file build has no worker file, found at the start). */
 const canStartWorkers = () => typeof Worker === 'function' && location.protocol !== 'file:';
@@ -228,7 +227,7 @@ export default {
     loss.options.plugins.legend = lineLegend;
     loss.canvas.parentElement.classList.add('phone-legend');
     // the losses of the runs shown, every 5th step
-    const curve = (encoding, data) => ({ label: String(LAB[encoding]), data, borderColor: colourOf(encoding), borderWidth: 1.25, borderDash: [] });
+    const curve = (encoding, data) => ({ label: String(LAB[encoding]), data, borderColor: lineLook(encoding).colour, borderWidth: 1.25, borderDash: [] });
     const lossCurves = (runs) => runs.map((r) => curve(r.encoding, Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => ({ x: 5 * n + 1, y: r.loss[5 * n] }))));
     Object.assign(loss.options.plugins, { decimation: false });
     const pts = pointArrays();
@@ -355,11 +354,14 @@ export default {
           }
         });
         const band = seeds.length > 1;
+        // a line drawn exactly under another (xPos under RoPE when copying) is named in the legend as hidden
+        const covered = coveredBy(lines.map(([, , ev]) => ev.map((e) => e[field])));
         chart.data.datasets = lines.flatMap(([enc, s, ev], j) => {
-          const colour = colourOf(enc);
+          const { colour, dash } = lineLook(enc, { scaling: s }), name = runName(enc, s);
           const line = {
-            label: runName(enc, s), data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
-            borderColor: colour, borderDash: s ? dashes[1 + SCALINGS.indexOf(s)] : [], borderWidth: s ? 1.5 : 2.25,
+            label: covered[j] < 0 ? name : M.under.format({ name, other: runName(lines[covered[j]][0], lines[covered[j]][1]) }),
+            data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
+            borderColor: colour, borderDash: dash, borderWidth: s ? 1.5 : 2.25,
             pointRadius: 3, pointStyle: s ? 'triangle' : 'circle',
           };
           return band ? [line, ...seedBand(pts, j, ev, colour, s ? '14' : '26')] : [line];

@@ -1,7 +1,8 @@
 // lab.js: what the lab's charts share: the names of the tasks and of the encodings, in every
 // language, and the controls that choose them.
 import { messages } from '../../host/i18n.js';
-import { ENCODINGS } from '../../lab/run.js';
+import { ENCODINGS, SCALINGS } from '../../lab/run.js';
+import { palette, dashes, isDark } from './colours.js';
 
 export const LAB = messages({
   en: {
@@ -69,4 +70,30 @@ export function seedBand(pts, key, ev, colour, alpha) {
     pointHitRadius: 0, borderColor: 'transparent', backgroundColor: `${colour}${alpha}`, fill,
   });
   return [edge('hi', false), edge('lo', '-1')];
+}
+
+// RoPE fine-tuned (lab-scaling): RoPE's reddish purple, darker (lighter on the dark theme), a
+// colour no encoding has.
+const TUNED = { light: '#AA3377', dark: '#F4B8DC' };
+
+/**
+ * The look of a lab line, the same in every lab chart: an encoding's colour is its place in the
+ * lab's list (xPos black, RoPE reddish purple …), solid; RoPE with a scaling at evaluation keeps
+ * RoPE's colour, dashed as the scaling; RoPE fine-tuned with a scaling has that dash in TUNED.
+ */
+export function lineLook(encoding, { scaling = null, tuned = false } = {}) {
+  const colour = tuned ? TUNED[isDark() ? 'dark' : 'light'] : palette[NAMES.indexOf(encoding)];
+  return { colour, dash: scaling ? dashes[1 + SCALINGS.indexOf(scaling)] : [] };
+}
+
+// Two lines closer than this at every point (on the 0–1 accuracy axis, about a line's width) look like one.
+const COVERED = 0.01;
+
+/**
+ * For each line of a chart (its values at the same points, in the order of the datasets: Chart.js
+ * draws the first on top), the first line before it that covers it at every point, or -1: a line
+ * the reader cannot see, which its legend entry names.
+ */
+export function coveredBy(lines) {
+  return lines.map((v, j) => lines.findIndex((u, i) => i < j && u.length === v.length && u.every((x, n) => Math.abs(x - v[n]) < COVERED)));
 }
