@@ -55,7 +55,7 @@ test('the default run is drawn at once from the results file', async () => {
   const data = await page.evaluate(() => window.posencEmbed.host.data);
   assert.ok(data.rows.length >= 10 * 4, 'every encoding (and RoPE scaled) at four lengths');
   assert.match(await status(page), /trained ahead of time \(400 steps, seeds 1, 2, 3: each line is their mean/);
-  assert.match(await lossNote(page), /^Below: the training loss of the models above .*, every 5th step, of seed 1 alone: the only seed whose losses are stored\./);
+  assert.match(await lossNote(page), /^Below: the loss of each model above on its training batch, every 5th step, for seed 1 alone, the only seed whose losses are stored\. Each step/);
   assert.equal(await button(page).textContent(), 'Train');
   assert.deepEqual(errors, []);
 });
@@ -141,7 +141,7 @@ test('Train: a pool of Web Workers, one per core, trains every encoding and the 
   assert.match(training[0], /step 10 of 50.*… \d+ s so far\.$/);
   assert.ok(training.some((text) => /… \d+ s so far, about \d+ s left\.$/.test(text)), training.join(' | '));
   assert.ok(!training.some((text) => /step [3-9]\d of 50/.test(text) && !/left\.$/.test(text)), 'an estimate once a run has trained 30 steps');
-  assert.match(await lossNote(page), /trained here .*, every 5th step, seed 2\./);
+  assert.match(await lossNote(page), /^Below: the loss of each model trained here on its training batch, every 5th step, seed 2\./);
   const after = await page.evaluate(() => JSON.stringify(window.posencEmbed.host.data.rows));
   assert.notEqual(after, before, 'the chart shows the new runs');
   t.diagnostic(`longest main-thread task while the workers trained: ${(await page.evaluate(() => window.longest)).toFixed(0)} ms`);
@@ -184,10 +184,10 @@ test('a run of the default settings is said to be one seed of the three the text
     await button(page).click();
     await page.waitForFunction(() => /trained here/.test(document.querySelector('.lab-panel [role="status"]').textContent), null, { timeout: 240_000 });
     assert.equal(await status(page), 'Shown: trained here, 400 steps, seed 1, in a Web Worker. That is one seed; the text quotes the mean of seeds 1, 2, 3, drawn before Train, so its figures can differ from these.');
-    assert.match(await lossNote(page), /^Below: the training loss of the models trained here .*, every 5th step, seed 1\./);
+    assert.match(await lossNote(page), /^Below: the loss of each model trained here on its training batch, every 5th step, seed 1\./);
     await setLang(page, 'zh');
     assert.equal(await status(page), '当前显示：在这里训练的结果，400 步，种子 1，在 Web Worker 中。这只是一个种子的结果；正文引用的是种子 1、2、3 的平均值，也就是按“训练”之前图中画的曲线，所以数字可能与这里不同。');
-    assert.match(await lossNote(page), /^下图是在这里训练的各模型的训练损失（.*），每 5 步画一个点，种子 1。每一步都换一个随机抽取的长度/);
+    assert.match(await lossNote(page), /^下图是在这里训练的各模型在训练批上的损失，每 5 步画一个点，种子 1。每一步的那批序列都换一个随机长度/);
     // a run of other settings is no seed of the default run
     await set(page, { steps: 50, dModel: 16, layers: 1 });
     await button(page).click();
