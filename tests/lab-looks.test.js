@@ -2,7 +2,7 @@
 // encoding, RoPE scaled at evaluation in RoPE's colour with a dash per scaling, RoPE fine-tuned in
 // a colour of its own, and no two lines with one look; and a line drawn exactly under another is
 // found (coveredBy), as the legend must name it: in the file's default run, xPos under RoPE on the
-// copy task. Both charts, as drawn in Chromium, are in tests/lab-page.test.js.
+// copy task (and in the loss chart, on both tasks). Both charts, as drawn in Chromium, are in tests/lab-page.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,9 @@ test('one look per line in every lab chart: xPos and RoPE unscaled never share o
 test('a line covered at every point by one drawn over it is found, and only then', () => {
   assert.deepEqual(coveredBy([[1, 0.5], [1, 0.505], [1, 0.6], [0.995, 0.6]]), [-1, 0, -1, 2]);
   assert.deepEqual(coveredBy([[0.3, 0.2], [0.3, 0.25]]), [-1, -1], 'one point apart is seen');
+  // on an axis 3.5 long (the loss), 0.02 apart is a line's width
+  assert.deepEqual(coveredBy([[3, 1], [3.02, 1.01]], 3.5), [-1, 0]);
+  assert.deepEqual(coveredBy([[3, 1], [3.02, 1.01]]), [-1, -1]);
   // the file's copy task, per token: xPos under RoPE, nothing else
   const seeds = decodeSeeds(results, 'copy'), field = 'tokenAccuracy';
   const lines = seeds[0].map((r, i) => [r.encoding, acrossSeeds(seeds.map((rs) => rs[i].evaluation), field).map((e) => e[field])]);

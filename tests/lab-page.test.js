@@ -81,14 +81,16 @@ test('a tie at the digits shown is named alike in every view, and Chinese puts n
   assert.deepEqual(errors, []);
 });
 
-test('a line hidden under another says so in the legend; RoPE looks alike in the lab\'s two accuracy charts', async () => {
-  const looks = (page) => page.evaluate(() => window.Chart.getChart(document.querySelector('canvas')).data.datasets
-    .filter((d) => d.label).map((d) => [d.label, d.borderColor, d.borderDash.join(',')]));
+test('a line hidden under another says so in the legend, the loss chart\'s too; RoPE looks alike in the lab\'s two accuracy charts', async () => {
+  const looks = (page, k = 0) => page.evaluate((k) => window.Chart.getChart(document.querySelectorAll('canvas')[k]).data.datasets
+    .filter((d) => d.label).map((d) => [d.label, d.borderColor, d.borderDash.join(',')]), k);
   const { page, errors } = await sharedEmbed();
   try {
     await set(page, { task: 'copy' });
     const lab = await looks(page);
     assert.deepEqual(lab.filter(([label]) => /hidden/.test(label)).map(([label]) => label), ['xPos (hidden under RoPE)']);
+    // the loss chart below too: xPos's loss within 0.02 of RoPE's at every point
+    assert.deepEqual((await looks(page, 1)).filter(([label]) => /hidden/.test(label)).map(([label]) => label), ['xPos (hidden under RoPE)']);
     await setLang(page, 'zh');
     assert.ok((await looks(page)).some(([label]) => label === 'xPos（被“RoPE”遮住）'));
     const scaling = await b.browser.newContext();

@@ -226,9 +226,14 @@ export default {
     // (a legend of its own: the scaled RoPE lines above share their run's one loss curve)
     loss.options.plugins.legend = lineLegend;
     loss.canvas.parentElement.classList.add('phone-legend');
-    // the losses of the runs shown, every 5th step
-    const curve = (encoding, data) => ({ label: String(LAB[encoding]), data, borderColor: lineLook(encoding).colour, borderWidth: 1.25, borderDash: [] });
-    const lossCurves = (runs) => runs.map((r) => curve(r.encoding, Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => ({ x: 5 * n + 1, y: r.loss[5 * n] }))));
+    // the losses of the runs shown, every 5th step; a curve hidden under another is named so, as above
+    const curve = (encoding, data, under = null) => ({ label: under ? M.under.format({ name: String(LAB[encoding]), other: String(LAB[under]) }) : String(LAB[encoding]),
+      data, borderColor: lineLook(encoding).colour, borderWidth: 1.25, borderDash: [] });
+    const lossCurves = (runs) => {
+      const ys = runs.map((r) => Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => r.loss[5 * n]));
+      const covered = coveredBy(ys, Math.max(...ys.flat()));
+      return runs.map((r, j) => curve(r.encoding, ys[j].map((y, n) => ({ x: 5 * n + 1, y })), covered[j] < 0 ? null : runs[covered[j]].encoding));
+    };
     Object.assign(loss.options.plugins, { decimation: false });
     const pts = pointArrays();
 

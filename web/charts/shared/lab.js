@@ -86,14 +86,14 @@ export function lineLook(encoding, { scaling = null, tuned = false } = {}) {
   return { colour, dash: scaling ? dashes[1 + SCALINGS.indexOf(scaling)] : [] };
 }
 
-// Two lines closer than this at every point (on the 0–1 accuracy axis, about a line's width) look like one.
+// Two lines closer than this share of the axis at every point (about a line's width) look like one.
 const COVERED = 0.01;
 
 /**
  * For each line of a chart (its values at the same points, in the order of the datasets: Chart.js
- * draws the first on top), the first line before it that covers it at every point, or -1: a line
- * the reader cannot see, which its legend entry names.
+ * draws the first on top), the first line before it that covers it at every point, on an axis
+ * `span` long, or -1: a line the reader cannot see, which its legend entry names.
  */
-export function coveredBy(lines) {
-  return lines.map((v, j) => lines.findIndex((u, i) => i < j && u.length === v.length && u.every((x, n) => Math.abs(x - v[n]) < COVERED)));
+export function coveredBy(lines, span = 1) {
+  return lines.map((v, j) => lines.findIndex((u, i) => i < j && u.length === v.length && u.every((x, n) => Math.abs(x - v[n]) < COVERED * span)));
 }
