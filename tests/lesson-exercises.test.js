@@ -142,3 +142,24 @@ test('§15: 3.54 rad follows from the NTK-aware base it gives there', () => {
     assert.ok(t.indexOf('20221') < t.indexOf('3.54'), `${lang}: the base before the angle`);
   }
 });
+
+test('§24: the T5 and xPos links set a chart on which the answer is to be found, not printed at its edge', async () => {
+  const [t5, xpos] = exercises('other-encodings');
+  // T5 at max_distance 17: the offsets shown leave the steps at 16 and 17 wide enough to read
+  const buckets = await scene(t5.href, 't5-buckets');
+  const span = Math.max(...buckets.rows.map(([offset]) => offset));
+  assert.ok(span >= 2 * 17 && span <= 4 * 17, `offsets shown ±${span}`);
+  const causal = (d) => buckets.rows.find(([offset]) => offset === -d)[2];
+  assert.deepEqual([causal(16), causal(17), causal(span)], [16, 31, 31]);
+  assert.match(buckets.readout, /keys 17 or more back all share bucket 31/);
+  // xPos at d = 8: pair 0's line crosses 0.5 inside the chart, at about 283, which the readout does not name
+  const factors = await scene(xpos.href, 'xpos-scale');
+  const last = factors.rows[factors.rows.length - 1][0];
+  const half = factors.rows.find(([, pair0]) => pair0 <= 0.5)[0];
+  assert.ok(Math.abs(half - 283) <= last / 200, `pair 0 halves at ${half}`);
+  assert.ok(half > last / 5 && half < last / 2, `the crossing at ${half} of ${last}`);
+  assert.doesNotMatch(factors.readout, /283/);
+  assert.match(xpos.answer, /About 283 places back/);
+  assert.match(xpos.answer, /set the largest distance to 283/);
+  assert.match(xpos.answerZh, /把最大距离设为 283/);
+});

@@ -98,7 +98,7 @@ test('§23 explains the stripes by a crossing: the distances pair 0 lines up at 
 test('§23 states the collapse as the position readout does', () => {
   assert.match(source('lab-positions'), /position \{at\} the first where one falls below 0\.5/);
   assert.match(prose('lab', 'en').join(' '), /and position 46 is the first where one of them falls below one half/);
-  assert.match(prose('lab', 'zh-CN').join(' '), /位置 46 是第一个有测试长度跌到一半以下的位置/);
+  assert.match(prose('lab', 'zh-CN').join(' '), /到位置 46，开始有测试长度上的准确率跌破一半/);
   assert.doesNotMatch(prose('lab', 'en').join(' '), /only from position 46 on does it fall/);
 });
 
@@ -116,9 +116,16 @@ test('§23: YaRN keeps pair 0 because transformers ramps by pair index between w
   // the paper's ramp is linear in the turns r, the library's in the pair index: both differences are said
   assert.match(en, /differs from the paper twice: its ramp is linear in the pair index, not in r, and its two ends are whole pairs/);
   assert.match(en, /the index for 32 turns is rounded down, the one for a single turn rounded up/);
-  assert.match(zh, /过渡按维度对的序号线性变化，而不是按 r/);
+  assert.match(zh, /过渡段按维度对的序号线性变化，而不是按 r/);
   assert.ok(lab.includes('<mi>i</mi><mo>=</mo><mo>(</mo><mi>d</mi><mo>/</mo><mn>2</mn><mo>)</mo>'), 'the index formula is given');
   assert.doesNotMatch(zh, /既然保住了/);
+  // the ramp is defined where it is used, and its value per pair is the one c/scaling.c computes
+  const ramp = (i) => Math.min(1, Math.max(0, (i - Math.max(0, Math.floor(fast))) / (Math.ceil(slow) - Math.max(0, Math.floor(fast)))));
+  assert.deepEqual([0, 1, 2, 3].map(ramp), [0, 1, 1, 1]);
+  assert.match(en, /one in between, on the ramp of section 16, keeps a share γ/);
+  assert.match(en, /rises linearly from 0 at the first of these pairs to 1 at the second, and stays 1 past it: pair 0 gets 0 and keeps its angle, pair 1 gets 1, and so do pairs 2 and 3/);
+  assert.match(zh, /第 0 对取 0，角度保持不变；第 1 对取 1，第 2、3 对也是 1/);
+  assert.doesNotMatch(en + zh, /fast end|快的一端|过渡区/);
 });
 
 test('§23: the fine-tune is factor 4 on lengths up to 4×, not a tune on 4×-long sequences', () => {

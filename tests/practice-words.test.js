@@ -74,6 +74,32 @@ test('the Chinese: one word for evaluation, one name for the learned encoding, �
   assert.doesNotMatch(html, /下一步：/);
 });
 
+test('the Chinese names the learned and sinusoidal encodings, the residual stream and YaRN\'s ramp one way each, in the prose and the lab\'s charts', () => {
+  const src = (name) => readFileSync(new URL(`../web/charts/${name}.js`, import.meta.url), 'utf8');
+  // the learned encoding keeps the name the primer defines; 位置表 is its table, not another name for it
+  assert.match(section('primer'), /<dfn>可学习的绝对位置编码<\/dfn>/);
+  assert.deepEqual([...new Set(html.match(/NoPE 与[^<→ ]*/g))], ['NoPE 与可学习的绝对位置编码']);
+  assert.match(section('recap'), /<th scope="row">可学习的绝对位置编码<\/th>/);
+  assert.match(proseOf('other-encodings', 'zh-CN'), /可学习的绝对位置编码是另一个极端：它的位置表每个位置一行自由参数/);
+  assert.doesNotMatch(html, /可学习的位置表(是|中)|位置向量表/);
+  assert.match(src('shared/lab'), /learned: '可学习的绝对位置编码'/);
+  assert.match(src('lab-learned'), /readout: '任务“\{task\}”，可学习的绝对位置编码，/);
+  // the sinusoidal encoding is 正弦位置编码, as the primer and the charts name it
+  assert.match(src('shared/lab'), /sinusoidal: '正弦位置编码'/);
+  assert.doesNotMatch(html, /正弦编码|<strong>正弦<\/strong>|正弦的为/);
+  const [attention] = exercises('lab');
+  assert.match(attention.summaryZh, /可学习的绝对位置编码、正弦位置编码、RoPE、T5 和 xPos/);
+  assert.match(attention.answerZh, /正弦位置编码为 0\.91/);
+  // the readout names what the prose and the axis call 残差流
+  assert.match(src('lab-order'), /第一层之后的残差流最多变化了其范数的 \{l1\}/);
+  assert.doesNotMatch(src('lab-order'), /之后的状态/);
+  // YaRN's ramp is 过渡段 wherever the Chinese names it
+  assert.doesNotMatch(html, /过渡区/);
+  // section 24 comes after section 23, which the reader has seen
+  assert.doesNotMatch(section('other-encodings'), /第 23 节会看到/);
+  assert.match(proseOf('other-encodings', 'zh-CN'), /第 23 节已经看到，实验台上的 T5 模型/);
+});
+
 test('§21-§23 say what a learner cannot see: the boundary positions, the default sentence, Ruoss et al.\'s randomised positions', () => {
   const sentence = /DEFAULT_SENTENCE = '([^']+)'/.exec(readFileSync(new URL('../web/charts/shared/real-model.js', import.meta.url), 'utf8'))[1];
   assert.ok(proseOf('real-model', 'en').includes(`the default sentence, ${sentence}, is 15 tokens`));

@@ -69,6 +69,12 @@ test('README: the lab example runs as written', async () => {
   assert.equal(labRun.freed, true);
 });
 
+test('README: the lab charts it says show a run trained on the page are the ones that redraw for one', () => {
+  const redraws = (name) => /\bonTrained\(/.test(readFileSync(join(ROOT, 'web/charts', `${name}.js`), 'utf8'));
+  assert.deepEqual(['lab-positions', 'lab-attention', 'lab-scaling', 'lab-learned'].map(redraws), [true, true, false, false]);
+  assert.match(readme.replace(/\s+/g, ' '), /and the accuracy, per-position and attention charts show its run; the scaling and learned-table charts keep the default one\./);
+});
+
 test('README: its `npx posenc` lines run through the CLI with the exit codes it gives', () => {
   const dir = mkdtempSync(join(tmpdir(), 'posenc-readme-'));
   after(() => rmSync(dir, { recursive: true, force: true }));

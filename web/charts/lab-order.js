@@ -42,7 +42,7 @@ const M = messages({
     zero: '0（完全相同）',
     rounding: 'float32 舍入（≤ 1e-6）',
     swapped: '← 互换 →',
-    readout: '{encoding}，训练 {steps} 步，种子 {seed}：把一个 24 个 token 的“{task}”输入中位置 {a} 和 {b} 上 id 为 {first} 与 {second} 的两个 token 互换。在 {b} 之后的各位置，第一层之后的状态最多变化了其范数的 {l1}，第二层之后变化了 {l2lo} 到 {l2hi}。',
+    readout: '{encoding}，训练 {steps} 步，种子 {seed}：把一个 24 个 token 的“{task}”输入中位置 {a} 和 {b} 上 id 为 {first} 与 {second} 的两个 token 互换。在 {b} 之后的各位置，第一层之后的残差流最多变化了其范数的 {l1}，第二层之后变化了 {l2lo} 到 {l2hi}。',
     verdictSet: '在位置 {b} 之后，第一层分不清两种顺序（各行在 float32 舍入误差以内相同）：每一行都把到它为止的 token 看作一个集合。第二层又能区分，因为它读取了位置 {a} 到 {b} 之间的那些行，而那些行不同。',
     verdictOrder: '在位置 {b} 之后，第一层已经能区分两种顺序：位置编码给了它位置。',
     training: '{encoding}，种子 {seed}：正在训练 {steps} 步……',

@@ -53,7 +53,7 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '；',
     seedSep: '、',
-    noticeKback: '只在推理时使用时，PI 在 1× 之外就把任务毁了（2× 处为 {piEval}）；{furthest} {stay}保持做对（准确率不低于 0.95）最远，一直到 {reach}×；8× 处最好的是 {best8}，为 {value8}。用因子 4 微调之后，PI 在 4× 处为 {piTuned}，在 1× 处为 {piTuned1}，而不缩放的模型在 1× 处为 {plain1}。',
+    noticeKback: '只在推理时缩放，PI 一超过 1× 就做不了这个任务（2× 处仅 {piEval}）；{furthest} {stay}保持做对（准确率不低于 0.95）的长度最远，一直到 {reach}×；8× 处最好的是 {best8}，为 {value8}。用因子 4 微调之后，PI 在 4× 处为 {piTuned}，在 1× 处为 {piTuned1}，而不缩放的模型在 1× 处为 {plain1}。',
     and: ' 和 ',
     stays: '',
     stay: '',

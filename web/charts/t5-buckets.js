@@ -25,7 +25,7 @@ const M = messages({
   },
   zh: {
     colOffset: '偏移 n − m',
-    title: 'T5 的相对位置分桶：key 根据相对 query 的偏移得到哪个可学习的偏置',
+    title: 'T5 的相对位置分桶：按 key 相对 query 的偏移，决定它取哪个可学习的偏置',
     numBuckets: '桶数',
     maxDistance: 'max_distance',
     span: '显示的偏移（±）',
@@ -34,7 +34,7 @@ const M = messages({
     bidirectional: '双向（编码器）',
     causal: '因果（解码器）',
     readout: '{buckets} 个桶，max_distance 为 {maxDistance}：双向时，偏移 −{exactB}…{exactB} 各有自己的桶，其余每一侧共用 {sharedB} 个按对数间隔的桶，|Δ| ≥ {fromB} 的偏移都落进各自一侧的最后一个桶；因果时，往前 0…{exactC} 个位置的 key 各有自己的桶，往前 {fromC} 个及更远的 key 都共用第 {lastC} 个桶。',
-    noticeUntrained: '像实验台上“重复往前第 2 个 token”任务的模型那样只在 {length} 个 token 上训练时，因果模型只见过 0 到 {seen} 的距离，因此只有第 0 到 {trained} 个桶得到训练。第 {first}–{lastC} 个桶只对应往前 {length} 个及更远的距离，训练中从未遇到，所以一直保持随机的初始值。最后一个桶从往前 {fromC} 个位置开始（max_distance 为 {maxDistance}），只有在至少 {fromLength} 个 token 的序列上训练才能用到它；到那时，每个距离才都落在训练过的桶里。',
+    noticeUntrained: '因果模型若像实验台上“重复往前第 2 个 token”的模型那样只在 {length} 个 token 上训练，就只见过 0 到 {seen} 的距离，因此只有第 0 到 {trained} 个桶得到训练。第 {first}–{lastC} 个桶只对应往前 {length} 个及更远的距离，训练中从未遇到，所以一直保持随机的初始值。最后一个桶从往前 {fromC} 个位置开始（max_distance 为 {maxDistance}），只有在至少 {fromLength} 个 token 的序列上训练才能用到它；到那时，每个距离才都落在训练过的桶里。',
     noticeTrained: '在 {length} 个 token 上训练时，因果模型已经用到了最后一个桶（第 {lastC} 个），往前 {fromC} 个位置及更远的 key 都落在这个桶里：每个距离都落在训练过的桶里。',
     how: '每个偏移按 T5 的规则（Hugging Face modeling_t5.py 中的 _relative_position_bucket）以 float64 计算所属的桶：一半的桶（双向）或全部的桶（因果）对应单个偏移，其余的桶以对数间隔覆盖到 max_distance（向下取整）；最后一个桶的起点略小于 max_distance，更远的偏移都归入这个桶。每个桶为每个头存一个可学习的数，加到得分上：实验台上的模型加到 q·k/√d 上，T5 本身则加到 q·k 上，它不除以 √d，而是把这一缩放交给 query 权重的初始化。一个桶只有在训练中有 key 的偏移落进它时才会学习；实验台上的 T5 模型（32 个桶，max_distance 128，因果）把每个桶初始化为一个小的随机值。',
   },
