@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { loadPosenc } from '../web/lib/posenc.js';
 import { DEFAULT_RUN, RESULTS_FILE, runOne, seedRecord } from '../web/tools/lab-results.js';
 import { trainAll, decodeDetails } from '../web/lab/run.js';
+import { packPicture, unpackPicture, pictureCode } from '../web/lab/picture.js';
 
 const results = JSON.parse(readFileSync(RESULTS_FILE, 'utf8'));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -30,8 +31,8 @@ test('the file records the script\'s default run, this version, every task and e
   const seeds = DEFAULT_RUN.seeds.flatMap((seed) => want.map((w) => `${seed} ${w}`));
   assert.deepEqual(results.seedRuns.map((r) => `${r.seed} ${r.task} ${r.encoding} ${r.style ?? ''}`), seeds);
   for (const r of results.seedRuns) assert.equal(Boolean(r.fineTuned), r.encoding === 'rope');
-  // (the attention pictures are most of it: 78 000 weights at 16 bits, what the figures drawn from them need)
-  assert.ok(readFileSync(RESULTS_FILE).length < 384 * 1024, 'the file stays under 384 KiB');
+  // (the attention pictures are most of it: 78 000 weights at 10 bits, what the figures drawn from them need)
+  assert.ok(readFileSync(RESULTS_FILE).length < 320 * 1024, 'the file stays under 320 KiB');
 });
 
 test('three runs retrained now give exactly the file\'s numbers (rope on kback with PI/NTK/YaRN, learned on kback, alibi on copy), and one of seed 2', async () => {
@@ -65,9 +66,23 @@ test('Train on the page at the default settings draws the stored attention pictu
     return [target.toFixed(2), far.toFixed(2)];
   };
   run.details.attention.forEach((a, n) => {
-    let most = 0;
-    a.weights.forEach((x, k) => !Number.isNaN(x) && (most = Math.max(most, Math.abs(x - stored[n].weights[k]))));
-    assert.ok(most <= 0.5 / 65535 + 1e-7, `${a.multiple}x: a weight ${most} from the stored one`);
+    // every weight of the page's run has the stored code
+    const off = [];
+    a.weights.forEach((x, k) => !Number.isNaN(x) && pictureCode(x) !== pictureCode(stored[n].weights[k]) && off.push(k));
+    assert.deepEqual(off, [], `${a.multiple}x: weights whose code is not the stored one`);
     assert.deepEqual(figures(stored[n]), figures(a), `${a.multiple}x: the weight on the key 2 back and on keys past the training length`);
   });
+});
+
+test('a picture packs to 10-bit square roots and back: 0 and 1 exactly, small weights finer than large ones', () => {
+  const values = Float32Array.from([0, 1, 1e-4, 0.01, 0.25, 0.5, 0.999, 1e-7]);
+  const T = 4; // 10 weights: the first 8, then two zeros
+  const w = unpackPicture(packPicture([...values, 0, 0]), T);
+  const lower = [];
+  for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) if (j <= i) lower.push(w[i * T + j]); else assert.ok(Number.isNaN(w[i * T + j]));
+  assert.equal(lower[0], 0);
+  assert.equal(lower[1], 1);
+  values.forEach((v, k) => assert.ok(Math.abs(lower[k] - v) <= 2 * Math.sqrt(v) / 2046 + 1e-6, `${v} -> ${lower[k]}`));
+  assert.ok(Math.abs(lower[2] - 1e-4) < 2e-5, 'a weight of 1e-4 within 2e-5');
+  assert.equal(packPicture(new Float32Array(10)).length, 13);
 });

@@ -1,6 +1,6 @@
 // lab-attention.js: what a tiny model trained at length 16 attends to, at 1× and at 4× that
 // length: the last layer's attention, averaged over heads, for one example of the task, for one
-// encoding of the lab's default run (web/lab/results.json; stored in steps of 1/65535), or of the
+// encoding of the lab's default run (web/lab/results.json; each weight stored to 10 bits), or of the
 // latest run trained on this page.
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, refresh, textScale, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
@@ -26,7 +26,7 @@ const M = messages({
     noticeFalls: 'The weight on the key the task needs falls from {t1} at 1× to {t4} at 4×.',
     noticeAll: 'At the training length, {best} puts the most weight on the key the task needs ({bestValue}), {worst} the least ({worstValue}).',
     noticeTie: 'At the training length, {best} tie for the most weight on the key the task needs ({bestValue}); the least, {worstValue}, goes to {worst}.',
-    how: 'One input of the task, at the training length and at 4× it (with every encoding shown, at the training length only), goes through the lab model trained with seed 1; each cell is the weight a query (row) gives a key (column) in the last layer, averaged over the 4 heads (0 to 1; keys after the query are masked, blank). The pictures are stored in steps of 1/65535, so Train above at the default settings gives the same figures. The readout averages over the queries that have a needed key. After you press Train above, this chart shows that run instead.',
+    how: 'One input of the task, at the training length and at 4× it (with every encoding shown, at the training length only), goes through the lab model trained with seed 1; each cell is the weight a query (row) gives a key (column) in the last layer, averaged over the 4 heads (0 to 1; keys after the query are masked, blank). The pictures are stored finely enough that Train above at the default settings gives the same figures. The readout averages over the queries that have a needed key. After you press Train above, this chart shows that run instead.',
     readItem: '{multiple}× {value}',
     sep: ', ',
     readoutAll: 'One input of “{task}” at the training length, every encoding: the weight on the key the task needs, averaged over queries: {list}.',
@@ -50,7 +50,7 @@ const M = messages({
     noticeFalls: '任务所需的 key 上的权重从 1× 时的 {t1} 降到 4× 时的 {t4}。',
     noticeAll: '在训练长度上，{best} 放在任务所需的 key 上的权重最多（{bestValue}），{worst} 最少（{worstValue}）。',
     noticeTie: '在训练长度上，{best} 并列第一，放在任务所需的 key 上的权重都是 {bestValue}；{worst} 最少，为 {worstValue}。',
-    how: '把该任务的一个输入（训练长度，以及它的 4 倍；显示全部编码时只用训练长度）送进用种子 1 训练的实验台模型；每个格子是最后一层中某个 query（行）给某个 key（列）的权重，在 4 个头上取平均（0 到 1；query 之后的 key 被掩码遮住，留空）。图以 1/65535 为步长存储，所以在上面用默认设置按“训练”，得到的数字与这里相同。图下的平均值只在有所需 key 的 query 上计算。在上面按“训练”之后，这张图改为显示那次训练的结果。',
+    how: '把该任务的一个输入（训练长度，以及它的 4 倍；显示全部编码时只用训练长度）送进用种子 1 训练的实验台模型；每个格子是最后一层中某个 query（行）给某个 key（列）的权重，在 4 个头上取平均（0 到 1；query 之后的 key 被掩码遮住，留空）。图的存储精度足够高，在上面用默认设置按“训练”，得到的数字与这里相同。图下的平均值只在有所需 key 的 query 上计算。在上面按“训练”之后，这张图改为显示那次训练的结果。',
     readItem: '{multiple}× 为 {value}',
     sep: '，',
     readoutAll: '任务“{task}”的同一个输入，在训练长度上，各种编码：任务所需的 key 上的权重，在各 query 上的平均：{list}。',

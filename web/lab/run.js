@@ -3,6 +3,7 @@
 // with position interpolation, NTK and YaRN applied at evaluation. And the default run's results
 // as web/lab/results.json holds them (made by `npm run lab` with the same calls), decoded into the
 // same shape, so the chart draws both alike.
+import { unpackPicture } from './picture.js';
 
 export const ENCODINGS = [
   { encoding: 'none' }, { encoding: 'learned' }, { encoding: 'sinusoidal' }, { encoding: 'rope', style: 'half' },
@@ -147,7 +148,7 @@ export const fromBase64 = (b) => new Float32Array(bytesOf(b).buffer);
 /**
  * One run of the file with its per-position figures and attention pictures decoded:
  * { evaluation: [{ length, positions: [{ position, accuracy, loss }] }], attention: [{ multiple,
- * length, tokens, weights (T × T, lower triangle, 0..1 in steps of 1/65535) }] }.
+ * length, tokens, weights (T × T, lower triangle, 0..1: picture.js's 10-bit square roots) }] }.
  */
 export function decodeDetails(results, task, encoding) {
   const r = results.runs.find((q) => q.task === task && q.encoding === encoding);
@@ -157,9 +158,8 @@ export function decodeDetails(results, task, encoding) {
     return { length: e.length, positions: Array.from(correct, (c, i) => ({ position: e.offset + i, accuracy: c / sequences, loss: loss[i] })) };
   });
   const attention = r.attention.map((a) => {
-    const T = a.length, stored = new Uint16Array(bytesOf(a.weights).buffer), w = new Float32Array(T * T).fill(NaN);
-    for (let i = 0, k = 0; i < T; i++) for (let j = 0; j <= i; j++, k++) w[i * T + j] = stored[k] / 65535;
-    return { multiple: a.multiple, length: T, tokens: a.tokens, weights: w };
+    const T = a.length;
+    return { multiple: a.multiple, length: T, tokens: a.tokens, weights: unpackPicture(bytesOf(a.weights), T) };
   });
   return { evaluation, attention };
 }

@@ -11,16 +11,14 @@
 // (float32, exact); per position, from `offset` (the first position that carries loss; those
 // before it have none), the count of right predictions over the `sequences` evaluated (uint16:
 // evaluate's positionAccuracy is count / sequences, exactly) and the mean loss (float64, exact).
-// Attention maps are the last layer's weights averaged over heads, lower triangle
-// row by row, as uint16 round(65535 w): fine enough that the figures the page computes from a
-// picture, to the 2 decimals it shows, are those of the same run trained on the page (whose
-// weights are float32). At 8 bits or fewer the many small weights round to 0, and the weight
-// summed over far keys comes out visibly lower.
+// Attention maps are the last layer's weights averaged over heads, lower triangle row by row,
+// in web/lab/picture.js's 10-bit square roots.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadPosenc } from '../lib/posenc.js';
 import { sequenceLength } from '../lib/lab.js';
+import { packPicture } from '../lab/picture.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS_FILE = join(ROOT, 'web', 'lab', 'results.json');
@@ -51,21 +49,21 @@ export const b64 = (typed, shape) => ({
 });
 
 /**
- * The last layer's weights averaged over heads, lower triangle, as uint16 round(65535 w) of the
+ * The last layer's weights averaged over heads, lower triangle, packed by picture.js: the
  * float32 mean the page computes (run.js details()).
  */
 export function attentionPicture(a) {
   const { weights, layers, heads, length: T } = a;
-  const out = new Uint16Array((T * (T + 1)) / 2);
+  const mean = new Float32Array((T * (T + 1)) / 2);
   const base = (layers - 1) * heads * T * T;
   let k = 0;
   for (let i = 0; i < T; i++)
     for (let j = 0; j <= i; j++, k++) {
       let s = 0;
       for (let h = 0; h < heads; h++) s += weights[base + h * T * T + i * T + j];
-      out[k] = Math.round(65535 * Math.fround(s / heads));
+      mean[k] = s / heads;
     }
-  return out;
+  return packPicture(mean);
 }
 
 /** One evaluate() entry as the file stores it. */
@@ -163,7 +161,7 @@ export function runOne(pe, task, enc, o = DEFAULT_RUN) {
     }
     record.attention = o.attention.multiples.map((m) => {
       const a = run.attention({ length: m * o.train.trainLength, seed: o.attention.seed });
-      return { multiple: m, length: a.length, tokens: Array.from(a.tokens), weights: b64(attentionPicture(a), [a.length]) };
+      return { multiple: m, length: a.length, tokens: Array.from(a.tokens), weights: { ...b64(attentionPicture(a), [a.length]), dtype: 'sqrt10' } };
     });
     record.ms = { train: Math.round(trainMs), total: Math.round(performance.now() - t0) };
     return record;
