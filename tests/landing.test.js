@@ -94,12 +94,12 @@ for (const [viewport, lang] of [[DESKTOP, 'en'], [PHONE, 'en']]) {
 
 // The browser scrolls to the section an address names while the page is read in; the charts
 // above it fill in after that (section 22's grow by thousands of pixels once its model is read),
-// later than the browser keeps the section in view on a slow machine: here a CPU slowed 3×.
+// later than the browser keeps the section in view on a slow machine: here a CPU slowed 2×.
 test('an address that names a section lands on it and stays there while the charts above it fill in (slow CPU, zh)', async () => {
   const context = await b.browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 3 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 2 });
   await page.goto(`${b.url}?lang=zh#lab`);
   await pageReady(page);
   const { tops, end } = await follow(page, '#lab');
