@@ -98,7 +98,7 @@ test('§23 explains the stripes by a crossing: the distances pair 0 lines up at 
 test('§23 states the collapse as the position readout does', () => {
   assert.match(source('lab-positions'), /position \{at\} the first where one falls below 0\.5/);
   assert.match(prose('lab', 'en').join(' '), /and position 46 is the first where one of them falls below one half/);
-  assert.match(prose('lab', 'zh-CN').join(' '), /到位置 46，开始有测试长度上的准确率跌破一半/);
+  assert.match(prose('lab', 'zh-CN').join(' '), /从位置 46 起，才有某个测试长度的准确率跌破一半/);
   assert.doesNotMatch(prose('lab', 'en').join(' '), /only from position 46 on does it fall/);
 });
 
