@@ -18,7 +18,6 @@ const M = messages({
     xTitle: 'test length (tokens of the task; trained up to 16)',
     yTitle: 'accuracy',
     plain: 'RoPE, unscaled',
-    under: '{name} (hidden under {other})',
     atEval: 'RoPE + {scaling} at evaluation',
     tuned: 'RoPE + {scaling}, tuned {steps} steps, factor {multiple}',
     readout: 'Task “{task}”, {metric} accuracy at 1× / 2× / 4× / 8× the training length (the mean of seeds {seeds}): {list}.',
@@ -46,7 +45,6 @@ const M = messages({
     xTitle: '测试长度（任务的 token 数；训练时最长 16）',
     yTitle: '准确率',
     plain: 'RoPE，不缩放',
-    under: '{name}（被“{other}”遮住）',
     atEval: 'RoPE + {scaling}，只在推理时',
     tuned: 'RoPE + {scaling}，以因子 {multiple} 微调 {steps} 步',
     readout: '任务“{task}”，在训练长度的 1× / 2× / 4× / 8× 处的准确率（{metric}；种子 {seeds} 的平均值）：{list}。',
@@ -152,7 +150,7 @@ export default {
         chart.data.datasets = ls.flatMap(([label, ev, { colour, dash }, tuned], j) => {
           const atEval = !tuned && dash.length > 0;
           return [{
-            label: covered[j] < 0 ? label : M.under.format({ name: label, other: ls[covered[j]][0] }),
+            label: covered[j] < 0 ? label : LAB.under.format({ name: label, other: ls[covered[j]][0] }),
             data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
             borderColor: colour, borderDash: dash, borderWidth: atEval ? 1.5 : 2.25,
             pointRadius: 3, pointStyle: tuned ? 'rect' : atEval ? 'triangle' : 'circle',

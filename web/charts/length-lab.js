@@ -67,7 +67,6 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '; ',
     withScaling: '{name} + {scaling}',
-    under: '{name} (hidden under {other})',
     noticeRight: 'Right (0.95 or more) at the training length: {right1}{same}. Still right at 2×: {right2}; at 4×: {right4}.',
     sameAt1: ' (RoPE\'s scaled lines are RoPE itself there: at 1× their factor is 1)',
     noticeWeak: 'No encoding has learned this task at the training length: the best gets {value} ({best}). {at2}',
@@ -124,7 +123,6 @@ const M = messages({
     readItem: '{name} {values}',
     sep: '；',
     withScaling: '{name} + {scaling}',
-    under: '{name}（被“{other}”遮住）',
     noticeRight: '在训练长度上做对（准确率不低于 0.95）的：{right1}{same}。到 2× 仍然做对的：{right2}；到 4×：{right4}。',
     sameAt1: '（RoPE 的几条缩放曲线在这里就是 RoPE 本身：1× 处的缩放因子为 1）',
     noticeWeak: '在训练长度上没有哪种编码学会了这个任务：最好的也只有 {value}（{best}）。{at2}',
@@ -227,7 +225,7 @@ export default {
     loss.options.plugins.legend = lineLegend;
     loss.canvas.parentElement.classList.add('phone-legend');
     // the losses of the runs shown, every 5th step; a curve hidden under another is named so, as above
-    const curve = (encoding, data, under = null) => ({ label: under ? M.under.format({ name: String(LAB[encoding]), other: String(LAB[under]) }) : String(LAB[encoding]),
+    const curve = (encoding, data, under = null) => ({ label: under ? LAB.under.format({ name: String(LAB[encoding]), other: String(LAB[under]) }) : String(LAB[encoding]),
       data, borderColor: lineLook(encoding).colour, borderWidth: 1.25, borderDash: [] });
     const lossCurves = (runs) => {
       const ys = runs.map((r) => Array.from({ length: Math.ceil(r.loss.length / 5) }, (_, n) => r.loss[5 * n]));
@@ -364,7 +362,7 @@ export default {
         chart.data.datasets = lines.flatMap(([enc, s, ev], j) => {
           const { colour, dash } = lineLook(enc, { scaling: s }), name = runName(enc, s);
           const line = {
-            label: covered[j] < 0 ? name : M.under.format({ name, other: runName(lines[covered[j]][0], lines[covered[j]][1]) }),
+            label: covered[j] < 0 ? name : LAB.under.format({ name, other: runName(lines[covered[j]][0], lines[covered[j]][1]) }),
             data: pts(j, ev.length, (n) => ev[n][field], (n) => ev[n].length),
             borderColor: colour, borderDash: dash, borderWidth: s ? 1.5 : 2.25,
             pointRadius: 3, pointStyle: s ? 'triangle' : 'circle',

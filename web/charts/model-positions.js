@@ -4,7 +4,6 @@
 // scale, NoPE layers and their query temperature, mRoPE sections, and the cos/sin cache's size.
 import { lineChart, palette, dashes, lineLegend, sig, logAxis, ink, intGrid, COL, colHeads } from './common.js';
 import { MODEL_IDS, MODEL_LABELS, modelReader, trainingLength, freqOptions } from './shared/model.js';
-import { contextLength } from '../lib/rope-config.js';
 import { messages, lang, t } from '../host/i18n.js';
 import { download } from '../host/export.js';
 
@@ -238,8 +237,8 @@ export default {
           view.readout = M.error.format({ message: error });
           return { columns: ['layer type', 'pair', 'theta', 'wavelength'], heads: colHeads([M.colType, COL.pairI, 'θᵢ', COL.wavelength]), rows: [] };
         }
-        // the context the model is for: the longest its layer types are for (rope-config.js contextLength)
-        const maxPos = Math.max(0, ...Object.values(info.layerTypes).map((t) => contextLength(t, info.maxPositionEmbeddings) ?? 0)) || null;
+        // the context the model is for: the longest its layer types are for
+        const maxPos = Math.max(0, ...Object.values(info.layerTypes).map((t) => t.contextLength ?? 0)) || null;
         const rows = [], parts = [], still = [], turns = []; // still: the pairs with θ = 0 of each type, { type, k, pairs }
         let maxHalf = 1, l0Shown = null, top = 1;
         Object.entries(info.layerTypes).forEach(([type, t], k) => {

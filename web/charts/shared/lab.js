@@ -18,6 +18,8 @@ export const LAB = messages({
     t5: 'T5',
     xpos: 'xPos',
     all: 'every encoding, side by side (1×)',
+    // a line drawn exactly under another, as its legend names it
+    under: '{name} (hidden under {other})',
   },
   zh: {
     task: '任务',
@@ -32,6 +34,7 @@ export const LAB = messages({
     t5: 'T5',
     xpos: 'xPos',
     all: '所有编码并排（1×）',
+    under: '{name}（被“{other}”遮住）',
   },
 });
 
