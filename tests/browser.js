@@ -104,11 +104,13 @@ function contextPages(b) {
   return { open: (path = '', options) => open(b.url + path, options), close };
 }
 
-/** Waits until main.js has mounted every chart (and section 22's have read their model and drawn). */
+/** Waits until main.js has mounted every chart, section 22's have read their model, and every chart is drawn. */
 export async function pageReady(page) {
   await page.waitForFunction(() => window.posencPage?.ready);
   await page.evaluate(() => window.posencPage.ready);
   await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart]')].every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));
+  // the charts far from the view are drawn when the page is idle
+  await page.evaluate(() => window.posencPage.drawn());
 }
 
 /** Switches a loaded page's language with its own switch (under the presenter too), as a reader does; resolves once the page is in it. */

@@ -19,6 +19,7 @@ function compareMoved(far) {
   return page.evaluate(async (far) => {
     const { mountChart, loadChart } = await import('./host/chart-host.js');
     const { kernels, chartJs } = await import('./host/runtime.js');
+    const { whenSized } = await import('./host/canvas-sizes.js');
     const [pe, Chart] = await Promise.all([kernels(), chartJs()]);
     // the canvases a reader sees (a panel a control hides keeps its last drawing), as their size
     // and RGBA words: what a PNG of each holds, read without encoding one
@@ -60,6 +61,8 @@ function compareMoved(far) {
         twin.style.width = `${box.getBoundingClientRect().width}px`;
         box.after(twin);
         const fresh = mountChart(twin, await loadChart(kind), { pe, Chart, values: host.params() });
+        // drawn once laid out, at the next frame
+        await whenSized(twin);
         const [a, b2] = [pixels(box), pixels(twin)];
         same = a.length === b2.length && a.every((u, i) => samePixels(u, b2[i]));
         fresh.destroy();

@@ -8,6 +8,7 @@
 import { t, onLang } from './i18n.js';
 import { onTheme, applyChartTheme } from './theme.js';
 import { drawnWithData } from './first-draw.js';
+import { sizedWithin, whenSized } from './canvas-sizes.js';
 import { HOST } from './strings.js';
 import { control, noteBox, newId } from './controls.js';
 import { tableView } from './table.js';
@@ -118,6 +119,13 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   const describe = () => {
     for (const canvas of body.querySelectorAll('canvas[role="img"], canvas[role="application"]')) canvas.setAttribute('aria-describedby', readout.id);
   };
+  // 'posenc:drawn' says the chart is on its canvases: a canvas not laid out yet (off screen)
+  // is drawn when it is (canvas-sizes.js), and the event waits for that, once for any updates
+  let unsized = null;
+  const drawn = () => {
+    if (sizedWithin(body)) container.dispatchEvent(new CustomEvent('posenc:drawn', { detail: host.data }));
+    else unsized ??= whenSized(body).then(() => ((unsized = null), drawn()));
+  };
   /** Redraws now with the controls' values; returns the data, or null if the chart threw (shown in the readout). */
   host.update = () => {
     let data;
@@ -144,7 +152,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     readout.classList.remove('posenc-error');
     showReadout(readout, host.view);
     describe();
-    container.dispatchEvent(new CustomEvent('posenc:drawn', { detail: host.data }));
+    drawn();
     return host.data;
   };
 

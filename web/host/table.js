@@ -21,9 +21,18 @@ function tableCell(v) {
  * (a ResizeObserver on it, or on what holds it, reports then). One not shown keeps what it had.
  */
 function keyboardReach(box, name) {
-  if (box.hidden || box.checkVisibility?.() === false) return;
+  offer(box, name, scrollsNow(box));
+}
+
+/** Whether `box` must be a Tab stop (see keyboardReach); undefined when it is not shown. */
+function scrollsNow(box) {
+  if (box.hidden || box.checkVisibility?.() === false) return undefined;
   const skipped = box.checkVisibility?.({ contentVisibilityAuto: true }) === false;
-  const scrolls = skipped || box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+  return skipped || box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+}
+
+function offer(box, name, scrolls) {
+  if (scrolls === undefined) return;
   if (scrolls) {
     box.tabIndex = 0;
     box.setAttribute('role', 'region');
@@ -35,11 +44,28 @@ function keyboardReach(box, name) {
   }
 }
 
-/** keyboardReach for the table boxes of chart `container`, named by their caption or the chart's. */
+// keyboardReach in the next frame for every box that asked, all read before any is written:
+// reading one box after another's attributes changed would lay the page out once per box
+const asked = new Map();
+let frame = 0;
+function reachLater(box, name) {
+  asked.set(box, name);
+  frame ||= requestAnimationFrame(() => {
+    frame = 0;
+    const boxes = [...asked];
+    asked.clear();
+    const scrolls = boxes.map(([b]) => scrollsNow(b));
+    boxes.forEach(([b, n], i) => offer(b, n, scrolls[i]));
+  });
+}
+
+/** The table boxes of chart `container`, each with the text it is named for: its caption or the chart's. */
+const tableBoxes = (container) => [...container.querySelectorAll('.table-scroll')].map((box) =>
+  [box, () => box.querySelector('caption')?.textContent || container.querySelector('figcaption')?.textContent || '']);
+
+/** keyboardReach for the table boxes of chart `container`. */
 function scrollables(container) {
-  for (const box of container.querySelectorAll('.table-scroll')) {
-    keyboardReach(box, () => box.querySelector('caption')?.textContent || container.querySelector('figcaption')?.textContent || '');
-  }
+  for (const [box, name] of tableBoxes(container)) keyboardReach(box, name);
 }
 
 /**
@@ -118,9 +144,8 @@ export function tableView(container, host) {
   // Whether a table box scrolls is known after layout: checked in the next frame after a
   // change (reading sizes at once would force a layout of the whole page per chart), and when
   // the container is resized (a ResizeObserver reports after layout); also once at the start.
-  let frame = 0;
   const later = () => {
-    if (!frame) frame = requestAnimationFrame(() => ((frame = 0), scrollables(container)));
+    for (const [b, name] of tableBoxes(container)) reachLater(b, name);
   };
   button.addEventListener('click', () => {
     region.hidden = !region.hidden;
@@ -138,6 +163,6 @@ export function tableView(container, host) {
   relabel();
   return {
     relabel: () => (relabel(), render(), later()),
-    destroy: () => (ro?.disconnect(), cancelAnimationFrame(frame), container.removeEventListener('posenc:drawn', drawn)),
+    destroy: () => (ro?.disconnect(), tableBoxes(container).forEach(([b]) => asked.delete(b)), container.removeEventListener('posenc:drawn', drawn)),
   };
 }

@@ -68,9 +68,14 @@ export function colours() {
   return out;
 }
 
+const applied = new WeakMap(); // Chart -> the theme (and motion setting) its defaults were set for
 /** Sets Chart.js's default text, border and grid colours (and font) to the theme's. */
 export function applyChartTheme(Chart = globalThis.Chart) {
   if (!Chart?.defaults) return;
+  // once per theme: reading the page's variables recalculates its style, once per chart mounted
+  const key = `${theme()} ${reducedMotion()}`;
+  if (applied.get(Chart) === key) return;
+  applied.set(Chart, key);
   const c = colours();
   Chart.defaults.color = c.muted;
   Chart.defaults.borderColor = c.grid;

@@ -17,12 +17,14 @@ import {
 import { embedSnippets } from '../host/export.js';
 import { addToolbar } from '../host/toolbar.js';
 import { land, landLinks, landOnFragment } from './land.js';
+import { whenSized } from '../host/canvas-sizes.js';
 
 // the page's loading message (found when used: this script may run before it is parsed)
 const status = () => document.getElementById('status');
 const charts = new Map();
-// the page's charts and the kernels they draw with, for the console (and the tests)
-window.posencPage = { charts, ready: null, notes: [], pe: null };
+// the page's charts and the kernels they draw with, for the console (and the tests); drawn()
+// resolves once every chart is on its canvases (those far from the view are drawn when idle)
+window.posencPage = { charts, ready: null, drawn: () => whenSized(), notes: [], pe: null };
 
 /** The page's query: { target: kind or null, entries, notes } (never throws). */
 function readQuery() {
@@ -79,14 +81,15 @@ function showPageNotes(notes) {
 
 /**
  * Lets the browser paint, handle input and run what waits (a chart's data arriving) between two
- * charts: a message to itself goes to the back of the queue, unlike scheduler.yield(), whose
- * continuation runs first, and without the 4 ms a nested setTimeout waits.
+ * charts: after the next frame (where the charts just mounted learn their sizes and are drawn:
+ * canvas-sizes.js), a message to itself goes to the back of the queue, unlike
+ * scheduler.yield(), whose continuation runs first, and without the 4 ms a nested setTimeout waits.
  */
-const yieldToPage = () => new Promise((resolve) => {
+const yieldToPage = () => new Promise((resolve) => requestAnimationFrame(() => {
   const { port1, port2 } = new MessageChannel();
   port1.onmessage = () => (port1.close(), resolve());
   port2.postMessage(null);
-});
+}));
 
 /**
  * The charts in the order a reader meets them: the linked chart, then the charts from the first

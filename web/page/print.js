@@ -14,6 +14,7 @@ import { parseValue } from '../host/params.js';
 import { handoutSections, TRACKS } from './tracks.js';
 import { settingsLine } from '../host/settings-line.js';
 import { messages } from '../host/i18n.js';
+import { sizeAll } from '../host/canvas-sizes.js';
 
 const M = messages({
   en: {
@@ -43,6 +44,8 @@ const SETTINGS = 'print-settings';
 /** Puts an <img> of each drawn canvas of the page right after it, and a settings line under each chart's title. */
 export function snapshotCharts(doc = document) {
   clearSnapshots(doc);
+  // a chart far from the view may not be drawn yet: drawn now, paper shows every one
+  sizeAll(doc);
   for (const canvas of doc.querySelectorAll('main [data-chart] canvas')) {
     if (!canvas.width || !canvas.height || !canvas.getClientRects().length) continue;
     const img = doc.createElement('img');

@@ -3,6 +3,7 @@
 import { t, minusSign } from '../../host/i18n.js';
 import { ink, isDark } from './colours.js';
 import { repaintable } from '../../host/repaint.js';
+import { sizeAll, watchSize } from '../../host/canvas-sizes.js';
 import { PAGE_SIZE, chartFont, textScale, textSize } from './lettering.js';
 
 /**
@@ -52,14 +53,14 @@ export function plainCanvas(el, aspect, label) {
   ariaLabel(canvas, label);
   const ctx = canvas.getContext('2d');
   let last = null;
-  // The canvas's CSS size, read where layout is known to be clean (the first paint, and the
-  // ResizeObserver, which reports after layout and repaints): reading clientWidth in a redraw,
-  // after the page's DOM was written, would force a layout of the whole page.
+  // The canvas's CSS size, from canvas-sizes.js (reported after the browser's own layout):
+  // reading clientWidth in a redraw, after the page's DOM was written, would force a layout of
+  // the whole page. Until it has one (off screen) a picture waits and is painted when it does.
   let size = null;
-  const measure = () => (size = [canvas.clientWidth, canvas.clientHeight]);
   const paint = (draw) => {
     last = draw;
-    const [w, h] = size ?? measure(), r = window.devicePixelRatio || 1;
+    if (!size) return;
+    const [w, h] = size, r = window.devicePixelRatio || 1;
     if (canvas.width !== Math.round(w * r) || canvas.height !== Math.round(h * r)) {
       canvas.width = Math.round(w * r);
       canvas.height = Math.round(h * r);
@@ -70,18 +71,14 @@ export function plainCanvas(el, aspect, label) {
   };
   // the SVG export draws the same picture into its own context (which writes the minus sign itself)
   repaintable(canvas, (target) => {
-    const [w, h] = size ?? measure();
-    last?.(target, w, h);
+    if (!size) sizeAll(canvas);
+    last?.(target, ...(size ?? [canvas.clientWidth, canvas.clientHeight]));
   });
-  // a canvas taken out of the layout (print hides it behind its snapshot: page/print.js) measures
-  // 0 × 0; it keeps its size and picture, to be snapshotted again or shown again as it was
-  const ro = new ResizeObserver(() => {
-    if (canvas.clientWidth === 0 && canvas.clientHeight === 0) return;
-    measure();
+  const stop = watchSize(canvas, (w, h) => {
+    size = [w, h];
     if (last) paint(last);
   });
-  ro.observe(canvas);
-  return { canvas, paint, destroy: () => ro.disconnect() };
+  return { canvas, paint, destroy: stop };
 }
 
 // ---- redraws a chart asks for, and hand-drawn grids ----
