@@ -104,11 +104,15 @@ function contextPages(b) {
   return { open: (path = '', options) => open(b.url + path, options), close };
 }
 
-/** Waits until main.js has mounted every chart (and section 22's have read their model and drawn). */
+/**
+ * Waits until main.js has mounted every chart, and those that draw data read after they mount
+ * have drawn it: section 22's (their model) and the lab's (the default run's results).
+ */
 export async function pageReady(page) {
   await page.waitForFunction(() => window.posencPage?.ready);
   await page.evaluate(() => window.posencPage.ready);
-  await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart]')].every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));
+  await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart], [data-chart^="lab-"], [data-chart="length-lab"]')]
+    .every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));
 }
 
 /** Switches a loaded page's language with its own switch (under the presenter too), as a reader does; resolves once the page is in it. */
