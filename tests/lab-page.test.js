@@ -99,6 +99,7 @@ test('a line hidden under another says so in the legend, the loss chart\'s too; 
     const other = await scaling.newPage();
     await other.goto(`${b.url}embed.html?chart=lab-scaling`);
     await other.evaluate(() => window.posencEmbed.ready);
+    await other.waitForFunction(() => window.posencEmbed.host.data?.rows?.length);
     const rope = lab.find(([label]) => label === 'RoPE'), xpos = lab.find(([label]) => label.startsWith('xPos'));
     const [plain, ...rest] = await looks(other);
     assert.deepEqual(plain, ['RoPE, unscaled', rope[1], rope[2]]);
