@@ -1,6 +1,6 @@
 // results.js: the lab's default run as web/lab/results.json holds it (made by `npm run lab`),
 // fetched beside this module when a lab chart first asks for it, once for every chart of the
-// page: 280 KB (170 KB gzipped) that the page's script does not carry, so that a reader who
+// page: 286 KB (166 KB gzipped) that the page's script does not carry, so that a reader who
 // never reaches the lab does not wait for it. The single-file builds, which cannot fetch, and the
 // light embed, which loads its pieces as chunks, put their own module here (web/tools/bundle.js).
 let loaded = null;

@@ -288,8 +288,6 @@ ${(shared?.common ?? []).map((f) => `import ${JSON.stringify(f)};`).join('\n')}
         contents: LAB_RESULTS[name === 'light' ? 'chunk' : 'inlined'], resolveDir: dirname(a.path), loader: 'js' }));
       if (name === 'light') {
         b.onLoad({ filter: /\/lab\/results\.json$/ }, async (a) => ({ contents: LAB_RESULTS_CHUNK(await readFile(a.path, 'utf8')), loader: 'js' }));
-      }
-      if (name === 'light') {
         // the stylesheet minified (its text goes into each chart's shadow root)
         b.onLoad({ filter: /\/page\/style\.css$/ }, async (a) => ({
           contents: (await transform(await readFile(a.path, 'utf8'), { loader: 'css', minify: true })).code, loader: 'text' }));
