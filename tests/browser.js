@@ -104,12 +104,16 @@ function contextPages(b) {
   return { open: (path = '', options) => open(b.url + path, options), close };
 }
 
-/** Waits until main.js has mounted every chart, section 22's have read their model, and every chart is drawn. */
+/**
+ * Waits until main.js has mounted every chart, those that draw data read after they mount have
+ * drawn it (section 22's: their model; the lab's: the default run's results), and every chart
+ * is drawn (those far from the view are drawn when the page is idle).
+ */
 export async function pageReady(page) {
   await page.waitForFunction(() => window.posencPage?.ready);
   await page.evaluate(() => window.posencPage.ready);
-  await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart]')].every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));
-  // the charts far from the view are drawn when the page is idle
+  await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart], [data-chart^="lab-"], [data-chart="length-lab"]')]
+    .every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));
   await page.evaluate(() => window.posencPage.drawn());
 }
 

@@ -556,6 +556,7 @@ test('exported figures carry a line of how the chart is set, in its language; un
 test('the lab\'s figure says it draws the runs trained ahead of time, not its controls\' settings, and offers no sweep of settings that wait for Train', async () => {
   for (const lang of ['en', 'zh']) {
     const { page, close } = await chartPage('chart=length-lab&trainLength=32', { lang, width: 1100 });
+    await page.waitForFunction(() => window.posencEmbed.host.data.rows.length); // (the default run's results, come after the mount)
     const svg = (await downloadOf(page, () => page.click('button[data-action="svg"]'))).bytes.toString('utf8');
     // (the line's rows joined as read: with a space in English, none in Chinese)
     const line = await page.evaluate(([src, sep]) => [...new DOMParser().parseFromString(src, 'image/svg+xml')

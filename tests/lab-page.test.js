@@ -1,5 +1,5 @@
-// The lab's chart in Chromium (embed.html?chart=length-lab): the default run is drawn at once from
-// web/lab/results.json; Train runs its runs in a pool of Web Workers, one per core (the page is
+// The lab's chart in Chromium (embed.html?chart=length-lab): the default run is drawn from
+// web/lab/results.json as soon as it has come; Train runs its runs in a pool of Web Workers, one per core (the page is
 // told how many cores it has), and draws what it trained; a pool of any size trains the bits of
 // one worker; Cancel stops every worker; a page without Worker trains in slices on its own
 // thread; while it trains the status says the time so far and, once measured, the time left; a
@@ -29,6 +29,8 @@ async function open(query, { noWorker = false, cores = 0 } = {}) {
   });
   await page.goto(`${b.url}embed.html?chart=length-lab&${query}`);
   await page.evaluate(() => window.posencEmbed.ready);
+  // the default run's results come after the chart has mounted
+  await page.waitForFunction(() => window.posencEmbed.host.data?.rows?.length);
   return { page, context, errors };
 }
 
@@ -50,7 +52,7 @@ const set = (page, values) => page.evaluate((v) => new Promise((resolve) => {
 /** Switches the page's language (i18n.js's setLang: the chart relabels and redraws at once). */
 const setLang = (page, lang) => page.evaluate(async (l) => (await import('/host/i18n.js')).setLang(l), lang);
 
-test('the default run is drawn at once from the results file', async () => {
+test('the default run is drawn from the results file', async () => {
   const { page, errors } = await sharedEmbed();
   const data = await page.evaluate(() => window.posencEmbed.host.data);
   assert.ok(data.rows.length >= 10 * 4, 'every encoding (and RoPE scaled) at four lengths');
@@ -97,6 +99,7 @@ test('a line hidden under another says so in the legend, the loss chart\'s too; 
     const other = await scaling.newPage();
     await other.goto(`${b.url}embed.html?chart=lab-scaling`);
     await other.evaluate(() => window.posencEmbed.ready);
+    await other.waitForFunction(() => window.posencEmbed.host.data?.rows?.length);
     const rope = lab.find(([label]) => label === 'RoPE'), xpos = lab.find(([label]) => label.startsWith('xPos'));
     const [plain, ...rest] = await looks(other);
     assert.deepEqual(plain, ['RoPE, unscaled', rope[1], rope[2]]);

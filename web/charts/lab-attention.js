@@ -5,8 +5,7 @@
 import { plainCanvas, viridis, fillCells, drawCells, drawColourBar, refresh, textScale, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
 import { labDetails, onTrained } from '../lab/run.js';
-import { LAB, taskParam, encodingParam, ENCODING_NAMES } from './shared/lab.js';
-import results from '../lab/results.json' with { type: 'json' };
+import { LAB, taskParam, encodingParam, ENCODING_NAMES, fileResults, awaitResults } from './shared/lab.js';
 
 const M = messages({
   en: {
@@ -110,6 +109,9 @@ function stripes(a, edge) {
   return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(String(M.listSep))}${M.listLast}${names.at(-1)}`;
 }
 
+const COLUMNS = ['encoding', 'multiple', 'query', 'key', 'weight'];
+const heads = () => colHeads([COL.encoding, M.colMultiple, COL.query, COL.key, COL.weight]);
+
 /** What to notice: where the weight goes past the training length, or which encoding finds the key. */
 function notice(task, all, attention, hits, value) {
   if (all) {
@@ -146,11 +148,13 @@ export default {
     const { paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
     const images = ENCODING_NAMES.map(() => document.createElement('canvas'));
     const stop = onTrained(() => refresh(el));
+    const file = fileResults(el);
     const view = {
       update({ task, encoding }) {
+        if (!file.results) return awaitResults(file, view, () => paint(() => {}), COLUMNS, heads());
         // one encoding at 1× and 4×, or every encoding at 1× (the same input for all)
         const all = encoding === 'all';
-        const details = all ? ENCODING_NAMES.map((e) => labDetails(results, task, e)) : [labDetails(results, task, encoding)];
+        const details = all ? ENCODING_NAMES.map((e) => labDetails(file.results, task, e)) : [labDetails(file.results, task, encoding)];
         const attention = all ? details.map((d, k) => ({ ...d.attention[0], name: ENCODING_NAMES[k] })) : details[0].attention;
         const trained = details.every((d) => d.trained) ? details[0].trained : null;
         const hits = attention.map((a) => {
@@ -197,7 +201,7 @@ export default {
         if (trained) view.readout += M.here.format({ steps: trained.steps, seed: trained.seed, length: trained.trainLength });
         const rows = [];
         for (const a of attention) for (let i = 0; i < a.length; i++) for (let j = 0; j <= i; j++) rows.push([a.name ?? encoding, a.multiple, i, j, a.weights[i * a.length + j]]);
-        return { cellText: { encoding: Object.fromEntries(attention.map((a) => [a.name ?? encoding, String(LAB[a.name ?? encoding])])) }, columns: ['encoding', 'multiple', 'query', 'key', 'weight'], heads: colHeads([COL.encoding, M.colMultiple, COL.query, COL.key, COL.weight]), rows };
+        return { cellText: { encoding: Object.fromEntries(attention.map((a) => [a.name ?? encoding, String(LAB[a.name ?? encoding])])) }, columns: COLUMNS, heads: heads(), rows };
       },
       destroy: () => (stop(), destroy()),
     };

@@ -4,8 +4,7 @@
 import { lineChartWith, palette, dashes, lineLegend, beyondShade, sig, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { fromBase64 } from '../lab/run.js';
-import { LAB, taskParam } from './shared/lab.js';
-import results from '../lab/results.json' with { type: 'json' };
+import { LAB, taskParam, fileResults, awaitResults } from './shared/lab.js';
 
 const M = messages({
   en: {
@@ -60,6 +59,8 @@ function randomNearest(pe, dim, others) {
 }
 
 const pct = (f) => `${sig(100 * f, 2)}%`;
+const COLUMNS = ['position', 'reached', 'moved', 'nearest cosine'];
+const heads = () => colHeads([COL.position, M.colReached, M.colMoved, M.colNearest]);
 
 export default {
   kind: 'lab-learned',
@@ -72,9 +73,11 @@ export default {
     chart.canvas.parentElement.classList.add('phone-legend');
     Object.assign(chart.options.scales.y, { min: 0, suggestedMax: 0.8 });
     const reference = new Map();
+    const file = fileResults(el);
     const view = {
       update({ task }) {
-        const run = results.runs.find((r) => r.task === task && r.encoding === 'learned');
+        if (!file.results) return awaitResults(file, view, () => chart.update(), COLUMNS, heads());
+        const run = file.results.runs.find((r) => r.task === task && r.encoding === 'learned');
         const { reached, rows } = run.positionTable;
         const moved = fromBase64(run.positionTable.moved), nearest = fromBase64(run.positionTable.nearest);
         const dim = run.options.dModel;
@@ -100,7 +103,7 @@ export default {
           reachedMoved: span(moved.subarray(0, reached), pct), otherMoved: span(moved.subarray(reached), pct),
           reachedCos: span(nearest.subarray(0, reached), cos), otherCos: span(nearest.subarray(reached), cos),
         });
-        return { columns: ['position', 'reached', 'moved', 'nearest cosine'], heads: colHeads([COL.position, M.colReached, M.colMoved, M.colNearest]), rows: Array.from(moved, (m, p) => [p, p < reached ? 1 : 0, m, nearest[p]]) };
+        return { columns: COLUMNS, heads: heads(), rows: Array.from(moved, (m, p) => [p, p < reached ? 1 : 0, m, nearest[p]]) };
       },
       destroy: () => chart.destroy(),
     };

@@ -5,8 +5,8 @@
 import { lineChart, palette, dashes, lineLegend, sig, pointArrays, refresh, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { labDetails, onTrained } from '../lab/run.js';
-import { LAB, taskParam, encodingParam } from './shared/lab.js';
-import results from '../lab/results.json' with { type: 'json' };
+import { DEFAULT_RUN } from '../lab/default-run.js';
+import { LAB, taskParam, encodingParam, fileResults, awaitResults } from './shared/lab.js';
 
 const M = messages({
   en: {
@@ -62,6 +62,9 @@ function split(e, edge) {
   return [mean(e.positions.filter((q) => q.position < edge)), mean(e.positions.filter((q) => q.position >= edge))];
 }
 
+const COLUMNS = ['length', 'position', 'accuracy', 'loss'];
+const heads = () => colHeads([COL.length, COL.position, M.colAccuracy, M.colLoss]);
+
 // The readout's bar: an accuracy of 0.9 or more (a position's accuracy is over 128 sequences, so looser than
 // the 0.95 the length chart calls right); collapsed: below half.
 const RIGHT = 0.9, COLLAPSED = 0.5;
@@ -109,17 +112,19 @@ export default {
     chart.options.plugins.legend = lineLegend;
     const pts = pointArrays();
     const stop = onTrained(() => refresh(el));
+    const file = fileResults(el);
     const view = {
       update({ task, encoding, metric }) {
-        const { evaluation, trained } = labDetails(results, task, encoding);
         chart.options.scales.y.title.text = () => String(M[metric]);
         Object.assign(chart.options.scales.y, metric === 'accuracy' ? { min: 0, max: 1 } : { min: 0, max: undefined });
+        if (!file.results) return awaitResults(file, view, () => chart.update(), COLUMNS, heads());
+        const { evaluation, trained } = labDetails(file.results, task, encoding);
         chart.data.datasets = evaluation.map((e, i) => ({
           label: M.line.format({ length: e.length }), data: pts(i, e.positions.length, (n) => e.positions[n][metric], (n) => e.positions[n].position),
           borderColor: palette[i], borderDash: dashes[i], borderWidth: 1.75,
         }));
         chart.update();
-        const o = trained ?? results.options.train;
+        const o = trained ?? DEFAULT_RUN.train;
         view.notice = notice(task, evaluation, o.trainLength);
         view.readout = (trained ? M.readoutHere : M.readout).format({
           encoding: String(LAB[encoding]), task: String(LAB[task]), steps: o.steps, seed: o.seed, length: o.trainLength,
@@ -127,7 +132,7 @@ export default {
             length: e.length, metric: String(M[metric]), first: sig(e.positions[0][metric], 3), last: sig(e.positions.at(-1)[metric], 3),
           })).join(String(M.sep)),
         });
-        return { columns: ['length', 'position', 'accuracy', 'loss'], heads: colHeads([COL.length, COL.position, M.colAccuracy, M.colLoss]), rows: evaluation.flatMap((e) => e.positions.map((p) => [e.length, p.position, p.accuracy, p.loss])) };
+        return { columns: COLUMNS, heads: heads(), rows: evaluation.flatMap((e) => e.positions.map((p) => [e.length, p.position, p.accuracy, p.loss])) };
       },
       destroy: () => (stop(), chart.destroy()),
     };

@@ -6,8 +6,8 @@
 import { lineChart, lineLegend, sig, pointArrays, COL, colHeads } from './common.js';
 import { messages } from '../host/i18n.js';
 import { MULTIPLES, TRAIN_LENGTH } from '../lab/run.js';
-import { LAB, taskParam, acrossSeeds, seedBand, lineLook, coveredBy } from './shared/lab.js';
-import results from '../lab/results.json' with { type: 'json' };
+import { DEFAULT_RUN } from '../lab/default-run.js';
+import { LAB, taskParam, acrossSeeds, seedBand, lineLook, coveredBy, fileResults, awaitResults } from './shared/lab.js';
 
 const M = messages({
   en: {
@@ -69,13 +69,13 @@ const M = messages({
 const SCALINGS = [['pi', 'PI'], ['ntk', 'NTK'], ['yarn', 'YaRN']];
 const RIGHT = 0.95;
 
-const SEEDS = [results.options.train.seed, ...results.options.seeds];
+const SEEDS = [DEFAULT_RUN.train.seed, ...DEFAULT_RUN.seeds];
 
 /**
- * The lines of one task: [name, one evaluation list per seed, look (lineLook: as the lab's first
- * chart draws RoPE and RoPE scaled at evaluation), fine-tuned].
+ * The lines of one task of `results`: [name, one evaluation list per seed, look (lineLook: as the
+ * lab's first chart draws RoPE and RoPE scaled at evaluation), fine-tuned].
  */
-function lines(task) {
+function lines(results, task) {
   const rope = (r) => r.task === task && r.encoding === 'rope';
   const runs = [results.runs.find(rope), ...results.seedRuns.filter(rope)];
   const ft = results.options.fineTune;
@@ -141,10 +141,14 @@ export default {
     chart.options.scales.x.ticks.callback = (v) => String(v);
     Object.assign(chart.options.scales.y, { min: 0, max: 1 });
     const pts = pointArrays();
+    const file = fileResults(el);
     const view = {
       update({ task, metric }) {
         const field = metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
-        const ls = lines(task).map(([label, evs, ...rest]) => [label, acrossSeeds(evs, field), ...rest]);
+        const columns = ['model', 'length', 'factor', `${field} (mean over ${SEEDS.length} seeds)`, `${field} lowest`, `${field} highest`];
+        const heads = colHeads([COL.model, COL.length, COL.factor, COL.mean.format({ field: COL[field], n: SEEDS.length }), COL.lowest.format({ field: COL[field] }), COL.highest.format({ field: COL[field] })]);
+        if (!file.results) return awaitResults(file, view, () => chart.update(), columns, heads);
+        const ls = lines(file.results, task).map(([label, evs, ...rest]) => [label, acrossSeeds(evs, field), ...rest]);
         // a line drawn exactly under another is named in the legend as hidden
         const covered = coveredBy(ls.map(([, ev]) => ev.map((e) => e[field])));
         chart.data.datasets = ls.flatMap(([label, ev, { colour, dash }, tuned], j) => {
@@ -163,8 +167,7 @@ export default {
           list: ls.map(([name, ev]) => M.readItem.format({ name, values: ev.map((e) => sig(e[field], 2)).join(' / ') })).join(String(M.sep)),
         });
         return {
-          columns: ['model', 'length', 'factor', `${field} (mean over ${SEEDS.length} seeds)`, `${field} lowest`, `${field} highest`],
-          heads: colHeads([COL.model, COL.length, COL.factor, COL.mean.format({ field: COL[field], n: SEEDS.length }), COL.lowest.format({ field: COL[field] }), COL.highest.format({ field: COL[field] })]),
+          columns, heads,
           rows: ls.flatMap(([name, ev]) => ev.map((e) => [name, e.length, e.factor ?? 1, e[field], e.lo, e.hi])),
         };
       },

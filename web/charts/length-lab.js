@@ -2,19 +2,19 @@
 // (pe.train, the lab in the same WASM module), tested at 1×, 2×, 4× and 8× their training length:
 // accuracy against test length per encoding, RoPE also scaled at evaluation (PI, NTK, YaRN). At
 // the default steps and seed the chart shows web/lab/results.json (made by `npm run lab` with the
-// same code) at once; other settings train on the reader's machine when they press Train: in a
-// pool of Web Workers, one per core (web/lab/pool.js), where the page can start them, else in
-// slices on the page, with live loss curves and Cancel.
+// same code) as soon as it has come; other settings train on the reader's machine when they press
+// Train: in a pool of Web Workers, one per core (web/lab/pool.js), where the page can start them,
+// else in slices on the page, with live loss curves and Cancel.
 import { lineChart, lineLegend, sig, requestRedraw, pointArrays, COL, colHeads } from './common.js';
 import { messages, cjkSpacing } from '../host/i18n.js';
 import { SCALINGS, MULTIPLES, TRAIN_LENGTH, trainAll, decodeSeeds, publishTrained, evaluationsOf } from '../lab/run.js';
 import { trainPool, poolSize } from '../lab/pool.js';
 import { timeLeft } from '../lab/estimate.js';
 import { LAB_DEFAULTS } from '../lib/lab.js';
-import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand, lineLook, coveredBy } from './shared/lab.js';
-import results from '../lab/results.json' with { type: 'json' };
+import { DEFAULT_RUN } from '../lab/default-run.js';
+import { LAB, taskParam, ENCODING_NAMES, acrossSeeds, seedBand, lineLook, coveredBy, fileResults, awaitResults } from './shared/lab.js';
 
-const DEFAULT_STEPS = results.options.train.steps, DEFAULT_SEED = results.options.train.seed;
+const DEFAULT_STEPS = DEFAULT_RUN.train.steps, DEFAULT_SEED = DEFAULT_RUN.train.seed;
 const SLICE_MS = 25; // a time-sliced page yields after this long: no task near 50 ms
 const SCALING_NAMES = { pi: 'PI', ntk: 'NTK', yarn: 'YaRN' };
 /** A run's name as the chart shows it: 'RoPE', or 'RoPE + YaRN'. */
@@ -318,8 +318,14 @@ export default {
       } else train();
     });
 
-    const fileSeeds = { kback: decodeSeeds(results, 'kback'), copy: decodeSeeds(results, 'copy') };
-    const seedList = () => [DEFAULT_SEED, ...results.options.seeds].join(String(M.nameSep));
+    const file = fileResults(el);
+    // the file's runs of a task, one list per seed, decoded when first drawn
+    const decoded = new Map();
+    const fileSeeds = (task) => {
+      if (!decoded.has(task)) decoded.set(task, decodeSeeds(file.results, task));
+      return decoded.get(task);
+    };
+    const seedList = () => [DEFAULT_SEED, ...DEFAULT_RUN.seeds].join(String(M.nameSep));
     const view = {
       update(p) {
         params = p;
@@ -327,11 +333,17 @@ export default {
         const isDefault = defaultRun && p.seed === DEFAULT_SEED;
         const mine = own.get(key(p)) ?? own.get(key(p, 'all')); // one encoding of an 'all' run is shown from it
         const chosen = (runs) => runs.filter((r) => p.encoding === 'all' || r.encoding === p.encoding);
-        const seeds = (mine ? [mine.runs] : fileSeeds[p.task]).map(chosen); // one list of runs per seed
-        const runs = seeds[0];
         shownLength = mine ? p.trainLength : TRAIN_LENGTH;
         Object.assign(chart.options.scales.x, { min: shownLength * 0.9, max: shownLength * 8 * 1.1 });
         button.textContent = String(job ? M.cancel : M.train);
+        const field = p.metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
+        const n = mine ? 1 : DEFAULT_RUN.seeds.length + 1;
+        const columns = ['encoding', 'length', `${field} (mean over ${n} seeds)`, `${field} lowest`, `${field} highest`];
+        const heads = colHeads([COL.encoding, COL.length, COL.mean.format({ field: COL[field], n }), COL.lowest.format({ field: COL[field] }), COL.highest.format({ field: COL[field] })]);
+        // (Train works without the file: what it trains is drawn)
+        if (!mine && !file.results) return awaitResults(file, view, () => (chart.update(), loss.update()), columns, heads);
+        const seeds = (mine ? [mine.runs] : fileSeeds(p.task)).map(chosen); // one list of runs per seed
+        const runs = seeds[0];
         if (!job) {
           // where: 'slices', or the number of workers
           const where = mine?.where === 'slices' ? String(M.inSlices) : mine?.where === 1 ? String(M.inWorker)
@@ -345,7 +357,6 @@ export default {
         }
         // an exported figure or a printed chart says what it draws when that is not what the controls say
         status.dataset.settingsNote = mine ? '' : M.drawnDefault.format({ length: TRAIN_LENGTH, steps: DEFAULT_STEPS, seeds: seedList() });
-        const field = p.metric === 'token' ? 'tokenAccuracy' : 'sequenceAccuracy';
         // a line per encoding (and RoPE scaling): the mean over the seeds shown, per length; with
         // more than one seed, the band between their lowest and highest
         const lines = [];
@@ -382,8 +393,7 @@ export default {
         }));
         return {
           cellText: { encoding: Object.fromEntries(lines.map(([enc, s]) => [s ? `${enc} + ${s}` : enc, runName(enc, s)])) },
-          columns: ['encoding', 'length', `${field} (mean over ${seeds.length} seeds)`, `${field} lowest`, `${field} highest`],
-          heads: colHeads([COL.encoding, COL.length, COL.mean.format({ field: COL[field], n: seeds.length }), COL.lowest.format({ field: COL[field] }), COL.highest.format({ field: COL[field] })]),
+          columns, heads,
           rows: lines.flatMap(([enc, s, ev]) => ev.map((e) => [s ? `${enc} + ${s}` : enc, e.length, e[field], e.lo, e.hi])),
         };
       },

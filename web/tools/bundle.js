@@ -16,8 +16,8 @@
 //                          (lines only, or with bar charts and fills), the kernels (posenc-core.wasm
 //                          without the lab; posenc.wasm for the lab's charts), the API's model
 //                          families (for the charts that read models or train) and the lab's
-//                          results (lab charts). Copied to web/build/module/ for the page's Embed
-//                          snippet.
+//                          results (a chunk of their own, for the lab charts). Copied to
+//                          web/build/module/ for the page's Embed snippet.
 // Nothing here is fetched at run time; nothing leaves the machine at build time.
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -221,6 +221,32 @@ export const kinds = KINDS;
 export const version = ${JSON.stringify(pkg.version)};
 `;
 
+/**
+ * web/lab/results.js, which fetches the lab's results beside itself, as the builds have it that
+ * do not: the single-file ones (nothing is fetched from file://, nor under standalone.html's
+ * policy) with the file inlined as text, parsed when a lab chart first asks for it; the light
+ * embed with it in a chunk of its own (LAB_RESULTS_CHUNK), loaded then.
+ */
+const LAB_RESULTS = {
+  inlined: `
+import text from './results.json';
+let parsed = null;
+export const labResults = () => (parsed ??= Promise.resolve().then(() => JSON.parse(text)));
+`,
+  chunk: `
+let loaded = null;
+export function labResults() {
+  loaded ??= import('./results.json').then((m) => m.default, (err) => {
+    loaded = null;
+    throw err;
+  });
+  return loaded;
+}
+`,
+};
+/** The light embed's chunk of the lab's results: a string given to JSON.parse, which costs less to parse than an object literal. */
+const LAB_RESULTS_CHUNK = (text) => `export default JSON.parse(${JSON.stringify(text)});`;
+
 const ENTRIES = {
   element: `
 import 'posenc:assets';
@@ -258,7 +284,10 @@ ${(shared?.common ?? []).map((f) => `import ${JSON.stringify(f)};`).join('\n')}
     name: 'posenc-virtual',
     setup(b) {
       b.onResolve({ filter: /^(posenc:|node:fs\/promises$)/ }, (a) => ({ path: a.path, namespace: 'posenc' }));
+      b.onLoad({ filter: /\/lab\/results\.js$/ }, (a) => ({
+        contents: LAB_RESULTS[name === 'light' ? 'chunk' : 'inlined'], resolveDir: dirname(a.path), loader: 'js' }));
       if (name === 'light') {
+        b.onLoad({ filter: /\/lab\/results\.json$/ }, async (a) => ({ contents: LAB_RESULTS_CHUNK(await readFile(a.path, 'utf8')), loader: 'js' }));
         // the stylesheet minified (its text goes into each chart's shadow root)
         b.onLoad({ filter: /\/page\/style\.css$/ }, async (a) => ({
           contents: (await transform(await readFile(a.path, 'utf8'), { loader: 'css', minify: true })).code, loader: 'text' }));

@@ -19,28 +19,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadPosenc } from '../lib/posenc.js';
 import { sequenceLength } from '../lib/lab.js';
 import { packPicture } from '../lab/picture.js';
+import { DEFAULT_RUN } from '../lab/default-run.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS_FILE = join(ROOT, 'web', 'lab', 'results.json');
 
-/** The default run: what the page shows before the reader changes anything. */
-export const DEFAULT_RUN = Object.freeze({
-  tasks: ['kback', 'copy'],
-  encodings: [
-    { encoding: 'none' }, { encoding: 'learned' }, { encoding: 'sinusoidal' }, { encoding: 'rope', style: 'half' },
-    { encoding: 'alibi' }, { encoding: 't5' }, { encoding: 'xpos', style: 'half' },
-  ],
-  scalings: ['pi', 'ntk', 'yarn'], // evaluated on the rope model at each multiple, factor = the multiple
-  train: { trainLength: 16, steps: 400, seed: 1 }, // every other option: pe.train's default
-  multiples: [1, 2, 4, 8],
-  evaluate: { sequences: 128, seed: 1 },
-  attention: { multiples: [1, 4], seed: 1 },
-  // the rope model fine-tuned at `multiple` x the training length with each scaling at factor
-  // `multiple`, then evaluated with that scaling at every multiple (the same model retrained
-  // from the same seed for each: training is deterministic)
-  fineTune: { multiple: 4, steps: 100 },
-  seeds: [2, 3], // more seeds of every model (RoPE's fine-tunes too): the evaluation summaries
-});
+/** The default run (web/lab/default-run.js), what this trains: the tests retrain parts of it. */
+export { DEFAULT_RUN };
 
 export const b64 = (typed, shape) => ({
   dtype: typed.constructor.name.replace('Array', '').toLowerCase(),

@@ -5,8 +5,9 @@
 // sources import each other five levels deep, and split into chunks they still came in three
 // waves after the page was parsed.
 //
-// Every module keeps its own import.meta.url: the kernels, the lab's model, the training worker
-// and the vendor files are found beside the sources, as when the sources are served unbundled.
+// Every module keeps its own import.meta.url: the kernels, the lab's model and results, the
+// training worker and the vendor files are found beside the sources, as when the sources are
+// served unbundled.
 import { build } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -39,10 +40,6 @@ const sourceUrls = {
     b.onResolve({ filter: /^node:fs\/promises$/ }, (a) => ({ path: a.path, namespace: 'posenc-page' }));
     b.onLoad({ filter: /.*/, namespace: 'posenc-page' }, () => ({
       contents: 'export function readFile() { throw new Error("no file system in the browser"); }', loader: 'js' }));
-    // the lab's results (200 KB) as a string parsed when a lab chart first needs them: as an
-    // object literal they cost the browser's script parser more, while the page paints
-    b.onLoad({ filter: /\.json$/ }, async (a) => ({
-      contents: `export default JSON.parse(${JSON.stringify(await readFile(a.path, 'utf8'))});`, loader: 'js' }));
     // vendor files (tokenizers, gifenc) stay where build.sh copies them, loaded when first used
     b.onResolve({ filter: /\/vendor\/[\w.-]+\.js$/ }, (a) => ({
       path: relative(PAGE_OUT, join(a.resolveDir, a.path)), external: true }));

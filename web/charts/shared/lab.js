@@ -1,8 +1,10 @@
 // lab.js: what the lab's charts share: the names of the tasks and of the encodings, in every
-// language, and the controls that choose them.
+// language, the controls that choose them, and the default run's results as they arrive.
 import { messages } from '../../host/i18n.js';
 import { ENCODINGS, SCALINGS } from '../../lab/run.js';
+import { labResults } from '../../lab/results.js';
 import { palette, dashes, isDark } from './colours.js';
+import { refresh } from './canvas.js';
 
 export const LAB = messages({
   en: {
@@ -20,6 +22,9 @@ export const LAB = messages({
     all: 'every encoding, side by side (1×)',
     // a line drawn exactly under another, as its legend names it
     under: '{name} (hidden under {other})',
+    // the default run's results (web/lab/results.js), fetched when a lab chart first needs them
+    loading: 'Loading the default run, trained ahead of time…',
+    failed: 'the default run, trained ahead of time, could not be loaded ({message})',
   },
   zh: {
     task: '任务',
@@ -35,10 +40,36 @@ export const LAB = messages({
     xpos: 'xPos',
     all: '所有编码并排（1×）',
     under: '{name}（被“{other}”遮住）',
+    loading: '正在加载预先训练好的默认结果…',
+    failed: '预先训练好的默认结果无法加载（{message}）',
   },
 });
 
 const NAMES = ENCODINGS.map((e) => e.encoding);
+
+/**
+ * The default run's results for the chart mounted in `el`: { results, error }, both null until
+ * the file has come or failed, when the chart is redrawn. One fetch for every chart of the page.
+ */
+export function fileResults(el) {
+  const file = { results: null, error: null };
+  labResults().then((r) => (file.results = r), (err) => (file.error = err)).then(() => refresh(el));
+  return file;
+}
+
+/**
+ * What a chart draws while `file` (fileResults') has no results: its axes without data (`clear`:
+ * a printed page shows the chart) and a notice that they are loading, with an empty table of
+ * `columns` (shown as `heads`); once they have failed, an Error saying so, which the host shows
+ * in the chart's readout.
+ */
+export function awaitResults(file, view, clear, columns, heads) {
+  if (file.error) throw new Error(LAB.failed.format({ message: file.error.message }));
+  clear();
+  view.notice = String(LAB.loading);
+  view.readout = '';
+  return { columns, heads, rows: [] };
+}
 
 /** The task control, with `value` chosen. */
 export const taskParam = (value) => ({ name: 'task', label: LAB.task, type: 'select', options: ['kback', 'copy'], value, optionLabels: { kback: LAB.kback, copy: LAB.copy } });
