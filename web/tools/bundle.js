@@ -28,6 +28,7 @@ import { FAMILY_METHODS } from '../lib/instance.js';
 import { SIMD_PROBE } from '../lib/heap.js';
 import { KINDS, DEFAULT_KIND } from '../host/kinds.js';
 import { namedChartImports } from './chart-imports.js';
+import { elementStylesheet } from './element-css.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
 const ROOT = dirname(WEB);
@@ -284,13 +285,12 @@ ${(shared?.common ?? []).map((f) => `import ${JSON.stringify(f)};`).join('\n')}
     name: 'posenc-virtual',
     setup(b) {
       b.onResolve({ filter: /^(posenc:|node:fs\/promises$)/ }, (a) => ({ path: a.path, namespace: 'posenc' }));
+      // the stylesheet of each chart's shadow root (the element's): minified, and without the page's own rules
+      b.onLoad({ filter: /\/page\/style\.css$/ }, async (a) => ({ contents: await elementStylesheet(await readFile(a.path, 'utf8'), WEB), loader: 'text' }));
       b.onLoad({ filter: /\/lab\/results\.js$/ }, (a) => ({
         contents: LAB_RESULTS[name === 'light' ? 'chunk' : 'inlined'], resolveDir: dirname(a.path), loader: 'js' }));
       if (name === 'light') {
         b.onLoad({ filter: /\/lab\/results\.json$/ }, async (a) => ({ contents: LAB_RESULTS_CHUNK(await readFile(a.path, 'utf8')), loader: 'js' }));
-        // the stylesheet minified (its text goes into each chart's shadow root)
-        b.onLoad({ filter: /\/page\/style\.css$/ }, async (a) => ({
-          contents: (await transform(await readFile(a.path, 'utf8'), { loader: 'css', minify: true })).code, loader: 'text' }));
         b.onResolve({ filter: /^\.\/chartjs-/ }, (a) => ({ path: a.path, external: true }));
         b.onResolve({ filter: /\/lib\/posenc\.js$/ }, (a) => ({ path: 'posenc:light-api', namespace: 'posenc' }));
         // each kind's module a chunk loaded on demand (not every file under charts/)
