@@ -58,6 +58,14 @@ test('a chart is drawn once it has data and a size: built without data, it is fi
       { type: 'scatter', data: data(), options, plugins: [counter] });
     await whenSized();
     out.idle = [draws.get(idle), sizeOf(idle.canvas)];
+    // a chart taken down while its page waits for it to be drawn no longer holds the wait
+    const gone = new Chart(canvas('margin-top: 5000px; content-visibility: auto; contain-intrinsic-size: 400px 200px'),
+      { type: 'scatter', data: data(), options, plugins: [counter] });
+    let released = false;
+    whenSized().then(() => (released = true));
+    gone.destroy();
+    await Promise.resolve();
+    out.destroyed = [draws.get(gone), released];
     out.isChart = empty instanceof window.Chart && window.Chart.getChart(empty.canvas) === empty;
     out.same = drawnWithData(window.Chart) === Chart;
     return out;
@@ -73,6 +81,7 @@ test('a chart is drawn once it has data and a size: built without data, it is fi
     farWaits: false,
     farMeasured: [[1], [400, 200], true],
     idle: [[1], [400, 200]],
+    destroyed: [undefined, true],
     isChart: true,
     same: true,
   });

@@ -1,12 +1,12 @@
 // canvas-sizes.js: the size of each canvas a chart draws on, learned without laying the page out.
 // Reading a canvas's size (clientWidth, getBoundingClientRect, getComputedStyle) right after a
-// chart's DOM was written makes the browser lay out this long page again, once per chart: that
-// was half the time the page took to mount its charts. A ResizeObserver reports sizes after the
-// browser's own layout and before the frame is painted: a canvas learns its size there and is
-// drawn then. A canvas the browser has not laid out yet (in a section far from the view, which
-// content-visibility skips) has no size until its section nears the view; one that still has
-// none when the page is idle is measured then, so that every chart is drawn before the reader
-// gets to it. What needs pixels at once (print) measures the rest first (sizeAll).
+// chart's DOM was written makes the browser lay out this long page again, once per chart, and a
+// chart sized that way is drawn at once, far from the view too. A ResizeObserver reports sizes
+// after the browser's own layout and before the frame is painted: a canvas learns its size
+// there and is drawn then. A canvas the browser has not laid out yet (in a section far from the
+// view, which content-visibility skips) has no size until its section nears the view; one that
+// still has none when the page is idle is measured then, so that every chart is drawn before
+// the reader gets to it. What needs pixels at once (print, exports) measures first (sizeAll).
 
 /** canvas -> { box, onSize(width, height), size: [w, h] once known (0 × 0: measured while not shown) } */
 const watched = new Map();
@@ -23,6 +23,11 @@ function learn(canvas, width, height, measured, quiet = false) {
   } else if (measured && !w.size) {
     w.size = [0, 0];
   }
+  settle();
+}
+
+/** Resolves the whenSized() promises whose canvases all have sizes (or are no longer watched). */
+function settle() {
   for (const w of waiting) if (sizedWithin(w.root)) waiting.delete(w), w.resolve();
 }
 
@@ -84,7 +89,7 @@ export function watchSize(canvas, onSize, box = canvas) {
     observer?.unobserve(box);
     watched.delete(canvas);
     canvasOf.delete(box);
-    learn(canvas, 0, 0, false);
+    settle();
   };
 }
 
