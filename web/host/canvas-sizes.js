@@ -23,12 +23,15 @@ function learn(canvas, width, height, measured, quiet = false) {
   } else if (measured && !w.size) {
     w.size = [0, 0];
   }
-  settle();
+  settle(canvas);
 }
 
-/** Resolves the whenSized() promises whose canvases all have sizes (or are no longer watched). */
-function settle() {
-  for (const w of waiting) if (sizedWithin(w.root)) waiting.delete(w), w.resolve();
+/**
+ * Resolves the whenSized() promises whose canvases all have sizes (or are no longer watched):
+ * those around `canvas`, or every one (a canvas no longer watched may have left the page).
+ */
+function settle(canvas = null) {
+  for (const w of waiting) if ((!canvas || w.root.contains(canvas)) && sizedWithin(w.root)) waiting.delete(w), w.resolve();
 }
 
 const observer = typeof ResizeObserver === 'function'

@@ -10,10 +10,13 @@
 //   next frame, or when a section far from the view comes near it, or when the page is idle.
 import { measureNow, sizeOf, watchSize } from './canvas-sizes.js';
 
-/** A chart's first update (the one Chart.js makes as it builds it), when the chart has no datasets. */
+/**
+ * Cancels a chart's first update (the one Chart.js makes as it builds it) when the chart has no
+ * datasets, and every update while the chart has no size.
+ */
 const seen = new WeakSet();
-const noEmptyFirstDraw = {
-  id: 'posencNoEmptyFirstDraw',
+const withDataAndSize = {
+  id: 'posencWithDataAndSize',
   beforeUpdate(chart) {
     const first = !seen.has(chart);
     seen.add(chart);
@@ -73,7 +76,7 @@ export function drawnWithData(Chart) {
       construct: (C, [canvas, config = {}]) => {
         building++;
         try {
-          return Reflect.construct(C, [canvas, { platform, ...config, plugins: [...(config.plugins ?? []), noEmptyFirstDraw] }], C);
+          return Reflect.construct(C, [canvas, { platform, ...config, plugins: [...(config.plugins ?? []), withDataAndSize] }], C);
         } finally {
           building--;
         }
