@@ -16,15 +16,45 @@ function tableCell(v) {
 /**
  * A table wider (or taller) than its scroll box can only be read by scrolling, so a keyboard
  * must be able to reach the box: one that scrolls gets tabindex 0, role region and a name
- * (name(): the text it is named for). A box in a section the browser skips (content-visibility:
- * auto, out of view) has no layout to tell: it is offered to the keyboard until it is laid out
- * (a ResizeObserver on it, or on what holds it, reports then). One not shown keeps what it had.
+ * (name(): the text it is named for).
+ *
+ * Whether it scrolls is read when a ResizeObserver reports the box or what it holds: then the
+ * browser has just laid the page out, so the reads cost nothing, where a read at any other moment
+ * would lay it out again (and lay out the sections content-visibility: auto skips). Every box
+ * reported is read before any is written. Until its content is measured, a box is offered to the
+ * keyboard: one in a section the browser skips has no layout to tell, and is reported once laid
+ * out. A box not shown keeps what it had.
  */
-function keyboardReach(box, name) {
-  offer(box, name, scrollsNow(box));
+const named = new WeakMap(); // box → name()
+const content = new WeakMap(); // box → the element in it that is observed
+const boxOf = new WeakMap(); // observed element → its box
+let sizes = null;
+
+/** Watches whether `box` scrolls (again, for content put in since), to offer it to the keyboard named by `name()`. */
+function watchReach(box, name) {
+  named.set(box, name);
+  sizes ??= typeof ResizeObserver === 'function' ? new ResizeObserver(measured) : null;
+  const inner = box.firstElementChild;
+  if (!sizes || (content.has(box) && content.get(box) === inner)) return;
+  if (!content.has(box)) sizes.observe(box), boxOf.set(box, box);
+  if (content.get(box)) sizes.unobserve(content.get(box));
+  content.set(box, inner);
+  if (inner) sizes.observe(inner), boxOf.set(inner, box);
+  offer(box, name, box.hidden ? undefined : true);
 }
 
-/** Whether `box` must be a Tab stop (see keyboardReach); undefined when it is not shown. */
+function measured(entries) {
+  const boxes = [...new Set(entries.map((e) => boxOf.get(e.target)))].filter((b) => b?.isConnected);
+  const scrolls = boxes.map(scrollsNow);
+  boxes.forEach((b, i) => offer(b, named.get(b), scrolls[i]));
+}
+
+function unwatch(box) {
+  for (const e of [box, content.get(box)]) if (e) sizes?.unobserve(e);
+  content.delete(box);
+}
+
+/** Whether `box` must be a Tab stop; undefined when it is not shown. */
 function scrollsNow(box) {
   if (box.hidden || box.checkVisibility?.() === false) return undefined;
   const skipped = box.checkVisibility?.({ contentVisibilityAuto: true }) === false;
@@ -44,44 +74,26 @@ function offer(box, name, scrolls) {
   }
 }
 
-// keyboardReach in the next frame for every box that asked, all read before any is written:
-// reading one box after another's attributes changed would lay the page out once per box
-const asked = new Map();
-let frame = 0;
-function reachLater(box, name) {
-  asked.set(box, name);
-  frame ||= requestAnimationFrame(() => {
-    frame = 0;
-    const boxes = [...asked];
-    asked.clear();
-    const scrolls = boxes.map(([b]) => scrollsNow(b));
-    boxes.forEach(([b, n], i) => offer(b, n, scrolls[i]));
-  });
+/** A box offered to the keyboard is named again (after a language switch). */
+function rename(box) {
+  if (box.hasAttribute('aria-label')) box.setAttribute('aria-label', HOST.scrolls.format({ name: named.get(box)() }));
 }
 
 /** The table boxes of chart `container`, each with the text it is named for: its caption or the chart's. */
 const tableBoxes = (container) => [...container.querySelectorAll('.table-scroll')].map((box) =>
   [box, () => box.querySelector('caption')?.textContent || container.querySelector('figcaption')?.textContent || '']);
 
-/** keyboardReach for the table boxes of chart `container`. */
-function scrollables(container) {
-  for (const [box, name] of tableBoxes(container)) keyboardReach(box, name);
-}
-
 /**
- * keyboardReach for table boxes of the prose (`boxes`), named by their caption or their section's
- * heading, now, whenever one is laid out or resized, and after a language switch (which shows the
- * other language's box: in a skipped section, a box with no layout the observer would report).
+ * Offers the prose's table boxes (`boxes`) that scroll to the keyboard, named by their caption or their section's
+ * heading.
  */
 export function proseTables(boxes) {
   const heading = (box) => {
     const h2 = box.closest('section')?.querySelector('h2');
     return (box.lang && h2?.querySelector(`[lang="${box.lang}"]`)) || h2;
   };
-  const reach = (box) => keyboardReach(box, () => (box.querySelector('caption') ?? heading(box))?.textContent.trim() ?? '');
-  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => entries.forEach((e) => reach(e.target))) : null;
-  for (const box of boxes) reach(box), ro?.observe(box);
-  onLang(() => boxes.forEach(reach));
+  for (const box of boxes) watchReach(box, () => (box.querySelector('caption') ?? heading(box))?.textContent.trim() ?? '');
+  onLang(() => boxes.forEach(rename));
 }
 
 /**
@@ -141,28 +153,23 @@ export function tableView(container, host) {
     }
     region.replaceChildren(table);
   };
-  // Whether a table box scrolls is known after layout: checked in the next frame after a
-  // change (reading sizes at once would force a layout of the whole page per chart), and when
-  // the container is resized (a ResizeObserver reports after layout); also once at the start.
-  const later = () => {
-    for (const [b, name] of tableBoxes(container)) reachLater(b, name);
+  // (also the chart's own table boxes, whose content its update may put in anew)
+  const watch = () => {
+    for (const [b, name] of tableBoxes(container)) watchReach(b, name);
   };
   button.addEventListener('click', () => {
     region.hidden = !region.hidden;
     button.setAttribute('aria-expanded', String(!region.hidden));
     relabel();
     render();
-    later();
+    watch();
   });
-  const drawn = () => (render(), later());
+  const drawn = () => (render(), watch());
   container.addEventListener('posenc:drawn', drawn);
-  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => scrollables(container)) : null;
-  ro?.observe(container);
-  // (a container in a skipped section has no size, and the observer reports nothing until it is laid out)
-  later();
+  watch();
   relabel();
   return {
-    relabel: () => (relabel(), render(), later()),
-    destroy: () => (ro?.disconnect(), tableBoxes(container).forEach(([b]) => asked.delete(b)), container.removeEventListener('posenc:drawn', drawn)),
+    relabel: () => (relabel(), render(), watch(), tableBoxes(container).forEach(([b]) => rename(b))),
+    destroy: () => (tableBoxes(container).forEach(([b]) => unwatch(b)), container.removeEventListener('posenc:drawn', drawn)),
   };
 }
