@@ -41,18 +41,37 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 
 /**
  * Page load: navigation start to the first 'posenc:drawn', to every chart mounted (main.js's
- * ready, and section 22's charts drawn from their model), and to every chart drawn (pageReady:
- * those far from the view are drawn when the page is idle); also where the time goes:
- * the document parsed (domInteractive), DOMContentLoaded, the last of the page's modules (its
- * bundle's entries and their chunks) received, and the requests made until every chart is mounted.
+ * ready, and section 22's charts drawn from their model), and to every chart drawn (the lab's
+ * charts drawn from their results, and those far from the view, which are drawn when the page is
+ * idle); also where the time goes: the document parsed (domInteractive), DOMContentLoaded, the
+ * last of the page's modules (its bundle's entries and their chunks) received, and the requests
+ * made until every chart is mounted.
+ * Each moment is noted by the page itself (an init script) and handed over through a binding when
+ * all are known: Playwright's own waits would run its injected script in the page as it loads,
+ * tens of milliseconds of the main thread that no reader's page spends.
  */
 async function measureLoads(b, keep = null) {
   const first = [], all = [], drawn = [], parsed = [], dcl = [], modules = [], requests = [], external = new Set();
   for (let i = 0; i < LOADS; i++) {
     const context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    let done;
+    const noted = new Promise((resolve) => (done = resolve));
+    await context.exposeBinding('__benchNoted', (_, moments) => done(moments));
     await context.addInitScript(() => {
+      let firstDrawn;
       // capture phase: sees the event on every container although it does not bubble
-      document.addEventListener('posenc:drawn', () => (window.__firstDrawn ??= performance.now()), true);
+      document.addEventListener('posenc:drawn', () => (firstDrawn ??= performance.now()), true);
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const haveRows = (sel) => [...document.querySelectorAll(sel)].every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length);
+      (async () => {
+        while (!window.posencPage?.ready) await frame();
+        await window.posencPage.ready;
+        while (!haveRows('#real-model [data-chart]')) await frame();
+        const mounted = performance.now();
+        while (!haveRows('[data-chart^="lab-"], [data-chart="length-lab"]')) await frame();
+        await window.posencPage.drawn();
+        window.__benchNoted({ first: firstDrawn, mounted, drawn: performance.now() });
+      })();
     });
     const page = await context.newPage();
     const kept = keep && i === LOADS - 1;
@@ -63,24 +82,20 @@ async function measureLoads(b, keep = null) {
       const u = new URL(r.url());
       if (u.hostname !== '127.0.0.1' && u.protocol !== 'data:') external.add(u.href);
     });
-    await page.goto(b.url);
-    // mounted: every chart built with its controls, data and readout, those in view drawn
-    await page.waitForFunction(() => window.posencPage?.ready);
-    await page.evaluate(() => window.posencPage.ready);
-    await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart]')].every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));
-    const mountedAt = await page.evaluate(() => performance.now());
+    await page.goto(b.url, { waitUntil: 'commit' });
+    const at = await noted;
     await pageReady(page);
-    const r = await page.evaluate((mountedAt) => {
+    const r = await page.evaluate((mounted) => {
       const nav = performance.getEntriesByType('navigation')[0];
       const res = performance.getEntriesByType('resource');
       // the page's script: one bundle of its modules (and whatever else of build/page/ came before DOMContentLoaded)
       const upFront = res.filter((e) => e.name.includes('/build/page/') && e.startTime < nav.domContentLoadedEventStart);
       const last = Math.max(0, ...upFront.map((e) => e.responseEnd));
-      return { f: window.__firstDrawn, a: mountedAt, w: performance.now(), p: nav.domInteractive, d: nav.domContentLoadedEventStart, m: last, n: res.length };
-    }, mountedAt);
-    first.push(r.f);
-    all.push(r.a);
-    drawn.push(r.w);
+      return { p: nav.domInteractive, d: nav.domContentLoadedEventStart, m: last, n: res.filter((e) => e.startTime <= mounted).length };
+    }, at.mounted);
+    first.push(at.first);
+    all.push(at.mounted);
+    drawn.push(at.drawn);
     parsed.push(r.p);
     dcl.push(r.d);
     modules.push(r.m);
