@@ -164,6 +164,39 @@ test('a chart the script found near the screen starts at once; one far below wai
   await context.close();
 });
 
+test('a chart in a box not shown (a tab behind another): said drawn when the page is idle (nothing to draw), drawn when shown, and said so then', async () => {
+  const { page, context, problems } = await post('unshown', `<div id="tab" hidden><posenc-chart id="a" kind="rope-decay"></posenc-chart></div>`);
+  const r = await page.evaluate(async () => {
+    const el = document.getElementById('a'), tab = document.getElementById('tab');
+    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const widths = [];
+    el.addEventListener('posenc:drawn', () => widths.push(el.shadowRoot.querySelector('canvas').width));
+    // the first event, when the page is idle, may have come before this listener
+    await new Promise((resolve) => requestIdleCallback(resolve));
+    await frames();
+    const hidden = { width: el.shadowRoot.querySelector('canvas').width, events: widths.length };
+    const shown = new Promise((resolve) => el.addEventListener('posenc:drawn', resolve, { once: true }));
+    tab.hidden = false;
+    await Promise.race([shown, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    const canvas = el.shadowRoot.querySelector('canvas');
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let ink = 0;
+    for (let i = 3; i < pixels.length; i += 4) ink += pixels[i] > 0;
+    // hidden and shown again: drawn already, nothing more to say
+    tab.hidden = true;
+    await frames();
+    tab.hidden = false;
+    await frames();
+    return { hidden, after: widths.slice(hidden.events), ink };
+  });
+  assert.equal(r.hidden.width, 0, 'nothing drawn while not shown');
+  assert.equal(r.after.length, 1, `one posenc:drawn when shown, none when shown again: ${r.after}`);
+  assert.ok(r.after[0] > 200, `drawn ${r.after[0]} px wide when shown`);
+  assert.ok(r.ink > 2000, `${r.ink} pixels inked`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a lab chart loads the whole build and the lab results; a later chart of another kind shares them', async () => {
   const { page, context, problems, requested } = await post('lab', '<posenc-chart kind="lab-learned"></posenc-chart>');
   // (the results come after the chart has mounted)

@@ -11,7 +11,7 @@
 /** canvas -> { box, onSize(width, height), size: [w, h] once known (0 × 0: measured while not shown) } */
 const watched = new Map();
 const canvasOf = new Map(); // box -> canvas
-const waiting = new Set(); // { root, resolve } of whenSized()
+const waiting = new Set(); // { root, done(root), resolve } of whenSized() and whenShown()
 
 /** The size a canvas has on screen; a canvas out of the layout (hidden, or behind a print snapshot) keeps its last. */
 function learn(canvas, width, height, measured, quiet = false) {
@@ -27,11 +27,12 @@ function learn(canvas, width, height, measured, quiet = false) {
 }
 
 /**
- * Resolves the whenSized() promises whose canvases all have sizes (or are no longer watched):
- * those around `canvas`, or every one (a canvas no longer watched may have left the page).
+ * Resolves the whenSized() and whenShown() promises whose canvases are all as they wait for (or
+ * no longer watched): those around `canvas`, or every one (a canvas no longer watched may have
+ * left the page).
  */
 function settle(canvas = null) {
-  for (const w of waiting) if ((!canvas || w.root.contains(canvas)) && sizedWithin(w.root)) waiting.delete(w), w.resolve();
+  for (const w of waiting) if ((!canvas || w.root.contains(canvas)) && w.done(w.root)) waiting.delete(w), w.resolve();
 }
 
 const observer = typeof ResizeObserver === 'function'
@@ -50,7 +51,12 @@ globalThis.addEventListener?.('resize', () => {
 
 /** Measures `canvas`'s box now, its content box as the observer reports it (a layout, if the page changed since the last). */
 function measure(canvas, quiet = false) {
-  const box = watched.get(canvas).box, r = box.getBoundingClientRect(), s = getComputedStyle(box);
+  const box = watched.get(canvas).box;
+  let r = box.getBoundingClientRect();
+  // Chromium's first answer for a box in a section it has never laid out (content-visibility:
+  // auto) can be empty; a box that is shown is asked again
+  if (!r.width && box.checkVisibility?.()) r = box.getBoundingClientRect();
+  const s = getComputedStyle(box);
   const px = (...names) => names.reduce((sum, n) => sum + (parseFloat(s[n]) || 0), 0);
   learn(canvas, r.width - px('paddingLeft', 'paddingRight', 'borderLeftWidth', 'borderRightWidth'),
     r.height - px('paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'), true, quiet);
@@ -114,8 +120,13 @@ export function sizeAll(root = document) {
 /** Whether every watched canvas within `root` has a size. */
 export const sizedWithin = (root) => ![...watched].some(([c, w]) => !w.size && root.contains(c));
 
+/** Whether every watched canvas within `root` has a size it is shown at (not 0 × 0: measured while not shown). */
+export const shownWithin = (root) => ![...watched].some(([c, w]) => !w.size?.[0] && root.contains(c));
+
+const until = (done, root) => (done(root) ? Promise.resolve() : new Promise((resolve) => waiting.add({ root, done, resolve })));
+
 /** Resolves once every canvas watched within `root` has a size (drawn, or measured while not shown). */
-export function whenSized(root = document) {
-  if (sizedWithin(root)) return Promise.resolve();
-  return new Promise((resolve) => waiting.add({ root, resolve }));
-}
+export const whenSized = (root = document) => until(sizedWithin, root);
+
+/** Resolves once every canvas watched within `root` is shown at a size, and so drawn (one in a hidden box: when the box is shown). */
+export const whenShown = (root = document) => until(shownWithin, root);

@@ -8,7 +8,7 @@
 import { t, onLang } from './i18n.js';
 import { onTheme, applyChartTheme } from './theme.js';
 import { drawnWithData } from './first-draw.js';
-import { sizedWithin, whenSized } from './canvas-sizes.js';
+import { shownWithin, sizedWithin, whenShown, whenSized } from './canvas-sizes.js';
 import { HOST } from './strings.js';
 import { control, noteBox, newId } from './controls.js';
 import { tableView } from './table.js';
@@ -120,11 +120,14 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     for (const canvas of body.querySelectorAll('canvas[role="img"], canvas[role="application"]')) canvas.setAttribute('aria-describedby', readout.id);
   };
   // 'posenc:drawn' says the chart is on its canvases: a canvas not laid out yet (off screen)
-  // is drawn when it is (canvas-sizes.js), and the event waits for that, once for any updates
-  let unsized = null;
+  // is drawn when it is (canvas-sizes.js), and the event waits for that, once for any updates.
+  // One measured while not shown (in a hidden box) has nothing drawn: the event comes again when
+  // it is shown and drawn.
+  let unsized = null, unshown = null;
   const drawn = () => {
-    if (sizedWithin(body)) container.dispatchEvent(new CustomEvent('posenc:drawn', { detail: host.data }));
-    else unsized ??= whenSized(body).then(() => ((unsized = null), drawn()));
+    if (!sizedWithin(body)) return void (unsized ??= whenSized(body).then(() => ((unsized = null), drawn())));
+    container.dispatchEvent(new CustomEvent('posenc:drawn', { detail: host.data }));
+    if (!shownWithin(body)) unshown ??= whenShown(body).then(() => ((unshown = null), body.isConnected && drawn()));
   };
   /** Redraws now with the controls' values; returns the data, or null if the chart threw (shown in the readout). */
   host.update = () => {

@@ -46,8 +46,9 @@ import labSafetensors from './build/lab-model/model.safetensors';
 import labConfig from './build/lab-model/config.json';
 import labTokenizer from './build/lab-model/tokenizer.json';
 import labTokenizerConfig from './build/lab-model/tokenizer_config.json';
-import { Chart, registerables } from 'chart.js';
+import { Chart, registerables, DomPlatform } from 'chart.js';
 Chart.register(...registerables);
+Chart.platforms ??= { DomPlatform };
 configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() ? simd : scalar }), ${urls},
   labModel: { 'model.safetensors': labSafetensors, 'config.json': labConfig, 'tokenizer.json': labTokenizer, 'tokenizer_config.json': labTokenizerConfig } });
 `;
@@ -57,12 +58,14 @@ configure({ Chart, css, loadKernels: () => loadPosenc({ source: simdSupported() 
  * is one): 'lines', what most charts draw (line and scatter charts on linear, log and category
  * axes), and 'all', with bar charts and area fills too, for the charts whose code draws them
  * (BARS_OR_FILLS, read from their minified sources) and the charts of a page that has one. A
- * chart that fills an area without the filler says so rather than drawing without it.
+ * chart that fills an area without the filler says so rather than drawing without it. Each
+ * carries Chart.platforms as Chart.js's UMD file (the page's) does: web/host/first-draw.js sizes
+ * charts through a DomPlatform of its own.
  */
 const CHART_JS = {
   lines: `
 import { Chart, LineController, ScatterController, LinearScale, LogarithmicScale, CategoryScale,
-  PointElement, LineElement, Legend, Tooltip, Decimation, Title } from 'chart.js';
+  PointElement, LineElement, Legend, Tooltip, Decimation, Title, DomPlatform } from 'chart.js';
 const fills = {
   id: 'posencFills',
   beforeUpdate(chart) {
@@ -73,13 +76,15 @@ const fills = {
 };
 Chart.register(LineController, ScatterController, LinearScale, LogarithmicScale, CategoryScale,
   PointElement, LineElement, Legend, Tooltip, Decimation, Title, fills);
+Chart.platforms ??= { DomPlatform };
 export default Chart;
 `,
   all: `
 import { Chart, LineController, ScatterController, BarController, LinearScale, LogarithmicScale, CategoryScale,
-  PointElement, LineElement, BarElement, Legend, Tooltip, Filler, Decimation, Title } from 'chart.js';
+  PointElement, LineElement, BarElement, Legend, Tooltip, Filler, Decimation, Title, DomPlatform } from 'chart.js';
 Chart.register(LineController, ScatterController, BarController, LinearScale, LogarithmicScale, CategoryScale,
   PointElement, LineElement, BarElement, Legend, Tooltip, Filler, Decimation, Title);
+Chart.platforms ??= { DomPlatform };
 export default Chart;
 `,
 };
