@@ -33,13 +33,13 @@ let sizes = null;
 /** Watches whether `box` scrolls (again, for content put in since), to offer it to the keyboard named by `name()`. */
 function watchReach(box, name) {
   named.set(box, name);
-  sizes ??= typeof ResizeObserver === 'function' ? new ResizeObserver(measured) : null;
   const inner = box.firstElementChild;
-  if (!sizes || (content.has(box) && content.get(box) === inner)) return;
-  if (!content.has(box)) sizes.observe(box), boxOf.set(box, box);
-  if (content.get(box)) sizes.unobserve(content.get(box));
+  if (content.has(box) && content.get(box) === inner) return;
+  sizes ??= typeof ResizeObserver === 'function' ? new ResizeObserver(measured) : null;
+  if (sizes && !content.has(box)) sizes.observe(box), boxOf.set(box, box);
+  if (sizes && content.get(box)) sizes.unobserve(content.get(box));
+  if (sizes && inner) sizes.observe(inner), boxOf.set(inner, box);
   content.set(box, inner);
-  if (inner) sizes.observe(inner), boxOf.set(inner, box);
   offer(box, name, box.hidden ? undefined : true);
 }
 
@@ -83,10 +83,7 @@ function rename(box) {
 const tableBoxes = (container) => [...container.querySelectorAll('.table-scroll')].map((box) =>
   [box, () => box.querySelector('caption')?.textContent || container.querySelector('figcaption')?.textContent || '']);
 
-/**
- * Offers the prose's table boxes (`boxes`) that scroll to the keyboard, named by their caption or their section's
- * heading.
- */
+/** Offers the prose's table boxes (`boxes`) that scroll to the keyboard, named by their caption or their section's heading. */
 export function proseTables(boxes) {
   const heading = (box) => {
     const h2 = box.closest('section')?.querySelector('h2');
