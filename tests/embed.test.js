@@ -304,6 +304,19 @@ test('<posenc-chart lang theme>: the page\'s one language and theme, applied ins
   await page.evaluate(() => document.getElementById('a').setAttribute('lang', 'cn'));
   await page.waitForFunction(() => document.getElementById('a').shadowRoot.querySelector('.posenc-note'));
   assert.match(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.posenc-note').textContent), /lang = “cn” is not one of the choices; using the default en\./);
+  // two charts that ask for two languages: the page shows the last asked for, and that chart says so
+  const conflict = await page.evaluate(async () => {
+    document.getElementById('a').setAttribute('lang', 'en');
+    const c = Object.assign(document.createElement('posenc-chart'), { id: 'c' });
+    c.setAttribute('kind', 'binary');
+    c.setAttribute('lang', 'zh');
+    document.body.append(c);
+    await c.ready;
+    const note = (id) => document.getElementById(id).shadowRoot.querySelector('.posenc-note')?.textContent ?? '';
+    return { c: note('c'), a: note('a'), caption: document.getElementById('a').shadowRoot.querySelector('figcaption').textContent };
+  });
+  assert.match(conflict.c, /lang = “zh”决定本页所有图表的语言，而本页另一张图表要求“en”/);
+  assert.match(conflict.caption, /[\u4e00-\u9fff]/, 'the page in the last language asked for');
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), []);
   await close();

@@ -52,12 +52,19 @@ function sheet() {
   return sheetPromise;
 }
 
-/** Applies a lang attribute (en or zh); anything else leaves the page's language, and returns a note saying so. */
-function applyLang(value) {
+/**
+ * Applies element `self`'s lang attribute (en or zh) to the page, which shows one language; returns
+ * a note when the value is no language (the page's stays) or another chart of the page asks for another.
+ */
+function applyLang(self) {
+  const value = self.getAttribute('lang');
   if (value === null) return null;
   const l = normalize(value);
-  if (l) setLang(l);
-  return l ? null : HOST.notOption.format({ name: 'lang', value: show(value), def: lang() });
+  if (!l) return HOST.notOption.format({ name: 'lang', value: show(value), def: lang() });
+  setLang(l);
+  const other = [...document.querySelectorAll(TAG)].map((e) => e !== self && e.getAttribute('lang'))
+    .find((v) => v && normalize(v) && normalize(v) !== l);
+  return other ? HOST.langConflict.format({ value: show(value), other: show(other) }) : null;
 }
 
 /** Applies a theme attribute; returns a note when the value is not a theme. */
@@ -255,7 +262,7 @@ export class PosencChartElement extends HTMLElement {
     const toolbar = this.toolbar ? await (toolbarCode ?? import('../host/toolbar.js')) : null;
     if (generation !== this.#generation) return;
     // the page-wide language and theme first, so the chart draws in them from the start
-    const notes = [applyLang(this.getAttribute('lang')), applyTheme(this.getAttribute('theme')), ...kindNotes].filter(Boolean);
+    const notes = [applyLang(this), applyTheme(this.getAttribute('theme')), ...kindNotes].filter(Boolean);
     for (const n of ['controls', 'toolbar', 'locked']) {
       const v = this.getAttribute(n);
       const r = v === null || (n === 'locked' && v === '') ? {} : parseValue({ name: n, type: 'bool', value: n === 'controls' }, v);
@@ -317,7 +324,7 @@ export class PosencChartElement extends HTMLElement {
       return;
     }
     if (names.has('locked')) this.#host.lock(this.locked);
-    const langNote = names.has('lang') ? applyLang(this.getAttribute('lang')) : null;
+    const langNote = names.has('lang') ? applyLang(this) : null;
     const themeNote = names.has('theme') ? applyTheme(this.getAttribute('theme')) : null;
     const chart = this.#chart;
     const byName = new Map(chart.params.map((p) => [normName(p.name), p]));
