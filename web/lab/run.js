@@ -4,16 +4,14 @@
 // as web/lab/results.json holds them (made by `npm run lab` with the same calls), decoded into the
 // same shape, so the chart draws both alike.
 import { unpackPicture } from './picture.js';
+import { DEFAULT_RUN } from './default-run.js';
 
-export const ENCODINGS = [
-  { encoding: 'none' }, { encoding: 'learned' }, { encoding: 'sinusoidal' }, { encoding: 'rope', style: 'half' },
-  { encoding: 'alibi' }, { encoding: 't5' }, { encoding: 'xpos', style: 'half' },
-];
-export const SCALINGS = ['pi', 'ntk', 'yarn'];
-export const MULTIPLES = [1, 2, 4, 8];
-export const TRAIN_LENGTH = 16;
-const ATTENTION_MULTIPLES = [1, 4]; // the attention pictures, as npm run lab stores them
-const SEQUENCES = 128;
+// the page trains what the default run trained, at its lengths, and keeps the same pictures
+export const { encodings: ENCODINGS, scalings: SCALINGS, multiples: MULTIPLES } = DEFAULT_RUN;
+export const TRAIN_LENGTH = DEFAULT_RUN.train.trainLength;
+const ATTENTION_MULTIPLES = DEFAULT_RUN.attention.multiples;
+const { sequences: SEQUENCES, seed: EVALUATION_SEED } = DEFAULT_RUN.evaluate;
+const ATTENTION_SEED = DEFAULT_RUN.attention.seed;
 // For the time a Train has left (estimate.js), a run's speed is measured once it has trained
 // MEASURED_STEPS steps: its steps over the last RECENT slices, and an evaluation timed then on
 // PROBE of its sequences (its time grows with their number), after one sequence at each length
@@ -46,7 +44,7 @@ export async function trainAll(pe, { task, steps, seed, trainLength = TRAIN_LENG
     const enc = chosen[k];
     const run = pe.train({ task, ...enc, trainLength, ...(dModel ? { dModel } : {}), ...(layers ? { layers } : {}), steps: 0, seed });
     try {
-      const evaluate = (scaling, sequences = SEQUENCES) => run.evaluate({ lengths, sequences, seed: 1, ...(scaling ? { scaling: { type: scaling } } : {}) });
+      const evaluate = (scaling, sequences = SEQUENCES) => run.evaluate({ lengths, sequences, seed: EVALUATION_SEED, ...(scaling ? { scaling: { type: scaling } } : {}) });
       const evaluations = evaluationsOf(enc.encoding), recent = []; // [steps, ms] of the last slices
       let measured = false, evaluationMs = null;
       while (run.steps < steps) {
@@ -103,7 +101,7 @@ function details(run, evaluation, trainLength) {
   const positions = (e) => Array.from(e.positionAccuracy, (accuracy, t) => ({ position: t, accuracy, loss: e.positionLoss[t] }))
     .filter((q) => !Number.isNaN(q.loss));
   const attention = ATTENTION_MULTIPLES.map((multiple) => {
-    const a = run.attention({ length: multiple * trainLength, seed: 1 }), T = a.length, w = new Float32Array(T * T).fill(NaN);
+    const a = run.attention({ length: multiple * trainLength, seed: ATTENTION_SEED }), T = a.length, w = new Float32Array(T * T).fill(NaN);
     const base = (a.layers - 1) * a.heads * T * T;
     for (let i = 0; i < T; i++)
       for (let j = 0; j <= i; j++) {
