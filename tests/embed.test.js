@@ -316,6 +316,7 @@ test('<posenc-chart lang theme>: the page\'s one language and theme, applied ins
     return { c: note('c'), a: note('a'), caption: document.getElementById('a').shadowRoot.querySelector('figcaption').textContent };
   });
   assert.match(conflict.c, /lang = “zh”决定本页所有图表的语言，而本页另一张图表要求“en”/);
+  assert.equal(conflict.a, '', 'the chart whose language was overridden has no note of it');
   assert.match(conflict.caption, /[\u4e00-\u9fff]/, 'the page in the last language asked for');
   assert.deepEqual(problems, clean);
   assert.deepEqual(await csp(), []);

@@ -52,18 +52,20 @@ function sheet() {
   return sheetPromise;
 }
 
+let langFrom = null; // the element whose lang attribute set the page's language
 /**
  * Applies element `self`'s lang attribute (en or zh) to the page, which shows one language; returns
- * a note when the value is no language (the page's stays) or another chart of the page asks for another.
+ * a note when the value is no language (the page's stays) or overrides the one another chart set.
  */
 function applyLang(self) {
   const value = self.getAttribute('lang');
   if (value === null) return null;
   const l = normalize(value);
   if (!l) return HOST.notOption.format({ name: 'lang', value: show(value), def: lang() });
+  const other = langFrom !== self && langFrom?.isConnected && normalize(langFrom.getAttribute('lang')) === lang() && lang() !== l
+    ? langFrom.getAttribute('lang') : null;
   setLang(l);
-  const other = [...document.querySelectorAll(TAG)].map((e) => e !== self && e.getAttribute('lang'))
-    .find((v) => v && normalize(v) && normalize(v) !== l);
+  langFrom = self;
   return other ? HOST.langConflict.format({ value: show(value), other: show(other) }) : null;
 }
 
