@@ -15,7 +15,7 @@
 // frame, 16.7 ms at 60 Hz); "redraw" is the frame's start to drawn: the work the chart does.
 import { loadavg, cpus } from 'node:os';
 import { startBrowser, pageReady } from '../browser.js';
-import { embedBench } from './embed-bench.js';
+import { embedBench, withTimeout } from './embed-bench.js';
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
@@ -83,8 +83,7 @@ async function measureLoads(b, keep = null) {
       if (u.hostname !== '127.0.0.1' && u.protocol !== 'data:') external.add(u.href);
     });
     await page.goto(b.url, { waitUntil: 'commit' });
-    const at = await noted;
-    await pageReady(page);
+    const at = await withTimeout(noted, 60_000, 'the page never had every chart mounted and drawn');
     const r = await page.evaluate((mounted) => {
       const nav = performance.getEntriesByType('navigation')[0];
       const res = performance.getEntriesByType('resource');

@@ -38,7 +38,8 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-const withTimeout = (promise, ms, message) => Promise.race([promise,
+/** `promise`, or a rejection with `message` after `ms` (a page that never says what it waits for fails the bench). */
+export const withTimeout = (promise, ms, message) => Promise.race([promise,
   new Promise((_, reject) => setTimeout(() => reject(new Error(message)), ms).unref())]);
 
 /** Loads the post at `url` `loads` times, each in a fresh context; returns the per-load figures. */

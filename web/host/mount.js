@@ -125,7 +125,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   // it is shown and drawn.
   let unsized = null, unshown = null;
   const drawn = () => {
-    if (!sizedWithin(body)) return void (unsized ??= whenSized(body).then(() => ((unsized = null), drawn())));
+    if (!sizedWithin(body)) return void (unsized ??= whenSized(body).then(() => ((unsized = null), body.isConnected && drawn())));
     container.dispatchEvent(new CustomEvent('posenc:drawn', { detail: host.data }));
     if (!shownWithin(body)) unshown ??= whenShown(body).then(() => ((unshown = null), body.isConnected && drawn()));
   };

@@ -25,26 +25,26 @@ function tableCell(v) {
  * keyboard: one in a section the browser skips has no layout to tell, and is reported once laid
  * out. A box not shown keeps what it had.
  */
+const BOX = '.table-scroll';
 const named = new WeakMap(); // box → name()
 const content = new WeakMap(); // box → the element in it that is observed
-const boxOf = new WeakMap(); // observed element → its box
 let sizes = null;
 
-/** Watches whether `box` scrolls (again, for content put in since), to offer it to the keyboard named by `name()`. */
+/** Watches whether `box` (a BOX) scrolls (again, for content put in since), to offer it to the keyboard named by `name()`. */
 function watchReach(box, name) {
   named.set(box, name);
   const inner = box.firstElementChild;
   if (content.has(box) && content.get(box) === inner) return;
   sizes ??= typeof ResizeObserver === 'function' ? new ResizeObserver(measured) : null;
-  if (sizes && !content.has(box)) sizes.observe(box), boxOf.set(box, box);
-  if (sizes && content.get(box)) sizes.unobserve(content.get(box));
-  if (sizes && inner) sizes.observe(inner), boxOf.set(inner, box);
+  if (!content.has(box)) sizes?.observe(box);
+  if (content.get(box)) sizes?.unobserve(content.get(box));
+  if (inner) sizes?.observe(inner);
   content.set(box, inner);
   offer(box, name, box.hidden ? undefined : true);
 }
 
 function measured(entries) {
-  const boxes = [...new Set(entries.map((e) => boxOf.get(e.target)))].filter((b) => b?.isConnected);
+  const boxes = [...new Set(entries.map((e) => e.target.closest(BOX)))].filter((b) => b?.isConnected && named.has(b));
   const scrolls = boxes.map(scrollsNow);
   boxes.forEach((b, i) => offer(b, named.get(b), scrolls[i]));
 }
@@ -80,7 +80,7 @@ function rename(box) {
 }
 
 /** The table boxes of chart `container`, each with the text it is named for: its caption or the chart's. */
-const tableBoxes = (container) => [...container.querySelectorAll('.table-scroll')].map((box) =>
+const tableBoxes = (container) => [...container.querySelectorAll(BOX)].map((box) =>
   [box, () => box.querySelector('caption')?.textContent || container.querySelector('figcaption')?.textContent || '']);
 
 /** Offers the prose's table boxes (`boxes`) that scroll to the keyboard, named by their caption or their section's heading. */
