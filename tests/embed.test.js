@@ -515,7 +515,7 @@ test('Link, Embed, CSV and PNG on the page', async (t) => {
     // the iframe takes the height its chart posts (served by a real server: Chromium does not
     // let a page of unknown address reach 127.0.0.1)
     const dir = mkdtempSync(join(tmpdir(), 'posenc-paste-'));
-    const post = (snippet) => `<!doctype html><meta charset="utf-8"><title>pasted</title>\n<div style="width: 600px">${snippet}</div>\n`;
+    const post = (snippet) => `<!doctype html><meta charset="utf-8"><title>pasted</title><link rel="icon" href="data:,">\n<div style="width: 600px">${snippet}</div>\n`;
     writeFileSync(join(dir, 'pasted.html'), post(elementSnippet));
     writeFileSync(join(dir, 'framed.html'), post(iframeSnippet));
     const other = await serve({ port: 0, root: dir });

@@ -100,6 +100,28 @@ test('snippets and CSV escape what they carry', () => {
   assert.equal(csv, '# posenc chart "k": t u\r\na,"b,c"\r\n-1.5,"\'=HYPERLINK(""x"")"\r\n,ok\r\n');
 });
 
+test('the pages of these tests reach no other host, and their recording names each ask: a fetch and an image refused, a request a route answers not', async () => {
+  // what every test's problems.external rests on (a page of no policy, which would let them go)
+  const body = '<!doctype html><title>out</title><link rel="icon" href="data:,">';
+  const opened = await b.open('out.html', { pages: { 'out.html': body } });
+  const tracked = await trackedPage(b.browser);
+  await tracked.page.route(`${b.url}out.html`, (r) => r.fulfill({ contentType: 'text/html', body }));
+  await tracked.page.goto(`${b.url}out.html`);
+  for (const { page, problems } of [opened, tracked]) {
+    await page.route('https://answered.example/**', (r) => r.fulfill({ status: 200, body: 'ok' }));
+    const got = await page.evaluate(async () => {
+      const img = Object.assign(new Image(), { src: 'https://img.example/a.png' });
+      const shown = await new Promise((done) => ((img.onload = () => done('shown')), (img.onerror = () => done('refused'))));
+      const asked = await Promise.all(['https://fetch.example/x', 'https://answered.example/y'].map((u) => fetch(u, { mode: 'no-cors' }).then(() => 'answered', () => 'refused')));
+      return [shown, ...asked];
+    });
+    assert.deepEqual(got, ['refused', 'refused', 'answered']);
+    assert.deepEqual(problems.external.map((u) => new URL(u).host).sort(), ['fetch.example', 'img.example']);
+  }
+  await opened.context.close();
+  await tracked.context.close();
+});
+
 test('hostile URLs against the page: nothing runs, defaults are drawn, a note says what was ignored', async () => {
   const { page, context, problems, csp } = await hostilePage();
   const p = charts['rope-decay'].params;

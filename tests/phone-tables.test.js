@@ -24,7 +24,6 @@ async function open(query, { viewport = { width: 1200, height: 900 }, ...options
   const problems = [];
   page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(String(e)));
-  await page.route('**/*', (route) => (['127.0.0.1', 'localhost', ''].includes(new URL(route.request().url()).hostname) ? route.continue() : route.abort()));
   await page.addInitScript(() => {
     const P = CanvasRenderingContext2D.prototype, fill = P.fillText, stroke = P.strokeRect, clear = P.clearRect;
     const mine = (ctx) => ctx.canvas.closest?.('.chart')?.dataset.kind === 'real-attention';
