@@ -50,7 +50,7 @@ const set = (page, values) => page.evaluate((v) => new Promise((resolve) => {
   host.set(v);
 }), values);
 /** Switches the page's language (i18n.js's setLang: the chart relabels and redraws at once). */
-const setLang = (page, lang) => page.evaluate(async (l) => (await import('/host/i18n.js')).setLang(l), lang);
+const setLang = (page, lang) => page.evaluate((l) => window.posencEmbed.setLang(l), lang);
 
 test('the default run is drawn from the results file', async () => {
   const { page, errors } = await sharedEmbed();

@@ -11,13 +11,15 @@ import {
   chartQuery, DEFAULT_KIND, HOST, RESERVED, loadChart, loadFailed, mountChart, parseParams, parseValue, showMessage, noteBox, show,
 } from '../host/chart-host.js';
 import { addToolbar } from '../host/toolbar.js';
-import { t, onLang } from '../host/i18n.js';
+import { t, onLang, setLang } from '../host/i18n.js';
 import '../host/theme.js';
 
 const main = document.getElementById('embed');
 const status = document.getElementById('status');
 const box = document.getElementById('chart');
-window.posencEmbed = { host: null, kind: null, ready: null, notes: [] };
+// (setLang: this page's language switch, for whoever drives the page, as the lesson's own
+// switch is; the page's modules are bundled, so a script cannot reach i18n.js by importing it)
+window.posencEmbed = { host: null, kind: null, ready: null, notes: [], setLang };
 
 function flag(q, name, fallback, notes) {
   const all = q.getAll(name);

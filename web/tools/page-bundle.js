@@ -1,9 +1,13 @@
-// page-bundle.js: each page's module script bundled into one file (`node web/tools/page-bundle.js`,
-// run by build.sh): web/build/page/main.js, index.html's, with every chart (the page mounts them
-// all), and page-ui.js, the teacher's guide's. One file per page, because a module's imports are
-// found one level per round trip, and only once the parser lets go of the thread: the page's
-// sources import each other five levels deep, and split into chunks they still came in three
-// waves after the page was parsed.
+// page-bundle.js: each page's module script bundled (`node web/tools/page-bundle.js`, run by
+// build.sh) into web/build/page/:
+// - main.js, index.html's, with every chart (the page mounts them all), and page-ui.js, the
+//   teacher's guide's: one file per page, because a module's imports are found one level per
+//   round trip, and only once the parser lets go of the thread: the page's sources import each
+//   other five levels deep, and split into chunks they still came in three waves after the page
+//   was parsed.
+// - embed.js, embed.html's (one chart, for an iframe), split: the element's code in one wave,
+//   then the chart's own chunk (embed-<kind>-*.js) and what it shares with others. Unbundled,
+//   its 40 modules came a level of imports per round trip.
 //
 // Every module keeps its own import.meta.url: the kernels, the lab's model and results, the
 // training worker and the vendor files are found beside the sources, as when the sources are
@@ -56,8 +60,7 @@ const sourceUrls = {
 /** Writes web/build/page/ afresh. */
 export async function buildPage() {
   await rm(PAGE_OUT, { recursive: true, force: true });
-  await build({
-    entryPoints: await entries(),
+  const options = {
     bundle: true,
     format: 'esm',
     outdir: PAGE_OUT,
@@ -68,7 +71,10 @@ export async function buildPage() {
     charset: 'utf8',
     plugins: [sourceUrls],
     logLevel: 'warning',
-  });
+  };
+  await build({ ...options, entryPoints: await entries() });
+  // (the chunks sit beside the bundles: a module's own URL is found relative to PAGE_OUT)
+  await build({ ...options, entryPoints: [join(WEB, 'embed', 'embed.js')], splitting: true, chunkNames: 'embed-[name]-[hash]' });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
