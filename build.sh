@@ -51,14 +51,23 @@ build_core() { # name, extra flags...
 # Rebuild only when a source is newer than the output.
 stale() { [ ! -f "$1" ] || [ -n "$(find c build.sh -newer "$1" -print -quit)" ]; }
 
+# The four builds are independent and each uses one core: they run side by side.
+building=()
 if stale "$out/posenc.wasm" || stale "$out/posenc-scalar.wasm"; then
-  build posenc -msimd128
-  build posenc-scalar -fno-vectorize -fno-slp-vectorize
-  echo "build.sh: built $out/posenc.wasm ($(wc -c <"$out/posenc.wasm") B) and posenc-scalar.wasm ($(wc -c <"$out/posenc-scalar.wasm") B)" >&2
+  build posenc -msimd128 & building+=($!)
+  build posenc-scalar -fno-vectorize -fno-slp-vectorize & building+=($!)
+  full=1
 fi
 if stale "$out/posenc-core.wasm" || stale "$out/posenc-core-scalar.wasm"; then
-  build_core posenc-core -msimd128
-  build_core posenc-core-scalar -fno-vectorize -fno-slp-vectorize
+  build_core posenc-core -msimd128 & building+=($!)
+  build_core posenc-core-scalar -fno-vectorize -fno-slp-vectorize & building+=($!)
+  core=1
+fi
+for pid in "${building[@]}"; do wait "$pid"; done # (set -e: a build that failed stops here)
+if [ -n "${full:-}" ]; then
+  echo "build.sh: built $out/posenc.wasm ($(wc -c <"$out/posenc.wasm") B) and posenc-scalar.wasm ($(wc -c <"$out/posenc-scalar.wasm") B)" >&2
+fi
+if [ -n "${core:-}" ]; then
   echo "build.sh: built $out/posenc-core.wasm ($(wc -c <"$out/posenc-core.wasm") B) and posenc-core-scalar.wasm ($(wc -c <"$out/posenc-core-scalar.wasm") B), without the lab" >&2
 fi
 

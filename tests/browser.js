@@ -11,7 +11,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--disable-quic', '--no-first-run', '--disable-dev-shm-usage',
   // refused by the browser itself rather than by intercepting every request (Playwright's route
-  // holds each request for a round trip to this process: 0.5 CPU-s on an embed's 40 modules)
+  // holds each request for a round trip to this process)
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
 
 /** Whether failed request `r` was for a host other than this machine, which the browser refuses (ARGS) unless a route answered it. */
