@@ -80,9 +80,12 @@ test('themes: ?theme= and the switch change the page and Chart.js colours; auto 
     for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 200) (sum += data[i] + data[i + 1] + data[i + 2]), n++;
     return n ? sum / n / 3 : null;
   });
+  // (a chart far from the view is redrawn when the page is idle: drawn() draws it at once)
+  await page.evaluate(() => window.posencPage.drawn());
   const lightInk = await inkOf();
   await page.getByRole('button', { name: 'dark', exact: true }).click();
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await page.evaluate(() => window.posencPage.drawn());
   const darkInk = await inkOf();
   assert.ok(lightInk !== null && darkInk !== null && darkInk > lightInk + 100, `heatmap text ${lightInk} → ${darkInk}`);
   // the PNG export has the theme's background behind its (transparent) canvas: light text stays legible

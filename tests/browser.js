@@ -122,10 +122,15 @@ export async function pageReady(page) {
   await page.evaluate(() => window.posencPage.drawn());
 }
 
-/** Switches a loaded page's language with its own switch (under the presenter too), as a reader does; resolves once the page is in it. */
+/**
+ * Switches a loaded page's language with its own switch (under the presenter too), as a reader
+ * does; resolves once the page is in it with every chart drawn in it (a chart far from the view
+ * waits for the page to be idle: drawn() draws it at once).
+ */
 export async function switchLang(page, lang) {
   await page.evaluate((l) => document.querySelector(`.lang-switch [data-set-lang="${l}"]`).click(), lang);
   await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
+  await page.evaluate(() => window.posencPage?.drawn());
 }
 
 /** Follows a scene link within a loaded lesson, as an exercise's link does (main.js), and waits until the page has landed. */

@@ -190,6 +190,49 @@ test('?lang=zh: readouts, notices and option texts list numbers with 、 and wri
   assert.deepEqual(bad.map((b) => `${b.chart}: ${b.text.slice(0, 160)}`), []);
 });
 
+test('a switch redraws the charts near the view at once, the others when the page is idle; drawn() and printing draw them at once', async () => {
+  const { page, problems } = zhPage;
+  // the page's first chart, brought into view, and its last, some 40 charts further down
+  const [near, far] = await page.evaluate(() => [...document.querySelectorAll('main [data-chart]')].filter((e) => e.querySelector('.readout')?.textContent)
+    .map((e) => e.dataset.chart).filter((k, i, all) => i === 0 || i === all.length - 1));
+  await page.evaluate((k) => document.querySelector(`[data-chart="${k}"]`).scrollIntoView(), near);
+  await new Promise((r) => setTimeout(r, 300));
+  const zh = (s) => /[\u4e00-\u9fff]/.test(s);
+  // clicked, then read in the same task: what the switch itself redrew
+  const switched = (lang, then = '') => page.evaluate(({ lang, kinds, then }) => {
+    const read = () => kinds.map((k) => document.querySelector(`[data-chart="${k}"] .readout`).textContent);
+    const updated = new Set();
+    for (const [k, h] of window.posencPage.charts) {
+      const own = h.update;
+      h.update = () => (updated.add(k), own());
+      queueMicrotask(() => (h.update = own));
+    }
+    document.querySelector(`.lang-switch [data-set-lang="${lang}"]`).click();
+    if (then === 'drawn') window.posencPage.drawn();
+    if (then === 'print') dispatchEvent(new Event('beforeprint'));
+    const r = { readouts: read(), updated: updated.size, charts: window.posencPage.charts.size };
+    if (then === 'print') dispatchEvent(new Event('afterprint'));
+    return r;
+  }, { lang, kinds: [near, far], then });
+
+  const en = await switched('en');
+  assert.ok(!zh(en.readouts[0]), `${near}, in view, is redrawn in English at once: ${en.readouts[0]}`);
+  assert.ok(zh(en.readouts[1]), `${far}, far below, waits: ${en.readouts[1]}`);
+  assert.ok(en.updated < en.charts / 4, `${en.updated} of ${en.charts} charts redrawn by the switch itself`);
+  // the page left alone: the far chart is redrawn when the page is idle, without being scrolled to
+  await page.waitForFunction((k) => !/[\u4e00-\u9fff]/.test(document.querySelector(`[data-chart="${k}"] .readout`).textContent), far);
+  assert.ok(await page.evaluate((k) => document.querySelector(`[data-chart="${k}"]`).closest('section').getBoundingClientRect().top > 3 * innerHeight, far), `${far} is still far below`);
+
+  const drawn = await switched('zh', 'drawn');
+  assert.ok(zh(drawn.readouts[1]), `drawn() draws ${far} at once: ${drawn.readouts[1]}`);
+  assert.equal(drawn.updated, drawn.charts);
+  const printed = await switched('en', 'print');
+  assert.ok(!zh(printed.readouts[1]), `printing draws ${far} at once: ${printed.readouts[1]}`);
+  await page.evaluate(() => window.posencPage.drawn());
+  await switched('zh', 'drawn');
+  assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
+});
+
 test('the language switch changes every kind of text without a reload, and back', async () => {
   // the page as loaded with ?lang=zh (above) is the reference the switches must restore
   const { page, context, problems } = zhPage;

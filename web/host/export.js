@@ -2,6 +2,7 @@
 // downloads (CSV, and PNG at twice the resolution), and the figure the PNG, GIF and video draw:
 // the chart's canvases under a heading with its title.
 import { sizeAll } from './canvas-sizes.js';
+import { redrawNow } from './redraw-soon.js';
 import { HOST } from './strings.js';
 import { lang, messages } from './i18n.js';
 import { colours } from './theme.js';
@@ -215,8 +216,9 @@ function drawLines(ctx, lines, palette, dy = 0, caption = '') {
 
 /** Where the visible canvases sit, relative to their union, in CSS px. */
 export function figureLayout(canvases) {
-  // a figure is what the screen shows: a canvas not drawn yet (off screen) is measured, so drawn, first
-  for (const c of canvases) sizeAll(c);
+  // a figure is what the screen shows: a canvas not drawn yet, or not since a switch (off screen),
+  // is drawn first
+  for (const c of canvases) (redrawNow(c), sizeAll(c));
   const rects = canvases.map((c) => c.getBoundingClientRect());
   const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
   const width = Math.max(...rects.map((r) => r.right)) - left, height = Math.max(...rects.map((r) => r.bottom)) - top;

@@ -16,6 +16,7 @@ import { mainParam } from './main-control.js';
 import { phoneLayout } from './phone.js';
 import { counts } from './params.js';
 import { REFRESH } from '../charts/shared/canvas.js';
+import { redrawn, redrawSoon, watchNear } from './redraw-soon.js';
 
 
 /**
@@ -131,6 +132,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   };
   /** Redraws now with the controls' values; returns the data, or null if the chart threw (shown in the readout). */
   host.update = () => {
+    redrawn(container);
     let data;
     const params = host.params();
     // a param that counts only beside one value of another (a free d beside "free") hides otherwise
@@ -176,15 +178,18 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   host.place = () => phone.place();
   host.place();
 
+  // a switch's text changes at once; the drawing (and the readout it writes) waits for a chart
+  // far from the view to come near it (redraw-soon.js)
   const stop = [
+    watchNear(container),
     onLang(() => {
       labels();
       host.relabel();
-      host.update();
+      redrawSoon(container, host.update);
     }),
     onTheme(() => {
       applyChartTheme(Chart);
-      host.update();
+      redrawSoon(container, host.update);
     }),
   ];
   host.destroy = () => {

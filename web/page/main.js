@@ -18,13 +18,15 @@ import { embedSnippets } from '../host/export.js';
 import { addToolbar } from '../host/toolbar.js';
 import { land, landLinks, landOnFragment } from './land.js';
 import { whenSized } from '../host/canvas-sizes.js';
+import { redrawNow } from '../host/redraw-soon.js';
 
 // the page's loading message (found when used: this script may run before it is parsed)
 const status = () => document.getElementById('status');
 const charts = new Map();
 // the page's charts and the kernels they draw with, for the console (and the tests); drawn()
-// resolves once every chart is on its canvases (those far from the view are drawn when idle)
-window.posencPage = { charts, ready: null, drawn: () => whenSized(), notes: [], pe: null };
+// resolves once every chart is on its canvases as the page is set now (those far from the view
+// are drawn when idle, and after a switch when they come near: drawn() draws those at once)
+window.posencPage = { charts, ready: null, drawn: () => (redrawNow(), whenSized()), notes: [], pe: null };
 
 /** The page's query: { target: kind or null, entries, notes } (never throws). */
 function readQuery() {

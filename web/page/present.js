@@ -11,6 +11,7 @@
 import { lang, messages, onLang, t } from '../host/i18n.js';
 import { TRACKS, trackOf, trackNamed, handoutSections } from './tracks.js';
 import { land } from './land.js';
+import { redrawSoon } from '../host/redraw-soon.js';
 import { PAGE_SIZE, axisTitleFont, presentSize, setLettering, textScale } from '../charts/shared/lettering.js';
 
 /**
@@ -191,8 +192,8 @@ function slidesSideways(el, view) {
 // Chart.js draws ticks and legends at 12 px, too small to read from the back of a room: while the
 // view is open Chart.js's default size is the screen's presentSize(), and text drawn by hand
 // follows it (charts/shared/lettering.js). The chart is redrawn by its host, Chart.js's canvases and the
-// hand-drawn ones alike, when it comes in and at the page's size when it goes back (the page's
-// other charts are not drawn meanwhile: they are hidden).
+// hand-drawn ones alike, when it comes in, and at the page's size once the page shows again (the
+// page's charts are not drawn meanwhile: they are hidden).
 function lettering(size, host) {
   // (a slide without a chart, the primer's diagram, keeps the Chart.js the charts draw with)
   chartJs = host?.Chart ?? chartJs;
@@ -314,7 +315,9 @@ export function setUpPresenter({ charts, doc = document } = {}) {
     for (const c of host?.controls ?? []) c.wrap.classList.remove('present-changed');
     for (const [el, mark] of placeholders) (mark.replaceWith(el), el.style.removeProperty('width'));
     slot.replaceChildren();
-    lettering(PAGE_SIZE, host);
+    // (the chart goes back to a page hidden behind the view: drawn at the page's size when it shows)
+    lettering(PAGE_SIZE);
+    if (host) redrawSoon(host.container, host.update);
     shown = null;
     placeholders = [];
   };

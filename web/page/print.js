@@ -15,6 +15,7 @@ import { handoutSections, TRACKS } from './tracks.js';
 import { settingsLine } from '../host/settings-line.js';
 import { messages } from '../host/i18n.js';
 import { sizeAll } from '../host/canvas-sizes.js';
+import { redrawNow } from '../host/redraw-soon.js';
 
 const M = messages({
   en: {
@@ -44,7 +45,8 @@ const SETTINGS = 'print-settings';
 /** Puts an <img> of each drawn canvas of the page right after it, and a settings line under each chart's title. */
 export function snapshotCharts(doc = document) {
   clearSnapshots(doc);
-  // a chart far from the view may not be drawn yet: drawn now, paper shows every one
+  // a chart far from the view may not be drawn yet, or not since a switch: drawn now, paper shows every one
+  redrawNow(doc);
   sizeAll(doc);
   for (const canvas of doc.querySelectorAll('main [data-chart] canvas')) {
     if (!canvas.width || !canvas.height || !canvas.getClientRects().length) continue;
