@@ -1,6 +1,7 @@
 // lab-results-load.test.js: the lab's default run (web/lab/results.json, 280 KB) is not part of
 // what the page loads before its first charts: the page's script does not carry it, and the page
-// asks for the file once, when the first lab chart mounts, after every chart before the lab.
+// asks for the file once, when the first lab chart is first drawn (near the view, or when the
+// page is idle: here, drawn() draws it at once), after every chart before the lab has mounted.
 // While it comes the lab's charts say so; then they draw it. A page that cannot load it says so
 // in each lab chart's readout, in both languages, and its other charts draw. The single-file
 // builds carry it inlined (nothing is fetched from file://), the light embed in a chunk of its own.
@@ -68,6 +69,7 @@ test('a plain load asks for the results once, after every chart before the lab h
   const held = new Promise((r) => (release = r));
   const { page, context, requests } = await load('?lang=en', async (route) => (await held, route.continue()));
   // the page is ready without them: every chart is mounted, the lab's say what they wait for
+  await page.evaluate(() => window.posencPage.drawn());
   const asked = await page.evaluate(() => window.resultsAsked);
   assert.equal(asked?.length, 1, 'asked for once');
   const kinds = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((el) => el.dataset.chart));

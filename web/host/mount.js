@@ -23,9 +23,10 @@ import { redrawn, redrawSoon, watchNear } from './redraw-soon.js';
  * Mounts `chart` into `container`. Options: pe, Chart (Chart.js), values (starting values by
  * param name, already checked: use parseParams for outside input), notes (shown above the
  * chart), controls (false hides them), locked (true shows them disabled: everyone on one
- * picture).
+ * picture), whenNear (true: computed and drawn first when it comes near the view or the page is
+ * idle, not at once: one chart of a long page).
  */
-export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, locked = false } = {}) {
+export function mountChart(container, chart, { pe, Chart, values = {}, notes = [], controls = true, locked = false, whenNear = false } = {}) {
   container.classList.add('chart');
   // Without controls, a chart's own panels (a config box, Train, a Hub menu) go too: style.css
   // hides them, and §22's model panel is not placed (real-model.js)
@@ -161,9 +162,13 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     return host.data;
   };
 
-  // Outside values that the chart cannot draw (a combination its module rejects) fall back to
-  // the defaults, with a note, instead of leaving a broken chart.
-  if (host.update() === null && Object.keys(values).length) {
+  // A long page's chart at its defaults is first computed and drawn when it comes near the view
+  // or the page is idle (redraw-soon.js), as its drawing waited already for its canvas to be laid
+  // out. One given values is drawn at once: outside values that it cannot draw (a combination its
+  // module rejects) fall back to the defaults, with a note, instead of leaving a broken chart.
+  const unwatch = watchNear(container);
+  if (whenNear && !Object.keys(values).length) redrawSoon(container, host.update);
+  else if (host.update() === null) {
     allNotes.push(HOST.notDrawn.format({ message: readout.textContent.replace(/^.*?: /, '') }));
     for (const c of host.controls) c.write(c.param.value);
     if (host.update() === null) throw new Error(readout.textContent);
@@ -179,9 +184,9 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   host.place();
 
   // a switch's text changes at once; the drawing (and the readout it writes) waits for a chart
-  // far from the view to come near it (redraw-soon.js)
+  // far from the view to come near it
   const stop = [
-    watchNear(container),
+    unwatch,
     onLang(() => {
       labels();
       host.relabel();

@@ -138,7 +138,8 @@ async function mountOne(el, { pe, Chart }, query = { target: null, entries: [], 
     const inScene = scene?.byKind.has(k) ? parseParams(chart.params, scene.byKind.get(k), { ignore: [] }) : { values: {}, notes: [] };
     const values = { ...linked.values, ...inScene.values }, chartNotes = [...linked.notes, ...inScene.notes];
     const { scriptUrl, scriptModule, embedUrl } = assetUrls();
-    const host = mountChart(el, chart, { pe, Chart, values, notes: chartNotes, locked: Boolean(scene?.locked) });
+    // the first chart mounted is the one the reader meets first (readingOrder): computed at once
+    const host = mountChart(el, chart, { pe, Chart, values, notes: chartNotes, locked: Boolean(scene?.locked), whenNear: charts.size > 0 });
     addToolbar(host, {
       link: (v) => linkFor(chart, el, v),
       sectionLink: () => sectionLinkFor(el),
