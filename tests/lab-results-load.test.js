@@ -1,8 +1,8 @@
 // lab-results-load.test.js: the lab's default run (web/lab/results.json, 280 KB) is not part of
 // what the page loads before its first charts: the page's script does not carry it, and the page
-// asks for the file once, when the first lab chart is first drawn (near the view, or when the
-// page is idle: here, drawn() draws it at once), after every chart before the lab has mounted.
-// While it comes the lab's charts say so; then they draw it. A page that cannot load it says so
+// asks for the file once, when the first lab chart mounts, after every chart before the lab.
+// While it comes the lab's charts, once drawn (near the view, or when the page is idle: here,
+// drawn() draws them at once), say so; then they draw it. A page that cannot load it says so
 // in each lab chart's readout, in both languages, and its other charts draw. The single-file
 // builds carry it inlined (nothing is fetched from file://), the light embed in a chunk of its own.
 import { test, before, after } from 'node:test';
@@ -68,7 +68,11 @@ test('a plain load asks for the results once, after every chart before the lab h
   let release;
   const held = new Promise((r) => (release = r));
   const { page, context, requests } = await load('?lang=en', async (route) => (await held, route.continue()));
-  // the page is ready without them: every chart is mounted, the lab's say what they wait for
+  // every chart is mounted; the first a reader meets is computed, those far below (the lab's, at the
+  // page's end) are not yet: no readout
+  const atReady = await page.evaluate(() => ({ first: window.posencPage.charts.values().next().value.data?.rows?.length > 0 }));
+  assert.deepEqual({ ...atReady, lab: (await readouts(page)).map(([k, , text]) => [k, text]) }, { first: true, lab: FROM_FILE.map((k) => [k, '']) });
+  // the page is ready without them: the lab's charts, drawn, say what they wait for
   await page.evaluate(() => window.posencPage.drawn());
   const asked = await page.evaluate(() => window.resultsAsked);
   assert.equal(asked?.length, 1, 'asked for once');
