@@ -117,7 +117,8 @@ function contextPages(b) {
 export async function pageReady(page) {
   await page.waitForFunction(() => window.posencPage?.ready);
   await page.evaluate(() => window.posencPage.ready);
-  // (a chart far from the view asks for its data when first drawn: under the presenter, never by itself)
+  // (a chart far from the view is computed when it comes near or the page is idle: under the
+  // presenter, not until it is shown)
   await page.evaluate(() => window.posencPage.drawn());
   await page.waitForFunction(() => [...document.querySelectorAll('#real-model [data-chart], [data-chart^="lab-"], [data-chart="length-lab"]')]
     .every((e) => window.posencPage.charts.get(e.dataset.chart)?.data?.rows?.length));

@@ -45,9 +45,15 @@ function landed({ tops, end }, what) {
   assert.ok(tops.every((t) => Math.abs(t - final) <= 2), `${what}: moves after the jump (${tops.join(',')})`);
 }
 
+/**
+ * Opens the page at `path` and waits until every chart is mounted, not drawn: the jumps then
+ * land while the charts far from the view are still computed and drawn as they come near it or
+ * the page is idle, as for a reader who follows a link at once.
+ */
 async function open(path, viewport) {
   const { page, context, problems } = await b.open(path, { viewport });
-  await pageReady(page);
+  await page.waitForFunction(() => window.posencPage?.ready);
+  await page.evaluate(() => window.posencPage.ready);
   return { page, context, problems: [...problems.console, ...problems.pageErrors] };
 }
 

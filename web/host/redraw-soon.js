@@ -1,10 +1,10 @@
-// redraw-soon.js: redraws that wait until their chart is near the view. A language or theme
-// switch changes every chart of the page at once, and redrawing them all (their kernels, then
-// Chart.js) held the page for most of a second. A chart near the view is redrawn at once; one
-// far from it when the page is next idle, one chart at a time, or as soon as it comes near, so
-// that it is drawn before the reader gets to it. A chart that is not shown (the page behind the
-// presenter view) waits until it is. What needs every chart as the page is set now (print, an
-// export, the tests) calls redrawNow() first.
+// redraw-soon.js: redraws that wait until their chart is near the view. A long page mounts every
+// chart as it loads, and a language or theme switch changes every chart at once: computing and
+// drawing them all (their kernels, then Chart.js) holds the page for most of a second. A chart
+// near the view is redrawn at once; one far from it when the page is next idle, one chart at a
+// time, or as soon as it comes near, so that it is drawn before the reader gets to it. A chart
+// that is not shown (the page behind the presenter view) waits until it is. What needs every
+// chart as the page is set now (print, an export, the tests) calls redrawNow() first.
 
 /** container -> its redraw, for the charts that wait */
 const waiting = new Map();

@@ -25,7 +25,7 @@ const status = () => document.getElementById('status');
 const charts = new Map();
 // the page's charts and the kernels they draw with, for the console (and the tests); drawn()
 // resolves once every chart is on its canvases as the page is set now (those far from the view
-// are drawn when idle, and after a switch when they come near: drawn() draws those at once)
+// are computed and drawn when they come near or the page is idle: drawn() draws them at once)
 window.posencPage = { charts, ready: null, drawn: () => (redrawNow(), whenSized()), notes: [], pe: null };
 
 /** The page's query: { target: kind or null, entries, notes } (never throws). */
