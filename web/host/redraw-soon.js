@@ -85,7 +85,9 @@ export function redrawSoon(container, redraw) {
 /** Forgets `container`'s waiting redraw: it was just redrawn. */
 export const redrawn = (container) => waiting.delete(container);
 
-/** Runs now every waiting redraw of a chart within `root` or around it (`root` a canvas of the chart). */
+/** Runs now every waiting redraw of a chart within `root` or around it (`root` a canvas of the chart); returns how many ran. */
 export function redrawNow(root = document) {
-  for (const container of [...waiting.keys()]) if (root.contains(container) || container.contains(root)) run(container);
+  let n = 0;
+  for (const container of [...waiting.keys()]) if (root.contains(container) || container.contains(root)) run(container), n++;
+  return n;
 }
