@@ -7,6 +7,7 @@
 // view, which content-visibility skips) has no size until its section nears the view; one that
 // still has none when the page is idle is measured then, so that every chart is drawn before
 // the reader gets to it. What needs pixels at once (print, exports) measures first (sizeAll).
+import { eachIdleMoment } from './idle.js';
 
 /** canvas -> { box, onSize(width, height), size: [w, h] once known (0 × 0: measured while not shown) } */
 const watched = new Map();
@@ -62,23 +63,12 @@ function measure(canvas, quiet = false) {
     r.height - px('paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'), true, quiet);
 }
 
-const idle = globalThis.requestIdleCallback
-  ? () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))
-  : () => new Promise((resolve) => setTimeout(resolve, 50));
-let draining = null;
-
 /** Measures, one per idle moment, the canvases that have no size yet. */
-function drainWhenIdle() {
-  draining ??= (async () => {
-    for (;;) {
-      await idle();
-      const next = [...watched].find(([c, w]) => !w.size && c.isConnected);
-      if (!next) break;
-      measure(next[0]);
-    }
-    draining = null;
-  })();
-}
+const drainWhenIdle = eachIdleMoment(() => {
+  const next = [...watched].find(([c, w]) => !w.size && c.isConnected);
+  if (next) measure(next[0]);
+  return Boolean(next);
+});
 
 /**
  * Calls onSize(width, height) (CSS pixels) with the size of `canvas`, the content box of `box`

@@ -5,6 +5,7 @@
 // time, or as soon as it comes near, so that it is drawn before the reader gets to it. A chart
 // that is not shown (the page behind the presenter view) waits until it is. What needs every
 // chart as the page is set now (print, an export, the tests) calls redrawNow() first.
+import { eachIdleMoment } from './idle.js';
 
 /** container -> its redraw, for the charts that wait */
 const waiting = new Map();
@@ -34,24 +35,13 @@ function run(container) {
   if (container.isConnected) redraw();
 }
 
-const idle = globalThis.requestIdleCallback
-  ? () => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))
-  : () => new Promise((resolve) => setTimeout(resolve, 50));
-let draining = null;
-
 /** Redraws the waiting charts that are shown, one per idle moment; a chart not shown waits for the observer. */
-function drain() {
-  if (!waiting.size) return;
-  draining ??= (async () => {
-    for (;;) {
-      await idle();
-      const next = [...waiting.keys()].find((c) => !c.isConnected || c.checkVisibility());
-      if (!next) break;
-      run(next);
-    }
-    draining = null;
-  })();
-}
+const drainWhenIdle = eachIdleMoment(() => {
+  const next = [...waiting.keys()].find((c) => !c.isConnected || c.checkVisibility());
+  if (next) run(next);
+  return Boolean(next);
+});
+const drain = () => waiting.size && drainWhenIdle();
 
 /** Watches `container` (a chart's) for redrawSoon(); returns a function that stops it. */
 export function watchNear(container) {
