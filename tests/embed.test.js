@@ -84,7 +84,7 @@ test('<posenc-chart> on a plain blog page over http: one script tag from another
     return {
       params: host.params(), rows: el.data.rows.length,
       fallbackShown: !!root.querySelector('slot'),
-      controlsHidden: root.querySelector('form.controls').hidden,
+      controlsHidden: root.querySelector('.controls:not(.phone-main)').hidden,
       width: Math.round(el.getBoundingClientRect().width),
       article: Math.round(document.querySelector('article').getBoundingClientRect().width - 32),
       canvasWidth: Math.round(root.querySelector('canvas').getBoundingClientRect().width),
@@ -173,7 +173,7 @@ test('<posenc-chart> as a module from the site\'s own files (web/embed/element.j
   const later = await page.evaluate(async () => {
     const el = document.getElementById('kv');
     (await el.ready).set({ prompt: 9 });
-    const inputs = () => [...el.shadowRoot.querySelectorAll('form.controls input, form.controls select')];
+    const inputs = () => [...el.shadowRoot.querySelectorAll('.controls:not(.phone-main) input, .controls:not(.phone-main) select')];
     el.locked = true;
     await new Promise((r) => setTimeout(r, 50));
     const locked = inputs().every((i) => i.disabled);
@@ -231,7 +231,7 @@ test('a param that counts only beside another\'s value: given alone it brings th
     const host = await el.ready;
     const { preset, dim } = host.params();
     return { preset, dim, note: el.shadowRoot.querySelector('.posenc-note')?.textContent ?? null,
-      dimShown: !el.shadowRoot.querySelector('form.controls [name="dim"]').closest('.control').hidden };
+      dimShown: !el.shadowRoot.querySelector('.controls:not(.phone-main) [name="dim"]').closest('.control').hidden };
   }, id);
   assert.deepEqual(await state('a'), { preset: 'free', dim: 64, note: null, dimShown: true }, 'dim="64" alone means d = 64');
   const b2 = await state('b');
@@ -415,7 +415,7 @@ test('embed.html renders exactly its URL\'s parameters and posts its height to t
       await window.posencEmbed.ready;
       return {
         params: window.posencEmbed.host.params(),
-        controlsHidden: document.querySelector('form.controls').hidden,
+        controlsHidden: document.querySelector('.controls:not(.phone-main)').hidden,
         notes: window.posencEmbed.notes,
         height: Math.ceil(document.getElementById('embed').getBoundingClientRect().height),
       };

@@ -206,7 +206,7 @@ test('on a phone, Settings reveals its controls right after the button, on scree
   await page.keyboard.press('Tab');
   const next = await page.evaluate((box) => {
     const a = document.activeElement, toggle = document.querySelector(`${box} .settings-toggle`);
-    const first = document.querySelector(`${box} form.controls > .control:not(.main)`);
+    const first = document.querySelector(`${box} .controls:not(.phone-main) > .control:not(.main)`);
     return { first: a.closest('.control') === first, below: a.getBoundingClientRect().top >= toggle.getBoundingClientRect().top };
   }, box);
   assert.deepEqual(next, { first: true, below: true }, 'the Tab after Settings');
@@ -214,7 +214,7 @@ test('on a phone, Settings reveals its controls right after the button, on scree
   await page.setViewportSize({ width: 1200, height: 900 });
   await page.waitForFunction((box) => !document.querySelector(box).classList.contains('phone'), box);
   const order = await page.evaluate(() => [...window.posencPage.charts].flatMap(([kind, host]) => {
-    const form = document.querySelector(`.chart[data-kind="${kind}"] form.controls`);
+    const form = document.querySelector(`.chart[data-kind="${kind}"] .controls:not(.phone-main)`);
     const shown = [...form.querySelectorAll(':scope > .control')];
     return shown.length === host.controls.length && host.controls.every((c, i) => shown[i] === c.wrap) ? [] : [kind];
   }));

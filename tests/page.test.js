@@ -141,6 +141,17 @@ test('every chart mounts and draws; no console message, failed or external reque
   assert.deepEqual(problems, { console: [], failed: [], external: [], pageErrors: [] });
 });
 
+test('the charts\' controls are in no <form>: Chrome\'s autofill would read every form of the page again each time a chart mounts or the presenter moves one', async () => {
+  const r = await page.evaluate(() => ({
+    forms: document.forms.length,
+    panels: document.querySelectorAll('.chart > .controls, .chart .controls:not(.phone-main)').length,
+    inputs: [...document.querySelectorAll('.chart .controls :is(input, select)')].filter((e) => e.form).length,
+  }));
+  assert.equal(r.forms, 0, 'forms on the page');
+  assert.ok(r.panels >= 40, `${r.panels} control panels`);
+  assert.equal(r.inputs, 0, 'controls owned by a form');
+});
+
 // ---- sections 1-7 ----
 
 test('every chart of sections 1-7 mounted, with its data and a readout', async () => {
@@ -929,7 +940,7 @@ test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, 
       const box = document.querySelector(`.chart[data-kind="${kind}"]`);
       box.scrollIntoView({ block: 'start' });
       const body = box.querySelector('.chart-body').getBoundingClientRect();
-      const form = box.querySelector('form.controls');
+      const form = box.querySelector('.controls:not(.phone-main)');
       const shown = host.controls.filter((c) => c.wrap.getClientRects().length).map((c) => c.param.name);
       const main = host.controls.find((c) => c.wrap.classList.contains('main'))?.param.name;
       const toggle = form.querySelector('.settings-toggle');
@@ -976,7 +987,7 @@ test('reads on a phone: nothing wider than 360 px, no section scrolls sideways, 
   await phone.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const wideLayout = await phone.page.evaluate(() => {
     const box = document.querySelector('.chart[data-kind="length-lab"]');
-    const form = box.querySelector('form.controls');
+    const form = box.querySelector('.controls:not(.phone-main)');
     return {
       before: !!(form.compareDocumentPosition(box.querySelector('figure')) & Node.DOCUMENT_POSITION_FOLLOWING),
       shown: [...form.querySelectorAll('.control')].filter((c) => c.getClientRects().length).length,
@@ -994,7 +1005,7 @@ test('on a phone, a link that sets a folded control opens Settings; a slider may
   await pageReady(at.page);
   const state = () => at.page.evaluate(() => Object.fromEntries(['rope-decay', 'rope-decay-random', 'unit-circle'].map((k) => {
     const box = document.querySelector(`.chart[data-kind="${k}"]`);
-    const shown = [...box.querySelectorAll('form.controls .control')].filter((c) => c.getClientRects().length).length;
+    const shown = [...box.querySelectorAll('.controls:not(.phone-main) .control')].filter((c) => c.getClientRects().length).length;
     return [k, { expanded: box.querySelector('.settings-toggle').getAttribute('aria-expanded'), shown }];
   })));
   let r = await state();

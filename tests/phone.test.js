@@ -59,7 +59,7 @@ test('on a phone: the tall pipeline and a one-column notation, controls under ea
       const dd = [...document.querySelectorAll('#notation dd')].filter(shown).map((d) => d.getBoundingClientRect().width);
       const late = [];
       for (const box of document.querySelectorAll('.chart[data-kind]')) {
-        const form = box.querySelector('form.controls');
+        const form = box.querySelector('.controls:not(.phone-main)');
         if (form.hidden) continue;
         if (box.querySelector('.chart-body').nextElementSibling !== form) late.push(`${box.dataset.kind}: controls not right under the drawing`);
         const readout = box.querySelector('.readout');
@@ -275,6 +275,6 @@ test('on a phone, a main control moved under its panel still drives the chart, a
   await page.waitForFunction(([s, t]) => document.querySelector(`${s} .readout`).textContent !== t, [box, before]);
   await page.setViewportSize({ width: 1200, height: 900 });
   await page.waitForFunction((s) => !document.querySelector(`${s} .phone-main`), box);
-  const names = await page.$$eval(`${box} form.controls > .control`, (cs) => cs.map((c) => c.querySelector('select, input').name));
+  const names = await page.$$eval(`${box} .controls:not(.phone-main) > .control`, (cs) => cs.map((c) => c.querySelector('select, input').name));
   assert.deepEqual(names, ['encoding', 'causal', 'seed'], 'the main control back first in the controls');
 });

@@ -35,10 +35,13 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   applyChartTheme(Chart); // (a bundled Chart.js is not the global one theme.js keeps in step)
   const figure = document.createElement('figure');
   const caption = document.createElement('figcaption');
-  const form = document.createElement('form');
-  form.className = 'controls';
-  form.hidden = !controls;
-  form.addEventListener('submit', (e) => e.preventDefault());
+  // The controls sit in a <div>, not a <form>: Chrome's autofill reads the page's forms again
+  // whenever a control is added or moved (a chart mounting, the presenter showing it), matching
+  // every label of the page against each form's fields, 50-60 ms for this page's 45 forms
+  // against 3-5 for the same controls outside forms; nothing here is submitted or autofilled.
+  const panel = document.createElement('div');
+  panel.className = 'controls';
+  panel.hidden = !controls;
   const body = document.createElement('div');
   body.className = 'chart-body';
   const readout = document.createElement('p');
@@ -52,7 +55,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   if (how) figure.append(how.el);
   const notesAt = document.createElement('div');
   notesAt.className = 'posenc-notes';
-  container.replaceChildren(notesAt, form, figure);
+  container.replaceChildren(notesAt, panel, figure);
 
   let pending = 0, spoken = false;
   // (container, figure, Chart and place() are for whatever is added under the chart: the toolbar)
@@ -75,7 +78,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     const c = control({ ...p, value: values[p.name] ?? p.value }, schedule);
     if (p === main) c.wrap.classList.add('main');
     host.controls.push({ param: p, ...c });
-    form.append(c.wrap);
+    panel.append(c.wrap);
   }
   const allNotes = [...notes];
   const showNotes = () => notesAt.replaceChildren(...[noteBox(allNotes)].filter(Boolean));
@@ -92,7 +95,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
   /** Shows the controls disabled (or enabled again): the chart stays as it is set. */
   host.lock = (on = true) => {
     host.locked = Boolean(on);
-    form.classList.toggle('locked', host.locked);
+    panel.classList.toggle('locked', host.locked);
     for (const c of host.controls) for (const input of c.inputs) input.disabled = host.locked;
   };
   /** Replaces the notes shown above the chart. */
@@ -108,7 +111,7 @@ export function mountChart(container, chart, { pe, Chart, values = {}, notes = [
     for (const c of host.controls) c.relabel();
   };
   // on a phone: the chart first, its main control under it, the rest under "Settings"
-  const phone = phoneLayout(container, form, figure, chart);
+  const phone = phoneLayout(container, panel, figure, chart);
   // Values from outside (a link, an element's attributes) show on a phone even when folded, but
   // only those that change something: an embed snippet spells out every default.
   const changed = (vals) => Object.keys(vals).filter((n) => vals[n] !== chart.params.find((p) => p.name === n)?.value);

@@ -34,25 +34,25 @@ function remember(kind, open) {
   }
 }
 
-/** Sets up form (the controls) and figure in container; returns { place(), reveal(names), relabel(), destroy() }. */
-export function phoneLayout(container, form, figure, chart) {
+/** Sets up panel (the controls) and figure in container; returns { place(), reveal(names), relabel(), destroy() }. */
+export function phoneLayout(container, panel, figure, chart) {
   const media = typeof matchMedia === 'function' ? matchMedia(NARROW) : null;
   const toggle = document.createElement('button');
   toggle.type = 'button';
   toggle.className = 'settings-toggle';
-  form.id ||= newId('posenc-controls', chart.kind);
-  toggle.setAttribute('aria-controls', form.id);
+  panel.id ||= newId('posenc-controls', chart.kind);
+  toggle.setAttribute('aria-controls', panel.id);
   const more = chart.params.length > 1;
   // the chart's drawing (its canvases, panels, tables): the controls go right under it, above the
   // readout and the notes, so a thumb on a slider does not push the picture it moves off screen
   const drawing = figure.querySelector(':scope > .chart-body') ?? figure;
-  // the main control's box under a tall chart's marked panel, and the place it leaves in the form
+  // the main control's box under a tall chart's marked panel, and the place it leaves in the panel
   // (the chart draws its panels after this is set up: the mark is looked for when placing)
-  const main = form.querySelector(':scope > .control.main');
+  const main = panel.querySelector(':scope > .control.main');
   const slot = Object.assign(document.createElement('div'), { className: 'controls phone-main' });
   const home = document.createComment('main control');
   const set = (open) => {
-    form.classList.toggle('open', open);
+    panel.classList.toggle('open', open);
     toggle.setAttribute('aria-expanded', String(open));
   };
   set(false);
@@ -60,7 +60,7 @@ export function phoneLayout(container, form, figure, chart) {
   // a page's first use of localStorage costs the first chart a few milliseconds on every screen.
   let stored = false, linked = false;
   toggle.addEventListener('click', () => {
-    const open = !form.classList.contains('open');
+    const open = !panel.classList.contains('open');
     set(open);
     remember(chart.kind, open);
   });
@@ -69,21 +69,21 @@ export function phoneLayout(container, form, figure, chart) {
     const narrow = !!media?.matches;
     if (narrow && !stored) (stored = true), set(linked || remembered(chart.kind));
     container.classList.toggle('phone', narrow);
-    if (narrow && drawing.nextElementSibling !== form) drawing.after(form);
-    else if (!narrow && form.nextElementSibling !== figure) figure.before(form);
+    if (narrow && drawing.nextElementSibling !== panel) drawing.after(panel);
+    else if (!narrow && panel.nextElementSibling !== figure) figure.before(panel);
     const anchor = narrow && main && drawing.querySelector('.phone-control-after');
     if (anchor && main.parentElement !== slot) anchor.after(slot), slot.append(main);
     else if (!anchor && main) {
       slot.remove();
       // moved only when out of place: moving the focused control would drop the focus
-      if (narrow && form.firstElementChild !== main) form.prepend(main);
+      if (narrow && panel.firstElementChild !== main) panel.prepend(main);
       else if (!narrow && home.nextElementSibling !== main) home.after(main);
     }
     // the fold's button comes right after the main control and right before what it opens, in
     // the DOM as on screen: the Tab after opening it reaches the first control it revealed
-    if (more && main?.parentElement === form) {
+    if (more && main?.parentElement === panel) {
       if (main.nextElementSibling !== toggle) main.after(toggle);
-    } else if (more && form.firstElementChild !== toggle) form.prepend(toggle);
+    } else if (more && panel.firstElementChild !== toggle) panel.prepend(toggle);
   };
   place();
   media?.addEventListener?.('change', place);
