@@ -153,10 +153,9 @@ export default {
   ],
   mount(el, { pe }) {
     const stopPanel = modelPanel(el);
-    const { canvas, paint, destroy } = plainCanvas(el, 2.1, M.heatmap);
+    const { canvas, paint, reshape, destroy } = plainCanvas(el, 2.1, M.heatmap);
     const ctx = canvas.getContext('2d');
     const images = [];
-    let width = 900; // the canvas's width at the last paint (before the first, a desktop's)
     const stop = subscribe(pe, () => refresh(el));
     const view = {
       update({ drop, share }) {
@@ -176,12 +175,12 @@ export default {
         const need = Math.max(widest(chartFont('title'), titles), widest(chartFont('tick'), xTitles));
         // the canvas's shape follows the grid of heads (one row of 4 for the lab, two of 5 to 8 for
         // real models; more rows where the width would make the panels narrower than their labels)
-        const shape = grid(a.heads, width, need);
-        if (canvas.parentElement.style.aspectRatio !== shape.aspect) canvas.parentElement.style.aspectRatio = shape.aspect;
-        paint((ctx, W, H) => {
-          const { cols, rows, k, gap, under, left, top, aspect } = grid(a.heads, (width = W), need);
-          // a width met for the first time reshapes the canvas; its ResizeObserver paints again
-          if (canvas.parentElement.style.aspectRatio !== aspect) canvas.parentElement.style.aspectRatio = aspect;
+        let reshaping = false;
+        paint(function draw(ctx, W, H) {
+          const { cols, rows, k, gap, under, left, top, aspect } = grid(a.heads, W, need);
+          // a width met for the first time reshapes the canvas: painted again at its new height
+          // (an export drawing into a context of its own takes the picture at the size it gives)
+          if (ctx === canvas.getContext('2d') && !reshaping && reshape(aspect)) return (reshaping = true), paint(draw), (reshaping = false);
           const sz = Math.max(20, Math.min((W - left - 50 * k - (cols - 1) * gap) / cols, (H - 10 - rows * under) / rows));
           for (let h = 0; h < a.heads; h++) {
             fillCells(images[h], T, T, viridis, (c, r) => (c > r ? -1 : Math.min(255, Math.round(w[(h * T + r) * T + c] * 255))));

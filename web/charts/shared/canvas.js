@@ -3,7 +3,7 @@
 import { t, minusSign } from '../../host/i18n.js';
 import { ink, isDark } from './colours.js';
 import { repaintable } from '../../host/repaint.js';
-import { sizeAll, watchSize } from '../../host/canvas-sizes.js';
+import { measureNow, sizeAll, watchSize } from '../../host/canvas-sizes.js';
 import { PAGE_SIZE, chartFont, textScale, textSize } from './lettering.js';
 
 /**
@@ -78,7 +78,20 @@ export function plainCanvas(el, aspect, label) {
     size = [w, h];
     if (last) paint(last);
   });
-  return { canvas, paint, destroy: stop };
+  /**
+   * Gives the canvas's box a new shape (width / height, as CSS text); true if it changed. The new
+   * size is read at once, so that a picture whose shape follows its width is painted once, at its
+   * shape, rather than at the old one until the browser reports the new size a frame later.
+   */
+  const reshape = (aspect) => {
+    const box = canvas.parentElement;
+    if (box.style.aspectRatio === aspect) return false;
+    box.style.aspectRatio = aspect;
+    const now = size && measureNow(canvas);
+    if (now?.[0]) size = now;
+    return true;
+  };
+  return { canvas, paint, reshape, destroy: stop };
 }
 
 // ---- redraws a chart asks for, and hand-drawn grids ----
