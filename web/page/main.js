@@ -169,11 +169,13 @@ const parsed = new Promise((resolve) => {
 });
 
 /**
- * On a plain visit (no chart, scene or section named), the page is read from the top, so the
- * reading order is the page's order: each chart mounts as soon as the parser has read past it,
- * while the rest of this long page is still being read in.
+ * On a plain visit (no chart, scene or section named), the page is read from the top: its first
+ * chart mounts as soon as the parser has read past it, while the rest of this long page is still
+ * being read in. The others wait for DOMContentLoaded: mounted during the parse, they slow it, and
+ * their controls are in the page when Chrome's autofill reads every form field of a page (at
+ * DOMContentLoaded), which lays out, to measure them, each far section content-visibility skips.
  */
-async function mountWhileParsing(toolsReady) {
+async function mountFirstWhileParsing(toolsReady) {
   const plain = !location.hash && [...new URLSearchParams(location.search).keys()].every((k) => CARRIED.includes(k));
   if (!plain || document.readyState !== 'loading') return;
   const tools = await toolsReady;
@@ -181,16 +183,11 @@ async function mountWhileParsing(toolsReady) {
   const sheet = document.querySelector('link[rel="stylesheet"]');
   // a chart sizes itself to the page's layout, which needs the stylesheet
   if (sheet && !sheet.sheet) await new Promise((resolve) => sheet.addEventListener('load', resolve, { once: true }));
-  let done = 0;
   while (document.readyState === 'loading') {
-    const el = document.querySelectorAll('[data-chart]')[done];
+    const el = document.querySelector('[data-chart]');
     // the parser has read past a chart's element once something follows it
-    if (el?.nextSibling) {
-      await mountOne(el, tools);
-      done++;
-    } else {
-      await Promise.race([parsed, new Promise((resolve) => setTimeout(resolve, 5))]);
-    }
+    if (el?.nextSibling) return mountOne(el, tools);
+    await Promise.race([parsed, new Promise((resolve) => setTimeout(resolve, 5))]);
   }
 }
 
@@ -307,7 +304,7 @@ landLinks();
 // The page's script is an async module: it starts as soon as it arrives, while the page is read in.
 window.posencPage.ready = (async () => {
   const toolsReady = pageTools();
-  await mountWhileParsing(toolsReady);
+  await mountFirstWhileParsing(toolsReady);
   await parsed;
   await mountAll(toolsReady);
 })().catch((err) => console.error(err));
