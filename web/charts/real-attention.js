@@ -180,7 +180,12 @@ export default {
           const { cols, rows, k, gap, under, left, top, aspect } = grid(a.heads, W, need);
           // a width met for the first time reshapes the canvas: painted again at its new height
           // (an export drawing into a context of its own takes the picture at the size it gives)
-          if (ctx === canvas.getContext('2d') && !reshaping && reshape(aspect)) return (reshaping = true), paint(draw), (reshaping = false);
+          if (ctx === canvas.getContext('2d') && !reshaping && reshape(aspect)) {
+            reshaping = true;
+            paint(draw);
+            reshaping = false;
+            return;
+          }
           const sz = Math.max(20, Math.min((W - left - 50 * k - (cols - 1) * gap) / cols, (H - 10 - rows * under) / rows));
           for (let h = 0; h < a.heads; h++) {
             fillCells(images[h], T, T, viridis, (c, r) => (c > r ? -1 : Math.min(255, Math.round(w[(h * T + r) * T + c] * 255))));

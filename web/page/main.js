@@ -25,11 +25,8 @@ const status = () => document.getElementById('status');
 const charts = new Map();
 // the page's charts and the kernels they draw with, for the console (and the tests); drawn()
 // resolves once every chart is on its canvases as the page is set now (those far from the view
-// are computed and drawn when they come near or the page is idle: drawn() draws them at once,
-// and waits for the frame in which a chart that reshaped its canvas as it drew draws it again;
-// a page that gets no frames, behind another, waits 100 ms instead)
-const afterFrame = () => new Promise((resolve) => (requestAnimationFrame(() => setTimeout(resolve)), setTimeout(resolve, 100)));
-window.posencPage = { charts, ready: null, drawn: async () => (redrawNow() && (await afterFrame()), whenSized()), notes: [], pe: null };
+// are computed and drawn when they come near or the page is idle: drawn() draws them at once)
+window.posencPage = { charts, ready: null, drawn: () => (redrawNow(), whenSized()), notes: [], pe: null };
 
 /** The page's query: { target: kind or null, entries, notes } (never throws). */
 function readQuery() {
