@@ -109,6 +109,13 @@ test('offline, the section draws the lab\'s exported model through its own token
     const s = await status(page);
     assert.equal(s.error, false, s.text);
     assert.match(s.text, /Showing the lab's model .*layer 0, 15 tokens/);
+    // the lab's files are asked for together (the first request of each): its tokenizer, the
+    // tokenizer's code and the weights' header do not wait for its config to be read
+    const asked = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('resource')
+      .filter((r) => /lab-model\/|tokenizers\.js/.test(r.name)).reverse().map((r) => [r.name.split('/').pop(), [r.startTime, r.responseEnd]])));
+    for (const f of ['tokenizer.json', 'tokenizers.js', 'model.safetensors']) {
+      assert.ok(asked[f][0] <= asked['config.json'][1], `${f} asked for before config.json arrived: ${JSON.stringify(asked)}`);
+    }
     // the panel names the lab's words (its 16 symbols, [UNK] aside), and what Load of the chosen preset reads
     assert.equal(await page.$eval('.real-model-panel [role="status"] code', (e) => e.textContent), 'the, dog, bites, man, cat, sees, a, bird, and, then, back, big, small, runs, eats');
     assert.match(s.text, /any other word or punctuation mark is \[UNK\]/);
@@ -283,6 +290,9 @@ test('a public Hub model: only config, tokenizer, the header and layer 0\'s byte
     const bars = await page.$$eval('.real-model-bar', (b) => b.map((x) => ({ text: x.textContent, max: x.querySelector('progress').max, value: x.querySelector('progress').value })));
     assert.ok(bars.some((b) => /^config\.json: .*kB/.test(b.text)), JSON.stringify(bars));
     assert.ok(bars.some((b) => /layer 0 .* (kB|MB)/.test(b.text) && b.value === b.max), JSON.stringify(bars));
+    // each bar counts its own file's bytes, though the tokenizer and the header are read side by side
+    const headerBar = bars.find((b) => /^model\.safetensors \(bytes read for its header\)/.test(b.text));
+    assert.equal(headerBar?.value, st[0].bytes, JSON.stringify({ bars, first: st[0] }));
     // every layer's W_q and W_k (one layer here) for the energy chart
     await page.selectOption('[data-chart="real-pair-energy"] select[name="layers"]', 'all');
     await page.waitForFunction(() => /every layer|所有层/.test(document.querySelector('[data-chart="real-pair-energy"] .readout')?.textContent) && !/Reading/.test(document.querySelector('[data-chart="real-pair-energy"] .readout').textContent));

@@ -163,18 +163,17 @@ export function subscribe(pe, fn) {
   return () => listeners.delete(fn);
 }
 
-/** A fetch that counts each response's bytes into the current download bar. */
-function trackedFetch(fetchFn = globalThis.fetch) {
+/** A fetch that counts each response's bytes into the download bar `into` (files are read side by side). */
+function trackedFetch(into, fetchFn = globalThis.fetch) {
   return async (url, init = {}) => {
     const res = await fetchFn(url, { ...init, referrerPolicy: 'no-referrer', credentials: 'omit' });
-    const bar = S.downloads.at(-1);
-    if (!res.body || !bar) return res;
+    if (!res.body) return res;
     const reader = res.body.getReader();
     const body = new ReadableStream({
       async pull(c) {
         const { done, value } = await reader.read();
         if (done) return c.close();
-        bar.done += value.length;
+        into.done += value.length;
         changed();
         c.enqueue(value);
       },
@@ -209,11 +208,11 @@ async function getJson(where, name, file) {
   }
   let res;
   try {
-    res = await trackedFetch()(where.base + name);
+    res = await trackedFetch(b)(where.base + name);
   } catch (cause) {
     throw Object.assign(told(() => RM.offline, cause), { offline: true });
   }
-  if (res.status === 404 && file === 'optional') return (S.downloads.pop(), null);
+  if (res.status === 404 && file === 'optional') return (S.downloads.splice(S.downloads.indexOf(b), 1), null);
   failOn(res.status, where.name, name);
   const len = res.headers.get('content-length');
   b.total = len === null ? null : Number(len);
@@ -239,7 +238,7 @@ async function openWeights(where) {
     b.total = b.done = st.bytesRead;
     return st;
   }
-  const fetch = trackedFetch();
+  const fetch = trackedFetch(b);
   try {
     return await readSafetensors(where.base + 'model.safetensors', { fetch });
   } catch (err) {
@@ -270,16 +269,22 @@ export async function open(spec) {
     if (spec.kind === 'hub' && !HUB_ID.test(spec.id)) throw told(() => RM.badId.format({ id: spec.id }));
     const where = spec.kind === 'hub' ? { kind: 'hub', name, base: `${HUB}/${spec.id}/resolve/main/` }
       : spec.kind === 'lab' ? labWhere(name) : { kind: 'files', name, files: spec.files };
-    const config = await getJson(where, 'config.json');
+    // the tokenizer, its code and the weights' header, together: one round trip rather than four.
+    // A Hub model's are asked for once its config is one posenc reads (nothing is downloaded for
+    // a model it cannot read); the lab's model and a reader's files come with the config, since
+    // each step of a reading waits for the charts mounting meanwhile to let the page go on.
+    const rest = () => settledInOrder([getJson(where, 'tokenizer.json'), getJson(where, 'tokenizer_config.json', 'optional'),
+      loadTokenizers(), openWeights(where)]);
+    const configRead = getJson(where, 'config.json');
+    const early = spec.kind === 'hub' ? null : rest();
+    early?.catch(() => {}); // (awaited below, unless the config fails first)
+    const config = await configRead;
     const type = config?.text_config?.model_type ?? config?.model_type;
     if (!LAYER_MODEL_TYPES.includes(type)) {
       throw told(() => RM.unsupported.format({ name, type: String(type), types: LAYER_MODEL_TYPES.filter((t) => t !== 'posenc_lab').join(', ') }));
     }
     const rope = S.pe.ropeConfig(config);
-    // once the config is one posenc reads: the tokenizer, its code and the weights' header
-    // together, in one round trip rather than four
-    const [tokJson, tokConfig, { Tokenizer }, st] = await settledInOrder([
-      getJson(where, 'tokenizer.json'), getJson(where, 'tokenizer_config.json', 'optional'), loadTokenizers(), openWeights(where)]);
+    const [tokJson, tokConfig, { Tokenizer }, st] = await (early ?? rest());
     const tokenizer = new Tokenizer(tokJson, tokConfig ?? {});
     // the lab's model: its vocabulary is a few words, named in the panel (special tokens aside)
     const special = new Set((tokJson.added_tokens ?? []).map((t) => t.content));
