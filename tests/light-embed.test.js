@@ -1,7 +1,8 @@
 // light-embed.test.js: the light embed (dist/module/posenc.js, an ES module) in a blog post of its
 // own, served with gzip like a web host: a post loads the code of the charts it shows and no
 // other, the kernels without the lab (built for size, and bit for bit the tested builds' results)
-// unless a lab chart is on it, the API's model families only for the charts that call them, one
+// unless a lab chart is on it, the API's tables and attention and its model families only for the
+// charts that call them, one
 // Chart.js for all of its charts (lines only unless a chart draws bars or fills), and every kind
 // draws through it. Also the Embed button's snippet, which uses it.
 import { after, before, test } from 'node:test';
@@ -81,6 +82,7 @@ test('a post with two non-lab charts: their code, the kernels without the lab, C
   assert.ok(!requested.includes(chunks.results), 'no lab results for a post without lab charts');
   assert.ok(!requested.some((f) => /^(svg|animate|gifenc)/.test(f)), 'no export code until asked for');
   assert.ok(!requested.some((f) => f.startsWith('families-')), `no model families (configs, GGUF, weights, the lab) for these charts: ${requested}`);
+  assert.ok(requested.some((f) => f.startsWith('tables-attention-')), `the tables for the unit circle's sinusoidal table: ${requested}`);
   // the charts in view had every chunk of their code and their kernels asked for at once, and the
   // kernels fetched once (the element's set-up took the preloaded response)
   const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"], link[rel="preload"]')].map((l) => l.href.split('/').pop()));
@@ -107,6 +109,7 @@ test('a chart without a toolbar loads none of its code; with toolbar, from the s
   }, id);
   const bare = await post('bare', '<posenc-chart id="a" kind="rope-decay"></posenc-chart>');
   assert.ok(!bare.requested.some((f) => f === chunks.toolbar || f === chunks.exports), `no toolbar or export code: ${bare.requested}`);
+  assert.ok(!bare.requested.some((f) => /^(tables-attention|families)-/.test(f)), `rope-decay calls no tables, attention or model families: ${bare.requested}`);
   const none = await toolbarOf(bare.page, 'a');
   assert.equal(none.buttons, null, 'no toolbar');
   assert.deepEqual(none.order, ['posenc-notes', 'controls', 'figure', 'data-table']);
@@ -239,19 +242,27 @@ test('a post with a bar chart and a line chart loads one Chart.js, the one with 
   await context.close();
 });
 
-test('the kernels loaded without the model families say so, naming the method, and take them later', async () => {
-  const { loadInstance, addFamilies, FAMILY_METHODS } = await import('../web/lib/instance.js');
+test('the kernels loaded without the tables or the model families say so, naming the method, and take them later', async () => {
+  const { loadInstance, addFamilies, FAMILY_METHODS, TABLE_METHODS } = await import('../web/lib/instance.js');
   const families = await import('../web/lib/families.js');
+  const tables = await import('../web/lib/tables-attention.js');
   const { loadPosenc } = await import('../web/lib/posenc.js');
   const pe = await loadInstance({ source: await readFile(join(ROOT, 'dist', 'module', 'posenc-core.wasm')) }, null);
   const full = await loadPosenc();
-  // every method of the API is there either way; the family ones throw until given the families
+  // every method of the API is there either way; the others throw until given their module
   assert.deepEqual(Object.getOwnPropertyNames(Object.getPrototypeOf(pe)), Object.getOwnPropertyNames(Object.getPrototypeOf(full)));
-  for (const m of FAMILY_METHODS) assert.throws(() => pe[m]({}), (e) => e instanceof Error && e.message.includes(`posenc: ${m} is not loaded`), m);
+  const missing = (m) => (e) => e instanceof Error && e.message.includes(`posenc: ${m} is not loaded`);
+  for (const m of [...FAMILY_METHODS, ...TABLE_METHODS]) assert.throws(() => pe[m]({}), missing(m), m);
   assert.deepEqual([...pe.ropeDecay([0, 1, 7], { dim: 8 })], [...full.ropeDecay([0, 1, 7], { dim: 8 })]);
+  // the tables alone: theirs work, the model families' still say so
+  addFamilies(pe, tables);
+  assert.deepEqual([...pe.sinusoidal(3, 8)], [...full.sinusoidal(3, 8)]);
+  assert.deepEqual([...pe.rowDots([1, 2, 3, 4], [5, 6, 7, 8], 2)], [...full.rowDots([1, 2, 3, 4], [5, 6, 7, 8], 2)]);
+  for (const m of FAMILY_METHODS) assert.throws(() => pe[m]({}), missing(m), m);
   addFamilies(pe, families);
   const config = { model_type: 'llama', head_dim: 64, rope_theta: 500000, max_position_embeddings: 8192 };
   assert.deepEqual(JSON.parse(JSON.stringify(pe.ropeConfig(config))), JSON.parse(JSON.stringify(full.ropeConfig(config))));
+  assert.deepEqual([...pe.sinusoidal(3, 8)], [...full.sinusoidal(3, 8)]);
 });
 
 test('the light embed\'s kernels (built for size) compute bit for bit what the tested builds compute', async () => {
@@ -259,6 +270,7 @@ test('the light embed\'s kernels (built for size) compute bit for bit what the t
   // same C without fast-math, so the same IEEE operations in the same order. Every method they
   // share, at sizes that take the SIMD loops and their remainders, on both builds.
   const { loadInstance, FAMILY_METHODS } = await import('../web/lib/instance.js');
+  const tables = await import('../web/lib/tables-attention.js');
   const wasm = (f) => readFile(join(ROOT, 'dist', 'module', f));
   let seed = 1;
   const rand = (n, scale = 1) => Float32Array.from({ length: n }, () => {
@@ -307,8 +319,8 @@ test('the light embed\'s kernels (built for size) compute bit for bit what the t
     heapBytes: () => [],
   };
   for (const [light, tested] of [['posenc-core.wasm', 'posenc.wasm'], ['posenc-core-scalar.wasm', 'posenc-scalar.wasm']]) {
-    const a = await loadInstance({ source: await wasm(light) }, null);
-    const b = await loadInstance({ source: await wasm(tested) }, null);
+    const a = await loadInstance({ source: await wasm(light) }, tables);
+    const b = await loadInstance({ source: await wasm(tested) }, tables);
     const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(a)).filter((m) => m !== 'constructor' && !FAMILY_METHODS.includes(m));
     assert.deepEqual(methods.filter((m) => !calls[m]), [], 'every method the light embed shares is compared');
     for (const m of methods) {

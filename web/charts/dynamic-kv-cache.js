@@ -8,7 +8,8 @@
 // query on both sets, the numbers applyRope, gram and attention would give one call at a time
 // (a few hundred calls, and as many arrays, per redraw). Length stops at 512, sixteen times the
 // default max_position_embeddings, where the drift is plain.
-import { lineChartWith, palette, lineLegend, sig, beyondShade, normalPool, COL, colHeads } from './common.js';
+import { lineChartWith, palette, lineLegend, sig, beyondShade, COL, colHeads } from './common.js';
+import { normalPool } from './shared/random.js';
 import { messages } from '../host/i18n.js';
 
 const STEPS = 24; // sampled lengths for the top chart (each step rotates all its keys afresh)

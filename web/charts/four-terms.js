@@ -5,7 +5,8 @@
 // call over length × d numbers. The sizes stop at 256 key positions (enough to see P·P depend
 // on j − i alone and the cross terms stay near 0) and d = 1024 (the cross terms shrink against
 // E·E and P·P as 1/√d; a larger d shrinks them further and shows nothing else).
-import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, normalPool, COL, colHeads } from './common.js';
+import { lineChart, palette, dashes, lineLegend, sig, maxAbsDiff, COL, colHeads } from './common.js';
+import { normalPool } from './shared/random.js';
 import { messages } from '../host/i18n.js';
 
 const M = messages({

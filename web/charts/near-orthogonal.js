@@ -7,7 +7,8 @@
 // only narrows the peak further (its width goes as 1/√d); 512 words fill the histogram's bins
 // well enough to read its mean and width (the source post used 1000); a word meets one position,
 // so more positions than words would go unused (512 is BERT's count).
-import { canvasIn, palette, dashes, lineLegend, sig, normalPool, COL, colHeads } from './common.js';
+import { canvasIn, palette, dashes, lineLegend, sig, COL, colHeads } from './common.js';
+import { normalPool } from './shared/random.js';
 import { messages } from '../host/i18n.js';
 
 // What the source post measured on BERT-base: words 100..1099 against all 512 position embeddings.

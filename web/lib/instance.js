@@ -1,22 +1,24 @@
 // instance.js: the Posenc class, posenc's C kernels bound to one instance's heap, and its loader.
-// The methods live by family in rope.js (mRoPE and the attention temperature in mrope.js),
-// tables.js, attention.js, decay.js and relative.js, imported here; the families that read a
-// model's config, a GGUF or its weights, or train the lab (families.js: rope-config.js,
-// vectors.js, llamacpp.js, runtimes.js, layer.js, lab.js) come in as one object, so that code
-// which never calls them need not load them (a third of the API's code): web/lib/posenc.js,
-// the public API, always passes them; the light embed only for the charts that call them
-// (FAMILY_METHODS).
+// The methods live by family in rope.js (mRoPE and the attention temperature in mrope.js) and
+// decay.js, imported here; the others come in as objects, so that code which never calls them
+// need not load them: the tables and attention (tables-attention.js: tables.js, attention.js,
+// relative.js), and the families that read a model's config, a GGUF or its weights, or train the
+// lab (families.js, with the former: rope-config.js, vectors.js, llamacpp.js, runtimes.js,
+// layer.js, lab.js; a third of the API's code). web/lib/posenc.js, the public API, always passes
+// families.js; the light embed passes each only for the charts that call it (TABLE_METHODS,
+// FAMILY_METHODS).
 // Types and documentation of every method: posenc.d.ts.
 import { instantiate, simdSupported } from './heap.js';
 import * as A from './args.js';
 import * as rope from './rope.js';
-import * as tables from './tables.js';
-import * as att from './attention.js';
 import * as decay from './decay.js';
 import { attentionTemperature } from './mrope.js';
-import * as relative from './relative.js';
 
-/** The methods that call families.js: a caller that uses none of them can load without it. */
+/** The methods that call tables-attention.js: a caller that uses none of them can load without it. */
+export const TABLE_METHODS = Object.freeze(['sinusoidal', 'binary', 'shiftSinusoidal', 'attention', 'dynamicKvCache', 'gram', 'rowDots',
+  'rowCosines', 'orderDemo', 'alibiSlopes', 'alibiBias', 'randomNormal', 't5Bucket', 'xposScale']);
+
+/** The methods that call families.js (beyond TABLE_METHODS): a caller that uses none of them can load without it. */
 export const FAMILY_METHODS = Object.freeze(['ropeScaling', 'ropeConfig', 'ropeVectors', 'llamaCppRope', 'llamaCppCache', 'compareRuntimes',
   'layerAttention', 'pairEnergy', 'train']);
 
@@ -29,7 +31,8 @@ const LOAD_KEYS = A.optionKeys('loadPosenc', ['simd', 'source', 'maxCallBytes', 
 
 /**
  * Loads the kernels (loadPosenc's options: see posenc.js) into a Posenc with `families`
- * (families.js's exports), or without them (null) until addFamilies() gives them.
+ * (families.js's exports, or tables-attention.js's), or without them (null) until addFamilies()
+ * gives them.
  */
 export async function loadInstance(opts, families) {
   const o = A.options('options', opts, LOAD_KEYS, 'loadPosenc');
@@ -46,7 +49,7 @@ export async function loadInstance(opts, families) {
 }
 
 let setFamilies;
-/** Gives an instance loaded without them families.js's exports (once: the light embed, when a chart needs them). */
+/** Gives an instance families.js's or tables-attention.js's exports (the light embed, when a chart needs them). */
 export function addFamilies(pe, families) {
   setFamilies(pe, families);
 }
@@ -57,7 +60,7 @@ class Posenc {
 
   static {
     setFamilies = (pe, families) => {
-      pe.#families ??= families;
+      pe.#families = { ...pe.#families, ...families };
     };
   }
 
@@ -70,10 +73,11 @@ class Posenc {
     Object.freeze(this);
   }
 
-  /** families.js's exports, or an Error naming the method when this instance was loaded without them. */
-  #family(method) {
-    if (!this.#families) throw new Error(`posenc: ${method} is not loaded in this build; load the API with loadPosenc() from 'posenc'`);
-    return this.#families;
+  /** The function `name` of the families given, or an Error naming `method` when this instance was loaded without it. */
+  #family(method, name = method) {
+    const fn = this.#families?.[name];
+    if (typeof fn !== 'function') throw new Error(`posenc: ${method} is not loaded in this build; load the API with loadPosenc() from 'posenc'`);
+    return fn;
   }
 
   /**
@@ -86,15 +90,15 @@ class Posenc {
   }
 
   sinusoidal(length, dim, options) {
-    return tables.sinusoidal(this.#heap, length, dim, options);
+    return this.#family('sinusoidal')(this.#heap, length, dim, options);
   }
 
   binary(length, bits, options) {
-    return tables.binary(this.#heap, length, bits, options);
+    return this.#family('binary')(this.#heap, length, bits, options);
   }
 
   shiftSinusoidal(vectors, k, options) {
-    return tables.shiftSinusoidal(this.#heap, vectors, k, options);
+    return this.#family('shiftSinusoidal')(this.#heap, vectors, k, options);
   }
 
   ropeInvFreq(rotaryDim, options) {
@@ -107,32 +111,32 @@ class Posenc {
 
   /** { base, rotaryDim, scaling } of a config's RoPE layers (or a bare scaling block), as options: rope-config.js. */
   ropeScaling(config) {
-    return this.#family('ropeScaling').ropeScaling(config);
+    return this.#family('ropeScaling')(config);
   }
 
   /** A model's config.json, per layer type: see README "Your model's positions". */
   ropeConfig(config) {
-    return this.#family('ropeConfig').readRopeConfig(config, { attentionFactor: (d, o) => rope.ropeAttentionFactor(this.#heap, d, o) });
+    return this.#family('ropeConfig', 'readRopeConfig')(config, { attentionFactor: (d, o) => rope.ropeAttentionFactor(this.#heap, d, o) });
   }
 
   /** Conformance vectors per layer type of a model's config.json: see web/lib/vectors.js. */
   ropeVectors(config, options) {
-    return this.#family('ropeVectors').ropeVectors(this, config, options);
+    return this.#family('ropeVectors')(this, config, options);
   }
 
   /** What llama.cpp passes to ggml_rope_ext per layer type, for a GGUF (readGguf) and its flags: web/lib/llamacpp.js. */
   llamaCppRope(gguf, options) {
-    return this.#family('llamaCppRope').llamaCppRope(gguf, options);
+    return this.#family('llamaCppRope')(gguf, options);
   }
 
   /** The cos/sin ggml computes for one layer type of llamaCppRope, float32 step for step (c/llamacpp.c). */
   llamaCppCache(params, positions, options) {
-    return this.#family('llamaCppCache').llamaCppCache(this.#heap, params, positions, options);
+    return this.#family('llamaCppCache')(this.#heap, params, positions, options);
   }
 
   /** A model's config.json (transformers) against a GGUF of it in llama.cpp: findings per layer type (web/lib/runtimes.js). */
   compareRuntimes(config, gguf, options) {
-    return this.#family('compareRuntimes').compareRuntimes(this, config, gguf, options);
+    return this.#family('compareRuntimes')(this, config, gguf, options);
   }
 
   /** Llama 4's query temperature per position, float64: 1 + scale·ln(⌊(p + offset)/floorScale⌋ + 1). */
@@ -157,27 +161,27 @@ class Posenc {
   }
 
   attention(q, k, v, options) {
-    return att.attention(this.#heap, q, k, v, options);
+    return this.#family('attention')(this.#heap, q, k, v, options);
   }
 
   dynamicKvCache(q, k, options) {
-    return att.dynamicKvCache(this.#heap, q, k, options);
+    return this.#family('dynamicKvCache')(this.#heap, q, k, options);
   }
 
   gram(a, b, dim, options) {
-    return att.gram(this.#heap, a, b, dim, options);
+    return this.#family('gram')(this.#heap, a, b, dim, options);
   }
 
   rowDots(a, b, dim, options) {
-    return att.rowwise(this.#heap, 'rowDots', 'posenc_row_dots', a, b, dim, options);
+    return this.#family('rowDots', 'rowwise')(this.#heap, 'rowDots', 'posenc_row_dots', a, b, dim, options);
   }
 
   rowCosines(a, b, dim, options) {
-    return att.rowwise(this.#heap, 'rowCosines', 'posenc_row_cosines', a, b, dim, options);
+    return this.#family('rowCosines', 'rowwise')(this.#heap, 'rowCosines', 'posenc_row_cosines', a, b, dim, options);
   }
 
   orderDemo(tokens, options) {
-    return att.orderDemo(this.#heap, tokens, options);
+    return this.#family('orderDemo')(this.#heap, tokens, options);
   }
 
   ropeDecay(distances, options) {
@@ -189,37 +193,37 @@ class Posenc {
   }
 
   alibiSlopes(heads, options) {
-    return tables.alibiSlopes(this.#heap, heads, options);
+    return this.#family('alibiSlopes')(this.#heap, heads, options);
   }
 
   alibiBias(heads, seq, options) {
-    return tables.alibiBias(this.#heap, heads, seq, options);
+    return this.#family('alibiBias')(this.#heap, heads, seq, options);
   }
 
   randomNormal(n, seed, options) {
-    return tables.randomNormal(this.#heap, n, seed, options);
+    return this.#family('randomNormal')(this.#heap, n, seed, options);
   }
 
   t5Bucket(relativePositions, options) {
-    return relative.t5Bucket(this.#heap, relativePositions, options);
+    return this.#family('t5Bucket')(this.#heap, relativePositions, options);
   }
 
   xposScale(positions, options) {
-    return relative.xposScale(this.#heap, positions, options);
+    return this.#family('xposScale')(this.#heap, positions, options);
   }
 
   /** One attention layer of a real model from its weights, as transformers computes it (web/lib/layer.js). */
   layerAttention(options) {
-    return this.#family('layerAttention').layerAttention(this.#heap, options);
+    return this.#family('layerAttention')(this.#heap, options);
   }
 
   /** Per head and rotation pair, the energy of the q or k projection rows that rotate together (a proxy). */
   pairEnergy(W, options) {
-    return this.#family('pairEnergy').pairEnergy(this.#heap, W, options);
+    return this.#family('pairEnergy')(this.#heap, W, options);
   }
 
   /** The length-generalisation lab: trains a tiny transformer in the heap (web/lib/lab.js). */
   train(options) {
-    return this.#family('train').train(this.#heap, options);
+    return this.#family('train')(this.#heap, options);
   }
 }

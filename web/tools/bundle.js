@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile, copyFile, rm, cp, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative } from 'node:path';
-import { FAMILY_METHODS } from '../lib/instance.js';
+import { FAMILY_METHODS, TABLE_METHODS } from '../lib/instance.js';
 import { SIMD_PROBE } from '../lib/heap.js';
 import { KINDS, DEFAULT_KIND } from '../host/kinds.js';
 import { namedChartImports } from './chart-imports.js';
@@ -96,8 +96,9 @@ const LAB_KINDS = /^(lab-|length-lab$)/;
 /**
  * The light embed's set-up: loaders in place of inlined assets. Each kernels build is fetched and
  * compiled once (streaming, as it arrives); the charts outside the lab share one instance of the
- * kernels without the lab, and get the API's model families (families.js) only when a chart
- * that calls them is on the page.
+ * kernels without the lab, and get the API's tables and attention (tables-attention.js) and its
+ * model families (families.js, which brings the former) only when a chart that calls them is on
+ * the page.
  */
 
 const lightConfig = (chartJsFiles) => `
@@ -107,8 +108,10 @@ import { simdSupported, compileFrom } from './lib/heap.js';
 import css from './page/style.css';
 // this module is bundled into a chunk (chunks/): the script and its files are one folder up
 const HOME = new URL('../', import.meta.url);
-// the kinds whose code calls a method of families.js, and those that draw bars or fills, written after the build
+// the kinds whose code calls a method of families.js, of tables-attention.js, and those that draw
+// bars or fills, written after the build
 const FAMILIES = new Set(JSON.parse("__POSENC_FAMILIES__"));
+const TABLES = new Set(JSON.parse("__POSENC_TABLES__"));
 const BARS = new Set(JSON.parse("__POSENC_BARS__"));
 // one Chart.js a page: 'all' from the start when a chart of the page draws bars or fills, and
 // from the first such chart added later on
@@ -119,19 +122,19 @@ function compile(name) {
   if (!compiled.has(name)) compiled.set(name, compileFrom(new URL(\`\${name}\${simdSupported() ? '' : '-scalar'}.wasm\`, HOME)));
   return compiled.get(name);
 }
-const families = () => import('./lib/families.js');
+const GROUPS = { families: () => import('./lib/families.js'), tables: () => import('./lib/tables-attention.js') };
 let core = null;
 configure({
   css,
-  kernelBuild: (kind = '') => (LAB.test(kind) ? 'all' : FAMILIES.has(kind) ? 'core+families' : 'core'),
+  kernelBuild: (kind = '') => (LAB.test(kind) ? 'all' : FAMILIES.has(kind) ? 'core+families' : TABLES.has(kind) ? 'core+tables' : 'core'),
   loadKernels: async (build) => {
     if (build === 'all') {
-      const [source, f] = await Promise.all([compile('posenc'), families()]);
+      const [source, f] = await Promise.all([compile('posenc'), GROUPS.families()]);
       return loadInstance({ source }, f);
     }
     core ??= compile('posenc-core').then((source) => loadInstance({ source }, null));
     if (build === 'core') return core;
-    const [pe, f] = await Promise.all([core, families()]);
+    const [pe, f] = await Promise.all([core, GROUPS[build.slice('core+'.length)]()]);
     addFamilies(pe, f);
     return pe;
   },
@@ -147,7 +150,8 @@ configure({
 
 /**
  * In the light embed, what imports the public API (runtime.js's default loader) gets it with its
- * model families loaded when it is called: the same loadPosenc, without families.js up front.
+ * tables, attention and model families loaded when it is called: the same loadPosenc, without
+ * families.js up front.
  */
 const LIGHT_API = `
 import { loadInstance } from './lib/instance.js';
@@ -165,9 +169,11 @@ export async function loadPosenc(options) {
  * calls them; it imports Chart.js and preloads the kernels itself.
  */
 const lightEntry = (table, boot) => `
-// { kinds: { kind: [files], in KINDS' order }, boot, families: [files], chartjs: { lines, all }: file, familyKinds, barKinds: [kinds] }
+// files in chunks/: { kinds: { kind: [files the boot module's do not include], in KINDS' order },
+// boot, families, tables: [files], chartjs: { lines, all }: file, familyKinds, tableKinds, barKinds: [kinds] }
 const CHUNKS = ${JSON.stringify(table)};
 const KINDS = Object.freeze(Object.keys(CHUNKS.kinds));
+const DIR = new URL('chunks/', import.meta.url);
 const preloaded = new Set();
 function preload(files) {
   for (const f of files) {
@@ -175,7 +181,7 @@ function preload(files) {
     preloaded.add(f);
     const link = document.createElement('link');
     link.rel = 'modulepreload';
-    link.href = new URL(f, import.meta.url).href;
+    link.href = new URL(f, DIR).href;
     document.head.append(link);
   }
 }
@@ -193,6 +199,7 @@ if (typeof document === 'object') {
     el[Symbol.for('posenc-chart.inView')] = true;
     preload(CHUNKS.kinds[kind]);
     if (CHUNKS.familyKinds.includes(kind)) preload(CHUNKS.families);
+    else if (CHUNKS.tableKinds.includes(kind)) preload(CHUNKS.tables);
   }
   // the Chart.js the element's set-up will choose: with bar charts and fills if a chart of the page draws them
   bars = [...document.querySelectorAll('posenc-chart')].some((el) => CHUNKS.barKinds.includes(el.getAttribute('kind')?.trim()));
@@ -201,7 +208,7 @@ const boot = import(${JSON.stringify(`./${boot}`)});
 if (inView.length) {
   // Chart.js runs as soon as it has come, and the kernels come alongside (fetched again by the
   // element's set-up, which gets this response): the build without the lab unless a lab chart is in view
-  import(new URL(CHUNKS.chartjs[bars ? 'all' : 'lines'], import.meta.url).href).catch(() => {});
+  import(new URL(CHUNKS.chartjs[bars ? 'all' : 'lines'], DIR).href).catch(() => {});
   let simd = false;
   try {
     simd = WebAssembly.validate(new Uint8Array(${JSON.stringify([...SIMD_PROBE])}));
@@ -474,8 +481,9 @@ async function light() {
     walk(`web/charts/${kind}.js`);
     return Promise.all([...seen].filter((f) => /\.js$/.test(f) && !/lib\/(instance|families)\.js$/.test(f)).map((f) => readFile(join(ROOT, f), 'utf8')));
   };
-  const calls = new RegExp(`\\.(${FAMILY_METHODS.join('|')})\\s*\\(`);
-  const table = { kinds: {}, boot: [], families: [], chartjs: chartJsFiles, familyKinds: [], barKinds: [] };
+  const calls = (methods) => new RegExp(`\\.(${methods.join('|')})\\s*\\(`);
+  const callsFamilies = calls(FAMILY_METHODS), callsTables = calls(TABLE_METHODS);
+  const table = { kinds: {}, boot: [], families: [], tables: [], chartjs: chartJsFiles, familyKinds: [], tableKinds: [], barKinds: [] };
   for (const kind of KINDS) table.kinds[kind] = null; // in KINDS' order
   for (const [file, o] of Object.entries(outputs)) {
     const entry = o.entryPoint ?? '';
@@ -483,26 +491,38 @@ async function light() {
     if (kind) {
       table.kinds[kind] = [...closure(file)];
       const texts = await sources(kind);
-      if (texts.some((t) => calls.test(t))) table.familyKinds.push(kind);
+      if (texts.some((t) => callsFamilies.test(t))) table.familyKinds.push(kind);
+      else if (texts.some((t) => callsTables.test(t))) table.tableKinds.push(kind);
       const minified = await Promise.all(texts.map(async (t) => (await transform(t, { loader: 'js', minify: true })).code));
       if (minified.some((t) => BARS_OR_FILLS.test(t))) table.barKinds.push(kind);
     } else if (entry.endsWith('posenc:boot')) table.boot = [...closure(file)];
     else if (/(?:^|\/)lib\/families\.js$/.test(entry)) table.families = [...closure(file)];
+    else if (/(?:^|\/)lib\/tables-attention\.js$/.test(entry)) table.tables = [...closure(file)];
   }
   const configFile = Object.keys(outputs).find((f) => Object.keys(outputs[f].inputs).some((i) => i.endsWith('posenc:light-config')));
-  if (KINDS.some((k) => !table.kinds[k]) || !table.boot.length || !table.families.length ||
+  if (KINDS.some((k) => !table.kinds[k]) || !table.boot.length || !table.families.length || !table.tables.length ||
     !configFile?.startsWith('chunks/')) {
     throw new Error('bundle.js: the light embed\'s chunks are not where its entry and set-up look for them');
   }
-  // which kinds call the model families or draw bars and fills, into the element's set-up (JSON in a JS string literal)
+  // which kinds call the model families or the tables and attention, or draw bars and fills, into
+  // the element's set-up (JSON in a JS string literal)
   let text = await readFile(join(out, configFile), 'utf8');
-  for (const [name, value] of [['__POSENC_FAMILIES__', table.familyKinds], ['__POSENC_BARS__', table.barKinds]]) {
+  for (const [name, value] of [['__POSENC_FAMILIES__', table.familyKinds], ['__POSENC_TABLES__', table.tableKinds], ['__POSENC_BARS__', table.barKinds]]) {
     if (text.split(`"${name}"`).length !== 2) throw new Error(`bundle.js: cannot write ${name} into ${configFile}`);
     text = text.replace(`"${name}"`, () => JSON.stringify(JSON.stringify(value)));
   }
   await writeFile(join(out, configFile), text);
+  // The entry preloads the boot module's chunks first: a kind's list names only the chunks it adds,
+  // and every file by its name in chunks/ (the entry's table is part of every post's first bytes)
+  const boot = table.boot[0], inBoot = new Set(table.boot);
+  const own = (files) => files.filter((f) => !inBoot.has(f)).map((f) => f.replace(/^chunks\//, ''));
+  for (const kind of KINDS) table.kinds[kind] = own(table.kinds[kind]);
+  table.families = own(table.families);
+  table.tables = own(table.tables);
+  table.boot = table.boot.map((f) => f.replace(/^chunks\//, ''));
+  table.chartjs = Object.fromEntries(Object.entries(table.chartjs).map(([k, f]) => [k, f.replace(/^chunks\//, '')]));
   const entryBuild = await build({
-    stdin: { contents: lightEntry(table, table.boot[0]), resolveDir: WEB, sourcefile: 'posenc-light-entry.js' },
+    stdin: { contents: lightEntry(table, boot), resolveDir: WEB, sourcefile: 'posenc-light-entry.js' },
     bundle: true,
     external: ['./chunks/*'],
     format: 'esm',

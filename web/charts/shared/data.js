@@ -1,4 +1,4 @@
-// data.js: the numbers behind the charts: formatting, grids, seeded normals shared by charts,
+// data.js: the numbers behind the charts: formatting, grids,
 // point arrays kept between redraws, table rows built when read, and what a chart drew last.
 import { lang } from '../../host/i18n.js';
 import { theme } from '../../host/theme.js';
@@ -16,19 +16,6 @@ export function maxAbsDiff(a, b) {
   let m = 0;
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
   return m;
-}
-
-/**
- * A cache of pe.randomNormal(n, seed) for one seed at a time: the first n numbers of a longer
- * draw are the draw of n (the generator runs in order), so asking for fewer reuses it and only
- * a new seed or a larger n draws again. randomNormal costs about 30 ns a number.
- */
-export function normalPool(pe) {
-  let seed = -1, pool = null;
-  return (n, s) => {
-    if (s !== seed || pool.length < n) (pool = pe.randomNormal(n, s)), (seed = s);
-    return pool.subarray(0, n);
-  };
 }
 
 /**
