@@ -55,8 +55,20 @@ async function open(lang) {
   return { page, problems, context, log };
 }
 
-/** In the page: every text a chart's spoken readout (mount.js's polite region) is given, with its chart. */
+/**
+ * In the page: every text a chart's spoken readout (mount.js's polite region) is given, with its
+ * chart; and each fetch() of a file, as called and as answered, in order.
+ */
 function recordSpoken() {
+  window.__fetches = [];
+  const fetch = window.fetch;
+  window.fetch = function (input, init) {
+    const file = String(input instanceof Request ? input.url : input).split('/').pop();
+    window.__fetches.push(`called ${file}`);
+    const res = fetch.call(this, input, init);
+    res.then(() => window.__fetches.push(`answered ${file}`), () => {});
+    return res;
+  };
   window.__spoken = [];
   new MutationObserver((changes) => {
     for (const c of changes) {
@@ -109,12 +121,12 @@ test('offline, the section draws the lab\'s exported model through its own token
     const s = await status(page);
     assert.equal(s.error, false, s.text);
     assert.match(s.text, /Showing the lab's model .*layer 0, 15 tokens/);
-    // the lab's files are asked for together (the first request of each): its tokenizer, the
-    // tokenizer's code and the weights' header do not wait for its config to be read
-    const asked = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('resource')
-      .filter((r) => /lab-model\/|tokenizers\.js/.test(r.name)).reverse().map((r) => [r.name.split('/').pop(), [r.startTime, r.responseEnd]])));
-    for (const f of ['tokenizer.json', 'tokenizers.js', 'model.safetensors']) {
-      assert.ok(asked[f][0] <= asked['config.json'][1], `${f} asked for before config.json arrived: ${JSON.stringify(asked)}`);
+    // the lab's files are asked for together: its tokenizer and the weights' header do not wait
+    // for its config to be answered
+    const fetches = await page.evaluate(() => window.__fetches);
+    for (const f of ['tokenizer.json', 'model.safetensors']) {
+      assert.ok(fetches.indexOf(`called ${f}`) >= 0 && fetches.indexOf(`called ${f}`) < fetches.indexOf('answered config.json'),
+        `${f} asked for before config.json was answered: ${fetches}`);
     }
     // the panel names the lab's words (its 16 symbols, [UNK] aside), and what Load of the chosen preset reads
     assert.equal(await page.$eval('.real-model-panel [role="status"] code', (e) => e.textContent), 'the, dog, bites, man, cat, sees, a, bird, and, then, back, big, small, runs, eats');
