@@ -1,5 +1,5 @@
-// data.js: the numbers behind the charts: formatting, grids,
-// point arrays kept between redraws, table rows built when read, and what a chart drew last.
+// data.js: the numbers behind the charts: formatting, grids, point arrays kept between redraws,
+// table rows built when read, and what a chart drew last.
 import { lang } from '../../host/i18n.js';
 import { theme } from '../../host/theme.js';
 
