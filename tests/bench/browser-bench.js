@@ -16,6 +16,7 @@
 import { loadavg, cpus } from 'node:os';
 import { startBrowser, pageReady } from '../browser.js';
 import { embedBench, withTimeout } from './embed-bench.js';
+import { serve } from '../../web/tools/serve.js';
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
@@ -30,6 +31,8 @@ const CHART_BUDGET_MS = Number(opt('budget-ms', 8000)); // per chart and mode: a
 const TARGETS = { first: 300, mounted: 1000, redraw: 16, redrawLargest: 33 };
 /** The charts whose largest settings are named in the targets (unit-circle's position 1000 is among its largest). */
 const LARGEST_NAMED = ['sin-heatmap', 'frequency-curves', 'unit-circle'];
+/** A phone's slow link, as Lighthouse's mobile runs throttle it ("slow 4G"). */
+const SLOW_LINK = { downMbps: 1.6, upMbps: 0.75, rttMs: 150 };
 const load = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`;
 
 const pct = (xs, p) => {
@@ -50,9 +53,9 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
  * all are known: Playwright's own waits would run its injected script in the page as it loads,
  * tens of milliseconds of the main thread that no reader's page spends.
  */
-async function measureLoads(b, keep = null) {
-  const first = [], all = [], drawn = [], parsed = [], dcl = [], modules = [], requests = [], external = new Set();
-  for (let i = 0; i < LOADS; i++) {
+async function measureLoads(b, keep = null, { url = b.url, loads = LOADS, link = null } = {}) {
+  const first = [], all = [], drawn = [], parsed = [], dcl = [], modules = [], requests = [], bytes = [], external = new Set();
+  for (let i = 0; i < loads; i++) {
     const context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
     let done;
     const noted = new Promise((resolve) => (done = resolve));
@@ -74,7 +77,13 @@ async function measureLoads(b, keep = null) {
       })();
     });
     const page = await context.newPage();
-    const kept = keep && i === LOADS - 1;
+    if (link) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: link.rttMs,
+        downloadThroughput: (link.downMbps * 1e6) / 8, uploadThroughput: (link.upMbps * 1e6) / 8 });
+    }
+    const kept = keep && i === loads - 1;
     if (kept) page.on('pageerror', (e) => keep.problems.push(String(e)));
     // Requests are watched, not intercepted: an intercepted request waits for this process
     // to let it go, a delay no reader has, paid once per module (the page makes none elsewhere).
@@ -82,16 +91,18 @@ async function measureLoads(b, keep = null) {
       const u = new URL(r.url());
       if (u.hostname !== '127.0.0.1' && u.protocol !== 'data:') external.add(u.href);
     });
-    await page.goto(b.url, { waitUntil: 'commit' });
+    await page.goto(url, { waitUntil: 'commit' });
     const at = await withTimeout(noted, 60_000, 'the page never had every chart mounted and drawn');
-    const r = await page.evaluate((mounted) => {
+    const r = await page.evaluate(({ mounted, first }) => {
       const nav = performance.getEntriesByType('navigation')[0];
       const res = performance.getEntriesByType('resource');
+      const before = res.filter((e) => e.responseEnd <= first);
       // the page's script: one bundle of its modules (and whatever else of build/page/ came before DOMContentLoaded)
       const upFront = res.filter((e) => e.name.includes('/build/page/') && e.startTime < nav.domContentLoadedEventStart);
       const last = Math.max(0, ...upFront.map((e) => e.responseEnd));
-      return { p: nav.domInteractive, d: nav.domContentLoadedEventStart, m: last, n: res.filter((e) => e.startTime <= mounted).length };
-    }, at.mounted);
+      return { p: nav.domInteractive, d: nav.domContentLoadedEventStart, m: last, n: res.filter((e) => e.startTime <= mounted).length,
+        b: nav.transferSize + before.reduce((n, e) => n + e.transferSize, 0) };
+    }, at);
     first.push(at.first);
     all.push(at.mounted);
     drawn.push(at.drawn);
@@ -99,10 +110,11 @@ async function measureLoads(b, keep = null) {
     dcl.push(r.d);
     modules.push(r.m);
     requests.push(r.n);
+    bytes.push(r.b);
     if (kept) Object.assign(keep, { context, page });
     else await context.close();
   }
-  return { first, all, drawn, parsed, dcl, modules, requests, external: [...external] };
+  return { first, all, drawn, parsed, dcl, modules, requests, bytes, external: [...external] };
 }
 
 /** Runs in the page: sweeps every control of chart `kind`; returns { defaults, largest } timings. */
@@ -216,6 +228,9 @@ try {
   // (one lesson load in all: a load costs seconds of CPU)
   const sweepOn = { problems: [] };
   const loads = await measureLoads(b, SMOKE ? sweepOn : null);
+  // the same page on a slow link, served gzipped as a web host serves it
+  const gzipped = await serve({ port: 0, gzip: true });
+  const slowLoads = await measureLoads(b, null, { url: gzipped.url, loads: SMOKE ? 1 : 3, link: SLOW_LINK }).finally(() => gzipped.close());
   if (!sweepOn.page) {
     sweepOn.context = await b.browser.newContext({ viewport: { width: 1200, height: 900 } });
     sweepOn.page = await sweepOn.context.newPage();
@@ -237,6 +252,9 @@ try {
   console.log(`posenc browser bench: ${info.ua ?? 'Chromium'} headless on ${cpus()[0]?.model ?? 'an unknown CPU'}, ${info.build ?? '?'} kernels, ${kinds.length} charts, ${STEPS} values per control sweep.`);
   console.log(`Page load (${LOADS} loads, ms from navigation): first chart drawn p50 ${f1(pct(loads.first, 50))} p95 ${f1(pct(loads.first, 95))}; every chart mounted p50 ${f1(pct(loads.all, 50))} p95 ${f1(pct(loads.all, 95))}; every chart drawn (those far from the view when the page is idle) p50 ${f1(pct(loads.drawn, 50))} p95 ${f1(pct(loads.drawn, 95))}.`);
   console.log(`  (p50: the page's script received ${f1(pct(loads.modules, 50))}, document parsed ${f1(pct(loads.parsed, 50))}, DOMContentLoaded ${f1(pct(loads.dcl, 50))}; ${pct(loads.requests, 50)} requests until every chart is mounted)`);
+  const slowKB = pct(slowLoads.bytes, 50) / 1024;
+  console.log(`  On a phone's slow link (gzip, ${SLOW_LINK.downMbps} Mbps down, ${SLOW_LINK.rttMs} ms round trip; ${slowLoads.first.length} loads, p50): first chart drawn ${f1(pct(slowLoads.first, 50))} ms, ` +
+    `after ${slowKB.toFixed(0)} KB, which the link alone takes ${f1((slowKB * 1024 * 8) / (SLOW_LINK.downMbps * 1e3))} ms to bring; every chart mounted ${f1(pct(slowLoads.all, 50))} ms.`);
   if (loads.external.length) console.log(`  the page asked for addresses outside this machine: ${loads.external.join(', ')}`);
   console.log('input->drawn includes the wait for the next animation frame (chart-host.js redraws once per frame);');
   console.log('redraw = that frame\'s start to the chart drawn (the chart\'s own work); posenc = the part of it spent in');
