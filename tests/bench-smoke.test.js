@@ -48,4 +48,6 @@ test('browser bench: one chart, two values per control, one page load', () => {
   assert.match(out, /^\S+ +\d+(?: +[\d.]+){5} +\| [\d.]+/m, 'a chart row with p50/p95 columns');
   assert.match(out, /redraws within 16 ms/);
   assert.match(out, /light embed \(module\) +[\d.]+ +\d+/, 'the light embed bench row');
+  assert.match(out, /On a phone's slow link .*: first chart drawn [\d.]+ ms, after \d+ KB, which the link alone takes [\d.]+ ms/, 'the page over a slow link');
+  assert.match(out, /over a phone's slow link .*: light embed drawn \d+ ms, one file \d+ ms/, 'the embed over a slow link');
 });

@@ -15,7 +15,7 @@
 // frame, 16.7 ms at 60 Hz); "redraw" is the frame's start to drawn: the work the chart does.
 import { loadavg, cpus } from 'node:os';
 import { startBrowser, pageReady } from '../browser.js';
-import { embedBench, withTimeout } from './embed-bench.js';
+import { embedBench, withTimeout, SLOW_LINK, throttle } from './embed-bench.js';
 import { serve } from '../../web/tools/serve.js';
 
 const argv = process.argv.slice(2);
@@ -31,8 +31,6 @@ const CHART_BUDGET_MS = Number(opt('budget-ms', 8000)); // per chart and mode: a
 const TARGETS = { first: 300, mounted: 1000, redraw: 16, redrawLargest: 33 };
 /** The charts whose largest settings are named in the targets (unit-circle's position 1000 is among its largest). */
 const LARGEST_NAMED = ['sin-heatmap', 'frequency-curves', 'unit-circle'];
-/** A phone's slow link, as Lighthouse's mobile runs throttle it ("slow 4G"). */
-const SLOW_LINK = { downMbps: 1.6, upMbps: 0.75, rttMs: 150 };
 const load = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`;
 
 const pct = (xs, p) => {
@@ -77,12 +75,7 @@ async function measureLoads(b, keep = null, { url = b.url, loads = LOADS, link =
       })();
     });
     const page = await context.newPage();
-    if (link) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: link.rttMs,
-        downloadThroughput: (link.downMbps * 1e6) / 8, uploadThroughput: (link.upMbps * 1e6) / 8 });
-    }
+    if (link) await throttle(context, page, link);
     const kept = keep && i === loads - 1;
     if (kept) page.on('pageerror', (e) => keep.problems.push(String(e)));
     // Requests are watched, not intercepted: an intercepted request waits for this process

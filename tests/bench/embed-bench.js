@@ -38,12 +38,26 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
+/** A phone's slow link, as Lighthouse's mobile runs throttle it ("slow 4G"). */
+export const SLOW_LINK = { downMbps: 1.6, upMbps: 0.75, rttMs: 150 };
+
+/** Has the browser emulate `link` ({ downMbps, upMbps, rttMs }) for `page` of `context`. */
+export async function throttle(context, page, link) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: link.rttMs,
+    downloadThroughput: (link.downMbps * 1e6) / 8, uploadThroughput: (link.upMbps * 1e6) / 8 });
+}
+
 /** `promise`, or a rejection with `message` after `ms` (a page that never says what it waits for fails the bench). */
 export const withTimeout = (promise, ms, message) => Promise.race([promise,
   new Promise((_, reject) => setTimeout(() => reject(new Error(message)), ms).unref())]);
 
-/** Loads the post at `url` `loads` times, each in a fresh context; returns the per-load figures. */
-async function measure(browser, url, loads = LOADS) {
+/**
+ * Loads the post at `url` `loads` times, each in a fresh context (over `link`, { downMbps, upMbps,
+ * rttMs } emulated by the browser, if given); returns the per-load figures.
+ */
+export async function measure(browser, url, loads = LOADS, link = null) {
   const runs = [];
   for (let i = 0; i < loads; i++) {
     const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -58,6 +72,7 @@ async function measure(browser, url, loads = LOADS) {
       document.addEventListener('posenc:drawn', () => seen || ((seen = true), window.__benchDrawn(performance.now())), true);
     });
     const page = await context.newPage();
+    if (link) await throttle(context, page, link);
     await page.goto(url, { waitUntil: 'commit' });
     const drawn = await withTimeout(drawnAt, 30_000, `${url}: no chart drawn`);
     runs.push(await page.evaluate((drawn) => {
@@ -110,6 +125,15 @@ export async function embedBench({ log = console.log, loads = LOADS } = {}) {
     }
     const [l, o] = rows;
     log(`  ratio one file / light: bytes ${(o.kb / l.kb).toFixed(2)}×, drawn ${(o.drawn / l.drawn).toFixed(2)}×`);
+    // the same post over a phone's slow link, where the bytes are the time
+    const slow = [], slowOne = [];
+    for (let i = 0; i < (loads > 1 ? 2 : 1); i++) {
+      slow.push(...(await measure(browser, `${server.url}light.html`, 1, SLOW_LINK)));
+      slowOne.push(...(await measure(browser, `${server.url}one-file.html`, 1, SLOW_LINK)));
+    }
+    const ms = (runs) => pct(runs.map((r) => r.drawn), 50).toFixed(0);
+    log(`  over a phone's slow link (${SLOW_LINK.downMbps} Mbps down, ${SLOW_LINK.rttMs} ms round trip; ${slow.length} loads each, p50): ` +
+      `light embed drawn ${ms(slow)} ms, one file ${ms(slowOne)} ms`);
     log(`  targets: ≤ ${TARGETS.kb} KB before drawn: ${l.kb <= TARGETS.kb ? 'met' : 'MISSED'} (${l.kb.toFixed(1)} KB); ` +
       `drawn ≤ ${TARGETS.afterDclMs} ms after DOMContentLoaded (p95): ${l.after95 <= TARGETS.afterDclMs ? 'met' : 'MISSED'} (${l.after95.toFixed(0)} ms)`);
     return rows;
