@@ -1,7 +1,8 @@
 // page-script.test.js: the lesson's script comes in three files (web/tools/page-bundle.js):
 // main.js with the chart the page opens with, main-shared.js (what main.js imports, which
-// index.html asks for beside it) and main-charts.js (every other chart). The first chart is drawn
-// from the first two alone; the other charts mount once the third has come.
+// index.html asks for beside it) and main-charts.js (every other chart, and the API's model
+// families). The first chart is drawn from the first two alone; the other charts mount once the
+// third has come.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
@@ -56,11 +57,21 @@ test('the page\'s first chart is drawn before the other charts\' code has come; 
   await page.waitForFunction(() => window.drawnCharts.length > 0);
   // held for a while: nothing else mounts meanwhile
   await page.waitForTimeout(300);
+  // the API's model families come with the other charts
+  const families = () => page.evaluate(() => {
+    try {
+      return window.posencPage.pe.ropeScaling({ rope_theta: 10000 }).base;
+    } catch (err) {
+      return err.message;
+    }
+  });
   const meanwhile = await page.evaluate(() => ({ drawn: [...new Set(window.drawnCharts)], mounted: [...window.posencPage.charts.keys()] }));
   assert.ok(asked, 'main-charts.js was asked for while the first chart mounted');
   assert.deepEqual(meanwhile, { drawn: [first], mounted: [first] });
+  assert.match(String(await families()), /ropeScaling is not loaded/);
   release();
   await pageReady(page);
   assert.equal(await page.evaluate(() => window.posencPage.charts.size), await page.evaluate(() => document.querySelectorAll('[data-chart]').length));
+  assert.equal(await families(), 10000);
   await context.close();
 });

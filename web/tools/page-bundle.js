@@ -1,13 +1,13 @@
 // page-bundle.js: each page's module script bundled (`node web/tools/page-bundle.js`, run by
 // build.sh) into web/build/page/:
 // - index.html's in three files of fixed names: main.js, the page's own code with the chart it
-//   opens with; main-shared.js, what that chart shares with the others (the host, the API);
-//   main-charts.js, every other chart, asked for as soon as main.js runs. The page's first chart
-//   waits for less than half of the page's script, which a phone on a slow link feels. No more
-//   files than these: a module's imports are found one level per round trip, and only once the
-//   parser lets go of the thread (the page's sources import each other five levels deep), so
-//   index.html asks for main-shared.js itself (modulepreload), and the page's own code is never
-//   split into chunks loaded on demand.
+//   opens with; main-shared.js, what that chart shares with the others (the host, the API but its
+//   model families); main-charts.js, every other chart and the API's model families, asked for as
+//   soon as main.js runs. The page's first chart waits for a quarter of the page's script, which
+//   a phone on a slow link feels. No more files than these: a module's imports are found one
+//   level per round trip, and only once the parser lets go of the thread (the page's sources
+//   import each other five levels deep), so index.html asks for main-shared.js itself
+//   (modulepreload), and the page's own code is never split into chunks loaded on demand.
 // - page-ui.js, the teacher's guide's, in one file.
 // - embed.js, embed.html's (one chart, for an iframe), split: the element's code in one wave,
 //   then the chart's own chunk (embed-<kind>-*.js) and what it shares with others. Unbundled,
@@ -21,6 +21,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative } from 'node:path';
 import { firstAndRestImports, namedChartImports, restModule } from './chart-imports.js';
+import { FAMILY_METHODS } from '../lib/instance.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
 const PAGE_OUT = join(WEB, 'build', 'page');
@@ -50,6 +51,36 @@ async function firstChart() {
 }
 
 const REST = 'posenc-page:charts';
+const API = 'posenc-page:api';
+
+/**
+ * The JS API as index.html's bundle has it (for lib/posenc.js's loadPosenc): the kernels with
+ * their tables and attention at once, the model families when the other charts come (REST hands
+ * them over as it runs, before any of its charts can mount).
+ */
+const PAGE_API = `
+import { loadInstance, addFamilies } from ${JSON.stringify(join(WEB, 'lib', 'instance.js'))};
+import * as tables from ${JSON.stringify(join(WEB, 'lib', 'tables-attention.js'))};
+export { simdSupported } from ${JSON.stringify(join(WEB, 'lib', 'heap.js'))};
+let families = null;
+const waiting = [];
+export function familiesArrived(f) {
+  families = f;
+  for (const pe of waiting.splice(0)) addFamilies(pe, f);
+}
+export async function loadPosenc(options) {
+  const pe = await loadInstance(options, tables);
+  if (families) addFamilies(pe, families);
+  else waiting.push(pe);
+  return pe;
+}
+`;
+
+/** REST: every chart but `first`, exported by kind, handing the API's model families over first. */
+const restWithFamilies = (first) => `import { familiesArrived } from ${JSON.stringify(API)};
+import * as families from ${JSON.stringify(join(WEB, 'lib', 'families.js'))};
+familiesArrived(families);
+${restModule(first)}`;
 
 /**
  * The page's sources as the bundles take them. With `first` (index.html's bundle): kinds.js
@@ -63,8 +94,12 @@ const sourceUrls = (first = null) => ({
     b.onResolve({ filter: /^node:fs\/promises$/ }, (a) => ({ path: a.path, namespace: 'posenc-page' }));
     b.onLoad({ filter: /.*/, namespace: 'posenc-page' }, () => ({
       contents: 'export function readFile() { throw new Error("no file system in the browser"); }', loader: 'js' }));
-    b.onResolve({ filter: new RegExp(`^${REST}$`) }, () => ({ path: join(WEB, 'charts', 'charts.js'), namespace: 'posenc-charts' }));
-    b.onLoad({ filter: /.*/, namespace: 'posenc-charts' }, () => ({ contents: restModule(first), resolveDir: join(WEB, 'charts'), loader: 'js' }));
+    if (first) {
+      b.onResolve({ filter: new RegExp(`^${REST}$`) }, () => ({ path: join(WEB, 'charts', 'charts.js'), namespace: 'posenc-charts' }));
+      b.onLoad({ filter: /.*/, namespace: 'posenc-charts' }, () => ({ contents: restWithFamilies(first), resolveDir: join(WEB, 'charts'), loader: 'js' }));
+      b.onResolve({ filter: /\/lib\/posenc\.js$|^posenc-page:api$/ }, () => ({ path: join(WEB, 'lib', 'page-api.js'), namespace: 'posenc-api' }));
+      b.onLoad({ filter: /.*/, namespace: 'posenc-api' }, () => ({ contents: PAGE_API, resolveDir: join(WEB, 'lib'), loader: 'js' }));
+    }
     // vendor files (tokenizers, gifenc) stay where build.sh copies them, loaded when first used
     b.onResolve({ filter: /\/vendor\/[\w.-]+\.js$/ }, (a) => ({
       path: relative(PAGE_OUT, join(a.resolveDir, a.path)), external: true }));
@@ -103,6 +138,12 @@ async function buildMain(options, entry) {
   const names = new Map([['main.js', 'main.js'], [shared, 'main-shared.js'], [charts, 'main-charts.js']]);
   if (!shared || !charts || moreShared.length || moreCharts.length || Object.keys(outputs).some((f) => !names.has(basename(f)))) {
     throw new Error(`page-bundle.js: index.html's bundle should be main.js, one shared chunk and one of charts; esbuild made ${Object.keys(outputs).map((f) => basename(f)).join(', ')}`);
+  }
+  // the chart the page opens with draws before the model families come
+  const early = [main, ...Object.keys(outputs).filter((f) => basename(f) === shared)].flatMap((f) => Object.keys(outputs[f].inputs));
+  const callsFamilies = new RegExp(`\\.(${FAMILY_METHODS.join('|')})\\s*\\(`);
+  for (const input of early.filter((i) => i.startsWith(relative(process.cwd(), join(WEB, 'charts'))) && i.endsWith('.js'))) {
+    if (callsFamilies.test(await readFile(input, 'utf8'))) throw new Error(`page-bundle.js: ${input} comes with index.html's first chart and calls the API's model families, which come after it`);
   }
   await mkdir(PAGE_OUT, { recursive: true });
   for (const file of r.outputFiles) {
