@@ -91,7 +91,7 @@ export async function measure(browser, url, loads = LOADS, link = null) {
   return runs;
 }
 
-export async function embedBench({ log = console.log, loads = LOADS } = {}) {
+export async function embedBench({ log = console.log, loads = LOADS, link = SLOW_LINK } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'posenc-embed-bench-'));
   let server, browser;
   try {
@@ -128,11 +128,11 @@ export async function embedBench({ log = console.log, loads = LOADS } = {}) {
     // the same post over a phone's slow link, where the bytes are the time
     const slow = [], slowOne = [];
     for (let i = 0; i < (loads > 1 ? 2 : 1); i++) {
-      slow.push(...(await measure(browser, `${server.url}light.html`, 1, SLOW_LINK)));
-      slowOne.push(...(await measure(browser, `${server.url}one-file.html`, 1, SLOW_LINK)));
+      slow.push(...(await measure(browser, `${server.url}light.html`, 1, link)));
+      slowOne.push(...(await measure(browser, `${server.url}one-file.html`, 1, link)));
     }
     const ms = (runs) => pct(runs.map((r) => r.drawn), 50).toFixed(0);
-    log(`  over a phone's slow link (${SLOW_LINK.downMbps} Mbps down, ${SLOW_LINK.rttMs} ms round trip; ${slow.length} loads each, p50): ` +
+    log(`  over a phone's slow link (${link.downMbps} Mbps down, ${link.rttMs} ms round trip; ${slow.length} loads each, p50): ` +
       `light embed drawn ${ms(slow)} ms, one file ${ms(slowOne)} ms`);
     log(`  targets: ≤ ${TARGETS.kb} KB before drawn: ${l.kb <= TARGETS.kb ? 'met' : 'MISSED'} (${l.kb.toFixed(1)} KB); ` +
       `drawn ≤ ${TARGETS.afterDclMs} ms after DOMContentLoaded (p95): ${l.after95 <= TARGETS.afterDclMs ? 'met' : 'MISSED'} (${l.after95.toFixed(0)} ms)`);
