@@ -27,7 +27,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { FAMILY_METHODS, TABLE_METHODS } from '../lib/instance.js';
 import { SIMD_PROBE } from '../lib/heap.js';
 import { KINDS, DEFAULT_KIND } from '../host/kinds.js';
-import { namedChartImports } from './chart-imports.js';
+import { callsAny, namedChartImports } from './chart-imports.js';
 import { elementStylesheet } from './element-css.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -481,8 +481,7 @@ async function light() {
     walk(`web/charts/${kind}.js`);
     return Promise.all([...seen].filter((f) => /\.js$/.test(f) && !/lib\/(instance|families)\.js$/.test(f)).map((f) => readFile(join(ROOT, f), 'utf8')));
   };
-  const calls = (methods) => new RegExp(`\\.(${methods.join('|')})\\s*\\(`);
-  const callsFamilies = calls(FAMILY_METHODS), callsTables = calls(TABLE_METHODS);
+  const callsFamilies = callsAny(FAMILY_METHODS), callsTables = callsAny(TABLE_METHODS);
   const table = { kinds: {}, boot: [], families: [], tables: [], chartjs: chartJsFiles, familyKinds: [], tableKinds: [], barKinds: [] };
   for (const kind of KINDS) table.kinds[kind] = null; // in KINDS' order
   for (const [file, o] of Object.entries(outputs)) {

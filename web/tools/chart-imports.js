@@ -37,3 +37,6 @@ REST_CHARTS.catch(() => {});
 /** The module `rest` of firstAndRestImports: every kind's chart but `first`, exported by kind. */
 export const restModule = (first) => KINDS.filter((k) => k !== first)
   .map((k) => `export { default as ${JSON.stringify(k)} } from ${JSON.stringify(`./${k}.js`)};`).join('\n');
+
+/** A pattern that finds, in a chart's source, a call of any of `methods` (of the API: pe.name(…)). */
+export const callsAny = (methods) => new RegExp(`\\.(${methods.join('|')})\\s*\\(`);

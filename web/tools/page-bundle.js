@@ -20,7 +20,7 @@ import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative } from 'node:path';
-import { firstAndRestImports, namedChartImports, restModule } from './chart-imports.js';
+import { callsAny, firstAndRestImports, namedChartImports, restModule } from './chart-imports.js';
 import { FAMILY_METHODS } from '../lib/instance.js';
 
 const WEB = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -97,7 +97,7 @@ const sourceUrls = (first = null) => ({
     if (first) {
       b.onResolve({ filter: new RegExp(`^${REST}$`) }, () => ({ path: join(WEB, 'charts', 'charts.js'), namespace: 'posenc-charts' }));
       b.onLoad({ filter: /.*/, namespace: 'posenc-charts' }, () => ({ contents: restWithFamilies(first), resolveDir: join(WEB, 'charts'), loader: 'js' }));
-      b.onResolve({ filter: /\/lib\/posenc\.js$|^posenc-page:api$/ }, () => ({ path: join(WEB, 'lib', 'page-api.js'), namespace: 'posenc-api' }));
+      b.onResolve({ filter: new RegExp(`/lib/posenc\\.js$|^${API}$`) }, () => ({ path: join(WEB, 'lib', 'page-api.js'), namespace: 'posenc-api' }));
       b.onLoad({ filter: /.*/, namespace: 'posenc-api' }, () => ({ contents: PAGE_API, resolveDir: join(WEB, 'lib'), loader: 'js' }));
     }
     // vendor files (tokenizers, gifenc) stay where build.sh copies them, loaded when first used
@@ -141,7 +141,7 @@ async function buildMain(options, entry) {
   }
   // the chart the page opens with draws before the model families come
   const early = [main, ...Object.keys(outputs).filter((f) => basename(f) === shared)].flatMap((f) => Object.keys(outputs[f].inputs));
-  const callsFamilies = new RegExp(`\\.(${FAMILY_METHODS.join('|')})\\s*\\(`);
+  const callsFamilies = callsAny(FAMILY_METHODS);
   for (const input of early.filter((i) => i.startsWith(relative(process.cwd(), join(WEB, 'charts'))) && i.endsWith('.js'))) {
     if (callsFamilies.test(await readFile(input, 'utf8'))) throw new Error(`page-bundle.js: ${input} comes with index.html's first chart and calls the API's model families, which come after it`);
   }
